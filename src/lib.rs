@@ -1,0 +1,7 @@
+//! taxdash: a terminal dashboard for a sales-tax compliance service, its client, and a local
+//! sandbox of the service.
+//!
+//! Arrows point down only: `sandbox -> rules -> model`, `api -> model`.
+
+pub mod model;
+pub mod sandbox;

@@ -1,0 +1,60 @@
+//! Filings and the back-filing terms.
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::Timestamp;
+
+open_enum! {
+    pub enum FilingStatus { Unfiled = "UNFILED", Filed = "FILED", Filing = "FILING", Paused = "PAUSED" }
+}
+
+/// A return for one period of one registration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Filing {
+    pub id: String,
+    pub registration_id: String,
+    pub status: Option<FilingStatus>,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
+    pub due_date: Option<NaiveDate>,
+    pub date_filed: Option<Timestamp>,
+    pub country_code: String,
+    pub state_code: Option<String>,
+    pub state_name: Option<String>,
+    #[serde(default)]
+    pub filing_website_url: String,
+    pub is_manual: Option<bool>,
+    pub auto_approved: Option<bool>,
+    pub paused_until_date: Option<NaiveDate>,
+    pub approved_at: Option<Timestamp>,
+    pub amount_calculated: Option<Decimal>,
+    pub amount_adjusted: Option<Decimal>,
+    pub amount_discounts: Option<Decimal>,
+    pub amount_fees: Option<Decimal>,
+    pub amount_penalties: Option<Decimal>,
+    pub amount_tax_collected: Option<Decimal>,
+    pub amount_sales: Option<Decimal>,
+    pub total_taxable_sales: Option<Decimal>,
+    pub amount: Option<Decimal>,
+    pub total_tax_liability: Option<Decimal>,
+    pub transaction_count: Option<i64>,
+    pub marketplace_transaction_count: Option<i64>,
+    pub return_confirmation_id: Option<String>,
+    pub payment_confirmation_id: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// The terms shown before a back-filing is approved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BackFilingTerms {
+    pub id: String,
+    pub version: i64,
+    pub timeline: String,
+    pub penalties_and_interest: String,
+    pub what_you_are_approving: String,
+    pub fees: String,
+    pub help_article_url: Option<String>,
+    pub help_article_label: String,
+}

@@ -1,0 +1,63 @@
+//! Products and the product category catalog.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+open_enum! {
+    pub enum ProductStatus {
+        Approved = "APPROVED",
+        PartiallyApproved = "PARTIALLY_APPROVED",
+        Pending = "PENDING",
+        Archived = "ARCHIVED",
+    }
+}
+
+/// A product.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Product {
+    pub id: String,
+    #[serde(default)]
+    pub external_id: String,
+    #[serde(default)]
+    pub sku: Vec<String>,
+    #[serde(default)]
+    pub code: String,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub status: ProductStatus,
+    #[serde(default)]
+    pub product_category: String,
+    #[serde(default)]
+    pub product_subcategory: String,
+    #[serde(default)]
+    pub tax_exempt: bool,
+    pub source: Option<String>,
+    pub connection_id: Option<String>,
+    #[serde(default)]
+    pub classification_failed: bool,
+    pub store_name: Option<String>,
+    pub source_taxonomy_type: Option<String>,
+    pub source_taxonomy_code: Option<String>,
+    pub source_taxonomy_id: Option<String>,
+    pub source_taxonomy_name: Option<String>,
+    pub source_taxonomy_categories: Option<Vec<Value>>,
+    pub source_taxonomy_metadata: Option<Value>,
+}
+
+/// One main category of the catalog with its subcategories. The interface does not show the
+/// catalog's fields; this is the sandbox's shape, and the client reads it as it comes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProductCategory {
+    pub name: String,
+    pub label: String,
+    #[serde(default)]
+    pub subcategories: Vec<ProductSubcategory>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProductSubcategory {
+    pub name: String,
+    pub label: String,
+}

@@ -1,0 +1,216 @@
+//! Registrations, their jurisdictions, OSS countries, jurisdiction-specific forms and deregistration.
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Timestamp;
+
+open_enum! {
+    /// Status of a registration.
+    pub enum RegistrationStatus {
+        Registered = "REGISTERED",
+        Processing = "PROCESSING",
+        Unregistered = "UNREGISTERED",
+        Deregistering = "DEREGISTERING",
+        Deregistered = "DEREGISTERED",
+        Cancelled = "CANCELLED",
+        Validating = "VALIDATING",
+        AwaitingClarification = "AWAITING_CLARIFICATION",
+        SelfManaged = "SELF_MANAGED",
+    }
+}
+
+impl RegistrationStatus {
+    /// Whether a deregistration can still be requested: not when one is under way or done, nor
+    /// for a cancelled registration.
+    pub fn can_deregister(&self) -> bool {
+        !matches!(
+            self,
+            Self::Deregistering | Self::Deregistered | Self::Cancelled
+        )
+    }
+}
+
+open_enum! {
+    /// How often returns are filed.
+    pub enum FilingFrequency {
+        Unknown = "UNKNOWN",
+        Monthly = "MONTHLY",
+        Quarterly = "QUARTERLY",
+        SemiAnnually = "SEMI_ANNUALLY",
+        Annually = "ANNUALLY",
+        AnnualFiscalYear = "ANNUAL_FISCAL_YEAR",
+        SemiMonthly = "SEMI_MONTHLY",
+        BiMonthly = "BI_MONTHLY",
+        FourMonthly = "FOUR_MONTHLY",
+        QuarterlyPrepayment = "QUARTERLY_PREPAYMENT",
+    }
+}
+
+open_enum! {
+    pub enum RegistrationType { EuOss = "EU_OSS", Other_ = "OTHER" }
+}
+
+open_enum! {
+    pub enum RegistrationsRegime { Standard = "STANDARD", Simplified = "SIMPLIFIED" }
+}
+
+open_enum! {
+    pub enum ChangeRegimeStatus {
+        Requested = "REQUESTED",
+        Approved = "APPROVED",
+        Done = "DONE",
+        Acknowledged = "ACKNOWLEDGED",
+    }
+}
+
+open_enum! {
+    pub enum OssType { Union = "UNION", NonUnion = "NON_UNION", Ioss = "IOSS" }
+}
+
+open_enum! {
+    /// Tax type of a registration (`RETAIL_DELIVERY_FEE` appears in jurisdiction-field answers).
+    pub enum TaxType {
+        SalesTax = "SALES_TAX",
+        UseTax = "USE_TAX",
+        SalesAndUseTax = "SALES_AND_USE_TAX",
+        RetailDeliveryFee = "RETAIL_DELIVERY_FEE",
+    }
+}
+
+open_enum! {
+    pub enum RegistrationCategory { Regular = "REGULAR", Imported = "IMPORTED", Deregistration = "DEREGISTRATION" }
+}
+
+open_enum! {
+    pub enum OssCountryStatus { Active = "ACTIVE", Removed = "REMOVED" }
+}
+
+open_enum! {
+    /// Why a registration is being closed.
+    pub enum DeregistrationReason {
+        FullBusinessClosure = "FULL_BUSINESS_CLOSURE",
+        ClosingNexusInState = "CLOSING_NEXUS_IN_STATE",
+    }
+}
+
+impl DeregistrationReason {
+    /// One line that tells a user what the reason means.
+    pub fn explanation(&self) -> &'static str {
+        match self {
+            Self::FullBusinessClosure => "The business is closing down entirely.",
+            Self::ClosingNexusInState => {
+                "The business goes on, but no longer has nexus in this state."
+            }
+            Self::Other(_) => "A reason this version does not know.",
+        }
+    }
+}
+
+/// A tax registration in one jurisdiction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Registration {
+    pub id: String,
+    pub status: RegistrationStatus,
+    pub country_code: String,
+    #[serde(default)]
+    pub state_code: String,
+    #[serde(default)]
+    pub state_name: String,
+    pub filing_frequency: FilingFrequency,
+    #[serde(default)]
+    pub filing_days: i64,
+    pub registration_type: RegistrationType,
+    #[serde(default)]
+    pub filing_website_url: String,
+    pub registration_date: Option<NaiveDate>,
+    pub registration_email: Option<String>,
+    pub registration_requested: Option<Timestamp>,
+    pub registration_completed: Option<Timestamp>,
+    pub deregistration_requested: Option<Timestamp>,
+    pub deregistration_completed: Option<Timestamp>,
+    pub auto_registered: Option<bool>,
+    pub registrations_regime: Option<RegistrationsRegime>,
+    pub change_regime_status: Option<ChangeRegimeStatus>,
+    pub third_party_enabled: Option<bool>,
+    pub do_not_file: Option<bool>,
+    pub two_factor_enabled: Option<bool>,
+    pub marked_collecting: Option<bool>,
+    pub marked_collecting_date: Option<String>,
+    pub needs_mark_as_collecting: Option<bool>,
+    pub initial_filing_frequency: Option<FilingFrequency>,
+    pub scheduled_filing_frequency: Option<FilingFrequency>,
+    pub filing_frequency_effective_date: Option<NaiveDate>,
+    pub period_end_month: Option<u8>,
+    pub username: Option<String>,
+    pub comment: Option<String>,
+    pub create_filings_from: Option<NaiveDate>,
+    pub create_back_filing: Option<bool>,
+    pub retail_delivery_fee_obligated: Option<bool>,
+    pub retail_delivery_fee_effective_from: Option<NaiveDate>,
+    pub initial_sync: Option<bool>,
+    pub amount_fees: Option<Decimal>,
+    pub vda: Option<bool>,
+    pub imported: Option<bool>,
+    pub sales_tax_id: Option<String>,
+    pub ior_number: Option<String>,
+    pub ior_date: Option<NaiveDate>,
+    pub sst_import: Option<bool>,
+    pub oss_type: Option<OssType>,
+    pub oss_member_state_of_identification_code: Option<String>,
+    pub tax_type: Option<TaxType>,
+    pub created_at: Option<Timestamp>,
+    pub credits_total_available: Option<Decimal>,
+    pub registration_category: Option<RegistrationCategory>,
+    pub jurisdiction_specific_fields: Option<Value>,
+    /// Whether every portal credential is on file (list items).
+    pub has_all_credentials: Option<bool>,
+    /// Portal password, masked unless revealed with `?reveal=password_encrypted`.
+    pub password_encrypted: Option<String>,
+    /// Portal PIN, masked unless revealed with `?reveal=pin_encrypted`.
+    pub pin_encrypted: Option<String>,
+}
+
+/// A distinct country and state pair with registrations (GET /v1/registrations/jurisdictions).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistrationJurisdiction {
+    pub country_code: String,
+    #[serde(default)]
+    pub state_code: String,
+    #[serde(default)]
+    pub state_name: String,
+}
+
+/// An EU country covered by a one-stop-shop registration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OssCountry {
+    pub id: String,
+    pub country_code: String,
+    pub effective_date: NaiveDate,
+    pub end_date: Option<NaiveDate>,
+    pub status: OssCountryStatus,
+}
+
+/// The registration form of one jurisdiction (GET /v1/registrations/jurisdiction-specific-fields).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JurisdictionForm {
+    pub country_code: String,
+    pub state_code: String,
+    pub default_form: bool,
+    /// A JSON Schema; an empty object when `default_form` is true.
+    pub jurisdiction_fields_json_schema: Value,
+    #[serde(default)]
+    pub metadata: Value,
+    #[serde(default)]
+    pub tax_types: Vec<TaxType>,
+}
+
+/// Body of POST /v1/registrations/{id}/deregister.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeregistrationRequest {
+    pub closure_date: NaiveDate,
+    pub reason: DeregistrationReason,
+    pub final_return_acknowledged: bool,
+}
