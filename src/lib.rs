@@ -4,4 +4,5 @@
 //! Arrows point down only: `sandbox -> rules -> model`, `api -> model`.
 
 pub mod model;
+pub mod rules;
 pub mod sandbox;

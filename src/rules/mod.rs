@@ -1,0 +1,63 @@
+//! The service's documented rules, as pure functions.
+//!
+//! Each body validator takes the JSON body exactly as it would be sent and answers the typed
+//! request, or every [`FieldError`](crate::model::FieldError) found, in the shape of the service's
+//! 422 answer (`{"detail": [errors]}`): the sandbox calls them before accepting a request, and the
+//! dashboard's forms call them on the body they are about to send, mapping each error's `loc` back
+//! onto a field. They accept only what the typed model reads, so a body that passes always
+//! deserializes, and a wrong JSON type is a field error too, never a serde message.
+//!
+//! Conventions, after the service (FastAPI/pydantic v2):
+//! - `loc` is `["body", field]`, or deeper (`["body", "transaction_items", 0, "amount"]`); `input`
+//!   echoes the offending value (`null` for a missing field).
+//! - Types: `missing`, `string_type`, `bool_type`, `date_type`, `date_parsing`, `datetime_type`,
+//!   `datetime_parsing`, `decimal_type`, `decimal_parsing`, `enum`, `list_type`, `too_short`,
+//!   `model_attributes_type` (not an object), and `value_error` for business rules, whose message
+//!   names the field and the rule.
+//! - Country and currency codes fail as `enum` with a short message instead of the whole list.
+//! - An optional field sent as `null` counts as absent.
+//!
+//! The field-level helpers ([`parse_date`], [`is_country_code`], ...) let a form check one value as
+//! it is typed.
+
+mod check;
+mod codes;
+mod values;
+
+pub use check::{Check, Checked};
+pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
+pub use values::{
+    check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,
+};
+
+/// Assertions shared by the rule tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::model::FieldError;
+    use serde_json::Value;
+
+    /// The one error of `errors`; fails when there is not exactly one.
+    pub fn only(errors: &[FieldError]) -> &FieldError {
+        assert_eq!(errors.len(), 1, "expected exactly one error: {errors:#?}");
+        &errors[0]
+    }
+
+    /// The error at `loc` (a JSON array such as `["body", "end_date"]`), checked to be of kind
+    /// `kind` and to echo `input`.
+    pub fn expect<'e>(
+        errors: &'e [FieldError],
+        loc: Value,
+        kind: &str,
+        input: Value,
+    ) -> &'e FieldError {
+        let found = errors
+            .iter()
+            .find(|e| serde_json::to_value(&e.loc).ok().as_ref() == Some(&loc));
+        let Some(e) = found else {
+            panic!("no error at {loc}: {errors:#?}");
+        };
+        assert_eq!(e.kind, kind, "kind of the error at {loc}: {e:#?}");
+        assert_eq!(e.input, input, "input of the error at {loc}: {e:#?}");
+        e
+    }
+}
