@@ -22,10 +22,18 @@
 
 mod check;
 mod codes;
+mod customer;
+mod exemption;
+mod nexus;
+mod registration;
 mod values;
 
 pub use check::{Check, Checked};
 pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
+pub use customer::{customer_tax_registration, customer_write};
+pub use exemption::exemption_create;
+pub use nexus::{physical_nexus_create, physical_nexus_update};
+pub use registration::deregistration;
 pub use values::{
     check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,
 };
@@ -34,7 +42,7 @@ pub use values::{
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::model::FieldError;
-    use serde_json::Value;
+    use serde_json::{Value, json};
 
     /// The one error of `errors`; fails when there is not exactly one.
     pub fn only(errors: &[FieldError]) -> &FieldError {
@@ -59,5 +67,67 @@ pub(crate) mod testing {
         assert_eq!(e.kind, kind, "kind of the error at {loc}: {e:#?}");
         assert_eq!(e.input, input, "input of the error at {loc}: {e:#?}");
         e
+    }
+
+    /// Replaces every value in `valid`, at any depth, with values of every JSON type, and runs
+    /// `validate` on each variant: a body the typed model cannot read must be refused field by
+    /// field, never through the last-resort error of [`Check::finish`](super::Check::finish).
+    pub fn sweep<T>(valid: &Value, validate: impl Fn(&Value) -> Result<T, Vec<FieldError>>) {
+        let wrong = [
+            Value::Null,
+            json!(true),
+            json!(-1),
+            json!(2.5),
+            json!(""),
+            json!("x"),
+            json!([]),
+            json!([{}]),
+            json!({}),
+        ];
+        let mut paths = Vec::new();
+        leaf_paths(valid, String::new(), &mut paths);
+        assert!(!paths.is_empty(), "nothing to sweep");
+        for path in &paths {
+            for value in &wrong {
+                let mut body = valid.clone();
+                if let Some(slot) = body.pointer_mut(path) {
+                    *slot = value.clone();
+                }
+                if let Err(errors) = validate(&body) {
+                    assert!(
+                        errors
+                            .iter()
+                            .all(|e| e.loc.len() > 1 || e.kind != "value_error"),
+                        "{path} = {value}: {errors:#?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The JSON pointers of every value inside `v` (the root excluded).
+    fn leaf_paths(v: &Value, at: String, out: &mut Vec<String>) {
+        let children: Vec<(String, &Value)> = match v {
+            Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v)).collect(),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+            _ => return,
+        };
+        for (key, child) in children {
+            let path = format!("{at}/{key}");
+            out.push(path.clone());
+            leaf_paths(child, path, out);
+        }
+    }
+
+    /// The errors of a validator's answer; fails when it accepted the body.
+    pub fn errors_of<T: std::fmt::Debug>(checked: Result<T, Vec<FieldError>>) -> Vec<FieldError> {
+        match checked {
+            Ok(t) => panic!("accepted: {t:#?}"),
+            Err(errors) => errors,
+        }
     }
 }

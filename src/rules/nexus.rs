@@ -1,0 +1,295 @@
+//! Rules on physical nexus records.
+
+use serde_json::Value;
+
+use super::check::{Check, Checked};
+use super::values::check_state_code;
+use crate::model::{PhysicalNexusCategory, PhysicalNexusCreate, PhysicalNexusUpdate};
+
+/// The address fields of a physical presence, all optional strings.
+const ADDRESS: &[&str] = &["street_1", "street_2", "city", "postal_code"];
+
+/// The period and category, shared by create and update: `start_date` and `category` required,
+/// `end_date` optional and not before `start_date`, address strings optional.
+fn period_and_place(c: &mut Check) {
+    let start = c.date("start_date");
+    let end = c.optional_date("end_date");
+    c.not_before("end_date", end, "start_date", start);
+    c.enum_of("category", PhysicalNexusCategory::KNOWN);
+    c.optional_strs(ADDRESS);
+}
+
+/// Body of POST /v1/nexus/physical_nexus.
+///
+/// Besides [`physical_nexus_update`]'s rules: `country_code` a country code the service accepts
+/// (ISO 3166-1 alpha-2, or `ZZ_EU`), `state_code` the bare subdivision part of an ISO 3166-2 code
+/// as the service stores it (`CA`, not `US-CA`; see [`check_state_code`]), `external_id` an
+/// optional string.
+pub fn physical_nexus_create(body: &Value) -> Checked<PhysicalNexusCreate> {
+    let mut c = Check::body(body)?;
+    c.country("country_code");
+    if let Some(state) = c.required_str("state_code")
+        && let Err(rule) = check_state_code(state)
+    {
+        c.rule("state_code", rule);
+    }
+    period_and_place(&mut c);
+    c.optional_str("external_id");
+    c.finish(body)
+}
+
+/// Body of PUT /v1/nexus/physical_nexus/{id}: `start_date` and `category` required, `end_date`
+/// optional and not before `start_date`, `street_1`, `street_2`, `city`, `postal_code` optional
+/// strings. Country and state cannot change.
+pub fn physical_nexus_update(body: &Value) -> Checked<PhysicalNexusUpdate> {
+    let mut c = Check::body(body)?;
+    period_and_place(&mut c);
+    c.finish(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testing::{errors_of, expect, only, sweep};
+    use chrono::NaiveDate;
+    use serde_json::json;
+
+    fn create() -> Value {
+        json!({
+            "country_code": "US",
+            "state_code": "CA",
+            "start_date": "2025-01-15",
+            "category": "WAREHOUSE_AND_INVENTORY_PRESENCE",
+            "street_1": "1 Market St",
+            "street_2": "Floor 3",
+            "city": "San Francisco",
+            "postal_code": "94105",
+            "external_id": "wh-sf"
+        })
+    }
+
+    fn update() -> Value {
+        json!({
+            "start_date": "2025-01-15",
+            "end_date": "2026-01-15",
+            "category": "PHYSICAL_BUSINESS_LOCATION",
+            "street_1": "1 Market St",
+            "street_2": null,
+            "city": "San Francisco",
+            "postal_code": "94105"
+        })
+    }
+
+    fn with(mut body: Value, field: &str, value: Value) -> Value {
+        body[field] = value;
+        body
+    }
+
+    #[test]
+    fn a_valid_create_reads_as_the_request() {
+        let req = physical_nexus_create(&create()).unwrap();
+        assert_eq!(req.country_code, "US");
+        assert_eq!(req.state_code, "CA");
+        assert_eq!(
+            req.start_date,
+            NaiveDate::from_ymd_opt(2025, 1, 15).unwrap()
+        );
+        assert_eq!(req.end_date, None);
+        assert_eq!(
+            req.category,
+            PhysicalNexusCategory::WarehouseAndInventoryPresence
+        );
+        assert_eq!(req.external_id.as_deref(), Some("wh-sf"));
+    }
+
+    #[test]
+    fn a_minimal_create_and_other_jurisdictions() {
+        let body = json!({"country_code": "CA", "state_code": "QC", "start_date": "2024-05-01",
+                          "category": "MANUFACTURE_OR_PRODUCTION_IN_CANADA"});
+        assert!(physical_nexus_create(&body).is_ok());
+        let body = with(body, "country_code", json!("ZZ_EU"));
+        assert!(physical_nexus_create(&body).is_ok());
+    }
+
+    #[test]
+    fn create_requires_its_four_fields() {
+        let errs = errors_of(physical_nexus_create(&json!({"city": "Boise"})));
+        assert_eq!(errs.len(), 4, "{errs:#?}");
+        for field in ["country_code", "state_code", "start_date", "category"] {
+            expect(&errs, json!(["body", field]), "missing", Value::Null);
+        }
+    }
+
+    #[test]
+    fn an_end_date_before_the_start_date() {
+        let body = with(create(), "end_date", json!("2025-01-14"));
+        let errs = errors_of(physical_nexus_create(&body));
+        let e = only(&errs);
+        expect(
+            &errs,
+            json!(["body", "end_date"]),
+            "value_error",
+            json!("2025-01-14"),
+        );
+        assert_eq!(
+            e.msg,
+            "Value error, end_date must not be before start_date (2025-01-15)"
+        );
+        // The same day is a one-day presence, not an error.
+        assert!(physical_nexus_create(&with(create(), "end_date", json!("2025-01-15"))).is_ok());
+    }
+
+    #[test]
+    fn an_unknown_category() {
+        let body = with(create(), "category", json!("HEAD_OFFICE"));
+        let errs = errors_of(physical_nexus_create(&body));
+        let e = only(&errs);
+        expect(
+            &errs,
+            json!(["body", "category"]),
+            "enum",
+            json!("HEAD_OFFICE"),
+        );
+        assert!(
+            e.msg
+                .starts_with("Input should be 'PHYSICAL_BUSINESS_LOCATION', ")
+        );
+        assert!(e.msg.ends_with(" or 'CONSIGNMENT_STOCK_ARRANGEMENTS'"));
+    }
+
+    #[test]
+    fn a_country_code_that_is_not_one() {
+        for bad in ["USA", "us", "UK", "ZZ"] {
+            let errs = errors_of(physical_nexus_create(&with(
+                create(),
+                "country_code",
+                json!(bad),
+            )));
+            only(&errs);
+            expect(&errs, json!(["body", "country_code"]), "enum", json!(bad));
+        }
+    }
+
+    #[test]
+    fn a_state_code_in_full_iso_form_is_refused_with_a_hint() {
+        let errs = errors_of(physical_nexus_create(&with(
+            create(),
+            "state_code",
+            json!("US-CA"),
+        )));
+        let e = only(&errs);
+        expect(
+            &errs,
+            json!(["body", "state_code"]),
+            "value_error",
+            json!("US-CA"),
+        );
+        assert!(
+            e.msg.starts_with("Value error, state_code must be"),
+            "{}",
+            e.msg
+        );
+        assert!(e.msg.ends_with("(send CA, not US-CA)"), "{}", e.msg);
+    }
+
+    #[test]
+    fn a_state_code_that_is_not_one() {
+        for bad in [json!("ca"), json!("California"), json!("")] {
+            let errs = errors_of(physical_nexus_create(&with(
+                create(),
+                "state_code",
+                bad.clone(),
+            )));
+            only(&errs);
+            expect(&errs, json!(["body", "state_code"]), "value_error", bad);
+        }
+        let errs = errors_of(physical_nexus_create(&with(
+            create(),
+            "state_code",
+            json!(6),
+        )));
+        expect(
+            &errs,
+            json!(["body", "state_code"]),
+            "string_type",
+            json!(6),
+        );
+    }
+
+    #[test]
+    fn address_fields_must_be_strings() {
+        let body = with(create(), "postal_code", json!(94105));
+        let body = with(body, "external_id", json!(["x"]));
+        let errs = errors_of(physical_nexus_create(&body));
+        assert_eq!(errs.len(), 2);
+        expect(
+            &errs,
+            json!(["body", "postal_code"]),
+            "string_type",
+            json!(94105),
+        );
+        expect(
+            &errs,
+            json!(["body", "external_id"]),
+            "string_type",
+            json!(["x"]),
+        );
+    }
+
+    #[test]
+    fn a_valid_update_reads_as_the_request() {
+        let req = physical_nexus_update(&update()).unwrap();
+        assert_eq!(req.end_date, NaiveDate::from_ymd_opt(2026, 1, 15));
+        assert_eq!(
+            req.category,
+            PhysicalNexusCategory::PhysicalBusinessLocation
+        );
+        assert_eq!(req.street_2, None);
+    }
+
+    #[test]
+    fn update_needs_start_date_and_category_only() {
+        let errs = errors_of(physical_nexus_update(&json!({"end_date": "2026-01-01"})));
+        assert_eq!(errs.len(), 2);
+        expect(&errs, json!(["body", "start_date"]), "missing", Value::Null);
+        expect(&errs, json!(["body", "category"]), "missing", Value::Null);
+        // Country and state are not update fields: sent anyway, they are ignored.
+        let body = with(update(), "country_code", json!("not checked"));
+        assert!(physical_nexus_update(&body).is_ok());
+    }
+
+    #[test]
+    fn update_reports_every_error_together() {
+        let body = json!({"start_date": "2026-02-30", "end_date": "2020-01-01",
+                          "category": "NOPE", "city": 3});
+        let errs = errors_of(physical_nexus_update(&body));
+        assert_eq!(errs.len(), 3, "{errs:#?}");
+        expect(
+            &errs,
+            json!(["body", "start_date"]),
+            "date_parsing",
+            json!("2026-02-30"),
+        );
+        expect(&errs, json!(["body", "category"]), "enum", json!("NOPE"));
+        expect(&errs, json!(["body", "city"]), "string_type", json!(3));
+    }
+
+    #[test]
+    fn update_end_before_start() {
+        let body = with(update(), "end_date", json!("2024-12-31"));
+        let errs = errors_of(physical_nexus_update(&body));
+        only(&errs);
+        expect(
+            &errs,
+            json!(["body", "end_date"]),
+            "value_error",
+            json!("2024-12-31"),
+        );
+    }
+
+    #[test]
+    fn a_body_the_model_cannot_read_is_refused_field_by_field() {
+        sweep(&create(), physical_nexus_create);
+        sweep(&update(), physical_nexus_update);
+    }
+}
