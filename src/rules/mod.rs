@@ -23,17 +23,21 @@
 mod check;
 mod codes;
 mod customer;
+mod estimate;
 mod exemption;
 mod nexus;
 mod registration;
+mod transaction;
 mod values;
 
 pub use check::{Check, Checked};
 pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
 pub use customer::{customer_tax_registration, customer_write};
+pub use estimate::estimate;
 pub use exemption::exemption_create;
 pub use nexus::{physical_nexus_create, physical_nexus_update};
 pub use registration::deregistration;
+pub use transaction::{credit_note, transaction_create};
 pub use values::{
     check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,
 };
