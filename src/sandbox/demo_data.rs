@@ -1,8 +1,41 @@
 //! Deterministic demo data for one organization.
+//!
+//! [`generate`] builds an organization from a seed and the organization's index: the same pair
+//! gives the same data on every run and machine. Each kind of record draws from its own
+//! generator (derived from the seed, the index and the kind), so changing how one kind is made
+//! does not reshuffle the others. Dates are relative to [`DEMO_TODAY`], never to the clock.
+//!
+//! Organization 0 is a mid-sized seller of building sensors and monitoring subscriptions with
+//! registrations across the US, Canada and an EU one-stop shop; every other index is a small
+//! bakeware shop, so that two organizations side by side are easy to tell apart.
+
+mod customers;
+mod exemptions;
+mod filings;
+mod nexus;
+mod pdf;
+mod places;
+mod products;
+mod profiles;
+mod registrations;
+#[cfg(test)]
+mod tests;
+mod util;
+
+use chrono::NaiveDate;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 use crate::model::{
     Attachment, Customer, Exemption, Filing, Nexus, OssCountry, PhysicalNexus, Product,
     Registration,
+};
+
+/// "Today" for generated data: every date is placed relative to it, so output does not depend
+/// on when it is generated.
+pub const DEMO_TODAY: NaiveDate = match NaiveDate::from_ymd_opt(2026, 11, 15) {
+    Some(date) => date,
+    None => panic!("DEMO_TODAY is a valid date"),
 };
 
 /// An attachment's record and the bytes of its file.
@@ -22,9 +55,98 @@ pub struct DemoOrg {
     pub oss_countries: Vec<(String, Vec<OssCountry>)>,
     pub physical_nexus: Vec<PhysicalNexus>,
     pub nexus: Vec<Nexus>,
+    /// Customers in a stable order: a customer's index here never changes for a given seed.
     pub customers: Vec<Customer>,
     pub exemptions: Vec<Exemption>,
     pub attachments: Vec<StoredAttachment>,
     pub products: Vec<Product>,
     pub filings: Vec<Filing>,
+    /// Values the registrations show masked, as `(registration id, field, value)`. `field` is
+    /// `password_encrypted`, `pin_encrypted`, or `jurisdiction_specific_fields.KEY` for a code
+    /// kept inside the jurisdiction-specific fields.
+    pub secrets: Vec<(String, String, String)>,
+}
+
+/// What a masked credential looks like in an answer.
+pub const MASK: &str = "********";
+
+/// Builds demo organization `org_index` from `seed`. `organization_id` is only written into the
+/// records; ids are made from the index (`cust_demo1_00001` for the first customer of
+/// organization 0), so they are unique across organizations and stable across runs.
+pub fn generate(seed: u64, org_index: usize, organization_id: &str) -> DemoOrg {
+    let ctx = Ctx {
+        seed,
+        org_index,
+        organization_id,
+        profile: if org_index == 0 {
+            &profiles::FULL
+        } else {
+            &profiles::SMALL
+        },
+    };
+    let registrations::Generated {
+        registrations,
+        oss_countries,
+        secrets,
+    } = registrations::generate(&ctx);
+    let physical_nexus = nexus::physical(&ctx);
+    let customers = customers::generate(&ctx);
+    let nexus = nexus::economic(&ctx, &registrations, &physical_nexus, &customers);
+    let (exemptions, attachments) = exemptions::generate(&ctx, &customers, &registrations);
+    let products = products::generate(&ctx);
+    let filings = filings::generate(&ctx, &registrations);
+    DemoOrg {
+        organization_id: organization_id.to_owned(),
+        registrations,
+        oss_countries,
+        physical_nexus,
+        nexus,
+        customers,
+        exemptions,
+        attachments,
+        products,
+        filings,
+        secrets,
+    }
+}
+
+/// The kinds of record, each with its own generator.
+#[derive(Debug, Clone, Copy)]
+enum Section {
+    Registrations = 1,
+    Physical = 2,
+    Economic = 3,
+    Customers = 4,
+    Exemptions = 5,
+    Products = 6,
+    Filings = 7,
+}
+
+/// What every part of the generation needs to know.
+struct Ctx<'a> {
+    seed: u64,
+    org_index: usize,
+    organization_id: &'a str,
+    profile: &'static profiles::Profile,
+}
+
+impl Ctx<'_> {
+    /// The generator of one kind of record.
+    fn rng(&self, section: Section) -> ChaCha8Rng {
+        let org = splitmix(self.seed ^ splitmix(self.org_index as u64 + 1));
+        ChaCha8Rng::seed_from_u64(splitmix(org ^ section as u64))
+    }
+
+    /// The id of the `n`-th record (from 1) with a prefix: `regs_demo1_00003`.
+    fn id(&self, prefix: &str, n: usize) -> String {
+        format!("{prefix}_demo{}_{n:05}", self.org_index + 1)
+    }
+}
+
+/// The SplitMix64 finalizer: spreads nearby inputs over the whole range.
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }

@@ -2,3 +2,4 @@
 //! on deterministic demo data.
 
 pub mod demo_data;
+pub mod reference;

@@ -1,0 +1,207 @@
+//! Exemption certificates of customers, a third of them with a PDF attachment.
+
+use chrono::Datelike;
+use rand::Rng;
+
+use super::pdf;
+use super::util::{
+    chance, date_between, days_after, days_before, digits, fein, pick, timestamp_on, weighted, ymd,
+};
+use super::{Ctx, DEMO_TODAY, Section, StoredAttachment};
+use crate::model::{
+    Attachment, Customer, Exemption, ExemptionStatus as St, ExemptionType as Ty, Registration,
+    RelatedEntityType,
+};
+use crate::sandbox::reference;
+
+/// Every n-th exemption carries a certificate file.
+const ATTACHMENT_EVERY: usize = 3;
+
+pub fn generate(
+    ctx: &Ctx,
+    customers: &[Customer],
+    registrations: &[Registration],
+) -> (Vec<Exemption>, Vec<StoredAttachment>) {
+    let mut rng = ctx.rng(Section::Exemptions);
+    // Certificates are held for North American customers; businesses hold most of them.
+    let holders: Vec<(usize, &Customer)> = customers
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.country.as_deref(), Some("US" | "CA")))
+        .collect();
+    // Each holder as (index into `holders`, weight).
+    let weights: Vec<(usize, u32)> = holders
+        .iter()
+        .enumerate()
+        .map(|(k, (_, c))| (k, if c.company_name.is_some() { 4 } else { 1 }))
+        .collect();
+    let feins: Vec<String> = holders.iter().map(|_| fein(&mut rng)).collect();
+    let us_states: Vec<&str> = registrations
+        .iter()
+        .filter(|r| r.country_code == "US")
+        .map(|r| r.state_code.as_str())
+        .collect();
+    if holders.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+
+    let mut exemptions = Vec::with_capacity(ctx.profile.exemptions);
+    let mut attachments = Vec::new();
+    for i in 0..ctx.profile.exemptions {
+        let holder = *weighted(&mut rng, &weights);
+        let (_, customer) = holders[holder];
+        let mut exemption = exemption(
+            ctx,
+            &mut rng,
+            ctx.id("exmp", i + 1),
+            customer,
+            &feins[holder],
+            &us_states,
+        );
+        if i % ATTACHMENT_EVERY == 0 {
+            let stored = certificate(ctx, &mut rng, attachments.len() + 1, &exemption, customer);
+            exemption.attachment_id = Some(stored.attachment.id.clone());
+            attachments.push(stored);
+        }
+        exemptions.push(exemption);
+    }
+    (exemptions, attachments)
+}
+
+fn exemption(
+    ctx: &Ctx,
+    rng: &mut impl Rng,
+    id: String,
+    customer: &Customer,
+    fein: &str,
+    us_states: &[&str],
+) -> Exemption {
+    let country = customer.country.clone().unwrap_or_else(|| "US".into());
+    let home = customer.state.clone().unwrap_or_default();
+    let elsewhere = home.is_empty() || chance(rng, 2, 5);
+    let jurisdiction = if country == "US" && elsewhere && !us_states.is_empty() {
+        pick(rng, us_states).to_string()
+    } else {
+        home
+    };
+    let exemption_type = weighted(
+        rng,
+        &[
+            (Ty::Customer, 45),
+            (Ty::Wholesale, 45),
+            (Ty::Transaction, 10),
+        ],
+    )
+    .clone();
+    let status = weighted(
+        rng,
+        &[
+            (St::Active, 68),
+            (St::Expired, 12),
+            (St::Inactive, 8),
+            (St::Deactivated, 5),
+            (St::Archived, 7),
+        ],
+    )
+    .clone();
+    let start = date_between(rng, ymd(2021, 1, 1), days_before(DEMO_TODAY, 30));
+    let end = match status {
+        St::Expired => Some(date_between(
+            rng,
+            days_after(start, 180),
+            days_before(DEMO_TODAY, 1),
+        ))
+        .filter(|end| *end > start),
+        St::Active if chance(rng, 1, 2) => {
+            Some(ymd(DEMO_TODAY.year() + rng.random_range(1..=3), 12, 31))
+        }
+        St::Inactive | St::Deactivated | St::Archived if chance(rng, 1, 2) => {
+            Some(date_between(rng, start, DEMO_TODAY))
+        }
+        _ => None,
+    };
+    let created = timestamp_on(rng, start);
+    let updated_on = date_between(rng, start, DEMO_TODAY);
+    let updated = timestamp_on(rng, updated_on);
+    Exemption {
+        id,
+        sales_tax_id: Some(match exemption_type {
+            Ty::Wholesale => format!("{jurisdiction}-R{}", digits(rng, 8)),
+            _ => format!("{jurisdiction}-E{}", digits(rng, 7)),
+        }),
+        reseller: Some(exemption_type == Ty::Wholesale),
+        exemption_type,
+        status: Some(status),
+        start_date: start,
+        end_date: end,
+        customer_id: Some(customer.id.clone()),
+        fein: Some(fein.to_owned()),
+        jurisdiction: Some(jurisdiction),
+        country_code: Some(country),
+        transaction_id: None,
+        organization_id: Some(ctx.organization_id.to_owned()),
+        customer_name: customer.company_name.clone().or(customer.name.clone()),
+        attachment_id: None,
+        customer: None,
+        attachment: None,
+        created_at: Some(created),
+        updated_at: Some(updated),
+    }
+}
+
+/// The certificate file of an exemption.
+fn certificate(
+    ctx: &Ctx,
+    rng: &mut impl Rng,
+    n: usize,
+    exemption: &Exemption,
+    customer: &Customer,
+) -> StoredAttachment {
+    let jurisdiction = exemption.jurisdiction.clone().unwrap_or_default();
+    let country = exemption.country_code.clone().unwrap_or_default();
+    let place = reference::jurisdiction_name(&country, &jurisdiction).unwrap_or("");
+    let kind = match exemption.exemption_type {
+        Ty::Wholesale => "Resale Certificate",
+        Ty::Transaction => "Single Purchase Exemption Certificate",
+        _ => "Sales Tax Exemption Certificate",
+    };
+    let title = format!("{place} {kind}").trim().to_owned();
+    let or_none = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
+    let lines = vec![
+        format!("Certificate: {}", exemption.id),
+        format!("Purchaser: {}", or_none(&exemption.customer_name)),
+        format!("Contact: {}", or_none(&customer.name)),
+        format!("Address: {}", or_none(&customer.full_address)),
+        format!("FEIN: {}", or_none(&exemption.fein)),
+        format!("State tax ID: {}", or_none(&exemption.sales_tax_id)),
+        format!("Jurisdiction: {jurisdiction}, {country}"),
+        format!("Exemption type: {}", exemption.exemption_type),
+        match exemption.end_date {
+            Some(end) => format!("Valid from {} to {end}", exemption.start_date),
+            None => format!("Valid from {} until revoked", exemption.start_date),
+        },
+        format!("Seller: {}", ctx.profile.legal_name),
+        String::new(),
+        "I certify that the purchases described are exempt from sales and use tax".into(),
+        "for the reason stated, and that the information given is correct.".into(),
+    ];
+    let bytes = pdf::one_page(&title, &lines);
+    let file_name = format!(
+        "{}-{}-{}.pdf",
+        kind.to_ascii_lowercase().replace(' ', "-"),
+        jurisdiction.to_ascii_lowercase(),
+        exemption.id
+    );
+    StoredAttachment {
+        attachment: Attachment {
+            id: ctx.id("atch", n),
+            related_entity_id: exemption.id.clone(),
+            related_entity_type: RelatedEntityType::Exemption,
+            file_name: Some(file_name),
+            mime_type: Some("application/pdf".into()),
+            file_size_bytes: Some(bytes.len() as u64),
+            created_at: Some(timestamp_on(rng, exemption.start_date)),
+        },
+        bytes,
+    }
+}

@@ -1,0 +1,208 @@
+//! Returns for the most recent periods of each registration.
+
+use chrono::{Datelike, Days, Months, NaiveDate};
+use rand::Rng;
+use rust_decimal::Decimal;
+
+use super::registrations::{is_established, open_on};
+use super::util::{chance, days_after, digits, letters, money, timestamp_on, ymd};
+use super::{Ctx, DEMO_TODAY, Section};
+use crate::model::{Filing, FilingFrequency as F, FilingStatus, Registration};
+use crate::sandbox::reference;
+
+/// How many past periods get a filing.
+const PERIODS: usize = 4;
+
+pub fn generate(ctx: &Ctx, registrations: &[Registration]) -> Vec<Filing> {
+    let mut rng = ctx.rng(Section::Filings);
+    let mut filings = Vec::new();
+    // One registration has its latest return paused, to show the state.
+    let mut paused_one = false;
+    for registration in registrations.iter().filter(|r| is_established(&r.status)) {
+        let Some(months) = period_months(&registration.filing_frequency) else {
+            continue;
+        };
+        let fiscal_end = registration.period_end_month.map(u32::from);
+        let periods = ended_periods(months, fiscal_end, DEMO_TODAY, PERIODS);
+        for (k, (start, end)) in periods.into_iter().enumerate() {
+            if !open_on(registration, end) {
+                continue;
+            }
+            let latest = k == 0;
+            let due = days_after(end, registration.filing_days.max(1) as u64);
+            let status = if latest && !paused_one && registration.country_code == "US" {
+                paused_one = true;
+                FilingStatus::Paused
+            } else if due <= DEMO_TODAY || !latest {
+                FilingStatus::Filed
+            } else if chance(&mut rng, 1, 3) {
+                FilingStatus::Filing
+            } else {
+                FilingStatus::Unfiled
+            };
+            let id = ctx.id("file", filings.len() + 1);
+            filings.push(filing(
+                &mut rng,
+                ctx,
+                id,
+                registration,
+                (start, end, due),
+                status,
+            ));
+        }
+    }
+    filings
+}
+
+/// Length of a period in months; `None` when no returns are scheduled.
+fn period_months(frequency: &F) -> Option<u32> {
+    match frequency {
+        F::Monthly | F::SemiMonthly => Some(1),
+        F::BiMonthly => Some(2),
+        F::Quarterly | F::QuarterlyPrepayment => Some(3),
+        F::FourMonthly => Some(4),
+        F::SemiAnnually => Some(6),
+        F::Annually | F::AnnualFiscalYear => Some(12),
+        F::Unknown | F::Other(_) => None,
+    }
+}
+
+/// The last `count` periods of `months` months that ended before `today`, newest first.
+/// Periods are aligned on the calendar year, or on a fiscal year ending in `fiscal_end`.
+fn ended_periods(
+    months: u32,
+    fiscal_end: Option<u32>,
+    today: NaiveDate,
+    count: usize,
+) -> Vec<(NaiveDate, NaiveDate)> {
+    // Months since year 0, shifted so that a fiscal year starts at a multiple of `months`.
+    let shift = fiscal_end.map_or(0, |m| m % 12) as i32;
+    let index = today.year() * 12 + today.month0() as i32 - shift;
+    let current_start = index - index.rem_euclid(months as i32);
+    (1..=count as i32)
+        .map(|k| {
+            let start_index = current_start - k * months as i32 + shift;
+            let start = ymd(
+                start_index.div_euclid(12),
+                start_index.rem_euclid(12) as u32 + 1,
+                1,
+            );
+            let end = start + Months::new(months) - Days::new(1);
+            (start, end)
+        })
+        .collect()
+}
+
+fn filing(
+    rng: &mut impl Rng,
+    ctx: &Ctx,
+    id: String,
+    registration: &Registration,
+    (start, end, due): (NaiveDate, NaiveDate, NaiveDate),
+    status: FilingStatus,
+) -> Filing {
+    let country = registration.country_code.as_str();
+    let state = registration.state_code.as_str();
+    let rate = if country == "ZZ_EU" {
+        reference::tax_rate("DE", "")
+    } else {
+        reference::tax_rate(country, state)
+    };
+    let months = i64::from(end.month0() + 12 - start.month0()) % 12 + 1;
+    let (low, high) = ctx.profile.monthly_sales_cents;
+    let sales = money(rng, low * months, high * months);
+    let taxable_share = Decimal::new(rng.random_range(70..=100), 2);
+    let taxable = (sales * taxable_share).round_dp(2);
+    let calculated = (taxable * rate).round_dp(2);
+    let collected = if chance(rng, 4, 5) {
+        calculated
+    } else {
+        (calculated * Decimal::new(rng.random_range(95..=100), 2)).round_dp(2)
+    };
+    let discounts = if country == "US" && chance(rng, 1, 3) {
+        (calculated * Decimal::new(5, 3)).round_dp(2)
+    } else {
+        Decimal::new(0, 2)
+    };
+    let penalties = if status == FilingStatus::Filed && chance(rng, 1, 25) {
+        money(rng, 2_500, 15_000)
+    } else {
+        Decimal::new(0, 2)
+    };
+    let fees = Decimal::new(0, 2);
+    let amount = calculated - discounts + penalties + fees;
+    let filed = status == FilingStatus::Filed;
+    let filed_on = days_after(
+        end,
+        rng.random_range(3..=registration.filing_days.max(4) as u64),
+    );
+    let transaction_count = rng.random_range(40..400) * months;
+    Filing {
+        id,
+        registration_id: registration.id.clone(),
+        status: Some(status.clone()),
+        start_date: start,
+        end_date: end,
+        due_date: Some(due),
+        date_filed: filed.then(|| timestamp_on(rng, filed_on)),
+        country_code: registration.country_code.clone(),
+        state_code: Some(registration.state_code.clone()),
+        state_name: Some(registration.state_name.clone()),
+        filing_website_url: registration.filing_website_url.clone(),
+        is_manual: Some(registration.do_not_file == Some(true)),
+        auto_approved: Some(filed && chance(rng, 1, 2)),
+        paused_until_date: (status == FilingStatus::Paused).then(|| days_after(due, 30)),
+        approved_at: filed.then(|| timestamp_on(rng, filed_on)),
+        amount_calculated: Some(calculated),
+        amount_adjusted: Some(Decimal::new(0, 2)),
+        amount_discounts: Some(discounts),
+        amount_fees: Some(fees),
+        amount_penalties: Some(penalties),
+        amount_tax_collected: Some(collected),
+        amount_sales: Some(sales),
+        total_taxable_sales: Some(taxable),
+        amount: Some(amount),
+        total_tax_liability: Some(calculated),
+        transaction_count: Some(transaction_count),
+        marketplace_transaction_count: Some(transaction_count / rng.random_range(8..30)),
+        return_confirmation_id: filed.then(|| format!("{}{}", letters(rng, 2), digits(rng, 10))),
+        payment_confirmation_id: filed.then(|| digits(rng, 12)),
+        currency: Some(
+            match country {
+                "CA" => "CAD",
+                "ZZ_EU" => "EUR",
+                _ => "USD",
+            }
+            .to_owned(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn periods_end_before_today_and_follow_each_other() {
+        let today = ymd(2026, 11, 15);
+        assert_eq!(
+            ended_periods(3, None, today, 2),
+            vec![
+                (ymd(2026, 7, 1), ymd(2026, 9, 30)),
+                (ymd(2026, 4, 1), ymd(2026, 6, 30))
+            ]
+        );
+        assert_eq!(
+            ended_periods(1, None, today, 1),
+            vec![(ymd(2026, 10, 1), ymd(2026, 10, 31))]
+        );
+        assert_eq!(
+            ended_periods(12, Some(6), today, 1),
+            vec![(ymd(2025, 7, 1), ymd(2026, 6, 30))]
+        );
+        assert_eq!(
+            ended_periods(12, None, ymd(2026, 1, 10), 1),
+            vec![(ymd(2025, 1, 1), ymd(2025, 12, 31))]
+        );
+    }
+}

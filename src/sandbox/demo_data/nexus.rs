@@ -1,0 +1,286 @@
+//! Physical nexus records and economic nexus rows.
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDate;
+use rand::Rng;
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+
+use super::places::{CA_PLACES, EU_PLACES, STREET_KINDS, STREETS, US_PLACES};
+use super::util::{
+    chance, date_between, days_before, digits, money, pick, timestamp_on, weighted, ymd,
+};
+use super::{Ctx, DEMO_TODAY, Section};
+use crate::model::{
+    Customer, Nexus, NexusStatus, NexusType, PhysicalNexus, PhysicalNexusSource, Registration,
+    RegistrationStatus as S,
+};
+use crate::sandbox::reference::{self, US_STATES};
+
+/// Physical presence: the profile's places in turn, a category valid for each jurisdiction.
+pub fn physical(ctx: &Ctx) -> Vec<PhysicalNexus> {
+    let mut rng = ctx.rng(Section::Physical);
+    let places = ctx.profile.physical_places;
+    (0..ctx.profile.physical_nexus)
+        .map(|i| {
+            let (country, state) = places[i % places.len()];
+            let categories = reference::physical_nexus_categories(country, state);
+            let category = pick(&mut rng, &categories).0.clone();
+            let start = date_between(&mut rng, ymd(2018, 1, 1), days_before(DEMO_TODAY, 30));
+            let end = chance(&mut rng, 1, 5)
+                .then(|| date_between(&mut rng, start, days_before(DEMO_TODAY, 1)));
+            let (city, postal) = city_of(&mut rng, country, state);
+            PhysicalNexus {
+                id: ctx.id("phys", i + 1),
+                country_code: country.to_owned(),
+                state_code: state.to_owned(),
+                start_date: start,
+                end_date: end,
+                category,
+                external_id: chance(&mut rng, 1, 4).then(|| format!("loc-{}", digits(&mut rng, 5))),
+                source: Some(PhysicalNexusSource::User),
+                street_1: Some(format!(
+                    "{} {} {}",
+                    rng.random_range(10..9900),
+                    pick(&mut rng, STREETS),
+                    pick(&mut rng, STREET_KINDS)
+                )),
+                street_2: chance(&mut rng, 1, 3)
+                    .then(|| format!("Suite {}", rng.random_range(1..40) * 10)),
+                city,
+                postal_code: postal,
+            }
+        })
+        .collect()
+}
+
+/// A city and postal code in a jurisdiction, when the place tables know one.
+fn city_of(rng: &mut impl Rng, country: &str, state: &str) -> (Option<String>, Option<String>) {
+    if country == "US" {
+        let here: Vec<_> = US_PLACES.iter().filter(|p| p.state == state).collect();
+        if here.is_empty() {
+            return (None, None);
+        }
+        let place = pick(rng, &here);
+        return (Some(place.city.into()), Some(place.zip.into()));
+    }
+    let here: Vec<_> = CA_PLACES
+        .iter()
+        .chain(EU_PLACES)
+        .filter(|p| p.country == country && p.state == state)
+        .collect();
+    if here.is_empty() {
+        return (None, None);
+    }
+    let place = pick(rng, &here);
+    (Some(place.city.into()), Some(place.postal.into()))
+}
+
+/// The economic nexus picture: one row per US state (or, for small organizations, per state
+/// with a registration or customers), plus Canada and the EU when the organization sells there.
+pub fn economic(
+    ctx: &Ctx,
+    registrations: &[Registration],
+    physical: &[PhysicalNexus],
+    customers: &[Customer],
+) -> Vec<Nexus> {
+    let mut rng = ctx.rng(Section::Economic);
+    let active_in = |country: &str, state: &str| {
+        registrations
+            .iter()
+            .any(|r| r.country_code == country && r.state_code == state)
+            || customers.iter().any(|c| {
+                c.country.as_deref() == Some(country)
+                    && (state.is_empty() || c.state.as_deref() == Some(state))
+            })
+    };
+    let mut rows: Vec<(&str, &str, NexusType)> = US_STATES
+        .iter()
+        .filter(|j| ctx.profile.nexus_all_states || active_in("US", j.code))
+        .map(|j| ("US", j.code, NexusType::State))
+        .collect();
+    if active_in("CA", "") {
+        rows.push(("CA", "", NexusType::CanadaFederal));
+    }
+    if ctx.profile.oss.is_some() {
+        rows.push(("ZZ_EU", "", NexusType::EuAggregator));
+    }
+    let mut seen = BTreeSet::new();
+    rows.retain(|(country, state, _)| seen.insert((*country, *state)));
+
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, (country, state, nexus_type))| {
+            let registration = registrations
+                .iter()
+                .find(|r| r.country_code == country && r.state_code == state);
+            let physical_since = physical
+                .iter()
+                .filter(|p| p.country_code == country && p.state_code == state)
+                .filter(|p| p.end_date.is_none_or(|end| end >= DEMO_TODAY))
+                .map(|p| p.start_date)
+                .min();
+            let id = ctx.id("nexu", i + 1);
+            row(
+                &mut rng,
+                ctx,
+                id,
+                (country, state, nexus_type),
+                registration,
+                physical_since,
+            )
+        })
+        .collect()
+}
+
+fn row(
+    rng: &mut impl Rng,
+    ctx: &Ctx,
+    id: String,
+    (country, state, nexus_type): (&str, &str, NexusType),
+    registration: Option<&Registration>,
+    physical_since: Option<NaiveDate>,
+) -> Nexus {
+    let thresholds = reference::nexus_thresholds(country, state);
+    let sales_threshold = thresholds.and_then(|t| t.sales);
+    let count_threshold = thresholds.and_then(|t| t.transactions);
+    let registered = registration.map(|r| r.status.clone());
+    let status = match registered {
+        Some(S::Registered | S::SelfManaged | S::Deregistering) => NexusStatus::Registered,
+        Some(S::Processing | S::Validating | S::AwaitingClarification) => {
+            NexusStatus::PendingRegistration
+        }
+        _ if thresholds.is_none() => NexusStatus::NotExposed,
+        _ => weighted(
+            rng,
+            &[
+                (NexusStatus::NotExposed, 6),
+                (NexusStatus::Approaching, 2),
+                (NexusStatus::Exposed, 1),
+            ],
+        )
+        .clone(),
+    };
+    // Sales as a share (in percent) of the threshold, consistent with the status.
+    let share = match status {
+        NexusStatus::Registered | NexusStatus::PendingRegistration if ctx.org_index == 0 => {
+            rng.random_range(110..400)
+        }
+        NexusStatus::Registered | NexusStatus::PendingRegistration => rng.random_range(30..150),
+        NexusStatus::Exposed => rng.random_range(101..180),
+        NexusStatus::Approaching => rng.random_range(70..100),
+        _ => rng.random_range(2..60),
+    };
+    let base = sales_threshold.unwrap_or_else(|| Decimal::new(100_000, 0));
+    // Spread the share over basis points and add cents, so amounts do not look rounded.
+    let fine_share = Decimal::new(share * 100 + rng.random_range(0..100), 4);
+    let amount = (base * fine_share).round_dp(2) + money(rng, 0, 9_999);
+    let amount = amount.max(money(rng, 50_000, 400_000));
+    let average_order = Decimal::new(rng.random_range(120..450), 0);
+    let count = (amount / average_order).round().to_i64().unwrap_or(0);
+    let met_by_sales = sales_threshold.is_some_and(|t| amount >= t);
+    let met_by_count = count_threshold.is_some_and(|t| count >= t);
+    let both = thresholds.is_some_and(|t| t.both_required);
+    let economic_met = if both {
+        met_by_sales && met_by_count
+    } else {
+        met_by_sales || met_by_count
+    };
+    let economic_met = economic_met && status != NexusStatus::Approaching;
+    let period_start = ymd(2026, 1, 1);
+    let economic_met_date =
+        economic_met.then(|| date_between(rng, period_start, days_before(DEMO_TODAY, 10)));
+    let registered_since = registration.and_then(|r| r.registration_date);
+    let economic_met_date = match (economic_met, registered_since) {
+        (true, Some(since)) => Some(since.min(economic_met_date.unwrap_or(since))),
+        _ => economic_met_date,
+    };
+    let nexus_met_date = [economic_met_date, physical_since]
+        .into_iter()
+        .flatten()
+        .min();
+    let rate = if country == "ZZ_EU" {
+        reference::tax_rate("DE", "")
+    } else {
+        reference::tax_rate(country, state)
+    };
+    let liable = matches!(
+        status,
+        NexusStatus::Registered | NexusStatus::Exposed | NexusStatus::PendingRegistration
+    );
+    let liability = if liable {
+        (amount * Decimal::new(85, 2) * rate).round_dp(2)
+    } else {
+        Decimal::new(0, 2)
+    };
+    let created = registered_since.unwrap_or(ymd(2024, 1, 2));
+    Nexus {
+        id,
+        country_code: country.to_owned(),
+        state_code: state.to_owned(),
+        state_name: reference::jurisdiction_name(country, state)
+            .unwrap_or(state)
+            .to_owned(),
+        status: Some(status.clone()),
+        nexus_type: Some(nexus_type),
+        threshold_sales: sales_threshold,
+        threshold_transactions: Some(count_threshold.unwrap_or(0)),
+        sales_or_transactions: thresholds.map(|t| {
+            match (t.sales.is_some(), t.transactions.is_some(), both) {
+                (true, true, true) => "SALES_AND_TRANSACTIONS",
+                (true, true, false) => "SALES_OR_TRANSACTIONS",
+                (true, false, _) => "SALES",
+                (false, _, _) => "TRANSACTIONS",
+            }
+            .to_owned()
+        }),
+        trigger: economic_met.then(|| {
+            if met_by_sales {
+                "SALES"
+            } else {
+                "TRANSACTIONS"
+            }
+            .to_owned()
+        }),
+        transactions_amount: Some(amount),
+        transaction_count: Some(count),
+        previous_transactions_amount: Some(
+            (amount * Decimal::new(rng.random_range(55..120), 2)).round_dp(2),
+        ),
+        previous_transaction_count: Some(count * rng.random_range(55..120) / 100),
+        economic_nexus_met: Some(economic_met),
+        economic_nexus_met_date: economic_met_date,
+        physical_nexus_met: Some(physical_since.is_some()),
+        physical_nexus_met_date: physical_since,
+        collected_tax_nexus_met: Some(false),
+        nexus_met: Some(nexus_met_date.is_some()),
+        nexus_met_date,
+        start_date: nexus_met_date,
+        period_model: Some(
+            if matches!(state, "TX" | "NY" | "CT") {
+                "PREVIOUS_12_MONTHS"
+            } else {
+                "CURRENT_OR_PREVIOUS_CALENDAR_YEAR"
+            }
+            .to_owned(),
+        ),
+        period_start_date: Some(period_start),
+        period_end_date: Some(ymd(2026, 12, 31)),
+        tax_liability: Some(liability),
+        calculated_tax_liability: Some(liability),
+        imported_tax_liability: Some(Decimal::new(0, 2)),
+        currency: Some(
+            match country {
+                "CA" => "CAD",
+                "ZZ_EU" => "EUR",
+                _ => "USD",
+            }
+            .to_owned(),
+        ),
+        vda_eligible: Some(status == NexusStatus::Exposed),
+        created_at: Some(timestamp_on(rng, created)),
+        updated_at: Some(timestamp_on(rng, days_before(DEMO_TODAY, 1))),
+        organization_id: Some(ctx.organization_id.to_owned()),
+    }
+}

@@ -1,0 +1,251 @@
+//! Properties every generated organization must have.
+
+use std::collections::HashSet;
+
+use super::*;
+use crate::model::{OssCountryStatus, RegistrationStatus, RegistrationType};
+use crate::sandbox::reference::{self, schema_violations};
+
+fn org0() -> DemoOrg {
+    generate(42, 0, "orgn_demo_1")
+}
+
+fn org1() -> DemoOrg {
+    generate(42, 1, "orgn_demo_2")
+}
+
+#[test]
+fn same_seed_same_data() {
+    assert_eq!(org0(), org0());
+    assert_eq!(org1(), org1());
+}
+
+#[test]
+fn different_seed_different_data() {
+    let other = generate(43, 0, "orgn_demo_1");
+    let this = org0();
+    assert_ne!(this, other);
+    // Ids and structure stay; the drawn values change.
+    assert_eq!(this.customers.len(), other.customers.len());
+    assert_ne!(this.customers[0].name, other.customers[0].name);
+}
+
+#[test]
+fn organizations_differ_and_share_no_id() {
+    let (a, b) = (org0(), org1());
+    assert!(b.registrations.len() < a.registrations.len());
+    assert!(b.customers.len() < a.customers.len());
+    let ids_a = all_ids(&a);
+    let ids_b = all_ids(&b);
+    assert!(ids_a.is_disjoint(&ids_b));
+}
+
+fn all_ids(org: &DemoOrg) -> HashSet<String> {
+    let mut ids = Vec::new();
+    ids.extend(org.registrations.iter().map(|r| r.id.clone()));
+    ids.extend(
+        org.oss_countries
+            .iter()
+            .flat_map(|(_, c)| c.iter().map(|c| c.id.clone())),
+    );
+    ids.extend(org.physical_nexus.iter().map(|p| p.id.clone()));
+    ids.extend(org.nexus.iter().map(|n| n.id.clone()));
+    ids.extend(org.customers.iter().map(|c| c.id.clone()));
+    ids.extend(
+        org.customers
+            .iter()
+            .flat_map(|c| c.customer_tax_registrations.iter().flatten())
+            .map(|t| t.id.clone()),
+    );
+    ids.extend(org.exemptions.iter().map(|e| e.id.clone()));
+    ids.extend(org.attachments.iter().map(|a| a.attachment.id.clone()));
+    ids.extend(org.products.iter().map(|p| p.id.clone()));
+    ids.extend(org.filings.iter().map(|f| f.id.clone()));
+    let count = ids.len();
+    let unique: HashSet<String> = ids.into_iter().collect();
+    assert_eq!(
+        unique.len(),
+        count,
+        "ids are unique within {}",
+        org.organization_id
+    );
+    unique
+}
+
+#[test]
+fn counts_are_in_range() {
+    let org = org0();
+    assert!((28..=32).contains(&org.registrations.len()));
+    assert!((35..=45).contains(&org.physical_nexus.len()));
+    assert!((45..=60).contains(&org.nexus.len()));
+    assert!((180..=220).contains(&org.customers.len()));
+    let with_tax_ids = org
+        .customers
+        .iter()
+        .filter(|c| {
+            c.customer_tax_registrations
+                .as_ref()
+                .is_some_and(|t| !t.is_empty())
+        })
+        .count();
+    assert!((20..=45).contains(&with_tax_ids), "{with_tax_ids}");
+    assert!((380..=420).contains(&org.exemptions.len()));
+    let third = org.exemptions.len() / 3;
+    assert!((third..=third + 2).contains(&org.attachments.len()));
+    assert!((55..=65).contains(&org.products.len()));
+    assert!(org.filings.len() >= org.registrations.len());
+
+    let small = org1();
+    assert_eq!(small.registrations.len(), 8);
+    assert_eq!(small.customers.len(), 20);
+    assert_eq!(small.exemptions.len(), 30);
+}
+
+#[test]
+fn required_registrations_are_present() {
+    let org = org0();
+    for state in ["CA", "ID", "TX", "NY", "WA", "AL"] {
+        assert!(
+            org.registrations
+                .iter()
+                .any(|r| r.country_code == "US" && r.state_code == state),
+            "{state}"
+        );
+    }
+    assert!(org.registrations.iter().any(|r| r.country_code == "CA"));
+    let eu: Vec<_> = org
+        .registrations
+        .iter()
+        .filter(|r| r.country_code == "ZZ_EU")
+        .collect();
+    assert_eq!(eu.len(), 1);
+    let eu = eu[0];
+    assert_eq!(eu.registration_type, RegistrationType::EuOss);
+    assert!(eu.oss_type.is_some() && eu.oss_member_state_of_identification_code.is_some());
+    let (owner, countries) = &org.oss_countries[0];
+    assert_eq!(owner, &eu.id);
+    assert!(countries.len() >= 6);
+    assert!(
+        countries
+            .iter()
+            .any(|c| c.status == OssCountryStatus::Removed && c.end_date.is_some())
+    );
+    assert!(
+        countries
+            .iter()
+            .filter(|c| c.status == OssCountryStatus::Active)
+            .count()
+            >= 5
+    );
+}
+
+#[test]
+fn every_registration_status_appears() {
+    let org = org0();
+    for status in RegistrationStatus::KNOWN {
+        assert!(
+            org.registrations.iter().any(|r| &r.status == status),
+            "{status}"
+        );
+    }
+    for r in &org.registrations {
+        let deregistering = r.status == RegistrationStatus::Deregistering;
+        if deregistering {
+            assert!(r.deregistration_requested.is_some());
+        }
+        assert!(r.password_encrypted.as_deref().is_none_or(|p| p == MASK));
+        assert!(r.pin_encrypted.as_deref().is_none_or(|p| p == MASK));
+        if r.password_encrypted.is_some() {
+            assert!(org.secrets.iter().any(|(id, field, value)| id == &r.id
+                && field == "password_encrypted"
+                && !value.is_empty()));
+        }
+    }
+}
+
+#[test]
+fn jurisdiction_fields_satisfy_their_schema() {
+    let org = org0();
+    for state in ["CA", "ID", "TX", "AL"] {
+        let registration = org
+            .registrations
+            .iter()
+            .find(|r| r.country_code == "US" && r.state_code == state)
+            .unwrap();
+        let fields = registration.jurisdiction_specific_fields.as_ref().unwrap();
+        let form = reference::jurisdiction_form("US", state);
+        let schema = &form.jurisdiction_fields_json_schema;
+        assert_eq!(
+            schema_violations(schema, fields),
+            Vec::<String>::new(),
+            "{state}"
+        );
+        for key in schema["required"].as_array().unwrap() {
+            assert!(fields.get(key.as_str().unwrap()).is_some());
+        }
+    }
+}
+
+#[test]
+fn physical_nexus_categories_fit_their_jurisdiction() {
+    for p in org0().physical_nexus {
+        let allowed = reference::physical_nexus_categories(&p.country_code, &p.state_code);
+        assert!(
+            allowed.iter().any(|c| c.0 == p.category),
+            "{} {}",
+            p.id,
+            p.category
+        );
+        if let Some(end) = p.end_date {
+            assert!(end >= p.start_date);
+        }
+    }
+}
+
+#[test]
+fn exemptions_and_attachments_fit_together() {
+    let org = org0();
+    let customers: HashSet<_> = org.customers.iter().map(|c| c.id.as_str()).collect();
+    for e in &org.exemptions {
+        assert!(customers.contains(e.customer_id.as_deref().unwrap()));
+        let fein = e.fein.as_deref().unwrap();
+        assert!(fein.len() == 10 && fein.as_bytes()[2] == b'-');
+        if let Some(end) = e.end_date {
+            assert!(end >= e.start_date, "{}", e.id);
+        }
+    }
+    for stored in &org.attachments {
+        let a = &stored.attachment;
+        assert!(stored.bytes.starts_with(b"%PDF-"));
+        assert!(stored.bytes.ends_with(b"%%EOF"));
+        assert_eq!(a.file_size_bytes, Some(stored.bytes.len() as u64));
+        assert_eq!(a.mime_type.as_deref(), Some("application/pdf"));
+        let owner = org
+            .exemptions
+            .iter()
+            .find(|e| e.id == a.related_entity_id)
+            .unwrap();
+        assert_eq!(owner.attachment_id.as_deref(), Some(a.id.as_str()));
+    }
+}
+
+#[test]
+fn filings_belong_to_registrations_and_add_up() {
+    let org = org0();
+    for f in &org.filings {
+        assert!(org.registrations.iter().any(|r| r.id == f.registration_id));
+        assert!(f.start_date <= f.end_date && f.end_date < DEMO_TODAY);
+        let amount = f.amount_calculated.unwrap() - f.amount_discounts.unwrap()
+            + f.amount_penalties.unwrap()
+            + f.amount_fees.unwrap();
+        assert_eq!(f.amount, Some(amount));
+    }
+}
+
+#[test]
+fn customer_order_is_stable() {
+    let org = org0();
+    for (i, c) in org.customers.iter().enumerate() {
+        assert_eq!(c.id, format!("cust_demo1_{:05}", i + 1));
+    }
+}
