@@ -3,6 +3,7 @@
 //!
 //! Arrows point down only: `sandbox -> rules -> model`, `api -> model`.
 
+pub mod cli;
 pub mod model;
 pub mod rules;
 pub mod sandbox;

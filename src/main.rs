@@ -1,1 +1,67 @@
-fn main() {}
+use std::net::{Ipv4Addr, SocketAddr};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
+use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("taxdash: cannot start: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Sandbox(SandboxCommand::Serve(args))) => runtime.block_on(serve(args)),
+        None => Err("the dashboard is not part of this build yet; run `taxdash sandbox serve`".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("taxdash: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let config = SandboxConfig {
+        seed: args.seed,
+        scale: args.scale,
+        state_file: args.state.clone(),
+        latency: Duration::from_millis(args.latency_ms),
+        error_rate: args.error_rate,
+        rate_limit_per_min: args.rate_limit,
+        processing_delay: Duration::from_millis(args.processing_delay_ms),
+        anchor: None,
+    };
+    let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
+    let url = sandbox.base_url();
+    println!("taxdash sandbox: serving the v1 interface at {url}");
+    for (org, key) in DEMO_CREDENTIALS {
+        println!("  organization {org}  key {key}");
+    }
+    let state = match &args.state {
+        Some(path) => format!("writes saved to {}", path.display()),
+        None => "writes kept in memory only (--state FILE saves them)".into(),
+    };
+    let limit = match args.rate_limit {
+        0 => "no rate limit".to_owned(),
+        n => format!("{n} requests/min per key"),
+    };
+    println!("  seed {}, scale {}; {state}; {limit}", args.seed, args.scale);
+    println!("try: curl -H 'x-api-key: demo-key-1' -H 'x-organization-id: orgn_demo_1' {url}/v1/registrations");
+    println!("Ctrl-C stops it.");
+    tokio::signal::ctrl_c().await?;
+    println!("stopping");
+    sandbox.stop().await;
+    Ok(())
+}

@@ -1,5 +1,136 @@
 //! The local sandbox: a server that answers the service's v1 interface with its documented rules,
-//! on deterministic demo data.
+//! on deterministic demo data. `taxdash sandbox serve` runs it on its own; `taxdash --demo` and
+//! the tests start it in-process on a free loopback port.
 
+mod auth;
 pub mod demo_data;
 pub mod reference;
+mod error;
+mod faults;
+mod listing;
+mod query;
+mod routes;
+mod store;
+pub mod transactions;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{NaiveDate, Utc};
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+pub use auth::{MISSING_KEY, NO_ACCESS, UNAUTHENTICATED};
+pub use store::DEMO_CREDENTIALS;
+use store::Store;
+
+/// How to run the sandbox.
+#[derive(Debug, Clone)]
+pub struct SandboxConfig {
+    /// Seed of the demo data: the same seed gives the same records.
+    pub seed: u64,
+    /// Multiplies the demo transactions (10,000 at 1; `100` gives a million).
+    pub scale: u32,
+    /// Where accepted writes are saved, and resumed from on start.
+    pub state_file: Option<PathBuf>,
+    /// Added to every request.
+    pub latency: Duration,
+    /// Share of requests (0 to 1) answered 500 or 503.
+    pub error_rate: f64,
+    /// Requests per minute per key; 0 turns the limit off.
+    pub rate_limit_per_min: u32,
+    /// How long a created transaction stays `QUEUED` before its tax is calculated.
+    pub processing_delay: Duration,
+    /// The last day of the demo transactions; today when `None`.
+    pub anchor: Option<NaiveDate>,
+}
+
+impl Default for SandboxConfig {
+    fn default() -> Self {
+        SandboxConfig {
+            seed: 42,
+            scale: 1,
+            state_file: None,
+            latency: Duration::ZERO,
+            error_rate: 0.0,
+            rate_limit_per_min: 10_000,
+            processing_delay: Duration::from_secs(2),
+            anchor: None,
+        }
+    }
+}
+
+/// Why the sandbox could not start or save.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("cannot read the state file {path}: {source}")]
+    StateUnreadable { path: PathBuf, source: std::io::Error },
+    #[error("the state file {path} is not a sandbox state ({reason}); it was left untouched: move it away or name another file")]
+    StateCorrupt { path: PathBuf, reason: String },
+    #[error("cannot save the state file {path}: {source}")]
+    StateWrite { path: PathBuf, source: std::io::Error },
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: SocketAddr, source: std::io::Error },
+    #[error("the sandbox failed while starting: {0}")]
+    Start(String),
+}
+
+/// What every handler shares.
+pub(crate) struct App {
+    store: Store,
+    rate_limit: Option<auth::RateLimit>,
+    faults: faults::Faults,
+    processing_delay: Duration,
+}
+
+/// A running sandbox. Dropping it does not stop it; call [`Sandbox::stop`].
+pub struct Sandbox {
+    addr: SocketAddr,
+    shutdown: CancellationToken,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Sandbox {
+    /// Builds the data (or resumes the state file) and starts listening on `addr` (port 0: a
+    /// free port).
+    pub async fn start(config: SandboxConfig, addr: SocketAddr) -> Result<Sandbox, SandboxError> {
+        let anchor = config.anchor.unwrap_or_else(|| Utc::now().date_naive());
+        let (seed, scale, state_file) = (config.seed, config.scale, config.state_file.clone());
+        let store = tokio::task::spawn_blocking(move || Store::open(seed, scale, anchor, state_file))
+            .await
+            .map_err(|e| SandboxError::Start(e.to_string()))??;
+        let app = Arc::new(App {
+            store,
+            rate_limit: auth::RateLimit::new(config.rate_limit_per_min),
+            faults: faults::Faults::new(config.latency, config.error_rate, config.seed),
+            processing_delay: config.processing_delay,
+        });
+        let listener = TcpListener::bind(addr).await.map_err(|source| SandboxError::Bind { addr, source })?;
+        let addr = listener.local_addr().map_err(|source| SandboxError::Bind { addr, source })?;
+        let shutdown = CancellationToken::new();
+        let stop = shutdown.clone();
+        let router = routes::router(app);
+        let task = tokio::spawn(async move {
+            axum::serve(listener, router).with_graceful_shutdown(async move { stop.cancelled().await }).await
+        });
+        Ok(Sandbox { addr, shutdown, task })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT`, the base URL clients use.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, lets requests under way finish, and waits for the server to end.
+    pub async fn stop(self) {
+        self.shutdown.cancel();
+        let _ = self.task.await;
+    }
+}

@@ -1,0 +1,59 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// A keyboard-driven terminal dashboard for sales-tax compliance.
+#[derive(Debug, Parser)]
+#[command(name = "taxdash", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The local sandbox of the service.
+    #[command(subcommand)]
+    Sandbox(SandboxCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SandboxCommand {
+    /// Serve the v1 interface on a loopback port, on demo data, until Ctrl-C.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Seed of the demo data: the same seed gives the same records.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Multiply the demo transactions (10,000 at 1; 100 gives a million).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub scale: u32,
+    /// Save every accepted write to FILE (atomically) and resume from it on start.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Delay every request by this many milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub latency_ms: u64,
+    /// Answer this share of requests (0 to 1) with 500 or 503.
+    #[arg(long, value_name = "R", default_value_t = 0.0, value_parser = parse_rate)]
+    pub error_rate: f64,
+    /// Requests per minute per key before 429 (0: no limit).
+    #[arg(long, value_name = "PER_MIN", default_value_t = 10_000)]
+    pub rate_limit: u32,
+    /// How long a created transaction stays QUEUED before its tax is calculated.
+    #[arg(long, value_name = "MS", default_value_t = 2_000)]
+    pub processing_delay_ms: u64,
+}
+
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let r: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
+    if (0.0..=1.0).contains(&r) { Ok(r) } else { Err(format!("{r} is not between 0 and 1")) }
+}

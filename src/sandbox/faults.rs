@@ -1,0 +1,54 @@
+//! Fault injection, for testing how clients cope: added latency and an error rate, both seeded.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::App;
+use super::error::ApiError;
+
+pub struct Faults {
+    latency: Duration,
+    error_rate: f64,
+    rng: Mutex<ChaCha8Rng>,
+}
+
+impl Faults {
+    /// `error_rate` is the share of requests (0 to 1) answered 500 or 503 instead.
+    pub fn new(latency: Duration, error_rate: f64, seed: u64) -> Self {
+        Faults { latency, error_rate: error_rate.clamp(0.0, 1.0), rng: Mutex::new(ChaCha8Rng::seed_from_u64(seed ^ 0xfa17)) }
+    }
+
+    fn draw(&self) -> Option<StatusCode> {
+        if self.error_rate <= 0.0 {
+            return None;
+        }
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        rng.random_bool(self.error_rate).then(|| {
+            if rng.random_bool(0.5) { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::SERVICE_UNAVAILABLE }
+        })
+    }
+}
+
+/// Delays every request by the configured latency, then fails the configured share of them
+/// before they reach a handler (so a failed request never has an effect).
+pub async fn inject(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    if !app.faults.latency.is_zero() {
+        tokio::time::sleep(app.faults.latency).await;
+    }
+    match app.faults.draw() {
+        Some(StatusCode::INTERNAL_SERVER_ERROR) => {
+            ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error (sandbox fault injection).".into())
+                .into_response()
+        }
+        Some(status) => ApiError::Status(status, "Service temporarily unavailable (sandbox fault injection).".into())
+            .into_response(),
+        None => next.run(request).await,
+    }
+}

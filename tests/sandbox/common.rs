@@ -1,0 +1,73 @@
+use std::net::{Ipv4Addr, SocketAddr};
+
+use reqwest::{Method, RequestBuilder, Response, StatusCode};
+use serde_json::Value;
+use taxdash::sandbox::{Sandbox, SandboxConfig};
+
+pub const ORG1: (&str, &str) = ("orgn_demo_1", "demo-key-1");
+pub const ORG2: (&str, &str) = ("orgn_demo_2", "demo-key-2");
+
+/// A sandbox on a free loopback port and a client for it.
+pub struct Harness {
+    pub sandbox: Sandbox,
+    pub http: reqwest::Client,
+}
+
+impl Harness {
+    pub async fn start() -> Self {
+        Self::with(SandboxConfig::default()).await
+    }
+
+    pub async fn with(config: SandboxConfig) -> Self {
+        let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.expect("sandbox starts");
+        Harness { sandbox, http: reqwest::Client::new() }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.sandbox.base_url())
+    }
+
+    /// A request with no credentials.
+    pub fn bare(&self, method: Method, path: &str) -> RequestBuilder {
+        self.http.request(method, self.url(path))
+    }
+
+    /// A request as organization `org`.
+    pub fn as_org(&self, org: (&str, &str), method: Method, path: &str) -> RequestBuilder {
+        self.bare(method, path).header("x-api-key", org.1).header("x-organization-id", org.0)
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.as_org(ORG1, Method::GET, path).send().await.expect("request sent")
+    }
+
+    pub async fn get_json(&self, path: &str) -> Value {
+        let r = self.get(path).await;
+        assert_eq!(r.status(), StatusCode::OK, "GET {path}");
+        r.json().await.expect("JSON answer")
+    }
+
+    pub async fn send(&self, method: Method, path: &str, body: &Value) -> Response {
+        self.as_org(ORG1, method, path).json(body).send().await.expect("request sent")
+    }
+}
+
+/// The `loc` paths of a 422 answer, as dotted strings (`body.closure_date`).
+pub async fn error_locs(r: Response) -> Vec<String> {
+    assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body: Value = r.json().await.expect("JSON answer");
+    body["detail"]
+        .as_array()
+        .expect("a validation detail is a list")
+        .iter()
+        .map(|e| {
+            e["loc"]
+                .as_array()
+                .expect("loc is a list")
+                .iter()
+                .map(|p| p.as_str().map_or_else(|| p.to_string(), str::to_owned))
+                .collect::<Vec<_>>()
+                .join(".")
+        })
+        .collect()
+}

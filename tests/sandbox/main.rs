@@ -1,0 +1,8 @@
+//! The sandbox over real loopback HTTP: every endpoint, the auth matrix, the documented rules,
+//! pagination, the transaction lifecycle, limits, faults and the state file.
+
+mod auth;
+mod common;
+mod endpoints;
+mod lifecycle;
+mod rules;
