@@ -3,5 +3,6 @@
 //!
 //! Arrows point down only: `sandbox -> rules -> model`, `api -> model`.
 
+pub mod config;
 pub mod model;
 pub mod sandbox;
