@@ -4,5 +4,6 @@
 //! Arrows point down only: `sandbox -> rules -> model`, `api -> model`.
 
 pub mod config;
+pub mod credentials;
 pub mod model;
 pub mod sandbox;
