@@ -4,6 +4,8 @@
 //! Arrows point down only: `sandbox -> rules -> model`, `api -> model`.
 
 pub mod cli;
+pub mod config;
+pub mod credentials;
 pub mod model;
 pub mod rules;
 pub mod sandbox;

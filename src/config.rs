@@ -1,0 +1,751 @@
+//! The configuration file: connection profiles, the theme choice and key-binding overrides.
+//!
+//! One TOML file, by default `config.toml` in the platform config directory (for example
+//! `~/.config/taxdash/config.toml` on Linux). `--config PATH` or `TAXDASH_CONFIG` point elsewhere;
+//! see [`Config::default_path`].
+//!
+//! ```toml
+//! default_profile = "prod"
+//! theme = "dark"
+//!
+//! [keys]
+//! quit = "ctrl-q"
+//!
+//! [profiles.prod]
+//! organization_id = "org_123"
+//! read_only = true
+//! accent = "magenta"
+//!
+//! [profiles.local]
+//! base_url = "http://127.0.0.1:8080"
+//! organization_id = "org_demo"
+//! ```
+//!
+//! The file never holds an API key: keys live in the OS keyring (see [`crate::credentials`]).
+//! Saving is atomic: the new contents go to a temporary file in the same directory, which then
+//! replaces the old file in one rename.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{self, Write};
+use std::net::{Ipv4Addr, Ipv6Addr};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use url::{Host, Url};
+
+/// The live service, used by a profile that names no `base_url`.
+pub const DEFAULT_BASE_URL: &str = "https://api.trykintsugi.com";
+
+/// Environment variable naming the config file (beaten by `--config`).
+pub const ENV_CONFIG: &str = "TAXDASH_CONFIG";
+
+/// File name of the config file inside the platform config directory.
+pub const CONFIG_FILE_NAME: &str = "config.toml";
+
+/// Longest profile name accepted.
+const MAX_PROFILE_NAME_LEN: usize = 64;
+
+/// A source of environment variables.
+///
+/// Everything that reads the environment takes one of these, so tests pass a closure instead of
+/// changing the process environment. Any `Fn(&str) -> Option<String>` is an `Env`.
+pub trait Env {
+    /// The value of `name`, or `None` when it is unset.
+    fn var(&self, name: &str) -> Option<String>;
+
+    /// The value of `name` with surrounding whitespace trimmed, or `None` when it is unset,
+    /// empty or only whitespace (CI systems often define unset secrets as empty strings).
+    fn non_empty(&self, name: &str) -> Option<String> {
+        let value = self.var(name)?;
+        let trimmed = value.trim();
+        if trimmed.is_empty() {
+            None
+        } else if trimmed.len() == value.len() {
+            Some(value)
+        } else {
+            Some(trimmed.to_owned())
+        }
+    }
+}
+
+impl<F> Env for F
+where
+    F: Fn(&str) -> Option<String>,
+{
+    fn var(&self, name: &str) -> Option<String> {
+        self(name)
+    }
+}
+
+/// The real process environment. Values that are not valid Unicode count as unset.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+}
+
+/// Errors reading, writing or validating the configuration. Messages are meant for the user.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The platform config directory could not be determined (no home directory).
+    #[error(
+        "could not find the platform config directory (is HOME set?); \
+         pass --config PATH or set {ENV_CONFIG}"
+    )]
+    NoConfigDir,
+
+    /// The config file exists but could not be read.
+    #[error("could not read the config file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+
+    /// The config file is not valid TOML or does not have the expected shape.
+    #[error("{} is not valid: {source}", describe_source(path.as_deref()))]
+    Parse {
+        /// The file, when the text came from one.
+        path: Option<PathBuf>,
+        /// The parser's account, with line and column.
+        source: Box<toml::de::Error>,
+    },
+
+    /// The config could not be turned into TOML.
+    #[error("could not encode the configuration as TOML: {0}")]
+    Encode(#[from] toml::ser::Error),
+
+    /// The config file could not be written.
+    #[error("could not write the config file {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+
+    /// A profile name that cannot be used.
+    #[error(
+        "invalid profile name `{name}`: {reason} \
+         (use 1 to {MAX_PROFILE_NAME_LEN} letters, digits, `-`, `_` or `.`)"
+    )]
+    InvalidProfileName {
+        /// The name as given (control characters escaped).
+        name: String,
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+
+    /// A base URL that cannot be used.
+    #[error("profile `{profile}`: {setting} `{url}` {problem}")]
+    InvalidBaseUrl {
+        /// The profile the URL belongs to.
+        profile: String,
+        /// Where the URL came from: `base_url` in the config file or an environment variable.
+        setting: String,
+        /// The URL, with any password blanked out.
+        url: String,
+        /// Which rule it breaks.
+        problem: UrlProblem,
+    },
+}
+
+/// Why a base URL was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlProblem {
+    /// Not a URL at all.
+    Malformed(String),
+    /// Neither `https://` nor `http://`.
+    UnsupportedScheme(String),
+    /// No host name or address.
+    NoHost,
+    /// `http://` to a host that is not a loopback address.
+    PlainHttpNotLoopback,
+    /// A user name or password inside the URL.
+    HasCredentials,
+    /// A `?query` or `#fragment`, which a base URL cannot carry.
+    HasQueryOrFragment,
+}
+
+impl fmt::Display for UrlProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed(why) => write!(f, "is not a valid URL: {why}"),
+            Self::UnsupportedScheme(scheme) => {
+                write!(f, "uses the scheme `{scheme}`; only https:// is supported")
+            }
+            Self::NoHost => f.write_str("has no host"),
+            Self::PlainHttpNotLoopback => f.write_str(
+                "uses plain http://, which is only allowed for a loopback host \
+                 (127.0.0.0/8, [::1] or localhost); use https:// for any other host",
+            ),
+            Self::HasCredentials => f.write_str(
+                "contains a user name or password; the API key belongs in the OS keyring \
+                 (`taxdash login`) or in TAXDASH_API_KEY",
+            ),
+            Self::HasQueryOrFragment => f.write_str("must not contain a `?query` or `#fragment`"),
+        }
+    }
+}
+
+/// One connection profile: which service to talk to, as which organization, and how.
+///
+/// The API key is not here: it lives in the OS keyring under the profile's name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// The profile's name: the key of its `[profiles.NAME]` table and the keyring user name.
+    #[serde(skip)]
+    pub name: String,
+    /// Root URL of the service. `https://` is required unless the host is a loopback address.
+    #[serde(
+        default = "default_base_url",
+        skip_serializing_if = "is_default_base_url"
+    )]
+    pub base_url: String,
+    /// The organization to act as (sent as the `x-organization-id` header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization_id: Option<String>,
+    /// Refuse every write action while this profile is in use.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub read_only: bool,
+    /// Theme for this profile, overriding the top-level `theme`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+    /// Accent colour name for this profile (for example to make production stand out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accent: Option<String>,
+}
+
+impl Profile {
+    /// A profile with the given name, the live service's URL and nothing else set.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            base_url: default_base_url(),
+            organization_id: None,
+            read_only: false,
+            theme: None,
+            accent: None,
+        }
+    }
+
+    /// The profile's base URL, parsed and checked against the rules of [`validate_base_url`].
+    pub fn url(&self) -> Result<Url, ConfigError> {
+        validate_base_url(&self.name, "base_url", &self.base_url)
+    }
+
+    /// The organization id, if one is set and not blank.
+    pub fn organization_id(&self) -> Option<&str> {
+        self.organization_id
+            .as_deref()
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+    }
+}
+
+/// The whole configuration file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Profile used when none is named on the command line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_profile: Option<String>,
+    /// Theme name (a built-in theme or a `*.toml` file in the themes directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+    /// Key-binding overrides: action name -> key (for example `quit = "ctrl-q"`). The dashboard
+    /// merges these over its defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub keys: BTreeMap<String, String>,
+    /// Profiles by name. Private so that every profile's `name` matches its key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    profiles: BTreeMap<String, Profile>,
+}
+
+impl Config {
+    /// Where the config file is: `override_path` (from `--config`) if given, else
+    /// `TAXDASH_CONFIG` if set, else `config.toml` in the platform config directory.
+    pub fn default_path(
+        override_path: Option<&Path>,
+        env: &dyn Env,
+    ) -> Result<PathBuf, ConfigError> {
+        if let Some(path) = override_path {
+            return Ok(path.to_path_buf());
+        }
+        if let Some(path) = env.non_empty(ENV_CONFIG) {
+            return Ok(PathBuf::from(path));
+        }
+        directories::ProjectDirs::from("", "", "taxdash")
+            .map(|dirs| dirs.config_dir().join(CONFIG_FILE_NAME))
+            .ok_or(ConfigError::NoConfigDir)
+    }
+
+    /// Reads the config file at `path`. A missing file is an empty configuration (first run);
+    /// any other problem, including a profile with an invalid name or base URL, is an error.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        Self::parse(&text, Some(path))
+    }
+
+    /// Parses and validates configuration text.
+    pub fn from_toml(text: &str) -> Result<Self, ConfigError> {
+        Self::parse(text, None)
+    }
+
+    fn parse(text: &str, path: Option<&Path>) -> Result<Self, ConfigError> {
+        let mut config: Self = toml::from_str(text).map_err(|source| ConfigError::Parse {
+            path: path.map(Path::to_path_buf),
+            source: Box::new(source),
+        })?;
+        for (name, profile) in &mut config.profiles {
+            profile.name.clone_from(name);
+        }
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The configuration as TOML text, after validating it.
+    pub fn to_toml(&self) -> Result<String, ConfigError> {
+        self.validate()?;
+        Ok(toml::to_string_pretty(self)?)
+    }
+
+    /// Writes the config file atomically: a temporary file in the same directory is written,
+    /// flushed to disk, then renamed over `path`. Creates the directory if needed. If `path` is
+    /// a symbolic link (a dotfiles checkout), the file it points to is replaced and the link
+    /// kept. On Unix the file is readable by its owner only.
+    pub fn save(&self, path: &Path) -> Result<(), ConfigError> {
+        let text = self.to_toml()?;
+        let write_err = |source| ConfigError::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let is_link = path
+            .symlink_metadata()
+            .is_ok_and(|meta| meta.file_type().is_symlink());
+        let resolved;
+        let path = if is_link {
+            resolved = std::fs::canonicalize(path).map_err(write_err)?;
+            resolved.as_path()
+        } else {
+            path
+        };
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir).map_err(write_err)?;
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".config.toml.")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(write_err)?;
+        tmp.write_all(text.as_bytes()).map_err(write_err)?;
+        tmp.as_file().sync_all().map_err(write_err)?;
+        tmp.persist(path).map_err(|err| write_err(err.error))?;
+        Ok(())
+    }
+
+    /// Checks every profile's name and base URL.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for (name, profile) in &self.profiles {
+            validate_profile_name(name)?;
+            validate_base_url(name, "base_url", &profile.base_url)?;
+        }
+        Ok(())
+    }
+
+    /// The profile called `name`, if any.
+    pub fn profile(&self, name: &str) -> Option<&Profile> {
+        self.profiles.get(name)
+    }
+
+    /// The profile called `name`, mutably, if any.
+    pub fn profile_mut(&mut self, name: &str) -> Option<&mut Profile> {
+        self.profiles.get_mut(name)
+    }
+
+    /// All profiles, sorted by name.
+    pub fn profiles(&self) -> impl Iterator<Item = &Profile> {
+        self.profiles.values()
+    }
+
+    /// All profile names, sorted.
+    pub fn profile_names(&self) -> Vec<String> {
+        self.profiles.keys().cloned().collect()
+    }
+
+    /// Adds `profile`, replacing any profile of the same name, after checking its name and base
+    /// URL. Returns the profile it replaced.
+    pub fn insert_profile(&mut self, profile: Profile) -> Result<Option<Profile>, ConfigError> {
+        validate_profile_name(&profile.name)?;
+        validate_base_url(&profile.name, "base_url", &profile.base_url)?;
+        Ok(self.profiles.insert(profile.name.clone(), profile))
+    }
+
+    /// Removes the profile called `name`, clearing `default_profile` if it pointed there.
+    pub fn remove_profile(&mut self, name: &str) -> Option<Profile> {
+        let removed = self.profiles.remove(name);
+        if removed.is_some() && self.default_profile.as_deref() == Some(name) {
+            self.default_profile = None;
+        }
+        removed
+    }
+}
+
+/// Checks that `name` can be used as a profile name: 1 to 64 ASCII letters, digits, `-`, `_`
+/// or `.`, so it is a bare TOML key and a safe keyring user name.
+pub fn validate_profile_name(name: &str) -> Result<(), ConfigError> {
+    let reason = if name.is_empty() {
+        Some("it is empty")
+    } else if name.chars().count() > MAX_PROFILE_NAME_LEN {
+        Some("it is too long")
+    } else if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        Some("it contains a character that is not allowed")
+    } else {
+        None
+    };
+    match reason {
+        None => Ok(()),
+        Some(reason) => Err(ConfigError::InvalidProfileName {
+            name: name.escape_default().to_string(),
+            reason,
+        }),
+    }
+}
+
+/// Parses a base URL and applies the transport rules: `https://` for any host; plain `http://`
+/// only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`); no credentials, query or
+/// fragment in the URL. `profile` and `setting` (for example `base_url` or an environment
+/// variable's name) only shape the error message.
+pub fn validate_base_url(profile: &str, setting: &str, raw: &str) -> Result<Url, ConfigError> {
+    let fail = |problem| ConfigError::InvalidBaseUrl {
+        profile: profile.to_owned(),
+        setting: setting.to_owned(),
+        url: redact_url(raw),
+        problem,
+    };
+    let url = Url::parse(raw.trim()).map_err(|err| fail(UrlProblem::Malformed(err.to_string())))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(fail(UrlProblem::HasCredentials));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(fail(UrlProblem::HasQueryOrFragment));
+    }
+    let host = url.host().ok_or_else(|| fail(UrlProblem::NoHost))?;
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" if is_loopback(&host) => Ok(url),
+        "http" => Err(fail(UrlProblem::PlainHttpNotLoopback)),
+        other => Err(fail(UrlProblem::UnsupportedScheme(other.to_owned()))),
+    }
+}
+
+/// Whether a URL host is a loopback address or the name `localhost`.
+fn is_loopback(host: &Host<&str>) -> bool {
+    match host {
+        Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        Host::Ipv4(addr) => Ipv4Addr::is_loopback(addr),
+        Host::Ipv6(addr) => Ipv6Addr::is_loopback(addr),
+    }
+}
+
+/// The URL for an error message, with any password replaced so it is never echoed back.
+fn redact_url(raw: &str) -> String {
+    match Url::parse(raw.trim()) {
+        Ok(mut url) if url.password().is_some() => {
+            // Setting a password only fails for URLs that cannot have one, which this has.
+            let _ = url.set_password(Some("****"));
+            url.to_string()
+        }
+        Ok(_) => raw.trim().to_owned(),
+        // Unparseable: drop anything that looks like `user:secret@` before the host.
+        Err(_) => match raw.trim().rsplit_once('@') {
+            Some((_, rest)) => format!("****@{rest}"),
+            None => raw.trim().to_owned(),
+        },
+    }
+}
+
+/// "the config file PATH" or, for text that came from no file, "the configuration".
+fn describe_source(path: Option<&Path>) -> String {
+    match path {
+        Some(path) => format!("the config file {}", path.display()),
+        None => "the configuration".to_owned(),
+    }
+}
+
+fn default_base_url() -> String {
+    DEFAULT_BASE_URL.to_owned()
+}
+
+fn is_default_base_url(url: &str) -> bool {
+    url == DEFAULT_BASE_URL
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    fn sample() -> Config {
+        let mut config = Config {
+            default_profile: Some("prod".into()),
+            theme: Some("dark".into()),
+            ..Config::default()
+        };
+        config.keys.insert("quit".into(), "ctrl-q".into());
+        config.keys.insert("refresh".into(), "F5".into());
+        let mut prod = Profile::new("prod");
+        prod.organization_id = Some("org_live".into());
+        prod.read_only = true;
+        prod.accent = Some("magenta".into());
+        config.insert_profile(prod).unwrap();
+        let mut local = Profile::new("local");
+        local.base_url = "http://127.0.0.1:8080".into();
+        local.organization_id = Some("org_demo".into());
+        local.theme = Some("light".into());
+        config.insert_profile(local).unwrap();
+        config
+    }
+
+    #[test]
+    fn profile_file_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nested").join("config.toml");
+        let config = sample();
+        config.save(&path).unwrap();
+        let back = Config::load(&path).unwrap();
+        assert_eq!(back, config);
+        assert_eq!(back.profile("prod").unwrap().name, "prod");
+        assert_eq!(back.profile_names(), ["local", "prod"]);
+        // Only the config file is left: the temporary file was renamed over it.
+        let entries: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(entries, [std::ffi::OsString::from("config.toml")]);
+    }
+
+    #[test]
+    fn saving_twice_replaces_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let mut config = sample();
+        config.save(&path).unwrap();
+        config.remove_profile("prod");
+        config.save(&path).unwrap();
+        let back = Config::load(&path).unwrap();
+        assert_eq!(back.profile_names(), ["local"]);
+        assert_eq!(
+            back.default_profile, None,
+            "default pointed at the removed profile"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn saving_through_a_symlink_keeps_the_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("dotfiles").join("taxdash.toml");
+        std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+        std::fs::write(&real, "").unwrap();
+        let link = dir.path().join("config.toml");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        sample().save(&link).unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(Config::load(&real).unwrap(), sample());
+    }
+
+    #[test]
+    fn reads_a_hand_written_file() {
+        let text = r#"
+            default_profile = "prod"
+            theme = "mono"
+
+            [keys]
+            quit = "ctrl-q"
+
+            [profiles.prod]
+            organization_id = "org_123"
+            read_only = true
+
+            [profiles.local]
+            base_url = "http://localhost:9000"
+        "#;
+        let config = Config::from_toml(text).unwrap();
+        let prod = config.profile("prod").unwrap();
+        assert_eq!(prod.base_url, DEFAULT_BASE_URL);
+        assert_eq!(prod.organization_id(), Some("org_123"));
+        assert!(prod.read_only);
+        assert_eq!(config.profile("local").unwrap().organization_id(), None);
+        assert_eq!(config.keys["quit"], "ctrl-q");
+    }
+
+    #[test]
+    fn default_base_url_is_left_out_of_the_file() {
+        let text = sample().to_toml().unwrap();
+        assert!(!text.contains(DEFAULT_BASE_URL), "{text}");
+        assert!(text.contains("http://127.0.0.1:8080"), "{text}");
+    }
+
+    #[test]
+    fn missing_file_is_an_empty_config() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config::load(&dir.path().join("absent.toml")).unwrap();
+        assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn bad_toml_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(&path, "[profiles.prod]\nread_only = maybe\n").unwrap();
+        let err = Config::load(&path).unwrap_err().to_string();
+        assert!(err.contains("config.toml"), "{err}");
+        assert!(err.contains("not valid"), "{err}");
+    }
+
+    #[test]
+    fn misspelt_field_is_refused() {
+        let err = Config::from_toml("[profiles.prod]\nreadonly = true\n").unwrap_err();
+        assert!(err.to_string().contains("readonly"), "{err}");
+    }
+
+    #[test]
+    fn plain_http_refused_for_remote_host() {
+        for url in [
+            "http://api.trykintsugi.com",
+            "http://10.0.0.5:8080",
+            "http://[2001:db8::1]/",
+            "http://localhost.example.com",
+        ] {
+            let err = validate_base_url("prod", "base_url", url).unwrap_err();
+            let message = err.to_string();
+            assert!(message.contains("profile `prod`"), "{message}");
+            assert!(message.contains("loopback"), "{message}");
+            assert!(matches!(
+                err,
+                ConfigError::InvalidBaseUrl {
+                    problem: UrlProblem::PlainHttpNotLoopback,
+                    ..
+                }
+            ));
+        }
+    }
+
+    #[test]
+    fn plain_http_accepted_for_loopback() {
+        for url in [
+            "http://127.0.0.1:8080",
+            "http://127.3.2.1",
+            "http://localhost:3000/v1",
+            "http://LOCALHOST",
+            "http://[::1]:8080",
+        ] {
+            validate_base_url("local", "base_url", url)
+                .unwrap_or_else(|err| panic!("{url}: {err}"));
+        }
+    }
+
+    #[test]
+    fn https_accepted() {
+        let url = validate_base_url("prod", "base_url", "https://api.trykintsugi.com").unwrap();
+        assert_eq!(url.host_str(), Some("api.trykintsugi.com"));
+        validate_base_url("prod", "base_url", "https://example.com:8443/prefix/").unwrap();
+    }
+
+    #[test]
+    fn other_bad_urls_refused() {
+        let problem = |url| match validate_base_url("p", "base_url", url) {
+            Err(ConfigError::InvalidBaseUrl { problem, .. }) => problem,
+            other => panic!("{url}: {other:?}"),
+        };
+        assert!(matches!(problem("not a url"), UrlProblem::Malformed(_)));
+        assert!(matches!(
+            problem("ftp://example.com"),
+            UrlProblem::UnsupportedScheme(_)
+        ));
+        assert_eq!(
+            problem("https://example.com/?a=1"),
+            UrlProblem::HasQueryOrFragment
+        );
+        assert_eq!(
+            problem("https://user:hunter2@example.com"),
+            UrlProblem::HasCredentials
+        );
+    }
+
+    #[test]
+    fn password_in_url_is_not_echoed() {
+        let err =
+            validate_base_url("p", "base_url", "https://user:Sup3rS3cret@example.com").unwrap_err();
+        assert!(!err.to_string().contains("Sup3rS3cret"), "{err}");
+        assert!(!format!("{err:?}").contains("Sup3rS3cret"));
+    }
+
+    #[test]
+    fn invalid_profile_url_fails_the_load() {
+        let err = Config::from_toml("[profiles.stage]\nbase_url = \"http://stage.example.com\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("profile `stage`"), "{err}");
+        assert!(err.contains("http://"), "{err}");
+    }
+
+    #[test]
+    fn profile_names_are_checked() {
+        for bad in ["", "has space", "new\nline", "ünï", &"x".repeat(65)] {
+            assert!(validate_profile_name(bad).is_err(), "{bad:?}");
+            assert!(Config::default().insert_profile(Profile::new(bad)).is_err());
+        }
+        for good in ["prod", "eu-west_2", "v1.test"] {
+            validate_profile_name(good).unwrap();
+        }
+    }
+
+    #[test]
+    fn default_path_prefers_override_then_env() {
+        let flag = Path::new("/tmp/flag.toml");
+        let env = |name: &str| (name == ENV_CONFIG).then(|| "/tmp/env.toml".to_owned());
+        assert_eq!(Config::default_path(Some(flag), &env).unwrap(), flag);
+        assert_eq!(
+            Config::default_path(None, &env).unwrap(),
+            Path::new("/tmp/env.toml")
+        );
+        let empty = |name: &str| (name == ENV_CONFIG).then(String::new);
+        match Config::default_path(None, &empty) {
+            Ok(path) => assert!(path.ends_with(Path::new("taxdash").join(CONFIG_FILE_NAME))),
+            Err(err) => assert!(matches!(err, ConfigError::NoConfigDir)),
+        }
+        match Config::default_path(None, &no_env) {
+            Ok(path) => assert!(path.ends_with(CONFIG_FILE_NAME)),
+            Err(err) => assert!(matches!(err, ConfigError::NoConfigDir)),
+        }
+    }
+}

@@ -1,0 +1,578 @@
+//! API keys: kept in the OS keyring, overridable from the environment, never written to a file.
+//!
+//! Each profile's key is one keyring entry with service `taxdash` and user = the profile name,
+//! held by the first store that works on this system:
+//!
+//! | OS | store |
+//! |---|---|
+//! | Linux | Secret Service over D-Bus (GNOME Keyring, KWallet, KeePassXC), else the kernel keyring (keyutils) |
+//! | FreeBSD, OpenBSD | Secret Service over D-Bus |
+//! | macOS | the login keychain |
+//! | Windows | Credential Manager |
+//!
+//! For CI and headless servers, `TAXDASH_API_KEY`, `TAXDASH_ORGANIZATION_ID` and
+//! `TAXDASH_BASE_URL` override the keyring and the profile. Where no store works and no variable
+//! is set, [`CredentialError::NoStore`] says so and names the variables; nothing falls back to a
+//! plain file.
+//!
+//! The keyring is reached through [`KeyStore`]: [`KeyStore::platform`] for the real one,
+//! [`KeyStore::mock`] (keyring-core's in-memory mock) for tests and demos. Calls into a real
+//! store block (D-Bus round trips, maybe an unlock prompt): from async code, run them on
+//! `tokio::task::spawn_blocking`.
+
+mod store;
+
+use std::fmt;
+
+use url::Url;
+use zeroize::Zeroizing;
+
+use crate::config::{Config, ConfigError, Profile, validate_base_url};
+pub use crate::config::{Env, ProcessEnv};
+pub use store::{KeyStore, StoreKind};
+
+/// Keyring service name under which every profile's key is stored.
+pub const SERVICE: &str = "taxdash";
+
+/// Environment variable holding an API key; beats the keyring.
+pub const ENV_API_KEY: &str = "TAXDASH_API_KEY";
+/// Environment variable holding an organization id; beats the profile's.
+pub const ENV_ORGANIZATION_ID: &str = "TAXDASH_ORGANIZATION_ID";
+/// Environment variable holding a base URL; beats the profile's.
+pub const ENV_BASE_URL: &str = "TAXDASH_BASE_URL";
+
+/// Profile name used when the config file has no profiles (environment-only use).
+pub const DEFAULT_PROFILE_NAME: &str = "default";
+
+/// An API key. Its `Debug` and `Display` print `ApiKey(****)`; the value is reachable only
+/// through [`ApiKey::expose`], and its memory is zeroed when it is dropped.
+#[derive(Clone)]
+pub struct ApiKey(Zeroizing<String>);
+
+impl ApiKey {
+    /// Wraps a key, trimming surrounding whitespace (a pasted key often ends in a newline).
+    ///
+    /// Refuses an empty key and one with spaces, control characters or non-ASCII characters
+    /// inside, which could not be sent in an HTTP header. The error never contains the key.
+    pub fn new(key: impl Into<String>) -> Result<Self, CredentialError> {
+        let key = Zeroizing::new(key.into());
+        let trimmed = key.trim();
+        if trimmed.is_empty() {
+            return Err(CredentialError::InvalidKey {
+                reason: "it is empty",
+            });
+        }
+        if !trimmed.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(CredentialError::InvalidKey {
+                reason: "it contains spaces, control characters or non-ASCII characters",
+            });
+        }
+        if trimmed.len() == key.len() {
+            Ok(Self(key))
+        } else {
+            Ok(Self(Zeroizing::new(trimmed.to_owned())))
+        }
+    }
+
+    /// The key itself, for the one place that needs it: the request header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(****)")
+    }
+}
+
+impl fmt::Display for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(****)")
+    }
+}
+
+/// Where a resolved key came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeySource {
+    /// The `TAXDASH_API_KEY` environment variable.
+    Env,
+    /// The OS keyring entry of the profile.
+    Keyring,
+}
+
+impl fmt::Display for KeySource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Env => write!(f, "environment variable {ENV_API_KEY}"),
+            Self::Keyring => f.write_str("OS keyring"),
+        }
+    }
+}
+
+/// Everything needed to talk to the service as one profile.
+#[derive(Debug, Clone)]
+pub struct ResolvedProfile {
+    /// Profile name.
+    pub name: String,
+    /// Validated root URL of the service.
+    pub base_url: Url,
+    /// Organization to act as.
+    pub organization_id: String,
+    /// The key (redacted in `Debug`).
+    pub api_key: ApiKey,
+    /// Whether the profile refuses writes.
+    pub read_only: bool,
+    /// Where the key came from.
+    pub key_source: KeySource,
+}
+
+impl fmt::Display for ResolvedProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "profile `{}`: organization {} at {} (key from {}{})",
+            self.name,
+            self.organization_id,
+            self.base_url,
+            self.key_source,
+            if self.read_only { ", read-only" } else { "" }
+        )
+    }
+}
+
+/// Errors finding or keeping credentials. Messages are meant for the user and never contain a
+/// key.
+#[derive(Debug, thiserror::Error)]
+pub enum CredentialError {
+    /// A configuration problem (for example a refused base URL).
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+
+    /// The named profile is not in the config file.
+    #[error("no profile named `{name}` in the config file; {}", list_known(known))]
+    UnknownProfile {
+        /// The name asked for.
+        name: String,
+        /// The profiles that exist.
+        known: Vec<String>,
+    },
+
+    /// Several profiles exist and none was chosen.
+    #[error(
+        "several profiles are configured ({}) and none is the default; \
+         pass --profile NAME or set default_profile in the config file",
+        known.join(", ")
+    )]
+    NoDefaultProfile {
+        /// The profiles that exist.
+        known: Vec<String>,
+    },
+
+    /// No profile exists and the environment does not describe one either.
+    #[error(
+        "no profile is configured; run `taxdash login` to create one, \
+         or set {ENV_API_KEY} and {ENV_ORGANIZATION_ID}"
+    )]
+    NoProfiles,
+
+    /// The profile has no organization id and the environment gives none.
+    #[error(
+        "profile `{profile}` has no organization_id; set it in the config file \
+         or set {ENV_ORGANIZATION_ID}"
+    )]
+    NoOrganizationId {
+        /// The profile.
+        profile: String,
+    },
+
+    /// The keyring has no key for the profile and the environment gives none.
+    #[error(
+        "no API key is stored for profile `{profile}` in the {location}; \
+         run `taxdash login --profile {profile}` or set {ENV_API_KEY}"
+    )]
+    NoKey {
+        /// The profile.
+        profile: String,
+        /// The store that was searched.
+        location: String,
+    },
+
+    /// No credential store works on this system.
+    #[error(
+        "no credential store is available on this system ({reason}), so taxdash cannot keep an \
+         API key; set {ENV_API_KEY} and {ENV_ORGANIZATION_ID} (and {ENV_BASE_URL} if needed) \
+         in the environment instead. taxdash never writes keys to a plain file"
+    )]
+    NoStore {
+        /// Why each store that was tried failed.
+        reason: String,
+    },
+
+    /// The store exists but an operation on it failed (locked, access refused, ...).
+    #[error(
+        "the {location} failed for profile `{profile}`: {reason}; \
+         set {ENV_API_KEY} to bypass the keyring"
+    )]
+    Store {
+        /// The profile.
+        profile: String,
+        /// The store.
+        location: String,
+        /// What went wrong, without any secret data.
+        reason: String,
+    },
+
+    /// A key that cannot be used.
+    #[error("invalid API key: {reason}")]
+    InvalidKey {
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+}
+
+fn list_known(known: &[String]) -> String {
+    if known.is_empty() {
+        "there are no profiles yet; create one with `taxdash login --profile NAME`".to_owned()
+    } else {
+        format!("known profiles: {}", known.join(", "))
+    }
+}
+
+/// Chooses the profile: the one asked for, else `default_profile`, else the only profile, else
+/// one called `default`. `Ok(None)` means the config has no profiles and none was asked for.
+fn select_profile<'c>(
+    requested: Option<&str>,
+    config: &'c Config,
+) -> Result<Option<&'c Profile>, CredentialError> {
+    let unknown = |name: &str| CredentialError::UnknownProfile {
+        name: name.to_owned(),
+        known: config.profile_names(),
+    };
+    if let Some(name) = requested.or(config.default_profile.as_deref()) {
+        return config.profile(name).map(Some).ok_or_else(|| unknown(name));
+    }
+    let mut profiles = config.profiles();
+    match (profiles.next(), profiles.next()) {
+        (None, _) => Ok(None),
+        (Some(only), None) => Ok(Some(only)),
+        (Some(_), Some(_)) => config
+            .profile(DEFAULT_PROFILE_NAME)
+            .map(Some)
+            .ok_or_else(|| CredentialError::NoDefaultProfile {
+                known: config.profile_names(),
+            }),
+    }
+}
+
+/// Works out the profile, URL, organization and key to use.
+///
+/// `requested` is the `--profile` argument. The environment beats the profile:
+/// `TAXDASH_API_KEY` (then the store is not touched at all), `TAXDASH_ORGANIZATION_ID` and
+/// `TAXDASH_BASE_URL`. With no profiles configured, the environment alone can describe a
+/// profile called `default`.
+pub fn resolve(
+    requested: Option<&str>,
+    config: &Config,
+    env: &dyn Env,
+    store: &KeyStore,
+) -> Result<ResolvedProfile, CredentialError> {
+    let profile = select_profile(requested, config)?;
+    let name = profile.map_or(DEFAULT_PROFILE_NAME, |p| p.name.as_str());
+
+    let base_url = match env.non_empty(ENV_BASE_URL) {
+        Some(url) => validate_base_url(name, ENV_BASE_URL, &url)?,
+        None => match profile {
+            Some(profile) => profile.url()?,
+            None => validate_base_url(name, "base_url", crate::config::DEFAULT_BASE_URL)?,
+        },
+    };
+
+    let organization_id = match env.non_empty(ENV_ORGANIZATION_ID) {
+        Some(id) => id,
+        None => match profile.and_then(Profile::organization_id) {
+            Some(id) => id.to_owned(),
+            None if profile.is_none() => return Err(CredentialError::NoProfiles),
+            None => {
+                return Err(CredentialError::NoOrganizationId {
+                    profile: name.to_owned(),
+                });
+            }
+        },
+    };
+
+    let (api_key, key_source) = match env.var(ENV_API_KEY) {
+        Some(key) if !key.trim().is_empty() => (ApiKey::new(key)?, KeySource::Env),
+        _ => match store.get_key(name)? {
+            Some(key) => (key, KeySource::Keyring),
+            None => {
+                return Err(CredentialError::NoKey {
+                    profile: name.to_owned(),
+                    location: store.kind()?.to_string(),
+                });
+            }
+        },
+    };
+
+    Ok(ResolvedProfile {
+        name: name.to_owned(),
+        base_url,
+        organization_id,
+        api_key,
+        read_only: profile.is_some_and(|p| p.read_only),
+        key_source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A distinctive key: no message, Debug or Display output may contain it.
+    const KEY: &str = "sk_live_Zq8xUNIQUEsecretKEY42";
+
+    fn env_from(pairs: &'static [(&'static str, &'static str)]) -> impl Env {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    fn no_env() -> impl Env {
+        env_from(&[])
+    }
+
+    fn config_with(profiles: &[(&str, Option<&str>)]) -> Config {
+        let mut config = Config::default();
+        for (name, org) in profiles {
+            let mut profile = Profile::new(*name);
+            profile.organization_id = org.map(str::to_owned);
+            config.insert_profile(profile).unwrap();
+        }
+        config
+    }
+
+    #[test]
+    fn api_key_debug_and_display_are_redacted() {
+        let key = ApiKey::new(KEY).unwrap();
+        assert_eq!(format!("{key:?}"), "ApiKey(****)");
+        assert_eq!(key.to_string(), "ApiKey(****)");
+        assert_eq!(key.expose(), KEY);
+    }
+
+    #[test]
+    fn api_key_is_trimmed_and_checked() {
+        assert_eq!(ApiKey::new(format!("  {KEY}\n")).unwrap().expose(), KEY);
+        for bad in ["", "   \n", "two words", "tab\there", "naïve"] {
+            let err = ApiKey::new(bad).unwrap_err();
+            assert!(matches!(err, CredentialError::InvalidKey { .. }), "{bad:?}");
+        }
+        let err = ApiKey::new(format!("{KEY} extra")).unwrap_err();
+        assert!(!err.to_string().contains(KEY));
+    }
+
+    #[test]
+    fn resolved_profile_never_shows_the_key() {
+        let store = KeyStore::mock();
+        store.store_key("prod", &ApiKey::new(KEY).unwrap()).unwrap();
+        let config = config_with(&[("prod", Some("org_1"))]);
+        let resolved = resolve(None, &config, &no_env(), &store).unwrap();
+        let debug = format!("{resolved:?}");
+        let display = resolved.to_string();
+        assert!(!debug.contains(KEY), "{debug}");
+        assert!(!display.contains(KEY), "{display}");
+        assert!(debug.contains("ApiKey(****)"), "{debug}");
+        assert!(display.contains("profile `prod`"), "{display}");
+        assert_eq!(resolved.api_key.expose(), KEY);
+    }
+
+    #[test]
+    fn keyring_key_and_profile_settings_resolve() {
+        let store = KeyStore::mock();
+        store.store_key("prod", &ApiKey::new(KEY).unwrap()).unwrap();
+        let mut config = config_with(&[("prod", Some("org_1"))]);
+        config.profile_mut("prod").unwrap().read_only = true;
+        let resolved = resolve(Some("prod"), &config, &no_env(), &store).unwrap();
+        assert_eq!(resolved.name, "prod");
+        assert_eq!(resolved.organization_id, "org_1");
+        assert_eq!(resolved.base_url.as_str(), "https://api.trykintsugi.com/");
+        assert_eq!(resolved.key_source, KeySource::Keyring);
+        assert!(resolved.read_only);
+    }
+
+    #[test]
+    fn environment_beats_keyring_and_profile() {
+        let store = KeyStore::mock();
+        store
+            .store_key("prod", &ApiKey::new("from-the-keyring").unwrap())
+            .unwrap();
+        let config = config_with(&[("prod", Some("org_profile"))]);
+        let env = env_from(&[
+            (ENV_API_KEY, KEY),
+            (ENV_ORGANIZATION_ID, "org_env"),
+            (ENV_BASE_URL, "http://127.0.0.1:9999"),
+        ]);
+        let resolved = resolve(Some("prod"), &config, &env, &store).unwrap();
+        assert_eq!(resolved.api_key.expose(), KEY);
+        assert_eq!(resolved.key_source, KeySource::Env);
+        assert_eq!(resolved.organization_id, "org_env");
+        assert_eq!(resolved.base_url.as_str(), "http://127.0.0.1:9999/");
+    }
+
+    #[test]
+    fn empty_environment_variables_count_as_unset() {
+        let store = KeyStore::mock();
+        store.store_key("prod", &ApiKey::new(KEY).unwrap()).unwrap();
+        let config = config_with(&[("prod", Some("org_profile"))]);
+        let env = env_from(&[(ENV_API_KEY, ""), (ENV_ORGANIZATION_ID, "  ")]);
+        let resolved = resolve(None, &config, &env, &store).unwrap();
+        assert_eq!(resolved.key_source, KeySource::Keyring);
+        assert_eq!(resolved.organization_id, "org_profile");
+    }
+
+    #[test]
+    fn environment_alone_works_without_config_or_store() {
+        let env = env_from(&[(ENV_API_KEY, KEY), (ENV_ORGANIZATION_ID, "org_ci")]);
+        let store = KeyStore::unavailable("no D-Bus, no session keyring");
+        let resolved = resolve(None, &Config::default(), &env, &store).unwrap();
+        assert_eq!(resolved.name, DEFAULT_PROFILE_NAME);
+        assert_eq!(resolved.base_url.as_str(), "https://api.trykintsugi.com/");
+        assert_eq!(resolved.key_source, KeySource::Env);
+    }
+
+    #[test]
+    fn plain_http_base_url_from_environment_is_refused() {
+        let config = config_with(&[("prod", Some("org_1"))]);
+        let env = env_from(&[(ENV_API_KEY, KEY), (ENV_BASE_URL, "http://api.example.com")]);
+        let err = resolve(None, &config, &env, &KeyStore::mock())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("profile `prod`"), "{err}");
+        assert!(err.contains(ENV_BASE_URL), "{err}");
+        assert!(err.contains("loopback"), "{err}");
+    }
+
+    #[test]
+    fn no_store_message_names_the_environment_variables() {
+        let store = KeyStore::unavailable("Secret Service: no D-Bus; kernel keyring: denied");
+        let config = config_with(&[("prod", Some("org_1"))]);
+        let err = resolve(None, &config, &no_env(), &store).unwrap_err();
+        assert!(matches!(err, CredentialError::NoStore { .. }));
+        let message = err.to_string();
+        assert!(message.contains(ENV_API_KEY), "{message}");
+        assert!(message.contains(ENV_ORGANIZATION_ID), "{message}");
+        assert!(message.contains("no D-Bus"), "{message}");
+        assert!(
+            message.contains("never writes keys to a plain file"),
+            "{message}"
+        );
+
+        let err = store
+            .store_key("prod", &ApiKey::new(KEY).unwrap())
+            .unwrap_err();
+        assert!(err.to_string().contains(ENV_API_KEY));
+    }
+
+    #[test]
+    fn unknown_profile_lists_known_ones() {
+        let config = config_with(&[("prod", Some("o")), ("stage", Some("o"))]);
+        let err = resolve(Some("qa"), &config, &no_env(), &KeyStore::mock()).unwrap_err();
+        assert!(matches!(err, CredentialError::UnknownProfile { .. }));
+        let message = err.to_string();
+        assert!(message.contains("`qa`"), "{message}");
+        assert!(message.contains("prod, stage"), "{message}");
+    }
+
+    #[test]
+    fn missing_key_suggests_login() {
+        let config = config_with(&[("prod", Some("org_1"))]);
+        let err = resolve(None, &config, &no_env(), &KeyStore::mock()).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.contains("taxdash login --profile prod"),
+            "{message}"
+        );
+        assert!(message.contains(ENV_API_KEY), "{message}");
+    }
+
+    #[test]
+    fn missing_organization_id_is_reported() {
+        let config = config_with(&[("prod", None)]);
+        let env = env_from(&[(ENV_API_KEY, KEY)]);
+        let err = resolve(None, &config, &env, &KeyStore::mock()).unwrap_err();
+        assert!(
+            matches!(err, CredentialError::NoOrganizationId { ref profile } if profile == "prod")
+        );
+        assert!(err.to_string().contains(ENV_ORGANIZATION_ID));
+    }
+
+    #[test]
+    fn nothing_configured_says_how_to_start() {
+        let err = resolve(None, &Config::default(), &no_env(), &KeyStore::mock()).unwrap_err();
+        assert!(matches!(err, CredentialError::NoProfiles), "{err}");
+    }
+
+    #[test]
+    fn profile_choice_without_a_flag() {
+        let store = KeyStore::mock();
+        for name in ["a", "b", DEFAULT_PROFILE_NAME] {
+            store.store_key(name, &ApiKey::new(KEY).unwrap()).unwrap();
+        }
+        // The only profile.
+        let config = config_with(&[("a", Some("o"))]);
+        assert_eq!(resolve(None, &config, &no_env(), &store).unwrap().name, "a");
+        // Several and no default.
+        let mut config = config_with(&[("a", Some("o")), ("b", Some("o"))]);
+        let err = resolve(None, &config, &no_env(), &store).unwrap_err();
+        assert!(
+            matches!(err, CredentialError::NoDefaultProfile { .. }),
+            "{err}"
+        );
+        // default_profile decides.
+        config.default_profile = Some("b".into());
+        assert_eq!(resolve(None, &config, &no_env(), &store).unwrap().name, "b");
+        // A profile called `default` is the fallback.
+        let config = config_with(&[("a", Some("o")), (DEFAULT_PROFILE_NAME, Some("o"))]);
+        assert_eq!(
+            resolve(None, &config, &no_env(), &store).unwrap().name,
+            DEFAULT_PROFILE_NAME
+        );
+        // default_profile naming a missing profile.
+        let mut config = config_with(&[("a", Some("o"))]);
+        config.default_profile = Some("gone".into());
+        let err = resolve(None, &config, &no_env(), &store).unwrap_err();
+        assert!(err.to_string().contains("known profiles: a"), "{err}");
+    }
+
+    #[test]
+    fn store_failures_are_reported_without_the_key() {
+        use keyring_core::api::CredentialStoreApi;
+        use keyring_core::mock::Cred;
+
+        let mock = keyring_core::mock::Store::new().unwrap();
+        let store = KeyStore::with_store(mock.clone(), StoreKind::Mock);
+        store.store_key("prod", &ApiKey::new(KEY).unwrap()).unwrap();
+        let entry = mock.build(SERVICE, "prod", None).unwrap();
+        let cred: &Cred = entry.as_any().downcast_ref().unwrap();
+
+        cred.set_error(keyring_core::Error::BadEncoding(KEY.as_bytes().to_vec()));
+        let err = store.get_key("prod").unwrap_err();
+        assert!(!err.to_string().contains(KEY), "{err}");
+        assert!(!format!("{err:?}").contains(KEY), "{err:?}");
+
+        cred.set_error(keyring_core::Error::NoStorageAccess(
+            "collection is locked".into(),
+        ));
+        let config = config_with(&[("prod", Some("org_1"))]);
+        let err = resolve(None, &config, &no_env(), &store).unwrap_err();
+        let message = err.to_string();
+        assert!(matches!(err, CredentialError::Store { .. }), "{message}");
+        assert!(message.contains("locked"), "{message}");
+        assert!(message.contains(ENV_API_KEY), "{message}");
+
+        // The error was one-shot: the key is still there.
+        assert_eq!(store.get_key("prod").unwrap().unwrap().expose(), KEY);
+    }
+}
