@@ -20,12 +20,21 @@ const QUERIES: &[&str] = &[
 ];
 
 fn env(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn rss_mib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kb: u64 = status.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    let kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
     Some(kb / 1024)
 }
 
@@ -39,16 +48,30 @@ async fn main() {
     let seconds = env("BENCH_SECONDS", 10);
     let clients = env("BENCH_CLIENTS", 32) as usize;
     let started = Instant::now();
-    let config = SandboxConfig { scale, rate_limit_per_min: 0, ..SandboxConfig::default() };
-    let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.expect("sandbox starts");
+    let config = SandboxConfig {
+        scale,
+        rate_limit_per_min: 0,
+        ..SandboxConfig::default()
+    };
+    let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .expect("sandbox starts");
     let startup = started.elapsed();
     let base = sandbox.base_url();
-    let http = reqwest::Client::builder().pool_max_idle_per_host(clients).build().expect("client");
-    let get = |query: String| {
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(clients)
+        .build()
+        .expect("client");
+    let get = move |query: String| {
         let http = http.clone();
         let url = format!("{base}/v1/transactions?size=100&{query}");
         async move {
-            let r = http.get(url).header("x-api-key", "demo-key-1").header("x-organization-id", "orgn_demo_1").send().await?;
+            let r = http
+                .get(url)
+                .header("x-api-key", "demo-key-1")
+                .header("x-organization-id", "orgn_demo_1")
+                .send()
+                .await?;
             let status = r.status();
             let body: serde_json::Value = r.json().await?;
             assert!(status.is_success(), "{status}: {body}");
@@ -75,11 +98,15 @@ async fn main() {
             let mut latencies = Vec::new();
             let mut n = w as u64;
             while Instant::now() < deadline {
-                n = n.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                n = n
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 let q = (n >> 33) as usize % QUERIES.len();
                 let page = (n >> 13) % pages[q] + 1;
                 let t = Instant::now();
-                get(format!("{}&page={page}", QUERIES[q])).await.expect("request");
+                get(format!("{}&page={page}", QUERIES[q]))
+                    .await
+                    .expect("request");
                 latencies.push(t.elapsed());
             }
             latencies
@@ -91,10 +118,26 @@ async fn main() {
     }
     all.sort();
     let rps = all.len() as f64 / seconds as f64;
-    println!("sandbox GET /v1/transactions?size=100 with filters, scale {scale} ({} transactions in org 1)", 10_000 * scale);
-    println!("  start-up (generate and index): {:.2} s; resident memory after the run: {} MiB", startup.as_secs_f64(), rss_mib().map_or("?".into(), |m| m.to_string()));
-    println!("  first answer per filter (cold): {}", cold.iter().map(|d| format!("{:.0} ms", d.as_secs_f64() * 1e3)).collect::<Vec<_>>().join(", "));
-    println!("  {clients} clients for {seconds} s: {} requests, {rps:.0} requests/s", all.len());
+    println!(
+        "sandbox GET /v1/transactions?size=100 with filters, scale {scale} ({} transactions in org 1)",
+        10_000 * scale
+    );
+    println!(
+        "  start-up (generate and index): {:.2} s; resident memory after the run: {} MiB",
+        startup.as_secs_f64(),
+        rss_mib().map_or("?".into(), |m| m.to_string())
+    );
+    println!(
+        "  first answer per filter (cold): {}",
+        cold.iter()
+            .map(|d| format!("{:.0} ms", d.as_secs_f64() * 1e3))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "  {clients} clients for {seconds} s: {} requests, {rps:.0} requests/s",
+        all.len()
+    );
     println!(
         "  latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         percentile(&all, 0.50).as_secs_f64() * 1e3,

@@ -55,5 +55,9 @@ pub struct ServeArgs {
 
 fn parse_rate(s: &str) -> Result<f64, String> {
     let r: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
-    if (0.0..=1.0).contains(&r) { Ok(r) } else { Err(format!("{r} is not between 0 and 1")) }
+    if (0.0..=1.0).contains(&r) {
+        Ok(r)
+    } else {
+        Err(format!("{r} is not between 0 and 1"))
+    }
 }

@@ -17,7 +17,9 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => runtime.block_on(serve(args)),
-        None => Err("the dashboard is not part of this build yet; run `taxdash sandbox serve`".into()),
+        None => {
+            Err("the dashboard is not part of this build yet; run `taxdash sandbox serve`".into())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -30,7 +32,9 @@ fn main() -> ExitCode {
 
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
         .with_writer(std::io::stderr)
         .init();
     let config = SandboxConfig {
@@ -43,7 +47,8 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         processing_delay: Duration::from_millis(args.processing_delay_ms),
         anchor: None,
     };
-    let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
+    let sandbox =
+        Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
     let url = sandbox.base_url();
     println!("taxdash sandbox: serving the v1 interface at {url}");
     for (org, key) in DEMO_CREDENTIALS {
@@ -57,8 +62,13 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         0 => "no rate limit".to_owned(),
         n => format!("{n} requests/min per key"),
     };
-    println!("  seed {}, scale {}; {state}; {limit}", args.seed, args.scale);
-    println!("try: curl -H 'x-api-key: demo-key-1' -H 'x-organization-id: orgn_demo_1' {url}/v1/registrations");
+    println!(
+        "  seed {}, scale {}; {state}; {limit}",
+        args.seed, args.scale
+    );
+    println!(
+        "try: curl -H 'x-api-key: demo-key-1' -H 'x-organization-id: orgn_demo_1' {url}/v1/registrations"
+    );
     println!("Ctrl-C stops it.");
     tokio::signal::ctrl_c().await?;
     println!("stopping");

@@ -31,26 +31,40 @@ impl RateLimit {
         let rate = NonZeroU32::new(per_minute)?;
         let burst = NonZeroU32::new((per_minute / 60).max(1)).unwrap_or(NonZeroU32::MIN);
         let quota = Quota::per_minute(rate).allow_burst(burst);
-        Some(RateLimit { limiter: DefaultKeyedRateLimiter::keyed(quota), clock: DefaultClock::default() })
+        Some(RateLimit {
+            limiter: DefaultKeyedRateLimiter::keyed(quota),
+            clock: DefaultClock::default(),
+        })
     }
 
     /// `Err(seconds to wait)` when the key is over its limit.
     fn check(&self, key: &str) -> Result<(), u64> {
-        self.limiter.check_key(&key.to_owned()).map_err(|not_until| {
-            let wait = not_until.wait_time_from(self.clock.now());
-            wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
-        })
+        self.limiter
+            .check_key(&key.to_owned())
+            .map_err(|not_until| {
+                let wait = not_until.wait_time_from(self.clock.now());
+                wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+            })
     }
 }
 
 /// A header's value, trimmed; `None` when absent, empty or not text.
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
 }
 
 /// Checks `x-api-key` and `x-organization-id` (names are case-insensitive), then the key's rate
 /// limit, and hands the organization to the handler.
-pub async fn authenticate(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
+pub async fn authenticate(
+    State(app): State<Arc<App>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let key = header(request.headers(), "x-api-key");
     let org_id = header(request.headers(), "x-organization-id");
     let Some(key) = key else {
@@ -62,7 +76,10 @@ pub async fn authenticate(State(app): State<Arc<App>>, mut request: Request, nex
     if let Some(limit) = &app.rate_limit
         && let Err(retry_after_secs) = limit.check(&key)
     {
-        return ApiError::RateLimited { retry_after_secs: retry_after_secs.max(1) }.into_response();
+        return ApiError::RateLimited {
+            retry_after_secs: retry_after_secs.max(1),
+        }
+        .into_response();
     }
     if org_id.as_deref() != Some(org.id.as_str()) {
         return ApiError::Forbidden(NO_ACCESS).into_response();

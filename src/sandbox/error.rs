@@ -1,8 +1,8 @@
 //! Error answers of the sandbox, in the service's v1 shapes.
 
+use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 
 use crate::model::{ErrorBody, FieldError};
 
@@ -53,11 +53,19 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(d) => (StatusCode::NOT_FOUND, ErrorBody::message(d)),
             ApiError::BadRequest(d) => (StatusCode::BAD_REQUEST, ErrorBody::message(d)),
             ApiError::Conflict(d) => (StatusCode::CONFLICT, ErrorBody::message(d)),
-            ApiError::Validation(errors) => (StatusCode::UNPROCESSABLE_ENTITY, ErrorBody::validation(errors)),
+            ApiError::Validation(errors) => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorBody::validation(errors),
+            ),
             ApiError::RateLimited { retry_after_secs } => {
-                let mut response =
-                    (StatusCode::TOO_MANY_REQUESTS, Json(ErrorBody::message("Rate limit exceeded. Retry later."))).into_response();
-                response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
+                let mut response = (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    Json(ErrorBody::message("Rate limit exceeded. Retry later.")),
+                )
+                    .into_response();
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
                 return response;
             }
             ApiError::Status(status, d) => (status, ErrorBody::message(d)),

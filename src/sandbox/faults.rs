@@ -22,7 +22,11 @@ pub struct Faults {
 impl Faults {
     /// `error_rate` is the share of requests (0 to 1) answered 500 or 503 instead.
     pub fn new(latency: Duration, error_rate: f64, seed: u64) -> Self {
-        Faults { latency, error_rate: error_rate.clamp(0.0, 1.0), rng: Mutex::new(ChaCha8Rng::seed_from_u64(seed ^ 0xfa17)) }
+        Faults {
+            latency,
+            error_rate: error_rate.clamp(0.0, 1.0),
+            rng: Mutex::new(ChaCha8Rng::seed_from_u64(seed ^ 0xfa17)),
+        }
     }
 
     fn draw(&self) -> Option<StatusCode> {
@@ -31,7 +35,11 @@ impl Faults {
         }
         let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
         rng.random_bool(self.error_rate).then(|| {
-            if rng.random_bool(0.5) { StatusCode::INTERNAL_SERVER_ERROR } else { StatusCode::SERVICE_UNAVAILABLE }
+            if rng.random_bool(0.5) {
+                StatusCode::INTERNAL_SERVER_ERROR
+            } else {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         })
     }
 }
@@ -43,12 +51,16 @@ pub async fn inject(State(app): State<Arc<App>>, request: Request, next: Next) -
         tokio::time::sleep(app.faults.latency).await;
     }
     match app.faults.draw() {
-        Some(StatusCode::INTERNAL_SERVER_ERROR) => {
-            ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, "Internal server error (sandbox fault injection).".into())
-                .into_response()
-        }
-        Some(status) => ApiError::Status(status, "Service temporarily unavailable (sandbox fault injection).".into())
-            .into_response(),
+        Some(StatusCode::INTERNAL_SERVER_ERROR) => ApiError::Status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal server error (sandbox fault injection).".into(),
+        )
+        .into_response(),
+        Some(status) => ApiError::Status(
+            status,
+            "Service temporarily unavailable (sandbox fault injection).".into(),
+        )
+        .into_response(),
         None => next.run(request).await,
     }
 }

@@ -17,20 +17,27 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Value::Null, Value::Null) => Ordering::Equal,
         (Value::Null, _) => Ordering::Less,
         (_, Value::Null) => Ordering::Greater,
-        (Value::Number(x), Value::Number(y)) => {
-            x.as_f64().partial_cmp(&y.as_f64()).unwrap_or(Ordering::Equal)
+        (Value::Number(x), Value::Number(y)) => x
+            .as_f64()
+            .partial_cmp(&y.as_f64())
+            .unwrap_or(Ordering::Equal),
+        (Value::String(x), Value::String(y)) => {
+            match (Decimal::from_str(x), Decimal::from_str(y)) {
+                (Ok(dx), Ok(dy)) => dx.cmp(&dy),
+                _ => x.to_lowercase().cmp(&y.to_lowercase()),
+            }
         }
-        (Value::String(x), Value::String(y)) => match (Decimal::from_str(x), Decimal::from_str(y)) {
-            (Ok(dx), Ok(dy)) => dx.cmp(&dy),
-            _ => x.to_lowercase().cmp(&y.to_lowercase()),
-        },
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
         _ => a.to_string().cmp(&b.to_string()),
     }
 }
 
 /// Sorts `items` by `keys` (stable: equal rows keep their order) and cuts page `params`.
-pub fn sorted_page<T: Serialize + Clone>(items: Vec<&T>, keys: &[SortKey], params: PageParams) -> Page<T> {
+pub fn sorted_page<T: Serialize + Clone>(
+    items: Vec<&T>,
+    keys: &[SortKey],
+    params: PageParams,
+) -> Page<T> {
     let total = items.len() as u64;
     let rows: Vec<&T> = if keys.is_empty() {
         items
@@ -39,19 +46,35 @@ pub fn sorted_page<T: Serialize + Clone>(items: Vec<&T>, keys: &[SortKey], param
             .into_iter()
             .map(|item| {
                 let v = serde_json::to_value(item).unwrap_or(Value::Null);
-                (keys.iter().map(|k| v.get(&k.field).cloned().unwrap_or(Value::Null)).collect(), item)
+                (
+                    keys.iter()
+                        .map(|k| v.get(&k.field).cloned().unwrap_or(Value::Null))
+                        .collect(),
+                    item,
+                )
             })
             .collect();
         keyed.sort_by(|(a, _), (b, _)| {
             keys.iter()
                 .zip(a.iter().zip(b))
-                .map(|(k, (x, y))| if k.descending { compare_values(y, x) } else { compare_values(x, y) })
+                .map(|(k, (x, y))| {
+                    if k.descending {
+                        compare_values(y, x)
+                    } else {
+                        compare_values(x, y)
+                    }
+                })
                 .find(|o| o.is_ne())
                 .unwrap_or(Ordering::Equal)
         });
         keyed.into_iter().map(|(_, item)| item).collect()
     };
-    let page_items = rows.into_iter().skip(params.offset()).take(params.size as usize).cloned().collect();
+    let page_items = rows
+        .into_iter()
+        .skip(params.offset())
+        .take(params.size as usize)
+        .cloned()
+        .collect();
     Page::new(page_items, total, params.page, params.size)
 }
 
@@ -62,7 +85,10 @@ mod tests {
 
     #[test]
     fn decimal_strings_sort_by_value() {
-        assert_eq!(compare_values(&json!("9.00"), &json!("100.00")), Ordering::Less);
+        assert_eq!(
+            compare_values(&json!("9.00"), &json!("100.00")),
+            Ordering::Less
+        );
         assert_eq!(compare_values(&json!("b"), &json!("A")), Ordering::Greater);
         assert_eq!(compare_values(&Value::Null, &json!("A")), Ordering::Less);
     }
@@ -70,7 +96,10 @@ mod tests {
     #[test]
     fn pages_after_sorting() {
         let rows = [json!({"n": "3"}), json!({"n": "1"}), json!({"n": "2"})];
-        let keys = [SortKey { field: "n".into(), descending: true }];
+        let keys = [SortKey {
+            field: "n".into(),
+            descending: true,
+        }];
         let page = sorted_page(rows.iter().collect(), &keys, PageParams::new(2, 2));
         assert_eq!(page.items, vec![json!({"n": "1"})]);
         assert_eq!((page.total, page.pages), (3, 2));

@@ -4,11 +4,11 @@
 
 mod auth;
 pub mod demo_data;
-pub mod reference;
 mod error;
 mod faults;
 mod listing;
 mod query;
+pub mod reference;
 mod routes;
 mod store;
 pub mod transactions;
@@ -67,13 +67,24 @@ impl Default for SandboxConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
     #[error("cannot read the state file {path}: {source}")]
-    StateUnreadable { path: PathBuf, source: std::io::Error },
-    #[error("the state file {path} is not a sandbox state ({reason}); it was left untouched: move it away or name another file")]
+    StateUnreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "the state file {path} is not a sandbox state ({reason}); it was left untouched: move it away or name another file"
+    )]
     StateCorrupt { path: PathBuf, reason: String },
     #[error("cannot save the state file {path}: {source}")]
-    StateWrite { path: PathBuf, source: std::io::Error },
+    StateWrite {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: SocketAddr, source: std::io::Error },
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
     #[error("the sandbox failed while starting: {0}")]
     Start(String),
 }
@@ -99,24 +110,35 @@ impl Sandbox {
     pub async fn start(config: SandboxConfig, addr: SocketAddr) -> Result<Sandbox, SandboxError> {
         let anchor = config.anchor.unwrap_or_else(|| Utc::now().date_naive());
         let (seed, scale, state_file) = (config.seed, config.scale, config.state_file.clone());
-        let store = tokio::task::spawn_blocking(move || Store::open(seed, scale, anchor, state_file))
-            .await
-            .map_err(|e| SandboxError::Start(e.to_string()))??;
+        let store =
+            tokio::task::spawn_blocking(move || Store::open(seed, scale, anchor, state_file))
+                .await
+                .map_err(|e| SandboxError::Start(e.to_string()))??;
         let app = Arc::new(App {
             store,
             rate_limit: auth::RateLimit::new(config.rate_limit_per_min),
             faults: faults::Faults::new(config.latency, config.error_rate, config.seed),
             processing_delay: config.processing_delay,
         });
-        let listener = TcpListener::bind(addr).await.map_err(|source| SandboxError::Bind { addr, source })?;
-        let addr = listener.local_addr().map_err(|source| SandboxError::Bind { addr, source })?;
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|source| SandboxError::Bind { addr, source })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| SandboxError::Bind { addr, source })?;
         let shutdown = CancellationToken::new();
         let stop = shutdown.clone();
         let router = routes::router(app);
         let task = tokio::spawn(async move {
-            axum::serve(listener, router).with_graceful_shutdown(async move { stop.cancelled().await }).await
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move { stop.cancelled().await })
+                .await
         });
-        Ok(Sandbox { addr, shutdown, task })
+        Ok(Sandbox {
+            addr,
+            shutdown,
+            task,
+        })
     }
 
     pub fn addr(&self) -> SocketAddr {

@@ -22,12 +22,20 @@ impl Query {
         let pairs = raw
             .and_then(|q| serde_urlencoded::from_str::<Vec<(String, String)>>(q).ok())
             .unwrap_or_default();
-        Query { pairs, errors: Vec::new() }
+        Query {
+            pairs,
+            errors: Vec::new(),
+        }
     }
 
     /// The last value given for `name`, if any and not empty.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).filter(|v| !v.is_empty())
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
     }
 
     /// Every value given for `name`: repeated keys and comma-separated values, trimmed.
@@ -50,7 +58,8 @@ impl Query {
         }
         for v in &values {
             if !allowed.contains(&v.as_str()) {
-                self.errors.push(enum_error(loc(name), allowed, Value::String(v.clone())));
+                self.errors
+                    .push(enum_error(loc(name), allowed, Value::String(v.clone())));
             }
         }
         Some(values)
@@ -60,7 +69,8 @@ impl Query {
     pub fn one_of(&mut self, name: &str, allowed: &[&str]) -> Option<String> {
         let v = self.get(name)?.to_owned();
         if !allowed.contains(&v.as_str()) {
-            self.errors.push(enum_error(loc(name), allowed, Value::String(v.clone())));
+            self.errors
+                .push(enum_error(loc(name), allowed, Value::String(v.clone())));
         }
         Some(v)
     }
@@ -99,7 +109,9 @@ impl Query {
     }
 
     fn int(&mut self, name: &str, default: u32, min: u32, max: Option<u32>) -> u32 {
-        let Some(raw) = self.get(name).map(str::to_owned) else { return default };
+        let Some(raw) = self.get(name).map(str::to_owned) else {
+            return default;
+        };
         let Ok(n) = raw.trim().parse::<i64>() else {
             self.errors.push(FieldError::new(
                 "int_parsing",
@@ -139,7 +151,12 @@ impl Query {
     /// `page` (>= 1, default 1) and `size` (1-100, default 50).
     pub fn page(&mut self) -> PageParams {
         let page = self.int("page", 1, 1, None);
-        let size = self.int("size", PageParams::DEFAULT_SIZE, 1, Some(PageParams::MAX_SIZE));
+        let size = self.int(
+            "size",
+            PageParams::DEFAULT_SIZE,
+            1,
+            Some(PageParams::MAX_SIZE),
+        );
         PageParams::new(page, size)
     }
 
@@ -154,13 +171,19 @@ impl Query {
                 None => (part.strip_prefix('+').unwrap_or(part), false),
             };
             if allowed.contains(&field) {
-                keys.push(SortKey { field: field.to_owned(), descending });
+                keys.push(SortKey {
+                    field: field.to_owned(),
+                    descending,
+                });
             } else {
                 self.errors.push(
                     FieldError::new(
                         "value_error",
                         loc("order_by"),
-                        format!("Value error, order_by field {field:?} is not one of: {}", allowed.join(", ")),
+                        format!(
+                            "Value error, order_by field {field:?} is not one of: {}",
+                            allowed.join(", ")
+                        ),
                         Value::String(raw.clone()),
                     )
                     .with_ctx(json!({ "allowed": allowed })),
@@ -177,7 +200,11 @@ impl Query {
 
     /// Ends reading: the errors, if any, as one 422.
     pub fn finish(self) -> Result<(), Vec<FieldError>> {
-        if self.errors.is_empty() { Ok(()) } else { Err(self.errors) }
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(self.errors)
+        }
     }
 }
 
@@ -195,10 +222,14 @@ pub fn enum_error(loc: Vec<LocPart>, allowed: &[&str], input: Value) -> FieldErr
         [one] => format!("'{one}'"),
         [init @ .., last] => format!(
             "{} or '{last}'",
-            init.iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(", ")
+            init.iter()
+                .map(|v| format!("'{v}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
-    FieldError::new("enum", loc, format!("Input should be {expected}"), input).with_ctx(json!({ "expected": expected }))
+    FieldError::new("enum", loc, format!("Input should be {expected}"), input)
+        .with_ctx(json!({ "expected": expected }))
 }
 
 #[cfg(test)]
@@ -219,7 +250,10 @@ mod tests {
         let errs = q.finish().unwrap_err();
         assert_eq!(errs.len(), 2);
         assert_eq!(errs[0].kind, "greater_than_equal");
-        assert_eq!(errs[0].loc, vec![LocPart::from("query"), LocPart::from("page")]);
+        assert_eq!(
+            errs[0].loc,
+            vec![LocPart::from("query"), LocPart::from("page")]
+        );
         assert_eq!(errs[1].kind, "less_than_equal");
         assert_eq!(errs[1].input, Value::String("101".into()));
     }
@@ -235,10 +269,19 @@ mod tests {
     fn order_by_reads_direction_and_refuses_unknown_fields() {
         let mut q = Query::parse(Some("order_by=-end_date,FEIN,colour"));
         let keys = q.order_by(&["end_date", "FEIN"], "");
-        assert_eq!(keys, vec![
-            SortKey { field: "end_date".into(), descending: true },
-            SortKey { field: "FEIN".into(), descending: false }
-        ]);
+        assert_eq!(
+            keys,
+            vec![
+                SortKey {
+                    field: "end_date".into(),
+                    descending: true
+                },
+                SortKey {
+                    field: "FEIN".into(),
+                    descending: false
+                }
+            ]
+        );
         assert_eq!(q.finish().unwrap_err()[0].kind, "value_error");
     }
 

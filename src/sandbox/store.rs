@@ -13,7 +13,8 @@ use super::demo_data::{self, DemoOrg};
 use super::transactions::{BASE_COUNT, Changes, Transactions};
 
 /// The demo organizations and their API keys, documented in the README.
-pub const DEMO_CREDENTIALS: [(&str, &str); 2] = [("orgn_demo_1", "demo-key-1"), ("orgn_demo_2", "demo-key-2")];
+pub const DEMO_CREDENTIALS: [(&str, &str); 2] =
+    [("orgn_demo_1", "demo-key-1"), ("orgn_demo_2", "demo-key-2")];
 
 /// Everything one organization holds.
 pub struct OrgData {
@@ -27,7 +28,11 @@ impl OrgData {
     /// the sandbox.
     pub fn new_id(&mut self, prefix: &str) -> String {
         self.next_id += 1;
-        format!("{prefix}_{}new{:05}", &self.demo.organization_id[self.demo.organization_id.len() - 1..], self.next_id)
+        format!(
+            "{prefix}_{}new{:05}",
+            &self.demo.organization_id[self.demo.organization_id.len() - 1..],
+            self.next_id
+        )
     }
 }
 
@@ -82,7 +87,12 @@ pub struct Store {
 impl Store {
     /// Generates the demo organizations, or resumes them from `state_file` when it exists. An
     /// unreadable or corrupt state file is an error: it is never overwritten.
-    pub fn open(seed: u64, scale: u32, anchor: NaiveDate, state_file: Option<PathBuf>) -> Result<Self, SandboxError> {
+    pub fn open(
+        seed: u64,
+        scale: u32,
+        anchor: NaiveDate,
+        state_file: Option<PathBuf>,
+    ) -> Result<Self, SandboxError> {
         if let Some(path) = state_file.as_deref()
             && path.exists()
         {
@@ -94,36 +104,70 @@ impl Store {
             .map(|(i, (id, key))| {
                 let demo = demo_data::generate(seed, i, id);
                 let count = BASE_COUNT[i].saturating_mul(scale.max(1));
-                let transactions = Transactions::generate(seed, i, id, anchor, count, demo.customers.len());
+                let transactions =
+                    Transactions::generate(seed, i, id, anchor, count, demo.customers.len());
                 Arc::new(Org {
                     id: (*id).to_owned(),
                     key: (*key).to_owned(),
-                    data: RwLock::new(OrgData { demo, transactions, next_id: 0 }),
+                    data: RwLock::new(OrgData {
+                        demo,
+                        transactions,
+                        next_id: 0,
+                    }),
                 })
             })
             .collect();
-        Ok(Store { orgs, seed, scale, anchor, state_file, save_lock: Mutex::new(()) })
+        Ok(Store {
+            orgs,
+            seed,
+            scale,
+            anchor,
+            state_file,
+            save_lock: Mutex::new(()),
+        })
     }
 
     fn load(path: &Path) -> Result<Self, SandboxError> {
-        let text = fs::read_to_string(path)
-            .map_err(|source| SandboxError::StateUnreadable { path: path.to_owned(), source })?;
-        let corrupt = |reason: String| SandboxError::StateCorrupt { path: path.to_owned(), reason };
+        let text = fs::read_to_string(path).map_err(|source| SandboxError::StateUnreadable {
+            path: path.to_owned(),
+            source,
+        })?;
+        let corrupt = |reason: String| SandboxError::StateCorrupt {
+            path: path.to_owned(),
+            reason,
+        };
         let file: StateFile = serde_json::from_str(&text).map_err(|e| corrupt(e.to_string()))?;
         if file.format != STATE_FORMAT {
-            return Err(corrupt(format!("state format {} is not the supported {STATE_FORMAT}", file.format)));
+            return Err(corrupt(format!(
+                "state format {} is not the supported {STATE_FORMAT}",
+                file.format
+            )));
         }
         let mut orgs = Vec::new();
         for (i, saved) in file.organizations.into_iter().enumerate() {
             let id = saved.records.organization_id.clone();
-            let count = BASE_COUNT.get(i).copied().unwrap_or(BASE_COUNT[1]).saturating_mul(file.scale.max(1));
-            let mut transactions =
-                Transactions::generate(file.seed, i, &id, file.anchor, count, saved.records.customers.len());
+            let count = BASE_COUNT
+                .get(i)
+                .copied()
+                .unwrap_or(BASE_COUNT[1])
+                .saturating_mul(file.scale.max(1));
+            let mut transactions = Transactions::generate(
+                file.seed,
+                i,
+                &id,
+                file.anchor,
+                count,
+                saved.records.customers.len(),
+            );
             transactions.apply(saved.transactions, &saved.records.customers);
             orgs.push(Arc::new(Org {
                 id,
                 key: saved.key,
-                data: RwLock::new(OrgData { demo: saved.records, transactions, next_id: saved.next_id }),
+                data: RwLock::new(OrgData {
+                    demo: saved.records,
+                    transactions,
+                    next_id: saved.next_id,
+                }),
             }));
         }
         if orgs.is_empty() {
@@ -143,26 +187,12 @@ impl Store {
         self.orgs.iter().find(|o| o.key == key)
     }
 
-    pub fn orgs(&self) -> &[Arc<Org>] {
-        &self.orgs
-    }
-
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    pub fn scale(&self) -> u32 {
-        self.scale
-    }
-
-    pub fn state_file(&self) -> Option<&Path> {
-        self.state_file.as_deref()
-    }
-
     /// Saves every organization to the state file, if there is one, by an atomic replace: a
     /// reader sees the old file or the new one, never half of one.
     pub fn save(&self) -> Result<(), SandboxError> {
-        let Some(path) = self.state_file.as_deref() else { return Ok(()) };
+        let Some(path) = self.state_file.as_deref() else {
+            return Ok(());
+        };
         let _one_at_a_time = self.save_lock.lock().unwrap_or_else(|e| e.into_inner());
         let organizations = self
             .orgs
@@ -177,9 +207,21 @@ impl Store {
                 }
             })
             .collect();
-        let file = StateFile { format: STATE_FORMAT, seed: self.seed, scale: self.scale, anchor: self.anchor, organizations };
-        let write_error = |source: std::io::Error| SandboxError::StateWrite { path: path.to_owned(), source };
-        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let file = StateFile {
+            format: STATE_FORMAT,
+            seed: self.seed,
+            scale: self.scale,
+            anchor: self.anchor,
+            organizations,
+        };
+        let write_error = |source: std::io::Error| SandboxError::StateWrite {
+            path: path.to_owned(),
+            source,
+        };
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(write_error)?;
         serde_json::to_writer(&mut tmp, &file).map_err(|e| write_error(e.into()))?;
         tmp.flush().map_err(write_error)?;

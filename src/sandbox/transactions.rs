@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use super::reference;
 use crate::model::{
-    AddressStatus, AddressType, Customer, Direction, ProcessingStatus, RefundStatus, TaxExemption, TaxItem,
-    TaxLiabilitySource, Timestamp, Transaction, TransactionAddress, TransactionExemptStatus, TransactionItem,
-    TransactionStatus, TransactionType,
+    AddressStatus, AddressType, Customer, Direction, ProcessingStatus, RefundStatus, TaxExemption,
+    TaxItem, TaxLiabilitySource, Timestamp, Transaction, TransactionAddress,
+    TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
 };
 
 /// Demo transactions per organization at `--scale 1`.
@@ -24,15 +24,51 @@ pub const BASE_COUNT: [u32; 2] = [10_000, 1_000];
 
 /// Where demo sales happen, with weights (more in large states).
 const JURISDICTIONS: &[(&str, &str, u32)] = &[
-    ("US", "CA", 40), ("US", "TX", 30), ("US", "NY", 25), ("US", "FL", 20), ("US", "WA", 15),
-    ("US", "IL", 12), ("US", "PA", 12), ("US", "OH", 10), ("US", "GA", 10), ("US", "NC", 9),
-    ("US", "MI", 8), ("US", "NJ", 8), ("US", "VA", 7), ("US", "AZ", 7), ("US", "MA", 6),
-    ("US", "TN", 6), ("US", "IN", 5), ("US", "MO", 5), ("US", "MD", 5), ("US", "WI", 5),
-    ("US", "CO", 5), ("US", "MN", 5), ("US", "SC", 4), ("US", "AL", 4), ("US", "LA", 4),
-    ("US", "KY", 3), ("US", "OR", 3), ("US", "OK", 3), ("US", "CT", 3), ("US", "UT", 3),
-    ("US", "IA", 2), ("US", "NV", 2), ("US", "ID", 2), ("US", "NM", 2), ("US", "NE", 2),
-    ("CA", "ON", 6), ("CA", "BC", 4), ("CA", "QC", 4), ("CA", "AB", 3),
-    ("DE", "", 3), ("FR", "", 3), ("IE", "", 2), ("NL", "", 2), ("ES", "", 2), ("IT", "", 2),
+    ("US", "CA", 40),
+    ("US", "TX", 30),
+    ("US", "NY", 25),
+    ("US", "FL", 20),
+    ("US", "WA", 15),
+    ("US", "IL", 12),
+    ("US", "PA", 12),
+    ("US", "OH", 10),
+    ("US", "GA", 10),
+    ("US", "NC", 9),
+    ("US", "MI", 8),
+    ("US", "NJ", 8),
+    ("US", "VA", 7),
+    ("US", "AZ", 7),
+    ("US", "MA", 6),
+    ("US", "TN", 6),
+    ("US", "IN", 5),
+    ("US", "MO", 5),
+    ("US", "MD", 5),
+    ("US", "WI", 5),
+    ("US", "CO", 5),
+    ("US", "MN", 5),
+    ("US", "SC", 4),
+    ("US", "AL", 4),
+    ("US", "LA", 4),
+    ("US", "KY", 3),
+    ("US", "OR", 3),
+    ("US", "OK", 3),
+    ("US", "CT", 3),
+    ("US", "UT", 3),
+    ("US", "IA", 2),
+    ("US", "NV", 2),
+    ("US", "ID", 2),
+    ("US", "NM", 2),
+    ("US", "NE", 2),
+    ("CA", "ON", 6),
+    ("CA", "BC", 4),
+    ("CA", "QC", 4),
+    ("CA", "AB", 3),
+    ("DE", "", 3),
+    ("FR", "", 3),
+    ("IE", "", 2),
+    ("NL", "", 2),
+    ("ES", "", 2),
+    ("IT", "", 2),
     ("GB", "", 2),
 ];
 
@@ -81,7 +117,10 @@ pub enum Origin {
 
 /// Code of an open enum value in a row: its position in `KNOWN`, or `u8::MAX` when unknown.
 fn code<T: PartialEq>(known: &[T], value: &T) -> u8 {
-    known.iter().position(|k| k == value).map_or(u8::MAX, |i| i as u8)
+    known
+        .iter()
+        .position(|k| k == value)
+        .map_or(u8::MAX, |i| i as u8)
 }
 
 fn decode<T: Clone>(known: &[T], code: u8) -> Option<T> {
@@ -117,8 +156,16 @@ pub struct Filter {
 }
 
 /// Fields `order_by` accepts.
-pub const ORDER_FIELDS: &[&str] =
-    &["date", "state", "customer_name", "status", "total_amount", "processing_status", "type", "external_id"];
+pub const ORDER_FIELDS: &[&str] = &[
+    "date",
+    "state",
+    "customer_name",
+    "status",
+    "total_amount",
+    "processing_status",
+    "type",
+    "external_id",
+];
 pub const DEFAULT_ORDER: &str = "date,state,customer_name,status";
 
 /// A transaction created through the interface, with when its tax will be in.
@@ -164,14 +211,28 @@ const CACHE_ENTRIES: usize = 64;
 
 impl Transactions {
     /// Generates `count` demo transactions ending at `anchor`, over the two years before it.
-    pub fn generate(seed: u64, org_index: usize, organization_id: &str, anchor: NaiveDate, count: u32, customers: usize) -> Self {
+    pub fn generate(
+        seed: u64,
+        org_index: usize,
+        organization_id: &str,
+        anchor: NaiveDate,
+        count: u32,
+        customers: usize,
+    ) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7472_616e ^ ((org_index as u64) << 40));
-        let jurisdictions: Vec<(String, String)> =
-            JURISDICTIONS.iter().map(|(c, s, _)| ((*c).to_owned(), (*s).to_owned())).collect();
+        let jurisdictions: Vec<(String, String)> = JURISDICTIONS
+            .iter()
+            .map(|(c, s, _)| ((*c).to_owned(), (*s).to_owned()))
+            .collect();
         let weights: Vec<u32> = JURISDICTIONS.iter().map(|j| j.2).collect();
         let weight_total: u32 = weights.iter().sum();
-        let rates: Vec<Decimal> = JURISDICTIONS.iter().map(|(c, s, _)| reference::tax_rate(c, s)).collect();
-        let end = anchor.and_hms_opt(23, 59, 59).map_or(0, |d| d.and_utc().timestamp());
+        let rates: Vec<Decimal> = JURISDICTIONS
+            .iter()
+            .map(|(c, s, _)| reference::tax_rate(c, s))
+            .collect();
+        let end = anchor
+            .and_hms_opt(23, 59, 59)
+            .map_or(0, |d| d.and_utc().timestamp());
         let start = end - 730 * 86_400;
         let step = ((end - start) / i64::from(count.max(1))).max(1);
         let customers = customers.max(1) as u32;
@@ -179,7 +240,17 @@ impl Transactions {
         for n in 0..count {
             let at = start + i64::from(n) * step + rng.random_range(0..step);
             let mut pick = rng.random_range(0..weight_total);
-            let jurisdiction = weights.iter().position(|&w| if pick < w { true } else { pick -= w; false }).unwrap_or(0);
+            let jurisdiction = weights
+                .iter()
+                .position(|&w| {
+                    if pick < w {
+                        true
+                    } else {
+                        pick -= w;
+                        false
+                    }
+                })
+                .unwrap_or(0);
             let country = JURISDICTIONS[jurisdiction].0;
             let roll: u32 = rng.random_range(0..1000);
             let (kind, purchase) = match roll {
@@ -190,7 +261,9 @@ impl Transactions {
                 _ => (TransactionType::Sale, false),
             };
             let items = rng.random_range(1..=4u8);
-            let subtotal_cents: i64 = (0..items).map(|_| PRODUCTS[rng.random_range(0..PRODUCTS.len())].2).sum::<i64>()
+            let subtotal_cents: i64 = (0..items)
+                .map(|_| PRODUCTS[rng.random_range(0..PRODUCTS.len())].2)
+                .sum::<i64>()
                 * i64::from(rng.random_range(1..=3u8));
             let age_days = (end - at) / 86_400;
             let processing = match (age_days, rng.random_range(0..100u8)) {
@@ -275,7 +348,10 @@ impl Transactions {
             let n: u32 = n.parse().ok()?;
             return ((n as usize) < self.stored.len()).then_some(Origin::Stored(n));
         }
-        let n: u32 = rest.strip_prefix(&format!("{}", self.org_index + 1))?.parse().ok()?;
+        let n: u32 = rest
+            .strip_prefix(&format!("{}", self.org_index + 1))?
+            .parse()
+            .ok()?;
         (rest.len() == 8 && n < self.demo_count).then_some(Origin::Demo(n))
     }
 
@@ -283,7 +359,10 @@ impl Transactions {
         if let Some(origin) = self.external_ids.get(external_id) {
             return Some(*origin);
         }
-        let n: u32 = external_id.strip_prefix(&format!("ORD-{}", self.org_index + 1))?.parse().ok()?;
+        let n: u32 = external_id
+            .strip_prefix(&format!("ORD-{}", self.org_index + 1))?
+            .parse()
+            .ok()?;
         (external_id.len() == 12 && n < self.demo_count).then_some(Origin::Demo(n))
     }
 
@@ -293,18 +372,26 @@ impl Transactions {
     }
 
     pub fn get(&self, id: &str, customers: &[Customer]) -> Option<Transaction> {
-        self.origin_of_id(id).and_then(|o| self.materialize(o, customers))
+        self.origin_of_id(id)
+            .and_then(|o| self.materialize(o, customers))
     }
 
-    pub fn get_by_external_id(&self, external_id: &str, customers: &[Customer]) -> Option<Transaction> {
-        self.origin_of_external_id(external_id).and_then(|o| self.materialize(o, customers))
+    pub fn get_by_external_id(
+        &self,
+        external_id: &str,
+        customers: &[Customer],
+    ) -> Option<Transaction> {
+        self.origin_of_external_id(external_id)
+            .and_then(|o| self.materialize(o, customers))
     }
 
     /// Where a transaction's row is. Demo rows keep generation order, and each stored row
     /// inserted before one shifts it by one, so demo row `n` lies within `stored.len()` of `n`.
     fn position_of(&self, origin: Origin) -> Option<usize> {
         let window = match origin {
-            Origin::Demo(n) => n as usize..(n as usize + self.stored.len() + 1).min(self.rows.len()),
+            Origin::Demo(n) => {
+                n as usize..(n as usize + self.stored.len() + 1).min(self.rows.len())
+            }
             Origin::Stored(_) => 0..self.rows.len(),
         };
         window.into_iter().find(|&i| self.rows[i].origin == origin)
@@ -312,7 +399,8 @@ impl Transactions {
 
     /// The full record of a transaction.
     fn materialize(&self, origin: Origin, customers: &[Customer]) -> Option<Transaction> {
-        self.position_of(origin).map(|p| self.materialize_row(&self.rows[p], customers))
+        self.position_of(origin)
+            .map(|p| self.materialize_row(&self.rows[p], customers))
     }
 
     fn materialize_row(&self, row: &Row, customers: &[Customer]) -> Transaction {
@@ -327,13 +415,21 @@ impl Transactions {
 
     /// Builds demo transaction `n` from its row; the details come from a generator seeded by `n`.
     fn build_demo(&self, n: u32, row: &Row, customers: &[Customer]) -> Transaction {
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed.wrapping_mul(31).wrapping_add(n as u64) ^ ((self.org_index as u64) << 48));
+        let mut rng = ChaCha8Rng::seed_from_u64(
+            self.seed.wrapping_mul(31).wrapping_add(n as u64) ^ ((self.org_index as u64) << 48),
+        );
         let (country, state) = &self.jurisdictions[row.jurisdiction as usize];
-        let currency = CURRENCIES.get(row.currency as usize).copied().unwrap_or("USD");
+        let currency = CURRENCIES
+            .get(row.currency as usize)
+            .copied()
+            .unwrap_or("USD");
         let kind = decode(TransactionType::KNOWN, row.kind).unwrap_or(TransactionType::Sale);
         let processing = decode(ProcessingStatus::KNOWN, row.processing);
-        let exempt = decode(TransactionExemptStatus::KNOWN, row.exempt).unwrap_or(TransactionExemptStatus::NotExempt);
-        let calculated = processing.as_ref().is_some_and(ProcessingStatus::tax_is_calculated);
+        let exempt = decode(TransactionExemptStatus::KNOWN, row.exempt)
+            .unwrap_or(TransactionExemptStatus::NotExempt);
+        let calculated = processing
+            .as_ref()
+            .is_some_and(ProcessingStatus::tax_is_calculated);
         let rate = reference::tax_rate(country, state);
         let date = Timestamp(DateTime::<Utc>::from_timestamp(row.at, 0).unwrap_or_default());
         let id = self.demo_id(n);
@@ -352,7 +448,11 @@ impl Transactions {
             let tax = (taxable * rate).round_dp(2);
             tax_total += tax;
             taxable_total += taxable;
-            let tax_items = if calculated && !item_exempt { split_tax(country, state, rate, taxable, currency) } else { Vec::new() };
+            let tax_items = if calculated && !item_exempt {
+                split_tax(country, state, rate, taxable, currency)
+            } else {
+                Vec::new()
+            };
             items.push(TransactionItem {
                 id: format!("item_{}{n:07}_{i}", self.org_index + 1),
                 external_id: Some(format!("{}-{}", self.demo_external_id(n), i + 1)),
@@ -369,7 +469,11 @@ impl Transactions {
                 tax_amount_imported: None,
                 tax_rate_imported: None,
                 tax_amount_calculated: calculated.then_some(tax),
-                tax_rate_calculated: calculated.then_some(if item_exempt { Decimal::ZERO } else { rate }),
+                tax_rate_calculated: calculated.then_some(if item_exempt {
+                    Decimal::ZERO
+                } else {
+                    rate
+                }),
                 original_currency: Some(currency.to_owned()),
                 destination_currency: Some(currency.to_owned()),
                 converted_amount: None,
@@ -388,7 +492,11 @@ impl Transactions {
             });
         }
         let subtotal = Decimal::new(row.subtotal_cents, 2);
-        let liability = if row.marketplace { Decimal::ZERO } else { tax_total };
+        let liability = if row.marketplace {
+            Decimal::ZERO
+        } else {
+            tax_total
+        };
         let address = TransactionAddress {
             kind: AddressType::ShipTo,
             id: Some(format!("addr_{}{n:07}", self.org_index + 1)),
@@ -426,8 +534,11 @@ impl Transactions {
             marketplace: Some(row.marketplace),
             exempt: Some(exempt),
             exemptions: None,
-            related_to: matches!(kind, TransactionType::FullCreditNote | TransactionType::PartialCreditNote)
-                .then(|| self.demo_id(n.saturating_sub(1 + rng.random_range(0..50)))),
+            related_to: matches!(
+                kind,
+                TransactionType::FullCreditNote | TransactionType::PartialCreditNote
+            )
+            .then(|| self.demo_id(n.saturating_sub(1 + rng.random_range(0..50)))),
             secondary_external_id: None,
             secondary_source: None,
             external_friendly_id: Some(format!("#{}", 100_000 + n)),
@@ -440,7 +551,10 @@ impl Transactions {
             taxable_amount: calculated.then_some(taxable_total),
             currency: Some(currency.to_owned()),
             locked: Some(matches!(processing, Some(ProcessingStatus::FilingDone))),
-            source: Some(["API", "CUSTOM", "CHECKOUT", "BILLING_PLATFORM"][rng.random_range(0..4)].to_owned()),
+            source: Some(
+                ["API", "CUSTOM", "CHECKOUT", "BILLING_PLATFORM"][rng.random_range(0..4)]
+                    .to_owned(),
+            ),
             connection_id: None,
             filing_id: None,
             city: None,
@@ -457,7 +571,9 @@ impl Transactions {
             destination_currency: Some("USD".into()),
             converted_total_amount: converted.map(|r| (subtotal * r).round_dp(2)),
             converted_total_tax_amount_imported: None,
-            converted_total_tax_amount_calculated: converted.filter(|_| calculated).map(|r| (tax_total * r).round_dp(2)),
+            converted_total_tax_amount_calculated: converted
+                .filter(|_| calculated)
+                .map(|r| (tax_total * r).round_dp(2)),
             conversion_rate: converted,
             converted_taxable_amount: None,
             converted_total_discount: None,
@@ -466,8 +582,16 @@ impl Transactions {
             converted_final_total_amount: None,
             store_name: None,
             is_deferred_transaction: Some(false),
-            direction: Some(if row.purchase { Direction::Purchase } else { Direction::Sale }),
-            total_recoverable_input_vat: Some(if row.purchase && calculated { tax_total } else { Decimal::ZERO }),
+            direction: Some(if row.purchase {
+                Direction::Purchase
+            } else {
+                Direction::Sale
+            }),
+            total_recoverable_input_vat: Some(if row.purchase && calculated {
+                tax_total
+            } else {
+                Decimal::ZERO
+            }),
             converted_total_recoverable_input_vat: None,
             input_vat_recovery_rate: row.purchase.then(|| Decimal::from(100)),
             total_discount: Some(Decimal::ZERO),
@@ -480,7 +604,11 @@ impl Transactions {
     fn row_of(&mut self, t: &Transaction, origin: Origin, customers: &[Customer]) -> Row {
         let country = t.country.clone().unwrap_or_default();
         let state = t.state.clone().unwrap_or_default();
-        let jurisdiction = match self.jurisdictions.iter().position(|(c, s)| *c == country && *s == state) {
+        let jurisdiction = match self
+            .jurisdictions
+            .iter()
+            .position(|(c, s)| *c == country && *s == state)
+        {
             Some(i) => i,
             None => {
                 self.jurisdictions.push((country, state));
@@ -499,12 +627,27 @@ impl Transactions {
                 .map_or(u32::MAX, |i| i as u32),
             origin,
             jurisdiction: jurisdiction as u16,
-            currency: t.currency.as_deref().map_or(u8::MAX, |c| code(CURRENCIES, &c)),
+            currency: t
+                .currency
+                .as_deref()
+                .map_or(u8::MAX, |c| code(CURRENCIES, &c)),
             kind: code(TransactionType::KNOWN, &t.kind),
-            status: t.status.as_ref().map_or(u8::MAX, |s| code(TransactionStatus::KNOWN, s)),
-            processing: t.processing_status.as_ref().map_or(u8::MAX, |s| code(ProcessingStatus::KNOWN, s)),
-            exempt: t.exempt.as_ref().map_or(u8::MAX, |s| code(TransactionExemptStatus::KNOWN, s)),
-            refund: t.refund_status.as_ref().map_or(u8::MAX, |s| code(RefundStatus::KNOWN, s)),
+            status: t
+                .status
+                .as_ref()
+                .map_or(u8::MAX, |s| code(TransactionStatus::KNOWN, s)),
+            processing: t
+                .processing_status
+                .as_ref()
+                .map_or(u8::MAX, |s| code(ProcessingStatus::KNOWN, s)),
+            exempt: t
+                .exempt
+                .as_ref()
+                .map_or(u8::MAX, |s| code(TransactionExemptStatus::KNOWN, s)),
+            refund: t
+                .refund_status
+                .as_ref()
+                .map_or(u8::MAX, |s| code(RefundStatus::KNOWN, s)),
             marketplace: t.marketplace.unwrap_or(false),
             purchase: t.direction == Some(Direction::Purchase),
             items: t.transaction_items.len().min(255) as u8,
@@ -516,7 +659,12 @@ impl Transactions {
     }
 
     /// Adds a created transaction; it stays `QUEUED` until `ready_at`.
-    pub fn insert(&mut self, mut t: Transaction, ready_at: Option<Timestamp>, customers: &[Customer]) -> Transaction {
+    pub fn insert(
+        &mut self,
+        mut t: Transaction,
+        ready_at: Option<Timestamp>,
+        customers: &[Customer],
+    ) -> Transaction {
         let n = self.stored.len() as u32;
         t.id = format!("tran_{}n{n}", self.org_index + 1);
         let origin = Origin::Stored(n);
@@ -524,14 +672,19 @@ impl Transactions {
         let at = self.rows.partition_point(|r| r.at <= row.at);
         self.rows.insert(at, row);
         self.external_ids.insert(t.external_id.clone(), origin);
-        self.stored.push(StoredTransaction { transaction: t.clone(), ready_at });
+        self.stored.push(StoredTransaction {
+            transaction: t.clone(),
+            ready_at,
+        });
         self.touch();
         t
     }
 
     /// Replaces a transaction (for example its refund status after a credit note).
     pub fn update(&mut self, t: Transaction, customers: &[Customer]) {
-        let Some(origin) = self.origin_of_id(&t.id) else { return };
+        let Some(origin) = self.origin_of_id(&t.id) else {
+            return;
+        };
         let row = self.row_of(&t, origin, customers);
         if let Some(i) = self.position_of(origin) {
             self.rows[i] = row;
@@ -561,7 +714,11 @@ impl Transactions {
 
     /// The stored credit notes issued against `id`.
     pub fn credit_notes_of(&self, id: &str) -> Vec<&Transaction> {
-        self.stored.iter().map(|s| &s.transaction).filter(|t| t.related_to.as_deref() == Some(id)).collect()
+        self.stored
+            .iter()
+            .map(|s| &s.transaction)
+            .filter(|t| t.related_to.as_deref() == Some(id))
+            .collect()
     }
 
     /// Whether any transaction waits for its tax.
@@ -570,12 +727,21 @@ impl Transactions {
     }
 
     /// The positions of the rows matching `filter`, in `order`, from the cache when possible.
-    pub fn query(&self, filter: &Filter, order: &[super::query::SortKey], today: NaiveDate, customers: &[Customer]) -> Arc<Vec<u32>> {
+    pub fn query(
+        &self,
+        filter: &Filter,
+        order: &[super::query::SortKey],
+        today: NaiveDate,
+        customers: &[Customer],
+    ) -> Arc<Vec<u32>> {
         let key = format!("{filter:?}|{order:?}|{today}");
         {
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             if cache.generation != self.generation {
-                *cache = QueryCache { generation: self.generation, ..QueryCache::default() };
+                *cache = QueryCache {
+                    generation: self.generation,
+                    ..QueryCache::default()
+                };
             }
             if let Some(hit) = cache.entries.get(&key) {
                 return Arc::clone(hit);
@@ -595,19 +761,36 @@ impl Transactions {
         positions
     }
 
-    fn compute(&self, filter: &Filter, order: &[super::query::SortKey], today: NaiveDate, customers: &[Customer]) -> Vec<u32> {
+    fn compute(
+        &self,
+        filter: &Filter,
+        order: &[super::query::SortKey],
+        today: NaiveDate,
+        customers: &[Customer],
+    ) -> Vec<u32> {
         let (from, to) = match (filter.from, filter.to) {
             (None, None) => (today.checked_sub_months(Months::new(12)), None),
             other => other,
         };
-        let lo = from.and_then(|d| d.and_hms_opt(0, 0, 0)).map(|d| d.and_utc().timestamp());
-        let hi = to.and_then(|d| (d + Duration::days(1)).and_hms_opt(0, 0, 0)).map(|d| d.and_utc().timestamp());
+        let lo = from
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|d| d.and_utc().timestamp());
+        let hi = to
+            .and_then(|d| (d + Duration::days(1)).and_hms_opt(0, 0, 0))
+            .map(|d| d.and_utc().timestamp());
         let start = lo.map_or(0, |lo| self.rows.partition_point(|r| r.at < lo));
-        let end = hi.map_or(self.rows.len(), |hi| self.rows.partition_point(|r| r.at < hi));
+        let end = hi.map_or(self.rows.len(), |hi| {
+            self.rows.partition_point(|r| r.at < hi)
+        });
         let m = Matcher::new(self, filter, customers);
-        let mut positions: Vec<u32> =
-            (start..end.max(start)).filter(|&i| m.matches(self, &self.rows[i])).map(|i| i as u32).collect();
-        let is_date_asc = order.first().is_some_and(|k| k.field == "date" && !k.descending) && order.len() == 1;
+        let mut positions: Vec<u32> = (start..end.max(start))
+            .filter(|&i| m.matches(self, &self.rows[i]))
+            .map(|i| i as u32)
+            .collect();
+        let is_date_asc = order
+            .first()
+            .is_some_and(|k| k.field == "date" && !k.descending)
+            && order.len() == 1;
         if !order.is_empty() && !is_date_asc {
             let ranks = Ranks::new(self, customers);
             positions.sort_by(|&a, &b| {
@@ -627,13 +810,20 @@ impl Transactions {
 
     /// The transactions at `positions` (a page of a query's result).
     pub fn rows_at(&self, positions: &[u32], customers: &[Customer]) -> Vec<Transaction> {
-        positions.iter().map(|&p| self.materialize_row(&self.rows[p as usize], customers)).collect()
+        positions
+            .iter()
+            .map(|&p| self.materialize_row(&self.rows[p as usize], customers))
+            .collect()
     }
 
     pub fn changes(&self) -> Changes {
-        let mut changed: Vec<(u32, Transaction)> = self.changed.iter().map(|(k, v)| (*k, v.clone())).collect();
+        let mut changed: Vec<(u32, Transaction)> =
+            self.changed.iter().map(|(k, v)| (*k, v.clone())).collect();
         changed.sort_by_key(|(k, _)| *k);
-        Changes { stored: self.stored.clone(), changed }
+        Changes {
+            stored: self.stored.clone(),
+            changed,
+        }
     }
 
     /// Replays changes read from a state file.
@@ -655,7 +845,10 @@ impl Transactions {
             let at = self.rows.partition_point(|r| r.at <= row.at);
             self.rows.insert(at, row);
             self.external_ids.insert(t.external_id.clone(), origin);
-            self.stored.push(StoredTransaction { transaction: t, ready_at });
+            self.stored.push(StoredTransaction {
+                transaction: t,
+                ready_at,
+            });
         }
         self.touch();
     }
@@ -680,8 +873,11 @@ impl Matcher {
             t.jurisdictions
                 .iter()
                 .map(|(c, s)| {
-                    f.state_code.as_ref().is_none_or(|x| x.eq_ignore_ascii_case(s))
-                        && (f.countries.is_empty() || f.countries.iter().any(|x| x.eq_ignore_ascii_case(c)))
+                    f.state_code
+                        .as_ref()
+                        .is_none_or(|x| x.eq_ignore_ascii_case(s))
+                        && (f.countries.is_empty()
+                            || f.countries.iter().any(|x| x.eq_ignore_ascii_case(c)))
                 })
                 .collect()
         });
@@ -707,7 +903,10 @@ impl Matcher {
             processing: codes(ProcessingStatus::KNOWN, &f.processing),
             exempt: codes(TransactionExemptStatus::KNOWN, &f.exempt),
             kinds: codes(TransactionType::KNOWN, &f.kinds),
-            refund: f.refund_status.as_ref().map(|r| code(RefundStatus::KNOWN, r)),
+            refund: f
+                .refund_status
+                .as_ref()
+                .map(|r| code(RefundStatus::KNOWN, r)),
             marketplace: f.marketplace,
             purchase: f.direction.as_ref().map(|d| *d == Direction::Purchase),
             search,
@@ -716,7 +915,9 @@ impl Matcher {
 
     fn matches(&self, t: &Transactions, r: &Row) -> bool {
         let within = |set: &Option<Vec<u8>>, v: u8| set.as_ref().is_none_or(|s| s.contains(&v));
-        self.jurisdictions.as_ref().is_none_or(|j| j.get(r.jurisdiction as usize).copied().unwrap_or(false))
+        self.jurisdictions
+            .as_ref()
+            .is_none_or(|j| j.get(r.jurisdiction as usize).copied().unwrap_or(false))
             && within(&self.statuses, r.status)
             && within(&self.processing, r.processing)
             && within(&self.exempt, r.exempt)
@@ -728,7 +929,8 @@ impl Matcher {
                 hits.get(r.customer as usize).copied().unwrap_or(false)
                     || match r.origin {
                         Origin::Demo(n) => {
-                            t.demo_external_id(n).to_lowercase().contains(needle) || t.demo_id(n).contains(needle)
+                            t.demo_external_id(n).to_lowercase().contains(needle)
+                                || t.demo_id(n).contains(needle)
                         }
                         Origin::Stored(n) => {
                             let s = &t.stored[n as usize].transaction;
@@ -757,8 +959,18 @@ impl Ranks {
             ranks
         }
         Ranks {
-            state: ranks_of(t.jurisdictions.iter().map(|(c, s)| format!("{s}|{c}")).collect()),
-            customer: ranks_of(customers.iter().map(|c| c.name.clone().unwrap_or_default().to_lowercase()).collect()),
+            state: ranks_of(
+                t.jurisdictions
+                    .iter()
+                    .map(|(c, s)| format!("{s}|{c}"))
+                    .collect(),
+            ),
+            customer: ranks_of(
+                customers
+                    .iter()
+                    .map(|c| c.name.clone().unwrap_or_default().to_lowercase())
+                    .collect(),
+            ),
         }
     }
 
@@ -768,14 +980,20 @@ impl Ranks {
         }
         match field {
             "date" => a.at.cmp(&b.at),
-            "state" => self.state.get(a.jurisdiction as usize).cmp(&self.state.get(b.jurisdiction as usize)),
+            "state" => self
+                .state
+                .get(a.jurisdiction as usize)
+                .cmp(&self.state.get(b.jurisdiction as usize)),
             "customer_name" => self
                 .customer
                 .get(a.customer as usize)
                 .unwrap_or(&u32::MAX)
                 .cmp(self.customer.get(b.customer as usize).unwrap_or(&u32::MAX)),
             "status" => {
-                let known: Vec<&str> = TransactionStatus::KNOWN.iter().map(|s| s.as_str()).collect();
+                let known: Vec<&str> = TransactionStatus::KNOWN
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect();
                 text(a.status, &known).cmp(text(b.status, &known))
             }
             "processing_status" => {
@@ -803,7 +1021,13 @@ fn origin_key(o: Origin) -> (u8, u32) {
 /// A demo subtotal split across its items, the last taking what division leaves.
 fn split_cents(subtotal_cents: i64, items: u8) -> impl Iterator<Item = i64> {
     let items = i64::from(items.max(1));
-    (0..items).map(move |i| if i + 1 == items { subtotal_cents - (items - 1) * (subtotal_cents / items) } else { subtotal_cents / items })
+    (0..items).map(move |i| {
+        if i + 1 == items {
+            subtotal_cents - (items - 1) * (subtotal_cents / items)
+        } else {
+            subtotal_cents / items
+        }
+    })
 }
 
 /// Whether item `i` of a demo transaction is exempt.
@@ -816,7 +1040,12 @@ fn item_is_exempt(exempt: &TransactionExemptStatus, i: u8) -> bool {
 }
 
 /// The tax of a demo transaction, item by item, rounded as the full record rounds it.
-fn demo_tax(subtotal_cents: i64, items: u8, exempt: &TransactionExemptStatus, rate: Decimal) -> Decimal {
+fn demo_tax(
+    subtotal_cents: i64,
+    items: u8,
+    exempt: &TransactionExemptStatus,
+    rate: Decimal,
+) -> Decimal {
     split_cents(subtotal_cents, items)
         .enumerate()
         .filter(|(i, _)| !item_is_exempt(exempt, *i as u8))
@@ -842,7 +1071,13 @@ fn usd_rate(currency: &str) -> Decimal {
 }
 
 /// The tax items of one item: the jurisdiction's rate split the way its authorities levy it.
-fn split_tax(country: &str, state: &str, rate: Decimal, taxable: Decimal, currency: &str) -> Vec<TaxItem> {
+fn split_tax(
+    country: &str,
+    state: &str,
+    rate: Decimal,
+    taxable: Decimal,
+    currency: &str,
+) -> Vec<TaxItem> {
     let tax = |name: &str, kind: &str, jurisdiction: &str, r: Decimal| TaxItem {
         name: name.to_owned(),
         rate: r,
@@ -860,7 +1095,12 @@ fn split_tax(country: &str, state: &str, rate: Decimal, taxable: Decimal, curren
     match country {
         "US" => {
             let local = (rate * Decimal::new(25, 2)).round_dp(4);
-            let mut v = vec![tax(&format!("{name} state tax"), "STATE", name, rate - local)];
+            let mut v = vec![tax(
+                &format!("{name} state tax"),
+                "STATE",
+                name,
+                rate - local,
+            )];
             if !local.is_zero() {
                 v.push(tax(&format!("{name} local tax"), "CITY", name, local));
             }
@@ -870,7 +1110,12 @@ fn split_tax(country: &str, state: &str, rate: Decimal, taxable: Decimal, curren
             let gst = Decimal::new(5, 2);
             let mut v = vec![tax("GST", "COUNTRY", "Canada", gst.min(rate))];
             if rate > gst {
-                v.push(tax(&format!("{name} provincial tax"), "STATE", name, rate - gst));
+                v.push(tax(
+                    &format!("{name} provincial tax"),
+                    "STATE",
+                    name,
+                    rate - gst,
+                ));
             }
             v
         }
@@ -881,9 +1126,19 @@ fn split_tax(country: &str, state: &str, rate: Decimal, taxable: Decimal, curren
 /// Calculates the tax of a created transaction from its ship-to (or first) address, as the
 /// service does once processing is over.
 pub fn calculate_tax(t: &mut Transaction) {
-    let address = t.addresses.iter().find(|a| a.kind == AddressType::ShipTo).or(t.addresses.first());
-    let country = address.and_then(|a| a.country.clone()).or(t.country.clone()).unwrap_or_default();
-    let state = address.and_then(|a| a.state.clone()).or(t.state.clone()).unwrap_or_default();
+    let address = t
+        .addresses
+        .iter()
+        .find(|a| a.kind == AddressType::ShipTo)
+        .or(t.addresses.first());
+    let country = address
+        .and_then(|a| a.country.clone())
+        .or(t.country.clone())
+        .unwrap_or_default();
+    let state = address
+        .and_then(|a| a.state.clone())
+        .or(t.state.clone())
+        .unwrap_or_default();
     let rate = reference::tax_rate(&country, &state);
     let currency = t.currency.clone().unwrap_or_else(|| "USD".into());
     let exempt_all = t.exempt == Some(TransactionExemptStatus::FullyExempt);
@@ -898,12 +1153,20 @@ pub fn calculate_tax(t: &mut Transaction) {
         item.taxable_amount = Some(taxable);
         item.tax_amount_calculated = Some(tax);
         item.tax_rate_calculated = Some(if exempt { Decimal::ZERO } else { rate });
-        item.tax_items = if exempt { Vec::new() } else { split_tax(&country, &state, rate, taxable, &currency) };
+        item.tax_items = if exempt {
+            Vec::new()
+        } else {
+            split_tax(&country, &state, rate, taxable, &currency)
+        };
         subtotal += amount;
         tax_total += tax;
         taxable_total += taxable;
     }
-    let liability = if t.marketplace == Some(true) { Decimal::ZERO } else { tax_total };
+    let liability = if t.marketplace == Some(true) {
+        Decimal::ZERO
+    } else {
+        tax_total
+    };
     t.country = Some(country).filter(|c| !c.is_empty());
     t.state = Some(state).filter(|s| !s.is_empty());
     t.subtotal = Some(subtotal);

@@ -17,23 +17,52 @@ async fn the_auth_matrix() {
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(detail(r).await, json!(MISSING_KEY));
 
-    let r = h.bare(Method::GET, path).header("x-api-key", "  ").header("x-organization-id", ORG1.0).send().await.unwrap();
+    let r = h
+        .bare(Method::GET, path)
+        .header("x-api-key", "  ")
+        .header("x-organization-id", ORG1.0)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(detail(r).await, json!(MISSING_KEY));
 
-    let r = h.bare(Method::GET, path).header("x-api-key", "not-a-key").header("x-organization-id", ORG1.0).send().await.unwrap();
+    let r = h
+        .bare(Method::GET, path)
+        .header("x-api-key", "not-a-key")
+        .header("x-organization-id", ORG1.0)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
     assert_eq!(detail(r).await, json!(UNAUTHENTICATED));
 
     // A valid key with another organization, or with none.
-    let r = h.bare(Method::GET, path).header("x-api-key", ORG1.1).header("x-organization-id", ORG2.0).send().await.unwrap();
+    let r = h
+        .bare(Method::GET, path)
+        .header("x-api-key", ORG1.1)
+        .header("x-organization-id", ORG2.0)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
     assert_eq!(detail(r).await, json!(NO_ACCESS));
-    let r = h.bare(Method::GET, path).header("x-api-key", ORG1.1).send().await.unwrap();
+    let r = h
+        .bare(Method::GET, path)
+        .header("x-api-key", ORG1.1)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::FORBIDDEN);
 
     // Header names are case-insensitive.
-    let r = h.bare(Method::GET, path).header("X-API-KEY", ORG1.1).header("X-Organization-Id", ORG1.0).send().await.unwrap();
+    let r = h
+        .bare(Method::GET, path)
+        .header("X-API-KEY", ORG1.1)
+        .header("X-Organization-Id", ORG1.0)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::OK);
     h.sandbox.stop().await;
 }
@@ -57,47 +86,111 @@ async fn unknown_paths_and_wrong_verbs() {
 async fn one_organization_never_sees_another() {
     let h = Harness::start().await;
     let first = h.get_json("/v1/registrations?size=100").await;
-    let second: Value = h.as_org(ORG2, Method::GET, "/v1/registrations?size=100").send().await.unwrap().json().await.unwrap();
-    let ids = |v: &Value| v["items"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let second: Value = h
+        .as_org(ORG2, Method::GET, "/v1/registrations?size=100")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids = |v: &Value| {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
     let (a, b) = (ids(&first), ids(&second));
     assert!(!a.is_empty() && !b.is_empty());
-    assert!(a.iter().all(|id| !b.contains(id)), "the organizations share no registration");
+    assert!(
+        a.iter().all(|id| !b.contains(id)),
+        "the organizations share no registration"
+    );
 
     // Organization 2 cannot read, or deregister, organization 1's records by id.
     let theirs = &a[0];
-    let r = h.as_org(ORG2, Method::GET, &format!("/v1/registrations/{theirs}")).send().await.unwrap();
+    let r = h
+        .as_org(ORG2, Method::GET, &format!("/v1/registrations/{theirs}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     let body = json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": true});
-    let r = h.as_org(ORG2, Method::POST, &format!("/v1/registrations/{theirs}/deregister")).json(&body).send().await.unwrap();
+    let r = h
+        .as_org(
+            ORG2,
+            Method::POST,
+            &format!("/v1/registrations/{theirs}/deregister"),
+        )
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
 
-    let customer = h.get_json("/v1/customers?size=1").await["items"][0]["id"].as_str().unwrap().to_owned();
-    let r = h.as_org(ORG2, Method::GET, &format!("/v1/customers/{customer}")).send().await.unwrap();
+    let customer = h.get_json("/v1/customers?size=1").await["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = h
+        .as_org(ORG2, Method::GET, &format!("/v1/customers/{customer}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
-    let txn = h.get_json("/v1/transactions?size=1").await["items"][0]["id"].as_str().unwrap().to_owned();
-    let r = h.as_org(ORG2, Method::GET, &format!("/v1/transactions/{txn}")).send().await.unwrap();
+    let txn = h.get_json("/v1/transactions?size=1").await["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = h
+        .as_org(ORG2, Method::GET, &format!("/v1/transactions/{txn}"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::NOT_FOUND);
     h.sandbox.stop().await;
 }
 
 #[tokio::test]
 async fn past_the_rate_limit_answers_429_with_retry_after() {
-    let h = Harness::with(SandboxConfig { rate_limit_per_min: 60, ..SandboxConfig::default() }).await;
+    let h = Harness::with(SandboxConfig {
+        rate_limit_per_min: 60,
+        ..SandboxConfig::default()
+    })
+    .await;
     // 60 per minute allows a burst of one; the next request at once is over the limit.
-    assert_eq!(h.get("/v1/registrations?size=1").await.status(), StatusCode::OK);
+    assert_eq!(
+        h.get("/v1/registrations?size=1").await.status(),
+        StatusCode::OK
+    );
     let r = h.get("/v1/registrations?size=1").await;
     assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!((1..=60).contains(&retry), "Retry-After is {retry}");
     // The limit is per key: the other organization's key is unaffected.
-    let r = h.as_org(ORG2, Method::GET, "/v1/registrations?size=1").send().await.unwrap();
+    let r = h
+        .as_org(ORG2, Method::GET, "/v1/registrations?size=1")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::OK);
     h.sandbox.stop().await;
 }
 
 #[tokio::test]
 async fn injected_faults_fail_a_share_of_requests() {
-    let h = Harness::with(SandboxConfig { error_rate: 0.5, rate_limit_per_min: 0, ..SandboxConfig::default() }).await;
+    let h = Harness::with(SandboxConfig {
+        error_rate: 0.5,
+        rate_limit_per_min: 0,
+        ..SandboxConfig::default()
+    })
+    .await;
     let mut failed = 0;
     for _ in 0..60 {
         let r = h.get("/v1/registrations?size=1").await;
@@ -110,6 +203,9 @@ async fn injected_faults_fail_a_share_of_requests() {
             other => panic!("unexpected {other}"),
         }
     }
-    assert!((10..=50).contains(&failed), "{failed} of 60 failed at an error rate of 0.5");
+    assert!(
+        (10..=50).contains(&failed),
+        "{failed} of 60 failed at an error rate of 0.5"
+    );
     h.sandbox.stop().await;
 }

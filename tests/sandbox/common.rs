@@ -19,8 +19,13 @@ impl Harness {
     }
 
     pub async fn with(config: SandboxConfig) -> Self {
-        let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await.expect("sandbox starts");
-        Harness { sandbox, http: reqwest::Client::new() }
+        let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            .await
+            .expect("sandbox starts");
+        Harness {
+            sandbox,
+            http: reqwest::Client::new(),
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -34,11 +39,16 @@ impl Harness {
 
     /// A request as organization `org`.
     pub fn as_org(&self, org: (&str, &str), method: Method, path: &str) -> RequestBuilder {
-        self.bare(method, path).header("x-api-key", org.1).header("x-organization-id", org.0)
+        self.bare(method, path)
+            .header("x-api-key", org.1)
+            .header("x-organization-id", org.0)
     }
 
     pub async fn get(&self, path: &str) -> Response {
-        self.as_org(ORG1, Method::GET, path).send().await.expect("request sent")
+        self.as_org(ORG1, Method::GET, path)
+            .send()
+            .await
+            .expect("request sent")
     }
 
     pub async fn get_json(&self, path: &str) -> Value {
@@ -48,7 +58,11 @@ impl Harness {
     }
 
     pub async fn send(&self, method: Method, path: &str, body: &Value) -> Response {
-        self.as_org(ORG1, method, path).json(body).send().await.expect("request sent")
+        self.as_org(ORG1, method, path)
+            .json(body)
+            .send()
+            .await
+            .expect("request sent")
     }
 }
 

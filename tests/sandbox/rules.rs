@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 use crate::common::{Harness, error_locs};
 
 async fn first_registration(h: &Harness) -> String {
-    let page = h.get_json("/v1/registrations?status__in=REGISTERED&size=1").await;
+    let page = h
+        .get_json("/v1/registrations?status__in=REGISTERED&size=1")
+        .await;
     page["items"][0]["id"].as_str().unwrap().to_owned()
 }
 
@@ -17,25 +19,54 @@ async fn deregistration_rules() {
     let path = format!("/v1/registrations/{id}/deregister");
 
     // No body at all.
-    let r = h.as_org(crate::common::ORG1, Method::POST, &path).send().await.unwrap();
+    let r = h
+        .as_org(crate::common::ORG1, Method::POST, &path)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(error_locs(r).await, ["body"]);
 
     for (body, loc) in [
-        (json!({"closure_date": "2026-02-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": true}), "body.closure_date"),
-        (json!({"closure_date": "31/12/2026", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": true}), "body.closure_date"),
-        (json!({"closure_date": "2026-12-31", "reason": "BANKRUPT", "final_return_acknowledged": true}), "body.reason"),
-        (json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": false}), "body.final_return_acknowledged"),
-        (json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE"}), "body.final_return_acknowledged"),
-        (json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": "maybe"}), "body.final_return_acknowledged"),
+        (
+            json!({"closure_date": "2026-02-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": true}),
+            "body.closure_date",
+        ),
+        (
+            json!({"closure_date": "31/12/2026", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": true}),
+            "body.closure_date",
+        ),
+        (
+            json!({"closure_date": "2026-12-31", "reason": "BANKRUPT", "final_return_acknowledged": true}),
+            "body.reason",
+        ),
+        (
+            json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": false}),
+            "body.final_return_acknowledged",
+        ),
+        (
+            json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE"}),
+            "body.final_return_acknowledged",
+        ),
+        (
+            json!({"closure_date": "2026-12-31", "reason": "FULL_BUSINESS_CLOSURE", "final_return_acknowledged": "maybe"}),
+            "body.final_return_acknowledged",
+        ),
     ] {
         let r = h.send(Method::POST, &path, &body).await;
         assert_eq!(error_locs(r).await, [loc], "{body}");
     }
     let r = h.send(Method::POST, &path, &json!({})).await;
-    assert_eq!(error_locs(r).await.len(), 3, "every missing field is reported at once");
+    assert_eq!(
+        error_locs(r).await.len(),
+        3,
+        "every missing field is reported at once"
+    );
 
     // Nothing was changed by the refused requests.
-    assert_eq!(h.get_json(&format!("/v1/registrations/{id}")).await["status"], json!("REGISTERED"));
+    assert_eq!(
+        h.get_json(&format!("/v1/registrations/{id}")).await["status"],
+        json!("REGISTERED")
+    );
     h.sandbox.stop().await;
 }
 
@@ -59,13 +90,30 @@ async fn physical_nexus_rules() {
                 body[k] = v.clone();
             }
         }
-        let r = h.send(Method::POST, "/v1/nexus/physical_nexus", &body).await;
+        let r = h
+            .send(Method::POST, "/v1/nexus/physical_nexus", &body)
+            .await;
         assert_eq!(error_locs(r).await, [loc], "{body}");
     }
-    let existing = h.get_json("/v1/nexus/physical_nexus?size=1").await["items"][0]["id"].as_str().unwrap().to_owned();
-    let r = h.send(Method::PUT, &format!("/v1/nexus/physical_nexus/{existing}"), &json!({"start_date": "2025-05-01", "end_date": "2025-04-30", "category": "INVENTORY"})).await;
+    let existing = h.get_json("/v1/nexus/physical_nexus?size=1").await["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = h
+        .send(
+            Method::PUT,
+            &format!("/v1/nexus/physical_nexus/{existing}"),
+            &json!({"start_date": "2025-05-01", "end_date": "2025-04-30", "category": "INVENTORY"}),
+        )
+        .await;
     assert_eq!(error_locs(r).await, ["body.end_date"]);
-    let r = h.send(Method::PUT, &format!("/v1/nexus/physical_nexus/{existing}"), &json!({"start_date": "2025-05-01"})).await;
+    let r = h
+        .send(
+            Method::PUT,
+            &format!("/v1/nexus/physical_nexus/{existing}"),
+            &json!({"start_date": "2025-05-01"}),
+        )
+        .await;
     assert_eq!(error_locs(r).await, ["body.category"]);
     h.sandbox.stop().await;
 }
@@ -73,7 +121,10 @@ async fn physical_nexus_rules() {
 #[tokio::test]
 async fn exemption_customer_and_tax_registration_rules() {
     let h = Harness::start().await;
-    let customer = h.get_json("/v1/customers?size=1").await["items"][0]["id"].as_str().unwrap().to_owned();
+    let customer = h.get_json("/v1/customers?size=1").await["items"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     let good = json!({
         "exemption_type": "wholesale", "status": "ACTIVE", "start_date": "2026-01-01", "customer_id": customer,
         "FEIN": "12-3456789", "sales_tax_id": "ST-1", "country_code": "US", "jurisdiction": "CA"
@@ -93,15 +144,38 @@ async fn exemption_customer_and_tax_registration_rules() {
     }
     let mut missing = good.clone();
     missing.as_object_mut().unwrap().remove("sales_tax_id");
-    assert_eq!(error_locs(h.send(Method::POST, "/v1/exemptions", &missing).await).await, ["body.sales_tax_id"]);
+    assert_eq!(
+        error_locs(h.send(Method::POST, "/v1/exemptions", &missing).await).await,
+        ["body.sales_tax_id"]
+    );
 
-    let r = h.send(Method::POST, "/v1/customers", &json!({"email": "not-an-email"})).await;
+    let r = h
+        .send(
+            Method::POST,
+            "/v1/customers",
+            &json!({"email": "not-an-email"}),
+        )
+        .await;
     assert_eq!(error_locs(r).await, ["body.email"]);
-    let r = h.send(Method::POST, "/v1/customers", &json!({"country": "Narnia"})).await;
+    let r = h
+        .send(Method::POST, "/v1/customers", &json!({"country": "Narnia"}))
+        .await;
     assert_eq!(error_locs(r).await, ["body.country"]);
-    let r = h.send(Method::POST, &format!("/v1/customers/{customer}/tax-registrations"), &json!({"tax_id": "   "})).await;
+    let r = h
+        .send(
+            Method::POST,
+            &format!("/v1/customers/{customer}/tax-registrations"),
+            &json!({"tax_id": "   "}),
+        )
+        .await;
     assert_eq!(error_locs(r).await, ["body.tax_id"]);
-    let r = h.send(Method::POST, &format!("/v1/customers/{customer}/tax-registrations"), &json!({})).await;
+    let r = h
+        .send(
+            Method::POST,
+            &format!("/v1/customers/{customer}/tax-registrations"),
+            &json!({}),
+        )
+        .await;
     assert_eq!(error_locs(r).await, ["body.tax_id"]);
     h.sandbox.stop().await;
 }
@@ -123,16 +197,31 @@ async fn transaction_and_credit_note_rules() {
     let h = Harness::start().await;
     let mut body = sale("bad-1");
     body["currency"] = json!("XYZ");
-    assert_eq!(error_locs(h.send(Method::POST, "/v1/transactions", &body).await).await, ["body.currency"]);
+    assert_eq!(
+        error_locs(h.send(Method::POST, "/v1/transactions", &body).await).await,
+        ["body.currency"]
+    );
     let mut body = sale("bad-2");
     body["transaction_items"][1]["amount"] = json!("ninety");
-    assert_eq!(error_locs(h.send(Method::POST, "/v1/transactions", &body).await).await, ["body.transaction_items.1.amount"]);
+    assert_eq!(
+        error_locs(h.send(Method::POST, "/v1/transactions", &body).await).await,
+        ["body.transaction_items.1.amount"]
+    );
     let mut body = sale("bad-3");
     body.as_object_mut().unwrap().remove("customer");
-    assert_eq!(error_locs(h.send(Method::POST, "/v1/transactions", &body).await).await, ["body.customer"]);
+    assert_eq!(
+        error_locs(h.send(Method::POST, "/v1/transactions", &body).await).await,
+        ["body.customer"]
+    );
 
-    let sale = h.get_json("/v1/transactions?transaction_type=SALE&size=1").await["items"][0].clone();
-    let path = format!("/v1/transactions/{}/credit_notes", sale["id"].as_str().unwrap());
+    let sale = h
+        .get_json("/v1/transactions?transaction_type=SALE&size=1")
+        .await["items"][0]
+        .clone();
+    let path = format!(
+        "/v1/transactions/{}/credit_notes",
+        sale["id"].as_str().unwrap()
+    );
     let note = |patch: Value| {
         let mut b = json!({
             "external_id": "cn-1", "date": "2026-11-03T00:00:00Z", "status": "COMMITTED", "total_amount": "10.00",
@@ -150,20 +239,42 @@ async fn transaction_and_credit_note_rules() {
         (json!({"currency": "ABC"}), "body.currency"),
         (json!({"total_amount": "ten"}), "body.total_amount"),
         (json!({"transaction_items": []}), "body.transaction_items"),
-        (json!({"transaction_items": [{"external_id": "l1", "date": "2026-11-03T00:00:00Z", "external_product_id": "p", "quantity": 1}]}), "body.transaction_items.0.amount"),
-        (json!({"transaction_items": [{"external_id": "l1", "date": "2026-11-03T00:00:00Z", "external_product_id": "p", "quantity": 1, "amount": "10.00", "discount_amount": "10.00"}]}), "body.transaction_items.0.discount_amount"),
+        (
+            json!({"transaction_items": [{"external_id": "l1", "date": "2026-11-03T00:00:00Z", "external_product_id": "p", "quantity": 1}]}),
+            "body.transaction_items.0.amount",
+        ),
+        (
+            json!({"transaction_items": [{"external_id": "l1", "date": "2026-11-03T00:00:00Z", "external_product_id": "p", "quantity": 1, "amount": "10.00", "discount_amount": "10.00"}]}),
+            "body.transaction_items.0.discount_amount",
+        ),
     ] {
         let r = h.send(Method::POST, &path, &note(patch.clone())).await;
         assert_eq!(error_locs(r).await, [loc], "{patch}");
     }
-    let r = h.send(Method::POST, "/v1/transactions", &json!([1, 2])).await;
+    let r = h
+        .send(Method::POST, "/v1/transactions", &json!([1, 2]))
+        .await;
     assert_eq!(error_locs(r).await, ["body"]);
-    let r = h.as_org(crate::common::ORG1, Method::POST, "/v1/transactions").header("content-type", "application/json").body("{not json").send().await.unwrap();
+    let r = h
+        .as_org(crate::common::ORG1, Method::POST, "/v1/transactions")
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let r = h.send(Method::POST, "/v1/tax/estimate", &json!({"external_id": "e"})).await;
+    let r = h
+        .send(
+            Method::POST,
+            "/v1/tax/estimate",
+            &json!({"external_id": "e"}),
+        )
+        .await;
     let locs = error_locs(r).await;
-    assert!(locs.contains(&"body.currency".to_owned()) && locs.contains(&"body.transaction_items".to_owned()), "{locs:?}");
+    assert!(
+        locs.contains(&"body.currency".to_owned())
+            && locs.contains(&"body.transaction_items".to_owned()),
+        "{locs:?}"
+    );
     h.sandbox.stop().await;
 }
-
-

@@ -2,28 +2,43 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
-use axum::Extension;
 
 use super::{required_body, saved};
-use crate::model::{Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType, CustomerWrite, Page};
+use crate::model::{
+    Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType, CustomerWrite, Page,
+};
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::store::Org;
 
-const ORDER_FIELDS: &[&str] = &["name", "email", "company_name", "country", "state", "city", "status", "external_id", "source"];
+const ORDER_FIELDS: &[&str] = &[
+    "name",
+    "email",
+    "company_name",
+    "country",
+    "state",
+    "city",
+    "status",
+    "external_id",
+    "source",
+];
 
 /// EU member states, whose tax ids are VAT numbers.
 const EU: &[&str] = &[
-    "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV", "LT", "LU", "MT",
-    "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE",
+    "AT", "BE", "BG", "HR", "CY", "CZ", "DK", "EE", "FI", "FR", "DE", "GR", "HU", "IE", "IT", "LV",
+    "LT", "LU", "MT", "NL", "PL", "PT", "RO", "SK", "SI", "ES", "SE",
 ];
 
-pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Customer>>> {
+pub async fn list(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Customer>>> {
     let mut q = Query::parse(raw.as_deref());
     let search = q.get("search_query").map(str::to_lowercase);
     let countries = q.list("country");
@@ -46,16 +61,34 @@ pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) 
                         .any(|v| v.to_lowercase().contains(s))
             })
         })
-        .filter(|c| countries.is_empty() || c.country.as_ref().is_some_and(|x| countries.iter().any(|y| y.eq_ignore_ascii_case(x))))
-        .filter(|c| state.as_ref().is_none_or(|s| c.state.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(s))))
+        .filter(|c| {
+            countries.is_empty()
+                || c.country
+                    .as_ref()
+                    .is_some_and(|x| countries.iter().any(|y| y.eq_ignore_ascii_case(x)))
+        })
+        .filter(|c| {
+            state
+                .as_ref()
+                .is_none_or(|s| c.state.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(s)))
+        })
         .filter(|c| sources.is_empty() || c.source.as_ref().is_some_and(|x| sources.contains(x)))
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
 
-pub async fn get_one(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Customer>> {
+pub async fn get_one(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Customer>> {
     let data = org.read();
-    data.demo.customers.iter().find(|c| c.id == id).cloned().map(Json).ok_or_else(|| ApiError::not_found("Customer", &id))
+    data.demo
+        .customers
+        .iter()
+        .find(|c| c.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Customer", &id))
 }
 
 /// Copies every field given in `w` onto `c`.
@@ -63,10 +96,32 @@ fn apply(c: &mut Customer, w: CustomerWrite) {
     macro_rules! set {
         ($($f:ident),*) => { $( if w.$f.is_some() { c.$f = w.$f; } )* };
     }
-    set!(name, external_id, external_friendly_id, status, email, phone, company_name, street_1, street_2, city, county, state, postal_code, country, full_address, source, registration_number);
+    set!(
+        name,
+        external_id,
+        external_friendly_id,
+        status,
+        email,
+        phone,
+        company_name,
+        street_1,
+        street_2,
+        city,
+        county,
+        state,
+        postal_code,
+        country,
+        full_address,
+        source,
+        registration_number
+    );
 }
 
-pub async fn create(State(app): State<Arc<App>>, Extension(org): Extension<Arc<Org>>, body: Bytes) -> ApiResult<Json<Customer>> {
+pub async fn create(
+    State(app): State<Arc<App>>,
+    Extension(org): Extension<Arc<Org>>,
+    body: Bytes,
+) -> ApiResult<Json<Customer>> {
     let request = crate::rules::customer_write(&required_body(&body)?)?;
     let customer = {
         let mut data = org.write();
@@ -112,8 +167,12 @@ pub async fn update(
     let request = crate::rules::customer_write(&required_body(&body)?)?;
     let customer = {
         let mut data = org.write();
-        let customer =
-            data.demo.customers.iter_mut().find(|c| c.id == id).ok_or_else(|| ApiError::not_found("Customer", &id))?;
+        let customer = data
+            .demo
+            .customers
+            .iter_mut()
+            .find(|c| c.id == id)
+            .ok_or_else(|| ApiError::not_found("Customer", &id))?;
         apply(customer, request);
         customer.clone()
     };
@@ -135,12 +194,21 @@ fn tax_type_of(country: &str, tax_id: &str) -> CustomerTaxType {
 
 /// Whether the id has the form its kind should have.
 fn looks_valid(kind: &CustomerTaxType, tax_id: &str) -> bool {
-    let id: String = tax_id.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_uppercase();
+    let id: String = tax_id
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_uppercase();
     match kind {
-        CustomerTaxType::GstHst => id.len() == 15 && id[..9].chars().all(|c| c.is_ascii_digit()) && &id[9..11] == "RT",
+        CustomerTaxType::GstHst => {
+            id.len() == 15 && id[..9].chars().all(|c| c.is_ascii_digit()) && &id[9..11] == "RT"
+        }
         CustomerTaxType::Qst => id.len() == 16 && id[..10].chars().all(|c| c.is_ascii_digit()),
         CustomerTaxType::Vat => {
-            id.len() >= 8 && id.len() <= 14 && id[..2].chars().all(|c| c.is_ascii_alphabetic()) && id[2..].chars().all(|c| c.is_ascii_alphanumeric())
+            id.len() >= 8
+                && id.len() <= 14
+                && id[..2].chars().all(|c| c.is_ascii_alphabetic())
+                && id[2..].chars().all(|c| c.is_ascii_alphanumeric())
         }
         _ => id.len() >= 5,
     }
@@ -157,26 +225,41 @@ pub async fn tax_registration(
     let registration = {
         let mut data = org.write();
         let fresh_id = data.new_id("txr");
-        let customer =
-            data.demo.customers.iter_mut().find(|c| c.id == id).ok_or_else(|| ApiError::not_found("Customer", &id))?;
+        let customer = data
+            .demo
+            .customers
+            .iter_mut()
+            .find(|c| c.id == id)
+            .ok_or_else(|| ApiError::not_found("Customer", &id))?;
         let country = customer.country.clone().unwrap_or_else(|| "US".into());
         let tax_id = request.tax_id.trim().to_owned();
         let tax_type = tax_type_of(&country, &tax_id);
         let is_valid = looks_valid(&tax_type, &tax_id);
-        let list = customer.customer_tax_registrations.get_or_insert_with(Vec::new);
-        let registration = match list.iter_mut().find(|r| r.tax_type == tax_type && r.country_code == country) {
+        let list = customer
+            .customer_tax_registrations
+            .get_or_insert_with(Vec::new);
+        match list
+            .iter_mut()
+            .find(|r| r.tax_type == tax_type && r.country_code == country)
+        {
             Some(existing) => {
                 existing.tax_id = tax_id;
                 existing.is_valid = is_valid;
                 existing.clone()
             }
             None => {
-                let r = CustomerTaxRegistration { id: fresh_id, customer_id: id.clone(), country_code: country, tax_type, tax_id, is_valid };
+                let r = CustomerTaxRegistration {
+                    id: fresh_id,
+                    customer_id: id.clone(),
+                    country_code: country,
+                    tax_type,
+                    tax_id,
+                    is_valid,
+                };
                 list.push(r.clone());
                 r
             }
-        };
-        registration
+        }
     };
     saved(&app)?;
     Ok(Json(registration))
@@ -188,7 +271,10 @@ mod tests {
 
     #[test]
     fn tax_id_kinds() {
-        assert_eq!(tax_type_of("CA", "123456789RT0001"), CustomerTaxType::GstHst);
+        assert_eq!(
+            tax_type_of("CA", "123456789RT0001"),
+            CustomerTaxType::GstHst
+        );
         assert!(looks_valid(&CustomerTaxType::GstHst, "123456789RT0001"));
         assert!(!looks_valid(&CustomerTaxType::GstHst, "12345RT0001"));
         assert_eq!(tax_type_of("DE", "DE123456789"), CustomerTaxType::Vat);

@@ -2,15 +2,17 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, Path, RawQuery, State};
-use axum::Extension;
 use serde_json::Value;
 
 use super::{required_body, saved};
-use crate::model::{Attachment, Exemption, ExemptionStatus, FieldError, Page, RelatedEntityType, Timestamp};
+use crate::model::{
+    Attachment, Exemption, ExemptionStatus, FieldError, Page, RelatedEntityType, Timestamp,
+};
 use crate::sandbox::App;
 use crate::sandbox::demo_data::StoredAttachment;
 use crate::sandbox::error::{ApiError, ApiResult};
@@ -23,10 +25,18 @@ const ORDER_FIELDS: &[&str] = &["end_date", "FEIN", "sales_tax_id", "status"];
 /// Largest certificate the service takes.
 pub const MAX_CERTIFICATE_BYTES: usize = 10 * 1024 * 1024;
 
-pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Exemption>>> {
+pub async fn list(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Exemption>>> {
     let mut q = Query::parse(raw.as_deref());
-    let filterable: Vec<&str> = ExemptionStatus::FILTERABLE.iter().map(ExemptionStatus::as_str).collect();
-    let statuses = q.one_of_list("status__in", &filterable).unwrap_or_else(|| filterable.iter().map(|s| (*s).to_owned()).collect());
+    let filterable: Vec<&str> = ExemptionStatus::FILTERABLE
+        .iter()
+        .map(ExemptionStatus::as_str)
+        .collect();
+    let statuses = q
+        .one_of_list("status__in", &filterable)
+        .unwrap_or_else(|| filterable.iter().map(|s| (*s).to_owned()).collect());
     let search = q.get("search_query").map(str::to_lowercase);
     let countries = q.list("country_code");
     let jurisdiction = q.get("jurisdiction").map(str::to_owned);
@@ -39,33 +49,70 @@ pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) 
     q.finish()?;
     let data = org.read();
     let email_of = |e: &Exemption| {
-        e.customer_id.as_ref().and_then(|id| data.demo.customers.iter().find(|c| &c.id == id)).and_then(|c| c.email.clone())
+        e.customer_id
+            .as_ref()
+            .and_then(|id| data.demo.customers.iter().find(|c| &c.id == id))
+            .and_then(|c| c.email.clone())
     };
     let rows: Vec<&Exemption> = data
         .demo
         .exemptions
         .iter()
-        .filter(|e| e.status.as_ref().is_some_and(|s| statuses.iter().any(|x| x == s.as_str())))
+        .filter(|e| {
+            e.status
+                .as_ref()
+                .is_some_and(|s| statuses.iter().any(|x| x == s.as_str()))
+        })
         .filter(|e| {
             search.as_ref().is_none_or(|s| {
                 e.id.to_lowercase().contains(s)
-                    || e.customer_name.as_ref().is_some_and(|n| n.to_lowercase().contains(s))
+                    || e.customer_name
+                        .as_ref()
+                        .is_some_and(|n| n.to_lowercase().contains(s))
                     || email_of(e).is_some_and(|m| m.to_lowercase().contains(s))
             })
         })
-        .filter(|e| countries.is_empty() || e.country_code.as_ref().is_some_and(|c| countries.iter().any(|x| x.eq_ignore_ascii_case(c))))
-        .filter(|e| jurisdiction.as_ref().is_none_or(|j| e.jurisdiction.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(j))))
+        .filter(|e| {
+            countries.is_empty()
+                || e.country_code
+                    .as_ref()
+                    .is_some_and(|c| countries.iter().any(|x| x.eq_ignore_ascii_case(c)))
+        })
+        .filter(|e| {
+            jurisdiction.as_ref().is_none_or(|j| {
+                e.jurisdiction
+                    .as_ref()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(j))
+            })
+        })
         .filter(|e| start.is_none_or(|d| e.start_date >= d))
         .filter(|e| end.is_none_or(|d| e.end_date.is_some_and(|x| x <= d)))
-        .filter(|e| customer_id.as_ref().is_none_or(|c| e.customer_id.as_ref() == Some(c)))
-        .filter(|e| transaction_id.as_ref().is_none_or(|t| e.transaction_id.as_ref() == Some(t)))
+        .filter(|e| {
+            customer_id
+                .as_ref()
+                .is_none_or(|c| e.customer_id.as_ref() == Some(c))
+        })
+        .filter(|e| {
+            transaction_id
+                .as_ref()
+                .is_none_or(|t| e.transaction_id.as_ref() == Some(t))
+        })
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
 
-pub async fn get_one(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Exemption>> {
+pub async fn get_one(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Exemption>> {
     let data = org.read();
-    data.demo.exemptions.iter().find(|e| e.id == id).cloned().map(Json).ok_or_else(|| ApiError::not_found("Exemption", &id))
+    data.demo
+        .exemptions
+        .iter()
+        .find(|e| e.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Exemption", &id))
 }
 
 pub async fn create(
@@ -115,13 +162,21 @@ pub async fn create(
     Ok(Json(exemption))
 }
 
-pub async fn attachments(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Vec<Attachment>>> {
+pub async fn attachments(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Vec<Attachment>>> {
     let data = org.read();
     if !data.demo.exemptions.iter().any(|e| e.id == id) {
         return Err(ApiError::not_found("Exemption", &id));
     }
     Ok(Json(
-        data.demo.attachments.iter().filter(|a| a.attachment.related_entity_id == id).map(|a| a.attachment.clone()).collect(),
+        data.demo
+            .attachments
+            .iter()
+            .filter(|a| a.attachment.related_entity_id == id)
+            .map(|a| a.attachment.clone())
+            .collect(),
     ))
 }
 
@@ -139,38 +194,60 @@ pub async fn upload(
     if !org.read().demo.exemptions.iter().any(|e| e.id == id) {
         return Err(ApiError::not_found("Exemption", &id));
     }
-    let mut multipart =
-        multipart.map_err(|_| file_error("missing", "Field required: send multipart/form-data with a part named file", Value::Null))?;
+    let mut multipart = multipart.map_err(|_| {
+        file_error(
+            "missing",
+            "Field required: send multipart/form-data with a part named file",
+            Value::Null,
+        )
+    })?;
     let mut file = None;
     loop {
-        let field = multipart
-            .next_field()
-            .await
-            .map_err(|e| file_error("value_error", &format!("Value error, the upload could not be read: {e}"), Value::Null))?;
+        let field = multipart.next_field().await.map_err(|e| {
+            file_error(
+                "value_error",
+                &format!("Value error, the upload could not be read: {e}"),
+                Value::Null,
+            )
+        })?;
         let Some(field) = field else { break };
         if field.name() == Some("file") {
             let name = field.file_name().unwrap_or("certificate.pdf").to_owned();
             let mime = field.content_type().unwrap_or("application/pdf").to_owned();
-            let bytes = field
-                .bytes()
-                .await
-                .map_err(|e| file_error("value_error", &format!("Value error, the upload could not be read: {e}"), Value::Null))?;
+            let bytes = field.bytes().await.map_err(|e| {
+                file_error(
+                    "value_error",
+                    &format!("Value error, the upload could not be read: {e}"),
+                    Value::Null,
+                )
+            })?;
             file = Some((name, mime, bytes));
             break;
         }
     }
     let Some((name, mime, bytes)) = file else {
-        return Err(file_error("missing", "Field required: a part named file", Value::Null));
+        return Err(file_error(
+            "missing",
+            "Field required: a part named file",
+            Value::Null,
+        ));
     };
     if bytes.len() > MAX_CERTIFICATE_BYTES {
         return Err(file_error(
             "value_error",
-            &format!("Value error, file must be at most 10 MB; {name} is {} bytes", bytes.len()),
+            &format!(
+                "Value error, file must be at most 10 MB; {name} is {} bytes",
+                bytes.len()
+            ),
             Value::String(name),
         ));
     }
     if !bytes.starts_with(b"%PDF-") {
-        return Err(file_error("value_error", &format!("Value error, file must be a PDF; {name} is not one"), Value::String(name)));
+        return Err(file_error(
+            "value_error",
+            &format!("Value error, file must be a PDF; {name} is not one"),
+            Value::String(name),
+        ));
     }
     let attachment = {
         let mut data = org.write();
@@ -188,7 +265,10 @@ pub async fn upload(
         {
             e.attachment_id = Some(attachment.id.clone());
         }
-        data.demo.attachments.push(StoredAttachment { attachment: attachment.clone(), bytes: bytes.to_vec() });
+        data.demo.attachments.push(StoredAttachment {
+            attachment: attachment.clone(),
+            bytes: bytes.to_vec(),
+        });
         attachment
     };
     saved(&app)?;

@@ -2,16 +2,16 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery};
-use axum::Extension;
 use rust_decimal::Decimal;
 
 use super::required_body;
 use crate::model::{
-    AddressType, BackFilingTerms, EstimateItem, EstimateResponse, EstimateTaxItem, Filing, FilingStatus, Page, Product,
-    ProductCategory, ProductStatus, RegistrationStatus, TaxExemption,
+    AddressType, BackFilingTerms, EstimateItem, EstimateResponse, EstimateTaxItem, Filing,
+    FilingStatus, Page, Product, ProductCategory, ProductStatus, RegistrationStatus, TaxExemption,
 };
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
@@ -19,12 +19,33 @@ use crate::sandbox::query::Query;
 use crate::sandbox::reference;
 use crate::sandbox::store::Org;
 
-const FILING_ORDER: &[&str] = &["start_date", "end_date", "due_date", "status", "state_code", "country_code", "amount"];
-const PRODUCT_ORDER: &[&str] = &["name", "code", "status", "product_category", "product_subcategory", "external_id"];
+const FILING_ORDER: &[&str] = &[
+    "start_date",
+    "end_date",
+    "due_date",
+    "status",
+    "state_code",
+    "country_code",
+    "amount",
+];
+const PRODUCT_ORDER: &[&str] = &[
+    "name",
+    "code",
+    "status",
+    "product_category",
+    "product_subcategory",
+    "external_id",
+];
 
-pub async fn filings(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Filing>>> {
+pub async fn filings(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Filing>>> {
     let mut q = Query::parse(raw.as_deref());
-    let known: Vec<&str> = FilingStatus::KNOWN.iter().map(FilingStatus::as_str).collect();
+    let known: Vec<&str> = FilingStatus::KNOWN
+        .iter()
+        .map(FilingStatus::as_str)
+        .collect();
     let statuses = q.one_of_list("status__in", &known);
     let state = q.get("state_code").map(str::to_owned);
     let countries = q.list("country_code");
@@ -38,28 +59,60 @@ pub async fn filings(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuer
         .demo
         .filings
         .iter()
-        .filter(|f| statuses.as_ref().is_none_or(|s| f.status.as_ref().is_some_and(|x| s.iter().any(|y| y == x.as_str()))))
-        .filter(|f| state.as_ref().is_none_or(|s| f.state_code.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(s))))
-        .filter(|f| countries.is_empty() || countries.iter().any(|c| c.eq_ignore_ascii_case(&f.country_code)))
+        .filter(|f| {
+            statuses.as_ref().is_none_or(|s| {
+                f.status
+                    .as_ref()
+                    .is_some_and(|x| s.iter().any(|y| y == x.as_str()))
+            })
+        })
+        .filter(|f| {
+            state.as_ref().is_none_or(|s| {
+                f.state_code
+                    .as_ref()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(s))
+            })
+        })
+        .filter(|f| {
+            countries.is_empty()
+                || countries
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&f.country_code))
+        })
         .filter(|f| start.is_none_or(|d| f.start_date >= d))
         .filter(|f| end.is_none_or(|d| f.end_date <= d))
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
 
-pub async fn filing(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Filing>> {
+pub async fn filing(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Filing>> {
     let data = org.read();
-    data.demo.filings.iter().find(|f| f.id == id).cloned().map(Json).ok_or_else(|| ApiError::not_found("Filing", &id))
+    data.demo
+        .filings
+        .iter()
+        .find(|f| f.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Filing", &id))
 }
 
 pub async fn back_filing_terms(Extension(_org): Extension<Arc<Org>>) -> Json<BackFilingTerms> {
     Json(reference::back_filing_terms())
 }
 
-pub async fn products(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Product>>> {
+pub async fn products(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Product>>> {
     let mut q = Query::parse(raw.as_deref());
     let search = q.get("query").map(str::to_lowercase);
-    let known: Vec<&str> = ProductStatus::KNOWN.iter().map(ProductStatus::as_str).collect();
+    let known: Vec<&str> = ProductStatus::KNOWN
+        .iter()
+        .map(ProductStatus::as_str)
+        .collect();
     let statuses = q.one_of_list("status__in", &known);
     let categories = q.list("product_category__in");
     let order = q.order_by(PRODUCT_ORDER, "");
@@ -78,33 +131,66 @@ pub async fn products(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQue
                     || p.sku.iter().any(|k| k.to_lowercase().contains(s))
             })
         })
-        .filter(|p| statuses.as_ref().is_none_or(|s| s.iter().any(|x| x == p.status.as_str())))
+        .filter(|p| {
+            statuses
+                .as_ref()
+                .is_none_or(|s| s.iter().any(|x| x == p.status.as_str()))
+        })
         .filter(|p| categories.is_empty() || categories.contains(&p.product_category))
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
 
-pub async fn product(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Product>> {
+pub async fn product(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Product>> {
     let data = org.read();
-    data.demo.products.iter().find(|p| p.id == id).cloned().map(Json).ok_or_else(|| ApiError::not_found("Product", &id))
+    data.demo
+        .products
+        .iter()
+        .find(|p| p.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Product", &id))
 }
 
-pub async fn product_categories(Extension(_org): Extension<Arc<Org>>) -> Json<Vec<ProductCategory>> {
+pub async fn product_categories(
+    Extension(_org): Extension<Arc<Org>>,
+) -> Json<Vec<ProductCategory>> {
     Json(reference::product_catalog())
 }
 
 /// POST /v1/tax/estimate: the tax each item would bear at the ship-to (or first) address.
-pub async fn estimate(Extension(org): Extension<Arc<Org>>, body: Bytes) -> ApiResult<Json<EstimateResponse>> {
+pub async fn estimate(
+    Extension(org): Extension<Arc<Org>>,
+    body: Bytes,
+) -> ApiResult<Json<EstimateResponse>> {
     let request = crate::rules::estimate(&required_body(&body)?)?;
-    let address = request.addresses.iter().find(|a| a.kind == Some(AddressType::ShipTo)).or(request.addresses.first());
-    let country = address.and_then(|a| a.country.clone()).unwrap_or_else(|| "US".into()).to_uppercase();
-    let state = address.and_then(|a| a.state.clone()).unwrap_or_default().to_uppercase();
+    let address = request
+        .addresses
+        .iter()
+        .find(|a| a.kind == Some(AddressType::ShipTo))
+        .or(request.addresses.first());
+    let country = address
+        .and_then(|a| a.country.clone())
+        .unwrap_or_else(|| "US".into())
+        .to_uppercase();
+    let state = address
+        .and_then(|a| a.state.clone())
+        .unwrap_or_default()
+        .to_uppercase();
     let rate = reference::tax_rate(&country, &state);
     let data = org.read();
     let registered = data.demo.registrations.iter().any(|r| {
-        r.country_code == country && (r.state_code == state || r.state_code.is_empty()) && r.status == RegistrationStatus::Registered
+        r.country_code == country
+            && (r.state_code == state || r.state_code.is_empty())
+            && r.status == RegistrationStatus::Registered
     });
-    let nexus_met = data.demo.nexus.iter().any(|n| n.country_code == country && n.state_code == state && n.nexus_met == Some(true));
+    let nexus_met =
+        data.demo.nexus.iter().any(|n| {
+            n.country_code == country && n.state_code == state && n.nexus_met == Some(true)
+        });
     let taxed = registered || nexus_met;
     let mut total_tax = Decimal::ZERO;
     let mut taxable_total = Decimal::ZERO;
@@ -138,7 +224,10 @@ pub async fn estimate(Extension(org): Extension<Arc<Org>>, body: Bytes) -> ApiRe
                 },
                 tax_items: if applies {
                     vec![EstimateTaxItem {
-                        name: format!("{} tax", reference::jurisdiction_name(&country, &state).unwrap_or(&country)),
+                        name: format!(
+                            "{} tax",
+                            reference::jurisdiction_name(&country, &state).unwrap_or(&country)
+                        ),
                         rate: Some(rate),
                         amount: Some(tax),
                         exempt: Some(false),
@@ -157,7 +246,11 @@ pub async fn estimate(Extension(org): Extension<Arc<Org>>, body: Bytes) -> ApiRe
         currency: request.currency,
         description: request.description,
         marketplace: request.marketplace,
-        addresses: request.addresses.iter().filter_map(|a| serde_json::to_value(a).ok()).collect(),
+        addresses: request
+            .addresses
+            .iter()
+            .filter_map(|a| serde_json::to_value(a).ok())
+            .collect(),
         transaction_items: items,
         total_tax_amount_calculated: Some(total_tax),
         taxable_amount: Some(taxable_total),

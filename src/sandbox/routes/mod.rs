@@ -29,41 +29,97 @@ const BODY_LIMIT: usize = 11 * 1024 * 1024;
 pub(crate) fn router(app: Arc<App>) -> Router {
     let v1 = Router::new()
         .route("/registrations", get(registrations::list))
-        .route("/registrations/jurisdictions", get(registrations::jurisdictions))
-        .route("/registrations/jurisdiction-specific-fields", get(registrations::jurisdiction_form))
+        .route(
+            "/registrations/jurisdictions",
+            get(registrations::jurisdictions),
+        )
+        .route(
+            "/registrations/jurisdiction-specific-fields",
+            get(registrations::jurisdiction_form),
+        )
         .route("/registrations/{id}", get(registrations::get_one))
-        .route("/registrations/{id}/oss-countries", get(registrations::oss_countries))
-        .route("/registrations/{id}/deregister", post(registrations::deregister))
+        .route(
+            "/registrations/{id}/oss-countries",
+            get(registrations::oss_countries),
+        )
+        .route(
+            "/registrations/{id}/deregister",
+            post(registrations::deregister),
+        )
         .route("/nexus", get(nexus::list_economic))
         .route("/nexus/{id}", get(nexus::get_economic))
-        .route("/nexus/physical_nexus", get(nexus::list_physical).post(nexus::create_physical))
+        .route(
+            "/nexus/physical_nexus",
+            get(nexus::list_physical).post(nexus::create_physical),
+        )
         .route("/nexus/physical_nexus/categories", get(nexus::categories))
-        .route("/nexus/physical_nexus/{id}", put(nexus::update_physical).delete(nexus::delete_physical))
-        .route("/exemptions", get(exemptions::list).post(exemptions::create))
+        .route(
+            "/nexus/physical_nexus/{id}",
+            put(nexus::update_physical).delete(nexus::delete_physical),
+        )
+        .route(
+            "/exemptions",
+            get(exemptions::list).post(exemptions::create),
+        )
         .route("/exemptions/{id}", get(exemptions::get_one))
-        .route("/exemptions/{id}/attachments", get(exemptions::attachments).post(exemptions::upload))
+        .route(
+            "/exemptions/{id}/attachments",
+            get(exemptions::attachments).post(exemptions::upload),
+        )
         .route("/customers", get(customers::list).post(customers::create))
-        .route("/customers/{id}", get(customers::get_one).put(customers::update))
-        .route("/customers/{id}/tax-registrations", post(customers::tax_registration))
-        .route("/transactions", get(transactions::list).post(transactions::create))
-        .route("/transactions/external/{external_id}", get(transactions::get_external))
+        .route(
+            "/customers/{id}",
+            get(customers::get_one).put(customers::update),
+        )
+        .route(
+            "/customers/{id}/tax-registrations",
+            post(customers::tax_registration),
+        )
+        .route(
+            "/transactions",
+            get(transactions::list).post(transactions::create),
+        )
+        .route(
+            "/transactions/external/{external_id}",
+            get(transactions::get_external),
+        )
         .route("/transactions/{id}", get(transactions::get_one))
-        .route("/transactions/{id}/credit_notes", post(transactions::credit_note))
+        .route(
+            "/transactions/{id}/credit_notes",
+            post(transactions::credit_note),
+        )
         .route("/filings", get(misc::filings))
-        .route("/filings/back-filing-terms/current", get(misc::back_filing_terms))
+        .route(
+            "/filings/back-filing-terms/current",
+            get(misc::back_filing_terms),
+        )
         .route("/filings/{id}", get(misc::filing))
         .route("/products", get(misc::products))
         .route("/products/categories", get(misc::product_categories))
         .route("/products/{id}", get(misc::product))
         .route("/tax/estimate", post(misc::estimate))
-        .route_layer(middleware::from_fn_with_state(Arc::clone(&app), auth::authenticate));
+        .route_layer(middleware::from_fn_with_state(
+            Arc::clone(&app),
+            auth::authenticate,
+        ));
     Router::new()
         .nest("/v1", v1)
-        .fallback(|| async { (StatusCode::NOT_FOUND, axum::Json(json!({ "detail": "Not Found" }))) })
-        .method_not_allowed_fallback(|| async {
-            (StatusCode::METHOD_NOT_ALLOWED, axum::Json(json!({ "detail": "Method Not Allowed" })))
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                axum::Json(json!({ "detail": "Not Found" })),
+            )
         })
-        .layer(middleware::from_fn_with_state(Arc::clone(&app), faults::inject))
+        .method_not_allowed_fallback(|| async {
+            (
+                StatusCode::METHOD_NOT_ALLOWED,
+                axum::Json(json!({ "detail": "Method Not Allowed" })),
+            )
+        })
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&app),
+            faults::inject,
+        ))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
 }
@@ -75,21 +131,37 @@ fn json_body(bytes: &Bytes) -> ApiResult<Option<Value>> {
     }
     serde_json::from_slice(bytes).map(Some).map_err(|e| {
         ApiError::from(
-            FieldError::new("json_invalid", vec!["body".into(), (e.column().saturating_sub(1)).into()], "JSON decode error", json!({}))
-                .with_ctx(json!({ "error": e.to_string() })),
+            FieldError::new(
+                "json_invalid",
+                vec!["body".into(), (e.column().saturating_sub(1)).into()],
+                "JSON decode error",
+                json!({}),
+            )
+            .with_ctx(json!({ "error": e.to_string() })),
         )
     })
 }
 
 /// A JSON body that must be there.
 fn required_body(bytes: &Bytes) -> ApiResult<Value> {
-    json_body(bytes)?.ok_or_else(|| FieldError::new("missing", vec!["body".into()], "Field required", Value::Null).into())
+    json_body(bytes)?.ok_or_else(|| {
+        FieldError::new(
+            "missing",
+            vec!["body".into()],
+            "Field required",
+            Value::Null,
+        )
+        .into()
+    })
 }
 
 /// Saves the state after an accepted write.
 fn saved(app: &App) -> ApiResult<()> {
     app.store.save().map_err(|e| {
         tracing::error!("{e}");
-        ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, "The sandbox could not save its state file.".into())
+        ApiError::Status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The sandbox could not save its state file.".into(),
+        )
     })
 }

@@ -2,14 +2,16 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
-use axum::Extension;
 use serde_json::Value;
 
 use super::{required_body, saved};
-use crate::model::{Nexus, NexusStatus, Page, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusSource};
+use crate::model::{
+    Nexus, NexusStatus, Page, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusSource,
+};
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
@@ -18,17 +20,36 @@ use crate::sandbox::reference;
 use crate::sandbox::store::Org;
 
 const ECONOMIC_ORDER: &[&str] = &[
-    "state_code", "country_code", "state_name", "status", "transactions_amount", "transaction_count", "nexus_met_date",
+    "state_code",
+    "country_code",
+    "state_name",
+    "status",
+    "transactions_amount",
+    "transaction_count",
+    "nexus_met_date",
     "tax_liability",
 ];
-const PHYSICAL_ORDER: &[&str] = &["country_code", "state_code", "start_date", "end_date", "category", "city"];
+const PHYSICAL_ORDER: &[&str] = &[
+    "country_code",
+    "state_code",
+    "start_date",
+    "end_date",
+    "category",
+    "city",
+];
 
-pub async fn list_economic(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Nexus>>> {
+pub async fn list_economic(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Nexus>>> {
     let mut q = Query::parse(raw.as_deref());
     let known: Vec<&str> = NexusStatus::KNOWN.iter().map(NexusStatus::as_str).collect();
-    let statuses = q
-        .one_of_list("status__in", &known)
-        .unwrap_or_else(|| NexusStatus::DEFAULT_FILTER.iter().map(|s| s.as_str().to_owned()).collect());
+    let statuses = q.one_of_list("status__in", &known).unwrap_or_else(|| {
+        NexusStatus::DEFAULT_FILTER
+            .iter()
+            .map(|s| s.as_str().to_owned())
+            .collect()
+    });
     let search = q.get("search_query").map(str::to_lowercase);
     let mut states = q.list("state_code__in");
     states.extend(q.get("state_code").map(str::to_owned));
@@ -42,29 +63,57 @@ pub async fn list_economic(Extension(org): Extension<Arc<Org>>, RawQuery(raw): R
         .demo
         .nexus
         .iter()
-        .filter(|n| n.status.as_ref().is_some_and(|s| statuses.iter().any(|x| x == s.as_str())))
+        .filter(|n| {
+            n.status
+                .as_ref()
+                .is_some_and(|s| statuses.iter().any(|x| x == s.as_str()))
+        })
         .filter(|n| {
             search.as_ref().is_none_or(|s| {
-                n.state_name.to_lowercase().contains(s) || n.state_code.to_lowercase() == *s || n.id.contains(s.as_str())
+                n.state_name.to_lowercase().contains(s)
+                    || n.state_code.to_lowercase() == *s
+                    || n.id.contains(s.as_str())
             })
         })
-        .filter(|n| states.is_empty() || states.iter().any(|s| s.eq_ignore_ascii_case(&n.state_code)))
-        .filter(|n| countries.is_empty() || countries.iter().any(|c| c.eq_ignore_ascii_case(&n.country_code)))
+        .filter(|n| {
+            states.is_empty() || states.iter().any(|s| s.eq_ignore_ascii_case(&n.state_code))
+        })
+        .filter(|n| {
+            countries.is_empty()
+                || countries
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&n.country_code))
+        })
         .filter(|n| collected.is_none_or(|c| n.collected_tax_nexus_met.unwrap_or(false) == c))
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
 
-pub async fn get_economic(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Nexus>> {
+pub async fn get_economic(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Nexus>> {
     let data = org.read();
-    data.demo.nexus.iter().find(|n| n.id == id).cloned().map(Json).ok_or_else(|| ApiError::not_found("Nexus", &id))
+    data.demo
+        .nexus
+        .iter()
+        .find(|n| n.id == id)
+        .cloned()
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Nexus", &id))
 }
 
-pub async fn list_physical(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<PhysicalNexus>>> {
+pub async fn list_physical(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<PhysicalNexus>>> {
     let mut q = Query::parse(raw.as_deref());
     let country = q.get("country_code").map(str::to_owned);
     let state = q.get("state_code").map(str::to_owned);
-    let order = q.order_by(PHYSICAL_ORDER, "country_code,state_code,start_date,end_date");
+    let order = q.order_by(
+        PHYSICAL_ORDER,
+        "country_code,state_code,start_date,end_date",
+    );
     let page = q.page();
     q.finish()?;
     let data = org.read();
@@ -72,8 +121,16 @@ pub async fn list_physical(Extension(org): Extension<Arc<Org>>, RawQuery(raw): R
         .demo
         .physical_nexus
         .iter()
-        .filter(|p| country.as_ref().is_none_or(|c| c.eq_ignore_ascii_case(&p.country_code)))
-        .filter(|p| state.as_ref().is_none_or(|s| s.eq_ignore_ascii_case(&p.state_code)))
+        .filter(|p| {
+            country
+                .as_ref()
+                .is_none_or(|c| c.eq_ignore_ascii_case(&p.country_code))
+        })
+        .filter(|p| {
+            state
+                .as_ref()
+                .is_none_or(|s| s.eq_ignore_ascii_case(&p.state_code))
+        })
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
@@ -149,7 +206,9 @@ pub async fn delete_physical(
         }
     }
     saved(&app)?;
-    Ok(Json(serde_json::json!({ "detail": format!("Physical nexus {id} deleted") })))
+    Ok(Json(
+        serde_json::json!({ "detail": format!("Physical nexus {id} deleted") }),
+    ))
 }
 
 pub async fn categories(
@@ -180,13 +239,15 @@ pub async fn categories(
     };
     let rows = reference::physical_nexus_categories(&country, state.as_deref().unwrap_or(""))
         .into_iter()
-        .map(|(name, title, description, example)| PhysicalNexusCategoryInfo {
-            is_category_assigned: assigned(&name),
-            name,
-            title: title.to_owned(),
-            description: description.to_owned(),
-            example: example.to_owned(),
-        })
+        .map(
+            |(name, title, description, example)| PhysicalNexusCategoryInfo {
+                is_category_assigned: assigned(&name),
+                name,
+                title: title.to_owned(),
+                description: description.to_owned(),
+                example: example.to_owned(),
+            },
+        )
         .collect();
     Ok(Json(rows))
 }

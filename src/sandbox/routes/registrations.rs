@@ -3,16 +3,16 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
-use axum::Extension;
 use serde_json::Value;
 
 use super::{json_body, saved};
 use crate::model::{
-    FilingFrequency, FieldError, JurisdictionForm, OssCountry, Page, Registration, RegistrationJurisdiction,
-    RegistrationStatus, TaxType, Timestamp,
+    FieldError, FilingFrequency, JurisdictionForm, OssCountry, Page, Registration,
+    RegistrationJurisdiction, RegistrationStatus, TaxType, Timestamp,
 };
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
@@ -26,8 +26,16 @@ fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
 }
 
 const ORDER_FIELDS: &[&str] = &[
-    "country_code", "state_code", "state_name", "status", "filing_frequency", "registration_date", "tax_type",
-    "registration_type", "created_at", "sales_tax_id",
+    "country_code",
+    "state_code",
+    "state_name",
+    "status",
+    "filing_frequency",
+    "registration_date",
+    "tax_type",
+    "registration_type",
+    "created_at",
+    "sales_tax_id",
 ];
 
 /// Fields `?reveal=` can show.
@@ -40,11 +48,17 @@ fn status_filter(q: &mut Query) -> Vec<RegistrationStatus> {
         .unwrap_or_else(|| RegistrationStatus::KNOWN.to_vec())
 }
 
-pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Registration>>> {
+pub async fn list(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Registration>>> {
     let mut q = Query::parse(raw.as_deref());
     let statuses = status_filter(&mut q);
     let state = q.get("state_code").map(str::to_owned);
-    let frequencies = q.one_of_list("filing_frequency__in", &names(FilingFrequency::KNOWN, FilingFrequency::as_str));
+    let frequencies = q.one_of_list(
+        "filing_frequency__in",
+        &names(FilingFrequency::KNOWN, FilingFrequency::as_str),
+    );
     let tax_types = q.one_of_list("tax_type__in", &names(TaxType::KNOWN, TaxType::as_str));
     let countries = q.list("country_code__in");
     let order = q.order_by(ORDER_FIELDS, "");
@@ -56,10 +70,29 @@ pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) 
         .registrations
         .iter()
         .filter(|r| statuses.contains(&r.status))
-        .filter(|r| state.as_ref().is_none_or(|s| r.state_code.eq_ignore_ascii_case(s)))
-        .filter(|r| frequencies.as_ref().is_none_or(|f| f.iter().any(|x| x == r.filing_frequency.as_str())))
-        .filter(|r| tax_types.as_ref().is_none_or(|t| r.tax_type.as_ref().is_some_and(|x| t.iter().any(|y| y == x.as_str()))))
-        .filter(|r| countries.is_empty() || countries.iter().any(|c| c.eq_ignore_ascii_case(&r.country_code)))
+        .filter(|r| {
+            state
+                .as_ref()
+                .is_none_or(|s| r.state_code.eq_ignore_ascii_case(s))
+        })
+        .filter(|r| {
+            frequencies
+                .as_ref()
+                .is_none_or(|f| f.iter().any(|x| x == r.filing_frequency.as_str()))
+        })
+        .filter(|r| {
+            tax_types.as_ref().is_none_or(|t| {
+                r.tax_type
+                    .as_ref()
+                    .is_some_and(|x| t.iter().any(|y| y == x.as_str()))
+            })
+        })
+        .filter(|r| {
+            countries.is_empty()
+                || countries
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(&r.country_code))
+        })
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
@@ -73,7 +106,12 @@ pub async fn jurisdictions(
     q.finish()?;
     let data = org.read();
     let mut rows: Vec<RegistrationJurisdiction> = Vec::new();
-    for r in data.demo.registrations.iter().filter(|r| statuses.contains(&r.status) && r.sst_import != Some(true)) {
+    for r in data
+        .demo
+        .registrations
+        .iter()
+        .filter(|r| statuses.contains(&r.status) && r.sst_import != Some(true))
+    {
         let row = RegistrationJurisdiction {
             country_code: r.country_code.clone(),
             state_code: r.state_code.clone(),
@@ -88,7 +126,10 @@ pub async fn jurisdictions(
 }
 
 fn find<'a>(registrations: &'a [Registration], id: &str) -> ApiResult<&'a Registration> {
-    registrations.iter().find(|r| r.id == id).ok_or_else(|| ApiError::not_found("Registration", id))
+    registrations
+        .iter()
+        .find(|r| r.id == id)
+        .ok_or_else(|| ApiError::not_found("Registration", id))
 }
 
 pub async fn get_one(
@@ -102,7 +143,12 @@ pub async fn get_one(
     let data = org.read();
     let mut registration = find(&data.demo.registrations, &id)?.clone();
     if let Some(field) = reveal {
-        let secret = data.demo.secrets.iter().find(|(rid, f, _)| *rid == id && *f == field).map(|(_, _, v)| v.clone());
+        let secret = data
+            .demo
+            .secrets
+            .iter()
+            .find(|(rid, f, _)| *rid == id && *f == field)
+            .map(|(_, _, v)| v.clone());
         match field.as_str() {
             "password_encrypted" => registration.password_encrypted = secret,
             _ => registration.pin_encrypted = secret,
@@ -120,7 +166,12 @@ pub async fn jurisdiction_form(
     let mut required = |name: &str| {
         let v = q.get(name).map(str::to_owned);
         if v.is_none() {
-            errors.push(FieldError::new("missing", vec!["query".into(), name.into()], "Field required", Value::Null));
+            errors.push(FieldError::new(
+                "missing",
+                vec!["query".into(), name.into()],
+                "Field required",
+                Value::Null,
+            ));
         }
         v
     };
@@ -139,13 +190,25 @@ pub async fn jurisdiction_form(
         return Err(errors.into());
     }
     let (country, state) = (country.unwrap_or_default(), state.unwrap_or_default());
-    Ok(Json(reference::jurisdiction_form(&country.to_uppercase(), &state.to_uppercase())))
+    Ok(Json(reference::jurisdiction_form(
+        &country.to_uppercase(),
+        &state.to_uppercase(),
+    )))
 }
 
-pub async fn oss_countries(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Vec<OssCountry>>> {
+pub async fn oss_countries(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Vec<OssCountry>>> {
     let data = org.read();
     find(&data.demo.registrations, &id)?;
-    let countries = data.demo.oss_countries.iter().find(|(rid, _)| *rid == id).map(|(_, c)| c.clone()).unwrap_or_default();
+    let countries = data
+        .demo
+        .oss_countries
+        .iter()
+        .find(|(rid, _)| *rid == id)
+        .map(|(_, c)| c.clone())
+        .unwrap_or_default();
     Ok(Json(countries))
 }
 

@@ -3,19 +3,20 @@
 
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
-use axum::Extension;
 use chrono::Utc;
 use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressWrite, Customer, CustomerStatus, Direction, Page, ProcessingStatus, RefundStatus, Timestamp, Transaction,
-    TransactionAddress, TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
+    AddressWrite, Customer, CustomerStatus, Direction, Page, ProcessingStatus, RefundStatus,
+    Timestamp, Transaction, TransactionAddress, TransactionExemptStatus, TransactionItem,
+    TransactionStatus, TransactionType,
 };
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
@@ -29,25 +30,52 @@ fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
 
 /// Reads checked wire values into an enumeration.
 fn parse_all<T>(values: Option<Vec<String>>, parse: fn(&str) -> T) -> Vec<T> {
-    values.unwrap_or_default().iter().map(|s| parse(s)).collect()
+    values
+        .unwrap_or_default()
+        .iter()
+        .map(|s| parse(s))
+        .collect()
 }
 
 /// Calculates the tax of queued transactions whose time has come, before any read.
 fn settle(org: &Org) {
     if org.read().transactions.has_queued() {
         let mut data = org.write();
-        let OrgData { demo, transactions, .. } = &mut *data;
+        let OrgData {
+            demo, transactions, ..
+        } = &mut *data;
         transactions.settle(Timestamp::now(), &demo.customers);
     }
 }
 
-pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) -> ApiResult<Json<Page<Transaction>>> {
+pub async fn list(
+    Extension(org): Extension<Arc<Org>>,
+    RawQuery(raw): RawQuery,
+) -> ApiResult<Json<Page<Transaction>>> {
     let mut q = Query::parse(raw.as_deref());
-    let statuses = q.one_of_list("status", &names(TransactionStatus::KNOWN, TransactionStatus::as_str));
-    let processing = q.one_of_list("processing_status__in", &names(ProcessingStatus::KNOWN, ProcessingStatus::as_str));
-    let exempt = q.one_of_list("exempt__in", &names(TransactionExemptStatus::KNOWN, TransactionExemptStatus::as_str));
-    let kinds = q.one_of_list("transaction_type", &names(TransactionType::KNOWN, TransactionType::as_str));
-    let refund_status = q.one_of("refund_status", &names(RefundStatus::KNOWN, RefundStatus::as_str));
+    let statuses = q.one_of_list(
+        "status",
+        &names(TransactionStatus::KNOWN, TransactionStatus::as_str),
+    );
+    let processing = q.one_of_list(
+        "processing_status__in",
+        &names(ProcessingStatus::KNOWN, ProcessingStatus::as_str),
+    );
+    let exempt = q.one_of_list(
+        "exempt__in",
+        &names(
+            TransactionExemptStatus::KNOWN,
+            TransactionExemptStatus::as_str,
+        ),
+    );
+    let kinds = q.one_of_list(
+        "transaction_type",
+        &names(TransactionType::KNOWN, TransactionType::as_str),
+    );
+    let refund_status = q.one_of(
+        "refund_status",
+        &names(RefundStatus::KNOWN, RefundStatus::as_str),
+    );
     let direction = q.one_of("direction", &names(Direction::KNOWN, Direction::as_str));
     let filter = Filter {
         search: q.get("search_query").map(str::to_owned),
@@ -68,20 +96,41 @@ pub async fn list(Extension(org): Extension<Arc<Org>>, RawQuery(raw): RawQuery) 
     q.finish()?;
     settle(&org);
     let data = org.read();
-    let positions = data.transactions.query(&filter, &order, Utc::now().date_naive(), &data.demo.customers);
+    let positions = data.transactions.query(
+        &filter,
+        &order,
+        Utc::now().date_naive(),
+        &data.demo.customers,
+    );
     let start = page.offset().min(positions.len());
     let end = (start + page.size as usize).min(positions.len());
-    let items = data.transactions.rows_at(&positions[start..end], &data.demo.customers);
-    Ok(Json(Page::new(items, positions.len() as u64, page.page, page.size)))
+    let items = data
+        .transactions
+        .rows_at(&positions[start..end], &data.demo.customers);
+    Ok(Json(Page::new(
+        items,
+        positions.len() as u64,
+        page.page,
+        page.size,
+    )))
 }
 
-pub async fn get_one(Extension(org): Extension<Arc<Org>>, Path(id): Path<String>) -> ApiResult<Json<Transaction>> {
+pub async fn get_one(
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<Transaction>> {
     settle(&org);
     let data = org.read();
-    data.transactions.get(&id, &data.demo.customers).map(Json).ok_or_else(|| ApiError::not_found("Transaction", &id))
+    data.transactions
+        .get(&id, &data.demo.customers)
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("Transaction", &id))
 }
 
-pub async fn get_external(Extension(org): Extension<Arc<Org>>, Path(external_id): Path<String>) -> ApiResult<Json<Transaction>> {
+pub async fn get_external(
+    Extension(org): Extension<Arc<Org>>,
+    Path(external_id): Path<String>,
+) -> ApiResult<Json<Transaction>> {
     settle(&org);
     let data = org.read();
     data.transactions
@@ -91,7 +140,10 @@ pub async fn get_external(Extension(org): Extension<Arc<Org>>, Path(external_id)
 }
 
 fn text(v: &Value, key: &str) -> Option<String> {
-    v.get(key).and_then(Value::as_str).map(str::to_owned).filter(|s| !s.trim().is_empty())
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .filter(|s| !s.trim().is_empty())
 }
 
 /// The customer a created transaction names: matched by external id or email, else added.
@@ -99,7 +151,8 @@ fn match_customer(data: &mut OrgData, org_id: &str, v: &Value) -> Customer {
     let external_id = text(v, "external_id");
     let email = text(v, "email");
     if let Some(found) = data.demo.customers.iter().find(|c| {
-        (external_id.is_some() && c.external_id == external_id) || (email.is_some() && c.email == email)
+        (external_id.is_some() && c.external_id == external_id)
+            || (email.is_some() && c.email == email)
     }) {
         return found.clone();
     }
@@ -200,7 +253,13 @@ fn item(
 }
 
 /// A bare transaction with the fields every created one shares.
-fn blank(org_id: &str, external_id: String, date: Timestamp, kind: TransactionType, currency: &str) -> Transaction {
+fn blank(
+    org_id: &str,
+    external_id: String,
+    date: Timestamp,
+    kind: TransactionType,
+    currency: &str,
+) -> Transaction {
     let mut t: Transaction = serde_json::from_value(serde_json::json!({
         "id": "", "external_id": external_id, "date": date, "type": kind, "addresses": [], "transaction_items": []
     }))
@@ -228,13 +287,26 @@ pub async fn create(
     let created = {
         let mut data = org.write();
         if data.transactions.has_external_id(&request.external_id) {
-            return Err(ApiError::Conflict(format!("A transaction with external_id {} already exists", request.external_id)));
+            return Err(ApiError::Conflict(format!(
+                "A transaction with external_id {} already exists",
+                request.external_id
+            )));
         }
         let customer = match_customer(&mut data, &org.id, &request.customer);
         let currency = request.currency.clone().unwrap_or_else(|| "USD".into());
-        let mut t = blank(&org.id, request.external_id.clone(), request.date, request.kind.clone(), &currency);
+        let mut t = blank(
+            &org.id,
+            request.external_id.clone(),
+            request.date,
+            request.kind.clone(),
+            &currency,
+        );
         t.addresses = request.addresses.iter().map(address).collect();
-        let ship = t.addresses.iter().find(|a| a.kind == crate::model::AddressType::ShipTo).or(t.addresses.first());
+        let ship = t
+            .addresses
+            .iter()
+            .find(|a| a.kind == crate::model::AddressType::ShipTo)
+            .or(t.addresses.first());
         t.country = ship.and_then(|a| a.country.clone());
         t.state = ship.and_then(|a| a.state.clone());
         t.transaction_items = request
@@ -242,7 +314,17 @@ pub async fn create(
             .iter()
             .map(|i| {
                 let id = data.new_id("item");
-                item(id, &org.id, i.external_id.clone(), i.date, i.external_product_id.clone(), i.description.clone(), i.quantity, i.amount, &currency)
+                item(
+                    id,
+                    &org.id,
+                    i.external_id.clone(),
+                    i.date,
+                    i.external_product_id.clone(),
+                    i.description.clone(),
+                    i.quantity,
+                    i.amount,
+                    &currency,
+                )
             })
             .collect();
         let items_total: Decimal = t.transaction_items.iter().filter_map(|i| i.amount).sum();
@@ -250,12 +332,19 @@ pub async fn create(
         t.subtotal = Some(items_total);
         t.description = request.description.clone();
         t.marketplace = request.marketplace;
-        t.status = Some(request.status.clone().unwrap_or(TransactionStatus::Committed));
+        t.status = Some(
+            request
+                .status
+                .clone()
+                .unwrap_or(TransactionStatus::Committed),
+        );
         t.processing_status = Some(ProcessingStatus::Queued);
         t.customer_id = Some(customer.id.clone());
         t.customer = Some(customer);
         let ready_at = Timestamp(Utc::now() + app.processing_delay);
-        let OrgData { demo, transactions, .. } = &mut *data;
+        let OrgData {
+            demo, transactions, ..
+        } = &mut *data;
         transactions.insert(t, Some(ready_at), &demo.customers)
     };
     saved(&app)?;
@@ -273,9 +362,15 @@ pub async fn credit_note(
     settle(&org);
     let note = {
         let mut data = org.write();
-        let original = data.transactions.get(&id, &data.demo.customers).ok_or_else(|| ApiError::not_found("Transaction", &id))?;
+        let original = data
+            .transactions
+            .get(&id, &data.demo.customers)
+            .ok_or_else(|| ApiError::not_found("Transaction", &id))?;
         if original.kind != TransactionType::Sale {
-            return Err(ApiError::BadRequest(format!("Credit notes can only be issued against a sale; {id} is a {}", original.kind)));
+            return Err(ApiError::BadRequest(format!(
+                "Credit notes can only be issued against a sale; {id} is a {}",
+                original.kind
+            )));
         }
         let original_currency = original.currency.clone().unwrap_or_else(|| "USD".into());
         if request.currency != original_currency {
@@ -285,10 +380,21 @@ pub async fn credit_note(
             )));
         }
         if data.transactions.has_external_id(&request.external_id) {
-            return Err(ApiError::Conflict(format!("A transaction with external_id {} already exists", request.external_id)));
+            return Err(ApiError::Conflict(format!(
+                "A transaction with external_id {} already exists",
+                request.external_id
+            )));
         }
-        let sale_total = original.final_total_amount.or(original.total_amount).unwrap_or_default();
-        let credited: Decimal = data.transactions.credit_notes_of(&id).iter().filter_map(|t| t.total_amount).sum();
+        let sale_total = original
+            .final_total_amount
+            .or(original.total_amount)
+            .unwrap_or_default();
+        let credited: Decimal = data
+            .transactions
+            .credit_notes_of(&id)
+            .iter()
+            .filter_map(|t| t.total_amount)
+            .sum();
         let left = sale_total - credited;
         if request.total_amount > left {
             return Err(ApiError::BadRequest(format!(
@@ -297,8 +403,18 @@ pub async fn credit_note(
             )));
         }
         let full = request.total_amount == left;
-        let kind = if full { TransactionType::FullCreditNote } else { TransactionType::PartialCreditNote };
-        let mut t = blank(&org.id, request.external_id.clone(), request.date, kind, &request.currency);
+        let kind = if full {
+            TransactionType::FullCreditNote
+        } else {
+            TransactionType::PartialCreditNote
+        };
+        let mut t = blank(
+            &org.id,
+            request.external_id.clone(),
+            request.date,
+            kind,
+            &request.currency,
+        );
         t.addresses = match &request.addresses {
             Some(a) if !a.is_empty() => a.iter().map(address).collect(),
             _ => original.addresses.clone(),
@@ -310,7 +426,17 @@ pub async fn credit_note(
             .iter()
             .map(|i| {
                 let id = data.new_id("item");
-                let mut it = item(id, &org.id, Some(i.external_id.clone()), i.date, i.external_product_id.clone(), i.description.clone(), Some(i.quantity), Some(i.amount), &request.currency);
+                let mut it = item(
+                    id,
+                    &org.id,
+                    Some(i.external_id.clone()),
+                    i.date,
+                    i.external_product_id.clone(),
+                    i.description.clone(),
+                    Some(i.quantity),
+                    Some(i.amount),
+                    &request.currency,
+                );
                 it.total_discount = i.discount_amount;
                 it
             })
@@ -328,8 +454,14 @@ pub async fn credit_note(
         t.customer = original.customer.clone();
         calculate_tax(&mut t);
         let mut original = original;
-        original.refund_status = Some(if full { RefundStatus::FullyRefunded } else { RefundStatus::PartiallyRefunded });
-        let OrgData { demo, transactions, .. } = &mut *data;
+        original.refund_status = Some(if full {
+            RefundStatus::FullyRefunded
+        } else {
+            RefundStatus::PartiallyRefunded
+        });
+        let OrgData {
+            demo, transactions, ..
+        } = &mut *data;
         transactions.update(original, &demo.customers);
         transactions.insert(t, None, &demo.customers)
     };
