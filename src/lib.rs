@@ -9,3 +9,4 @@ pub mod credentials;
 pub mod model;
 pub mod rules;
 pub mod sandbox;
+pub mod ui;

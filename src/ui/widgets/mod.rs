@@ -1,0 +1,10 @@
+//! Reusable widgets: each holds its state, handles its keys and draws itself with the theme.
+
+pub mod command_line;
+pub mod confirm;
+pub mod detail;
+pub mod flash;
+pub mod form;
+pub mod help;
+pub mod paged_table;
+pub mod spinner;
