@@ -14,6 +14,7 @@
 //! Dropping the future of a call cancels it: the connection is closed and nothing more is sent.
 
 mod config;
+mod endpoints;
 mod error;
 mod filters;
 mod generation;
@@ -24,6 +25,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use config::{ClientBuildError, ClientConfig};
+pub use endpoints::{RevealField, Upload};
 pub use error::{ApiError, ApiResult};
 pub use filters::{
     CustomerFilter, ExemptionFilter, FilingFilter, ListFilter, NexusFilter, PhysicalNexusFilter,
