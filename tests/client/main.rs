@@ -3,4 +3,6 @@
 
 mod common;
 mod endpoints;
+mod errors;
+mod resilience;
 mod writes;
