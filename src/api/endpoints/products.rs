@@ -1,0 +1,38 @@
+//! Products, the product category catalog, and tax estimates.
+
+use reqwest::Method;
+
+use crate::api::filters::{ListFilter, ProductFilter};
+use crate::api::transport::Call;
+use crate::api::{ApiResult, Client};
+use crate::model::{EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory};
+
+impl Client {
+    /// GET /v1/products: one page of products.
+    pub async fn list_products(
+        &self,
+        filter: &ProductFilter,
+        page: PageParams,
+    ) -> ApiResult<Page<Product>> {
+        let call = Call::get(&["products"]).query(filter.query(page));
+        self.transport.send(call).await
+    }
+
+    /// GET /v1/products/{id}.
+    pub async fn get_product(&self, id: &str) -> ApiResult<Product> {
+        self.transport.send(Call::get(&["products", id])).await
+    }
+
+    /// GET /v1/products/categories: the catalog of categories and subcategories.
+    pub async fn list_product_categories(&self) -> ApiResult<Vec<ProductCategory>> {
+        self.transport
+            .send(Call::get(&["products", "categories"]))
+            .await
+    }
+
+    /// POST /v1/tax/estimate: the tax a sale would bear, without recording it.
+    pub async fn estimate_tax(&self, request: &EstimateRequest) -> ApiResult<EstimateResponse> {
+        let call = Call::new(Method::POST, &["tax", "estimate"]).json(request)?;
+        self.transport.send(call).await
+    }
+}

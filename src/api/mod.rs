@@ -1,0 +1,78 @@
+//! The async client of the service.
+//!
+//! [`Client`] has one typed method per endpoint; each returns the [`model`](crate::model) type
+//! of the answer or an [`ApiError`] a user can read. Under the methods, the transport:
+//!
+//! - sends the credential headers of the [`Generation`] on every call, and a `User-Agent` of
+//!   `taxdash/<version>`;
+//! - paces all clones of one client to the service's rate limit (10,000 requests a minute by
+//!   default, evenly spaced), so bulk work does not meet a 429;
+//! - retries with exponential backoff and full jitter, honouring `Retry-After`
+//!   (see [`RetryPolicy`] for what is retried for which method);
+//! - applies a connect timeout and a per-attempt request timeout.
+//!
+//! Dropping the future of a call cancels it: the connection is closed and nothing more is sent.
+
+mod config;
+mod endpoints;
+mod error;
+mod filters;
+mod generation;
+mod retry;
+mod transport;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use config::{ClientBuildError, ClientConfig};
+pub use endpoints::{RevealField, Upload};
+pub use error::{ApiError, ApiResult};
+pub use filters::{
+    CustomerFilter, ExemptionFilter, FilingFilter, ListFilter, NexusFilter, PhysicalNexusFilter,
+    ProductFilter, Query, RegistrationFilter, Sort, TransactionFilter,
+};
+pub use generation::{Generation, InvalidHeader};
+pub use retry::RetryPolicy;
+pub use transport::ClientStats;
+
+use transport::Transport;
+
+/// A client of the service for one organization. Cheap to clone; clones share the connection
+/// pool, the rate limiter and the stats.
+#[derive(Clone)]
+pub struct Client {
+    transport: Arc<Transport>,
+}
+
+impl Client {
+    /// Builds a client. Fails on a base URL that breaks the transport rules (plain `http://` to
+    /// a host that is not loopback) or credentials that cannot travel in a header.
+    pub fn new(config: ClientConfig) -> Result<Self, ClientBuildError> {
+        Ok(Client {
+            transport: Arc::new(Transport::new(config)?),
+        })
+    }
+
+    /// The organization every call acts on.
+    pub fn organization_id(&self) -> &str {
+        self.transport.organization_id()
+    }
+
+    pub fn generation(&self) -> Generation {
+        self.transport.generation()
+    }
+
+    /// What the client has met so far: attempts, retries, 429 answers.
+    pub fn stats(&self) -> ClientStats {
+        self.transport.stats()
+    }
+}
+
+impl fmt::Debug for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("organization_id", &self.organization_id())
+            .field("generation", &self.generation())
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,386 @@
+//! One call on the wire: URL, credential headers, pacing, timeouts, retries, and reading the
+//! answer or the error. Endpoint methods describe a [`Call`]; everything else happens here.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use backon::Retryable;
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use reqwest::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use reqwest::multipart::{Form, Part};
+use reqwest::{Method, Response, StatusCode, redirect};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use url::Url;
+
+use super::config::{ClientBuildError, ClientConfig};
+use super::error::{ApiError, ApiResult, Redactor};
+use super::filters::Query;
+use super::generation::{ErrorContext, Generation};
+use super::retry::{Failure, RetryPolicy, parse_retry_after};
+
+/// What a request carries.
+#[derive(Debug, Clone)]
+pub(crate) enum Body {
+    None,
+    /// Serialized once, sent again as is on a retry.
+    Json(Arc<Vec<u8>>),
+    /// `multipart/form-data` with one file part.
+    File {
+        part: &'static str,
+        file_name: String,
+        mime: String,
+        bytes: Arc<Vec<u8>>,
+    },
+}
+
+/// One endpoint call: method, path below the generation's prefix, query and body.
+#[derive(Debug, Clone)]
+pub(crate) struct Call {
+    method: Method,
+    segments: Vec<String>,
+    query: Vec<(&'static str, String)>,
+    body: Body,
+}
+
+impl Call {
+    /// A call to the path made of `segments`; each one is percent-encoded as needed, so IDs
+    /// cannot change the path.
+    pub fn new<S: AsRef<str>>(method: Method, segments: &[S]) -> Self {
+        Call {
+            method,
+            segments: segments.iter().map(|s| s.as_ref().to_owned()).collect(),
+            query: Vec::new(),
+            body: Body::None,
+        }
+    }
+
+    pub fn get<S: AsRef<str>>(segments: &[S]) -> Self {
+        Self::new(Method::GET, segments)
+    }
+
+    pub fn query(mut self, query: Query) -> Self {
+        self.query.extend(query.pairs().iter().cloned());
+        self
+    }
+
+    pub fn param(mut self, key: &'static str, value: &str) -> Self {
+        self.query.push((key, value.to_owned()));
+        self
+    }
+
+    pub fn json<B: Serialize + ?Sized>(mut self, body: &B) -> ApiResult<Self> {
+        let bytes = serde_json::to_vec(body).map_err(|e| ApiError::BadRequest {
+            detail: format!("the request could not be written as JSON: {e}"),
+        })?;
+        self.body = Body::Json(Arc::new(bytes));
+        Ok(self)
+    }
+
+    pub fn file(mut self, part: &'static str, file_name: &str, mime: &str, bytes: Vec<u8>) -> Self {
+        self.body = Body::File {
+            part,
+            file_name: file_name.to_owned(),
+            mime: mime.to_owned(),
+            bytes: Arc::new(bytes),
+        };
+        self
+    }
+}
+
+/// Counts of what the client has met, shared by its clones.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClientStats {
+    /// Attempts sent (retries included).
+    pub requests: u64,
+    /// Attempts repeated after a failure.
+    pub retries: u64,
+    /// 429 answers received.
+    pub rate_limited: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    requests: AtomicU64,
+    retries: AtomicU64,
+    rate_limited: AtomicU64,
+}
+
+fn bump(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+/// The shared state behind every clone of a client.
+pub(crate) struct Transport {
+    http: reqwest::Client,
+    base_url: Url,
+    generation: Generation,
+    organization_id: String,
+    redactor: Redactor,
+    request_timeout: Duration,
+    retry: RetryPolicy,
+    limiter: Option<DefaultDirectRateLimiter>,
+    counters: Counters,
+}
+
+impl Transport {
+    pub fn new(config: ClientConfig) -> Result<Self, ClientBuildError> {
+        let base_url =
+            crate::config::validate_base_url("(client)", "base_url", config.base_url.as_str())?;
+        let headers = config
+            .generation
+            .auth_headers(&config.organization_id, &config.api_key)?;
+        let http = reqwest::Client::builder()
+            .user_agent(concat!("taxdash/", env!("CARGO_PKG_VERSION")))
+            .default_headers(headers)
+            .connect_timeout(config.connect_timeout)
+            .timeout(config.request_timeout)
+            // The key travels in a custom header that redirects would carry anywhere; the
+            // interface uses none.
+            .redirect(redirect::Policy::none())
+            .build()
+            .map_err(|e| ClientBuildError::Http(e.to_string()))?;
+        let limiter = config.rate_limit_per_min.map(|per_min| {
+            RateLimiter::direct(Quota::per_minute(per_min).allow_burst(NonZeroU32::MIN))
+        });
+        Ok(Transport {
+            http,
+            base_url,
+            generation: config.generation,
+            organization_id: config.organization_id,
+            redactor: Redactor::new(config.api_key),
+            request_timeout: config.request_timeout,
+            retry: config.retry,
+            limiter,
+            counters: Counters::default(),
+        })
+    }
+
+    pub fn generation(&self) -> Generation {
+        self.generation
+    }
+
+    pub fn organization_id(&self) -> &str {
+        &self.organization_id
+    }
+
+    pub fn stats(&self) -> ClientStats {
+        ClientStats {
+            requests: self.counters.requests.load(Ordering::Relaxed),
+            retries: self.counters.retries.load(Ordering::Relaxed),
+            rate_limited: self.counters.rate_limited.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Sends `call` (retrying as the policy allows) and reads the answer as `T`.
+    pub async fn send<T: DeserializeOwned>(&self, call: Call) -> ApiResult<T> {
+        let (what, bytes) = self.execute(call).await?;
+        serde_json::from_slice(&bytes).map_err(|e| ApiError::Undecodable {
+            what,
+            detail: format!(
+                "expected {}: {}",
+                short_type_name::<T>(),
+                self.redactor.text(&e.to_string())
+            ),
+        })
+    }
+
+    /// Sends `call` and ignores the answer's body.
+    pub async fn send_discarding(&self, call: Call) -> ApiResult<()> {
+        self.execute(call).await.map(drop)
+    }
+
+    /// The full URL of a call.
+    fn url(&self, call: &Call) -> Url {
+        let mut url = self.base_url.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty()
+                .extend(self.generation.path_prefix())
+                .extend(&call.segments);
+        }
+        if !call.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(&call.query);
+        }
+        url
+    }
+
+    /// Runs the attempts; on success, `what` (`GET /v1/...`) and the answer's body.
+    async fn execute(&self, call: Call) -> ApiResult<(String, Vec<u8>)> {
+        let url = self.url(&call);
+        let what = format!("{} {}", call.method, url.path());
+        let method = call.method.clone();
+        let max_wait = self.retry.max_wait;
+        let attempt = || self.attempt(&call, &url, &what);
+        let body = attempt
+            .retry(self.retry.backoff())
+            .when(|f: &Failure| f.retryable(&method))
+            .adjust(|f: &Failure, drawn| f.wait(drawn, max_wait))
+            .notify(|f: &Failure, wait: Duration| {
+                bump(&self.counters.retries);
+                tracing::debug!(%what, ?wait, error = %f.error, "retrying");
+            })
+            .await
+            .map_err(|f| f.error)?;
+        Ok((what, body))
+    }
+
+    async fn attempt(&self, call: &Call, url: &Url, what: &str) -> Result<Vec<u8>, Failure> {
+        if let Some(limiter) = &self.limiter {
+            limiter.until_ready().await;
+        }
+        bump(&self.counters.requests);
+        let mut request = self.http.request(call.method.clone(), url.clone());
+        request = match &call.body {
+            Body::None => request,
+            Body::Json(bytes) => request
+                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
+                .body(bytes.as_ref().clone()),
+            Body::File {
+                part,
+                file_name,
+                mime,
+                bytes,
+            } => {
+                let file = Part::bytes(bytes.as_ref().clone())
+                    .file_name(file_name.clone())
+                    .mime_str(mime)
+                    .map_err(|e| {
+                        Failure::fatal(ApiError::BadRequest {
+                            detail: format!("the file's type {mime:?} is not a MIME type: {e}"),
+                        })
+                    })?;
+                request.multipart(Form::new().part(*part, file))
+            }
+        };
+        let response = request.send().await.map_err(|e| self.failure(e))?;
+        let status = response.status();
+        let retry_after = retry_after(&response);
+        let body = response.bytes().await.map_err(|e| self.failure(e))?;
+        if status.is_success() {
+            return Ok(body.to_vec());
+        }
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            bump(&self.counters.rate_limited);
+        }
+        let ctx = ErrorContext {
+            what,
+            organization_id: &self.organization_id,
+            redactor: &self.redactor,
+        };
+        let mut error = self.generation.error_from(status, &body, &ctx);
+        if let ApiError::RateLimited { retry_after: r } = &mut error {
+            *r = retry_after;
+        }
+        Err(Failure::from_status(status, error, retry_after))
+    }
+
+    /// A transport error as a failure: a timeout, or a network error (retryable for any method
+    /// when the connection never opened).
+    fn failure(&self, e: reqwest::Error) -> Failure {
+        let connect_failed = e.is_connect();
+        let error = if e.is_timeout() && !connect_failed {
+            ApiError::Timeout {
+                after: self.request_timeout,
+            }
+        } else {
+            ApiError::Network {
+                detail: self.redactor.text(&describe(e)),
+            }
+        };
+        Failure::transport(error, connect_failed)
+    }
+}
+
+fn retry_after(response: &Response) -> Option<Duration> {
+    response
+        .headers()
+        .get(RETRY_AFTER)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| parse_retry_after(v, SystemTime::now()))
+}
+
+/// The error and its causes on one line, without the URL (the message names the call itself).
+fn describe(e: reqwest::Error) -> String {
+    let e = e.without_url();
+    let mut parts = vec![e.to_string()];
+    let mut source = std::error::Error::source(&e);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    parts.join(": ")
+}
+
+/// `Page<Registration>` rather than `taxdash::model::common::Page<taxdash::model::…>`.
+fn short_type_name<T>() -> String {
+    let full = std::any::type_name::<T>();
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or(&word));
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(word.rsplit("::").next().unwrap_or(&word));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::credentials::ApiKey;
+    use crate::model::{Page, Registration};
+
+    fn transport(base: &str) -> Transport {
+        let config = ClientConfig::new(
+            Url::parse(base).unwrap(),
+            "orgn_1",
+            ApiKey::new("k").unwrap(),
+        );
+        Transport::new(config).unwrap()
+    }
+
+    #[test]
+    fn urls_get_the_prefix_and_encoded_segments() {
+        let t = transport("http://127.0.0.1:9/");
+        let call = Call::get(&["transactions", "external", "ord/1 #2"]).param("a", "b c");
+        assert_eq!(
+            t.url(&call).as_str(),
+            "http://127.0.0.1:9/v1/transactions/external/ord%2F1%20%232?a=b+c"
+        );
+        let t = transport("https://api.example.com/base/");
+        assert_eq!(
+            t.url(&Call::get(&["registrations"])).as_str(),
+            "https://api.example.com/base/v1/registrations"
+        );
+    }
+
+    #[test]
+    fn plain_http_is_refused_for_a_remote_host() {
+        let config = ClientConfig::new(
+            Url::parse("http://api.example.com").unwrap(),
+            "orgn_1",
+            ApiKey::new("k").unwrap(),
+        );
+        let err = Transport::new(config).err().expect("refused");
+        assert!(err.to_string().contains("loopback"), "{err}");
+    }
+
+    #[test]
+    fn type_names_are_short() {
+        assert_eq!(
+            short_type_name::<Page<Registration>>(),
+            "Page<Registration>"
+        );
+        assert_eq!(short_type_name::<Vec<String>>(), "Vec<String>");
+    }
+}

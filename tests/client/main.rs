@@ -1,0 +1,8 @@
+//! The client over real loopback HTTP: against the sandbox for every endpoint, its errors, its
+//! faults and limits; against tiny purpose-built servers for answers the sandbox never gives.
+
+mod common;
+mod endpoints;
+mod errors;
+mod resilience;
+mod writes;
