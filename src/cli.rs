@@ -5,11 +5,35 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
+///
+/// With no command, opens the dashboard on the default profile. `--demo` opens it on the
+/// embedded sandbox instead: no account, no key, no config file.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// Open the dashboard on the embedded sandbox with demo data (touches neither the keyring
+    /// nor the config file).
+    #[arg(long, conflicts_with = "profile")]
+    pub demo: bool,
+
+    /// The profile to use (default: the config file's default profile).
+    #[arg(long, global = true, env = "TAXDASH_PROFILE", value_name = "NAME")]
+    pub profile: Option<String>,
+
+    /// The config file (default: config.toml in the platform config directory).
+    #[arg(long, global = true, env = "TAXDASH_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Hide and refuse every change: browse only.
+    #[arg(long)]
+    pub read_only: bool,
+
+    /// Colour theme: dark, light, high-contrast or mono (NO_COLOR selects mono).
+    #[arg(long, value_name = "NAME")]
+    pub theme: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -16,7 +16,6 @@
 mod config;
 mod endpoints;
 mod error;
-mod filters;
 mod generation;
 mod retry;
 mod transport;
@@ -27,7 +26,7 @@ use std::sync::Arc;
 pub use config::{ClientBuildError, ClientConfig};
 pub use endpoints::{RevealField, Upload};
 pub use error::{ApiError, ApiResult};
-pub use filters::{
+pub use crate::model::filters::{
     CustomerFilter, ExemptionFilter, FilingFilter, ListFilter, NexusFilter, PhysicalNexusFilter,
     ProductFilter, Query, RegistrationFilter, Sort, TransactionFilter,
 };

@@ -17,7 +17,7 @@ use url::Url;
 
 use super::config::{ClientBuildError, ClientConfig};
 use super::error::{ApiError, ApiResult, Redactor};
-use super::filters::Query;
+use crate::model::filters::Query;
 use super::generation::{ErrorContext, Generation};
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
 

@@ -17,6 +17,7 @@ mod customer;
 mod error;
 mod estimate;
 mod exemption;
+pub mod filters;
 mod filing;
 mod nexus;
 mod product;

@@ -1,6 +1,9 @@
 //! The panes and their widgets, the theme. Nothing here performs I/O: panes ask the runtime for
 //! work through [`crate::effect`], and draw what they hold.
 
+pub mod keymap;
+pub mod pane;
+pub mod shell;
 pub mod text;
 pub mod theme;
 pub mod widgets;

@@ -2,7 +2,7 @@
 
 use reqwest::Method;
 
-use crate::api::filters::{CustomerFilter, ListFilter};
+use crate::model::filters::{CustomerFilter, ListFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{

@@ -2,7 +2,7 @@
 
 use reqwest::Method;
 
-use crate::api::filters::{ExemptionFilter, ListFilter};
+use crate::model::filters::{ExemptionFilter, ListFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{Attachment, Exemption, ExemptionCreate, Page, PageParams};

@@ -1,6 +1,6 @@
 //! Filings and the back-filing terms.
 
-use crate::api::filters::{FilingFilter, ListFilter};
+use crate::model::filters::{FilingFilter, ListFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{BackFilingTerms, Filing, Page, PageParams};

@@ -2,7 +2,7 @@
 
 use reqwest::Method;
 
-use crate::api::filters::{ListFilter, NexusFilter, PhysicalNexusFilter};
+use crate::model::filters::{ListFilter, NexusFilter, PhysicalNexusFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{

@@ -2,7 +2,7 @@
 
 use reqwest::Method;
 
-use crate::api::filters::{ListFilter, ProductFilter};
+use crate::model::filters::{ListFilter, ProductFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory};

@@ -4,7 +4,7 @@
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::api::filters::{ListFilter, Query, RegistrationFilter};
+use crate::model::filters::{ListFilter, Query, RegistrationFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{

@@ -3,7 +3,7 @@
 use reqwest::Method;
 use serde::Deserialize;
 
-use crate::api::filters::{ListFilter, TransactionFilter};
+use crate::model::filters::{ListFilter, TransactionFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiError, ApiResult, Client};
 use crate::model::{CreditNoteRequest, Page, PageParams, Transaction, TransactionCreate};

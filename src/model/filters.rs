@@ -10,7 +10,7 @@
 
 use chrono::NaiveDate;
 
-use crate::model::{
+use super::{
     Direction, ExemptionStatus, FilingFrequency, FilingStatus, NexusStatus, PageParams,
     ProcessingStatus, ProductStatus, RefundStatus, RegistrationStatus, TaxType,
     TransactionExemptStatus, TransactionStatus, TransactionType,

@@ -1,0 +1,161 @@
+//! The runtime: owns the terminal, the client and the request tasks; runs the event loop, routes
+//! keys and answers to the shell, and carries out the effects the panes return. It draws nothing
+//! itself.
+
+mod calls;
+pub mod platform;
+
+use std::collections::HashMap;
+use std::io;
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyEventKind};
+use futures::{FutureExt, Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+pub use calls::{execute, failure};
+use platform::Platform;
+
+use crate::api::Client;
+use crate::effect::{Answer, Effect, RequestId};
+use crate::ui::shell::Shell;
+
+/// How often animations (the spinner, flash expiry) advance.
+pub const TICK: Duration = Duration::from_millis(100);
+
+/// The calls under way, each cancellable.
+struct Tasks {
+    client: Client,
+    running: HashMap<RequestId, CancellationToken>,
+    answers: mpsc::UnboundedSender<Answer>,
+}
+
+impl Tasks {
+    fn carry_out(&mut self, effects: Vec<Effect>, platform: &mut dyn Platform, shell: &mut Shell) -> bool {
+        let mut quit = false;
+        for effect in effects {
+            match effect {
+                Effect::Call { id, call } => {
+                    tracing::debug!(id = id.0, "{}", call.describe());
+                    let token = CancellationToken::new();
+                    self.running.insert(id, token.clone());
+                    let (client, answers) = (self.client.clone(), self.answers.clone());
+                    tokio::spawn(async move {
+                        tokio::select! {
+                            () = token.cancelled() => {}
+                            result = execute(&client, call) => {
+                                if let Err(failure) = &result {
+                                    tracing::info!(id = id.0, "call failed: {}", failure.message);
+                                }
+                                let _ = answers.send(Answer { id, result });
+                            }
+                        }
+                    });
+                }
+                Effect::Cancel(id) => {
+                    if let Some(token) = self.running.remove(&id) {
+                        token.cancel();
+                    }
+                }
+                Effect::OpenUrl(url) => {
+                    if let Err(e) = platform.open_url(&url) {
+                        shell.notify_error(e);
+                    }
+                }
+                Effect::Copy(text) => match platform.copy(&text) {
+                    Ok(()) => shell.notify_info(format!("copied {text}")),
+                    Err(e) => shell.notify_error(format!("cannot copy: {e}")),
+                },
+                Effect::Quit => quit = true,
+            }
+        }
+        quit
+    }
+
+    fn cancel_all(&mut self) {
+        for (_, token) in self.running.drain() {
+            token.cancel();
+        }
+    }
+}
+
+/// Runs the dashboard until the user quits or the events end. Generic over the backend and the
+/// event source, so tests drive it with `TestBackend` and scripted keys.
+pub async fn run<B, E>(
+    terminal: &mut Terminal<B>,
+    mut events: E,
+    shell: &mut Shell,
+    client: Client,
+    platform: &mut dyn Platform,
+) -> io::Result<()>
+where
+    B: Backend,
+    B::Error: Into<io::Error>,
+    E: Stream<Item = io::Result<Event>> + Unpin,
+{
+    let (sender, mut answers) = mpsc::unbounded_channel();
+    let mut tasks = Tasks { client, running: HashMap::new(), answers: sender };
+    let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+
+    let effects = shell.start();
+    let mut quit = tasks.carry_out(effects, platform, shell);
+    draw(terminal, shell)?;
+    while !quit && !shell.should_quit() {
+        let mut dirty = false;
+        let mut effects = Vec::new();
+        tokio::select! {
+            event = events.next() => match event {
+                None => break,
+                Some(Err(e)) => return Err(e),
+                Some(Ok(event)) => {
+                    dirty |= apply_event(shell, event, &mut effects);
+                    // Apply every event already waiting before drawing once.
+                    while let Some(Some(next)) = events.next().now_or_never() {
+                        dirty |= apply_event(shell, next?, &mut effects);
+                    }
+                }
+            },
+            Some(answer) = answers.recv() => {
+                tasks.running.remove(&answer.id);
+                effects.extend(shell.handle_answer(answer));
+                while let Ok(answer) = answers.try_recv() {
+                    tasks.running.remove(&answer.id);
+                    effects.extend(shell.handle_answer(answer));
+                }
+                dirty = true;
+            }
+            _ = tick.tick() => {
+                dirty |= shell.tick();
+            }
+        }
+        quit = tasks.carry_out(effects, platform, shell);
+        if dirty && !quit {
+            draw(terminal, shell)?;
+        }
+    }
+    tasks.cancel_all();
+    Ok(())
+}
+
+fn apply_event(shell: &mut Shell, event: Event, effects: &mut Vec<Effect>) -> bool {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => {
+            effects.extend(shell.handle_key(key));
+            true
+        }
+        Event::Resize(..) => true,
+        _ => false,
+    }
+}
+
+fn draw<B>(terminal: &mut Terminal<B>, shell: &mut Shell) -> io::Result<()>
+where
+    B: Backend,
+    B::Error: Into<io::Error>,
+{
+    terminal.draw(|frame| shell.draw(frame)).map(|_| ()).map_err(Into::into)
+}

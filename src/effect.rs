@@ -1,0 +1,106 @@
+//! The vocabulary between panes and the runtime. A pane never calls the client: it returns
+//! effects (call the service, open a URL, copy text, quit), and the runtime answers each call
+//! with an [`Answer`] carrying the same [`RequestId`]. A pane keeps the ids it still waits for and
+//! drops any other answer, so a slow answer to an old filter never overwrites a newer one.
+
+use crate::model::filters::RegistrationFilter;
+use crate::model::{
+    DeregistrationRequest, FieldError, JurisdictionForm, OssCountry, Page, PageParams, Registration,
+};
+
+/// Names one call to the service, unique for the life of the dashboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// What a pane asks the runtime to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Call the service; the answer comes back tagged with `id`.
+    Call { id: RequestId, call: Call },
+    /// The answer to `id` is no longer wanted: cancel the request if it is still running.
+    Cancel(RequestId),
+    /// Open a web page in the user's browser.
+    OpenUrl(String),
+    /// Copy text to the clipboard (OSC 52, so it works over SSH too).
+    Copy(String),
+    Quit,
+}
+
+/// Every call the dashboard makes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Registrations { filter: RegistrationFilter, page: PageParams },
+    /// One registration; `reveal` names a masked field to show in clear.
+    Registration { id: String, reveal: Option<String> },
+    OssCountries { registration_id: String },
+    JurisdictionForm { country: String, state: String },
+    Deregister { registration_id: String, body: DeregistrationRequest },
+}
+
+impl Call {
+    /// Whether the call changes records (refused in read-only mode, whatever asked for it).
+    pub fn is_write(&self) -> bool {
+        matches!(self, Call::Deregister { .. })
+    }
+
+    /// A few words for the spinner and the log: `loading registrations`.
+    pub fn describe(&self) -> String {
+        match self {
+            Call::Registrations { page, .. } => format!("loading registrations (page {})", page.page),
+            Call::Registration { id, reveal: None } => format!("loading registration {id}"),
+            Call::Registration { id, reveal: Some(field) } => format!("revealing {field} of {id}"),
+            Call::OssCountries { registration_id } => format!("loading OSS countries of {registration_id}"),
+            Call::JurisdictionForm { country, state } => format!("loading the {country}-{state} registration form"),
+            Call::Deregister { registration_id, .. } => format!("requesting deregistration of {registration_id}"),
+        }
+    }
+}
+
+/// What a call returned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Registrations(Page<Registration>),
+    Registration(Registration),
+    OssCountries(Vec<OssCountry>),
+    JurisdictionForm(JurisdictionForm),
+    Deregistered(Registration),
+}
+
+/// Why a call failed, in words for the user, with the fields a 422 named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub message: String,
+    pub fields: Vec<FieldError>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    Validation,
+    Conflict,
+    RateLimited,
+    Server,
+    Network,
+    Timeout,
+    Undecodable,
+    /// Refused before sending: read-only mode.
+    ReadOnly,
+    Other,
+}
+
+impl FailureKind {
+    /// Whether the connection itself is in doubt (the header shows it).
+    pub fn is_connection(self) -> bool {
+        matches!(self, FailureKind::Network | FailureKind::Timeout | FailureKind::Server)
+    }
+}
+
+/// The answer to one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub id: RequestId,
+    pub result: Result<Reply, Failure>,
+}

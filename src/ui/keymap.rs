@@ -1,0 +1,323 @@
+//! Keys to actions: the defaults users of k9s and gitui expect, merged with the config file's
+//! `[keys]` overrides. While a text field has focus the keymap is not consulted: printable keys
+//! go to the field.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Everything a key can ask for outside a text field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    Quit,
+    Help,
+    CommandLine,
+    Filter,
+    Refresh,
+    Up,
+    Down,
+    Top,
+    Bottom,
+    PageUp,
+    PageDown,
+    Open,
+    Back,
+    NextPane,
+    PrevPane,
+    Pane(u8),
+    Sort,
+    SortReverse,
+    CopyId,
+    Reveal,
+    OpenUrl,
+    New,
+    Edit,
+    Delete,
+    Deregister,
+}
+
+impl Action {
+    /// Actions that change records. Read-only mode hides and refuses every one of them.
+    pub const WRITES: &'static [Action] = &[Action::New, Action::Edit, Action::Delete, Action::Deregister];
+
+    pub fn is_write(self) -> bool {
+        Self::WRITES.contains(&self)
+    }
+
+    /// The name used in the config file's `[keys]` table.
+    pub fn name(self) -> String {
+        match self {
+            Action::Pane(n) => format!("pane_{n}"),
+            other => {
+                let debug = format!("{other:?}");
+                let mut name = String::new();
+                for (i, c) in debug.chars().enumerate() {
+                    if c.is_uppercase() && i > 0 {
+                        name.push('_');
+                    }
+                    name.push(c.to_ascii_lowercase());
+                }
+                name
+            }
+        }
+    }
+
+    fn all() -> Vec<Action> {
+        use Action::*;
+        let mut all = vec![
+            Quit, Help, CommandLine, Filter, Refresh, Up, Down, Top, Bottom, PageUp, PageDown, Open, Back, NextPane,
+            PrevPane, Sort, SortReverse, CopyId, Reveal, OpenUrl, New, Edit, Delete, Deregister,
+        ];
+        all.extend((1..=9).map(Pane));
+        all
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        Self::all().into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// A key with its modifiers, as written in the config file: `q`, `G`, `ctrl-r`, `shift-tab`,
+/// `pgdn`, `f5`, `enter`, `esc`, `space`, `up`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub code: KeyCode,
+    pub modifiers: KeyModifiers,
+}
+
+impl Key {
+    pub const fn new(code: KeyCode, modifiers: KeyModifiers) -> Self {
+        Key { code, modifiers }
+    }
+
+    pub const fn plain(c: char) -> Self {
+        Key { code: KeyCode::Char(c), modifiers: KeyModifiers::NONE }
+    }
+
+    /// The key of an event; shift is folded into the character for printable keys (`G`).
+    pub fn of(event: &KeyEvent) -> Self {
+        let mut modifiers = event.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let code = match event.code {
+            KeyCode::Char(c) => {
+                modifiers.remove(KeyModifiers::SHIFT);
+                KeyCode::Char(c)
+            }
+            KeyCode::BackTab => {
+                modifiers.insert(KeyModifiers::SHIFT);
+                KeyCode::Tab
+            }
+            other => other,
+        };
+        Key { code, modifiers }
+    }
+
+    pub fn parse(text: &str) -> Result<Key, String> {
+        let mut modifiers = KeyModifiers::NONE;
+        let mut rest = text.trim();
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if let Some(r) = lower.strip_prefix("ctrl-").or_else(|| lower.strip_prefix("c-")) {
+                modifiers |= KeyModifiers::CONTROL;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("alt-") {
+                modifiers |= KeyModifiers::ALT;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("shift-") {
+                modifiers |= KeyModifiers::SHIFT;
+                rest = &rest[rest.len() - r.len()..];
+            } else {
+                break;
+            }
+        }
+        let code = match rest.to_ascii_lowercase().as_str() {
+            "enter" | "return" => KeyCode::Enter,
+            "esc" | "escape" => KeyCode::Esc,
+            "tab" => KeyCode::Tab,
+            "backtab" => {
+                modifiers |= KeyModifiers::SHIFT;
+                KeyCode::Tab
+            }
+            "space" => KeyCode::Char(' '),
+            "up" => KeyCode::Up,
+            "down" => KeyCode::Down,
+            "left" => KeyCode::Left,
+            "right" => KeyCode::Right,
+            "home" => KeyCode::Home,
+            "end" => KeyCode::End,
+            "pgup" | "pageup" => KeyCode::PageUp,
+            "pgdn" | "pagedown" => KeyCode::PageDown,
+            "backspace" => KeyCode::Backspace,
+            "delete" | "del" => KeyCode::Delete,
+            f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
+                KeyCode::F(f[1..].parse().unwrap_or(1))
+            }
+            _ => {
+                let mut chars = rest.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => {
+                        if modifiers.contains(KeyModifiers::SHIFT) && c.is_ascii_alphabetic() {
+                            modifiers.remove(KeyModifiers::SHIFT);
+                            KeyCode::Char(c.to_ascii_uppercase())
+                        } else {
+                            KeyCode::Char(c)
+                        }
+                    }
+                    _ => return Err(format!("{text:?} is not a key (examples: q, G, ctrl-r, shift-tab, pgdn, f5)")),
+                }
+            }
+        };
+        Ok(Key { code, modifiers })
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.modifiers.contains(KeyModifiers::CONTROL) {
+            f.write_str("ctrl-")?;
+        }
+        if self.modifiers.contains(KeyModifiers::ALT) {
+            f.write_str("alt-")?;
+        }
+        if self.modifiers.contains(KeyModifiers::SHIFT) {
+            f.write_str("shift-")?;
+        }
+        match self.code {
+            KeyCode::Char(' ') => f.write_str("space"),
+            KeyCode::Char(c) => write!(f, "{c}"),
+            KeyCode::Enter => f.write_str("enter"),
+            KeyCode::Esc => f.write_str("esc"),
+            KeyCode::Tab => f.write_str("tab"),
+            KeyCode::Up => f.write_str("↑"),
+            KeyCode::Down => f.write_str("↓"),
+            KeyCode::Left => f.write_str("←"),
+            KeyCode::Right => f.write_str("→"),
+            KeyCode::Home => f.write_str("home"),
+            KeyCode::End => f.write_str("end"),
+            KeyCode::PageUp => f.write_str("pgup"),
+            KeyCode::PageDown => f.write_str("pgdn"),
+            KeyCode::F(n) => write!(f, "f{n}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+/// The bindings in force.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bindings: Vec<(Key, Action)>,
+}
+
+impl Default for Keymap {
+    fn default() -> Self {
+        use Action::*;
+        use KeyCode as K;
+        let none = KeyModifiers::NONE;
+        let mut bindings = vec![
+            (Key::plain('q'), Quit),
+            (Key::new(K::Char('c'), KeyModifiers::CONTROL), Quit),
+            (Key::plain('?'), Help),
+            (Key::plain(':'), CommandLine),
+            (Key::plain('/'), Filter),
+            (Key::plain('r'), Refresh),
+            (Key::plain('k'), Up),
+            (Key::new(K::Up, none), Up),
+            (Key::plain('j'), Down),
+            (Key::new(K::Down, none), Down),
+            (Key::plain('g'), Top),
+            (Key::new(K::Home, none), Top),
+            (Key::plain('G'), Bottom),
+            (Key::new(K::End, none), Bottom),
+            (Key::new(K::PageUp, none), PageUp),
+            (Key::new(K::PageDown, none), PageDown),
+            (Key::new(K::Enter, none), Open),
+            (Key::new(K::Esc, none), Back),
+            (Key::new(K::Tab, none), NextPane),
+            (Key::new(K::Tab, KeyModifiers::SHIFT), PrevPane),
+            (Key::plain('s'), Sort),
+            (Key::plain('S'), SortReverse),
+            (Key::plain('y'), CopyId),
+            (Key::plain('v'), Reveal),
+            (Key::plain('o'), OpenUrl),
+            (Key::plain('n'), New),
+            (Key::plain('e'), Edit),
+            (Key::plain('x'), Delete),
+            (Key::plain('D'), Deregister),
+        ];
+        bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
+        Keymap { bindings }
+    }
+}
+
+impl Keymap {
+    /// The defaults with `overrides` (action name → key) applied: an override replaces every
+    /// default key of that action. Unknown actions or keys are reported, not ignored.
+    pub fn with_overrides(overrides: &BTreeMap<String, String>) -> Result<Keymap, String> {
+        let mut map = Keymap::default();
+        for (name, key) in overrides {
+            let action = Action::from_name(name).ok_or_else(|| format!("[keys] {name}: no such action"))?;
+            let key = Key::parse(key).map_err(|e| format!("[keys] {name}: {e}"))?;
+            map.bindings.retain(|(k, a)| *a != action && *k != key);
+            map.bindings.push((key, action));
+        }
+        Ok(map)
+    }
+
+    pub fn action(&self, event: &KeyEvent) -> Option<Action> {
+        let key = Key::of(event);
+        self.bindings.iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
+    }
+
+    /// The keys bound to `action`, as shown in hints (`j/↓`).
+    pub fn keys_for(&self, action: Action) -> String {
+        let keys: Vec<String> = self.bindings.iter().filter(|(_, a)| *a == action).map(|(k, _)| k.to_string()).collect();
+        keys.join("/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn defaults_follow_the_conventions() {
+        let map = Keymap::default();
+        assert_eq!(map.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)), Some(Action::Quit));
+        assert_eq!(map.action(&ev(KeyCode::Char('G'), KeyModifiers::SHIFT)), Some(Action::Bottom));
+        assert_eq!(map.action(&ev(KeyCode::BackTab, KeyModifiers::SHIFT)), Some(Action::PrevPane));
+        assert_eq!(map.action(&ev(KeyCode::Char('2'), KeyModifiers::NONE)), Some(Action::Pane(2)));
+        assert_eq!(map.action(&ev(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+        assert_eq!(map.keys_for(Action::Down), "j/↓");
+    }
+
+    #[test]
+    fn overrides_replace_the_default_keys() {
+        let overrides = BTreeMap::from([("refresh".to_owned(), "ctrl-r".to_owned()), ("quit".to_owned(), "Q".to_owned())]);
+        let map = Keymap::with_overrides(&overrides).unwrap();
+        assert_eq!(map.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)), Some(Action::Refresh));
+        assert_eq!(map.action(&ev(KeyCode::Char('r'), KeyModifiers::NONE)), None);
+        assert_eq!(map.action(&ev(KeyCode::Char('Q'), KeyModifiers::SHIFT)), Some(Action::Quit));
+        assert_eq!(map.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)), None);
+    }
+
+    #[test]
+    fn bad_overrides_are_reported() {
+        let unknown = BTreeMap::from([("fly".to_owned(), "f".to_owned())]);
+        assert!(Keymap::with_overrides(&unknown).unwrap_err().contains("fly"));
+        let bad_key = BTreeMap::from([("quit".to_owned(), "ctrl-".to_owned())]);
+        assert!(Keymap::with_overrides(&bad_key).unwrap_err().contains("quit"));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for a in Action::all() {
+            assert_eq!(Action::from_name(&a.name()), Some(a), "{a:?}");
+        }
+        assert_eq!(Action::CopyId.name(), "copy_id");
+        assert!(Action::Deregister.is_write() && !Action::Refresh.is_write());
+    }
+}

@@ -1,0 +1,145 @@
+//! What every pane is: one room holding its state, its key handling, its drawing and the key
+//! hints it offers. Panes talk to the runtime only through [`Ctx`], which turns their wishes into
+//! [`Effect`]s.
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::keymap::Action;
+use super::theme::Theme;
+use crate::effect::{Call, Effect, Failure, Reply, RequestId};
+
+/// The key a hint names: a keymap action (shown with its live binding) or fixed keys of a widget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HintKey {
+    Action(Action),
+    Keys(&'static str),
+}
+
+/// One key hint of a pane, shown in the footer and in the `?` overlay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaneHint {
+    pub key: HintKey,
+    pub label: &'static str,
+}
+
+impl PaneHint {
+    pub const fn action(action: Action, label: &'static str) -> Self {
+        PaneHint { key: HintKey::Action(action), label }
+    }
+
+    pub const fn keys(keys: &'static str, label: &'static str) -> Self {
+        PaneHint { key: HintKey::Keys(keys), label }
+    }
+
+    /// Whether the hint offers a write (hidden in read-only mode).
+    pub fn is_write(&self) -> bool {
+        matches!(self.key, HintKey::Action(a) if a.is_write())
+    }
+}
+
+/// How loud a notice is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Success,
+    Error,
+}
+
+/// What a pane may ask of the runtime while it handles a key or an answer.
+pub struct Ctx<'a> {
+    next_id: &'a mut u64,
+    effects: &'a mut Vec<Effect>,
+    notices: &'a mut Vec<(Level, String)>,
+    read_only: bool,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(
+        next_id: &'a mut u64,
+        effects: &'a mut Vec<Effect>,
+        notices: &'a mut Vec<(Level, String)>,
+        read_only: bool,
+    ) -> Self {
+        Ctx { next_id, effects, notices, read_only }
+    }
+
+    /// Asks for `call`; its answer will carry the returned id.
+    pub fn call(&mut self, call: Call) -> RequestId {
+        *self.next_id += 1;
+        let id = RequestId(*self.next_id);
+        self.effects.push(Effect::Call { id, call });
+        id
+    }
+
+    pub fn cancel(&mut self, id: RequestId) {
+        self.effects.push(Effect::Cancel(id));
+    }
+
+    pub fn open_url(&mut self, url: impl Into<String>) {
+        self.effects.push(Effect::OpenUrl(url.into()));
+    }
+
+    pub fn copy(&mut self, text: impl Into<String>) {
+        self.effects.push(Effect::Copy(text.into()));
+    }
+
+    /// A one-line message in the footer.
+    pub fn notify(&mut self, level: Level, text: impl Into<String>) {
+        self.notices.push((level, text.into()));
+    }
+
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+}
+
+/// One tab of the dashboard.
+pub trait Pane {
+    /// The tab's title.
+    fn title(&self) -> &str;
+
+    /// The pane's key hints, in the order the footer shows them.
+    fn hints(&self) -> Vec<PaneHint>;
+
+    /// Called each time the pane comes into view; the first time it loads its data.
+    fn show(&mut self, ctx: &mut Ctx);
+
+    /// A keymap action while the pane has focus. Returns whether the pane used it.
+    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool;
+
+    /// Whether a text field of the pane has focus: then every key goes to [`Pane::on_key`].
+    fn captures_text(&self) -> bool {
+        false
+    }
+
+    /// A raw key while [`Pane::captures_text`] is true.
+    fn on_key(&mut self, _key: KeyEvent, _ctx: &mut Ctx) {}
+
+    /// The answer to a call the pane made.
+    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);
+
+    /// A `:` command the shell does not handle itself (`:deregister`, `:nexus CA`). Returns
+    /// whether the pane knew it.
+    fn command(&mut self, _name: &str, _args: &[&str], _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// Commands the pane offers to the command line's completion.
+    fn commands(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// Whether closing now would lose typed input.
+    fn has_unsaved_input(&self) -> bool {
+        false
+    }
+
+    /// Advances animations; returns whether anything visible changed.
+    fn tick(&mut self) -> bool {
+        false
+    }
+
+    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool);
+}
