@@ -6,5 +6,6 @@ pub mod detail;
 pub mod flash;
 pub mod form;
 pub mod help;
+pub mod keys;
 pub mod paged_table;
 pub mod spinner;
