@@ -9,3 +9,7 @@ pub mod help;
 pub mod keys;
 pub mod paged_table;
 pub mod spinner;
+mod wrap;
+
+#[cfg(test)]
+mod testing;
