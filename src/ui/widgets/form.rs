@@ -8,14 +8,19 @@
 //! it, or everywhere once a submit was tried; errors reported with [`Form::set_errors`] (a 422)
 //! show at once and leave a field when it is edited. Values are never cleared by a failure: the
 //! owner closes the form after a successful answer, or calls [`Form::mark_saved`].
+//!
+//! A wizard is a sequence of forms ending in a [`Review`] of the body, with a
+//! [`TypedConfirmation`] before a destructive step.
 
 mod render;
+mod review;
 mod spec;
 mod values;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::{CursorMove, TextArea};
 
+pub use review::{Review, TypedConfirmation, TypedOutcome};
 pub use spec::{Choice, FieldKind, FieldSpec};
 pub use values::{FieldValue, FormValues, body_rule};
 
