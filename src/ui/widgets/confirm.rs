@@ -1,1 +1,178 @@
-//! (to be written)
+//! A yes/no question in a small centered dialog: "Discard unsaved input?", "Delete physical nexus
+//! phys_123 in CO?". The owner keeps what it asked about and acts on the answer.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+use unicode_width::UnicodeWidthStr;
+
+use super::keys::{is_press, typed_char};
+use super::wrap::wrap;
+use crate::ui::theme::Theme;
+
+/// What a key did to the dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfirmOutcome {
+    /// Still open.
+    None,
+    Yes,
+    No,
+}
+
+/// The dialog's state: the question, the answer Enter gives, and the highlighted button.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    pub title: String,
+    pub message: String,
+    /// The answer Enter gives before the user moves the highlight.
+    pub default: bool,
+    highlighted: bool,
+}
+
+impl Confirm {
+    /// A question whose Enter answer is `default`. Destructive questions default to `false`.
+    pub fn new(message: impl Into<String>, default: bool) -> Self {
+        Confirm {
+            title: "Confirm".into(),
+            message: message.into(),
+            default,
+            highlighted: default,
+        }
+    }
+
+    /// "Discard unsaved input?", defaulting to no.
+    pub fn discard_input() -> Self {
+        Confirm::new("Discard the unsaved input?", false)
+    }
+
+    /// The same dialog titled `title`.
+    pub fn with_title(mut self, title: impl Into<String>) -> Self {
+        self.title = title.into();
+        self
+    }
+
+    /// The answer the highlighted button gives.
+    pub fn highlighted(&self) -> bool {
+        self.highlighted
+    }
+
+    /// `y` answers yes, `n` and Esc answer no, Enter answers the highlighted button; Left, Right,
+    /// Tab and `h`/`l` move the highlight. Every other key is ignored.
+    pub fn handle_key(&mut self, key: KeyEvent) -> ConfirmOutcome {
+        if !is_press(&key) {
+            return ConfirmOutcome::None;
+        }
+        match (key.code, typed_char(&key)) {
+            (_, Some('y' | 'Y')) => ConfirmOutcome::Yes,
+            (_, Some('n' | 'N')) | (KeyCode::Esc, _) => ConfirmOutcome::No,
+            (KeyCode::Enter, _) => {
+                if self.highlighted {
+                    ConfirmOutcome::Yes
+                } else {
+                    ConfirmOutcome::No
+                }
+            }
+            (KeyCode::Left | KeyCode::Right | KeyCode::Tab | KeyCode::BackTab, _)
+            | (_, Some('h' | 'l')) => {
+                self.highlighted = !self.highlighted;
+                ConfirmOutcome::None
+            }
+            _ => ConfirmOutcome::None,
+        }
+    }
+
+    /// Draws the dialog centered in `area`, over whatever is below it.
+    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let longest = self.message.width().max(self.title.width() + 4) as u16;
+        let width = (longest + 4).clamp(32, 60).min(area.width);
+        let message = wrap(&self.message, width.saturating_sub(4));
+        let height = (message.len() as u16 + 6).min(area.height);
+        let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+
+        let button = |label: &'static str, answer: bool| {
+            let style = if self.highlighted == answer {
+                theme.selection
+            } else {
+                theme.base
+            };
+            Span::styled(label, style)
+        };
+        let mut lines: Vec<Line> = message
+            .into_iter()
+            .map(|l| Line::styled(l, theme.base))
+            .collect();
+        lines.push(Line::default());
+        lines.push(
+            Line::from(vec![
+                button("[ Yes ]", true),
+                Span::raw("  "),
+                button("[ No ]", false),
+            ])
+            .centered(),
+        );
+        lines.push(
+            Line::from(vec![
+                Span::styled("y", theme.key),
+                Span::styled(" yes  ", theme.muted),
+                Span::styled("n", theme.key),
+                Span::styled(" no  ", theme.muted),
+                Span::styled("Enter", theme.key),
+                Span::styled(" highlighted", theme.muted),
+            ])
+            .centered(),
+        );
+
+        let block = Block::bordered()
+            .title(Span::styled(format!(" {} ", self.title), theme.title))
+            .border_style(theme.border_focus)
+            .padding(ratatui::widgets::Padding::horizontal(1));
+        Clear.render(popup, buf);
+        Paragraph::new(lines).block(block).render(popup, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::widgets::testing::{all_text, assert_styled, blank, key};
+
+    #[test]
+    fn y_n_and_esc_answer_at_once() {
+        let mut c = Confirm::discard_input();
+        assert_eq!(c.handle_key(key(KeyCode::Char('y'))), ConfirmOutcome::Yes);
+        assert_eq!(c.handle_key(key(KeyCode::Char('N'))), ConfirmOutcome::No);
+        assert_eq!(c.handle_key(key(KeyCode::Esc)), ConfirmOutcome::No);
+        assert_eq!(c.handle_key(key(KeyCode::Char('x'))), ConfirmOutcome::None);
+    }
+
+    #[test]
+    fn enter_gives_the_default_until_the_highlight_moves() {
+        let mut c = Confirm::new("Quit with unsaved input?", false);
+        assert_eq!(
+            c.clone().handle_key(key(KeyCode::Enter)),
+            ConfirmOutcome::No
+        );
+        assert_eq!(c.handle_key(key(KeyCode::Left)), ConfirmOutcome::None);
+        assert!(c.highlighted());
+        assert_eq!(c.handle_key(key(KeyCode::Enter)), ConfirmOutcome::Yes);
+        let mut yes = Confirm::new("Refresh?", true);
+        assert_eq!(yes.handle_key(key(KeyCode::Enter)), ConfirmOutcome::Yes);
+    }
+
+    #[test]
+    fn draws_the_question_and_highlights_the_default() {
+        let theme = Theme::default();
+        let c = Confirm::new("Delete physical nexus phys_123 in CO?", false);
+        let mut buf = blank(60, 12);
+        c.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        assert!(
+            text.contains("Delete physical nexus phys_123 in CO?"),
+            "{text}"
+        );
+        assert!(text.contains(" Confirm "), "{text}");
+        assert_styled(&buf, "[ No ]", theme.selection);
+    }
+}

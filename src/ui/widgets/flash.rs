@@ -1,1 +1,180 @@
-//! (to be written)
+//! The footer's one-line flash message: the result of the last action, which fades after a
+//! while.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use crate::ui::theme::Theme;
+
+/// How long a message stays, in ticks, unless told otherwise.
+pub const DEFAULT_TICKS: u32 = 20;
+
+/// How much a message matters, which picks its style and its mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlashLevel {
+    Info,
+    Success,
+    Error,
+}
+
+/// One message with the number of ticks it has left.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flash {
+    pub level: FlashLevel,
+    pub message: String,
+    ticks_left: u32,
+}
+
+impl Flash {
+    /// A message of `level` lasting [`DEFAULT_TICKS`]; errors stay twice as long, as they are
+    /// the ones people need time to read.
+    pub fn new(level: FlashLevel, message: impl Into<String>) -> Self {
+        let ticks_left = match level {
+            FlashLevel::Error => DEFAULT_TICKS * 2,
+            FlashLevel::Info | FlashLevel::Success => DEFAULT_TICKS,
+        };
+        Flash {
+            level,
+            message: message.into(),
+            ticks_left,
+        }
+    }
+
+    pub fn info(message: impl Into<String>) -> Self {
+        Flash::new(FlashLevel::Info, message)
+    }
+
+    pub fn success(message: impl Into<String>) -> Self {
+        Flash::new(FlashLevel::Success, message)
+    }
+
+    pub fn error(message: impl Into<String>) -> Self {
+        Flash::new(FlashLevel::Error, message)
+    }
+
+    /// The same message lasting `ticks` ticks.
+    pub fn with_ticks(mut self, ticks: u32) -> Self {
+        self.ticks_left = ticks;
+        self
+    }
+
+    pub fn ticks_left(&self) -> u32 {
+        self.ticks_left
+    }
+
+    /// The message as a styled line: a mark that tells the level apart without colour, then the
+    /// text, both in the level's style.
+    pub fn line(&self, theme: &Theme) -> Line<'static> {
+        let (mark, style) = match self.level {
+            FlashLevel::Info => ("", theme.info),
+            FlashLevel::Success => ("✓ ", theme.success),
+            FlashLevel::Error => ("✗ ", theme.error),
+        };
+        Line::from(vec![
+            Span::styled(mark, style),
+            Span::styled(self.message.clone(), style),
+        ])
+    }
+}
+
+/// The slot the footer draws: at most one message, replaced by the next and gone once expired.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlashLine {
+    current: Option<Flash>,
+}
+
+impl FlashLine {
+    /// Shows `flash` in place of whatever was there.
+    pub fn show(&mut self, flash: Flash) {
+        self.current = Some(flash);
+    }
+
+    pub fn clear(&mut self) {
+        self.current = None;
+    }
+
+    pub fn current(&self) -> Option<&Flash> {
+        self.current.as_ref()
+    }
+
+    /// Counts one tick down; answers whether the line changed (the message expired), so the
+    /// caller knows to redraw.
+    pub fn tick(&mut self) -> bool {
+        let Some(flash) = &mut self.current else {
+            return false;
+        };
+        flash.ticks_left = flash.ticks_left.saturating_sub(1);
+        if flash.ticks_left == 0 {
+            self.current = None;
+            return true;
+        }
+        false
+    }
+
+    /// Draws the message, if any, on the first row of `area`; the line is cut at the edge.
+    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        if let Some(flash) = &self.current {
+            flash.line(theme).render(area, buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::widgets::testing::{assert_styled, blank, row_text};
+
+    #[test]
+    fn expires_after_its_ticks() {
+        let mut line = FlashLine::default();
+        line.show(Flash::info("Refreshed").with_ticks(2));
+        assert!(!line.tick());
+        assert_eq!(line.current().map(|f| f.ticks_left()), Some(1));
+        assert!(line.tick(), "the expiring tick asks for a redraw");
+        assert!(line.current().is_none());
+        assert!(!line.tick());
+    }
+
+    #[test]
+    fn errors_last_longer_and_a_new_message_replaces_the_old() {
+        assert_eq!(
+            Flash::error("x").ticks_left(),
+            2 * Flash::info("x").ticks_left()
+        );
+        let mut line = FlashLine::default();
+        line.show(Flash::info("one"));
+        line.show(Flash::success("two"));
+        assert_eq!(line.current().map(|f| f.message.as_str()), Some("two"));
+    }
+
+    #[test]
+    fn renders_in_the_level_style() {
+        let theme = Theme::default();
+        for (flash, text, style) in [
+            (
+                Flash::info("Loaded 100 rows"),
+                "Loaded 100 rows",
+                theme.info,
+            ),
+            (
+                Flash::success("Nexus saved"),
+                "✓ Nexus saved",
+                theme.success,
+            ),
+            (
+                Flash::error("Request timed out"),
+                "✗ Request timed out",
+                theme.error,
+            ),
+        ] {
+            let mut line = FlashLine::default();
+            line.show(flash);
+            let mut buf = blank(30, 1);
+            line.render(buf.area, &mut buf, &theme);
+            assert_eq!(row_text(&buf, 0), text);
+            assert_styled(&buf, text, style);
+        }
+    }
+}

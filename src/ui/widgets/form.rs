@@ -1,1 +1,532 @@
-//! (to be written)
+//! Forms: fields built from descriptors, checked against the rules as they are typed and again on
+//! submit, with the service's 422 errors placed back under the fields they name.
+//!
+//! The form does not know the rules. Its owner gives it a validator over the values (usually a
+//! body validator of [`crate::rules`] through [`body_rule`]); the form runs it after every edit
+//! and on submit, and answers [`FormOutcome::Submit`] only when it finds nothing, so a form that
+//! fails a rule sends nothing. Errors the rules find show under a field once the user has edited
+//! it, or everywhere once a submit was tried; errors reported with [`Form::set_errors`] (a 422)
+//! show at once and leave a field when it is edited. Values are never cleared by a failure: the
+//! owner closes the form after a successful answer, or calls [`Form::mark_saved`].
+//!
+//! A wizard is a sequence of forms ending in a [`Review`] of the body, with a
+//! [`TypedConfirmation`] before a destructive step.
+
+mod render;
+mod review;
+mod spec;
+mod values;
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui_textarea::{CursorMove, TextArea};
+
+pub use review::{Review, TypedConfirmation, TypedOutcome};
+pub use spec::{Choice, FieldKind, FieldSpec};
+pub use values::{FieldValue, FormValues, body_rule};
+
+use super::help::Hint;
+use super::keys::{is_back_tab, is_ctrl, is_press, typed_char};
+use crate::model::FieldError;
+
+/// Checks a form's values; every error names its field by wire path.
+pub type Validator = Box<dyn Fn(&FormValues) -> Vec<FieldError> + Send>;
+
+/// What a key did to the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormOutcome {
+    /// Handled inside the form (an edit, a move), or ignored.
+    None,
+    /// The user submitted and the rules pass: send [`Form::to_json`].
+    Submit,
+    /// The user submitted but the rules fail: the errors are shown, the first field in error has
+    /// the focus, and nothing is to be sent.
+    Invalid,
+    /// Esc with nothing changed: close the form.
+    Cancel,
+    /// Esc with unsaved input: ask before closing (see
+    /// [`Confirm::discard_input`](super::confirm::Confirm::discard_input)).
+    AskDiscard,
+}
+
+/// What a field holds while it is edited.
+#[derive(Debug)]
+enum Input {
+    Text(Box<TextArea<'static>>),
+    Choice(Option<usize>),
+    Check(bool),
+}
+
+/// One field: its descriptor, its input, and what is known to be wrong with it.
+#[derive(Debug)]
+struct Field {
+    spec: FieldSpec,
+    input: Input,
+    /// Edited since the form opened (or was last saved): the rules' errors may show.
+    touched: bool,
+    /// Errors the validator found in the current values.
+    checked: Vec<String>,
+    /// Errors reported from outside (a 422), until the field is edited.
+    reported: Vec<String>,
+}
+
+impl Field {
+    fn new(spec: FieldSpec) -> Self {
+        let input = match spec.kind {
+            FieldKind::Select(_) => Input::Choice(None),
+            FieldKind::Checkbox => Input::Check(false),
+            _ => Input::Text(Box::new(text_area(&spec.kind, ""))),
+        };
+        Field {
+            spec,
+            input,
+            touched: false,
+            checked: Vec::new(),
+            reported: Vec::new(),
+        }
+    }
+
+    fn value(&self) -> FieldValue {
+        match &self.input {
+            Input::Text(area) => FieldValue::Text(area.lines().join("\n")),
+            Input::Choice(chosen) => FieldValue::Choice(
+                chosen
+                    .and_then(|i| self.spec.choices().get(i))
+                    .map(|c| c.value.clone())
+                    .unwrap_or_default(),
+            ),
+            Input::Check(on) => FieldValue::Bool(*on),
+        }
+    }
+
+    /// Sets the value; `false` when it does not suit the field (text for a checkbox, a value
+    /// that is none of the choices).
+    fn set_value(&mut self, value: &FieldValue) -> bool {
+        match (&mut self.input, value) {
+            (Input::Text(area), FieldValue::Text(s)) => {
+                **area = text_area(&self.spec.kind, s);
+                true
+            }
+            (Input::Choice(chosen), FieldValue::Choice(v) | FieldValue::Text(v)) => {
+                if v.is_empty() {
+                    *chosen = None;
+                    return true;
+                }
+                let found = self.spec.choices().iter().position(|c| c.value == *v);
+                if found.is_some() {
+                    *chosen = found;
+                }
+                found.is_some()
+            }
+            (Input::Check(on), FieldValue::Bool(b)) => {
+                *on = *b;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The errors to show: the reported ones, and the rules' once the field may show them.
+    fn visible_errors(&self, show_checked: bool) -> Vec<&str> {
+        let mut out: Vec<&str> = self.reported.iter().map(String::as_str).collect();
+        if show_checked || self.touched {
+            for e in &self.checked {
+                if !out.contains(&e.as_str()) {
+                    out.push(e);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A text input holding `text`, with the cursor at its end, set up for the kind of field.
+fn text_area(kind: &FieldKind, text: &str) -> TextArea<'static> {
+    let mut area = TextArea::new(text.split('\n').map(str::to_owned).collect());
+    area.move_cursor(CursorMove::Bottom);
+    area.move_cursor(CursorMove::End);
+    match kind {
+        FieldKind::Date => area.set_placeholder_text("YYYY-MM-DD"),
+        FieldKind::Decimal => area.set_placeholder_text("0.00"),
+        FieldKind::Masked => area.set_mask_char('•'),
+        _ => {}
+    }
+    area
+}
+
+/// A form's state: its fields and their values, the focus, the errors, and whether anything
+/// changed since it opened.
+pub struct Form {
+    fields: Vec<Field>,
+    focus: usize,
+    validator: Option<Validator>,
+    /// Errors reported for paths that match no field.
+    reported: Vec<String>,
+    /// Errors the validator found for paths that match no field.
+    checked: Vec<String>,
+    /// The values when the form opened or was last saved, to tell unsaved input.
+    baseline: FormValues,
+    /// A submit was tried: every error the rules find shows, touched or not.
+    attempted: bool,
+    busy: bool,
+    /// The first row shown, when the form is taller than its area.
+    scroll: u16,
+}
+
+impl Form {
+    /// A form of `specs`, in that order, all empty, with the focus on the first.
+    pub fn new(specs: Vec<FieldSpec>) -> Self {
+        let fields: Vec<Field> = specs.into_iter().map(Field::new).collect();
+        let mut form = Form {
+            fields,
+            focus: 0,
+            validator: None,
+            reported: Vec::new(),
+            checked: Vec::new(),
+            baseline: FormValues::default(),
+            attempted: false,
+            busy: false,
+            scroll: 0,
+        };
+        form.baseline = form.values();
+        form
+    }
+
+    /// The same form, checked by `validator` as it is edited and when it is submitted.
+    pub fn with_validator(
+        mut self,
+        validator: impl Fn(&FormValues) -> Vec<FieldError> + Send + 'static,
+    ) -> Self {
+        self.validator = Some(Box::new(validator));
+        self.check();
+        self
+    }
+
+    /// The same form with field `name` holding `value` from the start (an edit form's current
+    /// values): not an unsaved change. A value that does not suit the field is ignored.
+    pub fn with_value(mut self, name: &str, value: impl Into<FieldValue>) -> Self {
+        let value = value.into();
+        if let Some(field) = self.fields.iter_mut().find(|f| f.spec.name == name) {
+            field.set_value(&value);
+        }
+        self.baseline = self.values();
+        self.check();
+        self
+    }
+
+    /// The fields' descriptors, in order.
+    pub fn specs(&self) -> impl Iterator<Item = &FieldSpec> {
+        self.fields.iter().map(|f| &f.spec)
+    }
+
+    /// The index of the focused field.
+    pub fn focus(&self) -> usize {
+        self.focus
+    }
+
+    /// The wire name of the focused field.
+    pub fn focused_name(&self) -> Option<&'static str> {
+        self.fields.get(self.focus).map(|f| f.spec.name)
+    }
+
+    /// Moves the focus to field `name`; `false` when there is none.
+    pub fn focus_field(&mut self, name: &str) -> bool {
+        let found = self.fields.iter().position(|f| f.spec.name == name);
+        if let Some(i) = found {
+            self.focus = i;
+        }
+        found.is_some()
+    }
+
+    /// Every field's value.
+    pub fn values(&self) -> FormValues {
+        FormValues::new(
+            self.fields
+                .iter()
+                .map(|f| (f.spec.name, f.value()))
+                .collect(),
+        )
+    }
+
+    /// The body exactly as it would be sent (see [`FormValues::to_json`]).
+    pub fn to_json(&self) -> serde_json::Value {
+        self.values().to_json()
+    }
+
+    /// Whether any value differs from when the form opened or was last saved.
+    pub fn is_dirty(&self) -> bool {
+        self.values() != self.baseline
+    }
+
+    /// Records a successful submission: the current values become the saved ones, and the
+    /// errors and the memory of edits are cleared.
+    pub fn mark_saved(&mut self) {
+        self.baseline = self.values();
+        self.attempted = false;
+        self.clear_errors();
+        for field in &mut self.fields {
+            field.touched = false;
+        }
+        self.check();
+    }
+
+    /// While busy (a submission is on its way), edits and submits are refused; Esc still works.
+    pub fn set_busy(&mut self, busy: bool) {
+        self.busy = busy;
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.busy
+    }
+
+    /// Shows `errors` (a 422's `detail`, or the owner's own check): each under the field whose
+    /// name is its [`field_path`](FieldError::field_path), the others above the form. They
+    /// replace the errors reported before, and each leaves its field when the field is edited.
+    pub fn set_errors(&mut self, errors: &[FieldError]) {
+        self.reported.clear();
+        for field in &mut self.fields {
+            field.reported.clear();
+        }
+        for error in errors {
+            let path = error.field_path();
+            match self.fields.iter_mut().find(|f| f.spec.name == path) {
+                Some(field) => push_new(&mut field.reported, error.msg.clone()),
+                None => push_new(&mut self.reported, unplaced(&path, &error.msg)),
+            }
+        }
+    }
+
+    /// Removes every error shown, reported or found by the rules, until the next check.
+    pub fn clear_errors(&mut self) {
+        self.reported.clear();
+        self.checked.clear();
+        for field in &mut self.fields {
+            field.reported.clear();
+            field.checked.clear();
+        }
+    }
+
+    /// The errors shown under field `name`.
+    pub fn errors_for(&self, name: &str) -> Vec<&str> {
+        self.fields
+            .iter()
+            .find(|f| f.spec.name == name)
+            .map(|f| f.visible_errors(self.attempted))
+            .unwrap_or_default()
+    }
+
+    /// The errors shown above the fields: those naming no field of the form.
+    pub fn form_errors(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self.reported.iter().map(String::as_str).collect();
+        if self.attempted {
+            out.extend(self.checked.iter().map(String::as_str));
+        }
+        out
+    }
+
+    /// Runs the validator on the current values and files what it finds under the fields (shown
+    /// once a field is edited, or after a submit was tried). Answers whether the values pass;
+    /// without a validator they always do. The form calls this after every edit.
+    pub fn check(&mut self) -> bool {
+        let Some(validator) = &self.validator else {
+            return true;
+        };
+        let errors = validator(&self.values());
+        self.checked.clear();
+        for field in &mut self.fields {
+            field.checked.clear();
+        }
+        for error in &errors {
+            let path = error.field_path();
+            match self.fields.iter_mut().find(|f| f.spec.name == path) {
+                Some(field) => push_new(&mut field.checked, error.msg.clone()),
+                None => push_new(&mut self.checked, unplaced(&path, &error.msg)),
+            }
+        }
+        errors.is_empty()
+    }
+
+    /// A submit: every rule error shows; the answer is `Submit` only when there are none.
+    fn submit(&mut self) -> FormOutcome {
+        if self.busy {
+            return FormOutcome::None;
+        }
+        self.attempted = true;
+        if self.check() {
+            return FormOutcome::Submit;
+        }
+        if let Some(i) = self.fields.iter().position(|f| !f.checked.is_empty()) {
+            self.focus = i;
+        }
+        FormOutcome::Invalid
+    }
+
+    fn move_focus(&mut self, forward: bool, wrap: bool) {
+        let n = self.fields.len();
+        if n == 0 {
+            return;
+        }
+        self.focus = match (forward, wrap) {
+            (true, true) => (self.focus + 1) % n,
+            (false, true) => (self.focus + n - 1) % n,
+            (true, false) => (self.focus + 1).min(n - 1),
+            (false, false) => self.focus.saturating_sub(1),
+        };
+    }
+
+    /// Handles one key. Tab/Shift-Tab (and Down/Up outside a multi-line field) move the focus;
+    /// Enter moves on, or submits from the last field; Ctrl-S submits; Esc closes, asking first
+    /// when there is unsaved input. Every other key goes to the focused field: printable keys
+    /// are typed into a text field and never act as commands.
+    pub fn handle_key(&mut self, key: KeyEvent) -> FormOutcome {
+        if !is_press(&key) {
+            return FormOutcome::None;
+        }
+        if key.code == KeyCode::Esc {
+            return if self.is_dirty() {
+                FormOutcome::AskDiscard
+            } else {
+                FormOutcome::Cancel
+            };
+        }
+        if is_ctrl(&key, 's') {
+            return self.submit();
+        }
+        if is_back_tab(&key) {
+            self.move_focus(false, true);
+            return FormOutcome::None;
+        }
+        let multi_line = self
+            .fields
+            .get(self.focus)
+            .is_some_and(|f| f.spec.kind == FieldKind::MultiLine);
+        match key.code {
+            KeyCode::Tab => self.move_focus(true, true),
+            KeyCode::Down if !multi_line => self.move_focus(true, false),
+            KeyCode::Up if !multi_line => self.move_focus(false, false),
+            KeyCode::Enter if !multi_line => {
+                if self.focus + 1 >= self.fields.len() {
+                    return self.submit();
+                }
+                self.move_focus(true, false);
+            }
+            _ => {
+                if !self.busy && self.edit_focused(key) {
+                    if let Some(field) = self.fields.get_mut(self.focus) {
+                        field.touched = true;
+                        field.reported.clear();
+                    }
+                    self.check();
+                }
+            }
+        }
+        FormOutcome::None
+    }
+
+    /// Gives `key` to the focused field; answers whether its value changed.
+    fn edit_focused(&mut self, key: KeyEvent) -> bool {
+        let Some(field) = self.fields.get_mut(self.focus) else {
+            return false;
+        };
+        let typed = typed_char(&key);
+        let choices = field.spec.choices();
+        match &mut field.input {
+            Input::Text(area) => {
+                if let Some(c) = typed {
+                    area.insert_char(c);
+                    return true;
+                }
+                let newline = matches!(key.code, KeyCode::Enter) || is_ctrl(&key, 'm');
+                if newline && field.spec.kind != FieldKind::MultiLine {
+                    return false;
+                }
+                area.input(key)
+            }
+            Input::Choice(chosen) => {
+                let n = choices.len();
+                let before = *chosen;
+                *chosen = match (key.code, typed) {
+                    _ if n == 0 => None,
+                    (KeyCode::Right, _) | (_, Some(' ')) => Some(chosen.map_or(0, |i| (i + 1) % n)),
+                    (KeyCode::Left, _) => Some(chosen.map_or(n - 1, |i| (i + n - 1) % n)),
+                    (KeyCode::Backspace | KeyCode::Delete, _) if !field.spec.required => None,
+                    (_, Some(c)) => {
+                        // Jump to the next choice whose label starts with the letter typed.
+                        let start = chosen.map_or(0, |i| i + 1);
+                        (0..n)
+                            .map(|k| (start + k) % n)
+                            .find(|&i| starts_with_letter(&choices[i].label, c))
+                            .or(*chosen)
+                    }
+                    _ => *chosen,
+                };
+                *chosen != before
+            }
+            Input::Check(on) => {
+                if typed == Some(' ') {
+                    *on = !*on;
+                    return true;
+                }
+                false
+            }
+        }
+    }
+
+    /// The keys the form answers to in its current state, for the footer and the help overlay.
+    pub fn hints(&self) -> Vec<Hint> {
+        const GROUP: &str = "Form";
+        let mut hints = vec![
+            Hint::new("Tab/S-Tab", "next/previous field", GROUP),
+            Hint::new("Ctrl-S", "submit", GROUP),
+            Hint::new("Esc", "close", GROUP),
+        ];
+        let kind = self.fields.get(self.focus).map(|f| &f.spec.kind);
+        match kind {
+            Some(FieldKind::Select(_)) => hints.insert(0, Hint::new("←/→", "choose", GROUP)),
+            Some(FieldKind::Checkbox) => hints.insert(0, Hint::new("Space", "toggle", GROUP)),
+            Some(FieldKind::MultiLine) => hints.insert(0, Hint::new("Enter", "new line", GROUP)),
+            _ => hints.insert(0, Hint::new("Enter", "next/submit", GROUP)),
+        }
+        hints
+    }
+}
+
+/// Adds `message` unless it is there already.
+fn push_new(messages: &mut Vec<String>, message: String) {
+    if !messages.contains(&message) {
+        messages.push(message);
+    }
+}
+
+/// The message of an error that names no field of the form, prefixed with the path it names.
+fn unplaced(path: &str, msg: &str) -> String {
+    if path.is_empty() {
+        msg.to_owned()
+    } else {
+        format!("{path}: {msg}")
+    }
+}
+
+impl std::fmt::Debug for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Form")
+            .field("fields", &self.fields)
+            .field("focus", &self.focus)
+            .field("validator", &self.validator.as_ref().map(|_| "…"))
+            .field("reported", &self.reported)
+            .field("checked", &self.checked)
+            .field("attempted", &self.attempted)
+            .field("busy", &self.busy)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Whether `label` starts with `c`, ignoring case.
+fn starts_with_letter(label: &str, c: char) -> bool {
+    label
+        .chars()
+        .next()
+        .is_some_and(|first| first.to_lowercase().eq(c.to_lowercase()))
+}
+
+#[cfg(test)]
+mod tests;

@@ -6,5 +6,10 @@ pub mod detail;
 pub mod flash;
 pub mod form;
 pub mod help;
+pub mod keys;
 pub mod paged_table;
 pub mod spinner;
+mod wrap;
+
+#[cfg(test)]
+mod testing;

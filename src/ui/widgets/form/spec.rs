@@ -1,0 +1,93 @@
+//! What a form is made of: one descriptor per field, naming the wire field it fills.
+
+/// One choice of a select field: the value sent, the label shown, and a sentence shown under the
+/// field while the choice is selected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub value: String,
+    pub label: String,
+    pub explanation: String,
+}
+
+impl Choice {
+    pub fn new(
+        value: impl Into<String>,
+        label: impl Into<String>,
+        explanation: impl Into<String>,
+    ) -> Self {
+        Choice {
+            value: value.into(),
+            label: label.into(),
+            explanation: explanation.into(),
+        }
+    }
+}
+
+/// How a field is entered, and so how its value is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldKind {
+    /// One line of text, sent as a string.
+    Text,
+    /// A date typed `YYYY-MM-DD`, sent as that string.
+    Date,
+    /// A decimal typed in plain notation, sent as a string (never a float).
+    Decimal,
+    /// One of a fixed list, cycled with Left/Right or Space, sent as the choice's value. Starts
+    /// with nothing chosen unless a value is given.
+    Select(Vec<Choice>),
+    /// Yes or no, toggled with Space, sent as a boolean.
+    Checkbox,
+    /// Several lines of text, sent as one string with `\n` between lines.
+    MultiLine,
+    /// A secret: typed like text, shown as bullets.
+    Masked,
+}
+
+/// Describes one field of a form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldSpec {
+    /// The wire name, as [`FieldError::field_path`](crate::model::FieldError::field_path)
+    /// spells it: `closure_date`, or `transaction_items.0.amount` for a nested one, which
+    /// [`FormValues::to_json`](super::FormValues::to_json) sends nested.
+    pub name: &'static str,
+    /// What people read above the input.
+    pub label: &'static str,
+    pub kind: FieldKind,
+    /// The rule in one line, shown under the input: `"YYYY-MM-DD; past or future"`.
+    pub rule: &'static str,
+    /// Marked with `*`; the rules, not the form, refuse it when empty.
+    pub required: bool,
+}
+
+impl FieldSpec {
+    /// An optional field with no rule line.
+    pub fn new(name: &'static str, label: &'static str, kind: FieldKind) -> Self {
+        FieldSpec {
+            name,
+            label,
+            kind,
+            rule: "",
+            required: false,
+        }
+    }
+
+    /// The same field showing `rule` under its input.
+    pub fn rule(mut self, rule: &'static str) -> Self {
+        self.rule = rule;
+        self
+    }
+
+    /// The same field, marked required.
+    pub fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+
+    /// The choices of a select field; none for other kinds.
+    pub fn choices(&self) -> &[Choice] {
+        match &self.kind {
+            FieldKind::Select(choices) => choices,
+            _ => &[],
+        }
+    }
+}
