@@ -277,6 +277,24 @@ pub fn timestamp(t: &Timestamp) -> String {
     t.0.format("%Y-%m-%d %H:%M UTC").to_string()
 }
 
+/// The text of each row of a buffer, wide chars counted once (for tests of widgets).
+#[cfg(test)]
+pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
+    let area = buf.area;
+    (area.top()..area.bottom())
+        .map(|y| {
+            let mut row = String::new();
+            let mut x = area.left();
+            while x < area.right() {
+                let symbol = buf[(x, y)].symbol();
+                row.push_str(symbol);
+                x += u16::try_from(symbol.width().max(1)).unwrap_or(1);
+            }
+            row
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::str::FromStr;
