@@ -1,0 +1,243 @@
+//! Columns of a paged table and the fitting of their widths to the space there is.
+
+use std::fmt;
+
+use ratatui::layout::Alignment;
+use ratatui::text::Line;
+
+use crate::ui::theme::Theme;
+
+/// Draws one cell of a row. The line may borrow from the row; it is cut to the column's width
+/// with an ellipsis, so it never wraps.
+pub type CellFn<R> = for<'r> fn(&'r R, &Theme) -> Line<'r>;
+
+/// How wide a column may be: at least `min`, at most `max` (0: no limit), and its share
+/// (`weight`) of the room left once every shown column has its minimum (0: stays at `min`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColumnWidth {
+    pub min: u16,
+    pub max: u16,
+    pub weight: u16,
+}
+
+impl ColumnWidth {
+    /// Exactly `width` columns.
+    pub const fn fixed(width: u16) -> Self {
+        ColumnWidth {
+            min: width,
+            max: width,
+            weight: 0,
+        }
+    }
+
+    /// At least `min`, growing without limit by `weight`.
+    pub const fn flex(min: u16, weight: u16) -> Self {
+        ColumnWidth {
+            min,
+            max: 0,
+            weight,
+        }
+    }
+
+    /// From `min` to `max`, growing by `weight`.
+    pub const fn between(min: u16, max: u16, weight: u16) -> Self {
+        ColumnWidth { min, max, weight }
+    }
+
+    /// Whether the column can take one more cell of width `current + 1`.
+    fn can_grow(&self, current: u16) -> bool {
+        self.weight > 0 && (self.max == 0 || current < self.max)
+    }
+}
+
+/// One column of a paged table over rows of type `R`.
+pub struct Column<R> {
+    pub title: &'static str,
+    /// The field the server sorts by (`order_by`), or `""` when the column is not sortable.
+    pub key: &'static str,
+    pub width: ColumnWidth,
+    pub align: Alignment,
+    pub cell: CellFn<R>,
+}
+
+impl<R> Column<R> {
+    /// A left-aligned, unsortable column at least as wide as its title, sharing spare room with
+    /// weight 1.
+    pub const fn new(title: &'static str, cell: CellFn<R>) -> Self {
+        Column {
+            title,
+            key: "",
+            width: ColumnWidth::flex(title.len() as u16, 1),
+            align: Alignment::Left,
+            cell,
+        }
+    }
+
+    /// Makes the column sortable by the server field `key`.
+    pub const fn sort_key(mut self, key: &'static str) -> Self {
+        self.key = key;
+        self
+    }
+
+    /// Sets the width rules.
+    pub const fn width(mut self, width: ColumnWidth) -> Self {
+        self.width = width;
+        self
+    }
+
+    /// Aligns the cells and the title to the right (for amounts and counts).
+    pub const fn right(mut self) -> Self {
+        self.align = Alignment::Right;
+        self
+    }
+
+    /// Whether the column can be sorted by.
+    pub const fn sortable(&self) -> bool {
+        !self.key.is_empty()
+    }
+}
+
+impl<R> Clone for Column<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Column<R> {}
+
+impl<R> fmt::Debug for Column<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Column")
+            .field("title", &self.title)
+            .field("key", &self.key)
+            .field("width", &self.width)
+            .field("align", &self.align)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Fits columns into `available` cells with `spacing` cells between neighbours.
+///
+/// Columns are shown from the left while their minimum widths (and the spacing) fit; the rest
+/// get width 0 and are hidden, so the grid never wraps or squeezes text into nothing. The room
+/// left over is shared by weight, never taking a column past its maximum; rounding leftovers
+/// go one cell at a time from the left. Room that no column may take stays unused on the right.
+pub fn fit_widths(widths: &[ColumnWidth], available: u16, spacing: u16) -> Vec<u16> {
+    let mut out = vec![0u16; widths.len()];
+    let mut used: u16 = 0;
+    let mut shown = 0;
+    for (i, w) in widths.iter().enumerate() {
+        let min = w.min.max(1);
+        let need = if i == 0 {
+            min
+        } else {
+            min.saturating_add(spacing)
+        };
+        if used.saturating_add(need) > available {
+            break;
+        }
+        used += need;
+        out[i] = min;
+        shown = i + 1;
+    }
+
+    let mut spare = available - used;
+    while spare > 0 {
+        let growable: Vec<usize> = (0..shown).filter(|&i| widths[i].can_grow(out[i])).collect();
+        if growable.is_empty() {
+            break;
+        }
+        let weights: u32 = growable.iter().map(|&i| u32::from(widths[i].weight)).sum();
+        let mut given = 0;
+        for &i in &growable {
+            let mut share = (u32::from(spare) * u32::from(widths[i].weight) / weights) as u16;
+            if widths[i].max > 0 {
+                share = share.min(widths[i].max - out[i]);
+            }
+            out[i] += share;
+            given += share;
+        }
+        if given == 0 {
+            // Less room than columns wanting it: one cell each from the left.
+            for &i in &growable {
+                if spare == 0 {
+                    break;
+                }
+                out[i] += 1;
+                spare -= 1;
+            }
+        } else {
+            spare -= given;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(widths: &[u16], spacing: u16) -> u16 {
+        let shown: Vec<u16> = widths.iter().copied().filter(|&w| w > 0).collect();
+        shown.iter().sum::<u16>() + spacing * (shown.len() as u16).saturating_sub(1)
+    }
+
+    #[test]
+    fn shares_spare_room_by_weight() {
+        let cols = [
+            ColumnWidth::flex(4, 1),
+            ColumnWidth::flex(4, 3),
+            ColumnWidth::fixed(6),
+        ];
+        // 4 + 4 + 6 + 2 spaces = 16; 24 spare: 6 to the first, 18 to the second.
+        let w = fit_widths(&cols, 40, 1);
+        assert_eq!(w, [10, 22, 6]);
+        assert_eq!(total(&w, 1), 40);
+    }
+
+    #[test]
+    fn respects_maximums_and_leaves_the_rest() {
+        let cols = [ColumnWidth::between(2, 5, 1), ColumnWidth::between(2, 8, 1)];
+        assert_eq!(fit_widths(&cols, 100, 1), [5, 8]);
+        // A capped column's share goes to the others.
+        let cols = [ColumnWidth::between(2, 3, 1), ColumnWidth::flex(2, 1)];
+        assert_eq!(fit_widths(&cols, 21, 1), [3, 17]);
+    }
+
+    #[test]
+    fn hides_columns_that_do_not_fit_from_the_right() {
+        let cols = [
+            ColumnWidth::flex(10, 1),
+            ColumnWidth::fixed(8),
+            ColumnWidth::flex(5, 1),
+        ];
+        // 10 + 1 + 8 = 19 fits in 22, the third (1 + 5) does not.
+        let w = fit_widths(&cols, 22, 1);
+        assert_eq!(w, [13, 8, 0]);
+        assert_eq!(total(&w, 1), 22);
+        assert_eq!(fit_widths(&cols, 5, 1), [0, 0, 0]);
+    }
+
+    #[test]
+    fn spreads_rounding_leftovers_from_the_left() {
+        let cols = [ColumnWidth::flex(1, 1); 3];
+        // 3 + 2 spaces = 5; 2 spare for three equal weights.
+        assert_eq!(fit_widths(&cols, 7, 1), [2, 2, 1]);
+        for width in 0..60 {
+            let w = fit_widths(&cols, width, 1);
+            assert!(total(&w, 1) <= width, "{width}: {w:?}");
+        }
+    }
+
+    #[test]
+    fn a_column_starts_as_wide_as_its_title() {
+        struct Place(String);
+        fn cell<'r>(p: &'r Place, _: &Theme) -> Line<'r> {
+            Line::from(p.0.as_str())
+        }
+        let c: Column<Place> = Column::new("Jurisdiction", cell).sort_key("state").right();
+        assert_eq!(c.width.min, 12);
+        assert!(c.sortable());
+        assert_eq!(c.align, Alignment::Right);
+    }
+}

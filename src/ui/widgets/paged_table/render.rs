@@ -1,0 +1,177 @@
+//! Drawing a paged table: header, the visible rows only, and the status line.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Row, Table, Widget};
+
+use super::{Column, PagedTable, fit_widths};
+use crate::ui::text::{ELLIPSIS, thousands, truncate, truncate_line};
+use crate::ui::theme::Theme;
+
+/// Cells between columns.
+const SPACING: u16 = 1;
+
+impl<R> PagedTable<R> {
+    /// Draws the table into `area`: a header row with the sort indicator (`▲` ascending, `▼`
+    /// descending), the visible rows, and a status line (`row 1,234 of 1,000,000`, `loading…`,
+    /// `no rows`, and `· failed to load` when the cursor's page could not be fetched). Only the
+    /// rows on screen are built, whatever the total.
+    ///
+    /// The selected row takes `theme.selection` (dimmed when the table is not `focused`); rows
+    /// whose page is on its way show `…` in the muted style, rows whose page failed `✗`. Remembers the body height, which
+    /// keeps the cursor on screen and tells [`PagedTable::wants`] which rows are visible.
+    pub fn render(
+        &mut self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        columns: &[Column<R>],
+        focused: bool,
+    ) {
+        if area.is_empty() {
+            return;
+        }
+        buf.set_style(area, theme.base);
+        let status_area = Rect {
+            y: area.bottom() - 1,
+            height: 1,
+            ..area
+        };
+        self.render_status(status_area, buf, theme);
+        if area.height < 2 {
+            return;
+        }
+        let table_area = Rect {
+            height: area.height - 1,
+            ..area
+        };
+        let body_height = table_area.height - 1;
+        self.viewport = body_height.max(1);
+        self.follow_cursor();
+
+        let specs: Vec<_> = columns.iter().map(|c| c.width).collect();
+        let widths = fit_widths(&specs, table_area.width, SPACING);
+        let shown: Vec<(&Column<R>, u16)> =
+            columns.iter().zip(widths).filter(|&(_, w)| w > 0).collect();
+
+        let header =
+            Row::new(shown.iter().map(|&(c, w)| self.header_cell(c, w))).style(theme.table_header);
+        let body_area = Rect {
+            y: table_area.y + 1,
+            height: body_height,
+            ..table_area
+        };
+        let rows = match self.total {
+            None => {
+                let line = self.spinner.loading(self.noun, theme);
+                line.render(body_area, buf);
+                Vec::new()
+            }
+            Some(0) => {
+                let text = format!("no {}", self.noun);
+                Line::styled(text, theme.muted).render(body_area, buf);
+                Vec::new()
+            }
+            Some(total) => {
+                let end = (self.offset + u64::from(body_height)).min(total);
+                (self.offset..end)
+                    .map(|i| self.body_row(i, &shown, theme, focused))
+                    .collect()
+            }
+        };
+        let constraints = shown.iter().map(|&(_, w)| Constraint::Length(w));
+        Table::new(rows, constraints)
+            .header(header)
+            .column_spacing(SPACING)
+            .render(table_area, buf);
+    }
+
+    /// A column title, cut to the width, with `▲`/`▼` when the table is sorted by it.
+    fn header_cell<'a>(&self, column: &'a Column<R>, width: u16) -> Cell<'a> {
+        let width = usize::from(width);
+        let arrow = match self.sort {
+            Some(s) if s.key == column.key && column.sortable() => {
+                Some(if s.descending { "▼" } else { "▲" })
+            }
+            _ => None,
+        };
+        let line = match arrow {
+            Some(arrow) if width >= 3 => {
+                Line::from(format!("{} {arrow}", truncate(column.title, width - 2)))
+            }
+            Some(arrow) => Line::from(arrow),
+            None => Line::from(truncate(column.title, width)),
+        };
+        Cell::from(line.alignment(column.align))
+    }
+
+    /// Row `index`: its cells when its page is here, else a placeholder (`…` on its way, `✗`
+    /// when fetching it failed). The selected row's style is laid over every span, so a cell
+    /// that sets its own background (even `reset`) cannot hide the selection.
+    fn body_row<'a>(
+        &'a self,
+        index: u64,
+        shown: &[(&Column<R>, u16)],
+        theme: &Theme,
+        focused: bool,
+    ) -> Row<'a> {
+        let selected = (index == self.cursor).then(|| selection_style(theme, focused));
+        let cells: Vec<Cell<'a>> = match self.row(index) {
+            Some(item) => shown
+                .iter()
+                .map(|&(c, w)| {
+                    let mut line = truncate_line((c.cell)(item, theme), usize::from(w));
+                    if let Some(style) = selected {
+                        for span in &mut line.spans {
+                            span.style = span.style.patch(style);
+                        }
+                    }
+                    Cell::from(line.alignment(c.align))
+                })
+                .collect(),
+            None => {
+                let mark = if self.has_failed(index) {
+                    Span::styled("✗", theme.error)
+                } else {
+                    Span::styled(ELLIPSIS.to_string(), theme.muted)
+                };
+                vec![Cell::from(Line::from(mark))]
+            }
+        };
+        match selected {
+            Some(style) => Row::new(cells).style(style),
+            None => Row::new(cells),
+        }
+    }
+
+    /// `row 1,234 of 1,000,000`, with `· loading…` while the cursor's page is on its way.
+    fn render_status(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let text = match self.total {
+            None => "loading…".to_owned(),
+            Some(0) => format!("no {}", self.noun),
+            Some(total) => {
+                let mut text =
+                    format!("row {} of {}", thousands(self.cursor + 1), thousands(total));
+                if self.is_pending(self.cursor) {
+                    text.push_str(" · loading…");
+                } else if self.has_failed(self.cursor) {
+                    text.push_str(" · failed to load");
+                }
+                text
+            }
+        };
+        let text = truncate(&text, usize::from(area.width)).into_owned();
+        Line::styled(text, theme.muted).render(area, buf);
+    }
+}
+
+/// The selected row's style: the theme's selection, dimmed when the table has no focus.
+fn selection_style(theme: &Theme, focused: bool) -> Style {
+    if focused {
+        theme.selection
+    } else {
+        theme.selection.add_modifier(Modifier::DIM)
+    }
+}

@@ -1,0 +1,363 @@
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::Line;
+use rust_decimal::Decimal;
+
+use super::*;
+use crate::ui::text::{buffer_lines, money};
+use crate::ui::theme::Theme;
+
+#[derive(Debug, Clone, PartialEq)]
+struct Reg {
+    id: u64,
+    state: String,
+    amount: Decimal,
+}
+
+fn reg(id: u64) -> Reg {
+    Reg {
+        id,
+        state: format!("State {id}"),
+        amount: Decimal::new(i64::try_from(id).unwrap() * 1000 + 5, 2),
+    }
+}
+
+/// Page `page` (1-based) of a list of `total` rows built by `make`.
+fn page_with(page: u32, total: u64, make: impl Fn(u64) -> Reg) -> Page<Reg> {
+    let start = u64::from(page - 1) * 100;
+    let end = (start + 100).min(total);
+    Page::new((start..end).map(make).collect(), total, page, 100)
+}
+
+fn page(page: u32, total: u64) -> Page<Reg> {
+    page_with(page, total, reg)
+}
+
+fn columns() -> Vec<Column<Reg>> {
+    vec![
+        Column::new("ID", |r: &Reg, _| Line::from(r.id.to_string()))
+            .sort_key("id")
+            .width(ColumnWidth::fixed(7))
+            .right(),
+        Column::new("State", |r: &Reg, t: &Theme| {
+            Line::styled(r.state.as_str(), t.base)
+        })
+        .sort_key("state")
+        .width(ColumnWidth::flex(5, 1)),
+        Column::new("Amount", |r: &Reg, t: &Theme| {
+            Line::styled(money(r.amount, Some("USD")), t.money)
+        })
+        .width(ColumnWidth::between(8, 16, 1))
+        .right(),
+    ]
+}
+
+/// A table with `total` rows whose first page has arrived, showing `viewport` body rows.
+fn loaded(total: u64, viewport: u16) -> PagedTable<Reg> {
+    let mut t = PagedTable::new("registrations");
+    t.viewport = viewport;
+    let asked = t.wants();
+    assert_eq!(asked.len(), 1);
+    assert!(t.receive(asked[0].generation, 1, page(1, total)));
+    t
+}
+
+fn pages(requests: &[PageRequest]) -> Vec<u32> {
+    requests.iter().map(|r| r.page).collect()
+}
+
+fn draw(t: &mut PagedTable<Reg>, width: u16, height: u16, theme: &Theme) -> Buffer {
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    t.render(area, &mut buf, theme, &columns(), true);
+    buf
+}
+
+#[test]
+fn asks_for_the_first_page_once() {
+    let mut t: PagedTable<Reg> = PagedTable::new("registrations");
+    assert!(t.is_loading());
+    let asked = t.wants();
+    assert_eq!(
+        asked,
+        [PageRequest {
+            generation: 0,
+            page: 1,
+            size: 100,
+            order_by: None
+        }]
+    );
+    assert_eq!(asked[0].params(), PageParams::new(1, 100));
+    assert!(t.wants().is_empty(), "asked again before the answer");
+    assert!(t.receive(0, 1, page(1, 250)));
+    assert_eq!(t.total(), Some(250));
+    assert_eq!(t.selected(), Some(&reg(0)));
+}
+
+#[test]
+fn fetches_the_neighbour_page_near_a_boundary() {
+    let mut t = loaded(1_000, 10);
+    t.select(79); // 21 rows from the end of page 1
+    assert!(t.wants().is_empty());
+    t.down(1); // 20 rows from the end
+    assert_eq!(pages(&t.wants()), [2]);
+    assert!(t.receive(t.generation(), 2, page(2, 1_000)));
+
+    t.select(230); // page 3, 30 rows into it: page 3 (and nothing else) is wanted
+    assert_eq!(pages(&t.wants()), [3]);
+    t.up(11); // row 219: 19 rows into page 3, page 2 is cached
+    assert!(t.wants().is_empty());
+    t.select(415); // page 5, 15 rows in: the previous page too
+    assert_eq!(pages(&t.wants()), [4, 5]);
+}
+
+#[test]
+fn fetches_every_page_of_the_visible_window() {
+    let mut t = loaded(1_000, 30);
+    // Cursor at the top of a window that spans pages 1 and 2, 25 rows from the boundary.
+    t.select(120);
+    t.select(75);
+    assert_eq!((t.cursor(), t.offset()), (75, 75));
+    assert_eq!(pages(&t.wants()), [2]);
+}
+
+#[test]
+fn bottom_of_a_million_rows_wants_only_the_last_page() {
+    let mut t = loaded(1_000_000, 40);
+    t.bottom();
+    assert_eq!(t.cursor(), 999_999);
+    assert_eq!(t.offset(), 999_960);
+    let asked = t.wants();
+    assert_eq!(pages(&asked), [10_000]);
+    assert!(t.selected().is_none(), "its page is not here yet");
+    assert!(t.receive(asked[0].generation, 10_000, page(10_000, 1_000_000)));
+    assert_eq!(t.selected(), Some(&reg(999_999)));
+    assert_eq!(t.cached_pages(), 2);
+    t.top();
+    assert!(t.wants().is_empty(), "page 1 is still cached");
+}
+
+#[test]
+fn answers_of_an_old_generation_are_dropped() {
+    let mut t = loaded(500, 10);
+    t.down(95);
+    let old = t.wants();
+    assert_eq!(pages(&old), [2]);
+    t.reset(); // the filter changed
+    assert!(t.is_loading());
+    assert!(t.selected().is_none(), "no stale row survives a reset");
+    assert!(!t.receive(old[0].generation, 2, page(2, 500)));
+    assert!(!t.fail(old[0].generation, 2));
+    assert_eq!(t.cached_pages(), 0);
+    assert!(t.is_loading());
+    let fresh = t.wants();
+    assert_eq!(fresh[0].generation, old[0].generation + 1);
+    assert_eq!(pages(&fresh), [1]);
+}
+
+#[test]
+fn the_cache_stays_bounded_and_keeps_the_pages_near_the_cursor() {
+    let mut t = loaded(100_000, 20);
+    for p in 2..=40u32 {
+        t.select(u64::from(p - 1) * 100 + 50);
+        for request in t.wants() {
+            let answer = page(request.page, 100_000);
+            assert!(t.receive(request.generation, request.page, answer));
+        }
+        assert!(t.cached_pages() <= MAX_CACHED_PAGES);
+        assert!(t.selected().is_some());
+    }
+    assert_eq!(t.cached_pages(), MAX_CACHED_PAGES);
+    assert!(t.pages.contains_key(&40) && t.pages.contains_key(&31));
+    assert!(!t.pages.contains_key(&1));
+    // Going back asks for the evicted page again.
+    t.top();
+    assert_eq!(pages(&t.wants()), [1]);
+}
+
+#[test]
+fn the_cursor_is_clamped_when_the_list_shrinks() {
+    let mut t = loaded(1_000, 10);
+    t.select(950);
+    let asked = t.wants();
+    assert_eq!(pages(&asked), [10]);
+    // Meanwhile rows were deleted: the answer says 500.
+    assert!(t.receive(asked[0].generation, 10, page(10, 500)));
+    assert_eq!(t.total(), Some(500));
+    assert_eq!(t.cursor(), 499);
+    assert_eq!(t.offset(), 490);
+    assert_eq!(t.cached_pages(), 1, "nothing past the end is kept");
+    assert_eq!(pages(&t.wants()), [5]);
+    // And when it empties.
+    assert!(t.receive(t.generation(), 5, page(5, 0)));
+    assert_eq!((t.cursor(), t.offset(), t.total()), (0, 0, Some(0)));
+    assert!(t.selected().is_none());
+    assert!(t.wants().is_empty());
+}
+
+#[test]
+fn movement_stays_in_the_list() {
+    let mut t = loaded(250, 10);
+    t.up(5);
+    assert_eq!(t.cursor(), 0);
+    t.page_down(10);
+    assert_eq!((t.cursor(), t.offset()), (10, 10));
+    t.down(1_000);
+    assert_eq!((t.cursor(), t.offset()), (249, 240));
+    t.page_up(10);
+    assert_eq!((t.cursor(), t.offset()), (239, 230));
+    t.select(3);
+    assert_eq!((t.cursor(), t.offset()), (3, 3));
+
+    // Before the first page nothing moves.
+    let mut empty: PagedTable<Reg> = PagedTable::new("registrations");
+    empty.bottom();
+    empty.page_down(10);
+    assert_eq!((empty.cursor(), empty.offset()), (0, 0));
+}
+
+#[test]
+fn sorting_reloads_with_order_by() {
+    let mut t = loaded(300, 10);
+    let generation = t.generation();
+    t.sort_by("state");
+    assert_eq!(t.order_by().as_deref(), Some("state"));
+    assert_eq!(t.generation(), generation + 1);
+    assert!(t.is_loading());
+    t.sort_by("state");
+    assert_eq!(t.order_by().as_deref(), Some("-state"));
+    let asked = t.wants();
+    assert_eq!(asked[0].order_by.as_deref(), Some("-state"));
+    t.sort_by("");
+    assert_eq!(t.order_by().as_deref(), Some("-state"), "unsortable column");
+    t.set_sort(None);
+    assert_eq!(t.order_by(), None);
+}
+
+#[test]
+fn a_failed_page_waits_for_retry() {
+    let mut t = loaded(1_000, 10);
+    t.select(500);
+    let asked = t.wants();
+    assert_eq!(pages(&asked), [5, 6]);
+    for r in &asked {
+        assert!(t.fail(r.generation, r.page));
+    }
+    assert!(t.wants().is_empty(), "no retry storm");
+    let lines = buffer_lines(&draw(&mut t, 40, 5, &Theme::default()));
+    assert_eq!(lines[3].trim_end(), "✗");
+    assert_eq!(lines[4].trim_end(), "row 501 of 1,000 · failed to load");
+    t.retry();
+    assert_eq!(pages(&t.wants()), [5, 6]);
+}
+
+#[test]
+fn render_shows_the_window_and_row_n_of_total() {
+    let mut t = loaded(1_000_000, 3);
+    t.select(1_233);
+    for r in t.wants() {
+        t.receive(r.generation, r.page, page(r.page, 1_000_000));
+    }
+    let theme = Theme::default();
+    let lines = buffer_lines(&draw(&mut t, 40, 5, &theme));
+    assert_eq!(lines[4].trim_end(), "row 1,234 of 1,000,000");
+    assert!(lines[0].starts_with("     ID State"), "{lines:?}");
+    assert!(lines[3].contains("1233") && lines[3].contains("12,330.05 USD"));
+}
+
+#[test]
+fn placeholders_for_rows_on_their_way() {
+    let mut t = loaded(1_000, 4);
+    t.select(600);
+    let lines = buffer_lines(&draw(&mut t, 40, 6, &Theme::default()));
+    assert_eq!(lines[1].trim_end(), "…");
+    t.wants();
+    let lines = buffer_lines(&draw(&mut t, 40, 6, &Theme::default()));
+    assert_eq!(lines[5].trim_end(), "row 601 of 1,000 · loading…");
+}
+
+#[test]
+fn loading_and_empty_states_never_show_stale_rows() {
+    let theme = Theme::default();
+    let mut t = loaded(1_000, 4);
+    let before = buffer_lines(&draw(&mut t, 40, 6, &theme)).join("\n");
+    assert!(before.contains("State 0"));
+    t.reset();
+    let lines = buffer_lines(&draw(&mut t, 40, 6, &theme));
+    assert!(!lines.join("\n").contains("State 0"), "{lines:?}");
+    assert_eq!(lines[1].trim_end(), "⠋ loading registrations…");
+    assert_eq!(lines[5].trim_end(), "loading…");
+    t.wants();
+    assert!(t.receive(t.generation(), 1, page(1, 0)));
+    let lines = buffer_lines(&draw(&mut t, 40, 6, &theme));
+    assert_eq!(lines[1].trim_end(), "no registrations");
+    assert_eq!(lines[5].trim_end(), "no registrations");
+}
+
+#[test]
+fn long_and_wide_text_is_cut_with_an_ellipsis() {
+    let mut t = PagedTable::new("registrations");
+    t.wants();
+    let wide = |id| Reg {
+        state: "東京都港区六本木 🎉 Roppongi".into(),
+        ..reg(id)
+    };
+    t.receive(0, 1, page_with(1, 1, wide));
+    // 30 wide: ID 7 + 1 + State 5 + 1 + Amount 8 leaves 8, shared: State 9, Amount 12.
+    let lines = buffer_lines(&draw(&mut t, 30, 3, &Theme::default()));
+    assert_eq!(lines[1], "      0 東京都港…     0.05 USD");
+    // An odd width: the last ideograph cannot fit half, so the cell is one short.
+    let lines = buffer_lines(&draw(&mut t, 31, 3, &Theme::default()));
+    assert_eq!(lines[1], "      0 東京都港…      0.05 USD");
+    assert!(lines.iter().all(|l| crate::ui::text::width(l) <= 31));
+}
+
+#[test]
+fn the_selected_row_takes_the_selection_style() {
+    let theme = Theme::load("dark", None).unwrap();
+    let mut t = loaded(10, 5);
+    t.down(2);
+    let buf = draw(&mut t, 40, 7, &theme);
+    // Body starts on line 1: the cursor's row is line 3.
+    assert_eq!(buf[(10, 3)].bg, theme.selection.bg.unwrap());
+    assert!(buf[(10, 3)].modifier.contains(Modifier::BOLD));
+    assert_ne!(buf[(10, 2)].bg, theme.selection.bg.unwrap());
+    let unfocused = {
+        let area = Rect::new(0, 0, 40, 7);
+        let mut buf = Buffer::empty(area);
+        t.render(area, &mut buf, &theme, &columns(), false);
+        buf
+    };
+    assert!(unfocused[(10, 3)].modifier.contains(Modifier::DIM));
+}
+
+#[test]
+fn the_header_marks_the_sort() {
+    let mut t = loaded(10, 5);
+    t.sort_by("state");
+    t.sort_by("state");
+    t.wants();
+    t.receive(t.generation(), 1, page(1, 10));
+    let lines = buffer_lines(&draw(&mut t, 40, 4, &Theme::default()));
+    assert!(lines[0].contains("State ▼"), "{lines:?}");
+}
+
+#[test]
+fn narrow_terminals_hide_columns_instead_of_wrapping() {
+    let mut t = loaded(3, 3);
+    let lines = buffer_lines(&draw(&mut t, 14, 5, &Theme::default()));
+    assert_eq!(lines[0].trim_end(), "     ID State");
+    assert_eq!(lines[1].trim_end(), "      0 State…");
+}
+
+#[test]
+fn snapshot_of_a_small_table() {
+    let mut t = loaded(1_234, 6);
+    t.sort_by("id");
+    t.wants();
+    t.receive(t.generation(), 1, page(1, 1_234));
+    t.down(2);
+    let lines = buffer_lines(&draw(&mut t, 44, 8, &Theme::default()));
+    insta::assert_snapshot!(lines.join("\n"));
+}
