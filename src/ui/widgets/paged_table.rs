@@ -261,24 +261,18 @@ impl<R> PagedTable<R> {
                 }
             }
         }
+        pages.retain(|p| {
+            !self.pages.contains_key(p) && !self.requested.contains(p) && !self.failed.contains(p)
+        });
+        self.requested.extend(&pages);
         let order_by = self.order_by();
         pages
             .into_iter()
-            .filter(|p| {
-                !self.pages.contains_key(p)
-                    && !self.requested.contains(p)
-                    && !self.failed.contains(p)
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|page| {
-                self.requested.insert(page);
-                PageRequest {
-                    generation: self.generation,
-                    page,
-                    size: self.page_size,
-                    order_by: order_by.clone(),
-                }
+            .map(|page| PageRequest {
+                generation: self.generation,
+                page,
+                size: self.page_size,
+                order_by: order_by.clone(),
             })
             .collect()
     }
