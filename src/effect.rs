@@ -16,25 +16,44 @@ pub struct RequestId(pub u64);
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Call the service; the answer comes back tagged with `id`.
-    Call { id: RequestId, call: Call },
+    Call {
+        id: RequestId,
+        call: Call,
+    },
     /// The answer to `id` is no longer wanted: cancel the request if it is still running.
     Cancel(RequestId),
     /// Open a web page in the user's browser.
     OpenUrl(String),
     /// Copy text to the clipboard (OSC 52, so it works over SSH too).
     Copy(String),
+    /// Switch to the named colour theme (files in the config directory may override it).
+    Theme(String),
     Quit,
 }
 
 /// Every call the dashboard makes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
-    Registrations { filter: RegistrationFilter, page: PageParams },
+    Registrations {
+        filter: RegistrationFilter,
+        page: PageParams,
+    },
     /// One registration; `reveal` names a masked field to show in clear.
-    Registration { id: String, reveal: Option<String> },
-    OssCountries { registration_id: String },
-    JurisdictionForm { country: String, state: String },
-    Deregister { registration_id: String, body: DeregistrationRequest },
+    Registration {
+        id: String,
+        reveal: Option<String>,
+    },
+    OssCountries {
+        registration_id: String,
+    },
+    JurisdictionForm {
+        country: String,
+        state: String,
+    },
+    Deregister {
+        registration_id: String,
+        body: DeregistrationRequest,
+    },
 }
 
 impl Call {
@@ -46,12 +65,23 @@ impl Call {
     /// A few words for the spinner and the log: `loading registrations`.
     pub fn describe(&self) -> String {
         match self {
-            Call::Registrations { page, .. } => format!("loading registrations (page {})", page.page),
+            Call::Registrations { page, .. } => {
+                format!("loading registrations (page {})", page.page)
+            }
             Call::Registration { id, reveal: None } => format!("loading registration {id}"),
-            Call::Registration { id, reveal: Some(field) } => format!("revealing {field} of {id}"),
-            Call::OssCountries { registration_id } => format!("loading OSS countries of {registration_id}"),
-            Call::JurisdictionForm { country, state } => format!("loading the {country}-{state} registration form"),
-            Call::Deregister { registration_id, .. } => format!("requesting deregistration of {registration_id}"),
+            Call::Registration {
+                id,
+                reveal: Some(field),
+            } => format!("revealing {field} of {id}"),
+            Call::OssCountries { registration_id } => {
+                format!("loading OSS countries of {registration_id}")
+            }
+            Call::JurisdictionForm { country, state } => {
+                format!("loading the {country}-{state} registration form")
+            }
+            Call::Deregister {
+                registration_id, ..
+            } => format!("requesting deregistration of {registration_id}"),
         }
     }
 }
@@ -94,7 +124,10 @@ pub enum FailureKind {
 impl FailureKind {
     /// Whether the connection itself is in doubt (the header shows it).
     pub fn is_connection(self) -> bool {
-        matches!(self, FailureKind::Network | FailureKind::Timeout | FailureKind::Server)
+        matches!(
+            self,
+            FailureKind::Network | FailureKind::Timeout | FailureKind::Server
+        )
     }
 }
 

@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+use taxdash::app::DashboardOptions;
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 
@@ -17,9 +18,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => runtime.block_on(serve(args)),
-        None => {
-            Err("the dashboard is not part of this build yet; run `taxdash sandbox serve`".into())
-        }
+        None => runtime.block_on(dashboard(cli)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -28,6 +27,19 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+async fn dashboard(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+    let options = DashboardOptions {
+        demo: cli.demo,
+        profile: cli.profile,
+        config: cli.config,
+        read_only: cli.read_only,
+        theme: cli.theme,
+    };
+    taxdash::app::run_dashboard(options)
+        .await
+        .map_err(|e| e as Box<dyn std::error::Error>)
 }
 
 async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {

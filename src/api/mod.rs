@@ -23,13 +23,13 @@ mod transport;
 use std::fmt;
 use std::sync::Arc;
 
-pub use config::{ClientBuildError, ClientConfig};
-pub use endpoints::{RevealField, Upload};
-pub use error::{ApiError, ApiResult};
 pub use crate::model::filters::{
     CustomerFilter, ExemptionFilter, FilingFilter, ListFilter, NexusFilter, PhysicalNexusFilter,
     ProductFilter, Query, RegistrationFilter, Sort, TransactionFilter,
 };
+pub use config::{ClientBuildError, ClientConfig};
+pub use endpoints::{RevealField, Upload};
+pub use error::{ApiError, ApiResult};
 pub use generation::{Generation, InvalidHeader};
 pub use retry::RetryPolicy;
 pub use transport::ClientStats;

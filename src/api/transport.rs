@@ -17,9 +17,9 @@ use url::Url;
 
 use super::config::{ClientBuildError, ClientConfig};
 use super::error::{ApiError, ApiResult, Redactor};
-use crate::model::filters::Query;
 use super::generation::{ErrorContext, Generation};
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
+use crate::model::filters::Query;
 
 /// What a request carries.
 #[derive(Debug, Clone)]

@@ -6,31 +6,50 @@ use crate::effect::{Call, Failure, FailureKind, Reply};
 /// Makes one call.
 pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
     let result = match call {
-        Call::Registrations { filter, page } => client.list_registrations(&filter, page).await.map(Reply::Registrations),
-        Call::Registration { id, reveal: None } => client.get_registration(&id).await.map(Reply::Registration),
-        Call::Registration { id, reveal: Some(field) } => {
+        Call::Registrations { filter, page } => client
+            .list_registrations(&filter, page)
+            .await
+            .map(Reply::Registrations),
+        Call::Registration { id, reveal: None } => {
+            client.get_registration(&id).await.map(Reply::Registration)
+        }
+        Call::Registration {
+            id,
+            reveal: Some(field),
+        } => {
             let field = match field.as_str() {
                 "password_encrypted" => RevealField::Password,
                 "pin_encrypted" => RevealField::Pin,
                 other => {
                     return Err(Failure {
                         kind: FailureKind::Other,
-                        message: format!("{other} cannot be revealed; only the portal password and PIN can"),
+                        message: format!(
+                            "{other} cannot be revealed; only the portal password and PIN can"
+                        ),
                         fields: Vec::new(),
                     });
                 }
             };
-            client.reveal_registration(&id, field).await.map(Reply::Registration)
+            client
+                .reveal_registration(&id, field)
+                .await
+                .map(Reply::Registration)
         }
-        Call::OssCountries { registration_id } => {
-            client.list_oss_countries(&registration_id).await.map(Reply::OssCountries)
-        }
-        Call::JurisdictionForm { country, state } => {
-            client.get_jurisdiction_form(&country, &state).await.map(Reply::JurisdictionForm)
-        }
-        Call::Deregister { registration_id, body } => {
-            client.deregister(&registration_id, &body).await.map(Reply::Deregistered)
-        }
+        Call::OssCountries { registration_id } => client
+            .list_oss_countries(&registration_id)
+            .await
+            .map(Reply::OssCountries),
+        Call::JurisdictionForm { country, state } => client
+            .get_jurisdiction_form(&country, &state)
+            .await
+            .map(Reply::JurisdictionForm),
+        Call::Deregister {
+            registration_id,
+            body,
+        } => client
+            .deregister(&registration_id, &body)
+            .await
+            .map(Reply::Deregistered),
     };
     result.map_err(failure)
 }
@@ -51,5 +70,9 @@ pub fn failure(error: ApiError) -> Failure {
         ApiError::Undecodable { .. } => FailureKind::Undecodable,
         ApiError::MethodNotAllowed { .. } => FailureKind::Other,
     };
-    Failure { kind, message: error.to_string(), fields: error.field_errors().to_vec() }
+    Failure {
+        kind,
+        message: error.to_string(),
+        fields: error.field_errors().to_vec(),
+    }
 }

@@ -3,6 +3,8 @@
 //! itself.
 
 mod calls;
+mod launch;
+mod logging;
 pub mod platform;
 
 use std::collections::HashMap;
@@ -17,6 +19,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 pub use calls::{execute, failure};
+pub use launch::{DashboardOptions, Session, prepare, run as run_dashboard};
+pub use logging::log_path;
 use platform::Platform;
 
 use crate::api::Client;
@@ -34,7 +38,12 @@ struct Tasks {
 }
 
 impl Tasks {
-    fn carry_out(&mut self, effects: Vec<Effect>, platform: &mut dyn Platform, shell: &mut Shell) -> bool {
+    fn carry_out(
+        &mut self,
+        effects: Vec<Effect>,
+        platform: &mut dyn Platform,
+        shell: &mut Shell,
+    ) -> bool {
         let mut quit = false;
         for effect in effects {
             match effect {
@@ -69,6 +78,13 @@ impl Tasks {
                     Ok(()) => shell.notify_info(format!("copied {text}")),
                     Err(e) => shell.notify_error(format!("cannot copy: {e}")),
                 },
+                Effect::Theme(name) => match platform.load_theme(&name) {
+                    Ok(theme) => {
+                        shell.set_theme(theme);
+                        shell.notify_info(format!("theme {name}"));
+                    }
+                    Err(e) => shell.notify_error(e),
+                },
                 Effect::Quit => quit = true,
             }
         }
@@ -93,11 +109,15 @@ pub async fn run<B, E>(
 ) -> io::Result<()>
 where
     B: Backend,
-    B::Error: Into<io::Error>,
+    B::Error: Send + Sync + 'static,
     E: Stream<Item = io::Result<Event>> + Unpin,
 {
     let (sender, mut answers) = mpsc::unbounded_channel();
-    let mut tasks = Tasks { client, running: HashMap::new(), answers: sender };
+    let mut tasks = Tasks {
+        client,
+        running: HashMap::new(),
+        answers: sender,
+    };
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
 
@@ -155,7 +175,10 @@ fn apply_event(shell: &mut Shell, event: Event, effects: &mut Vec<Effect>) -> bo
 fn draw<B>(terminal: &mut Terminal<B>, shell: &mut Shell) -> io::Result<()>
 where
     B: Backend,
-    B::Error: Into<io::Error>,
+    B::Error: Send + Sync + 'static,
 {
-    terminal.draw(|frame| shell.draw(frame)).map(|_| ()).map_err(Into::into)
+    terminal
+        .draw(|frame| shell.draw(frame))
+        .map(|_| ())
+        .map_err(io::Error::other)
 }

@@ -4,17 +4,51 @@ use std::io::Write;
 
 use base64::Engine;
 
+use crate::ui::theme::Theme;
+
 /// The side effects the dashboard has on the user's machine, behind a trait so tests record them.
 pub trait Platform: Send {
     fn open_url(&mut self, url: &str) -> Result<(), String>;
     fn copy(&mut self, text: &str) -> Result<(), String>;
+    /// The named theme, as this terminal can show it.
+    fn load_theme(&mut self, name: &str) -> Result<Theme, String>;
 }
 
-/// The real machine: the system's URL opener, and OSC 52 for the clipboard (works over SSH and
-/// in most terminals; the terminal may ask the user first).
-pub struct System;
+/// The real machine: the system's URL opener, OSC 52 for the clipboard (works over SSH and in
+/// most terminals; the terminal may ask the user first), themes from the config directory.
+pub struct System {
+    /// `NO_COLOR` is set.
+    pub no_color: bool,
+    /// The terminal takes 24-bit colour.
+    pub truecolor: bool,
+    /// Where theme files override the embedded ones.
+    pub theme_dir: Option<std::path::PathBuf>,
+}
+
+impl System {
+    /// Reads the facts from the environment.
+    pub fn from_env() -> Self {
+        System {
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            truecolor: std::env::var("COLORTERM")
+                .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
+            theme_dir: directories::ProjectDirs::from("", "", "taxdash")
+                .map(|d| d.config_dir().join("themes")),
+        }
+    }
+}
 
 impl Platform for System {
+    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+        Theme::select(
+            Some(name),
+            self.no_color,
+            self.truecolor,
+            self.theme_dir.as_deref(),
+        )
+        .map_err(|e| e.to_string())
+    }
+
     fn open_url(&mut self, url: &str) -> Result<(), String> {
         if !(url.starts_with("https://") || url.starts_with("http://")) {
             return Err(format!("{url} is not a web address"));
@@ -41,7 +75,9 @@ impl Platform for System {
     fn copy(&mut self, text: &str) -> Result<(), String> {
         let encoded = base64::engine::general_purpose::STANDARD.encode(text);
         let mut out = std::io::stdout();
-        write!(out, "\x1b]52;c;{encoded}\x07").and_then(|()| out.flush()).map_err(|e| e.to_string())
+        write!(out, "\x1b]52;c;{encoded}\x07")
+            .and_then(|()| out.flush())
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -53,6 +89,10 @@ pub struct Recorder {
 }
 
 impl Platform for Recorder {
+    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+        Theme::load(name, None).map_err(|e| e.to_string())
+    }
+
     fn open_url(&mut self, url: &str) -> Result<(), String> {
         self.opened.push(url.to_owned());
         Ok(())

@@ -39,7 +39,12 @@ pub enum Action {
 
 impl Action {
     /// Actions that change records. Read-only mode hides and refuses every one of them.
-    pub const WRITES: &'static [Action] = &[Action::New, Action::Edit, Action::Delete, Action::Deregister];
+    pub const WRITES: &'static [Action] = &[
+        Action::New,
+        Action::Edit,
+        Action::Delete,
+        Action::Deregister,
+    ];
 
     pub fn is_write(self) -> bool {
         Self::WRITES.contains(&self)
@@ -66,8 +71,30 @@ impl Action {
     fn all() -> Vec<Action> {
         use Action::*;
         let mut all = vec![
-            Quit, Help, CommandLine, Filter, Refresh, Up, Down, Top, Bottom, PageUp, PageDown, Open, Back, NextPane,
-            PrevPane, Sort, SortReverse, CopyId, Reveal, OpenUrl, New, Edit, Delete, Deregister,
+            Quit,
+            Help,
+            CommandLine,
+            Filter,
+            Refresh,
+            Up,
+            Down,
+            Top,
+            Bottom,
+            PageUp,
+            PageDown,
+            Open,
+            Back,
+            NextPane,
+            PrevPane,
+            Sort,
+            SortReverse,
+            CopyId,
+            Reveal,
+            OpenUrl,
+            New,
+            Edit,
+            Delete,
+            Deregister,
         ];
         all.extend((1..=9).map(Pane));
         all
@@ -92,12 +119,16 @@ impl Key {
     }
 
     pub const fn plain(c: char) -> Self {
-        Key { code: KeyCode::Char(c), modifiers: KeyModifiers::NONE }
+        Key {
+            code: KeyCode::Char(c),
+            modifiers: KeyModifiers::NONE,
+        }
     }
 
     /// The key of an event; shift is folded into the character for printable keys (`G`).
     pub fn of(event: &KeyEvent) -> Self {
-        let mut modifiers = event.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+        let mut modifiers =
+            event.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
         let code = match event.code {
             KeyCode::Char(c) => {
                 modifiers.remove(KeyModifiers::SHIFT);
@@ -117,7 +148,10 @@ impl Key {
         let mut rest = text.trim();
         loop {
             let lower = rest.to_ascii_lowercase();
-            if let Some(r) = lower.strip_prefix("ctrl-").or_else(|| lower.strip_prefix("c-")) {
+            if let Some(r) = lower
+                .strip_prefix("ctrl-")
+                .or_else(|| lower.strip_prefix("c-"))
+            {
                 modifiers |= KeyModifiers::CONTROL;
                 rest = &rest[rest.len() - r.len()..];
             } else if let Some(r) = lower.strip_prefix("alt-") {
@@ -163,7 +197,11 @@ impl Key {
                             KeyCode::Char(c)
                         }
                     }
-                    _ => return Err(format!("{text:?} is not a key (examples: q, G, ctrl-r, shift-tab, pgdn, f5)")),
+                    _ => {
+                        return Err(format!(
+                            "{text:?} is not a key (examples: q, G, ctrl-r, shift-tab, pgdn, f5)"
+                        ));
+                    }
                 }
             }
         };
@@ -255,7 +293,8 @@ impl Keymap {
     pub fn with_overrides(overrides: &BTreeMap<String, String>) -> Result<Keymap, String> {
         let mut map = Keymap::default();
         for (name, key) in overrides {
-            let action = Action::from_name(name).ok_or_else(|| format!("[keys] {name}: no such action"))?;
+            let action =
+                Action::from_name(name).ok_or_else(|| format!("[keys] {name}: no such action"))?;
             let key = Key::parse(key).map_err(|e| format!("[keys] {name}: {e}"))?;
             map.bindings.retain(|(k, a)| *a != action && *k != key);
             map.bindings.push((key, action));
@@ -265,12 +304,20 @@ impl Keymap {
 
     pub fn action(&self, event: &KeyEvent) -> Option<Action> {
         let key = Key::of(event);
-        self.bindings.iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
+        self.bindings
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, a)| *a)
     }
 
     /// The keys bound to `action`, as shown in hints (`j/↓`).
     pub fn keys_for(&self, action: Action) -> String {
-        let keys: Vec<String> = self.bindings.iter().filter(|(_, a)| *a == action).map(|(k, _)| k.to_string()).collect();
+        let keys: Vec<String> = self
+            .bindings
+            .iter()
+            .filter(|(_, a)| *a == action)
+            .map(|(k, _)| k.to_string())
+            .collect();
         keys.join("/")
     }
 }
@@ -286,30 +333,68 @@ mod tests {
     #[test]
     fn defaults_follow_the_conventions() {
         let map = Keymap::default();
-        assert_eq!(map.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)), Some(Action::Quit));
-        assert_eq!(map.action(&ev(KeyCode::Char('G'), KeyModifiers::SHIFT)), Some(Action::Bottom));
-        assert_eq!(map.action(&ev(KeyCode::BackTab, KeyModifiers::SHIFT)), Some(Action::PrevPane));
-        assert_eq!(map.action(&ev(KeyCode::Char('2'), KeyModifiers::NONE)), Some(Action::Pane(2)));
-        assert_eq!(map.action(&ev(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            Some(Action::Bottom)
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::BackTab, KeyModifiers::SHIFT)),
+            Some(Action::PrevPane)
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('2'), KeyModifiers::NONE)),
+            Some(Action::Pane(2))
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            Some(Action::Quit)
+        );
         assert_eq!(map.keys_for(Action::Down), "j/↓");
     }
 
     #[test]
     fn overrides_replace_the_default_keys() {
-        let overrides = BTreeMap::from([("refresh".to_owned(), "ctrl-r".to_owned()), ("quit".to_owned(), "Q".to_owned())]);
+        let overrides = BTreeMap::from([
+            ("refresh".to_owned(), "ctrl-r".to_owned()),
+            ("quit".to_owned(), "Q".to_owned()),
+        ]);
         let map = Keymap::with_overrides(&overrides).unwrap();
-        assert_eq!(map.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)), Some(Action::Refresh));
-        assert_eq!(map.action(&ev(KeyCode::Char('r'), KeyModifiers::NONE)), None);
-        assert_eq!(map.action(&ev(KeyCode::Char('Q'), KeyModifiers::SHIFT)), Some(Action::Quit));
-        assert_eq!(map.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)), None);
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('r'), KeyModifiers::CONTROL)),
+            Some(Action::Refresh)
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('r'), KeyModifiers::NONE)),
+            None
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('Q'), KeyModifiers::SHIFT)),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            map.action(&ev(KeyCode::Char('q'), KeyModifiers::NONE)),
+            None
+        );
     }
 
     #[test]
     fn bad_overrides_are_reported() {
         let unknown = BTreeMap::from([("fly".to_owned(), "f".to_owned())]);
-        assert!(Keymap::with_overrides(&unknown).unwrap_err().contains("fly"));
+        assert!(
+            Keymap::with_overrides(&unknown)
+                .unwrap_err()
+                .contains("fly")
+        );
         let bad_key = BTreeMap::from([("quit".to_owned(), "ctrl-".to_owned())]);
-        assert!(Keymap::with_overrides(&bad_key).unwrap_err().contains("quit"));
+        assert!(
+            Keymap::with_overrides(&bad_key)
+                .unwrap_err()
+                .contains("quit")
+        );
     }
 
     #[test]

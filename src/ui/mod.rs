@@ -3,6 +3,7 @@
 
 pub mod keymap;
 pub mod pane;
+pub mod panes;
 pub mod shell;
 pub mod text;
 pub mod theme;

@@ -26,11 +26,17 @@ pub struct PaneHint {
 
 impl PaneHint {
     pub const fn action(action: Action, label: &'static str) -> Self {
-        PaneHint { key: HintKey::Action(action), label }
+        PaneHint {
+            key: HintKey::Action(action),
+            label,
+        }
     }
 
     pub const fn keys(keys: &'static str, label: &'static str) -> Self {
-        PaneHint { key: HintKey::Keys(keys), label }
+        PaneHint {
+            key: HintKey::Keys(keys),
+            label,
+        }
     }
 
     /// Whether the hint offers a write (hidden in read-only mode).
@@ -62,7 +68,12 @@ impl<'a> Ctx<'a> {
         notices: &'a mut Vec<(Level, String)>,
         read_only: bool,
     ) -> Self {
-        Ctx { next_id, effects, notices, read_only }
+        Ctx {
+            next_id,
+            effects,
+            notices,
+            read_only,
+        }
     }
 
     /// Asks for `call`; its answer will carry the returned id.
@@ -96,7 +107,7 @@ impl<'a> Ctx<'a> {
 }
 
 /// One tab of the dashboard.
-pub trait Pane {
+pub trait Pane: Send {
     /// The tab's title.
     fn title(&self) -> &str;
 

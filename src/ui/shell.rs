@@ -8,13 +8,16 @@ use std::collections::HashMap;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::keymap::{Action, Keymap};
-use super::pane::{Ctx, HintKey, Level, Pane, PaneHint};
+use super::pane::{Ctx, HintKey, Level, Pane};
 use super::theme::Theme;
+use super::widgets::command_line::{CommandLine, CommandOutcome};
+use super::widgets::confirm::{Confirm, ConfirmOutcome};
+use super::widgets::flash::{Flash, FlashLine};
+use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use crate::effect::{Answer, Effect, Failure, FailureKind, RequestId};
 
 /// What the header tells about the session.
@@ -36,16 +39,18 @@ enum Connection {
     Trouble(String),
 }
 
-/// A one-line notice in the footer, gone after a while.
-#[derive(Debug, Clone)]
-struct Notice {
-    level: Level,
-    text: String,
-    ticks_left: u16,
-}
+/// Ticks a notice stays (at 100 ms a tick); errors stay twice as long.
+const NOTICE_TICKS: u32 = 50;
 
-/// Ticks a notice stays (at 100 ms a tick).
-const NOTICE_TICKS: u16 = 50;
+/// Themes `:theme` offers.
+pub const THEMES: [&str; 4] = ["dark", "light", "high-contrast", "mono"];
+
+/// What covers the panes, if anything.
+enum Overlay {
+    Help(Help),
+    Command,
+    ConfirmQuit(Confirm),
+}
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 /// The dashboard's frame and its panes.
@@ -59,15 +64,36 @@ pub struct Shell {
     connection: Connection,
     waiting: HashMap<RequestId, (usize, String)>,
     next_id: u64,
-    notice: Option<Notice>,
+    flash: FlashLine,
+    overlay: Option<Overlay>,
+    command_line: CommandLine,
     spinner: usize,
     quit: bool,
     log_path: Option<String>,
 }
 
 impl Shell {
-    pub fn new(panes: Vec<Box<dyn Pane>>, keymap: Keymap, theme: Theme, header: HeaderInfo) -> Self {
+    pub fn new(
+        panes: Vec<Box<dyn Pane>>,
+        keymap: Keymap,
+        theme: Theme,
+        header: HeaderInfo,
+    ) -> Self {
         let shown = vec![false; panes.len()];
+        let mut commands: Vec<String> = ["quit", "help", "theme"]
+            .iter()
+            .map(|c| (*c).to_owned())
+            .collect();
+        for pane in &panes {
+            commands.push(pane.title().to_lowercase());
+            commands.extend(pane.commands().into_iter().map(str::to_owned));
+        }
+        commands.sort();
+        commands.dedup();
+        let command_line = CommandLine::new(commands).with_arguments(|command| match command {
+            "theme" => THEMES.iter().map(|t| (*t).to_owned()).collect(),
+            _ => Vec::new(),
+        });
         Shell {
             panes,
             shown,
@@ -78,7 +104,9 @@ impl Shell {
             connection: Connection::Connecting,
             waiting: HashMap::new(),
             next_id: 0,
-            notice: None,
+            flash: FlashLine::default(),
+            overlay: None,
+            command_line,
             spinner: 0,
             quit: false,
             log_path: None,
@@ -109,11 +137,20 @@ impl Shell {
     }
 
     pub fn notify_info(&mut self, text: impl Into<String>) {
-        self.notice = Some(Notice { level: Level::Info, text: text.into(), ticks_left: NOTICE_TICKS });
+        self.notify(Level::Info, text.into());
     }
 
     pub fn notify_error(&mut self, text: impl Into<String>) {
-        self.notice = Some(Notice { level: Level::Error, text: text.into(), ticks_left: NOTICE_TICKS * 2 });
+        self.notify(Level::Error, text.into());
+    }
+
+    fn notify(&mut self, level: Level, text: String) {
+        let flash = match level {
+            Level::Info => Flash::info(text).with_ticks(NOTICE_TICKS),
+            Level::Success => Flash::success(text).with_ticks(NOTICE_TICKS),
+            Level::Error => Flash::error(text).with_ticks(NOTICE_TICKS * 2),
+        };
+        self.flash.show(flash);
     }
 
     /// Runs `f` on pane `index` with a context, then files what it asked for.
@@ -122,11 +159,16 @@ impl Shell {
         let mut notices = Vec::new();
         {
             let pane = self.panes[index].as_mut();
-            let mut ctx = Ctx::new(&mut self.next_id, &mut effects, &mut notices, self.header.read_only);
+            let mut ctx = Ctx::new(
+                &mut self.next_id,
+                &mut effects,
+                &mut notices,
+                self.header.read_only,
+            );
             f(pane, &mut ctx);
         }
         if let Some((level, text)) = notices.pop() {
-            self.notice = Some(Notice { level, text, ticks_left: NOTICE_TICKS });
+            self.notify(level, text);
         }
         self.file_effects(index, effects)
     }
@@ -169,10 +211,14 @@ impl Shell {
 
     /// Routes an answer to the pane that asked; answers nobody waits for are dropped.
     pub fn handle_answer(&mut self, answer: Answer) -> Vec<Effect> {
-        let Some((pane, _)) = self.waiting.remove(&answer.id) else { return Vec::new() };
+        let Some((pane, _)) = self.waiting.remove(&answer.id) else {
+            return Vec::new();
+        };
         match &answer.result {
             Ok(_) => self.connection = Connection::Connected,
-            Err(f) if f.kind.is_connection() => self.connection = Connection::Trouble(f.message.clone()),
+            Err(f) if f.kind.is_connection() => {
+                self.connection = Connection::Trouble(f.message.clone())
+            }
             Err(f) if f.kind == FailureKind::Unauthorized || f.kind == FailureKind::Forbidden => {
                 self.connection = Connection::Trouble("the service refused the API key".into());
             }
@@ -184,21 +230,69 @@ impl Shell {
 
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+        let ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        match self.overlay.take() {
+            Some(Overlay::ConfirmQuit(mut confirm)) => {
+                return match (ctrl_c, confirm.handle_key(key)) {
+                    (true, _) | (_, ConfirmOutcome::Yes) => self.quit_now(),
+                    (_, ConfirmOutcome::No) => Vec::new(),
+                    (_, ConfirmOutcome::None) => {
+                        self.overlay = Some(Overlay::ConfirmQuit(confirm));
+                        Vec::new()
+                    }
+                };
+            }
+            Some(Overlay::Help(mut help)) => {
+                if help.handle_key(key) == HelpOutcome::None && !ctrl_c {
+                    self.overlay = Some(Overlay::Help(help));
+                }
+                return if ctrl_c {
+                    self.request_quit()
+                } else {
+                    Vec::new()
+                };
+            }
+            Some(Overlay::Command) => {
+                return match self.command_line.handle_key(key) {
+                    CommandOutcome::Submitted(text) => self.run_command(&text),
+                    CommandOutcome::Cancelled => Vec::new(),
+                    CommandOutcome::None => {
+                        self.overlay = Some(Overlay::Command);
+                        Vec::new()
+                    }
+                };
+            }
+            None => {}
+        }
+        if ctrl_c {
             return self.request_quit();
         }
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
-        let Some(action) = self.keymap.action(&key) else { return Vec::new() };
+        let Some(action) = self.keymap.action(&key) else {
+            return Vec::new();
+        };
         if action.is_write() && self.header.read_only {
             self.notify_error("Read-only mode: changes are turned off.");
             return Vec::new();
         }
         match action {
             Action::Quit => self.request_quit(),
+            Action::Help => {
+                self.overlay = Some(Overlay::Help(self.help()));
+                Vec::new()
+            }
+            Action::CommandLine => {
+                self.command_line.open();
+                self.overlay = Some(Overlay::Command);
+                Vec::new()
+            }
             Action::NextPane => self.focus_pane((self.focus + 1) % self.panes.len()),
-            Action::PrevPane => self.focus_pane((self.focus + self.panes.len() - 1) % self.panes.len()),
+            Action::PrevPane => {
+                self.focus_pane((self.focus + self.panes.len() - 1) % self.panes.len())
+            }
             Action::Pane(n) if (n as usize) <= self.panes.len() => self.focus_pane(n as usize - 1),
             action => self.with_pane(self.focus, |p, ctx| {
                 p.on_action(action, ctx);
@@ -206,18 +300,104 @@ impl Shell {
         }
     }
 
+    /// Quits, after asking when a pane holds unsaved input.
     fn request_quit(&mut self) -> Vec<Effect> {
-        if self.panes.iter().any(|p| p.has_unsaved_input()) && !self.quit_confirmed_once() {
-            self.notify_error("Unsaved input: press q again (or ctrl-c) to quit and discard it.");
+        if self.panes.iter().any(|p| p.has_unsaved_input()) {
+            self.overlay = Some(Overlay::ConfirmQuit(
+                Confirm::new("You have unsaved input. Quit and discard it?", false)
+                    .with_title("Quit"),
+            ));
             return Vec::new();
         }
+        self.quit_now()
+    }
+
+    fn quit_now(&mut self) -> Vec<Effect> {
         self.quit = true;
         vec![Effect::Quit]
     }
 
-    /// A second quit request while the unsaved-input notice shows confirms it.
-    fn quit_confirmed_once(&self) -> bool {
-        self.notice.as_ref().is_some_and(|n| n.text.starts_with("Unsaved input"))
+    /// Runs a `:` command: the shell's own (`quit`, `help`, `theme NAME`, a pane's name), else
+    /// the focused pane's.
+    fn run_command(&mut self, text: &str) -> Vec<Effect> {
+        let mut words = text.split_whitespace();
+        let Some(name) = words.next() else {
+            return Vec::new();
+        };
+        let args: Vec<&str> = words.collect();
+        let name = name.to_lowercase();
+        match name.as_str() {
+            "q" | "quit" => return self.request_quit(),
+            "help" => {
+                self.overlay = Some(Overlay::Help(self.help()));
+                return Vec::new();
+            }
+            "theme" => {
+                return match args.first() {
+                    Some(theme) => vec![Effect::Theme((*theme).to_owned())],
+                    None => {
+                        self.notify_error(format!("Usage: :theme NAME ({})", THEMES.join(", ")));
+                        Vec::new()
+                    }
+                };
+            }
+            _ => {}
+        }
+        if let Some(index) = self
+            .panes
+            .iter()
+            .position(|p| p.title().to_lowercase() == name)
+        {
+            return self.focus_pane(index);
+        }
+        let mut known = false;
+        let effects = self.with_pane(self.focus, |p, ctx| known = p.command(&name, &args, ctx));
+        if !known {
+            self.notify_error(format!(
+                "Unknown command :{name}. Tab completes the commands there are."
+            ));
+        }
+        effects
+    }
+
+    /// The `?` overlay: every live binding of the focused pane and the shell, and the log file.
+    fn help(&self) -> Help {
+        let pane = self.panes[self.focus].title().to_owned();
+        let mut hints: Vec<Hint> = self
+            .pane_hints()
+            .into_iter()
+            .map(|(keys, label)| Hint::new(keys, label, pane.clone()))
+            .collect();
+        let global = [
+            (Action::Up, "up"),
+            (Action::Down, "down"),
+            (Action::Top, "first row"),
+            (Action::Bottom, "last row"),
+            (Action::PageUp, "page up"),
+            (Action::PageDown, "page down"),
+            (Action::NextPane, "next tab"),
+            (Action::PrevPane, "previous tab"),
+            (
+                Action::CommandLine,
+                "command line (:theme, :quit, pane names)",
+            ),
+            (Action::Help, "this help"),
+            (Action::Quit, "quit"),
+        ];
+        for (action, label) in global {
+            hints.push(Hint::new(self.keymap.keys_for(action), label, "Everywhere"));
+        }
+        for (i, p) in self.panes.iter().enumerate() {
+            hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
+        }
+        let mut extra = Vec::new();
+        if let Some(path) = &self.log_path {
+            extra.push(format!("Log file: {path}"));
+        }
+        if self.header.read_only {
+            extra.push("Read-only mode: changes are turned off.".into());
+        }
+        Help::new(hints, extra)
     }
 
     fn focus_pane(&mut self, index: usize) -> Vec<Effect> {
@@ -231,14 +411,7 @@ impl Shell {
 
     /// Advances the spinner and notices; returns whether the screen changed.
     pub fn tick(&mut self) -> bool {
-        let mut changed = false;
-        if let Some(n) = &mut self.notice {
-            n.ticks_left = n.ticks_left.saturating_sub(1);
-            if n.ticks_left == 0 {
-                self.notice = None;
-                changed = true;
-            }
-        }
+        let mut changed = self.flash.tick();
         if self.waiting.values().any(|(p, _)| *p == self.focus) {
             self.spinner = (self.spinner + 1) % SPINNER.len();
             changed = true;
@@ -249,15 +422,25 @@ impl Shell {
         changed
     }
 
-    /// The focused pane's hints with their live keys, writes left out in read-only mode.
+    /// The footer's hints: the focused pane's, then the shell's, with their live keys.
     pub fn hints(&self) -> Vec<(String, &'static str)> {
-        let mut hints: Vec<PaneHint> = self.panes[self.focus].hints();
+        let mut hints = self.pane_hints();
         if !self.panes[self.focus].captures_text() {
-            hints.push(PaneHint::action(Action::NextPane, "next tab"));
-            hints.push(PaneHint::action(Action::Help, "help"));
-            hints.push(PaneHint::action(Action::Quit, "quit"));
+            for (action, label) in [
+                (Action::CommandLine, "command"),
+                (Action::Help, "help"),
+                (Action::Quit, "quit"),
+            ] {
+                hints.push((self.keymap.keys_for(action), label));
+            }
         }
         hints
+    }
+
+    /// The focused pane's hints with their live keys, writes left out in read-only mode.
+    fn pane_hints(&self) -> Vec<(String, &'static str)> {
+        self.panes[self.focus]
+            .hints()
             .into_iter()
             .filter(|h| !(self.header.read_only && h.is_write()))
             .map(|h| {
@@ -280,18 +463,53 @@ impl Shell {
             Constraint::Length(1),
         ])
         .areas(frame.area());
-        frame.render_widget(Paragraph::new(self.header_line()).style(self.theme.header), header);
+        frame.render_widget(
+            Paragraph::new(self.header_line()).style(self.theme.header),
+            header,
+        );
         frame.render_widget(Paragraph::new(self.tabs_line()), tabs);
         let theme = self.theme.clone();
         self.panes[self.focus].draw(frame, body, &theme, true);
-        frame.render_widget(Paragraph::new(self.status_line()), status);
-        frame.render_widget(Paragraph::new(self.footer_line(footer)), footer);
+        if self.flash.current().is_some() {
+            self.flash.render(status, frame.buffer_mut(), &theme);
+        } else {
+            frame.render_widget(Paragraph::new(self.status_line()), status);
+        }
+        match &mut self.overlay {
+            Some(Overlay::Command) => {
+                self.command_line.render(footer, frame.buffer_mut(), &theme);
+            }
+            _ => {
+                let hints: Vec<Hint> = self
+                    .hints()
+                    .into_iter()
+                    .map(|(k, l)| Hint::new(k, l, ""))
+                    .collect();
+                let line = footer_line(&hints, footer.width.saturating_sub(1), &theme);
+                let indented = Rect {
+                    x: footer.x + 1,
+                    width: footer.width.saturating_sub(1),
+                    ..footer
+                };
+                frame.render_widget(Paragraph::new(line), indented);
+            }
+        }
+        match &mut self.overlay {
+            Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
+            _ => {}
+        }
     }
 
     fn header_line(&self) -> Line<'static> {
         let h = &self.header;
         let mut spans = vec![
-            Span::styled(" taxdash ", self.theme.header.add_modifier(ratatui::style::Modifier::BOLD)),
+            Span::styled(
+                " taxdash ",
+                self.theme
+                    .header
+                    .add_modifier(ratatui::style::Modifier::BOLD),
+            ),
             Span::raw(format!(" profile {} ", h.profile)),
             Span::raw(format!("│ org {} ", h.organization)),
             Span::raw(format!("│ API {} ", h.generation)),
@@ -315,7 +533,11 @@ impl Shell {
     fn tabs_line(&self) -> Line<'static> {
         let mut spans = vec![Span::raw(" ")];
         for (i, pane) in self.panes.iter().enumerate() {
-            let style = if i == self.focus { self.theme.tab_active } else { self.theme.tab };
+            let style = if i == self.focus {
+                self.theme.tab_active
+            } else {
+                self.theme.tab
+            };
             spans.push(Span::styled(format!("{} {}", i + 1, pane.title()), style));
             spans.push(Span::raw("   "));
         }
@@ -323,37 +545,21 @@ impl Shell {
     }
 
     fn status_line(&self) -> Line<'static> {
-        if let Some(n) = &self.notice {
-            let style = match n.level {
-                Level::Info => self.theme.info,
-                Level::Success => self.theme.success,
-                Level::Error => self.theme.error,
-            };
-            return Line::from(Span::styled(format!(" {}", n.text), style));
-        }
-        let loading: Vec<&str> =
-            self.waiting.values().filter(|(p, what)| *p == self.focus && !what.is_empty()).map(|(_, w)| w.as_str()).collect();
+        let loading: Vec<&str> = self
+            .waiting
+            .values()
+            .filter(|(p, what)| *p == self.focus && !what.is_empty())
+            .map(|(_, w)| w.as_str())
+            .collect();
         if let Some(what) = loading.first() {
-            return Line::from(Span::styled(format!(" {} {what}…", SPINNER[self.spinner]), self.theme.muted));
+            return Line::from(Span::styled(
+                format!(" {} {what}…", SPINNER[self.spinner]),
+                self.theme.muted,
+            ));
         }
         if let Connection::Trouble(why) = &self.connection {
             return Line::from(Span::styled(format!(" {why}"), self.theme.warning));
         }
         Line::default()
-    }
-
-    fn footer_line(&self, area: Rect) -> Line<'static> {
-        let mut spans = vec![Span::raw(" ")];
-        let mut used = 1usize;
-        for (keys, label) in self.hints() {
-            let width = keys.chars().count() + label.chars().count() + 3;
-            if used + width > area.width as usize {
-                break;
-            }
-            used += width;
-            spans.push(Span::styled(keys, self.theme.key));
-            spans.push(Span::styled(format!(" {label}  "), Style::default()));
-        }
-        Line::from(spans)
     }
 }

@@ -2,9 +2,9 @@
 
 use reqwest::Method;
 
-use crate::model::filters::{CustomerFilter, ListFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
+use crate::model::filters::{CustomerFilter, ListFilter};
 use crate::model::{
     Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite, Page,
     PageParams,

@@ -2,9 +2,9 @@
 
 use reqwest::Method;
 
-use crate::model::filters::{ExemptionFilter, ListFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
+use crate::model::filters::{ExemptionFilter, ListFilter};
 use crate::model::{Attachment, Exemption, ExemptionCreate, Page, PageParams};
 
 /// A file to attach: its name as the user sees it, its type and its bytes.

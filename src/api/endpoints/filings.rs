@@ -1,8 +1,8 @@
 //! Filings and the back-filing terms.
 
-use crate::model::filters::{FilingFilter, ListFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
+use crate::model::filters::{FilingFilter, ListFilter};
 use crate::model::{BackFilingTerms, Filing, Page, PageParams};
 
 impl Client {

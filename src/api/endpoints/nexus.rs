@@ -2,9 +2,9 @@
 
 use reqwest::Method;
 
-use crate::model::filters::{ListFilter, NexusFilter, PhysicalNexusFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
+use crate::model::filters::{ListFilter, NexusFilter, PhysicalNexusFilter};
 use crate::model::{
     Nexus, Page, PageParams, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate,
     PhysicalNexusUpdate,

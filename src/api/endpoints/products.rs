@@ -2,9 +2,9 @@
 
 use reqwest::Method;
 
-use crate::model::filters::{ListFilter, ProductFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
+use crate::model::filters::{ListFilter, ProductFilter};
 use crate::model::{EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory};
 
 impl Client {

@@ -4,9 +4,9 @@
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::model::filters::{ListFilter, Query, RegistrationFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
+use crate::model::filters::{ListFilter, Query, RegistrationFilter};
 use crate::model::{
     DeregistrationRequest, JurisdictionForm, OssCountry, Page, PageParams, Registration,
     RegistrationJurisdiction, RegistrationStatus,

@@ -3,9 +3,9 @@
 use reqwest::Method;
 use serde::Deserialize;
 
-use crate::model::filters::{ListFilter, TransactionFilter};
 use crate::api::transport::Call;
 use crate::api::{ApiError, ApiResult, Client};
+use crate::model::filters::{ListFilter, TransactionFilter};
 use crate::model::{CreditNoteRequest, Page, PageParams, Transaction, TransactionCreate};
 
 /// The create answer: the service's sample is a list holding one transaction, its field list a

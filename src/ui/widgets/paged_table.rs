@@ -223,6 +223,22 @@ impl<R> PagedTable<R> {
         }
     }
 
+    /// Replaces every cached row matching `pred` with `row` (a record changed by a write), so
+    /// the list shows the change without a reload. Returns how many rows were replaced.
+    pub fn replace_where(&mut self, pred: impl Fn(&R) -> bool, row: R) -> usize
+    where
+        R: Clone,
+    {
+        let mut replaced = 0;
+        for cached in self.pages.values_mut().flat_map(|page| page.iter_mut()) {
+            if pred(cached) {
+                *cached = row.clone();
+                replaced += 1;
+            }
+        }
+        replaced
+    }
+
     /// Whether the page of row `index` was asked for and not yet answered.
     fn is_pending(&self, index: u64) -> bool {
         self.requested.contains(&self.page_of(index))

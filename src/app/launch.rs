@@ -1,0 +1,153 @@
+//! Opening the dashboard: on the embedded sandbox (`--demo`) or on a profile.
+
+use std::error::Error;
+use std::net::{Ipv4Addr, SocketAddr};
+
+use crossterm::event::EventStream;
+
+use super::platform::System;
+use crate::api::{Client, ClientConfig};
+use crate::config::{Config, ProcessEnv};
+use crate::credentials::{ApiKey, KeyStore, resolve};
+use crate::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
+use crate::ui::keymap::Keymap;
+use crate::ui::panes;
+use crate::ui::shell::{HeaderInfo, Shell};
+use crate::ui::theme::{Theme, parse_color};
+
+/// What the command line asked of the dashboard.
+#[derive(Debug, Clone, Default)]
+pub struct DashboardOptions {
+    pub demo: bool,
+    pub profile: Option<String>,
+    pub config: Option<std::path::PathBuf>,
+    pub read_only: bool,
+    pub theme: Option<String>,
+}
+
+/// Everything the dashboard needs, gathered before the terminal is taken over, so that a
+/// missing key or a bad config file is reported on a normal terminal.
+pub struct Session {
+    pub client: Client,
+    pub shell: Shell,
+    pub sandbox: Option<Sandbox>,
+}
+
+type BoxError = Box<dyn Error + Send + Sync>;
+
+/// Prepares a session: starts the sandbox or resolves the profile, picks the theme and keys.
+pub async fn prepare(
+    options: &DashboardOptions,
+    log_path: Option<String>,
+) -> Result<Session, BoxError> {
+    let system = System::from_env();
+    let (client, header, sandbox, keymap, theme_name, accent) = if options.demo {
+        let sandbox = Sandbox::start(
+            SandboxConfig::default(),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await?;
+        let (org, key) = DEMO_CREDENTIALS[0];
+        let config = ClientConfig::new(sandbox.base_url().parse()?, org, ApiKey::new(key)?);
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: org.into(),
+            generation: config.generation.label().into(),
+            demo: true,
+            read_only: options.read_only,
+        };
+        (
+            Client::new(config)?,
+            header,
+            Some(sandbox),
+            Keymap::default(),
+            options.theme.clone(),
+            None,
+        )
+    } else {
+        let env = ProcessEnv;
+        let path = Config::default_path(options.config.as_deref(), &env)?;
+        let config = Config::load(&path)?;
+        let requested = options.profile.clone();
+        let resolved = {
+            let config = config.clone();
+            tokio::task::spawn_blocking(move || {
+                let store = KeyStore::platform();
+                resolve(requested.as_deref(), &config, &ProcessEnv, &store)
+            })
+            .await??
+        };
+        let profile = config.profile(&resolved.name);
+        let client_config = ClientConfig::from_profile(&resolved);
+        let header = HeaderInfo {
+            profile: resolved.name.clone(),
+            organization: resolved.organization_id.clone(),
+            generation: client_config.generation.label().into(),
+            demo: false,
+            read_only: options.read_only || resolved.read_only,
+        };
+        let keymap =
+            Keymap::with_overrides(&config.keys).map_err(|e| format!("{}: {e}", path.display()))?;
+        let theme = options
+            .theme
+            .clone()
+            .or(profile.and_then(|p| p.theme.clone()))
+            .or(config.theme.clone());
+        let accent = profile.and_then(|p| p.accent.clone());
+        (
+            Client::new(client_config)?,
+            header,
+            None,
+            keymap,
+            theme,
+            accent,
+        )
+    };
+    let theme = Theme::select(
+        theme_name.as_deref(),
+        system.no_color,
+        system.truecolor,
+        system.theme_dir.as_deref(),
+    )?;
+    let theme = match accent.as_deref().map(parse_color).transpose()? {
+        Some(color) => theme.with_accent(color),
+        None => theme,
+    };
+    let mut shell = Shell::new(panes::all(), keymap, theme, header);
+    if let Some(path) = log_path {
+        shell = shell.with_log_path(path);
+    }
+    Ok(Session {
+        client,
+        shell,
+        sandbox,
+    })
+}
+
+/// Runs the dashboard on the real terminal until the user quits. The terminal is restored on
+/// return, on error and on panic.
+pub async fn run(options: DashboardOptions) -> Result<(), BoxError> {
+    let log = super::logging::init().ok();
+    let log_path = log.as_ref().map(|l| l.path.display().to_string());
+    let Session {
+        client,
+        mut shell,
+        sandbox,
+    } = prepare(&options, log_path).await?;
+    tracing::info!(demo = options.demo, "dashboard starting");
+    let mut terminal = ratatui::init();
+    let result = super::run(
+        &mut terminal,
+        EventStream::new(),
+        &mut shell,
+        client,
+        &mut System::from_env(),
+    )
+    .await;
+    ratatui::restore();
+    if let Some(sandbox) = sandbox {
+        sandbox.stop().await;
+    }
+    tracing::info!("dashboard closed");
+    result.map_err(Into::into)
+}

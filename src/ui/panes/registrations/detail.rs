@@ -1,0 +1,314 @@
+//! The detail of one registration: every field of the interface's Registration, grouped, with
+//! the OSS countries of a one-stop-shop registration and the jurisdiction's own fields read
+//! against the jurisdiction's JSON Schema.
+
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use crate::model::{JurisdictionForm, OssCountry, Registration, RegistrationStatus};
+use crate::ui::text;
+use crate::ui::theme::Theme;
+use crate::ui::widgets::detail::{Detail, Section};
+
+/// A section from rows whose values may be absent.
+fn section(title: &'static str, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
+    rows.into_iter()
+        .fold(Section::new(title), |s, (label, value)| {
+            s.maybe(label, value)
+        })
+}
+
+/// A value cell, or `None` for an empty one (the widget shows a muted dash).
+type Cell = Option<Line<'static>>;
+
+fn plain(v: impl ToString) -> Cell {
+    Some(Line::from(v.to_string()))
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> Cell {
+    v.as_ref().map(|v| Line::from(v.to_string()))
+}
+
+fn flag(v: Option<bool>) -> Cell {
+    v.map(|b| Line::from(if b { "yes" } else { "no" }))
+}
+
+/// The style of a registration status, by what it means for the user.
+pub fn status_style(status: &RegistrationStatus, theme: &Theme) -> ratatui::style::Style {
+    match status {
+        RegistrationStatus::Registered | RegistrationStatus::SelfManaged => theme.status_good,
+        RegistrationStatus::Processing
+        | RegistrationStatus::Validating
+        | RegistrationStatus::Deregistering => theme.status_pending,
+        RegistrationStatus::AwaitingClarification | RegistrationStatus::Unregistered => {
+            theme.status_bad
+        }
+        RegistrationStatus::Deregistered | RegistrationStatus::Cancelled => theme.status_closed,
+        RegistrationStatus::Other(_) => theme.base,
+    }
+}
+
+/// Everything the detail shows besides the registration itself.
+#[derive(Debug, Default, Clone)]
+pub struct Extras {
+    pub oss_countries: Option<Result<Vec<OssCountry>, String>>,
+    pub form: Option<Result<JurisdictionForm, String>>,
+    /// Fields revealed in clear, by wire name.
+    pub revealed: Vec<(String, String)>,
+}
+
+fn masked(extras: &Extras, field: &str, value: &Option<String>) -> Cell {
+    if let Some((_, clear)) = extras.revealed.iter().find(|(f, _)| f == field) {
+        return Some(Line::from(clear.clone()));
+    }
+    value
+        .as_ref()
+        .map(|v| Line::from(format!("{v}  (v reveals)")))
+}
+
+/// Builds the detail view.
+pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme) -> Detail<'t> {
+    let money = |v: &Option<rust_decimal::Decimal>| {
+        v.map(|d| Line::from(Span::styled(text::money(d, None), theme.money)))
+    };
+    let mut sections = vec![
+        section(
+            "Identity",
+            vec![
+                ("ID", plain(&r.id)),
+                ("Jurisdiction", plain(super::wizard::jurisdiction(r))),
+                (
+                    "Status",
+                    Some(Line::from(Span::styled(
+                        r.status.to_string(),
+                        status_style(&r.status, theme),
+                    ))),
+                ),
+                ("Registration type", plain(&r.registration_type)),
+                ("Category", opt(&r.registration_category)),
+                ("Tax type", opt(&r.tax_type)),
+                ("Sales tax ID", opt(&r.sales_tax_id)),
+                ("Registration email", opt(&r.registration_email)),
+                ("Portal username", opt(&r.username)),
+                (
+                    "Portal password",
+                    masked(extras, "password_encrypted", &r.password_encrypted),
+                ),
+                (
+                    "Portal PIN",
+                    masked(extras, "pin_encrypted", &r.pin_encrypted),
+                ),
+                ("All credentials on file", flag(r.has_all_credentials)),
+                ("Comment", opt(&r.comment)),
+            ],
+        ),
+        section(
+            "Filing",
+            vec![
+                ("Filing frequency", plain(&r.filing_frequency)),
+                ("Filing days", plain(r.filing_days)),
+                ("First frequency", opt(&r.initial_filing_frequency)),
+                ("Scheduled frequency", opt(&r.scheduled_filing_frequency)),
+                ("Scheduled from", opt(&r.filing_frequency_effective_date)),
+                ("Fiscal year ends (month)", opt(&r.period_end_month)),
+                ("Create filings from", opt(&r.create_filings_from)),
+                ("Back-filing", flag(r.create_back_filing)),
+                ("Do not file", flag(r.do_not_file)),
+                (
+                    "Filing website",
+                    Some(Line::from(format!("{}  (o opens)", r.filing_website_url)))
+                        .filter(|_| !r.filing_website_url.is_empty()),
+                ),
+                ("Regime", opt(&r.registrations_regime)),
+                ("Regime change", opt(&r.change_regime_status)),
+            ],
+        ),
+        section(
+            "Dates",
+            vec![
+                ("Registration date", opt(&r.registration_date)),
+                (
+                    "Registration requested",
+                    r.registration_requested
+                        .map(|t| Line::from(text::timestamp(&t))),
+                ),
+                (
+                    "Registration completed",
+                    r.registration_completed
+                        .map(|t| Line::from(text::timestamp(&t))),
+                ),
+                (
+                    "Created",
+                    r.created_at.map(|t| Line::from(text::timestamp(&t))),
+                ),
+                ("Marked collecting", opt(&r.marked_collecting_date)),
+                ("Importer of record no.", opt(&r.ior_number)),
+                ("Importer of record date", opt(&r.ior_date)),
+            ],
+        ),
+        section(
+            "Deregistration",
+            vec![
+                (
+                    "Requested",
+                    r.deregistration_requested
+                        .map(|t| Line::from(text::timestamp(&t))),
+                ),
+                (
+                    "Completed",
+                    r.deregistration_completed
+                        .map(|t| Line::from(text::timestamp(&t))),
+                ),
+            ],
+        ),
+        section(
+            "Money",
+            vec![
+                ("Fees", money(&r.amount_fees)),
+                ("Credits available", money(&r.credits_total_available)),
+            ],
+        ),
+        section(
+            "Flags",
+            vec![
+                ("Auto-registered", flag(r.auto_registered)),
+                ("Third party enabled", flag(r.third_party_enabled)),
+                ("Two-factor enabled", flag(r.two_factor_enabled)),
+                ("Marked collecting", flag(r.marked_collecting)),
+                (
+                    "Needs marking as collecting",
+                    flag(r.needs_mark_as_collecting),
+                ),
+                ("Voluntary disclosure", flag(r.vda)),
+                ("Imported", flag(r.imported)),
+                ("SST import", flag(r.sst_import)),
+                ("Initial sync", flag(r.initial_sync)),
+                ("Retail delivery fee", flag(r.retail_delivery_fee_obligated)),
+                (
+                    "Retail delivery fee from",
+                    opt(&r.retail_delivery_fee_effective_from),
+                ),
+            ],
+        ),
+    ];
+    if r.country_code == "ZZ_EU" || r.oss_type.is_some() {
+        let mut rows = vec![
+            ("OSS scheme", opt(&r.oss_type)),
+            (
+                "Member state of identification",
+                opt(&r.oss_member_state_of_identification_code),
+            ),
+        ];
+        match &extras.oss_countries {
+            None => rows.push((
+                "Countries",
+                Some(Line::from(Span::styled("loading…", theme.muted))),
+            )),
+            Some(Err(e)) => rows.push((
+                "Countries",
+                Some(Line::from(Span::styled(e.clone(), theme.error))),
+            )),
+            Some(Ok(countries)) if countries.is_empty() => rows.push(("Countries", None)),
+            Some(Ok(countries)) => {
+                for c in countries {
+                    let until = c
+                        .end_date
+                        .map(|d| format!(" until {d}"))
+                        .unwrap_or_default();
+                    rows.push((
+                        "Country",
+                        Some(Line::from(vec![
+                            Span::raw(format!(
+                                "{}  {}  from {}{until}  ",
+                                c.country_code, c.id, c.effective_date
+                            )),
+                            Span::styled(
+                                c.status.to_string(),
+                                if c.status.is_known() && c.status.as_str() == "ACTIVE" {
+                                    theme.status_good
+                                } else {
+                                    theme.status_closed
+                                },
+                            ),
+                        ])),
+                    ));
+                }
+            }
+        }
+        sections.push(section("EU one-stop shop", rows));
+    }
+    sections.push(jurisdiction_section(r, extras, theme));
+    Detail::new(theme, sections)
+}
+
+/// The jurisdiction's own fields, read against its schema: each property with its title, its
+/// value, and a mark when a required one is missing. Secrets are never shown.
+fn jurisdiction_section(r: &Registration, extras: &Extras, theme: &Theme) -> Section<'static> {
+    let values = r
+        .jurisdiction_specific_fields
+        .as_ref()
+        .and_then(Value::as_object);
+    let mut rows: Vec<(&'static str, Cell)> = Vec::new();
+    let mut owned: Vec<(String, Cell)> = Vec::new();
+    match &extras.form {
+        None => rows.push((
+            "Form",
+            Some(Line::from(Span::styled("loading…", theme.muted))),
+        )),
+        Some(Err(e)) => rows.push((
+            "Form",
+            Some(Line::from(Span::styled(e.clone(), theme.error))),
+        )),
+        Some(Ok(form)) if form.default_form => {
+            rows.push((
+                "Form",
+                Some(Line::from(Span::styled(
+                    "the generic form (no state-specific fields)",
+                    theme.muted,
+                ))),
+            ));
+        }
+        Some(Ok(form)) => {
+            let schema = &form.jurisdiction_fields_json_schema;
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if let Some(properties) = schema["properties"].as_object() {
+                for (name, property) in properties {
+                    let title = property["title"].as_str().unwrap_or(name).to_owned();
+                    let secret = is_secret(name, property);
+                    let value = values.and_then(|v| v.get(name)).filter(|v| !v.is_null());
+                    let cell = match (value, secret) {
+                        (Some(_), true) => {
+                            Some(Line::from(Span::styled("•••••• (on file)", theme.muted)))
+                        }
+                        (Some(Value::String(s)), false) => Some(Line::from(s.clone())),
+                        (Some(Value::Bool(b)), false) => {
+                            Some(Line::from(if *b { "yes" } else { "no" }))
+                        }
+                        (Some(other), false) => Some(Line::from(other.to_string())),
+                        (None, _) if required.contains(&name.as_str()) => Some(Line::from(
+                            Span::styled("missing (required)", theme.warning),
+                        )),
+                        (None, _) => None,
+                    };
+                    owned.push((title, cell));
+                }
+            }
+        }
+    }
+    let section = section("Jurisdiction fields", rows);
+    owned
+        .into_iter()
+        .fold(section, |s, (label, value)| s.maybe(label, value))
+}
+
+/// Whether a schema property holds a secret (a password, an access code).
+fn is_secret(name: &str, property: &Value) -> bool {
+    property["format"].as_str() == Some("password")
+        || property["writeOnly"].as_bool() == Some(true)
+        || ["password", "code", "secret", "pin"]
+            .iter()
+            .any(|w| name.contains(w))
+}

@@ -1,0 +1,780 @@
+//! The Registrations pane: the paged list with its filters and sort, the detail of one
+//! registration, and the deregistration wizard.
+
+mod detail;
+pub mod wizard;
+
+use std::collections::HashMap;
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+
+use self::detail::{Extras, status_style};
+use self::wizard::{DeregisterWizard, WizardEvent};
+use crate::effect::{Call, Failure, Reply, RequestId};
+use crate::model::filters::{RegistrationFilter, Sort};
+use serde_json::Value;
+
+use crate::model::{
+    FieldError, FilingFrequency, LocPart, Registration, RegistrationStatus, TaxType,
+};
+use crate::rules;
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::theme::Theme;
+use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
+use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormOutcome, FormValues};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, PagedTable, Sort as TableSort};
+
+fn jurisdiction_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
+    Line::from(wizard::jurisdiction(r))
+}
+
+fn status_cell<'r>(r: &'r Registration, theme: &Theme) -> Line<'r> {
+    Line::from(Span::styled(
+        r.status.as_str(),
+        status_style(&r.status, theme),
+    ))
+}
+
+fn frequency_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
+    Line::from(r.filing_frequency.as_str())
+}
+
+fn type_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
+    Line::from(r.registration_type.as_str())
+}
+
+fn tax_type_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
+    Line::from(r.tax_type.as_ref().map_or("", |t| t.as_str()))
+}
+
+fn sales_tax_id_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
+    Line::from(r.sales_tax_id.as_deref().unwrap_or(""))
+}
+
+fn registered_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
+    Line::from(
+        r.registration_date
+            .map(|d| d.to_string())
+            .unwrap_or_default(),
+    )
+}
+
+/// The list's columns; a column's sort key is its `order_by` field.
+fn columns() -> Vec<Column<Registration>> {
+    vec![
+        Column::new("Jurisdiction", jurisdiction_cell)
+            .sort_key("state_code")
+            .width(ColumnWidth::between(14, 34, 3)),
+        Column::new("Status", status_cell)
+            .sort_key("status")
+            .width(ColumnWidth::between(10, 22, 1)),
+        Column::new("Filing", frequency_cell)
+            .sort_key("filing_frequency")
+            .width(ColumnWidth::between(8, 20, 1)),
+        Column::new("Type", type_cell)
+            .sort_key("registration_type")
+            .width(ColumnWidth::fixed(6)),
+        Column::new("Tax type", tax_type_cell)
+            .sort_key("tax_type")
+            .width(ColumnWidth::between(9, 18, 1)),
+        Column::new("Sales tax ID", sales_tax_id_cell)
+            .sort_key("sales_tax_id")
+            .width(ColumnWidth::between(12, 20, 1)),
+        Column::new("Registered", registered_cell)
+            .sort_key("registration_date")
+            .width(ColumnWidth::fixed(10)),
+    ]
+}
+
+/// Choices of an enumeration filter, with "any" first.
+fn any_of<T>(known: &[T], name: fn(&T) -> &str) -> Vec<Choice> {
+    std::iter::once(Choice::new("", "any", "no filter on this field"))
+        .chain(known.iter().map(|v| Choice::new(name(v), name(v), "")))
+        .collect()
+}
+
+/// The `/` filter form.
+fn filter_form(current: &RegistrationFilter) -> Form {
+    let form = Form::new(vec![
+        FieldSpec::new(
+            "status",
+            "Status",
+            FieldKind::Select(any_of(
+                RegistrationStatus::KNOWN,
+                RegistrationStatus::as_str,
+            )),
+        )
+        .rule("←/→ to choose"),
+        FieldSpec::new("country", "Country", FieldKind::Text)
+            .rule("ISO code such as US, CA or ZZ_EU; empty for any"),
+        FieldSpec::new("state", "State", FieldKind::Text)
+            .rule("subdivision code such as CA or ON; empty for any"),
+        FieldSpec::new(
+            "frequency",
+            "Filing frequency",
+            FieldKind::Select(any_of(FilingFrequency::KNOWN, FilingFrequency::as_str)),
+        )
+        .rule("←/→ to choose"),
+        FieldSpec::new(
+            "tax_type",
+            "Tax type",
+            FieldKind::Select(any_of(TaxType::KNOWN, TaxType::as_str)),
+        )
+        .rule("←/→ to choose"),
+    ])
+    .with_validator(check_codes);
+    let mut form = form;
+    if let Some(s) = current.status_in.first() {
+        form = form.with_value(
+            "status",
+            crate::ui::widgets::form::FieldValue::Choice(s.as_str().to_owned()),
+        );
+    }
+    if let Some(c) = current.country_code_in.first() {
+        form = form.with_value("country", c.as_str());
+    }
+    if let Some(s) = &current.state_code {
+        form = form.with_value("state", s.as_str());
+    }
+    if let Some(f) = current.filing_frequency_in.first() {
+        form = form.with_value(
+            "frequency",
+            crate::ui::widgets::form::FieldValue::Choice(f.as_str().to_owned()),
+        );
+    }
+    if let Some(t) = current.tax_type_in.first() {
+        form = form.with_value(
+            "tax_type",
+            crate::ui::widgets::form::FieldValue::Choice(t.as_str().to_owned()),
+        );
+    }
+    form
+}
+
+/// The filter form's rule: codes, when given, are well formed.
+fn check_codes(values: &FormValues) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let at = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
+    if let Some(c) = values
+        .text("country")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        && !rules::is_country_code(&c.to_uppercase())
+    {
+        errors.push(FieldError::new(
+            "value_error",
+            at("country"),
+            "country must be an ISO 3166-1 alpha-2 code such as US, or ZZ_EU",
+            Value::String(c.to_owned()),
+        ));
+    }
+    if let Some(s) = values
+        .text("state")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
+    {
+        errors.push(FieldError::new(
+            "value_error",
+            at("state"),
+            msg,
+            Value::String(s.to_owned()),
+        ));
+    }
+    errors
+}
+
+fn filter_of(values: &FormValues, order_by: Vec<Sort>) -> RegistrationFilter {
+    let text = |name: &str| {
+        values
+            .text(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_uppercase)
+    };
+    RegistrationFilter {
+        status_in: text("status")
+            .map(|s| vec![RegistrationStatus::parse(&s)])
+            .unwrap_or_default(),
+        state_code: text("state"),
+        filing_frequency_in: text("frequency")
+            .map(|s| vec![FilingFrequency::parse(&s)])
+            .unwrap_or_default(),
+        country_code_in: text("country").into_iter().collect(),
+        tax_type_in: text("tax_type")
+            .map(|s| vec![TaxType::parse(&s)])
+            .unwrap_or_default(),
+        order_by,
+    }
+}
+
+/// A one-line summary of the filter in force.
+fn describe(filter: &RegistrationFilter) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = filter.status_in.first() {
+        parts.push(format!("status {s}"));
+    }
+    if let Some(c) = filter.country_code_in.first() {
+        parts.push(format!("country {c}"));
+    }
+    if let Some(s) = &filter.state_code {
+        parts.push(format!("state {s}"));
+    }
+    if let Some(f) = filter.filing_frequency_in.first() {
+        parts.push(format!("filing {f}"));
+    }
+    if let Some(t) = filter.tax_type_in.first() {
+        parts.push(format!("tax type {t}"));
+    }
+    if parts.is_empty() {
+        "all registrations".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// What the detail view shows and waits for.
+struct DetailView {
+    registration: Registration,
+    extras: Extras,
+    state: DetailState,
+    waiting: HashMap<RequestId, DetailCall>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DetailCall {
+    Registration,
+    Oss,
+    Form,
+    /// Revealing this wire field.
+    Reveal(&'static str),
+}
+
+enum Mode {
+    List,
+    Filter(Form),
+    Detail,
+}
+
+/// The Registrations pane.
+pub struct RegistrationsPane {
+    table: PagedTable<Registration>,
+    columns: Vec<Column<Registration>>,
+    filter: RegistrationFilter,
+    pages: HashMap<RequestId, (u64, u32)>,
+    mode: Mode,
+    detail: Option<DetailView>,
+    wizard: Option<DeregisterWizard>,
+    deregistering: Option<RequestId>,
+    confirm: Option<Confirm>,
+    loaded: bool,
+}
+
+impl Default for RegistrationsPane {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RegistrationsPane {
+    pub fn new() -> Self {
+        RegistrationsPane {
+            table: PagedTable::new("registrations"),
+            columns: columns(),
+            filter: RegistrationFilter::default(),
+            pages: HashMap::new(),
+            mode: Mode::List,
+            detail: None,
+            wizard: None,
+            deregistering: None,
+            confirm: None,
+            loaded: false,
+        }
+    }
+
+    /// Asks for the pages the table wants.
+    fn fetch(&mut self, ctx: &mut Ctx) {
+        for want in self.table.wants() {
+            let mut filter = self.filter.clone();
+            filter.order_by = self
+                .table
+                .sort()
+                .map(|s| Sort {
+                    field: s.key.to_owned(),
+                    descending: s.descending,
+                })
+                .into_iter()
+                .collect();
+            let id = ctx.call(Call::Registrations {
+                filter,
+                page: want.params(),
+            });
+            self.pages.insert(id, (want.generation, want.page));
+        }
+    }
+
+    /// Starts over with the filter in force: old answers still on their way are cancelled.
+    fn reload(&mut self, ctx: &mut Ctx) {
+        for (id, _) in self.pages.drain() {
+            ctx.cancel(id);
+        }
+        self.table.reset();
+        self.fetch(ctx);
+    }
+
+    fn open_detail(&mut self, registration: Registration, ctx: &mut Ctx) {
+        let mut waiting = HashMap::new();
+        waiting.insert(
+            ctx.call(Call::Registration {
+                id: registration.id.clone(),
+                reveal: None,
+            }),
+            DetailCall::Registration,
+        );
+        if registration.country_code == "ZZ_EU" || registration.oss_type.is_some() {
+            waiting.insert(
+                ctx.call(Call::OssCountries {
+                    registration_id: registration.id.clone(),
+                }),
+                DetailCall::Oss,
+            );
+        }
+        let (country, state) = (
+            registration.country_code.clone(),
+            registration.state_code.clone(),
+        );
+        waiting.insert(
+            ctx.call(Call::JurisdictionForm { country, state }),
+            DetailCall::Form,
+        );
+        self.detail = Some(DetailView {
+            registration,
+            extras: Extras::default(),
+            state: DetailState::default(),
+            waiting,
+        });
+        self.mode = Mode::Detail;
+    }
+
+    /// The registration the user is on: the detail's, or the table's selected row.
+    fn current(&self) -> Option<&Registration> {
+        match self.mode {
+            Mode::Detail => self.detail.as_ref().map(|d| &d.registration),
+            _ => self.table.selected(),
+        }
+    }
+
+    fn open_wizard(&mut self, ctx: &mut Ctx) {
+        match self.current().cloned() {
+            Some(r) => self.wizard = Some(DeregisterWizard::new(r)),
+            None => ctx.notify(Level::Info, "Select a registration first."),
+        }
+    }
+
+    /// Shows a changed registration everywhere it appears, without a reload.
+    fn replace(&mut self, registration: &Registration) {
+        self.table
+            .replace_where(|r| r.id == registration.id, registration.clone());
+        if let Some(d) = &mut self.detail
+            && d.registration.id == registration.id
+        {
+            d.registration = registration.clone();
+        }
+    }
+
+    fn reveal(&mut self, ctx: &mut Ctx) {
+        let Some(d) = &mut self.detail else {
+            ctx.notify(
+                Level::Info,
+                "Open a registration (enter) to reveal its credentials.",
+            );
+            return;
+        };
+        let Some(field) = ["password_encrypted", "pin_encrypted"]
+            .into_iter()
+            .find(|f| !d.extras.revealed.iter().any(|(r, _)| r == f))
+        else {
+            ctx.notify(Level::Info, "The portal password and PIN are both shown.");
+            return;
+        };
+        let id = ctx.call(Call::Registration {
+            id: d.registration.id.clone(),
+            reveal: Some(field.into()),
+        });
+        d.waiting.insert(id, DetailCall::Reveal(field));
+    }
+
+    /// `, sorted by state_code (descending)`, or nothing.
+    fn sort_note(&self) -> String {
+        self.table.sort().map_or_else(String::new, |s| {
+            format!(
+                ", sorted by {}{}",
+                s.key,
+                if s.descending { " (descending)" } else { "" }
+            )
+        })
+    }
+
+    fn handle_wizard_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        let Some(wizard) = &mut self.wizard else {
+            return;
+        };
+        match wizard.handle_key(key) {
+            WizardEvent::None => {}
+            WizardEvent::Close => self.wizard = None,
+            WizardEvent::AskDiscard => self.confirm = Some(Confirm::discard_input()),
+            WizardEvent::Send(body) => {
+                let registration_id = wizard.registration().id.clone();
+                self.deregistering = Some(ctx.call(Call::Deregister {
+                    registration_id,
+                    body,
+                }));
+            }
+        }
+    }
+}
+
+impl Pane for RegistrationsPane {
+    fn title(&self) -> &str {
+        "Registrations"
+    }
+
+    fn hints(&self) -> Vec<PaneHint> {
+        if self.confirm.is_some() {
+            return vec![PaneHint::keys("y/n", "answer")];
+        }
+        if self.wizard.is_some() {
+            return vec![
+                PaneHint::keys("enter", "next"),
+                PaneHint::keys("esc", "back"),
+                PaneHint::keys("tab", "field"),
+            ];
+        }
+        match self.mode {
+            Mode::Filter(_) => vec![
+                PaneHint::keys("tab", "next field"),
+                PaneHint::keys("←/→", "choose"),
+                PaneHint::keys("enter", "apply"),
+                PaneHint::keys("esc", "cancel"),
+            ],
+            Mode::Detail => vec![
+                PaneHint::action(Action::Back, "back"),
+                PaneHint::action(Action::Up, "scroll"),
+                PaneHint::action(Action::Reveal, "reveal"),
+                PaneHint::action(Action::OpenUrl, "open portal"),
+                PaneHint::action(Action::CopyId, "copy id"),
+                PaneHint::action(Action::Deregister, "deregister"),
+            ],
+            Mode::List => vec![
+                PaneHint::action(Action::Open, "open"),
+                PaneHint::action(Action::Filter, "filter"),
+                PaneHint::action(Action::Sort, "sort"),
+                PaneHint::action(Action::SortReverse, "reverse"),
+                PaneHint::action(Action::Refresh, "refresh"),
+                PaneHint::action(Action::CopyId, "copy id"),
+                PaneHint::action(Action::Deregister, "deregister"),
+            ],
+        }
+    }
+
+    fn show(&mut self, ctx: &mut Ctx) {
+        if !self.loaded {
+            self.loaded = true;
+            self.fetch(ctx);
+        }
+    }
+
+    fn captures_text(&self) -> bool {
+        self.wizard.is_some() || self.confirm.is_some() || matches!(self.mode, Mode::Filter(_))
+    }
+
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        if let Some(confirm) = &mut self.confirm {
+            match confirm.handle_key(key) {
+                ConfirmOutcome::Yes => {
+                    self.confirm = None;
+                    self.wizard = None;
+                    if matches!(self.mode, Mode::Filter(_)) {
+                        self.mode = if self.detail.is_some() {
+                            Mode::Detail
+                        } else {
+                            Mode::List
+                        };
+                    }
+                }
+                ConfirmOutcome::No => self.confirm = None,
+                ConfirmOutcome::None => {}
+            }
+            return;
+        }
+        if self.wizard.is_some() {
+            self.handle_wizard_key(key, ctx);
+            return;
+        }
+        if let Mode::Filter(form) = &mut self.mode {
+            match form.handle_key(key) {
+                FormOutcome::Submit => {
+                    self.filter = filter_of(&form.values(), Vec::new());
+                    self.mode = Mode::List;
+                    ctx.notify(Level::Info, format!("showing {}", describe(&self.filter)));
+                    self.reload(ctx);
+                }
+                FormOutcome::Cancel => self.mode = Mode::List,
+                FormOutcome::AskDiscard => self.confirm = Some(Confirm::discard_input()),
+                FormOutcome::None | FormOutcome::Invalid => {}
+            }
+        }
+    }
+
+    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let visible = self.table.visible_rows().max(1);
+        match (&self.mode, action) {
+            (_, Action::Deregister) => self.open_wizard(ctx),
+            (_, Action::CopyId) => match self.current() {
+                Some(r) => ctx.copy(r.id.clone()),
+                None => return false,
+            },
+            (_, Action::OpenUrl) => match self.current() {
+                Some(r) if !r.filing_website_url.is_empty() => {
+                    ctx.open_url(r.filing_website_url.clone())
+                }
+                Some(_) => ctx.notify(Level::Info, "This registration has no filing website."),
+                None => return false,
+            },
+            (Mode::Detail, Action::Back) => {
+                self.mode = Mode::List;
+                self.detail = None;
+            }
+            (Mode::Detail, Action::Reveal) => self.reveal(ctx),
+            (Mode::Detail, Action::Up) => {
+                if let Some(d) = &mut self.detail {
+                    d.state.up(1);
+                }
+            }
+            (Mode::Detail, Action::Down) => {
+                if let Some(d) = &mut self.detail {
+                    d.state.down(1);
+                }
+            }
+            (Mode::Detail, Action::PageDown) => {
+                if let Some(d) = &mut self.detail {
+                    d.state.page_down();
+                }
+            }
+            (Mode::Detail, Action::PageUp) => {
+                if let Some(d) = &mut self.detail {
+                    d.state.page_up();
+                }
+            }
+            (Mode::Detail, Action::Top) => {
+                if let Some(d) = &mut self.detail {
+                    d.state.top();
+                }
+            }
+            (Mode::Detail, Action::Bottom) => {
+                if let Some(d) = &mut self.detail {
+                    d.state.bottom();
+                }
+            }
+            (Mode::Detail, Action::Refresh) => {
+                if let Some(r) = self.detail.as_ref().map(|d| d.registration.clone()) {
+                    self.open_detail(r, ctx);
+                }
+            }
+            (Mode::List, Action::Up) => self.table.up(1),
+            (Mode::List, Action::Down) => self.table.down(1),
+            (Mode::List, Action::PageUp) => self.table.page_up(visible),
+            (Mode::List, Action::PageDown) => self.table.page_down(visible),
+            (Mode::List, Action::Top) => self.table.top(),
+            (Mode::List, Action::Bottom) => self.table.bottom(),
+            (Mode::List, Action::Open) => match self.table.selected().cloned() {
+                Some(r) => self.open_detail(r, ctx),
+                None => return false,
+            },
+            (Mode::List, Action::Filter) => self.mode = Mode::Filter(filter_form(&self.filter)),
+            (Mode::List, Action::Refresh) => self.reload(ctx),
+            (Mode::List, Action::Sort | Action::SortReverse) => {
+                let sortable: Vec<&'static str> = self
+                    .columns
+                    .iter()
+                    .filter(|c| c.sortable())
+                    .map(|c| c.key)
+                    .collect();
+                let next = match (action, self.table.sort()) {
+                    (Action::SortReverse, Some(s)) => TableSort {
+                        descending: !s.descending,
+                        ..s
+                    },
+                    (Action::SortReverse, None) => TableSort {
+                        key: sortable[0],
+                        descending: true,
+                    },
+                    (_, Some(s)) => {
+                        let i = sortable
+                            .iter()
+                            .position(|k| *k == s.key)
+                            .map_or(0, |i| (i + 1) % sortable.len());
+                        TableSort {
+                            key: sortable[i],
+                            descending: false,
+                        }
+                    }
+                    (_, None) => TableSort {
+                        key: sortable[0],
+                        descending: false,
+                    },
+                };
+                for (id, _) in self.pages.drain() {
+                    ctx.cancel(id);
+                }
+                self.table.set_sort(Some(next));
+                ctx.notify(
+                    Level::Info,
+                    format!(
+                        "sorted by {}{}",
+                        next.key,
+                        if next.descending { " (descending)" } else { "" }
+                    ),
+                );
+            }
+            _ => return false,
+        }
+        if matches!(self.mode, Mode::List) {
+            self.fetch(ctx);
+        }
+        true
+    }
+
+    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        if let Some((generation, page)) = self.pages.remove(&id) {
+            match result {
+                Ok(Reply::Registrations(rows)) => {
+                    self.table.receive(generation, page, rows);
+                }
+                Ok(_) => {}
+                Err(failure) => {
+                    if self.table.fail(generation, page) {
+                        ctx.notify(Level::Error, failure.message);
+                    }
+                }
+            }
+            self.fetch(ctx);
+            return;
+        }
+        if self.deregistering == Some(id) {
+            self.deregistering = None;
+            match result {
+                Ok(Reply::Deregistered(registration)) => {
+                    ctx.notify(
+                        Level::Success,
+                        format!(
+                            "Deregistration requested: {} is now {}.",
+                            wizard::jurisdiction(&registration),
+                            registration.status
+                        ),
+                    );
+                    self.replace(&registration);
+                    self.wizard = None;
+                }
+                Ok(_) => {}
+                Err(failure) => {
+                    ctx.notify(Level::Error, failure.message.clone());
+                    if let Some(w) = &mut self.wizard {
+                        w.failed(&failure);
+                    }
+                }
+            }
+            return;
+        }
+        let Some(d) = &mut self.detail else { return };
+        let Some(kind) = d.waiting.remove(&id) else {
+            return;
+        };
+        match (kind, result) {
+            (DetailCall::Registration, Ok(Reply::Registration(r))) => d.registration = r,
+            (DetailCall::Reveal(field), Ok(Reply::Registration(r))) => {
+                let value = if field == "pin_encrypted" {
+                    r.pin_encrypted
+                } else {
+                    r.password_encrypted
+                };
+                match value {
+                    Some(v) => d.extras.revealed.push((field.to_owned(), v)),
+                    None => ctx.notify(
+                        Level::Info,
+                        format!("This registration has no {field} on file."),
+                    ),
+                }
+            }
+            (DetailCall::Oss, Ok(Reply::OssCountries(c))) => d.extras.oss_countries = Some(Ok(c)),
+            (DetailCall::Form, Ok(Reply::JurisdictionForm(f))) => d.extras.form = Some(Ok(f)),
+            (DetailCall::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
+            (DetailCall::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
+            (_, Err(f)) => ctx.notify(Level::Error, f.message),
+            _ => {}
+        }
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        vec!["deregister", "filter", "refresh"]
+    }
+
+    fn command(&mut self, name: &str, _args: &[&str], ctx: &mut Ctx) -> bool {
+        match name {
+            "deregister" => self.open_wizard(ctx),
+            "filter" => self.mode = Mode::Filter(filter_form(&self.filter)),
+            "refresh" => self.reload(ctx),
+            _ => return false,
+        }
+        true
+    }
+
+    fn has_unsaved_input(&self) -> bool {
+        self.wizard
+            .as_ref()
+            .is_some_and(DeregisterWizard::has_unsaved_input)
+            || matches!(&self.mode, Mode::Filter(f) if f.is_dirty())
+    }
+
+    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(if focused {
+                theme.border_focus
+            } else {
+                theme.border
+            })
+            .title(Line::from(vec![
+                Span::styled(" Registrations ", theme.title),
+                Span::styled(
+                    format!("— {}{} ", describe(&self.filter), self.sort_note()),
+                    theme.muted,
+                ),
+            ]));
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let buf = frame.buffer_mut();
+        match &mut self.mode {
+            Mode::Detail => {
+                if let Some(d) = &mut self.detail {
+                    let view = detail::build(&d.registration, &d.extras, theme);
+                    ratatui::widgets::StatefulWidget::render(view, inner, buf, &mut d.state);
+                }
+            }
+            Mode::Filter(form) => form.render(inner, buf, theme),
+            Mode::List => self.table.render(inner, buf, theme, &self.columns, focused),
+        }
+        if let Some(wizard) = &mut self.wizard {
+            wizard.render(inner, buf, theme);
+        }
+        if let Some(confirm) = &self.confirm {
+            confirm.render(inner, buf, theme);
+        }
+    }
+}

@@ -1,0 +1,244 @@
+//! Drives the real event loop (`taxdash::app::run`) with scripted keys against the sandbox, on a
+//! `TestBackend` the test can read while the loop draws.
+
+use std::io;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use futures::Stream;
+use ratatui::Terminal;
+use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
+use ratatui::buffer::{Buffer, Cell};
+use ratatui::layout::{Position, Size};
+use taxdash::api::{Client, ClientConfig};
+use taxdash::app::platform::{Platform, Recorder};
+use taxdash::credentials::ApiKey;
+use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
+use taxdash::ui::keymap::Keymap;
+use taxdash::ui::panes;
+use taxdash::ui::shell::{HeaderInfo, Shell};
+use taxdash::ui::theme::Theme;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// A `TestBackend` shared between the loop (which draws) and the test (which reads).
+#[derive(Clone)]
+pub struct SharedBackend(pub Arc<Mutex<TestBackend>>);
+
+impl Backend for SharedBackend {
+    type Error = std::convert::Infallible;
+
+    fn draw<'a, I: Iterator<Item = (u16, u16, &'a Cell)>>(
+        &mut self,
+        content: I,
+    ) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().draw(content)
+    }
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().hide_cursor()
+    }
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().show_cursor()
+    }
+    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
+        self.0.lock().unwrap().get_cursor_position()
+    }
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().set_cursor_position(position)
+    }
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().clear()
+    }
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().clear_region(clear_type)
+    }
+    fn size(&self) -> Result<Size, Self::Error> {
+        self.0.lock().unwrap().size()
+    }
+    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
+        self.0.lock().unwrap().window_size()
+    }
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().flush()
+    }
+}
+
+/// A platform the test can inspect.
+#[derive(Clone, Default)]
+pub struct SharedRecorder(pub Arc<Mutex<Recorder>>);
+
+impl Platform for SharedRecorder {
+    fn open_url(&mut self, url: &str) -> Result<(), String> {
+        self.0.lock().unwrap().open_url(url)
+    }
+    fn copy(&mut self, text: &str) -> Result<(), String> {
+        self.0.lock().unwrap().copy(text)
+    }
+    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+        self.0.lock().unwrap().load_theme(name)
+    }
+}
+
+pub struct Dashboard {
+    pub sandbox: Sandbox,
+    pub client: Client,
+    pub backend: SharedBackend,
+    pub platform: SharedRecorder,
+    keys: mpsc::UnboundedSender<Event>,
+    task: JoinHandle<io::Result<()>>,
+}
+
+pub struct Options {
+    pub sandbox: SandboxConfig,
+    pub read_only: bool,
+    pub size: (u16, u16),
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            sandbox: SandboxConfig::default(),
+            read_only: false,
+            size: (140, 40),
+        }
+    }
+}
+
+fn client_for(sandbox: &Sandbox) -> Client {
+    let (org, key) = DEMO_CREDENTIALS[0];
+    let config = ClientConfig::new(
+        sandbox.base_url().parse().unwrap(),
+        org,
+        ApiKey::new(key).unwrap(),
+    );
+    Client::new(config).unwrap()
+}
+
+impl Dashboard {
+    pub async fn start(options: Options) -> Self {
+        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            .await
+            .unwrap();
+        let client = client_for(&sandbox);
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: DEMO_CREDENTIALS[0].0.into(),
+            generation: "v1".into(),
+            demo: true,
+            read_only: options.read_only,
+        };
+        let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+            .with_log_path("/tmp/taxdash-test.log");
+        let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(
+            options.size.0,
+            options.size.1,
+        ))));
+        let platform = SharedRecorder::default();
+        let (keys, receiver) = mpsc::unbounded_channel::<Event>();
+        let events: std::pin::Pin<Box<dyn Stream<Item = io::Result<Event>> + Send>> =
+            Box::pin(futures::stream::unfold(receiver, |mut rx| async move {
+                rx.recv().await.map(|e| (Ok(e), rx))
+            }));
+        let (loop_backend, loop_client, mut loop_platform) =
+            (backend.clone(), client.clone(), platform.clone());
+        let task = tokio::spawn(async move {
+            let mut terminal = Terminal::new(loop_backend).unwrap();
+            taxdash::app::run(
+                &mut terminal,
+                events,
+                &mut shell,
+                loop_client,
+                &mut loop_platform,
+            )
+            .await
+        });
+        Dashboard {
+            sandbox,
+            client,
+            backend,
+            platform,
+            keys,
+            task,
+        }
+    }
+
+    pub fn key(&self, code: KeyCode) {
+        self.key_with(code, KeyModifiers::NONE);
+    }
+
+    pub fn key_with(&self, code: KeyCode, modifiers: KeyModifiers) {
+        self.keys
+            .send(Event::Key(KeyEvent::new(code, modifiers)))
+            .unwrap();
+    }
+
+    pub fn char(&self, c: char) {
+        let modifiers = if c.is_ascii_uppercase() {
+            KeyModifiers::SHIFT
+        } else {
+            KeyModifiers::NONE
+        };
+        self.key_with(KeyCode::Char(c), modifiers);
+    }
+
+    pub fn type_text(&self, text: &str) {
+        text.chars().for_each(|c| self.char(c));
+    }
+
+    pub fn buffer(&self) -> Buffer {
+        self.backend.0.lock().unwrap().buffer().clone()
+    }
+
+    /// The screen as text, one line per row.
+    pub fn screen(&self) -> String {
+        let buffer = self.buffer();
+        let area = buffer.area;
+        (0..area.height)
+            .map(|y| {
+                (0..area.width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_owned()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Waits until the screen satisfies `pred`; panics with the screen after `timeout`.
+    pub async fn wait_until(
+        &self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&str) -> bool,
+    ) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if pred(&screen) {
+                return screen;
+            }
+            if start.elapsed() > timeout {
+                panic!("timed out waiting for {what}; the screen:\n{screen}");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    pub async fn wait_for(&self, text: &str) -> String {
+        self.wait_until(text, Duration::from_secs(10), |s| s.contains(text))
+            .await
+    }
+
+    /// Quits with `q` and waits for the loop to end.
+    pub async fn quit(self) {
+        self.char('q');
+        let result = tokio::time::timeout(Duration::from_secs(5), self.task)
+            .await
+            .expect("the loop ends on q");
+        result.unwrap().unwrap();
+        self.sandbox.stop().await;
+    }
+}

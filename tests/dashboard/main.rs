@@ -1,0 +1,6 @@
+//! The dashboard driven through its real event loop with scripted keys, against the sandbox
+//! over loopback, drawn on a `TestBackend`.
+
+mod harness;
+mod registrations;
+mod snapshots;

@@ -1,0 +1,320 @@
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use taxdash::model::filters::RegistrationFilter;
+use taxdash::model::{PageParams, RegistrationStatus};
+use taxdash::sandbox::SandboxConfig;
+
+use crate::harness::{Dashboard, Options};
+
+/// The row of the screen holding `text`.
+fn row_with<'a>(screen: &'a str, text: &str) -> Option<&'a str> {
+    screen.lines().find(|l| l.contains(text))
+}
+
+#[tokio::test]
+async fn the_list_loads_filters_sorts_and_reaches_its_end() {
+    let d = Dashboard::start(Options::default()).await;
+    let total = d
+        .client
+        .list_registrations(&RegistrationFilter::default(), PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .total;
+    let screen = d.wait_for(&format!("row 1 of {total}")).await;
+    assert!(
+        screen.contains("Jurisdiction") && screen.contains("Sales tax ID"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("DEMO") && screen.contains("orgn_demo_1") && screen.contains("API v1"),
+        "{screen}"
+    );
+
+    // The end of the list.
+    d.char('G');
+    d.wait_for(&format!("row {total} of {total}")).await;
+    d.char('g');
+    d.wait_for(&format!("row 1 of {total}")).await;
+
+    // Filter by state: tab to the state field, type, submit.
+    d.char('/');
+    d.wait_for("Filing frequency").await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("tx");
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let texans = d
+        .client
+        .list_registrations(
+            &RegistrationFilter {
+                state_code: Some("TX".into()),
+                ..Default::default()
+            },
+            PageParams::new(1, 100),
+        )
+        .await
+        .unwrap();
+    let screen = d.wait_for(&format!("row 1 of {}", texans.total)).await;
+    assert!(
+        screen.contains("state TX"),
+        "the filter line says what is shown: {screen}"
+    );
+    assert!(row_with(&screen, "(US-TX)").is_some(), "{screen}");
+    assert!(
+        !screen.contains("(US-CA)"),
+        "no other state is listed: {screen}"
+    );
+
+    // Clear the filter and sort by jurisdiction, then reverse.
+    d.char('/');
+    d.wait_for("Filing frequency").await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Backspace);
+    d.key(KeyCode::Backspace);
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for(&format!("row 1 of {total}")).await;
+    d.char('s');
+    d.wait_for("sorted by state_code").await;
+    d.char('S');
+    let screen = d.wait_for("sorted by state_code (descending)").await;
+    let sorted = d
+        .client
+        .list_registrations(
+            &RegistrationFilter {
+                order_by: vec![taxdash::model::filters::Sort::desc("state_code")],
+                ..Default::default()
+            },
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap();
+    let first = taxdash::ui::panes::registrations::wizard::jurisdiction(&sorted.items[0]);
+    let lines: Vec<&str> = screen.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.contains("Jurisdiction"))
+        .unwrap();
+    let first_row = lines[header + 1..]
+        .iter()
+        .find(|l| l.contains('('))
+        .unwrap();
+    assert!(first_row.contains(&first), "first row is {first}: {screen}");
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_detail_reveals_copies_and_opens_the_portal() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Identity").await;
+    d.wait_until("the jurisdiction form", Duration::from_secs(5), |s| {
+        !s.contains("loading…")
+    })
+    .await;
+    // Every section is there, paging down through the detail.
+    let mut seen = String::new();
+    for _ in 0..8 {
+        seen.push_str(&d.screen());
+        d.key(KeyCode::PageDown);
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    for section in [
+        "Identity",
+        "Filing",
+        "Dates",
+        "Deregistration",
+        "Money",
+        "Flags",
+        "Jurisdiction fields",
+    ] {
+        assert!(seen.contains(section), "the {section} section is shown");
+    }
+    assert!(
+        seen.contains("Business name") || seen.contains("business_name"),
+        "California's own fields are read against its schema"
+    );
+    d.char('g');
+    let first = d
+        .client
+        .list_registrations(&RegistrationFilter::default(), PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let clear = d
+        .client
+        .reveal_registration(&first.id, taxdash::api::RevealField::Password)
+        .await
+        .unwrap()
+        .password_encrypted;
+    let masked = first.password_encrypted.clone();
+    if let (Some(clear), Some(masked)) = (clear, masked) {
+        assert!(!d.screen().contains(&clear), "not shown before asked");
+        d.char('v');
+        d.wait_for(&clear).await;
+        assert_ne!(clear, masked);
+    }
+    d.char('y');
+    d.wait_until("the copy", Duration::from_secs(5), |_| {
+        !d.platform.0.lock().unwrap().copied.is_empty()
+    })
+    .await;
+    assert_eq!(d.platform.0.lock().unwrap().copied, vec![first.id.clone()]);
+    d.char('o');
+    d.wait_until("the portal", Duration::from_secs(5), |_| {
+        !d.platform.0.lock().unwrap().opened.is_empty()
+    })
+    .await;
+    assert_eq!(
+        d.platform.0.lock().unwrap().opened,
+        vec![first.filing_website_url.clone()]
+    );
+    d.key(KeyCode::Esc);
+    d.wait_for("row 1 of").await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_wizard_refuses_bad_input_then_deregisters() {
+    let d = Dashboard::start(Options::default()).await;
+    let filter = RegistrationFilter {
+        status_in: vec![RegistrationStatus::Registered],
+        state_code: Some("WA".into()),
+        ..Default::default()
+    };
+    let target = d
+        .client
+        .list_registrations(&filter, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    d.wait_for("row 1 of").await;
+    // Show only Washington, so the row is the first.
+    d.char('/');
+    d.wait_for("Filing frequency").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("WA");
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for("state WA").await;
+    d.wait_for("(US-WA)").await;
+
+    d.char('D');
+    d.wait_for("step 1 of 6").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("step 2 of 6: Reason").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Enter);
+    d.wait_for("step 3 of 6: Closure date").await;
+    d.type_text("2026-02-31");
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("February").await;
+    assert!(
+        screen.contains("step 3 of 6"),
+        "a 31 February date does not pass: {screen}"
+    );
+    for _ in 0..2 {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text("28");
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6: Final return").await;
+    d.key(KeyCode::Enter);
+    let screen = d
+        .wait_until("the acknowledgement error", Duration::from_secs(5), |s| {
+            s.contains("step 4 of 6") && (s.contains("acknowledg") && s.contains("must"))
+        })
+        .await;
+    assert!(screen.contains("step 4 of 6"), "{screen}");
+    // Nothing was sent so far.
+    let now = d.client.get_registration(&target.id).await.unwrap();
+    assert_eq!(now.status, RegistrationStatus::Registered);
+
+    d.key(KeyCode::Char(' '));
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("step 5 of 6").await;
+    assert!(
+        screen.contains("2026-02-28") && screen.contains("final_return_acknowledged"),
+        "the review shows the body: {screen}"
+    );
+    d.key(KeyCode::Enter);
+    d.wait_for("step 6 of 6").await;
+    d.type_text("XX");
+    d.key(KeyCode::Enter);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        d.screen().contains("step 6 of 6"),
+        "a wrong code does not send"
+    );
+    assert_eq!(
+        d.client.get_registration(&target.id).await.unwrap().status,
+        RegistrationStatus::Registered
+    );
+    d.key(KeyCode::Backspace);
+    d.key(KeyCode::Backspace);
+    d.type_text("WA");
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("DEREGISTERING").await;
+    assert!(
+        !screen.contains("step 6 of 6"),
+        "the wizard closed: {screen}"
+    );
+    assert!(
+        row_with(&screen, "(US-WA)").is_some_and(|r| r.contains("DEREGISTERING")),
+        "the row shows it without a refresh: {screen}"
+    );
+    assert_eq!(
+        d.client.get_registration(&target.id).await.unwrap().status,
+        RegistrationStatus::Deregistering
+    );
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn read_only_mode_hides_and_refuses_writes() {
+    let d = Dashboard::start(Options {
+        read_only: true,
+        ..Options::default()
+    })
+    .await;
+    let screen = d.wait_for("row 1 of").await;
+    assert!(screen.contains("READ-ONLY"));
+    assert!(
+        !screen.lines().last().unwrap_or("").contains("deregister"),
+        "no write hint: {screen}"
+    );
+    d.char('D');
+    let screen = d.wait_for("Read-only").await;
+    assert!(!screen.contains("step 1 of 6"));
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn a_slow_service_never_freezes_the_keys() {
+    let sandbox = SandboxConfig {
+        latency: Duration::from_millis(2000),
+        ..SandboxConfig::default()
+    };
+    let d = Dashboard::start(Options {
+        sandbox,
+        ..Options::default()
+    })
+    .await;
+    // While the first page is on its way, a spinner says what is loading and keys still work.
+    d.wait_for("loading registrations").await;
+    d.char('?');
+    let screen = d
+        .wait_until("the help overlay", Duration::from_millis(500), |s| {
+            s.contains("Log file")
+        })
+        .await;
+    assert!(screen.contains("loading registrations") || screen.contains("Help"));
+    d.key(KeyCode::Esc);
+    d.wait_for("row 1 of").await;
+    d.quit().await;
+}

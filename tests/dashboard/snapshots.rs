@@ -1,0 +1,165 @@
+//! What the user sees, pinned: the shell with the list, the detail, each wizard step, the help
+//! overlay and an error, plus the styles that carry meaning.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use ratatui::style::Color;
+use taxdash::sandbox::SandboxConfig;
+
+use crate::harness::{Dashboard, Options};
+
+/// The first cell of the screen showing `text`, and its style.
+fn style_of(d: &Dashboard, text: &str) -> Option<ratatui::style::Style> {
+    let buffer = d.buffer();
+    let area = buffer.area;
+    for y in 0..area.height {
+        let line: String = (0..area.width)
+            .map(|x| buffer[(x, y)].symbol().to_owned())
+            .collect();
+        if let Some(byte) = line.find(text) {
+            let x = line[..byte].chars().count() as u16;
+            return Some(buffer[(x, y)].style());
+        }
+    }
+    None
+}
+
+async fn filtered_to(d: &Dashboard, state: &str) {
+    d.char('/');
+    d.wait_for("Filing frequency").await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text(state);
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for(&format!("state {state}")).await;
+    d.wait_for(&format!("(US-{state})")).await;
+}
+
+#[tokio::test]
+async fn list_detail_and_help() {
+    let d = Dashboard::start(Options {
+        size: (120, 36),
+        ..Options::default()
+    })
+    .await;
+    let screen = d.wait_for("row 1 of").await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    insta::assert_snapshot!("registrations_list", d.screen());
+
+    // Status colours carry meaning.
+    assert_eq!(
+        style_of(&d, "REGISTERED").and_then(|s| s.fg),
+        Some(Color::Green),
+        "{screen}"
+    );
+    if screen.contains("CANCELLED") {
+        assert_eq!(
+            style_of(&d, "CANCELLED").and_then(|s| s.fg),
+            Some(Color::DarkGray)
+        );
+    }
+
+    d.key(KeyCode::Enter);
+    d.wait_for("Identity").await;
+    d.wait_until("the detail's extras", Duration::from_secs(5), |s| {
+        !s.contains("loading…")
+    })
+    .await;
+    insta::assert_snapshot!("registration_detail", d.screen());
+
+    d.char('?');
+    d.wait_for("Log file").await;
+    insta::assert_snapshot!("help_overlay", d.screen());
+    d.key(KeyCode::Esc);
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn every_wizard_step() {
+    let d = Dashboard::start(Options {
+        size: (120, 36),
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    filtered_to(&d, "ID").await;
+    d.char('D');
+    d.wait_for("step 1 of 6").await;
+    insta::assert_snapshot!("wizard_1_registration", d.screen());
+    d.key(KeyCode::Enter);
+    d.wait_for("step 2 of 6").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Right);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    insta::assert_snapshot!("wizard_2_reason", d.screen());
+    d.key(KeyCode::Enter);
+    d.wait_for("step 3 of 6").await;
+    d.type_text("2026-02-31");
+    d.key(KeyCode::Enter);
+    d.wait_for("February").await;
+    insta::assert_snapshot!("wizard_3_closure_date_error", d.screen());
+    assert_eq!(
+        style_of(&d, "closure_date must")
+            .or(style_of(&d, "day 31"))
+            .and_then(|s| s.fg),
+        Some(Color::Red),
+        "errors in the error colour"
+    );
+    for _ in 0..2 {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text("27");
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6").await;
+    d.key(KeyCode::Char(' '));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    insta::assert_snapshot!("wizard_4_acknowledgement", d.screen());
+    d.key(KeyCode::Enter);
+    d.wait_for("step 5 of 6").await;
+    insta::assert_snapshot!("wizard_5_review", d.screen());
+    d.key(KeyCode::Enter);
+    d.wait_for("step 6 of 6").await;
+    d.type_text("I");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    insta::assert_snapshot!("wizard_6_confirm", d.screen());
+    // Backing out step by step, then closing asks before the typed input is discarded.
+    for _ in 0..6 {
+        d.key(KeyCode::Esc);
+    }
+    d.wait_for("Discard").await;
+    d.char('y');
+    d.wait_until("the wizard to close", Duration::from_secs(5), |s| {
+        !s.contains("step 1 of 6")
+    })
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn an_error_state() {
+    let sandbox = SandboxConfig {
+        error_rate: 1.0,
+        ..SandboxConfig::default()
+    };
+    let d = Dashboard::start(Options {
+        sandbox,
+        size: (120, 20),
+        ..Options::default()
+    })
+    .await;
+    let screen = d
+        .wait_until("the failure", Duration::from_secs(20), |s| {
+            s.contains("HTTP 5")
+        })
+        .await;
+    assert!(
+        screen.contains("connection trouble") || screen.contains("The service failed"),
+        "{screen}"
+    );
+    assert_eq!(
+        style_of(&d, "The service failed").and_then(|s| s.fg),
+        Some(Color::Red)
+    );
+    d.quit().await;
+}

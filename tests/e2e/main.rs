@@ -1,0 +1,59 @@
+//! The real binary in a pseudo-terminal: `taxdash --demo`, driven by keystrokes, read back
+//! through a terminal emulator.
+
+mod pty;
+
+use std::time::Duration;
+
+use pty::Pty;
+
+#[test]
+fn demo_deregistration_in_a_real_terminal_then_quit_restores_it() {
+    let state = tempfile::tempdir().unwrap();
+    let mut t = Pty::spawn(&["--demo"], 120, 36, state.path());
+    t.wait_for("row 1 of", Duration::from_secs(30));
+    let screen = t.screen();
+    assert!(
+        screen.contains("DEMO") && screen.contains("Registrations"),
+        "{screen}"
+    );
+
+    // Only Washington, then the wizard.
+    t.send("/");
+    t.wait_for("Filing frequency", Duration::from_secs(5));
+    t.send("\t\tWA");
+    t.send("\x13"); // ctrl-s
+    t.wait_for("(US-WA)", Duration::from_secs(10));
+    t.send("D");
+    t.wait_for("step 1 of 6", Duration::from_secs(5));
+    t.send("\r");
+    t.wait_for("step 2 of 6", Duration::from_secs(5));
+    t.send("\x1b[C"); // right: the first reason
+    t.send("\r");
+    t.wait_for("step 3 of 6", Duration::from_secs(5));
+    t.send("2026-12-31\r");
+    t.wait_for("step 4 of 6", Duration::from_secs(5));
+    t.send(" \r");
+    t.wait_for("step 5 of 6", Duration::from_secs(5));
+    t.send("\r");
+    t.wait_for("step 6 of 6", Duration::from_secs(5));
+    t.send("WA\r");
+    t.wait_for("DEREGISTERING", Duration::from_secs(10));
+
+    t.send("q");
+    let status = t.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "taxdash exited with {status:?}");
+    let raw = t.raw();
+    let entered = raw
+        .rfind("\x1b[?1049h")
+        .expect("the dashboard used the alternate screen");
+    let left = raw
+        .rfind("\x1b[?1049l")
+        .expect("the alternate screen was left");
+    assert!(left > entered, "left after entering");
+    assert!(
+        raw[left..].contains("\x1b[?25h") || raw.rfind("\x1b[?25h") > raw.rfind("\x1b[?25l"),
+        "the cursor is shown again"
+    );
+    assert!(!t.parser_alternate_screen(), "back on the normal screen");
+}

@@ -1,0 +1,122 @@
+//! A pseudo-terminal running the taxdash binary, and a terminal emulator reading its output.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
+
+pub struct Pty {
+    _master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Pty {
+    /// Starts `taxdash ARGS` in a `cols`×`rows` terminal, with its state and config kept under
+    /// `home` (never the user's own).
+    pub fn spawn(args: &[&str], cols: u16, rows: u16, home: &Path) -> Pty {
+        let system = native_pty_system();
+        let pair = system
+            .openpty(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pty");
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_taxdash"));
+        command.args(args);
+        command.env("TERM", "xterm-256color");
+        command.env("HOME", home);
+        command.env("XDG_STATE_HOME", home.join("state"));
+        command.env("XDG_CONFIG_HOME", home.join("config"));
+        command.env("TAXDASH_LOG", home.join("taxdash.log"));
+        command.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(command).expect("taxdash starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let writer = pair.master.take_writer().expect("a writer");
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("a terminal has rows and columns");
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(size(rows), size(cols), 0)));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let (p, r) = (Arc::clone(&parser), Arc::clone(&raw));
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                r.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        });
+        Pty {
+            _master: pair.master,
+            writer,
+            child,
+            parser,
+            raw,
+        }
+    }
+
+    pub fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(60));
+    }
+
+    pub fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    pub fn parser_alternate_screen(&self) -> bool {
+        self.parser.lock().unwrap().screen().alternate_screen()
+    }
+
+    pub fn raw(&self) -> String {
+        String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
+    }
+
+    pub fn wait_for(&mut self, text: &str, timeout: Duration) {
+        let start = Instant::now();
+        while !self.screen().contains(text) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "taxdash exited ({status:?}) before showing {text:?}:\n{}",
+                    self.screen()
+                );
+            }
+            if start.elapsed() > timeout {
+                panic!("timed out waiting for {text:?}:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                std::thread::sleep(Duration::from_millis(100));
+                return status;
+            }
+            if start.elapsed() > timeout {
+                let _ = self.child.kill();
+                panic!("taxdash did not exit:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Pty {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+    }
+}
