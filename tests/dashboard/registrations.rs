@@ -202,7 +202,7 @@ async fn the_wizard_refuses_bad_input_then_deregisters() {
     d.type_text("WA");
     d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
     d.wait_for("state WA").await;
-    d.wait_for("(US-WA)").await;
+    d.wait_for("row 1 of 1 ").await;
 
     d.char('D');
     d.wait_for("step 1 of 6").await;

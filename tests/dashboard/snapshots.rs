@@ -33,7 +33,7 @@ async fn filtered_to(d: &Dashboard, state: &str) {
     d.type_text(state);
     d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
     d.wait_for(&format!("state {state}")).await;
-    d.wait_for(&format!("(US-{state})")).await;
+    d.wait_for("row 1 of 1 ").await;
 }
 
 #[tokio::test]

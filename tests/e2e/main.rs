@@ -2,6 +2,7 @@
 //! through a terminal emulator.
 
 mod pty;
+mod svg;
 
 use std::time::Duration;
 
@@ -23,7 +24,8 @@ fn demo_deregistration_in_a_real_terminal_then_quit_restores_it() {
     t.wait_for("Filing frequency", Duration::from_secs(5));
     t.send("\t\tWA");
     t.send("\x13"); // ctrl-s
-    t.wait_for("(US-WA)", Duration::from_secs(10));
+    t.wait_for("state WA", Duration::from_secs(10));
+    t.wait_for("row 1 of 1 ", Duration::from_secs(10));
     t.send("D");
     t.wait_for("step 1 of 6", Duration::from_secs(5));
     t.send("\r");
@@ -56,4 +58,50 @@ fn demo_deregistration_in_a_real_terminal_then_quit_restores_it() {
         "the cursor is shown again"
     );
     assert!(!t.parser_alternate_screen(), "back on the normal screen");
+}
+
+/// Regenerates `screenshots/` from the real program on demo data:
+/// `cargo test --test e2e -- --ignored screenshots`.
+#[test]
+#[ignore = "writes screenshots/; run it when what the user sees changes"]
+fn screenshots() {
+    let state = tempfile::tempdir().unwrap();
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut t = Pty::spawn(&["--demo"], 140, 40, state.path());
+    let mut save = |t: &Pty, name: &str| {
+        std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
+    };
+    t.wait_for("row 1 of", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "registrations");
+    t.send("\r");
+    t.wait_for("Identity", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(500));
+    save(&t, "registration-detail");
+    t.send("?");
+    t.wait_for("Log file", Duration::from_secs(5));
+    save(&t, "help");
+    t.send("\x1b");
+    t.send("\x1b");
+    t.wait_for("row 1 of", Duration::from_secs(5));
+    t.send("/\t\tID\x13");
+    t.wait_for("state ID", Duration::from_secs(10));
+    t.wait_for("row 1 of 1 ", Duration::from_secs(10));
+    t.send("D");
+    t.send("\r");
+    t.send("\x1b[C");
+    t.send("\r");
+    t.send("2026-02-31\r");
+    t.wait_for("February", Duration::from_secs(5));
+    save(&t, "deregistration-error");
+    t.send("\x7f\x7f27\r");
+    t.send(" ");
+    t.send("\r");
+    t.wait_for("step 5 of 6", Duration::from_secs(5));
+    save(&t, "deregistration-review");
+    t.send("\x03");
+    t.wait_for("Quit", Duration::from_secs(5));
+    t.send("y");
+    t.wait_exit(Duration::from_secs(10));
 }

@@ -73,6 +73,11 @@ impl Pty {
         self.parser.lock().unwrap().screen().contents()
     }
 
+    /// The emulated screen, with colours, for pictures.
+    pub fn vt_screen(&self) -> vt100::Screen {
+        self.parser.lock().unwrap().screen().clone()
+    }
+
     pub fn parser_alternate_screen(&self) -> bool {
         self.parser.lock().unwrap().screen().alternate_screen()
     }

@@ -66,7 +66,7 @@ fn registered_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
 }
 
 /// The list's columns; a column's sort key is its `order_by` field.
-fn columns() -> Vec<Column<Registration>> {
+pub fn columns() -> Vec<Column<Registration>> {
     vec![
         Column::new("Jurisdiction", jurisdiction_cell)
             .sort_key("state_code")
