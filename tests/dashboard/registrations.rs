@@ -318,3 +318,108 @@ async fn a_slow_service_never_freezes_the_keys() {
     d.wait_for("row 1 of").await;
     d.quit().await;
 }
+
+#[tokio::test]
+async fn the_wizard_stops_for_a_registration_already_closing() {
+    let d = Dashboard::start(Options::default()).await;
+    let filter = RegistrationFilter {
+        status_in: vec![RegistrationStatus::Deregistering],
+        ..Default::default()
+    };
+    let closing = d
+        .client
+        .list_registrations(&filter, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    d.wait_for("row 1 of").await;
+    d.char('/');
+    d.wait_for("Filing frequency").await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text(&closing.state_code);
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for("row 1 of 1 ").await;
+    d.char('D');
+    let screen = d.wait_for("cannot be requested").await;
+    assert!(screen.contains("DEREGISTERING"), "{screen}");
+    d.key(KeyCode::Enter);
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert!(d.screen().contains("step 1 of 6"), "enter does not go on");
+    d.key(KeyCode::Esc);
+    d.wait_until("the wizard to close", Duration::from_secs(5), |s| {
+        !s.contains("step 1 of 6")
+    })
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn a_refused_submission_keeps_every_value() {
+    let d = Dashboard::start(Options::default()).await;
+    let filter = RegistrationFilter {
+        status_in: vec![RegistrationStatus::Registered],
+        state_code: Some("NY".into()),
+        ..Default::default()
+    };
+    let target = d
+        .client
+        .list_registrations(&filter, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    d.wait_for("row 1 of").await;
+    d.char('/');
+    d.wait_for("Filing frequency").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("NY");
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for("row 1 of 1 ").await;
+    d.char('D');
+    d.wait_for("step 1 of 6").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("step 2 of 6").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Enter);
+    d.wait_for("step 3 of 6").await;
+    d.type_text("2027-01-15");
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6").await;
+    d.key(KeyCode::Char(' '));
+    d.key(KeyCode::Enter);
+    d.wait_for("step 5 of 6").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("step 6 of 6").await;
+
+    // Meanwhile someone else requests the deregistration: the service now refuses ours.
+    let body = taxdash::model::DeregistrationRequest {
+        closure_date: "2026-12-31".parse().unwrap(),
+        reason: taxdash::model::DeregistrationReason::FullBusinessClosure,
+        final_return_acknowledged: true,
+    };
+    d.client.deregister(&target.id, &body).await.unwrap();
+    d.type_text("NY");
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("conflicts with the current state").await;
+    assert!(
+        screen.contains("step 5 of 6"),
+        "back on the review, with the reason shown: {screen}"
+    );
+    assert!(
+        screen.contains("2027-01-15") && screen.contains("FULL_BUSINESS_CLOSURE"),
+        "every value kept: {screen}"
+    );
+    // The values can be reviewed again step by step.
+    d.key(KeyCode::Esc);
+    d.key(KeyCode::Esc);
+    let screen = d.wait_for("step 3 of 6").await;
+    assert!(screen.contains("2027-01-15"), "{screen}");
+    d.key_with(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    d.wait_for("Quit").await;
+    d.char('y');
+    d.sandbox.stop().await;
+}
