@@ -85,6 +85,12 @@ const PRODUCTS: &[(&str, &str, i64)] = &[
     ("prod_chair", "Ergonomic chair", 54_900),
 ];
 
+/// The id of demo transaction `n` of organization `org_index` (it exists at any `--scale` while
+/// `n < BASE_COUNT[org_index]`).
+pub fn demo_transaction_id(org_index: usize, n: u32) -> String {
+    format!("tran_{}{n:07}", org_index + 1)
+}
+
 /// A transaction reduced to what lists filter and sort on. `origin` tells where the full record
 /// comes from: a demo transaction regenerated from the seed, or a stored one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -335,7 +341,7 @@ impl Transactions {
     }
 
     fn demo_id(&self, n: u32) -> String {
-        format!("tran_{}{n:07}", self.org_index + 1)
+        demo_transaction_id(self.org_index, n)
     }
 
     fn demo_external_id(&self, n: u32) -> String {

@@ -13,6 +13,7 @@ use crate::model::{
     RelatedEntityType,
 };
 use crate::sandbox::reference;
+use crate::sandbox::transactions::{BASE_COUNT, demo_transaction_id};
 
 /// Every n-th exemption carries a certificate file.
 const ATTACHMENT_EVERY: usize = 3;
@@ -58,6 +59,17 @@ pub fn generate(
             &feins[holder],
             &us_states,
         );
+        if exemption.exemption_type == Ty::Transaction {
+            // A transaction exemption names one of the organization's demo sales.
+            let count = BASE_COUNT
+                .get(ctx.org_index)
+                .copied()
+                .unwrap_or(BASE_COUNT[1]);
+            exemption.transaction_id = Some(demo_transaction_id(
+                ctx.org_index,
+                (i as u32 * 7_919) % count,
+            ));
+        }
         if i % ATTACHMENT_EVERY == 0 {
             let stored = certificate(ctx, &mut rng, attachments.len() + 1, &exemption, customer);
             exemption.attachment_id = Some(stored.attachment.id.clone());
