@@ -291,6 +291,12 @@ async fn read_only_mode_hides_and_refuses_writes() {
     d.char('D');
     let screen = d.wait_for("Read-only").await;
     assert!(!screen.contains("step 1 of 6"));
+    // Nor through the command line.
+    d.char(':');
+    d.type_text("deregister");
+    d.key(KeyCode::Enter);
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    assert!(!d.screen().contains("step 1 of 6"), "{}", d.screen());
     d.quit().await;
 }
 

@@ -60,6 +60,44 @@ fn demo_deregistration_in_a_real_terminal_then_quit_restores_it() {
     assert!(!t.parser_alternate_screen(), "back on the normal screen");
 }
 
+#[test]
+fn a_profile_from_the_environment_opens_read_only_with_no_keyring() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let sandbox = runtime
+        .block_on(taxdash::sandbox::Sandbox::start(
+            Default::default(),
+            "127.0.0.1:0".parse().unwrap(),
+        ))
+        .unwrap();
+    let url = sandbox.base_url();
+    let state = tempfile::tempdir().unwrap();
+    let env = [
+        ("TAXDASH_API_KEY", "demo-key-2"),
+        ("TAXDASH_ORGANIZATION_ID", "orgn_demo_2"),
+        ("TAXDASH_BASE_URL", url.as_str()),
+    ];
+    let mut t = Pty::spawn_with_env(&["--read-only"], 120, 30, state.path(), &env);
+    t.wait_for("row 1 of", Duration::from_secs(30));
+    let screen = t.screen();
+    assert!(
+        screen.contains("profile default") && screen.contains("org orgn_demo_2"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("READ-ONLY") && !screen.contains("DEMO"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("demo-key-2"),
+        "the key never reaches the screen"
+    );
+    t.send("q");
+    assert!(t.wait_exit(Duration::from_secs(10)).success());
+    let log = std::fs::read_to_string(state.path().join("taxdash.log")).unwrap_or_default();
+    assert!(!log.contains("demo-key-2"), "nor the log");
+    runtime.block_on(sandbox.stop());
+}
+
 /// Regenerates `screenshots/` from the real program on demo data:
 /// `cargo test --test e2e -- --ignored screenshots`.
 #[test]

@@ -19,6 +19,17 @@ impl Pty {
     /// Starts `taxdash ARGS` in a `cols`×`rows` terminal, with its state and config kept under
     /// `home` (never the user's own).
     pub fn spawn(args: &[&str], cols: u16, rows: u16, home: &Path) -> Pty {
+        Self::spawn_with_env(args, cols, rows, home, &[])
+    }
+
+    /// The same, with extra environment variables.
+    pub fn spawn_with_env(
+        args: &[&str],
+        cols: u16,
+        rows: u16,
+        home: &Path,
+        env: &[(&str, &str)],
+    ) -> Pty {
         let system = native_pty_system();
         let pair = system
             .openpty(PtySize {
@@ -36,6 +47,9 @@ impl Pty {
         command.env("XDG_CONFIG_HOME", home.join("config"));
         command.env("TAXDASH_LOG", home.join("taxdash.log"));
         command.env_remove("NO_COLOR");
+        for (name, value) in env {
+            command.env(name, value);
+        }
         let child = pair.slave.spawn_command(command).expect("taxdash starts");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("a reader");

@@ -371,6 +371,10 @@ impl RegistrationsPane {
     }
 
     fn open_wizard(&mut self, ctx: &mut Ctx) {
+        if ctx.read_only() {
+            ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
+            return;
+        }
         match self.current().cloned() {
             Some(r) => self.wizard = Some(DeregisterWizard::new(r)),
             None => ctx.notify(Level::Info, "Select a registration first."),
