@@ -11,6 +11,7 @@ pub mod cli;
 pub mod config;
 pub mod credentials;
 pub mod effect;
+pub mod export;
 pub mod model;
 pub mod rules;
 pub mod sandbox;
