@@ -26,6 +26,7 @@ use crate::model::{ExemptionStatus, NexusStatus, RegistrationStatus, Transaction
 
 /// Filter flags of `taxdash export`, common to every resource; each resource takes some of them.
 #[derive(Debug, Clone, Default, PartialEq, Args)]
+#[command(next_help_heading = "Filters (each resource takes some of them)")]
 pub struct FilterFlags {
     /// Only these statuses (repeat the flag or separate with commas).
     #[arg(long, value_name = "STATUS", value_delimiter = ',')]
@@ -37,6 +38,7 @@ pub struct FilterFlags {
     #[arg(long, value_name = "CODE", value_delimiter = ',')]
     pub country: Vec<String>,
     /// From this date, YYYY-MM-DD (transactions: their date; exemptions: their start date).
+    /// Without --from or --to, the service lists only the last 12 months of transactions.
     #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
     pub from: Option<NaiveDate>,
     /// Up to this date, YYYY-MM-DD (transactions: their date; exemptions: their end date).
@@ -104,7 +106,7 @@ pub enum FilterError {
     #[error("{flag} does not apply to {resource}; it applies to {}", list(flag.takers()))]
     NotApplicable { flag: Flag, resource: Resource },
     /// The resource filters on one value only.
-    #[error("{resource} take only one {flag} value, not {given}")]
+    #[error("{resource} can be filtered by only one {flag} value, not {given}")]
     OneOnly {
         flag: Flag,
         resource: Resource,
@@ -436,7 +438,7 @@ mod tests {
         let err = ListQuery::from_flags(Resource::Transactions, &flags).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "transactions take only one --status value, not 2"
+            "transactions can be filtered by only one --status value, not 2"
         );
     }
 
