@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::export::{FilterFlags, Format, Resource};
+
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
 ///
 /// With no command, opens the dashboard on the default profile. `--demo` opens it on the
@@ -41,6 +43,47 @@ pub enum Command {
     /// The local sandbox of the service.
     #[command(subcommand)]
     Sandbox(SandboxCommand),
+    /// Check an API key against the service, then keep it in the OS keyring and save the
+    /// profile.
+    ///
+    /// The key is read without echo when stdin is a terminal; otherwise one line is read from
+    /// stdin, for scripts: `printf '%s\n' "$KEY" | taxdash login --organization ORG`. Nothing is
+    /// stored unless the service accepts the key for the organization.
+    Login(LoginArgs),
+    /// Delete the profile's API key from the OS keyring (the profile itself stays).
+    Logout,
+    /// List the profiles and where each one's key is kept.
+    Profiles,
+    /// Write every record of a list to CSV, JSON or JSON Lines.
+    ///
+    /// Uses the profile's settings, overridden by TAXDASH_API_KEY, TAXDASH_ORGANIZATION_ID and
+    /// TAXDASH_BASE_URL. Exits with 130 on Ctrl-C and leaves no partial --out file.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LoginArgs {
+    /// Root URL of the service (default: the profile's, else the live service).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The organization to act as (default: the profile's).
+    #[arg(long, visible_alias = "organization-id", value_name = "ID")]
+    pub organization: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// The list to export.
+    #[arg(value_enum)]
+    pub resource: Resource,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    pub format: Format,
+    /// Write to FILE (replaced only when the export succeeds) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub filters: FilterFlags,
 }
 
 #[derive(Debug, Subcommand)]

@@ -8,9 +8,11 @@
 pub mod api;
 pub mod app;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod credentials;
 pub mod effect;
+pub mod export;
 pub mod model;
 pub mod rules;
 pub mod sandbox;

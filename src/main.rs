@@ -5,6 +5,7 @@ use std::time::Duration;
 use clap::Parser;
 use taxdash::app::DashboardOptions;
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
+use taxdash::commands::{self, Context, Failure};
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 
 fn main() -> ExitCode {
@@ -16,15 +17,37 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = match cli.command {
-        Some(Command::Sandbox(SandboxCommand::Serve(args))) => runtime.block_on(serve(args)),
-        None => runtime.block_on(dashboard(cli)),
+    let ctx = Context::from_cli(cli.profile.clone(), cli.config.as_deref());
+    let mut stdout = std::io::stdout();
+    let result: Result<(), Failure> = match cli.command {
+        Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
+            runtime.block_on(serve(args)).map_err(Failure::new)
+        }
+        Some(Command::Login(args)) => runtime
+            .block_on(commands::login::login(
+                &ctx,
+                &args,
+                &mut commands::login::StdinPrompt,
+                &mut stdout,
+            ))
+            .map_err(Failure::from),
+        Some(Command::Logout) => runtime
+            .block_on(commands::login::logout(&ctx, &mut stdout))
+            .map_err(Failure::from),
+        Some(Command::Profiles) => runtime
+            .block_on(commands::login::profiles(&ctx, &mut stdout))
+            .map_err(Failure::from),
+        Some(Command::Export(args)) => runtime
+            .block_on(commands::export::run(&ctx, &args))
+            .map(drop)
+            .map_err(Failure::from),
+        None => runtime.block_on(dashboard(cli)).map_err(Failure::new),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("taxdash: {e}");
-            ExitCode::FAILURE
+        Err(failure) => {
+            eprintln!("taxdash: {failure}");
+            ExitCode::from(failure.exit_code)
         }
     }
 }

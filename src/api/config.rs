@@ -27,7 +27,8 @@ pub struct ClientConfig {
     pub request_timeout: Duration,
     pub retry: RetryPolicy,
     /// Requests per minute this client allows itself, shared by all its clones, paced evenly
-    /// (no bursts). `None` turns the pacing off. Default: the service's 10,000 per minute.
+    /// (at most two back to back). `None` turns the pacing off. Default: the service's 10,000
+    /// per minute.
     pub rate_limit_per_min: Option<NonZeroU32>,
 }
 

@@ -1,0 +1,144 @@
+//! The subcommands other than the dashboard: `login`, `logout`, `profiles` and `export`.
+//!
+//! Each one is an async function over a [`Context`], which carries everything it reads from the
+//! machine (the config file's path, the environment, the key store), so tests give it a
+//! temporary config file, a fixed environment and [`KeyStore::mock`].
+
+pub mod export;
+pub mod login;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::config::{Config, ConfigError};
+use crate::credentials::{CredentialError, Env, KeyStore, ProcessEnv, ResolvedProfile, resolve};
+
+/// Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells expect.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// What a command reads from the machine.
+#[derive(Clone)]
+pub struct Context {
+    /// `--profile`, if given.
+    pub profile: Option<String>,
+    /// The config file; `None` when no platform config directory exists (then there are no
+    /// profiles, and only the environment can describe one).
+    pub config_path: Option<PathBuf>,
+    /// Where environment variables come from.
+    pub env: Arc<dyn Env + Send + Sync>,
+    /// Where API keys are kept.
+    pub store: Arc<KeyStore>,
+}
+
+impl fmt::Debug for Context {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("profile", &self.profile)
+            .field("config_path", &self.config_path)
+            .field("store", &self.store)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Context {
+    /// The real machine: the process environment, the OS keyring (opened on first use), and the
+    /// config file named by `--config`, else `TAXDASH_CONFIG`, else the platform's.
+    pub fn from_cli(profile: Option<String>, config: Option<&Path>) -> Self {
+        Context {
+            profile,
+            config_path: Config::default_path(config, &ProcessEnv).ok(),
+            env: Arc::new(ProcessEnv),
+            store: Arc::new(KeyStore::platform()),
+        }
+    }
+
+    /// A context over the given pieces.
+    pub fn new(
+        profile: Option<String>,
+        config_path: impl Into<PathBuf>,
+        env: impl Env + Send + Sync + 'static,
+        store: KeyStore,
+    ) -> Self {
+        Context {
+            profile,
+            config_path: Some(config_path.into()),
+            env: Arc::new(env),
+            store: Arc::new(store),
+        }
+    }
+
+    /// The config file's contents (empty when it does not exist yet).
+    pub fn load_config(&self) -> Result<Config, ConfigError> {
+        match &self.config_path {
+            Some(path) => Config::load(path),
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// Saves the config file.
+    pub fn save_config(&self, config: &Config) -> Result<(), ConfigError> {
+        let path = self
+            .config_path
+            .as_deref()
+            .ok_or(ConfigError::NoConfigDir)?;
+        config.save(path)
+    }
+
+    /// The profile to use, its key and the environment's overrides (see
+    /// [`credentials::resolve`](crate::credentials::resolve)). The key store is reached on a
+    /// blocking thread.
+    pub async fn resolve(&self) -> Result<ResolvedProfile, CredentialError> {
+        let config = self.load_config()?;
+        let (requested, env, store) = (self.profile.clone(), self.env.clone(), self.store.clone());
+        tokio::task::spawn_blocking(move || resolve(requested.as_deref(), &config, &*env, &store))
+            .await
+            .unwrap_or_else(|e| {
+                Err(CredentialError::Store {
+                    profile: self.profile.clone().unwrap_or_default(),
+                    location: "key store".into(),
+                    reason: format!("the lookup stopped unexpectedly: {e}"),
+                })
+            })
+    }
+
+    /// Runs `f` on the key store on a blocking thread (a real keyring may wait on D-Bus or an
+    /// unlock prompt).
+    pub async fn with_store<T, F>(&self, f: F) -> Result<T, CredentialError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&KeyStore) -> Result<T, CredentialError> + Send + 'static,
+    {
+        let store = self.store.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .unwrap_or_else(|e| {
+                Err(CredentialError::NoStore {
+                    reason: format!("the key store stopped unexpectedly: {e}"),
+                })
+            })
+    }
+}
+
+/// A failed command: the message for the user and the process's exit code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub message: String,
+    pub exit_code: u8,
+}
+
+impl Failure {
+    /// A failure with exit code 1.
+    pub fn new(message: impl fmt::Display) -> Self {
+        Failure {
+            message: message.to_string(),
+            exit_code: 1,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}

@@ -1,0 +1,465 @@
+//! Exporting a whole list: every page of one resource, written as CSV, JSON or JSON Lines.
+//!
+//! [`export`] reads the first page to learn the total, then fetches the other pages with a
+//! bounded number in flight ([`ExportJob::concurrency`], 8 by default), each on its own task, and
+//! writes them in page order as they arrive. At most `concurrency` pages are held at a time, so
+//! memory does not grow with the length of the list. Every call goes through the client, so its
+//! rate limiter paces them and its retries cover transient failures.
+//!
+//! [`export_to_file`] writes to a temporary file next to the target and renames it over the
+//! target only once the whole list is written: a failed or interrupted export (dropping the
+//! future) leaves neither a half-written file nor the temporary one behind.
+//!
+//! The list is read by page number while it may change on the service: a record added or removed
+//! during the export can shift the pages, so the row count can differ from the total announced
+//! by the first page. The summary reports both.
+
+mod columns;
+mod filters;
+
+use std::fmt;
+use std::future::Future;
+use std::io;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use futures::{StreamExt, stream};
+use indicatif::ProgressBar;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::task::JoinHandle;
+
+pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
+
+use crate::api::{ApiError, Client};
+use crate::model::{
+    Customer, Exemption, Nexus, Page, PageParams, PhysicalNexus, Registration, Transaction,
+};
+use columns::{Record, cells, header};
+
+/// A list that can be exported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Resource {
+    Registrations,
+    PhysicalNexus,
+    Nexus,
+    Exemptions,
+    Customers,
+    Transactions,
+}
+
+impl Resource {
+    /// Every resource, in the order the help lists them.
+    pub const ALL: &'static [Resource] = &[
+        Resource::Registrations,
+        Resource::PhysicalNexus,
+        Resource::Nexus,
+        Resource::Exemptions,
+        Resource::Customers,
+        Resource::Transactions,
+    ];
+
+    /// The name on the command line: `physical-nexus`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::Registrations => "registrations",
+            Resource::PhysicalNexus => "physical-nexus",
+            Resource::Nexus => "nexus",
+            Resource::Exemptions => "exemptions",
+            Resource::Customers => "customers",
+            Resource::Transactions => "transactions",
+        }
+    }
+
+    /// The CSV header: the resource's columns, in order.
+    pub fn csv_columns(self) -> Vec<&'static str> {
+        match self {
+            Resource::Registrations => header::<Registration>().collect(),
+            Resource::PhysicalNexus => header::<PhysicalNexus>().collect(),
+            Resource::Nexus => header::<Nexus>().collect(),
+            Resource::Exemptions => header::<Exemption>().collect(),
+            Resource::Customers => header::<Customer>().collect(),
+            Resource::Transactions => header::<Transaction>().collect(),
+        }
+    }
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How the records are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A header line, then one row per record with the resource's documented columns.
+    #[default]
+    Csv,
+    /// One JSON array of the full records, one record per line.
+    Json,
+    /// JSON Lines: one full record (a JSON object) per line.
+    Jsonl,
+}
+
+/// What to export and how.
+#[derive(Debug, Clone)]
+pub struct ExportJob {
+    pub query: ListQuery,
+    pub format: Format,
+    /// Rows per page, 1 to 100. Default 100, the service's largest.
+    pub page_size: u32,
+    /// Pages fetched at the same time. Default 8.
+    pub concurrency: usize,
+}
+
+impl ExportJob {
+    pub const DEFAULT_CONCURRENCY: usize = 8;
+
+    /// The default page size and concurrency.
+    pub fn new(query: ListQuery, format: Format) -> Self {
+        ExportJob {
+            query,
+            format,
+            page_size: PageParams::MAX_SIZE,
+            concurrency: Self::DEFAULT_CONCURRENCY,
+        }
+    }
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportSummary {
+    /// Records written.
+    pub rows: u64,
+    /// The total the first page announced.
+    pub total: u64,
+    /// Pages fetched.
+    pub pages: u32,
+}
+
+/// Why an export stopped. Nothing here holds the API key.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// A filter flag the resource does not take, or a value it does not accept.
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    /// A page could not be fetched (after the client's retries).
+    #[error("fetching page {page} of the {resource} failed: {source}")]
+    Fetch {
+        resource: Resource,
+        page: u32,
+        source: ApiError,
+    },
+    /// The output could not be written.
+    #[error("could not write {target}: {source}")]
+    Write { target: String, source: io::Error },
+    /// A page could not be turned into the output format.
+    #[error("could not write page {page} as {format:?}: {detail}")]
+    Render {
+        page: u32,
+        format: Format,
+        detail: String,
+    },
+    /// A page's task ended without an answer (it panicked).
+    #[error("fetching page {page} stopped unexpectedly: {detail}")]
+    Task { page: u32, detail: String },
+    /// Ctrl-C.
+    #[error("interrupted")]
+    Interrupted,
+    /// Something the command needs before it can export (profile, key, client).
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// One fetched page, already written in the output format.
+struct Chunk {
+    bytes: Vec<u8>,
+    rows: u64,
+    total: u64,
+    pages: u32,
+}
+
+/// Exports every page of `job.query` to `out`, advancing `progress` (its length is set to the
+/// total) as rows are written. `out` is flushed at the end.
+pub async fn export<W>(
+    client: &Client,
+    job: &ExportJob,
+    out: &mut W,
+    progress: &ProgressBar,
+) -> Result<ExportSummary, ExportError>
+where
+    W: AsyncWrite + Unpin + ?Sized,
+{
+    let size = job.page_size.clamp(1, PageParams::MAX_SIZE);
+    let query = Arc::new(job.query.clone());
+    let format = job.format;
+    let first = fetch(
+        client.clone(),
+        query.clone(),
+        PageParams::new(1, size),
+        format,
+    )
+    .await?;
+    progress.set_length(first.total);
+    let mut writer = Writer::new(out, format);
+    writer.begin(query.resource()).await?;
+    let mut summary = ExportSummary {
+        rows: 0,
+        total: first.total,
+        pages: 1,
+    };
+    writer.chunk(&first).await?;
+    summary.rows += first.rows;
+    progress.inc(first.rows);
+
+    let pages = first.pages;
+    drop(first);
+    let rest = stream::iter(2..=pages)
+        .map(|page| {
+            let fetched = fetch(
+                client.clone(),
+                query.clone(),
+                PageParams::new(page, size),
+                format,
+            );
+            PageTask {
+                handle: tokio::spawn(fetched),
+                page,
+            }
+        })
+        .buffered(job.concurrency.max(1));
+    futures::pin_mut!(rest);
+    while let Some(chunk) = rest.next().await {
+        let chunk = chunk?;
+        writer.chunk(&chunk).await?;
+        summary.rows += chunk.rows;
+        summary.pages += 1;
+        progress.inc(chunk.rows);
+    }
+    writer.end().await?;
+    Ok(summary)
+}
+
+/// Exports to the file at `path`: written to a temporary file in the same directory, flushed to
+/// disk, then renamed over `path`. On any error, or when the future is dropped, the temporary
+/// file is removed and `path` is untouched. The file is readable by its owner only (on Unix).
+pub async fn export_to_file(
+    client: &Client,
+    job: &ExportJob,
+    path: &Path,
+    progress: &ProgressBar,
+) -> Result<ExportSummary, ExportError> {
+    let failed = |source| ExportError::Write {
+        target: path.display().to_string(),
+        source,
+    };
+    let name = path.file_name().ok_or_else(|| {
+        failed(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the path does not name a file",
+        ))
+    })?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.to_string_lossy()))
+        .suffix(".part")
+        .tempfile_in(dir)
+        .map_err(failed)?;
+    // Declared after `temp`, so dropped first: the handle closes before the file is removed.
+    let mut file = tokio::fs::File::from_std(temp.as_file().try_clone().map_err(failed)?);
+    let summary = export(client, job, &mut file, progress).await?;
+    file.sync_all().await.map_err(failed)?;
+    drop(file);
+    temp.persist(path).map_err(|e| failed(e.error))?;
+    Ok(summary)
+}
+
+/// Fetches one page and writes it in `format`.
+async fn fetch(
+    client: Client,
+    query: Arc<ListQuery>,
+    page: PageParams,
+    format: Format,
+) -> Result<Chunk, ExportError> {
+    let failed = |source| ExportError::Fetch {
+        resource: query.resource(),
+        page: page.page,
+        source,
+    };
+    let rendered = match &*query {
+        ListQuery::Registrations(f) => client
+            .list_registrations(f, page)
+            .await
+            .map(|p| render(p, format)),
+        ListQuery::PhysicalNexus(f) => client
+            .list_physical_nexus(f, page)
+            .await
+            .map(|p| render(p, format)),
+        ListQuery::Nexus(f) => client.list_nexus(f, page).await.map(|p| render(p, format)),
+        ListQuery::Exemptions(f) => client
+            .list_exemptions(f, page)
+            .await
+            .map(|p| render(p, format)),
+        ListQuery::Customers(f) => client
+            .list_customers(f, page)
+            .await
+            .map(|p| render(p, format)),
+        ListQuery::Transactions(f) => client
+            .list_transactions(f, page)
+            .await
+            .map(|p| render(p, format)),
+    };
+    rendered
+        .map_err(failed)?
+        .map_err(|detail| ExportError::Render {
+            page: page.page,
+            format,
+            detail,
+        })
+}
+
+/// Writes a page's records in `format` (CSV rows without the header; JSON records separated by
+/// `,\n`; JSON Lines records each ending in `\n`).
+fn render<T: Record>(page: Page<T>, format: Format) -> Result<Chunk, String> {
+    let mut bytes = Vec::with_capacity(page.items.len() * 512);
+    let written = match format {
+        Format::Csv => {
+            let mut csv = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(&mut bytes);
+            page.items
+                .iter()
+                .try_for_each(|record| csv.write_record(cells(record)))
+                .and_then(|()| csv.flush().map_err(Into::into))
+                .map_err(|e| e.to_string())
+        }
+        Format::Json | Format::Jsonl => {
+            let separator: &[u8] = if format == Format::Json {
+                b",\n"
+            } else {
+                b"\n"
+            };
+            page.items.iter().enumerate().try_for_each(|(i, record)| {
+                if format == Format::Json && i > 0 {
+                    bytes.extend_from_slice(separator);
+                }
+                serde_json::to_writer(&mut bytes, record).map_err(|e| e.to_string())?;
+                if format == Format::Jsonl {
+                    bytes.extend_from_slice(separator);
+                }
+                Ok(())
+            })
+        }
+    };
+    written.map(|()| Chunk {
+        bytes,
+        rows: page.items.len() as u64,
+        total: page.total,
+        pages: page.pages,
+    })
+}
+
+/// A spawned page fetch that is aborted when dropped, so an export that stops early (an error,
+/// Ctrl-C) leaves no request running.
+struct PageTask {
+    handle: JoinHandle<Result<Chunk, ExportError>>,
+    page: u32,
+}
+
+impl Future for PageTask {
+    type Output = Result<Chunk, ExportError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let page = self.page;
+        Pin::new(&mut self.handle).poll(cx).map(|joined| {
+            joined.unwrap_or_else(|e| {
+                Err(ExportError::Task {
+                    page,
+                    detail: e.to_string(),
+                })
+            })
+        })
+    }
+}
+
+impl Drop for PageTask {
+    fn drop(&mut self) {
+        self.handle.abort();
+    }
+}
+
+/// Writes the chunks with what goes around them: the CSV header, the JSON array's brackets.
+struct Writer<'a, W: ?Sized> {
+    out: &'a mut W,
+    format: Format,
+    records: u64,
+}
+
+impl<'a, W: AsyncWrite + Unpin + ?Sized> Writer<'a, W> {
+    fn new(out: &'a mut W, format: Format) -> Self {
+        Writer {
+            out,
+            format,
+            records: 0,
+        }
+    }
+
+    async fn put(&mut self, bytes: &[u8]) -> Result<(), ExportError> {
+        self.out
+            .write_all(bytes)
+            .await
+            .map_err(|source| ExportError::Write {
+                target: "the output".into(),
+                source,
+            })
+    }
+
+    async fn begin(&mut self, resource: Resource) -> Result<(), ExportError> {
+        match self.format {
+            Format::Csv => {
+                let mut line = Vec::new();
+                let mut csv = csv::Writer::from_writer(&mut line);
+                csv.write_record(resource.csv_columns())
+                    .and_then(|()| csv.flush().map_err(Into::into))
+                    .map_err(|e| ExportError::Render {
+                        page: 1,
+                        format: Format::Csv,
+                        detail: e.to_string(),
+                    })?;
+                drop(csv);
+                self.put(&line).await
+            }
+            Format::Json => self.put(b"[").await,
+            Format::Jsonl => Ok(()),
+        }
+    }
+
+    async fn chunk(&mut self, chunk: &Chunk) -> Result<(), ExportError> {
+        if chunk.rows == 0 {
+            return Ok(());
+        }
+        if self.format == Format::Json {
+            let lead: &[u8] = if self.records == 0 { b"\n" } else { b",\n" };
+            self.put(lead).await?;
+        }
+        self.put(&chunk.bytes).await?;
+        self.records += chunk.rows;
+        Ok(())
+    }
+
+    async fn end(&mut self) -> Result<(), ExportError> {
+        if self.format == Format::Json {
+            let close: &[u8] = if self.records == 0 { b"]\n" } else { b"\n]\n" };
+            self.put(close).await?;
+        }
+        self.out.flush().await.map_err(|source| ExportError::Write {
+            target: "the output".into(),
+            source,
+        })
+    }
+}

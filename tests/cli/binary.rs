@@ -1,0 +1,186 @@
+//! The real `taxdash` binary: `export` with the environment overrides against the sandbox, its
+//! exit codes, and Ctrl-C.
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use taxdash::sandbox::{Sandbox, SandboxConfig};
+use tokio::process::Command;
+
+use crate::common::{ORG1, sandbox, sandbox_with};
+
+/// `taxdash ARGS` with the sandbox in the environment and a config file that does not exist, so
+/// neither the user's config nor the OS keyring is touched.
+fn taxdash(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_taxdash"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("TAXDASH_CONFIG", dir.join("no-config.toml"))
+        .env("TAXDASH_BASE_URL", sandbox.base_url())
+        .env("TAXDASH_API_KEY", ORG1.1)
+        .env("TAXDASH_ORGANIZATION_ID", ORG1.0)
+        .env_remove("TAXDASH_PROFILE")
+        .kill_on_drop(true);
+    command
+}
+
+async fn run(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Output {
+    taxdash(sandbox, dir, args)
+        .output()
+        .await
+        .expect("taxdash runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[tokio::test]
+async fn export_writes_the_out_file_from_the_environment_profile() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "export",
+        "transactions",
+        "--from",
+        "2000-01-01",
+        "--state",
+        "TX",
+        "--out",
+        "tx.csv",
+    ];
+    let output = run(&sandbox, dir.path(), &args).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert!(
+        output.stderr.is_empty(),
+        "silent when stderr is no terminal: {}",
+        stderr(&output)
+    );
+    let text = std::fs::read_to_string(dir.path().join("tx.csv")).unwrap();
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("id,external_id,date,type,status,")
+    );
+    assert!(lines.count() > 100);
+
+    let args = [
+        "export",
+        "registrations",
+        "--format",
+        "jsonl",
+        "--status",
+        "REGISTERED,PROCESSING",
+    ];
+    let output = run(&sandbox, dir.path(), &args).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let records: Vec<serde_json::Value> = output
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert!(!records.is_empty());
+    assert!(
+        records
+            .iter()
+            .all(|r| r["status"] == "REGISTERED" || r["status"] == "PROCESSING")
+    );
+    sandbox.stop().await;
+}
+
+#[tokio::test]
+async fn failures_exit_non_zero_with_a_message() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        &sandbox,
+        dir.path(),
+        &["export", "customers", "--from", "2024-01-01"],
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "taxdash: --from does not apply to customers; it applies to exemptions and transactions\n"
+    );
+
+    let output = run(
+        &sandbox,
+        dir.path(),
+        &["export", "nexus", "--status", "LATE"],
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("allowed values: APPROACHING, NOT_EXPOSED"),
+        "{}",
+        stderr(&output)
+    );
+
+    let output = taxdash(
+        &sandbox,
+        dir.path(),
+        &["export", "customers", "--out", "c.csv"],
+    )
+    .env("TAXDASH_API_KEY", "sk_wrong_UNIQUE_77")
+    .output()
+    .await
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("refused the API key"), "{message}");
+    assert!(!message.contains("sk_wrong_UNIQUE_77"), "{message}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no file");
+    sandbox.stop().await;
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn ctrl_c_exits_130_and_leaves_no_file() {
+    // Slow answers: the export takes seconds, so the interrupt lands in the middle of it.
+    let sandbox = sandbox_with(SandboxConfig {
+        latency: Duration::from_millis(200),
+        rate_limit_per_min: 0,
+        ..SandboxConfig::default()
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "export",
+        "transactions",
+        "--from",
+        "2000-01-01",
+        "--out",
+        "tx.csv",
+    ];
+    let child = taxdash(&sandbox, dir.path(), &args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let id = child.id().expect("still running").to_string();
+    let signalled = std::process::Command::new("kill")
+        .args(["-INT", &id])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let output = tokio::time::timeout(Duration::from_secs(10), child.wait_with_output())
+        .await
+        .expect("stops promptly")
+        .unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "taxdash: interrupted\n");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no file, no temp file"
+    );
+    sandbox.stop().await;
+}
