@@ -107,7 +107,7 @@ fn screenshots() {
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&out).unwrap();
     let mut t = Pty::spawn(&["--demo"], 140, 40, state.path());
-    let mut save = |t: &Pty, name: &str| {
+    let save = |t: &Pty, name: &str| {
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
     t.wait_for("row 1 of", Duration::from_secs(30));
