@@ -102,7 +102,7 @@ pub fn render(screen: &vt100::Screen) -> String {
                 text.push_str(if contents.is_empty() && !c.is_wide_continuation() {
                     " "
                 } else {
-                    contents.as_str()
+                    contents
                 });
                 col += 1;
             }
