@@ -1,0 +1,291 @@
+//! Filtering and sorting rows: a filter turned into row codes once, ranks for text columns, and
+//! the result cached per query until the next write.
+
+use std::sync::Arc;
+
+use chrono::{Duration, Months, NaiveDate};
+
+use super::{CACHE_ENTRIES, Origin, QueryCache, Row, Transactions, code};
+use crate::model::{
+    Customer, Direction, ProcessingStatus, RefundStatus, TransactionExemptStatus,
+    TransactionStatus, TransactionType,
+};
+use crate::sandbox::query::SortKey;
+
+/// What the list endpoint filters on, already checked against the service's enumerations.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Filter {
+    pub search: Option<String>,
+    pub state_code: Option<String>,
+    pub countries: Vec<String>,
+    pub statuses: Vec<TransactionStatus>,
+    pub refund_status: Option<RefundStatus>,
+    pub processing: Vec<ProcessingStatus>,
+    pub exempt: Vec<TransactionExemptStatus>,
+    pub kinds: Vec<TransactionType>,
+    pub marketplace: Option<bool>,
+    pub direction: Option<Direction>,
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+}
+
+/// Fields `order_by` accepts.
+pub const ORDER_FIELDS: &[&str] = &[
+    "date",
+    "state",
+    "customer_name",
+    "status",
+    "total_amount",
+    "processing_status",
+    "type",
+    "external_id",
+];
+pub const DEFAULT_ORDER: &str = "date,state,customer_name,status";
+
+impl Transactions {
+    /// The positions of the rows matching `filter`, in `order`, from the cache when possible.
+    pub fn query(
+        &self,
+        filter: &Filter,
+        order: &[SortKey],
+        today: NaiveDate,
+        customers: &[Customer],
+    ) -> Arc<Vec<u32>> {
+        let key = format!("{filter:?}|{order:?}|{today}");
+        {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if cache.generation != self.generation {
+                *cache = QueryCache {
+                    generation: self.generation,
+                    ..QueryCache::default()
+                };
+            }
+            if let Some(hit) = cache.entries.get(&key) {
+                return Arc::clone(hit);
+            }
+        }
+        let positions = Arc::new(self.compute(filter, order, today, customers));
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.generation == self.generation {
+            if cache.order.len() >= CACHE_ENTRIES
+                && let Some(old) = cache.order.pop_front()
+            {
+                cache.entries.remove(&old);
+            }
+            cache.order.push_back(key.clone());
+            cache.entries.insert(key, Arc::clone(&positions));
+        }
+        positions
+    }
+
+    fn compute(
+        &self,
+        filter: &Filter,
+        order: &[SortKey],
+        today: NaiveDate,
+        customers: &[Customer],
+    ) -> Vec<u32> {
+        let (from, to) = match (filter.from, filter.to) {
+            (None, None) => (today.checked_sub_months(Months::new(12)), None),
+            other => other,
+        };
+        let lo = from
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|d| d.and_utc().timestamp());
+        let hi = to
+            .and_then(|d| (d + Duration::days(1)).and_hms_opt(0, 0, 0))
+            .map(|d| d.and_utc().timestamp());
+        let start = lo.map_or(0, |lo| self.rows.partition_point(|r| r.at < lo));
+        let end = hi.map_or(self.rows.len(), |hi| {
+            self.rows.partition_point(|r| r.at < hi)
+        });
+        let m = Matcher::new(self, filter, customers);
+        let mut positions: Vec<u32> = (start..end.max(start))
+            .filter(|&i| m.matches(self, &self.rows[i]))
+            .map(|i| i as u32)
+            .collect();
+        let is_date_asc = order
+            .first()
+            .is_some_and(|k| k.field == "date" && !k.descending)
+            && order.len() == 1;
+        if !order.is_empty() && !is_date_asc {
+            let ranks = Ranks::new(self, customers);
+            positions.sort_by(|&a, &b| {
+                let (ra, rb) = (&self.rows[a as usize], &self.rows[b as usize]);
+                order
+                    .iter()
+                    .map(|k| {
+                        let o = ranks.compare(&k.field, ra, rb);
+                        if k.descending { o.reverse() } else { o }
+                    })
+                    .find(|o| o.is_ne())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        }
+        positions
+    }
+}
+
+/// A filter turned into row codes once, so each row is checked with integer compares.
+struct Matcher {
+    jurisdictions: Option<Vec<bool>>,
+    statuses: Option<Vec<u8>>,
+    processing: Option<Vec<u8>>,
+    exempt: Option<Vec<u8>>,
+    kinds: Option<Vec<u8>>,
+    refund: Option<u8>,
+    marketplace: Option<bool>,
+    purchase: Option<bool>,
+    search: Option<(String, Vec<bool>)>,
+}
+
+impl Matcher {
+    fn new(t: &Transactions, f: &Filter, customers: &[Customer]) -> Self {
+        let jurisdictions = (f.state_code.is_some() || !f.countries.is_empty()).then(|| {
+            t.jurisdictions
+                .iter()
+                .map(|(c, s)| {
+                    f.state_code
+                        .as_ref()
+                        .is_none_or(|x| x.eq_ignore_ascii_case(s))
+                        && (f.countries.is_empty()
+                            || f.countries.iter().any(|x| x.eq_ignore_ascii_case(c)))
+                })
+                .collect()
+        });
+        fn codes<T: PartialEq>(known: &[T], wanted: &[T]) -> Option<Vec<u8>> {
+            (!wanted.is_empty()).then(|| wanted.iter().map(|w| code(known, w)).collect())
+        }
+        let search = f.search.as_ref().map(|s| {
+            let needle = s.to_lowercase();
+            let hits = customers
+                .iter()
+                .map(|c| {
+                    [&c.name, &c.email, &c.company_name]
+                        .into_iter()
+                        .flatten()
+                        .any(|v| v.to_lowercase().contains(&needle))
+                })
+                .collect();
+            (needle, hits)
+        });
+        Matcher {
+            jurisdictions,
+            statuses: codes(TransactionStatus::KNOWN, &f.statuses),
+            processing: codes(ProcessingStatus::KNOWN, &f.processing),
+            exempt: codes(TransactionExemptStatus::KNOWN, &f.exempt),
+            kinds: codes(TransactionType::KNOWN, &f.kinds),
+            refund: f
+                .refund_status
+                .as_ref()
+                .map(|r| code(RefundStatus::KNOWN, r)),
+            marketplace: f.marketplace,
+            purchase: f.direction.as_ref().map(|d| *d == Direction::Purchase),
+            search,
+        }
+    }
+
+    fn matches(&self, t: &Transactions, r: &Row) -> bool {
+        let within = |set: &Option<Vec<u8>>, v: u8| set.as_ref().is_none_or(|s| s.contains(&v));
+        self.jurisdictions
+            .as_ref()
+            .is_none_or(|j| j.get(r.jurisdiction as usize).copied().unwrap_or(false))
+            && within(&self.statuses, r.status)
+            && within(&self.processing, r.processing)
+            && within(&self.exempt, r.exempt)
+            && within(&self.kinds, r.kind)
+            && self.refund.is_none_or(|x| x == r.refund)
+            && self.marketplace.is_none_or(|m| m == r.marketplace)
+            && self.purchase.is_none_or(|p| p == r.purchase)
+            && self.search.as_ref().is_none_or(|(needle, hits)| {
+                hits.get(r.customer as usize).copied().unwrap_or(false)
+                    || match r.origin {
+                        Origin::Demo(n) => {
+                            t.demo_external_id(n).to_lowercase().contains(needle)
+                                || t.demo_id(n).contains(needle)
+                        }
+                        Origin::Stored(n) => {
+                            let s = &t.stored[n as usize].transaction;
+                            s.external_id.to_lowercase().contains(needle) || s.id.contains(needle)
+                        }
+                    }
+            })
+    }
+}
+
+/// Sort ranks of the text columns, computed once per sorted query.
+struct Ranks {
+    state: Vec<u32>,
+    customer: Vec<u32>,
+}
+
+impl Ranks {
+    fn new(t: &Transactions, customers: &[Customer]) -> Self {
+        fn ranks_of(keys: Vec<String>) -> Vec<u32> {
+            let mut idx: Vec<usize> = (0..keys.len()).collect();
+            idx.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+            let mut ranks = vec![0; keys.len()];
+            for (rank, i) in idx.into_iter().enumerate() {
+                ranks[i] = rank as u32;
+            }
+            ranks
+        }
+        Ranks {
+            state: ranks_of(
+                t.jurisdictions
+                    .iter()
+                    .map(|(c, s)| format!("{s}|{c}"))
+                    .collect(),
+            ),
+            customer: ranks_of(
+                customers
+                    .iter()
+                    .map(|c| c.name.clone().unwrap_or_default().to_lowercase())
+                    .collect(),
+            ),
+        }
+    }
+
+    fn compare(&self, field: &str, a: &Row, b: &Row) -> std::cmp::Ordering {
+        fn text<'a>(code: u8, known: &[&'a str]) -> &'a str {
+            known.get(code as usize).copied().unwrap_or("~")
+        }
+        match field {
+            "date" => a.at.cmp(&b.at),
+            "state" => self
+                .state
+                .get(a.jurisdiction as usize)
+                .cmp(&self.state.get(b.jurisdiction as usize)),
+            "customer_name" => self
+                .customer
+                .get(a.customer as usize)
+                .unwrap_or(&u32::MAX)
+                .cmp(self.customer.get(b.customer as usize).unwrap_or(&u32::MAX)),
+            "status" => {
+                let known: Vec<&str> = TransactionStatus::KNOWN
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect();
+                text(a.status, &known).cmp(text(b.status, &known))
+            }
+            "processing_status" => {
+                let known: Vec<&str> = ProcessingStatus::KNOWN.iter().map(|s| s.as_str()).collect();
+                text(a.processing, &known).cmp(text(b.processing, &known))
+            }
+            "type" => {
+                let known: Vec<&str> = TransactionType::KNOWN.iter().map(|s| s.as_str()).collect();
+                text(a.kind, &known).cmp(text(b.kind, &known))
+            }
+            "total_amount" => a.total_cents.cmp(&b.total_cents),
+            "external_id" => origin_key(a.origin).cmp(&origin_key(b.origin)),
+            _ => std::cmp::Ordering::Equal,
+        }
+    }
+}
+
+fn origin_key(o: Origin) -> (u8, u32) {
+    match o {
+        Origin::Demo(n) => (0, n),
+        Origin::Stored(n) => (1, n),
+    }
+}
