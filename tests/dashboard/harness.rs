@@ -232,6 +232,22 @@ impl Dashboard {
             .await
     }
 
+    /// Filters the Registrations list to one state (and to REGISTERED ones when `registered`)
+    /// and waits for the single row to load.
+    pub async fn filter_to_state(&self, state: &str, registered: bool) {
+        self.char('/');
+        self.wait_for("Filing frequency").await;
+        if registered {
+            self.key(KeyCode::Right);
+        }
+        self.key(KeyCode::Tab);
+        self.key(KeyCode::Tab);
+        self.type_text(state);
+        self.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        self.wait_for(&format!("state {state}")).await;
+        self.wait_for("row 1 of 1 ").await;
+    }
+
     /// Quits with `q` and waits for the loop to end.
     pub async fn quit(self) {
         self.char('q');

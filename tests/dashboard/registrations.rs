@@ -194,15 +194,7 @@ async fn the_wizard_refuses_bad_input_then_deregisters() {
         .remove(0);
     d.wait_for("row 1 of").await;
     // Show only Washington, so the row is the first.
-    d.char('/');
-    d.wait_for("Filing frequency").await;
-    d.key(KeyCode::Right);
-    d.key(KeyCode::Tab);
-    d.key(KeyCode::Tab);
-    d.type_text("WA");
-    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
-    d.wait_for("state WA").await;
-    d.wait_for("row 1 of 1 ").await;
+    d.filter_to_state("WA", true).await;
 
     d.char('D');
     d.wait_for("step 1 of 6").await;
@@ -340,13 +332,7 @@ async fn the_wizard_stops_for_a_registration_already_closing() {
         .items
         .remove(0);
     d.wait_for("row 1 of").await;
-    d.char('/');
-    d.wait_for("Filing frequency").await;
-    d.key(KeyCode::Tab);
-    d.key(KeyCode::Tab);
-    d.type_text(&closing.state_code);
-    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
-    d.wait_for("row 1 of 1 ").await;
+    d.filter_to_state(&closing.state_code, false).await;
     d.char('D');
     let screen = d.wait_for("cannot be requested").await;
     assert!(screen.contains("DEREGISTERING"), "{screen}");
@@ -377,14 +363,7 @@ async fn a_refused_submission_keeps_every_value() {
         .items
         .remove(0);
     d.wait_for("row 1 of").await;
-    d.char('/');
-    d.wait_for("Filing frequency").await;
-    d.key(KeyCode::Right);
-    d.key(KeyCode::Tab);
-    d.key(KeyCode::Tab);
-    d.type_text("NY");
-    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
-    d.wait_for("row 1 of 1 ").await;
+    d.filter_to_state("NY", true).await;
     d.char('D');
     d.wait_for("step 1 of 6").await;
     d.key(KeyCode::Enter);

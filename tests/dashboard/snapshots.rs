@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::style::Color;
 use taxdash::sandbox::SandboxConfig;
 
@@ -23,17 +23,6 @@ fn style_of(d: &Dashboard, text: &str) -> Option<ratatui::style::Style> {
         }
     }
     None
-}
-
-async fn filtered_to(d: &Dashboard, state: &str) {
-    d.char('/');
-    d.wait_for("Filing frequency").await;
-    d.key(KeyCode::Tab);
-    d.key(KeyCode::Tab);
-    d.type_text(state);
-    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
-    d.wait_for(&format!("state {state}")).await;
-    d.wait_for("row 1 of 1 ").await;
 }
 
 #[tokio::test]
@@ -83,7 +72,7 @@ async fn every_wizard_step() {
     })
     .await;
     d.wait_for("row 1 of").await;
-    filtered_to(&d, "ID").await;
+    d.filter_to_state("ID", false).await;
     d.char('D');
     d.wait_for("step 1 of 6").await;
     insta::assert_snapshot!("wizard_1_registration", d.screen());

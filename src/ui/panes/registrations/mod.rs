@@ -1,7 +1,9 @@
 //! The Registrations pane: the paged list with its filters and sort, the detail of one
 //! registration, and the deregistration wizard.
 
+mod columns;
 mod detail;
+mod filter;
 pub mod wizard;
 
 use std::collections::HashMap;
@@ -12,232 +14,21 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
-use self::detail::{Extras, status_style};
+pub use self::columns::columns;
+use self::detail::Extras;
+use self::filter::{describe, filter_form, filter_of};
 use self::wizard::{DeregisterWizard, WizardEvent};
 use crate::effect::{Call, Failure, Reply, RequestId};
 use crate::model::filters::{RegistrationFilter, Sort};
-use serde_json::Value;
 
-use crate::model::{
-    FieldError, FilingFrequency, LocPart, Registration, RegistrationStatus, TaxType,
-};
-use crate::rules;
+use crate::model::Registration;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormOutcome, FormValues};
-use crate::ui::widgets::paged_table::{Column, ColumnWidth, PagedTable, Sort as TableSort};
-
-fn jurisdiction_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(wizard::jurisdiction(r))
-}
-
-fn status_cell<'r>(r: &'r Registration, theme: &Theme) -> Line<'r> {
-    Line::from(Span::styled(
-        r.status.as_str(),
-        status_style(&r.status, theme),
-    ))
-}
-
-fn frequency_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(r.filing_frequency.as_str())
-}
-
-fn type_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(r.registration_type.as_str())
-}
-
-fn tax_type_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(r.tax_type.as_ref().map_or("", |t| t.as_str()))
-}
-
-fn sales_tax_id_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(r.sales_tax_id.as_deref().unwrap_or(""))
-}
-
-fn registered_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(
-        r.registration_date
-            .map(|d| d.to_string())
-            .unwrap_or_default(),
-    )
-}
-
-/// The list's columns; a column's sort key is its `order_by` field.
-pub fn columns() -> Vec<Column<Registration>> {
-    vec![
-        Column::new("Jurisdiction", jurisdiction_cell)
-            .sort_key("state_code")
-            .width(ColumnWidth::between(14, 34, 3)),
-        Column::new("Status", status_cell)
-            .sort_key("status")
-            .width(ColumnWidth::between(10, 22, 1)),
-        Column::new("Filing", frequency_cell)
-            .sort_key("filing_frequency")
-            .width(ColumnWidth::between(8, 20, 1)),
-        Column::new("Type", type_cell)
-            .sort_key("registration_type")
-            .width(ColumnWidth::fixed(6)),
-        Column::new("Tax type", tax_type_cell)
-            .sort_key("tax_type")
-            .width(ColumnWidth::between(9, 18, 1)),
-        Column::new("Sales tax ID", sales_tax_id_cell)
-            .sort_key("sales_tax_id")
-            .width(ColumnWidth::between(12, 20, 1)),
-        Column::new("Registered", registered_cell)
-            .sort_key("registration_date")
-            .width(ColumnWidth::fixed(10)),
-    ]
-}
-
-/// Choices of an enumeration filter, with "any" first.
-fn any_of<T>(known: &[T], name: fn(&T) -> &str) -> Vec<Choice> {
-    std::iter::once(Choice::new("", "any", "no filter on this field"))
-        .chain(known.iter().map(|v| Choice::new(name(v), name(v), "")))
-        .collect()
-}
-
-/// The `/` filter form.
-fn filter_form(current: &RegistrationFilter) -> Form {
-    let form = Form::new(vec![
-        FieldSpec::new(
-            "status",
-            "Status",
-            FieldKind::Select(any_of(
-                RegistrationStatus::KNOWN,
-                RegistrationStatus::as_str,
-            )),
-        )
-        .rule("←/→ to choose"),
-        FieldSpec::new("country", "Country", FieldKind::Text)
-            .rule("ISO code such as US, CA or ZZ_EU; empty for any"),
-        FieldSpec::new("state", "State", FieldKind::Text)
-            .rule("subdivision code such as CA or ON; empty for any"),
-        FieldSpec::new(
-            "frequency",
-            "Filing frequency",
-            FieldKind::Select(any_of(FilingFrequency::KNOWN, FilingFrequency::as_str)),
-        )
-        .rule("←/→ to choose"),
-        FieldSpec::new(
-            "tax_type",
-            "Tax type",
-            FieldKind::Select(any_of(TaxType::KNOWN, TaxType::as_str)),
-        )
-        .rule("←/→ to choose"),
-    ])
-    .with_validator(check_codes);
-    let mut form = form;
-    if let Some(s) = current.status_in.first() {
-        form = form.with_value(
-            "status",
-            crate::ui::widgets::form::FieldValue::Choice(s.as_str().to_owned()),
-        );
-    }
-    if let Some(c) = current.country_code_in.first() {
-        form = form.with_value("country", c.as_str());
-    }
-    if let Some(s) = &current.state_code {
-        form = form.with_value("state", s.as_str());
-    }
-    if let Some(f) = current.filing_frequency_in.first() {
-        form = form.with_value(
-            "frequency",
-            crate::ui::widgets::form::FieldValue::Choice(f.as_str().to_owned()),
-        );
-    }
-    if let Some(t) = current.tax_type_in.first() {
-        form = form.with_value(
-            "tax_type",
-            crate::ui::widgets::form::FieldValue::Choice(t.as_str().to_owned()),
-        );
-    }
-    form
-}
-
-/// The filter form's rule: codes, when given, are well formed.
-fn check_codes(values: &FormValues) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    let at = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
-    if let Some(c) = values
-        .text("country")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        && !rules::is_country_code(&c.to_uppercase())
-    {
-        errors.push(FieldError::new(
-            "value_error",
-            at("country"),
-            "country must be an ISO 3166-1 alpha-2 code such as US, or ZZ_EU",
-            Value::String(c.to_owned()),
-        ));
-    }
-    if let Some(s) = values
-        .text("state")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
-    {
-        errors.push(FieldError::new(
-            "value_error",
-            at("state"),
-            msg,
-            Value::String(s.to_owned()),
-        ));
-    }
-    errors
-}
-
-fn filter_of(values: &FormValues, order_by: Vec<Sort>) -> RegistrationFilter {
-    let text = |name: &str| {
-        values
-            .text(name)
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .map(str::to_uppercase)
-    };
-    RegistrationFilter {
-        status_in: text("status")
-            .map(|s| vec![RegistrationStatus::parse(&s)])
-            .unwrap_or_default(),
-        state_code: text("state"),
-        filing_frequency_in: text("frequency")
-            .map(|s| vec![FilingFrequency::parse(&s)])
-            .unwrap_or_default(),
-        country_code_in: text("country").into_iter().collect(),
-        tax_type_in: text("tax_type")
-            .map(|s| vec![TaxType::parse(&s)])
-            .unwrap_or_default(),
-        order_by,
-    }
-}
-
-/// A one-line summary of the filter in force.
-fn describe(filter: &RegistrationFilter) -> String {
-    let mut parts = Vec::new();
-    if let Some(s) = filter.status_in.first() {
-        parts.push(format!("status {s}"));
-    }
-    if let Some(c) = filter.country_code_in.first() {
-        parts.push(format!("country {c}"));
-    }
-    if let Some(s) = &filter.state_code {
-        parts.push(format!("state {s}"));
-    }
-    if let Some(f) = filter.filing_frequency_in.first() {
-        parts.push(format!("filing {f}"));
-    }
-    if let Some(t) = filter.tax_type_in.first() {
-        parts.push(format!("tax type {t}"));
-    }
-    if parts.is_empty() {
-        "all registrations".into()
-    } else {
-        parts.join(", ")
-    }
-}
+use crate::ui::widgets::form::{Form, FormOutcome};
+use crate::ui::widgets::paged_table::{Column, PagedTable, Sort as TableSort};
 
 /// What the detail view shows and waits for.
 struct DetailView {
@@ -524,7 +315,7 @@ impl Pane for RegistrationsPane {
         if let Mode::Filter(form) = &mut self.mode {
             match form.handle_key(key) {
                 FormOutcome::Submit => {
-                    self.filter = filter_of(&form.values(), Vec::new());
+                    self.filter = filter_of(&form.values());
                     self.mode = Mode::List;
                     ctx.notify(Level::Info, format!("showing {}", describe(&self.filter)));
                     self.reload(ctx);

@@ -1,0 +1,147 @@
+//! The `/` filter: a small form over the list's filters, checked as typed.
+
+use serde_json::Value;
+
+use crate::model::filters::RegistrationFilter;
+use crate::model::{FieldError, FilingFrequency, LocPart, RegistrationStatus, TaxType};
+use crate::rules;
+use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
+
+/// Choices of an enumeration filter, with "any" first.
+fn any_of<T>(known: &[T], name: fn(&T) -> &str) -> Vec<Choice> {
+    std::iter::once(Choice::new("", "any", "no filter on this field"))
+        .chain(known.iter().map(|v| Choice::new(name(v), name(v), "")))
+        .collect()
+}
+
+/// The `/` filter form.
+pub fn filter_form(current: &RegistrationFilter) -> Form {
+    let form = Form::new(vec![
+        FieldSpec::new(
+            "status",
+            "Status",
+            FieldKind::Select(any_of(
+                RegistrationStatus::KNOWN,
+                RegistrationStatus::as_str,
+            )),
+        )
+        .rule("←/→ to choose"),
+        FieldSpec::new("country", "Country", FieldKind::Text)
+            .rule("ISO code such as US, CA or ZZ_EU; empty for any"),
+        FieldSpec::new("state", "State", FieldKind::Text)
+            .rule("subdivision code such as CA or ON; empty for any"),
+        FieldSpec::new(
+            "frequency",
+            "Filing frequency",
+            FieldKind::Select(any_of(FilingFrequency::KNOWN, FilingFrequency::as_str)),
+        )
+        .rule("←/→ to choose"),
+        FieldSpec::new(
+            "tax_type",
+            "Tax type",
+            FieldKind::Select(any_of(TaxType::KNOWN, TaxType::as_str)),
+        )
+        .rule("←/→ to choose"),
+    ])
+    .with_validator(check_codes);
+    let mut form = form;
+    if let Some(s) = current.status_in.first() {
+        form = form.with_value("status", FieldValue::Choice(s.as_str().to_owned()));
+    }
+    if let Some(c) = current.country_code_in.first() {
+        form = form.with_value("country", c.as_str());
+    }
+    if let Some(s) = &current.state_code {
+        form = form.with_value("state", s.as_str());
+    }
+    if let Some(f) = current.filing_frequency_in.first() {
+        form = form.with_value("frequency", FieldValue::Choice(f.as_str().to_owned()));
+    }
+    if let Some(t) = current.tax_type_in.first() {
+        form = form.with_value("tax_type", FieldValue::Choice(t.as_str().to_owned()));
+    }
+    form
+}
+
+/// The filter form's rule: codes, when given, are well formed.
+fn check_codes(values: &FormValues) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let at = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
+    if let Some(c) = values
+        .text("country")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        && !rules::is_country_code(&c.to_uppercase())
+    {
+        errors.push(FieldError::new(
+            "value_error",
+            at("country"),
+            "country must be an ISO 3166-1 alpha-2 code such as US, or ZZ_EU",
+            Value::String(c.to_owned()),
+        ));
+    }
+    if let Some(s) = values
+        .text("state")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
+    {
+        errors.push(FieldError::new(
+            "value_error",
+            at("state"),
+            msg,
+            Value::String(s.to_owned()),
+        ));
+    }
+    errors
+}
+
+/// The filter the form's values describe (the sort stays with the table).
+pub fn filter_of(values: &FormValues) -> RegistrationFilter {
+    let text = |name: &str| {
+        values
+            .text(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_uppercase)
+    };
+    RegistrationFilter {
+        status_in: text("status")
+            .map(|s| vec![RegistrationStatus::parse(&s)])
+            .unwrap_or_default(),
+        state_code: text("state"),
+        filing_frequency_in: text("frequency")
+            .map(|s| vec![FilingFrequency::parse(&s)])
+            .unwrap_or_default(),
+        country_code_in: text("country").into_iter().collect(),
+        tax_type_in: text("tax_type")
+            .map(|s| vec![TaxType::parse(&s)])
+            .unwrap_or_default(),
+        order_by: Vec::new(),
+    }
+}
+
+/// A one-line summary of the filter in force.
+pub fn describe(filter: &RegistrationFilter) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = filter.status_in.first() {
+        parts.push(format!("status {s}"));
+    }
+    if let Some(c) = filter.country_code_in.first() {
+        parts.push(format!("country {c}"));
+    }
+    if let Some(s) = &filter.state_code {
+        parts.push(format!("state {s}"));
+    }
+    if let Some(f) = filter.filing_frequency_in.first() {
+        parts.push(format!("filing {f}"));
+    }
+    if let Some(t) = filter.tax_type_in.first() {
+        parts.push(format!("tax type {t}"));
+    }
+    if parts.is_empty() {
+        "all registrations".into()
+    } else {
+        parts.join(", ")
+    }
+}
