@@ -3,9 +3,12 @@
 //! with an [`Answer`] carrying the same [`RequestId`]. A pane keeps the ids it still waits for and
 //! drops any other answer, so a slow answer to an old filter never overwrites a newer one.
 
-use crate::model::filters::RegistrationFilter;
+use crate::model::filters::{CustomerFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter};
 use crate::model::{
-    DeregistrationRequest, FieldError, JurisdictionForm, OssCountry, Page, PageParams, Registration,
+    Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite,
+    DeregistrationRequest, FieldError, JurisdictionForm, Nexus, OssCountry, Page, PageParams,
+    PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate, PhysicalNexusUpdate,
+    Registration,
 };
 
 /// Names one call to the service, unique for the life of the dashboard.
@@ -54,12 +57,62 @@ pub enum Call {
         registration_id: String,
         body: DeregistrationRequest,
     },
+    /// Economic nexus per jurisdiction (GET /v1/nexus).
+    Nexus {
+        filter: NexusFilter,
+        page: PageParams,
+    },
+    NexusRow {
+        id: String,
+    },
+    PhysicalNexus {
+        filter: PhysicalNexusFilter,
+        page: PageParams,
+    },
+    /// The categories offered in a jurisdiction, each saying whether a record uses it.
+    PhysicalNexusCategories {
+        country: String,
+        state: String,
+    },
+    CreatePhysicalNexus {
+        body: PhysicalNexusCreate,
+    },
+    UpdatePhysicalNexus {
+        id: String,
+        body: PhysicalNexusUpdate,
+    },
+    DeletePhysicalNexus {
+        id: String,
+    },
+    Customers {
+        filter: CustomerFilter,
+        page: PageParams,
+    },
+    Customer {
+        id: String,
+    },
+    CreateCustomer {
+        body: CustomerWrite,
+    },
+    /// Adds the customer's tax id, or replaces the one of the same tax type and country.
+    CustomerTaxRegistration {
+        customer_id: String,
+        body: CustomerTaxRegistrationWrite,
+    },
 }
 
 impl Call {
     /// Whether the call changes records (refused in read-only mode, whatever asked for it).
     pub fn is_write(&self) -> bool {
-        matches!(self, Call::Deregister { .. })
+        matches!(
+            self,
+            Call::Deregister { .. }
+                | Call::CreatePhysicalNexus { .. }
+                | Call::UpdatePhysicalNexus { .. }
+                | Call::DeletePhysicalNexus { .. }
+                | Call::CreateCustomer { .. }
+                | Call::CustomerTaxRegistration { .. }
+        )
     }
 
     /// A few words for the spinner and the log: `loading registrations`.
@@ -82,6 +135,28 @@ impl Call {
             Call::Deregister {
                 registration_id, ..
             } => format!("requesting deregistration of {registration_id}"),
+            Call::Nexus { page, .. } => format!("loading economic nexus (page {})", page.page),
+            Call::NexusRow { id } => format!("loading nexus {id}"),
+            Call::PhysicalNexus { page, .. } => {
+                format!("loading physical nexus (page {})", page.page)
+            }
+            Call::PhysicalNexusCategories { country, state } => {
+                format!("loading the physical nexus categories of {country}-{state}")
+            }
+            Call::CreatePhysicalNexus { body } => {
+                format!(
+                    "saving a physical nexus in {}-{}",
+                    body.country_code, body.state_code
+                )
+            }
+            Call::UpdatePhysicalNexus { id, .. } => format!("saving physical nexus {id}"),
+            Call::DeletePhysicalNexus { id } => format!("deleting physical nexus {id}"),
+            Call::Customers { page, .. } => format!("loading customers (page {})", page.page),
+            Call::Customer { id } => format!("loading customer {id}"),
+            Call::CreateCustomer { .. } => "creating a customer".to_owned(),
+            Call::CustomerTaxRegistration { customer_id, .. } => {
+                format!("saving a tax registration of {customer_id}")
+            }
         }
     }
 }
@@ -94,6 +169,18 @@ pub enum Reply {
     OssCountries(Vec<OssCountry>),
     JurisdictionForm(JurisdictionForm),
     Deregistered(Registration),
+    NexusPage(Page<Nexus>),
+    Nexus(Nexus),
+    PhysicalNexusPage(Page<PhysicalNexus>),
+    PhysicalNexusCategories(Vec<PhysicalNexusCategoryInfo>),
+    /// A physical nexus created or updated.
+    PhysicalNexus(PhysicalNexus),
+    /// A physical nexus deleted.
+    Deleted,
+    CustomersPage(Page<Customer>),
+    /// A customer read or created.
+    Customer(Customer),
+    CustomerTaxRegistration(CustomerTaxRegistration),
 }
 
 /// Why a call failed, in words for the user, with the fields a 422 named.

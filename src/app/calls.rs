@@ -50,6 +50,40 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .deregister(&registration_id, &body)
             .await
             .map(Reply::Deregistered),
+        Call::Nexus { filter, page } => {
+            client.list_nexus(&filter, page).await.map(Reply::NexusPage)
+        }
+        Call::NexusRow { id } => client.get_nexus(&id).await.map(Reply::Nexus),
+        Call::PhysicalNexus { filter, page } => client
+            .list_physical_nexus(&filter, page)
+            .await
+            .map(Reply::PhysicalNexusPage),
+        Call::PhysicalNexusCategories { country, state } => client
+            .list_physical_nexus_categories(Some(&country), Some(&state))
+            .await
+            .map(Reply::PhysicalNexusCategories),
+        Call::CreatePhysicalNexus { body } => client
+            .create_physical_nexus(&body)
+            .await
+            .map(Reply::PhysicalNexus),
+        Call::UpdatePhysicalNexus { id, body } => client
+            .update_physical_nexus(&id, &body)
+            .await
+            .map(Reply::PhysicalNexus),
+        Call::DeletePhysicalNexus { id } => client
+            .delete_physical_nexus(&id)
+            .await
+            .map(|()| Reply::Deleted),
+        Call::Customers { filter, page } => client
+            .list_customers(&filter, page)
+            .await
+            .map(Reply::CustomersPage),
+        Call::Customer { id } => client.get_customer(&id).await.map(Reply::Customer),
+        Call::CreateCustomer { body } => client.create_customer(&body).await.map(Reply::Customer),
+        Call::CustomerTaxRegistration { customer_id, body } => client
+            .put_customer_tax_registration(&customer_id, &body)
+            .await
+            .map(Reply::CustomerTaxRegistration),
     };
     result.map_err(failure)
 }
