@@ -21,7 +21,7 @@ pub enum Effect {
     /// Call the service; the answer comes back tagged with `id`.
     Call {
         id: RequestId,
-        call: Call,
+        call: Box<Call>,
     },
     /// The answer to `id` is no longer wanted: cancel the request if it is still running.
     Cancel(RequestId),
@@ -92,7 +92,7 @@ pub enum Call {
         id: String,
     },
     CreateCustomer {
-        body: CustomerWrite,
+        body: Box<CustomerWrite>,
     },
     /// Adds the customer's tax id, or replaces the one of the same tax type and country.
     CustomerTaxRegistration {

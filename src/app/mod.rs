@@ -55,7 +55,7 @@ impl Tasks {
                     tokio::spawn(async move {
                         tokio::select! {
                             () = token.cancelled() => {}
-                            result = execute(&client, call) => {
+                            result = execute(&client, *call) => {
                                 if let Err(failure) = &result {
                                     tracing::info!(id = id.0, "call failed: {}", failure.message);
                                 }

@@ -80,7 +80,10 @@ impl<'a> Ctx<'a> {
     pub fn call(&mut self, call: Call) -> RequestId {
         *self.next_id += 1;
         let id = RequestId(*self.next_id);
-        self.effects.push(Effect::Call { id, call });
+        self.effects.push(Effect::Call {
+            id,
+            call: Box::new(call),
+        });
         id
     }
 
