@@ -362,7 +362,14 @@ impl Pane for CustomersPane {
             return vec![PaneHint::keys("y/n", "answer")];
         }
         match self.mode {
-            Mode::Filter(_) | Mode::Create(_) | Mode::TaxId { .. } => vec![
+            Mode::Create(_) => vec![
+                PaneHint::keys("tab", "next field"),
+                PaneHint::keys("←/→", "choose status"),
+                PaneHint::keys("enter", "next/submit"),
+                PaneHint::keys("ctrl-s", "submit"),
+                PaneHint::keys("esc", "cancel"),
+            ],
+            Mode::Filter(_) | Mode::TaxId { .. } => vec![
                 PaneHint::keys("tab", "next field"),
                 PaneHint::keys("enter", "next/submit"),
                 PaneHint::keys("ctrl-s", "submit"),
