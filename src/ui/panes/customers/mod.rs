@@ -556,3 +556,6 @@ impl Pane for CustomersPane {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
