@@ -326,10 +326,7 @@ impl CustomersPane {
                 None => return false,
             },
             Action::Filter => self.mode = Mode::Filter(filter_form(&self.filter)),
-            Action::Refresh => {
-                self.table.retry();
-                self.reload(ctx);
-            }
+            Action::Refresh => self.reload(ctx),
             _ => return false,
         }
         self.fetch(ctx);
