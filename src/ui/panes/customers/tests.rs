@@ -249,3 +249,37 @@ fn closing_a_form_with_input_asks_first() {
     h.press(KeyCode::Char('y'));
     assert!(matches!(h.pane.mode, Mode::List));
 }
+
+#[test]
+fn a_form_that_fails_its_rule_sends_nothing() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    h.action(Action::New);
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab);
+    h.type_text("ada@");
+    h.submit();
+    assert!(h.calls().is_empty());
+    assert_eq!(h.form().focused_name(), Some("email"));
+    assert!(!h.form().errors_for("email").is_empty());
+}
+
+#[test]
+fn the_search_reloads_the_list_with_its_filter() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    h.action(Action::Filter);
+    h.type_text("ada");
+    h.press(KeyCode::Tab);
+    h.type_text("ca");
+    h.submit();
+    assert!(matches!(h.pane.mode, Mode::List));
+    let calls = h.calls();
+    let [(_, Call::Customers { filter, page })] = calls.as_slice() else {
+        panic!("one page call: {calls:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("ada"));
+    assert_eq!(filter.country, ["CA"]);
+    assert_eq!(page.page, 1);
+    assert_eq!(h.pane.subtitle(), "matching \"ada\", country CA");
+}
