@@ -1,6 +1,7 @@
 //! The dashboard driven through its real event loop with scripted keys, against the sandbox
 //! over loopback, drawn on a `TestBackend`.
 
+mod customers;
 mod harness;
 mod registrations;
 mod snapshots;

@@ -1,0 +1,194 @@
+//! The detail of one customer: identity, contact, address, and the tax registrations on file.
+
+use ratatui::text::{Line, Span};
+
+use super::columns::status_style;
+use crate::model::{AddressStatus, Customer, CustomerTaxRegistration};
+use crate::ui::theme::Theme;
+use crate::ui::widgets::detail::{Detail, Section};
+
+/// A value cell, or `None` for an empty one (the widget shows a muted dash).
+type Cell = Option<Line<'static>>;
+
+fn opt<T: ToString>(v: &Option<T>) -> Cell {
+    v.as_ref().map(|v| Line::from(v.to_string()))
+}
+
+/// A section from rows whose values may be absent.
+fn section(title: &'static str, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
+    rows.into_iter()
+        .fold(Section::new(title), |s, (label, value)| {
+            s.maybe(label, value)
+        })
+}
+
+/// The style of an address verification result.
+fn address_style(status: &AddressStatus, theme: &Theme) -> ratatui::style::Style {
+    match status {
+        AddressStatus::Verified => theme.status_good,
+        AddressStatus::PartiallyVerified | AddressStatus::Unverified => theme.status_pending,
+        AddressStatus::Invalid | AddressStatus::Unverifiable => theme.status_bad,
+        AddressStatus::Blank | AddressStatus::Other(_) => theme.muted,
+    }
+}
+
+/// One tax registration on one line: `CA  gst_hst  123456789RT0001  valid yes`.
+fn registration_line(r: &CustomerTaxRegistration, theme: &Theme) -> Line<'static> {
+    let (valid, style) = if r.is_valid {
+        ("yes", theme.status_good)
+    } else {
+        ("no", theme.status_bad)
+    };
+    Line::from(vec![
+        Span::raw(format!(
+            "{}  {}  {}  valid ",
+            r.country_code, r.tax_type, r.tax_id
+        )),
+        Span::styled(valid, style),
+    ])
+}
+
+/// Builds the detail view.
+pub fn build<'t>(c: &Customer, theme: &'t Theme) -> Detail<'t> {
+    let mut registrations = Section::new("Tax registrations");
+    match c.customer_tax_registrations.as_deref() {
+        Some(list) if !list.is_empty() => {
+            for r in list {
+                registrations = registrations.row("Registration", registration_line(r, theme));
+            }
+        }
+        _ => {
+            registrations =
+                registrations.row("Registration", Span::styled("none on file", theme.muted));
+        }
+    }
+    Detail::new(
+        theme,
+        vec![
+            section(
+                "Identity",
+                vec![
+                    ("ID", Some(Line::from(c.id.clone()))),
+                    ("Name", opt(&c.name)),
+                    ("Company", opt(&c.company_name)),
+                    (
+                        "Status",
+                        c.status.as_ref().map(|s| {
+                            Line::from(Span::styled(s.to_string(), status_style(s, theme)))
+                        }),
+                    ),
+                    ("External ID", opt(&c.external_id)),
+                    ("Friendly ID", opt(&c.external_friendly_id)),
+                    ("Registration number", opt(&c.registration_number)),
+                    ("Source", opt(&c.source)),
+                    ("Store", opt(&c.store_name)),
+                ],
+            ),
+            section(
+                "Contact",
+                vec![("Email", opt(&c.email)), ("Phone", opt(&c.phone))],
+            ),
+            section(
+                "Address",
+                vec![
+                    ("Street", opt(&c.street_1)),
+                    ("Street (2)", opt(&c.street_2)),
+                    ("City", opt(&c.city)),
+                    ("County", opt(&c.county)),
+                    ("State", opt(&c.state)),
+                    ("Postal code", opt(&c.postal_code)),
+                    ("Country", opt(&c.country)),
+                    ("Full address", opt(&c.full_address)),
+                    (
+                        "Address status",
+                        c.address_status.as_ref().map(|s| {
+                            Line::from(Span::styled(s.to_string(), address_style(s, theme)))
+                        }),
+                    ),
+                ],
+            ),
+            registrations,
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CustomerStatus, CustomerTaxType};
+
+    fn customer() -> Customer {
+        serde_json::from_value(serde_json::json!({
+            "id": "cust_1",
+            "name": "Ada Lovelace",
+            "status": "ACTIVE",
+            "email": "ada@example.com",
+            "phone": null,
+            "company_name": null,
+            "street_1": "12 King St",
+            "street_2": null,
+            "city": "Toronto",
+            "county": null,
+            "state": "ON",
+            "postal_code": "M5H 1A1",
+            "country": "CA",
+            "full_address": null,
+            "source": "API",
+            "connection_id": null,
+            "address_status": "VERIFIED",
+            "registration_number": null,
+            "external_id": null,
+            "external_friendly_id": null,
+            "store_name": null
+        }))
+        .unwrap()
+    }
+
+    fn text(c: &Customer) -> String {
+        let theme = Theme::default();
+        build(c, &theme)
+            .lines(100)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn every_section_shows() {
+        let shown = text(&customer());
+        for part in [
+            "Identity",
+            "Contact",
+            "Address",
+            "Tax registrations",
+            "Ada Lovelace",
+            "ada@example.com",
+            "M5H 1A1",
+            "VERIFIED",
+            "none on file",
+        ] {
+            assert!(shown.contains(part), "{part} in {shown}");
+        }
+        assert_eq!(customer().status, Some(CustomerStatus::Active));
+    }
+
+    #[test]
+    fn tax_registrations_say_whether_they_are_valid() {
+        let mut c = customer();
+        c.customer_tax_registrations = Some(vec![CustomerTaxRegistration {
+            id: "txr_1".into(),
+            customer_id: c.id.clone(),
+            country_code: "CA".into(),
+            tax_type: CustomerTaxType::GstHst,
+            tax_id: "123456789RT0001".into(),
+            is_valid: true,
+        }]);
+        let shown = text(&c);
+        assert!(
+            shown.contains("CA  gst_hst  123456789RT0001  valid yes"),
+            "{shown}"
+        );
+        assert!(!shown.contains("none on file"), "{shown}");
+    }
+}

@@ -1,0 +1,137 @@
+//! The `/` filter: a search over name, email, company and id, and the country and state, checked
+//! as typed.
+
+use serde_json::Value;
+
+use crate::model::filters::CustomerFilter;
+use crate::model::{FieldError, LocPart};
+use crate::rules;
+use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
+
+/// The `/` filter form, holding the filter in force.
+pub fn filter_form(current: &CustomerFilter) -> Form {
+    let mut form = Form::new(vec![
+        FieldSpec::new("search_query", "Search", FieldKind::Text)
+            .rule("part of a name, email, company or id; empty for any"),
+        FieldSpec::new("country", "Country", FieldKind::Text)
+            .rule("ISO code such as US, CA or DE; empty for any"),
+        FieldSpec::new("state", "State", FieldKind::Text)
+            .rule("subdivision code such as CA or ON; empty for any"),
+    ])
+    .with_validator(check_codes);
+    if let Some(q) = &current.search_query {
+        form = form.with_value("search_query", q.as_str());
+    }
+    if let Some(c) = current.country.first() {
+        form = form.with_value("country", c.as_str());
+    }
+    if let Some(s) = &current.state {
+        form = form.with_value("state", s.as_str());
+    }
+    form
+}
+
+/// The trimmed text of field `name`, when not empty.
+fn given<'v>(values: &'v FormValues, name: &str) -> Option<&'v str> {
+    values.text(name).map(str::trim).filter(|v| !v.is_empty())
+}
+
+/// The filter form's rule: codes, when given, are well formed (either case is accepted).
+fn check_codes(values: &FormValues) -> Vec<FieldError> {
+    let at = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
+    let mut errors = Vec::new();
+    if let Some(c) = given(values, "country")
+        && !rules::is_country_code(&c.to_uppercase())
+    {
+        errors.push(FieldError::new(
+            "value_error",
+            at("country"),
+            "country must be an ISO 3166-1 alpha-2 code such as US",
+            Value::String(c.to_owned()),
+        ));
+    }
+    if let Some(s) = given(values, "state")
+        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
+    {
+        errors.push(FieldError::new(
+            "value_error",
+            at("state"),
+            msg,
+            Value::String(s.to_owned()),
+        ));
+    }
+    errors
+}
+
+/// The filter the form's values describe.
+pub fn filter_of(values: &FormValues) -> CustomerFilter {
+    CustomerFilter {
+        search_query: given(values, "search_query").map(str::to_owned),
+        country: given(values, "country")
+            .map(str::to_uppercase)
+            .into_iter()
+            .collect(),
+        state: given(values, "state").map(str::to_uppercase),
+        ..CustomerFilter::default()
+    }
+}
+
+/// A one-line summary of the filter in force: `matching "ada", country CA`.
+pub fn describe(filter: &CustomerFilter) -> String {
+    let mut parts = Vec::new();
+    if let Some(q) = &filter.search_query {
+        parts.push(format!("matching \"{q}\""));
+    }
+    if let Some(c) = filter.country.first() {
+        parts.push(format!("country {c}"));
+    }
+    if let Some(s) = &filter.state {
+        parts.push(format!("state {s}"));
+    }
+    if parts.is_empty() {
+        "all customers".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::widgets::form::FieldValue;
+
+    fn values(search: &str, country: &str, state: &str) -> FormValues {
+        filter_form(&CustomerFilter::default())
+            .with_value("search_query", FieldValue::from(search))
+            .with_value("country", FieldValue::from(country))
+            .with_value("state", FieldValue::from(state))
+            .values()
+    }
+
+    #[test]
+    fn the_form_reads_as_the_filter_and_says_what_is_shown() {
+        let filter = filter_of(&values(" ada ", "ca", "on"));
+        assert_eq!(filter.search_query.as_deref(), Some("ada"));
+        assert_eq!(filter.country, vec!["CA".to_owned()]);
+        assert_eq!(filter.state.as_deref(), Some("ON"));
+        assert_eq!(describe(&filter), "matching \"ada\", country CA, state ON");
+        assert_eq!(describe(&filter_of(&values("", "", ""))), "all customers");
+    }
+
+    #[test]
+    fn malformed_codes_are_refused_under_their_fields() {
+        let errors = check_codes(&values("", "Canada", "US-CA"));
+        let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
+        assert_eq!(paths, ["country", "state"]);
+        assert!(check_codes(&values("x", "de", "")).is_empty());
+    }
+
+    #[test]
+    fn the_form_opens_on_the_filter_in_force() {
+        let current = filter_of(&values("lovelace", "GB", ""));
+        let form = filter_form(&current);
+        assert_eq!(form.values().text("search_query"), Some("lovelace"));
+        assert_eq!(form.values().text("country"), Some("GB"));
+        assert!(!form.is_dirty());
+    }
+}

@@ -1,0 +1,285 @@
+//! The pane on its own: keys and answers in, calls and notices out.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+
+use super::*;
+use crate::effect::Effect;
+use crate::model::{CustomerTaxType, FieldError, LocPart, Page};
+
+/// The pane with what it asked for so far.
+struct Harness {
+    pane: CustomersPane,
+    next_id: u64,
+    effects: Vec<Effect>,
+    notices: Vec<(Level, String)>,
+    read_only: bool,
+}
+
+impl Harness {
+    fn new(read_only: bool) -> Self {
+        Harness {
+            pane: CustomersPane::new(),
+            next_id: 0,
+            effects: Vec::new(),
+            notices: Vec::new(),
+            read_only,
+        }
+    }
+
+    fn with<T>(&mut self, f: impl FnOnce(&mut CustomersPane, &mut Ctx) -> T) -> T {
+        let mut ctx = Ctx::new(
+            &mut self.next_id,
+            &mut self.effects,
+            &mut self.notices,
+            self.read_only,
+        );
+        f(&mut self.pane, &mut ctx)
+    }
+
+    fn action(&mut self, action: Action) -> bool {
+        self.with(|p, ctx| p.on_action(action, ctx))
+    }
+
+    fn key(&mut self, key: KeyEvent) {
+        assert!(self.pane.captures_text(), "a form has the keys");
+        self.with(|p, ctx| p.on_key(key, ctx));
+    }
+
+    fn press(&mut self, code: KeyCode) {
+        self.key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    fn type_text(&mut self, text: &str) {
+        text.chars().for_each(|c| self.press(KeyCode::Char(c)));
+    }
+
+    fn submit(&mut self) {
+        self.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+    }
+
+    fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {
+        self.with(|p, ctx| p.receive(id, result, ctx));
+    }
+
+    /// The calls asked for since the last look, forgetting them.
+    fn calls(&mut self) -> Vec<(RequestId, Call)> {
+        self.effects
+            .drain(..)
+            .filter_map(|e| match e {
+                Effect::Call { id, call } => Some((id, *call)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Shows the pane and answers its first page with `rows`.
+    fn load(&mut self, rows: Vec<Customer>) {
+        self.with(|p, ctx| p.show(ctx));
+        let (id, _) = self.calls().remove(0);
+        let total = rows.len() as u64;
+        let page = Page {
+            items: rows,
+            total,
+            page: 1,
+            size: 50,
+            pages: 1,
+        };
+        self.answer(id, Ok(Reply::CustomersPage(page)));
+        self.calls();
+    }
+
+    fn form(&self) -> &Form {
+        self.pane.mode.form().expect("a form is open")
+    }
+}
+
+fn customer(id: &str, country: &str) -> Customer {
+    serde_json::from_value(json!({"id": id, "name": "Ada Lovelace", "country": country})).unwrap()
+}
+
+#[test]
+fn a_refusal_lands_under_its_field_and_keeps_every_value() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "GB")]);
+    assert!(h.action(Action::New));
+    h.type_text("Ada");
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab);
+    h.type_text("ada@example.com");
+    h.submit();
+    let calls = h.calls();
+    let [(id, Call::CreateCustomer { body })] = calls.as_slice() else {
+        panic!("one create call: {calls:?}");
+    };
+    assert_eq!(body.name.as_deref(), Some("Ada"));
+    assert_eq!(body.email.as_deref(), Some("ada@example.com"));
+    assert!(h.form().is_busy());
+
+    let failure = Failure {
+        kind: FailureKind::Validation,
+        message: "The service refused the customer.".into(),
+        fields: vec![FieldError::new(
+            "value_error",
+            vec![LocPart::from("body"), LocPart::from("email")],
+            "email is already in use",
+            json!("ada@example.com"),
+        )],
+    };
+    h.answer(*id, Err(failure));
+    assert!(
+        matches!(h.pane.mode, Mode::Create(_)),
+        "the form stays open"
+    );
+    let form = h.form();
+    assert_eq!(form.errors_for("email"), ["email is already in use"]);
+    assert_eq!(form.values().text("name"), Some("Ada"));
+    assert_eq!(form.values().text("email"), Some("ada@example.com"));
+    assert!(!form.is_busy(), "ready to be sent again");
+    assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Error));
+}
+
+#[test]
+fn a_created_customer_opens_in_the_detail_and_the_list_reloads() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "GB")]);
+    h.action(Action::New);
+    h.type_text("Zed");
+    h.submit();
+    let (id, _) = h.calls().remove(0);
+    h.answer(id, Ok(Reply::Customer(customer("cust_2", "US"))));
+    assert!(matches!(h.pane.mode, Mode::Detail));
+    assert_eq!(h.pane.detail.as_ref().unwrap().customer.id, "cust_2");
+    let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
+    assert!(calls.contains(&Call::Customer {
+        id: "cust_2".into()
+    }));
+    assert!(calls.iter().any(|c| matches!(c, Call::Customers { .. })));
+    assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Success));
+}
+
+#[test]
+fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    assert!(h.action(Action::Edit), "from the list");
+    h.type_text("123456789RT0001");
+    h.press(KeyCode::Enter);
+    let calls = h.calls();
+    let [(id, Call::CustomerTaxRegistration { customer_id, body })] = calls.as_slice() else {
+        panic!("one tax registration call: {calls:?}");
+    };
+    assert_eq!(
+        (customer_id.as_str(), body.tax_id.as_str()),
+        ("cust_1", "123456789RT0001")
+    );
+    let saved = CustomerTaxRegistration {
+        id: "txr_1".into(),
+        customer_id: "cust_1".into(),
+        country_code: "CA".into(),
+        tax_type: CustomerTaxType::GstHst,
+        tax_id: "123456789RT0001".into(),
+        is_valid: true,
+    };
+    h.answer(*id, Ok(Reply::CustomerTaxRegistration(saved.clone())));
+    assert!(matches!(h.pane.mode, Mode::Detail));
+    let (fetch, call) = h.calls().remove(0);
+    assert_eq!(
+        call,
+        Call::Customer {
+            id: "cust_1".into()
+        }
+    );
+
+    let mut fresh = customer("cust_1", "CA");
+    fresh.customer_tax_registrations = Some(vec![saved]);
+    h.answer(fetch, Ok(Reply::Customer(fresh.clone())));
+    assert_eq!(h.pane.detail.as_ref().unwrap().customer, fresh);
+    assert_eq!(
+        h.pane.table.selected(),
+        Some(&fresh),
+        "the row is current too"
+    );
+}
+
+#[test]
+fn a_stale_detail_answer_is_dropped() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    h.action(Action::Open);
+    let (first, _) = h.calls().remove(0);
+    h.action(Action::Refresh);
+    assert_eq!(h.effects.first(), Some(&Effect::Cancel(first)));
+    let (second, _) = h.calls().remove(0);
+    let mut renamed = customer("cust_1", "CA");
+    renamed.name = Some("Old answer".into());
+    h.answer(first, Ok(Reply::Customer(renamed.clone())));
+    let shown = |h: &Harness| h.pane.detail.as_ref().unwrap().customer.name.clone();
+    assert_eq!(shown(&h).as_deref(), Some("Ada Lovelace"));
+    renamed.name = Some("New answer".into());
+    h.answer(second, Ok(Reply::Customer(renamed)));
+    assert_eq!(shown(&h).as_deref(), Some("New answer"));
+}
+
+#[test]
+fn read_only_opens_no_form() {
+    let mut h = Harness::new(true);
+    h.load(vec![customer("cust_1", "CA")]);
+    for action in [Action::New, Action::Edit] {
+        h.action(action);
+        assert!(h.pane.mode.form().is_none(), "{action:?} opens nothing");
+        assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Error));
+    }
+    assert!(!h.with(|p, ctx| p.command("new", &[], ctx) && p.mode.form().is_some()));
+    assert!(h.calls().is_empty());
+}
+
+#[test]
+fn closing_a_form_with_input_asks_first() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    h.action(Action::Edit);
+    h.type_text("x");
+    assert!(h.pane.has_unsaved_input());
+    h.press(KeyCode::Esc);
+    assert!(h.pane.confirm.is_some());
+    h.press(KeyCode::Char('n'));
+    assert!(matches!(h.pane.mode, Mode::TaxId { .. }), "kept on no");
+    h.press(KeyCode::Esc);
+    h.press(KeyCode::Char('y'));
+    assert!(matches!(h.pane.mode, Mode::List));
+}
+
+#[test]
+fn a_form_that_fails_its_rule_sends_nothing() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    h.action(Action::New);
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Tab);
+    h.type_text("ada@");
+    h.submit();
+    assert!(h.calls().is_empty());
+    assert_eq!(h.form().focused_name(), Some("email"));
+    assert!(!h.form().errors_for("email").is_empty());
+}
+
+#[test]
+fn the_search_reloads_the_list_with_its_filter() {
+    let mut h = Harness::new(false);
+    h.load(vec![customer("cust_1", "CA")]);
+    h.action(Action::Filter);
+    h.type_text("ada");
+    h.press(KeyCode::Tab);
+    h.type_text("ca");
+    h.submit();
+    assert!(matches!(h.pane.mode, Mode::List));
+    let calls = h.calls();
+    let [(_, Call::Customers { filter, page })] = calls.as_slice() else {
+        panic!("one page call: {calls:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("ada"));
+    assert_eq!(filter.country, ["CA"]);
+    assert_eq!(page.page, 1);
+    assert_eq!(h.pane.subtitle(), "matching \"ada\", country CA");
+}
