@@ -306,14 +306,67 @@ async fn a_slow_service_never_freezes_the_keys() {
     // While the first page is on its way, a spinner says what is loading and keys still work.
     d.wait_for("loading registrations").await;
     d.char('?');
-    let screen = d
-        .wait_until("the help overlay", Duration::from_millis(500), |s| {
-            s.contains("Log file")
-        })
-        .await;
-    assert!(screen.contains("loading registrations") || screen.contains("Help"));
+    d.wait_until("the help overlay", Duration::from_millis(500), |s| {
+        s.contains("Log file")
+    })
+    .await;
     d.key(KeyCode::Esc);
+    // Switching panes is immediate too, whatever is still loading.
+    d.char('2');
+    d.wait_until("the Customers pane", Duration::from_millis(500), |s| {
+        s.contains("Customers — ")
+    })
+    .await;
+    d.char('1');
+    d.wait_until("back on Registrations", Duration::from_millis(500), |s| {
+        s.contains("Registrations — ")
+    })
+    .await;
+    // Once the page is in, the cursor moves at once: no request is needed for that.
     d.wait_for("row 1 of").await;
+    d.char('j');
+    d.char('j');
+    d.wait_until("the cursor to move", Duration::from_millis(500), |s| {
+        s.contains("row 3 of")
+    })
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn paging_to_the_end_of_a_longer_list() {
+    let d = Dashboard::start(Options::default()).await;
+    let filter = taxdash::model::filters::CustomerFilter::default();
+    let first = d
+        .client
+        .list_customers(&filter, PageParams::new(1, 100))
+        .await
+        .unwrap();
+    assert!(first.pages >= 2, "the customers span several pages");
+    let last = d
+        .client
+        .list_customers(&filter, PageParams::new(first.pages, 100))
+        .await
+        .unwrap();
+    let last_name = last.items.last().and_then(|c| c.name.clone()).unwrap();
+    d.wait_for("row 1 of").await;
+    d.char('2');
+    d.wait_for(&format!("row 1 of {}", first.total)).await;
+    d.char('G');
+    let screen = d
+        .wait_for(&format!("row {} of {}", first.total, first.total))
+        .await;
+    let screen = if screen.contains(&last_name) {
+        screen
+    } else {
+        d.wait_for(&last_name).await
+    };
+    assert!(
+        screen.contains(&last_name),
+        "the last customer is on screen: {screen}"
+    );
+    d.char('g');
+    d.wait_for(&format!("row 1 of {}", first.total)).await;
     d.quit().await;
 }
 
