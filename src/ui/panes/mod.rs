@@ -1,10 +1,14 @@
 //! The dashboard's panes, one module each. A new pane is a new module and one line in [`all`].
 
+pub mod nexus;
 pub mod registrations;
 
 use super::pane::Pane;
 
 /// Every pane, in tab order.
 pub fn all() -> Vec<Box<dyn Pane>> {
-    vec![Box::new(registrations::RegistrationsPane::new())]
+    vec![
+        Box::new(registrations::RegistrationsPane::new()),
+        Box::new(nexus::NexusPane::new()),
+    ]
 }
