@@ -2,5 +2,6 @@
 //! over loopback, drawn on a `TestBackend`.
 
 mod harness;
+mod nexus;
 mod registrations;
 mod snapshots;

@@ -140,7 +140,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
         .and_then(|t| percent(n.transactions_amount.unwrap_or_default(), t))
         .map(|p| Line::from(bar(p)));
     let sections = vec![
-        Section::new("Jurisdiction")
+        Section::new("Economic nexus")
             .row("ID", n.id.clone())
             .row("Jurisdiction", jurisdiction(n))
             .maybe(
