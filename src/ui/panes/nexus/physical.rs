@@ -443,3 +443,115 @@ impl Physical {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effect::{Effect, FailureKind};
+    use crate::model::{FieldError, LocPart};
+    use crossterm::event::{KeyCode, KeyModifiers};
+    use serde_json::json;
+
+    /// What one step asked of the runtime.
+    #[derive(Default)]
+    struct Out {
+        next_id: u64,
+        effects: Vec<Effect>,
+        notices: Vec<(Level, String)>,
+    }
+
+    impl Out {
+        fn ctx(&mut self, read_only: bool) -> Ctx<'_> {
+            Ctx::new(
+                &mut self.next_id,
+                &mut self.effects,
+                &mut self.notices,
+                read_only,
+            )
+        }
+
+        fn calls(&self) -> Vec<&Call> {
+            self.effects
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Call { call, .. } => Some(&**call),
+                    _ => None,
+                })
+                .collect()
+        }
+    }
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn type_in(view: &mut Physical, out: &mut Out, text: &str) {
+        for c in text.chars() {
+            view.on_key(key(KeyCode::Char(c)), &mut out.ctx(false));
+        }
+    }
+
+    #[test]
+    fn read_only_opens_no_form_and_says_why() {
+        let mut view = Physical::new();
+        let mut out = Out::default();
+        for action in [Action::New, Action::Edit, Action::Delete] {
+            assert!(view.on_action(action, &mut out.ctx(true)));
+        }
+        assert!(view.editor.is_none() && view.question.is_none());
+        assert_eq!(out.notices.len(), 3);
+        assert!(out.notices[0].1.starts_with("Read-only mode"));
+        assert!(out.calls().iter().all(|c| !c.is_write()));
+    }
+
+    #[test]
+    fn leaving_the_state_field_asks_for_its_categories_once() {
+        let mut view = Physical::new();
+        let mut out = Out::default();
+        view.on_action(Action::New, &mut out.ctx(false));
+        type_in(&mut view, &mut out, "US");
+        view.on_key(key(KeyCode::Tab), &mut out.ctx(false));
+        type_in(&mut view, &mut out, "CO");
+        view.on_key(key(KeyCode::Tab), &mut out.ctx(false));
+        view.on_key(key(KeyCode::Tab), &mut out.ctx(false));
+        let asked: Vec<_> = out
+            .calls()
+            .into_iter()
+            .filter(|c| matches!(c, Call::PhysicalNexusCategories { .. }))
+            .cloned()
+            .collect();
+        assert_eq!(
+            asked,
+            [Call::PhysicalNexusCategories {
+                country: "US".into(),
+                state: "CO".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_422_lands_under_its_field_and_keeps_the_values() {
+        let mut view = Physical::new();
+        let mut out = Out::default();
+        view.on_action(Action::New, &mut out.ctx(false));
+        type_in(&mut view, &mut out, "US");
+        let id = RequestId(99);
+        view.writing = Some(id);
+        let failure = Failure {
+            kind: FailureKind::Validation,
+            message: "The service refused the record.".into(),
+            fields: vec![FieldError::new(
+                "value_error",
+                vec![LocPart::from("body"), LocPart::from("city")],
+                "city is not in the state",
+                json!("Nowhere"),
+            )],
+        };
+        assert!(view.receive(id, &Err(failure), &mut out.ctx(false)));
+        let editor = view.editor.as_ref().expect("the form stays open");
+        assert_eq!(editor.form.errors_for("city"), ["city is not in the state"]);
+        assert_eq!(editor.form.values().text("country_code"), Some("US"));
+        assert!(!editor.form.is_busy());
+        assert_eq!(out.notices.last().map(|n| n.0), Some(Level::Error));
+    }
+}
