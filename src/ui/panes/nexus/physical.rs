@@ -377,10 +377,16 @@ impl Physical {
                 (Ok(Reply::PhysicalNexusCategories(list)), Some(editor)) => {
                     editor.form.set_choices(CATEGORY, category_choices(list));
                 }
-                (Err(failure), _) => ctx.notify(
-                    Level::Error,
-                    format!("Categories not loaded: {}", failure.message),
-                ),
+                (Err(failure), editor) => {
+                    // Leaving the state field again asks again.
+                    if let Some(editor) = editor {
+                        editor.categories_for = None;
+                    }
+                    ctx.notify(
+                        Level::Error,
+                        format!("Categories not loaded: {}", failure.message),
+                    );
+                }
                 _ => {}
             }
             return true;
