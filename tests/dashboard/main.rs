@@ -3,5 +3,6 @@
 
 mod customers;
 mod harness;
+mod nexus;
 mod registrations;
 mod snapshots;

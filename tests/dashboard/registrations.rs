@@ -7,6 +7,15 @@ use taxdash::sandbox::SandboxConfig;
 
 use crate::harness::{Dashboard, Options};
 
+/// The first data row of the table on screen: the line after the column titles, inside the box.
+fn first_table_row(screen: &str) -> Option<&str> {
+    let mut lines = screen.lines().skip_while(|l| !l.contains("Jurisdiction"));
+    lines.next()?;
+    lines
+        .next()
+        .filter(|l| l.starts_with('│') && l.contains('('))
+}
+
 /// The row of the screen holding `text`.
 fn row_with<'a>(screen: &'a str, text: &str) -> Option<&'a str> {
     screen.lines().find(|l| l.contains(text))
@@ -77,8 +86,6 @@ async fn the_list_loads_filters_sorts_and_reaches_its_end() {
     d.wait_for(&format!("row 1 of {total}")).await;
     d.char('s');
     d.wait_for("sorted by state_code").await;
-    d.char('S');
-    let screen = d.wait_for("sorted by state_code (descending)").await;
     let sorted = d
         .client
         .list_registrations(
@@ -91,16 +98,15 @@ async fn the_list_loads_filters_sorts_and_reaches_its_end() {
         .await
         .unwrap();
     let first = taxdash::ui::panes::registrations::wizard::jurisdiction(&sorted.items[0]);
-    let lines: Vec<&str> = screen.lines().collect();
-    let header = lines
-        .iter()
-        .position(|l| l.contains("Jurisdiction"))
-        .unwrap();
-    let first_row = lines[header + 1..]
-        .iter()
-        .find(|l| l.contains('('))
-        .unwrap();
-    assert!(first_row.contains(&first), "first row is {first}: {screen}");
+    d.char('S');
+    d.wait_for("sorted by state_code (descending)").await;
+    // The re-sorted page arrives after the title changes: wait for it in the first table row.
+    d.wait_until(
+        "the re-sorted first row",
+        Duration::from_secs(10),
+        |screen| first_table_row(screen).is_some_and(|row| row.contains(&first)),
+    )
+    .await;
     d.quit().await;
 }
 
@@ -312,7 +318,7 @@ async fn a_slow_service_never_freezes_the_keys() {
     .await;
     d.key(KeyCode::Esc);
     // Switching panes is immediate too, whatever is still loading.
-    d.char('2');
+    d.char('3');
     d.wait_until("the Customers pane", Duration::from_millis(500), |s| {
         s.contains("Customers — ")
     })
@@ -350,7 +356,7 @@ async fn paging_to_the_end_of_a_longer_list() {
         .unwrap();
     let last_name = last.items.last().and_then(|c| c.name.clone()).unwrap();
     d.wait_for("row 1 of").await;
-    d.char('2');
+    d.char('3');
     d.wait_for(&format!("row 1 of {}", first.total)).await;
     d.char('G');
     let screen = d

@@ -1,6 +1,7 @@
 //! The dashboard's panes, one module each. A new pane is a new module and one line in [`all`].
 
 pub mod customers;
+pub mod nexus;
 pub mod registrations;
 
 use super::pane::Pane;
@@ -9,6 +10,7 @@ use super::pane::Pane;
 pub fn all() -> Vec<Box<dyn Pane>> {
     vec![
         Box::new(registrations::RegistrationsPane::new()),
+        Box::new(nexus::NexusPane::new()),
         Box::new(customers::CustomersPane::new()),
     ]
 }

@@ -213,6 +213,24 @@ impl Form {
         self
     }
 
+    /// Replaces the choices of select field `name` (choices fetched once the form is open),
+    /// keeping the chosen value when it is still offered. Not an edit: the baseline stays, so a
+    /// value chosen before is still an unsaved change and one given at opening is not.
+    pub fn set_choices(&mut self, name: &str, choices: Vec<Choice>) {
+        let Some(field) = self.fields.iter_mut().find(|f| f.spec.name == name) else {
+            return;
+        };
+        if !matches!(field.spec.kind, FieldKind::Select(_)) {
+            return;
+        }
+        let value = field.value();
+        field.spec.kind = FieldKind::Select(choices);
+        if !field.set_value(&value) {
+            field.input = Input::Choice(None);
+        }
+        self.check();
+    }
+
     /// The fields' descriptors, in order.
     pub fn specs(&self) -> impl Iterator<Item = &FieldSpec> {
         self.fields.iter().map(|f| &f.spec)

@@ -400,3 +400,25 @@ fn hints_follow_the_focused_field() {
     assert_eq!(first(&form), "toggle");
     assert!(form.hints().iter().all(|h| h.group == "Form"));
 }
+
+#[test]
+fn choices_fetched_later_keep_the_value_when_still_offered() {
+    let mut form = deregistration().with_value(
+        "reason",
+        FieldValue::Choice("CLOSING_NEXUS_IN_STATE".into()),
+    );
+    form.set_choices(
+        "reason",
+        vec![
+            Choice::new("CLOSING_NEXUS_IN_STATE", "Closing nexus (assigned)", ""),
+            Choice::new("OTHER", "Other", ""),
+        ],
+    );
+    assert_eq!(form.values().text("reason"), Some("CLOSING_NEXUS_IN_STATE"));
+    assert!(!form.is_dirty(), "new choices are not an edit");
+    form.set_choices("reason", vec![Choice::new("OTHER", "Other", "")]);
+    assert_eq!(form.values().text("reason"), Some(""));
+    // Not a select: nothing happens.
+    form.set_choices("closure_date", vec![Choice::new("x", "x", "")]);
+    assert_eq!(form.specs().next().map(|s| &s.kind), Some(&FieldKind::Date));
+}
