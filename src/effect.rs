@@ -3,12 +3,18 @@
 //! with an [`Answer`] carrying the same [`RequestId`]. A pane keeps the ids it still waits for and
 //! drops any other answer, so a slow answer to an old filter never overwrites a newer one.
 
-use crate::model::filters::{CustomerFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter};
+use std::path::PathBuf;
+
+use crate::model::filters::{
+    CustomerFilter, ExemptionFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter,
+    TransactionFilter,
+};
 use crate::model::{
-    Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite,
-    DeregistrationRequest, FieldError, JurisdictionForm, Nexus, OssCountry, Page, PageParams,
-    PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate, PhysicalNexusUpdate,
-    Registration,
+    Attachment, BackFilingTerms, CreditNoteRequest, Customer, CustomerTaxRegistration,
+    CustomerTaxRegistrationWrite, CustomerWrite, DeregistrationRequest, EstimateRequest,
+    EstimateResponse, Exemption, ExemptionCreate, FieldError, JurisdictionForm, Nexus, OssCountry,
+    Page, PageParams, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate,
+    PhysicalNexusUpdate, Registration, Transaction,
 };
 
 /// Names one call to the service, unique for the life of the dashboard.
@@ -99,6 +105,45 @@ pub enum Call {
         customer_id: String,
         body: CustomerTaxRegistrationWrite,
     },
+    Exemptions {
+        filter: ExemptionFilter,
+        page: PageParams,
+    },
+    Exemption {
+        id: String,
+    },
+    CreateExemption {
+        body: Box<ExemptionCreate>,
+    },
+    Attachments {
+        exemption_id: String,
+    },
+    /// Reads the file at `path`, checks it (exists, readable, a PDF by its content, at most
+    /// 10 MB) and uploads it as the exemption's certificate; a file that fails a check is
+    /// refused at the `file` field and nothing is sent.
+    UploadCertificate {
+        exemption_id: String,
+        path: PathBuf,
+    },
+    /// The paths completing what was typed (local: no call to the service).
+    CompletePath {
+        partial: String,
+    },
+    Transactions {
+        filter: TransactionFilter,
+        page: PageParams,
+    },
+    Transaction {
+        id: String,
+    },
+    CreditNote {
+        original_id: String,
+        body: Box<CreditNoteRequest>,
+    },
+    Estimate {
+        body: Box<EstimateRequest>,
+    },
+    BackFilingTerms,
 }
 
 impl Call {
@@ -112,6 +157,9 @@ impl Call {
                 | Call::DeletePhysicalNexus { .. }
                 | Call::CreateCustomer { .. }
                 | Call::CustomerTaxRegistration { .. }
+                | Call::CreateExemption { .. }
+                | Call::UploadCertificate { .. }
+                | Call::CreditNote { .. }
         )
     }
 
@@ -157,6 +205,21 @@ impl Call {
             Call::CustomerTaxRegistration { customer_id, .. } => {
                 format!("saving a tax registration of {customer_id}")
             }
+            Call::Exemptions { page, .. } => format!("loading exemptions (page {})", page.page),
+            Call::Exemption { id } => format!("loading exemption {id}"),
+            Call::CreateExemption { .. } => "creating an exemption".to_owned(),
+            Call::Attachments { exemption_id } => format!("loading the files of {exemption_id}"),
+            Call::UploadCertificate { path, .. } => format!("uploading {}", path.display()),
+            Call::CompletePath { .. } => "completing the path".to_owned(),
+            Call::Transactions { page, .. } => {
+                format!("loading transactions (page {})", page.page)
+            }
+            Call::Transaction { id } => format!("loading transaction {id}"),
+            Call::CreditNote { original_id, .. } => {
+                format!("issuing a credit note on {original_id}")
+            }
+            Call::Estimate { .. } => "estimating tax".to_owned(),
+            Call::BackFilingTerms => "loading the back-filing terms".to_owned(),
         }
     }
 }
@@ -181,6 +244,18 @@ pub enum Reply {
     /// A customer read or created.
     Customer(Customer),
     CustomerTaxRegistration(CustomerTaxRegistration),
+    ExemptionsPage(Page<Exemption>),
+    /// An exemption read or created.
+    Exemption(Box<Exemption>),
+    Attachments(Vec<Attachment>),
+    /// A certificate uploaded.
+    Attachment(Attachment),
+    PathCompletions(Vec<String>),
+    TransactionsPage(Page<Transaction>),
+    /// A transaction read, or a credit note issued.
+    Transaction(Box<Transaction>),
+    Estimate(Box<EstimateResponse>),
+    BackFilingTerms(BackFilingTerms),
 }
 
 /// Why a call failed, in words for the user, with the fields a 422 named.

@@ -1,6 +1,7 @@
 //! Carries out the calls panes ask for, with the client, and words their failures for users.
 
-use crate::api::{ApiError, Client, RevealField};
+use super::files;
+use crate::api::{ApiError, Client, RevealField, Upload};
 use crate::effect::{Call, Failure, FailureKind, Reply};
 
 /// Makes one call.
@@ -84,6 +85,63 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .put_customer_tax_registration(&customer_id, &body)
             .await
             .map(Reply::CustomerTaxRegistration),
+        Call::Exemptions { filter, page } => client
+            .list_exemptions(&filter, page)
+            .await
+            .map(Reply::ExemptionsPage),
+        Call::Exemption { id } => client
+            .get_exemption(&id)
+            .await
+            .map(|e| Reply::Exemption(Box::new(e))),
+        Call::CreateExemption { body } => client
+            .create_exemption(&body)
+            .await
+            .map(|e| Reply::Exemption(Box::new(e))),
+        Call::Attachments { exemption_id } => client
+            .list_attachments(&exemption_id)
+            .await
+            .map(Reply::Attachments),
+        Call::UploadCertificate { exemption_id, path } => {
+            let checked = tokio::task::spawn_blocking(move || files::read_certificate(&path)).await;
+            let (name, bytes) = match checked {
+                Ok(result) => result?,
+                Err(e) => {
+                    return Err(Failure {
+                        kind: FailureKind::Other,
+                        message: format!("the file could not be read: {e}"),
+                        fields: Vec::new(),
+                    });
+                }
+            };
+            client
+                .upload_attachment(&exemption_id, Upload::pdf(name, bytes))
+                .await
+                .map(Reply::Attachment)
+        }
+        Call::CompletePath { partial } => {
+            let found = tokio::task::spawn_blocking(move || files::complete_path(&partial)).await;
+            return Ok(Reply::PathCompletions(found.unwrap_or_default()));
+        }
+        Call::Transactions { filter, page } => client
+            .list_transactions(&filter, page)
+            .await
+            .map(Reply::TransactionsPage),
+        Call::Transaction { id } => client
+            .get_transaction(&id)
+            .await
+            .map(|t| Reply::Transaction(Box::new(t))),
+        Call::CreditNote { original_id, body } => client
+            .create_credit_note(&original_id, &body)
+            .await
+            .map(|t| Reply::Transaction(Box::new(t))),
+        Call::Estimate { body } => client
+            .estimate_tax(&body)
+            .await
+            .map(|e| Reply::Estimate(Box::new(e))),
+        Call::BackFilingTerms => client
+            .get_back_filing_terms()
+            .await
+            .map(Reply::BackFilingTerms),
     };
     result.map_err(failure)
 }

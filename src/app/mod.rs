@@ -3,6 +3,7 @@
 //! itself.
 
 mod calls;
+pub mod files;
 mod launch;
 mod logging;
 pub mod platform;

@@ -1,0 +1,182 @@
+//! Files the user names: a certificate to upload, checked before anything is sent, and the
+//! completion of a path as it is typed.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::effect::{Failure, FailureKind};
+use crate::model::{FieldError, LocPart};
+
+/// The largest certificate the service takes.
+pub const MAX_CERTIFICATE_BYTES: u64 = 10 * 1024 * 1024;
+
+fn refuse(msg: String, path: &Path) -> Failure {
+    let error = FieldError::new(
+        "value_error",
+        vec![LocPart::from("body"), LocPart::from("file")],
+        msg.clone(),
+        Value::String(path.display().to_string()),
+    );
+    Failure {
+        kind: FailureKind::Validation,
+        message: msg,
+        fields: vec![error],
+    }
+}
+
+/// Reads a certificate for upload: it must exist, be a readable file, be a PDF by its content
+/// (not its name) and weigh at most 10 MB. Returns its file name and bytes; a refusal names the
+/// `file` field and the rule, and nothing is sent.
+pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| refuse(format!("file {shown} cannot be read: {e}"), path))?;
+    if !meta.is_file() {
+        return Err(refuse(format!("file {shown} is not a file"), path));
+    }
+    if meta.len() > MAX_CERTIFICATE_BYTES {
+        return Err(refuse(
+            format!(
+                "file must be at most 10 MB; {shown} is {} bytes",
+                meta.len()
+            ),
+            path,
+        ));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| refuse(format!("file {shown} cannot be read: {e}"), path))?;
+    if !bytes.starts_with(b"%PDF-") {
+        return Err(refuse(
+            format!(
+                "file must be a PDF; {shown} is not one (its content does not start with %PDF-)"
+            ),
+            path,
+        ));
+    }
+    let name = path.file_name().map_or_else(
+        || "certificate.pdf".to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    Ok((name, bytes))
+}
+
+/// The paths that complete `partial`: entries of its directory starting with its last part,
+/// directories ending in `/`, sorted, at most 50. `~/` stands for the home directory.
+pub fn complete_path(partial: &str) -> Vec<String> {
+    let expanded = match partial.strip_prefix("~/") {
+        Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest)),
+        None => Some(PathBuf::from(partial)),
+    };
+    let Some(expanded) = expanded else {
+        return Vec::new();
+    };
+    let (dir, stem) = if partial.is_empty() || partial.ends_with('/') {
+        (expanded.clone(), String::new())
+    } else {
+        let stem = expanded
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (
+            expanded.parent().map(Path::to_path_buf).unwrap_or_default(),
+            stem,
+        )
+    };
+    let listing = if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir.clone()
+    };
+    let Ok(entries) = std::fs::read_dir(&listing) else {
+        return Vec::new();
+    };
+    let typed_dir = &partial[..partial.len() - stem.len()];
+    let mut out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(&stem) || (name.starts_with('.') && !stem.starts_with('.')) {
+                return None;
+            }
+            let slash = if e.file_type().is_ok_and(|t| t.is_dir()) {
+                "/"
+            } else {
+                ""
+            };
+            Some(format!("{typed_dir}{name}{slash}"))
+        })
+        .collect();
+    out.sort();
+    out.truncate(50);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_must_exist_be_a_pdf_and_be_small() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = read_certificate(&dir.path().join("nope.pdf")).unwrap_err();
+        assert_eq!(missing.fields[0].field_path(), "file");
+        assert!(missing.message.contains("cannot be read"));
+
+        let text = dir.path().join("cert.pdf");
+        std::fs::write(&text, "not a pdf").unwrap();
+        assert!(
+            read_certificate(&text)
+                .unwrap_err()
+                .message
+                .contains("must be a PDF")
+        );
+
+        let big = dir.path().join("big.pdf");
+        let mut bytes = b"%PDF-1.4\n".to_vec();
+        bytes.resize(MAX_CERTIFICATE_BYTES as usize + 1, b' ');
+        std::fs::write(&big, bytes).unwrap();
+        assert!(
+            read_certificate(&big)
+                .unwrap_err()
+                .message
+                .contains("at most 10 MB")
+        );
+
+        assert!(
+            read_certificate(dir.path())
+                .unwrap_err()
+                .message
+                .contains("not a file")
+        );
+
+        let good = dir.path().join("resale.pdf");
+        std::fs::write(&good, b"%PDF-1.4\n%%EOF").unwrap();
+        let (name, bytes) = read_certificate(&good).unwrap();
+        assert_eq!((name.as_str(), bytes.len()), ("resale.pdf", 14));
+    }
+
+    #[test]
+    fn paths_complete_from_their_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("cert-a.pdf"), "").unwrap();
+        std::fs::write(dir.path().join("cert-b.pdf"), "").unwrap();
+        std::fs::create_dir(dir.path().join("certs")).unwrap();
+        std::fs::write(dir.path().join(".hidden"), "").unwrap();
+        let base = format!("{}/", dir.path().display());
+        assert_eq!(
+            complete_path(&format!("{base}cert")),
+            vec![
+                format!("{base}cert-a.pdf"),
+                format!("{base}cert-b.pdf"),
+                format!("{base}certs/")
+            ]
+        );
+        assert_eq!(
+            complete_path(&base).len(),
+            3,
+            "hidden files only when asked for"
+        );
+        assert!(complete_path(&format!("{base}zzz")).is_empty());
+    }
+}
