@@ -13,7 +13,7 @@ use crate::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
 use crate::ui::shell::{HeaderInfo, Shell};
-use crate::ui::theme::{Theme, parse_color};
+use crate::ui::theme::{Theme, ThemeFiles, parse_color};
 
 /// What the command line asked of the dashboard.
 #[derive(Debug, Clone, Default)]
@@ -107,7 +107,7 @@ pub async fn prepare(
         theme_name.as_deref(),
         system.no_color,
         system.truecolor,
-        system.theme_dir.as_deref(),
+        system.theme_files().as_ref().map(|f| f as &dyn ThemeFiles),
     )?;
     let theme = match accent.as_deref().map(parse_color).transpose()? {
         Some(color) => theme.with_accent(color),

@@ -7,6 +7,7 @@ pub mod files;
 mod launch;
 mod logging;
 pub mod platform;
+pub mod themes;
 
 use std::collections::HashMap;
 use std::io;

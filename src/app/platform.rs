@@ -4,7 +4,8 @@ use std::io::Write;
 
 use base64::Engine;
 
-use crate::ui::theme::Theme;
+use super::themes::ThemeDir;
+use crate::ui::theme::{Theme, ThemeFiles};
 
 /// The side effects the dashboard has on the user's machine, behind a trait so tests record them.
 pub trait Platform: Send {
@@ -38,13 +39,21 @@ impl System {
     }
 }
 
+impl System {
+    /// The user's theme files, when there is a config directory.
+    pub fn theme_files(&self) -> Option<ThemeDir> {
+        self.theme_dir.clone().map(ThemeDir)
+    }
+}
+
 impl Platform for System {
     fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+        let files = self.theme_files();
         Theme::select(
             Some(name),
             self.no_color,
             self.truecolor,
-            self.theme_dir.as_deref(),
+            files.as_ref().map(|f| f as &dyn ThemeFiles),
         )
         .map_err(|e| e.to_string())
     }

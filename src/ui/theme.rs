@@ -37,7 +37,7 @@ mod file;
 
 use std::collections::BTreeSet;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ratatui::style::{Color, Modifier, Style};
 
@@ -228,25 +228,36 @@ fn is_colour(c: Option<Color>) -> bool {
     c.is_some_and(|c| c != Color::Reset)
 }
 
+/// Theme files besides the built-in ones. The runtime supplies one that reads the user's themes
+/// directory, so nothing in the user interface reads a file itself.
+pub trait ThemeFiles {
+    /// The text of the theme called `name` and where it comes from (for error messages); `None`
+    /// when there is no such file.
+    fn read(&self, name: &str) -> Result<Option<(String, String)>, ThemeError>;
+
+    /// The names of the themes there.
+    fn names(&self) -> Vec<String>;
+}
+
 impl Theme {
-    /// The theme called `name`: `<override_dir>/<name>.toml` when that file exists, else the
+    /// The theme called `name`: the file of that name in `files` when there is one, else the
     /// built-in theme of that name.
-    pub fn load(name: &str, override_dir: Option<&Path>) -> Result<Theme, ThemeError> {
+    pub fn load(name: &str, files: Option<&dyn ThemeFiles>) -> Result<Theme, ThemeError> {
         let valid = !name.is_empty()
             && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
         if valid
-            && let Some(dir) = override_dir
-            && let Some((path, text)) = loader::read_theme_file(dir, name)?
+            && let Some(files) = files
+            && let Some((origin, text)) = files.read(name)?
         {
-            return parse_theme(name, &path.display().to_string(), &text, 0);
+            return parse_theme(name, &origin, &text, 0);
         }
         match valid.then(|| Theme::built_in(name)).flatten() {
             Some(theme) => theme,
             None => Err(ThemeError::Unknown {
                 name: name.to_owned(),
-                available: Theme::available(override_dir),
+                available: Theme::available(files),
             }),
         }
     }
@@ -262,11 +273,11 @@ impl Theme {
         ))
     }
 
-    /// The names of the built-in themes and of the theme files in `override_dir`, sorted.
-    pub fn available(override_dir: Option<&Path>) -> Vec<String> {
+    /// The names of the built-in themes and of the theme files in `files`, sorted.
+    pub fn available(files: Option<&dyn ThemeFiles>) -> Vec<String> {
         let mut names: BTreeSet<String> = BUILT_IN.iter().map(|(n, _)| (*n).to_owned()).collect();
-        if let Some(dir) = override_dir {
-            names.extend(loader::theme_names(dir));
+        if let Some(files) = files {
+            names.extend(files.names());
         }
         names.into_iter().collect()
     }
@@ -279,12 +290,12 @@ impl Theme {
         requested: Option<&str>,
         no_color: bool,
         truecolor: bool,
-        override_dir: Option<&Path>,
+        files: Option<&dyn ThemeFiles>,
     ) -> Result<Theme, ThemeError> {
         if no_color {
-            return Ok(Theme::load(MONO_THEME, override_dir)?.without_colours());
+            return Ok(Theme::load(MONO_THEME, files)?.without_colours());
         }
-        let theme = Theme::load(requested.unwrap_or(DEFAULT_THEME), override_dir)?;
+        let theme = Theme::load(requested.unwrap_or(DEFAULT_THEME), files)?;
         Ok(if truecolor { theme } else { theme.to_256() })
     }
 
@@ -337,42 +348,6 @@ impl Theme {
     pub fn is_monochrome(&self) -> bool {
         self.styles()
             .all(|(_, s)| !is_colour(s.fg) && !is_colour(s.bg) && !is_colour(s.underline_color))
-    }
-}
-
-/// The only I/O of the user interface: reading theme files from the themes directory the runtime
-/// names. Everything else here works on text.
-mod loader {
-    use std::fs;
-    use std::io::ErrorKind;
-    use std::path::{Path, PathBuf};
-
-    use super::ThemeError;
-
-    /// Reads `<dir>/<name>.toml`; `None` when there is no such file.
-    pub(super) fn read_theme_file(
-        dir: &Path,
-        name: &str,
-    ) -> Result<Option<(PathBuf, String)>, ThemeError> {
-        let path = dir.join(format!("{name}.toml"));
-        match fs::read_to_string(&path) {
-            Ok(text) => Ok(Some((path, text))),
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(ThemeError::Read { path, source }),
-        }
-    }
-
-    /// The names of the `*.toml` files in `dir` (none when it cannot be read).
-    pub(super) fn theme_names(dir: &Path) -> Vec<String> {
-        let Ok(entries) = fs::read_dir(dir) else {
-            return Vec::new();
-        };
-        entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .filter_map(|p| p.file_stem()?.to_str().map(str::to_owned))
-            .collect()
     }
 }
 

@@ -1,8 +1,32 @@
-use std::fs;
+use std::collections::HashMap;
 
 use ratatui::style::{Color, Modifier, Style};
 
 use super::*;
+
+/// Theme files held in memory.
+#[derive(Default)]
+struct Files(HashMap<&'static str, &'static str>);
+
+impl Files {
+    fn with(mut self, name: &'static str, text: &'static str) -> Self {
+        self.0.insert(name, text);
+        self
+    }
+}
+
+impl ThemeFiles for Files {
+    fn read(&self, name: &str) -> Result<Option<(String, String)>, ThemeError> {
+        Ok(self
+            .0
+            .get(name)
+            .map(|t| (format!("themes/{name}.toml"), (*t).to_owned())))
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.0.keys().map(|k| (*k).to_owned()).collect()
+    }
+}
 
 fn colours(theme: &Theme) -> Vec<(&'static str, Color)> {
     theme
@@ -53,13 +77,8 @@ fn no_color_selects_mono_whatever_was_asked() {
 
 #[test]
 fn no_color_strips_colour_from_an_overriding_mono_file() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("mono.toml"),
-        "inherits = \"mono\"\nerror = \"red\"\n",
-    )
-    .unwrap();
-    let theme = Theme::select(None, true, true, Some(dir.path())).unwrap();
+    let files = Files::default().with("mono", "inherits = \"mono\"\nerror = \"red\"\n");
+    let theme = Theme::select(None, true, true, Some(&files)).unwrap();
     assert!(theme.is_monochrome());
 }
 
@@ -102,18 +121,13 @@ fn accent_replaces_accent_focus_border_and_header_background() {
 
 #[test]
 fn override_dir_wins_and_adds_themes() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(
-        dir.path().join("dark.toml"),
-        "inherits = \"dark\"\nerror = { fg = \"light-red\", modifiers = [\"underlined\"] }\n",
-    )
-    .unwrap();
-    fs::write(
-        dir.path().join("solar.toml"),
-        "inherits = \"light\"\naccent = 33\n",
-    )
-    .unwrap();
-    let dark = Theme::load("dark", Some(dir.path())).unwrap();
+    let files = Files::default()
+        .with(
+            "dark",
+            "inherits = \"dark\"\nerror = { fg = \"light-red\", modifiers = [\"underlined\"] }\n",
+        )
+        .with("solar", "inherits = \"light\"\naccent = 33\n");
+    let dark = Theme::load("dark", Some(&files)).unwrap();
     assert_eq!(
         dark.error,
         Style::new()
@@ -123,16 +137,16 @@ fn override_dir_wins_and_adds_themes() {
     // Unset fields come from the built-in theme.
     assert_eq!(dark.muted, Theme::load("dark", None).unwrap().muted);
 
-    let solar = Theme::load("solar", Some(dir.path())).unwrap();
+    let solar = Theme::load("solar", Some(&files)).unwrap();
     assert_eq!(solar.name, "solar");
     assert_eq!(solar.accent.fg, Some(Color::Indexed(33)));
     assert!(
-        Theme::available(Some(dir.path())).contains(&"solar".to_owned()),
+        Theme::available(Some(&files)).contains(&"solar".to_owned()),
         "{:?}",
-        Theme::available(Some(dir.path()))
+        Theme::available(Some(&files))
     );
-    // A missing override dir is no error: the built-ins still load.
-    assert!(Theme::load("light", Some(&dir.path().join("absent"))).is_ok());
+    // No file of that name: the built-in theme loads.
+    assert!(Theme::load("light", Some(&Files::default())).is_ok());
 }
 
 #[test]
@@ -149,10 +163,8 @@ fn unknown_name_lists_available_themes() {
     ));
 }
 
-fn load_text(text: &str) -> ThemeError {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("mine.toml"), text).unwrap();
-    Theme::load("mine", Some(dir.path())).unwrap_err()
+fn load_text(text: &'static str) -> ThemeError {
+    Theme::load("mine", Some(&Files::default().with("mine", text))).unwrap_err()
 }
 
 #[test]
