@@ -11,7 +11,7 @@ use crate::export::{FilterFlags, Format, Resource};
 /// With no command, opens the dashboard on the default profile. `--demo` opens it on the
 /// embedded sandbox instead: no account, no key, no config file.
 #[derive(Debug, Parser)]
-#[command(name = "taxdash", version, about, long_about = None)]
+#[command(name = "taxdash", version, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
