@@ -138,8 +138,21 @@ fn screenshots() {
     t.send("\r");
     t.wait_for("step 5 of 6", Duration::from_secs(5));
     save(&t, "deregistration-review");
-    t.send("\x03");
-    t.wait_for("Quit", Duration::from_secs(5));
+    // The other panes, reached by name on the command line.
+    t.send("\x1b");
+    t.send("\x1b");
+    t.send("\x1b");
+    t.send("\x1b");
+    t.send("\x1b");
+    t.wait_for("Discard", Duration::from_secs(5));
     t.send("y");
-    t.wait_exit(Duration::from_secs(10));
+    for (pane, shot) in [("nexus", "nexus"), ("customers", "customers")] {
+        t.send(":");
+        t.send(&format!("{pane}\r"));
+        t.wait_for("row 1 of", Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(300));
+        save(&t, shot);
+    }
+    t.send("q");
+    assert!(t.wait_exit(Duration::from_secs(10)).success());
 }
