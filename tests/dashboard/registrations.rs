@@ -318,7 +318,7 @@ async fn a_slow_service_never_freezes_the_keys() {
     .await;
     d.key(KeyCode::Esc);
     // Switching panes is immediate too, whatever is still loading.
-    d.char('3');
+    d.char('4');
     d.wait_until("the Customers pane", Duration::from_millis(500), |s| {
         s.contains("Customers — ")
     })
