@@ -40,6 +40,7 @@ impl ExemptionsPane {
         self.fetch(ctx);
     }
 
+    /// Cancels every page request still on its way.
     pub(super) fn cancel_pages(&mut self, ctx: &mut Ctx) {
         for (id, _) in self.pages.drain() {
             ctx.cancel(id);

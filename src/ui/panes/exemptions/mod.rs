@@ -397,6 +397,7 @@ impl Pane for ExemptionsPane {
         match name {
             "filter" => self.mode = Mode::Filter(filter_form(&self.filter)),
             "search" => {
+                self.close_detail(ctx);
                 self.mode = Mode::List;
                 self.apply_search(&args.join(" "), ctx);
             }

@@ -185,6 +185,22 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
 }
 
 #[test]
+fn the_search_command_searches_from_the_detail_too() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Open);
+    h.calls();
+    assert!(h.with(|p, ctx| p.command("search", &["acme", "co"], ctx)));
+    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.detail.is_none());
+    let calls = h.calls();
+    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+        panic!("one page call: {calls:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("acme co"));
+}
+
+#[test]
 fn the_filter_form_sends_the_status_and_keeps_the_search() {
     let mut h = Harness::new(false);
     h.load(vec![exemption("exm_1")]);
