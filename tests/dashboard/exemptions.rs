@@ -233,13 +233,20 @@ async fn a_non_pdf_is_refused_and_a_pdf_found_by_tab_is_attached() {
     let files = d.client.list_attachments(&target).await.unwrap();
     assert_eq!(files.len(), files_before, "nothing attached");
 
-    // Back to the directory, then Tab completes the only name starting with `va`.
+    // Back to the directory: Tab lists both files; then it completes the only one starting
+    // with `va`.
     for _ in 0.."notes.pdf".len() {
         d.key(KeyCode::Backspace);
     }
+    d.key(KeyCode::Tab);
+    d.wait_for("2 matching paths (tab cycles)").await;
     d.type_text("va");
     d.key(KeyCode::Tab);
-    d.wait_for("valid-certificate.pdf").await;
+    let full = pdf.display().to_string();
+    d.wait_until("the path completed", Duration::from_secs(10), |s| {
+        s.contains(&full) && !s.contains("matching paths")
+    })
+    .await;
     d.key(KeyCode::Enter);
     d.wait_for("attached to").await;
     let files = d.client.list_attachments(&target).await.unwrap();

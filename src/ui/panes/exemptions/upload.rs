@@ -20,6 +20,9 @@ pub const FILE: &str = "file";
 /// Candidates shown under the field at most.
 const SHOWN: usize = 8;
 
+/// Rows kept for the form above the candidates: the field, its rule and two lines of errors.
+const FORM_ROWS: u16 = 6;
+
 /// The upload of a certificate to one exemption.
 pub struct Upload {
     pub exemption: Box<Exemption>,
@@ -111,6 +114,7 @@ impl Upload {
             return;
         }
         self.cycled = None;
+        self.candidates = Vec::new();
         match candidates.as_slice() {
             [] => {}
             [only] => {
@@ -122,9 +126,9 @@ impl Upload {
                 if prefix.len() > partial.len() {
                     self.set_path(&prefix);
                 }
+                self.candidates = candidates;
             }
         }
-        self.candidates = candidates;
     }
 
     /// Any other key goes to the field; typing forgets the candidates.
@@ -138,20 +142,15 @@ impl Upload {
         outcome
     }
 
-    /// The form, with the candidates listed under it.
+    /// The form, with the candidates listed right under it.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let shown = self.candidates.len().min(SHOWN);
-        let extra = if self.candidates.is_empty() {
-            0
-        } else {
-            shown as u16 + 1
-        };
-        let [form_area, list_area] =
-            Layout::vertical([Constraint::Min(3), Constraint::Length(extra)]).areas(area);
-        self.form.render(form_area, buf, theme);
-        if extra == 0 {
+        if self.candidates.is_empty() {
+            self.form.render(area, buf, theme);
             return;
         }
+        let [form_area, list_area] =
+            Layout::vertical([Constraint::Length(FORM_ROWS), Constraint::Min(0)]).areas(area);
+        self.form.render(form_area, buf, theme);
         let mut lines = vec![Line::from(Span::styled(
             format!("{} matching paths (tab cycles)", self.candidates.len()),
             theme.muted,
@@ -204,6 +203,7 @@ mod tests {
         assert_eq!(u.tab().as_deref(), Some("/"));
         u.completions("/", owned(&["/tmp/"]));
         assert_eq!(u.path(), "/tmp/");
+        assert!(u.candidates.is_empty(), "nothing left to choose from");
     }
 
     #[test]

@@ -134,6 +134,10 @@ impl ExemptionsPane {
         }
         match upload.key(key) {
             FormOutcome::Submit => {
+                // A completion still on its way would change the path after it was sent.
+                if let Some((id, _)) = self.completing.take() {
+                    ctx.cancel(id);
+                }
                 upload.form.set_busy(true);
                 self.uploading = Some(ctx.call(Call::UploadCertificate {
                     exemption_id: upload.exemption.id.clone(),
