@@ -130,7 +130,7 @@ async fn the_live_search_narrows_the_list_and_the_status_filter_shows_expired_on
     );
     d.char('/');
     d.key(KeyCode::Tab);
-    d.wait_for("Jurisdiction").await;
+    d.wait_for("ACTIVE, INACTIVE or EXPIRED").await;
     for _ in 0..4 {
         d.key(KeyCode::Right);
     }
@@ -291,7 +291,10 @@ async fn read_only_only_flashes_on_writes() {
     );
     for key in ['n', 'e'] {
         d.char(key);
-        let screen = d.wait_for("Read-only mode").await;
+        d.wait_for("Read-only mode").await;
+        // Long enough for a form to open, had the key opened one.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let screen = d.screen();
         assert!(
             screen.contains(&format!("row 1 of {all} ")),
             "the list stays: {screen}"
