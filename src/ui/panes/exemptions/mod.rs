@@ -232,7 +232,6 @@ impl Pane for ExemptionsPane {
         }
         if self.search.is_some() {
             return vec![
-                PaneHint::keys("type", "search"),
                 PaneHint::keys("enter", "keep"),
                 PaneHint::keys("esc", "clear"),
                 PaneHint::keys("tab", "more filters"),
