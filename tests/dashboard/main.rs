@@ -2,6 +2,7 @@
 //! over loopback, drawn on a `TestBackend`.
 
 mod customers;
+mod exemptions;
 mod harness;
 mod nexus;
 mod registrations;

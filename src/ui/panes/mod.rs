@@ -1,6 +1,7 @@
 //! The dashboard's panes, one module each. A new pane is a new module and one line in [`all`].
 
 pub mod customers;
+pub mod exemptions;
 pub mod nexus;
 pub mod registrations;
 
@@ -11,6 +12,7 @@ pub fn all() -> Vec<Box<dyn Pane>> {
     vec![
         Box::new(registrations::RegistrationsPane::new()),
         Box::new(nexus::NexusPane::new()),
+        Box::new(exemptions::ExemptionsPane::new()),
         Box::new(customers::CustomersPane::new()),
     ]
 }

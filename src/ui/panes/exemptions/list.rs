@@ -1,0 +1,152 @@
+//! The list: its pages, the live search, the sort, and the keys that move through it.
+
+use crossterm::event::KeyEvent;
+
+use super::filter::filter_form;
+use super::search::{Search, SearchOutcome};
+use super::{ExemptionsPane, Mode};
+use crate::effect::Call;
+use crate::model::filters::Sort;
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level};
+use crate::ui::widgets::paged_table::Sort as TableSort;
+
+impl ExemptionsPane {
+    /// Asks for the pages the table wants, with the filter and the sort in force.
+    pub(super) fn fetch(&mut self, ctx: &mut Ctx) {
+        for want in self.table.wants() {
+            let mut filter = self.filter.clone();
+            filter.order_by = self
+                .table
+                .sort()
+                .map(|s| Sort {
+                    field: s.key.to_owned(),
+                    descending: s.descending,
+                })
+                .into_iter()
+                .collect();
+            let id = ctx.call(Call::Exemptions {
+                filter,
+                page: want.params(),
+            });
+            self.pages.insert(id, (want.generation, want.page));
+        }
+    }
+
+    /// Starts over with the filter in force: answers still on their way are cancelled.
+    pub(super) fn reload(&mut self, ctx: &mut Ctx) {
+        self.cancel_pages(ctx);
+        self.table.reset();
+        self.fetch(ctx);
+    }
+
+    /// Cancels every page request still on its way.
+    pub(super) fn cancel_pages(&mut self, ctx: &mut Ctx) {
+        for (id, _) in self.pages.drain() {
+            ctx.cancel(id);
+        }
+    }
+
+    /// Sets the search text in force and reloads when it changed.
+    pub(super) fn apply_search(&mut self, text: &str, ctx: &mut Ctx) {
+        let query = Some(text.trim())
+            .filter(|q| !q.is_empty())
+            .map(str::to_owned);
+        if query != self.filter.search_query {
+            self.filter.search_query = query;
+            self.reload(ctx);
+        }
+    }
+
+    /// `s` picks the next sortable column, `S` reverses the direction.
+    pub(super) fn sort(&mut self, action: Action, ctx: &mut Ctx) {
+        let sortable: Vec<&'static str> = self
+            .columns
+            .iter()
+            .filter(|c| c.sortable())
+            .map(|c| c.key)
+            .collect();
+        let next = match (action, self.table.sort()) {
+            (Action::SortReverse, Some(s)) => TableSort {
+                descending: !s.descending,
+                ..s
+            },
+            (Action::SortReverse, None) => TableSort {
+                key: sortable[0],
+                descending: true,
+            },
+            (_, Some(s)) => {
+                let i = sortable
+                    .iter()
+                    .position(|k| *k == s.key)
+                    .map_or(0, |i| (i + 1) % sortable.len());
+                TableSort {
+                    key: sortable[i],
+                    descending: false,
+                }
+            }
+            (_, None) => TableSort {
+                key: sortable[0],
+                descending: false,
+            },
+        };
+        self.cancel_pages(ctx);
+        self.table.set_sort(Some(next));
+        ctx.notify(Level::Info, format!("sorted by {}", sort_words(next)));
+    }
+
+    pub(super) fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let visible = self.table.visible_rows().max(1);
+        match action {
+            Action::Up => self.table.up(1),
+            Action::Down => self.table.down(1),
+            Action::PageUp => self.table.page_up(visible),
+            Action::PageDown => self.table.page_down(visible),
+            Action::Top => self.table.top(),
+            Action::Bottom => self.table.bottom(),
+            Action::Open => match self.table.selected().cloned() {
+                Some(e) => self.open_detail(e, ctx),
+                None => return false,
+            },
+            Action::Filter => {
+                self.search = Some(Search::new(
+                    self.filter.search_query.as_deref().unwrap_or_default(),
+                ))
+            }
+            Action::Sort | Action::SortReverse => self.sort(action, ctx),
+            Action::Refresh => self.reload(ctx),
+            _ => return false,
+        }
+        self.fetch(ctx);
+        true
+    }
+
+    /// A key while the search line has the keys: the text is sent as it changes.
+    pub(super) fn search_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        match search.handle_key(key) {
+            SearchOutcome::Edited => {
+                let text = search.text().to_owned();
+                self.apply_search(&text, ctx);
+            }
+            SearchOutcome::Done => self.search = None,
+            SearchOutcome::Cleared => {
+                self.search = None;
+                self.apply_search("", ctx);
+            }
+            SearchOutcome::MoreFilters => {
+                self.search = None;
+                self.mode = Mode::Filter(filter_form(&self.filter));
+            }
+            SearchOutcome::None => {}
+        }
+    }
+}
+
+/// `end_date (descending)`.
+pub(super) fn sort_words(sort: TableSort) -> String {
+    let way = if sort.descending { " (descending)" } else { "" };
+    format!("{}{way}", sort.key)
+}

@@ -1,0 +1,430 @@
+//! The pane on its own: keys and answers in, calls and notices out.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::json;
+
+use super::create::CUSTOMER;
+use super::*;
+use crate::effect::{Effect, FailureKind};
+use crate::model::{Customer, ExemptionStatus, FieldError, LocPart, Page, RelatedEntityType};
+
+/// The pane with what it asked for so far.
+struct Harness {
+    pane: ExemptionsPane,
+    next_id: u64,
+    effects: Vec<Effect>,
+    notices: Vec<(Level, String)>,
+    read_only: bool,
+}
+
+impl Harness {
+    fn new(read_only: bool) -> Self {
+        Harness {
+            pane: ExemptionsPane::new(),
+            next_id: 0,
+            effects: Vec::new(),
+            notices: Vec::new(),
+            read_only,
+        }
+    }
+
+    fn with<T>(&mut self, f: impl FnOnce(&mut ExemptionsPane, &mut Ctx) -> T) -> T {
+        let mut ctx = Ctx::new(
+            &mut self.next_id,
+            &mut self.effects,
+            &mut self.notices,
+            self.read_only,
+        );
+        f(&mut self.pane, &mut ctx)
+    }
+
+    fn action(&mut self, action: Action) -> bool {
+        self.with(|p, ctx| p.on_action(action, ctx))
+    }
+
+    fn press(&mut self, code: KeyCode) {
+        assert!(self.pane.captures_text(), "a field has the keys");
+        let key = KeyEvent::new(code, KeyModifiers::NONE);
+        self.with(|p, ctx| p.on_key(key, ctx));
+    }
+
+    fn type_text(&mut self, text: &str) {
+        text.chars().for_each(|c| self.press(KeyCode::Char(c)));
+    }
+
+    fn submit(&mut self) {
+        let key = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        self.with(|p, ctx| p.on_key(key, ctx));
+    }
+
+    fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {
+        self.with(|p, ctx| p.receive(id, result, ctx));
+    }
+
+    /// The calls asked for since the last look, forgetting every effect.
+    fn calls(&mut self) -> Vec<(RequestId, Call)> {
+        self.effects
+            .drain(..)
+            .filter_map(|e| match e {
+                Effect::Call { id, call } => Some((id, *call)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The requests cancelled since the last look (leaving the calls).
+    fn cancelled(&self) -> Vec<RequestId> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Cancel(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Shows the pane and answers its first page with `rows`.
+    fn load(&mut self, rows: Vec<Exemption>) {
+        self.with(|p, ctx| p.show(ctx));
+        let (id, _) = self.calls().remove(0);
+        self.answer(id, Ok(Reply::ExemptionsPage(page(rows))));
+        self.calls();
+    }
+
+    fn form(&self) -> &Form {
+        self.pane.mode.form().expect("a form is open")
+    }
+
+    fn last_notice(&self) -> Option<Level> {
+        self.notices.last().map(|n| n.0)
+    }
+}
+
+fn page<T>(items: Vec<T>) -> Page<T> {
+    let total = items.len() as u64;
+    Page {
+        items,
+        total,
+        page: 1,
+        size: 100,
+        pages: 1,
+    }
+}
+
+fn exemption(id: &str) -> Exemption {
+    serde_json::from_value(json!({
+        "id": id, "exemption_type": "wholesale", "status": "ACTIVE",
+        "start_date": "2025-01-01", "customer_id": "cust_1", "customer_name": "Ada Lovelace"
+    }))
+    .unwrap()
+}
+
+fn customer(id: &str, name: &str) -> Customer {
+    serde_json::from_value(json!({"id": id, "name": name})).unwrap()
+}
+
+fn attachment(exemption_id: &str) -> Attachment {
+    Attachment {
+        id: "att_1".into(),
+        related_entity_id: exemption_id.into(),
+        related_entity_type: RelatedEntityType::Exemption,
+        file_name: Some("cert.pdf".into()),
+        mime_type: Some("application/pdf".into()),
+        file_size_bytes: Some(14),
+        created_at: None,
+    }
+}
+
+#[test]
+fn the_search_is_sent_as_typed_with_one_request_in_flight() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Filter);
+    h.type_text("a");
+    let first = h.calls();
+    let [(a, Call::Exemptions { filter, .. })] = first.as_slice() else {
+        panic!("one page call: {first:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("a"));
+    h.type_text("d");
+    assert_eq!(h.cancelled(), [*a], "the previous search is cancelled");
+    let second = h.calls();
+    let [(ad, Call::Exemptions { filter, .. })] = second.as_slice() else {
+        panic!("one page call: {second:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("ad"));
+
+    // A late answer to the first search is dropped; the second one shows.
+    h.answer(
+        *a,
+        Ok(Reply::ExemptionsPage(page(vec![exemption("stale")]))),
+    );
+    assert_eq!(h.pane.table.total(), None);
+    h.answer(
+        *ad,
+        Ok(Reply::ExemptionsPage(page(vec![exemption("exm_2")]))),
+    );
+    assert_eq!(
+        h.pane.table.selected().map(|e| e.id.as_str()),
+        Some("exm_2")
+    );
+
+    h.press(KeyCode::Enter);
+    assert!(!h.pane.captures_text(), "enter keeps the search");
+    assert_eq!(
+        h.pane.subtitle(),
+        "active, inactive and expired, matching \"ad\""
+    );
+    h.action(Action::Filter);
+    h.press(KeyCode::Esc);
+    let cleared = h.calls();
+    assert!(
+        matches!(cleared.as_slice(), [(_, Call::Exemptions { filter, .. })] if filter.search_query.is_none()),
+        "esc clears the search: {cleared:?}"
+    );
+}
+
+#[test]
+fn the_search_command_searches_from_the_detail_too() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Open);
+    h.calls();
+    assert!(h.with(|p, ctx| p.command("search", &["acme", "co"], ctx)));
+    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.detail.is_none());
+    let calls = h.calls();
+    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+        panic!("one page call: {calls:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("acme co"));
+}
+
+#[test]
+fn the_filter_form_sends_the_status_and_keeps_the_search() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Filter);
+    h.type_text("acme");
+    h.calls();
+    h.press(KeyCode::Tab);
+    assert!(matches!(h.pane.mode, Mode::Filter(_)));
+    // (none) → any → ACTIVE → INACTIVE → EXPIRED
+    for _ in 0..4 {
+        h.press(KeyCode::Right);
+    }
+    h.submit();
+    let calls = h.calls();
+    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+        panic!("one page call: {calls:?}");
+    };
+    assert_eq!(filter.status_in, [ExemptionStatus::Expired]);
+    assert_eq!(filter.search_query.as_deref(), Some("acme"));
+}
+
+#[test]
+fn sort_cycles_through_the_allowed_fields() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        h.action(Action::Sort);
+        let calls = h.calls();
+        let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+            panic!("one page call: {calls:?}");
+        };
+        seen.push(filter.order_by[0].field.clone());
+    }
+    assert_eq!(seen, ["status", "end_date", "FEIN", "sales_tax_id"]);
+    h.action(Action::SortReverse);
+    let calls = h.calls();
+    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+        panic!("one page call: {calls:?}");
+    };
+    assert!(filter.order_by[0].descending);
+}
+
+#[test]
+fn the_detail_loads_the_record_and_its_files() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Open);
+    let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        calls,
+        [
+            Call::Exemption { id: "exm_1".into() },
+            Call::Attachments {
+                exemption_id: "exm_1".into()
+            }
+        ]
+    );
+    h.action(Action::Back);
+    assert!(matches!(h.pane.mode, Mode::List));
+    assert_eq!(
+        h.cancelled().len(),
+        2,
+        "what the detail waited for is cancelled"
+    );
+}
+
+/// Opens the create form and answers its first customer lookup with `found`.
+fn open_create(h: &mut Harness, found: Vec<Customer>) {
+    assert!(h.action(Action::New));
+    let calls = h.calls();
+    let [(id, Call::Customers { filter, .. })] = calls.as_slice() else {
+        panic!("one customer lookup: {calls:?}");
+    };
+    assert_eq!(filter.search_query, None);
+    h.answer(*id, Ok(Reply::CustomersPage(page(found))));
+}
+
+#[test]
+fn the_customer_is_found_by_typing_and_chosen_among_the_matches() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    open_create(&mut h, vec![customer("cust_1", "Ada")]);
+    h.type_text("gr");
+    assert_eq!(h.cancelled().len(), 1, "the lookup of g is cancelled");
+    let calls = h.calls();
+    let (id, Call::Customers { filter, .. }) = calls.last().unwrap().clone() else {
+        panic!("a customer lookup: {calls:?}");
+    };
+    assert_eq!(filter.search_query.as_deref(), Some("gr"));
+    h.answer(
+        id,
+        Ok(Reply::CustomersPage(page(vec![customer(
+            "cust_7", "Grace",
+        )]))),
+    );
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Right);
+    assert_eq!(h.form().values().text(CUSTOMER), Some("cust_7"));
+}
+
+#[test]
+fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    open_create(&mut h, vec![customer("cust_1", "Ada")]);
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Right); // customer
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Right); // customer type
+    h.press(KeyCode::Tab);
+    h.press(KeyCode::Right); // ACTIVE
+    h.press(KeyCode::Tab);
+    h.type_text("2025-06-01");
+    h.press(KeyCode::Tab);
+    h.type_text("2025-01-01");
+    h.press(KeyCode::Tab);
+    h.type_text("12-3456789");
+    h.press(KeyCode::Tab);
+    h.type_text("ST-1");
+    h.submit();
+    assert!(
+        h.calls().is_empty(),
+        "an end before the start sends nothing"
+    );
+    assert!(!h.form().errors_for("end_date").is_empty());
+    assert_eq!(h.form().focused_name(), Some("end_date"));
+
+    for _ in 0.."2025-01-01".len() {
+        h.press(KeyCode::Backspace);
+    }
+    h.type_text("2026-01-01");
+    h.submit();
+    let calls = h.calls();
+    let [(id, Call::CreateExemption { body })] = calls.as_slice() else {
+        panic!("one create call: {calls:?}");
+    };
+    assert_eq!(body.customer_id, "cust_1");
+    assert_eq!(body.sales_tax_id, "ST-1");
+    let failure = Failure {
+        kind: FailureKind::Validation,
+        message: "The service refused the exemption.".into(),
+        fields: vec![FieldError::new(
+            "value_error",
+            vec![LocPart::from("body"), LocPart::from("FEIN")],
+            "FEIN is not valid",
+            json!("12-3456789"),
+        )],
+    };
+    h.answer(*id, Err(failure));
+    assert_eq!(h.form().errors_for("FEIN"), ["FEIN is not valid"]);
+    assert_eq!(h.form().values().text("sales_tax_id"), Some("ST-1"));
+    assert!(!h.form().is_busy());
+    assert_eq!(h.last_notice(), Some(Level::Error));
+}
+
+#[test]
+fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Open);
+    h.calls();
+    assert!(h.action(Action::Edit));
+    h.type_text("/tmp/ce");
+    h.press(KeyCode::Tab);
+    let calls = h.calls();
+    let [(id, Call::CompletePath { partial })] = calls.as_slice() else {
+        panic!("one completion: {calls:?}");
+    };
+    assert_eq!(partial, "/tmp/ce");
+    h.answer(
+        *id,
+        Ok(Reply::PathCompletions(vec!["/tmp/cert.txt".into()])),
+    );
+    assert_eq!(h.form().values().text(upload::FILE), Some("/tmp/cert.txt"));
+
+    h.press(KeyCode::Enter);
+    let calls = h.calls();
+    let [(id, Call::UploadCertificate { exemption_id, path })] = calls.as_slice() else {
+        panic!("one upload: {calls:?}");
+    };
+    assert_eq!(exemption_id, "exm_1");
+    assert_eq!(path.to_str(), Some("/tmp/cert.txt"));
+    let refusal = Failure {
+        kind: FailureKind::Validation,
+        message: "file must be a PDF".into(),
+        fields: vec![FieldError::new(
+            "value_error",
+            vec![LocPart::from("body"), LocPart::from("file")],
+            "file must be a PDF",
+            json!("/tmp/cert.txt"),
+        )],
+    };
+    h.answer(*id, Err(refusal));
+    assert_eq!(h.form().errors_for(upload::FILE), ["file must be a PDF"]);
+
+    // Another path, accepted: back to the detail, whose files are fetched again.
+    h.press(KeyCode::Backspace);
+    h.press(KeyCode::Enter);
+    let (id, _) = h.calls().remove(0);
+    h.answer(id, Ok(Reply::Attachment(attachment("exm_1"))));
+    assert!(matches!(h.pane.mode, Mode::Detail));
+    let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
+    assert_eq!(
+        calls,
+        [Call::Attachments {
+            exemption_id: "exm_1".into()
+        }]
+    );
+    assert_eq!(h.last_notice(), Some(Level::Success));
+}
+
+#[test]
+fn read_only_opens_no_write() {
+    let mut h = Harness::new(true);
+    h.load(vec![exemption("exm_1")]);
+    for action in [Action::New, Action::Edit] {
+        h.action(action);
+        assert!(h.pane.mode.form().is_none(), "{action:?} opens nothing");
+        assert_eq!(h.last_notice(), Some(Level::Error));
+    }
+    for command in ["new", "attach"] {
+        h.with(|p, ctx| p.command(command, &[], ctx));
+        assert!(h.pane.mode.form().is_none(), ":{command} opens nothing");
+    }
+    assert!(h.calls().is_empty());
+}

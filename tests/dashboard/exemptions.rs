@@ -1,0 +1,327 @@
+//! The Exemptions pane through the real loop: the list with its live search and status filter,
+//! the new-exemption form, the certificate upload with path completion, and read-only mode.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use taxdash::model::filters::{CustomerFilter, ExemptionFilter};
+use taxdash::model::{Exemption, ExemptionStatus, PageParams};
+
+use crate::harness::{Dashboard, Options};
+
+/// Switches to the Exemptions tab with its number key.
+fn open_tab(d: &Dashboard) {
+    let index = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Exemptions")
+        .expect("an Exemptions tab");
+    let key = char::from_digit(index as u32 + 1, 10).expect("a tab number key");
+    d.char(key);
+}
+
+/// The exemptions the service lists for `filter` (the first hundred, in the list's order).
+async fn exemptions(d: &Dashboard, filter: ExemptionFilter) -> (u64, Vec<Exemption>) {
+    let page = d
+        .client
+        .list_exemptions(&filter, PageParams::new(1, 100))
+        .await
+        .unwrap();
+    (page.total, page.items)
+}
+
+async fn total(d: &Dashboard) -> u64 {
+    exemptions(d, ExemptionFilter::default()).await.0
+}
+
+fn submit(d: &Dashboard) {
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+}
+
+/// Opens the Exemptions tab and waits for its whole list.
+async fn open_list(d: &Dashboard) -> u64 {
+    let all = total(d).await;
+    open_tab(d);
+    d.wait_until("the exemption list", Duration::from_secs(10), |s| {
+        s.contains("Exemptions — active, inactive and expired")
+            && s.contains(&format!("row 1 of {all} "))
+    })
+    .await;
+    all
+}
+
+/// Types `query` into the live search and waits for its `rows` matches.
+async fn search_for(d: &Dashboard, query: &str, rows: u64) {
+    d.char('/');
+    d.type_text(query);
+    d.wait_for(&format!("matching \"{query}\"")).await;
+    d.wait_for(&format!("row 1 of {rows} ")).await;
+}
+
+/// Chooses `label` in the focused select once the lookup has narrowed it to that one choice
+/// (earlier lookups may still be answering while the keys arrive).
+async fn choose_only(d: &Dashboard, label: &str) {
+    let chosen = format!("‹ {label} ›  1 of 1");
+    for _ in 0..50 {
+        if d.screen().contains(&chosen) {
+            return;
+        }
+        d.key(KeyCode::Right);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!(
+        "{label} was never the only choice; the screen:\n{}",
+        d.screen()
+    );
+}
+
+#[tokio::test]
+async fn the_tab_lists_the_exemptions_of_the_default_statuses() {
+    let d = Dashboard::start(Options::default()).await;
+    let all = open_list(&d).await;
+    assert!(all > 0, "demo exemptions");
+    let screen = d.screen();
+    for column in [
+        "Customer",
+        "Type",
+        "Status",
+        "Jurisdiction",
+        "Country",
+        "Start",
+        "End",
+        "FEIN",
+        "Sales tax ID",
+    ] {
+        assert!(screen.contains(column), "the {column} column: {screen}");
+    }
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_live_search_narrows_the_list_and_the_status_filter_shows_expired_ones() {
+    let d = Dashboard::start(Options::default()).await;
+    let (all, rows) = exemptions(&d, ExemptionFilter::default()).await;
+    let name = rows
+        .iter()
+        .find_map(|e| e.customer_name.clone())
+        .expect("a demo exemption with a customer name");
+    let named = ExemptionFilter {
+        search_query: Some(name.clone()),
+        ..ExemptionFilter::default()
+    };
+    let (matches, _) = exemptions(&d, named).await;
+    assert!(matches < all, "the search narrows the list");
+    open_list(&d).await;
+
+    // Sent as typed: no Enter needed.
+    search_for(&d, &name, matches).await;
+    assert!(d.screen().contains(&name));
+
+    // Esc clears the search; Tab from the search line opens the filters.
+    d.key(KeyCode::Esc);
+    d.wait_for(&format!("row 1 of {all} ")).await;
+    let expired = ExemptionFilter {
+        status_in: vec![ExemptionStatus::Expired],
+        ..ExemptionFilter::default()
+    };
+    let (expired_total, expired_rows) = exemptions(&d, expired).await;
+    assert!(
+        expired_total > 0 && expired_total < all,
+        "some have expired"
+    );
+    d.char('/');
+    d.key(KeyCode::Tab);
+    d.wait_for("ACTIVE, INACTIVE or EXPIRED").await;
+    for _ in 0..4 {
+        d.key(KeyCode::Right);
+    }
+    submit(&d);
+    d.wait_for("Exemptions — EXPIRED").await;
+    let screen = d.wait_for(&format!("row 1 of {expired_total} ")).await;
+    assert!(screen.contains("EXPIRED"), "{screen}");
+    assert!(!screen.contains(" ACTIVE "), "{screen}");
+    assert!(
+        expired_rows
+            .iter()
+            .all(|e| e.status == Some(ExemptionStatus::Expired))
+    );
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn an_end_before_the_start_sends_nothing_and_the_fixed_form_creates_it() {
+    let d = Dashboard::start(Options {
+        size: (120, 40),
+        ..Options::default()
+    })
+    .await;
+    let customers = d
+        .client
+        .list_customers(&CustomerFilter::default(), PageParams::new(1, 100))
+        .await
+        .unwrap()
+        .items;
+    let customer = customers
+        .iter()
+        .find(|c| c.name.is_some() && c.company_name.is_none() && c.email.is_some())
+        .expect("a demo customer with a name and an email")
+        .clone();
+    let (name, email) = (customer.name.unwrap(), customer.email.unwrap());
+    let before = open_list(&d).await;
+
+    d.char('n');
+    d.wait_for("new exemption").await;
+    // The email finds the customer, offered by name.
+    d.type_text(&email);
+    d.key(KeyCode::Tab);
+    choose_only(&d, &name).await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Right); // customer
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Right); // ACTIVE
+    d.key(KeyCode::Tab);
+    d.type_text("2025-06-01");
+    d.key(KeyCode::Tab);
+    d.type_text("2025-01-01");
+    d.key(KeyCode::Tab);
+    d.type_text("12-3456789");
+    d.key(KeyCode::Tab);
+    d.type_text("ST-LOOP-1");
+    submit(&d);
+    d.wait_for("end_date must not be before start_date").await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    insta::assert_snapshot!("exemption_create_end_before_start", d.screen());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(total(&d).await, before, "nothing was sent");
+
+    // The focus is on the end date, every value kept: fix it and send again.
+    for _ in 0.."2025-01-01".len() {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text("2026-06-01");
+    submit(&d);
+    d.wait_for("created.").await;
+    let screen = d.wait_for("ST-LOOP-1").await;
+    assert!(screen.contains("Attachments"), "the detail opens: {screen}");
+    assert_eq!(total(&d).await, before + 1);
+    let made = ExemptionFilter {
+        search_query: Some(email.clone()),
+        ..ExemptionFilter::default()
+    };
+    let (_, rows) = exemptions(&d, made).await;
+    let created = rows
+        .iter()
+        .find(|e| e.sales_tax_id.as_deref() == Some("ST-LOOP-1"))
+        .expect("the new exemption is listed");
+    assert_eq!(created.customer_id.as_deref(), Some(customer.id.as_str()));
+    assert_eq!(
+        created.end_date.map(|d| d.to_string()).as_deref(),
+        Some("2026-06-01")
+    );
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn a_non_pdf_is_refused_and_a_pdf_found_by_tab_is_attached() {
+    let d = Dashboard::start(Options::default()).await;
+    let (_, rows) = exemptions(&d, ExemptionFilter::default()).await;
+    let target = rows[0].id.clone();
+    let files_before = d.client.list_attachments(&target).await.unwrap().len();
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.pdf");
+    std::fs::write(&text, "just some notes").unwrap();
+    let pdf = dir.path().join("valid-certificate.pdf");
+    std::fs::write(&pdf, "%PDF-1.4\n%%EOF").unwrap();
+
+    open_list(&d).await;
+    search_for(&d, &target, 1).await;
+    d.key(KeyCode::Enter);
+    d.key(KeyCode::Enter);
+    d.wait_for("Attachments").await;
+    d.char('e');
+    d.wait_for("tab completes").await;
+
+    let typed = text.display().to_string();
+    d.type_text(&typed);
+    d.key(KeyCode::Enter);
+    d.wait_for("must be a PDF").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let files = d.client.list_attachments(&target).await.unwrap();
+    assert_eq!(files.len(), files_before, "nothing attached");
+
+    // Back to the directory: Tab lists both files; then it completes the only one starting
+    // with `va`.
+    for _ in 0.."notes.pdf".len() {
+        d.key(KeyCode::Backspace);
+    }
+    d.key(KeyCode::Tab);
+    d.wait_for("2 matching paths (tab cycles)").await;
+    d.type_text("va");
+    d.key(KeyCode::Tab);
+    let full = pdf.display().to_string();
+    d.wait_until("the path completed", Duration::from_secs(10), |s| {
+        s.contains(&full) && !s.contains("matching paths")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    d.wait_for("attached to").await;
+    let files = d.client.list_attachments(&target).await.unwrap();
+    assert_eq!(files.len(), files_before + 1);
+    assert!(
+        files
+            .iter()
+            .any(|f| f.file_name.as_deref() == Some("valid-certificate.pdf"))
+    );
+    // The detail's files were fetched again.
+    d.wait_for("valid-certificate.pdf  application/pdf").await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn read_only_only_flashes_on_writes() {
+    let d = Dashboard::start(Options {
+        read_only: true,
+        ..Options::default()
+    })
+    .await;
+    let all = open_list(&d).await;
+    let screen = d.screen();
+    assert!(
+        !screen.contains("new exemption") && !screen.contains("attach certificate"),
+        "writes are not offered: {screen}"
+    );
+    for key in ['n', 'e'] {
+        d.char(key);
+        d.wait_for("Read-only mode").await;
+        // Long enough for a form to open, had the key opened one.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let screen = d.screen();
+        assert!(
+            screen.contains(&format!("row 1 of {all} ")),
+            "the list stays: {screen}"
+        );
+        assert!(
+            !screen.contains("Find customer") && !screen.contains("tab completes"),
+            "no form: {screen}"
+        );
+    }
+    d.char(':');
+    d.type_text("attach");
+    d.key(KeyCode::Enter);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!d.screen().contains("tab completes"));
+    assert_eq!(total(&d).await, all);
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn list_snapshot() {
+    let d = Dashboard::start(Options {
+        size: (120, 36),
+        ..Options::default()
+    })
+    .await;
+    open_list(&d).await;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    insta::assert_snapshot!("exemptions_list", d.screen());
+    d.quit().await;
+}
