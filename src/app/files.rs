@@ -29,6 +29,8 @@ fn refuse(msg: String, path: &Path) -> Failure {
 /// (not its name) and weigh at most 10 MB. Returns its file name and bytes; a refusal names the
 /// `file` field and the rule, and nothing is sent.
 pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+    let expanded = expand_home(path);
+    let path = expanded.as_path();
     let shown = path.display();
     let meta = std::fs::metadata(path)
         .map_err(|e| refuse(format!("file {shown} cannot be read: {e}"), path))?;
@@ -59,6 +61,14 @@ pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Failure> {
         |n| n.to_string_lossy().into_owned(),
     );
     Ok((name, bytes))
+}
+
+/// `~/x` as `$HOME/x`; other paths unchanged.
+fn expand_home(path: &Path) -> PathBuf {
+    match (path.strip_prefix("~"), std::env::var_os("HOME")) {
+        (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => path.to_path_buf(),
+    }
 }
 
 /// The paths that complete `partial`: entries of its directory starting with its last part,
@@ -154,6 +164,21 @@ mod tests {
         std::fs::write(&good, b"%PDF-1.4\n%%EOF").unwrap();
         let (name, bytes) = read_certificate(&good).unwrap();
         assert_eq!((name.as_str(), bytes.len()), ("resale.pdf", 14));
+    }
+
+    #[test]
+    fn a_home_relative_path_is_expanded() {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        if let Some(home) = home {
+            assert_eq!(
+                expand_home(Path::new("~/certs/a.pdf")),
+                home.join("certs/a.pdf")
+            );
+        }
+        assert_eq!(
+            expand_home(Path::new("/tmp/a.pdf")),
+            PathBuf::from("/tmp/a.pdf")
+        );
     }
 
     #[test]
