@@ -3,6 +3,7 @@
 pub mod customers;
 pub mod nexus;
 pub mod registrations;
+pub mod transactions;
 
 use super::pane::Pane;
 
@@ -12,5 +13,6 @@ pub fn all() -> Vec<Box<dyn Pane>> {
         Box::new(registrations::RegistrationsPane::new()),
         Box::new(nexus::NexusPane::new()),
         Box::new(customers::CustomersPane::new()),
+        Box::new(transactions::TransactionsPane::new()),
     ]
 }
