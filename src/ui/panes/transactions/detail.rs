@@ -237,7 +237,7 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
             ],
         ),
     ];
-    if t.destination_currency.is_some() || t.converted_total_amount.is_some() {
+    if t.converted_total_amount.is_some() || t.conversion_rate.is_some() {
         let to = t.destination_currency.as_deref();
         let converted_tax = |a| {
             if amounts.calculated {

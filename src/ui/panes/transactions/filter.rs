@@ -1,4 +1,4 @@
-//! The `/` filter: a date range, the enumerations the service filters on, country and state,
+//! The `/` filter: a search, a date range, the enumerations the service filters on, country and state,
 //! checked as typed. The sort stays with the table.
 
 use serde_json::Value;
@@ -37,6 +37,8 @@ fn select(name: &'static str, label: &'static str, choices: Vec<Choice>) -> Fiel
 /// The `/` filter form, holding the filter in force.
 pub fn filter_form(current: &TransactionFilter) -> Form {
     let mut form = Form::new(vec![
+        FieldSpec::new("search_query", "Search", FieldKind::Text)
+            .rule("part of an external id, id or customer; empty for any"),
         FieldSpec::new("date_from", "From", FieldKind::Date)
             .rule("YYYY-MM-DD; empty for the service's default, the last 12 months"),
         FieldSpec::new("date_to", "To", FieldKind::Date).rule("YYYY-MM-DD; empty for today"),
@@ -76,6 +78,9 @@ pub fn filter_form(current: &TransactionFilter) -> Form {
     ])
     .with_validator(check);
     let choice = |s: &str| FieldValue::Choice(s.to_owned());
+    if let Some(q) = &current.search_query {
+        form = form.with_value("search_query", q.as_str());
+    }
     if let Some(d) = current.date_from {
         form = form.with_value("date_from", d.to_string());
     }
@@ -164,6 +169,7 @@ fn check(values: &FormValues) -> Vec<FieldError> {
 pub fn filter_of(values: &FormValues) -> TransactionFilter {
     let date = |name| given(values, name).and_then(|d| rules::parse_date(d).ok());
     TransactionFilter {
+        search_query: given(values, "search_query").map(str::to_owned),
         date_from: date("date_from"),
         date_to: date("date_to"),
         status: given(values, "status").map(TransactionStatus::parse),
@@ -199,6 +205,9 @@ pub fn describe(filter: &TransactionFilter) -> String {
         (Some(from), None) => format!("from {from}"),
         (None, Some(to)) => format!("up to {to}"),
     }];
+    if let Some(q) = &filter.search_query {
+        parts.push(format!("matching \"{q}\""));
+    }
     if let Some(s) = &filter.status {
         parts.push(format!("status {s}"));
     }
@@ -251,6 +260,7 @@ mod tests {
     #[test]
     fn the_form_reads_as_the_filter_and_back() {
         let values = form_with(&[
+            ("search_query", " ord-7 ".into()),
             ("date_from", "2026-01-01".into()),
             ("date_to", "2026-03-31".into()),
             ("status", FieldValue::Choice("COMMITTED".into())),
@@ -264,7 +274,8 @@ mod tests {
         assert_eq!(filter.marketplace, Some(false));
         assert_eq!(
             describe(&filter),
-            "2026-01-01 to 2026-03-31, status COMMITTED, type SALE, state TX, not marketplace"
+            "2026-01-01 to 2026-03-31, matching \"ord-7\", status COMMITTED, type SALE, state TX, \
+             not marketplace"
         );
         let again = filter_form(&filter);
         assert_eq!(filter_of(&again.values()), filter);
