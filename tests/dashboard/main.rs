@@ -6,3 +6,4 @@ mod harness;
 mod nexus;
 mod registrations;
 mod snapshots;
+mod transactions;
