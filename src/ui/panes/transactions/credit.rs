@@ -4,11 +4,17 @@
 use std::str::FromStr;
 
 use chrono::NaiveDate;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::model::{CreditNoteRequest, CreditNoteStatus, FieldError, Transaction};
 use crate::rules;
+use crate::ui::text;
+use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
 
 /// The wire names and labels of one item's fields.
@@ -156,6 +162,37 @@ pub fn credit_form(sale: &Transaction, today: NaiveDate) -> Form {
             .with_value(f.amount.0, decimal(item.amount));
     }
     form
+}
+
+/// The credit note form under a line with its total, recomputed from what is typed.
+pub fn draw_credit(
+    sale: &Transaction,
+    form: &mut Form,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+) {
+    let [total_area, form_area] =
+        Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(area);
+    let currency = sale.currency.as_deref();
+    let mut spans = vec![
+        Span::styled("Credit note total: ", theme.title),
+        Span::styled(text::money(total(&form.values()), currency), theme.money),
+    ];
+    if let Some(sale_total) = sale.total_amount {
+        spans.push(Span::styled(
+            format!(" (sale total {})", text::money(sale_total, currency)),
+            theme.muted,
+        ));
+    }
+    if sale.transaction_items.len() > MAX_ITEMS {
+        spans.push(Span::styled(
+            format!(" — the first {} items are offered", MAX_ITEMS),
+            theme.warning,
+        ));
+    }
+    Paragraph::new(Line::from(spans)).render(total_area, buf);
+    form.render(form_area, buf, theme);
 }
 
 #[cfg(test)]

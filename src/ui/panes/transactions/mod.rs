@@ -7,30 +7,29 @@ mod credit;
 mod detail;
 mod estimate;
 mod filter;
+mod list;
 
 use std::collections::HashMap;
 
 use chrono::Utc;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
-use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, StatefulWidget, Widget};
 
 pub use self::columns::columns;
 use self::filter::{describe, filter_form, filter_of};
 use crate::effect::{Call, Failure, FailureKind, Reply, RequestId};
-use crate::model::filters::{Sort, TransactionFilter};
+use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::{Form, FormOutcome};
-use crate::ui::widgets::paged_table::{Column, PagedTable, Sort as TableSort};
+use crate::ui::widgets::paged_table::{Column, PagedTable};
 
 /// Ticks between two refreshes of a transaction whose tax is not in yet (about 2 s at the
 /// runtime's 100 ms tick).
@@ -128,75 +127,6 @@ impl TransactionsPane {
             confirm: None,
             loaded: false,
         }
-    }
-
-    /// Asks for the pages the table wants, in the sort the user chose.
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let mut filter = self.filter.clone();
-            filter.order_by = self
-                .table
-                .sort()
-                .map(|s| Sort {
-                    field: s.key.to_owned(),
-                    descending: s.descending,
-                })
-                .into_iter()
-                .collect();
-            let id = ctx.call(Call::Transactions {
-                filter,
-                page: want.params(),
-            });
-            self.pages.insert(id, (want.generation, want.page));
-        }
-    }
-
-    /// Starts over with the filter in force: old answers still on their way are cancelled.
-    fn reload(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
-        self.table.reset();
-        self.fetch(ctx);
-    }
-
-    /// `s` picks the next sortable column, `S` turns the sort around.
-    fn sort(&mut self, action: Action, ctx: &mut Ctx) {
-        let keys: Vec<&'static str> = self
-            .columns
-            .iter()
-            .filter(|c| c.sortable())
-            .map(|c| c.key)
-            .collect();
-        let next = match (action, self.table.sort()) {
-            (Action::SortReverse, Some(s)) => TableSort {
-                descending: !s.descending,
-                ..s
-            },
-            (Action::SortReverse, None) => TableSort {
-                key: keys[0],
-                descending: true,
-            },
-            (_, Some(s)) => {
-                let i = keys
-                    .iter()
-                    .position(|k| *k == s.key)
-                    .map_or(0, |i| (i + 1) % keys.len());
-                TableSort {
-                    key: keys[i],
-                    descending: false,
-                }
-            }
-            (_, None) => TableSort {
-                key: keys[0],
-                descending: false,
-            },
-        };
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
-        self.table.set_sort(Some(next));
-        ctx.notify(Level::Info, format!("sorted by {}", sort_label(next)));
     }
 
     /// Shows `transaction` at once and asks the service for its full, current record.
@@ -390,30 +320,6 @@ impl TransactionsPane {
         true
     }
 
-    fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let visible = self.table.visible_rows().max(1);
-        match action {
-            Action::Up => self.table.up(1),
-            Action::Down => self.table.down(1),
-            Action::PageUp => self.table.page_up(visible),
-            Action::PageDown => self.table.page_down(visible),
-            Action::Top => self.table.top(),
-            Action::Bottom => self.table.bottom(),
-            Action::Open => match self.table.selected().cloned() {
-                Some(t) => self.open_detail(t, ctx),
-                None => return false,
-            },
-            Action::Filter => self.mode = Mode::Filter(filter_form(&self.filter)),
-            Action::Refresh => self.reload(ctx),
-            Action::Sort | Action::SortReverse => self.sort(action, ctx),
-            _ => return false,
-        }
-        if matches!(self.mode, Mode::List) {
-            self.fetch(ctx);
-        }
-        true
-    }
-
     /// Scrolling and closing the estimate's answer and the terms.
     fn view_action(&mut self, action: Action) -> bool {
         let state = match &mut self.mode {
@@ -450,10 +356,9 @@ impl TransactionsPane {
     fn subtitle(&self) -> String {
         match &self.mode {
             Mode::List | Mode::Filter(_) => {
-                let sort = self
-                    .table
-                    .sort()
-                    .map_or_else(String::new, |s| format!(", sorted by {}", sort_label(s)));
+                let sort = self.table.sort().map_or_else(String::new, |s| {
+                    format!(", sorted by {}", list::sort_label(s))
+                });
                 format!("{}{sort}", describe(&self.filter))
             }
             Mode::Detail => self
@@ -465,43 +370,6 @@ impl TransactionsPane {
             Mode::Terms(..) => "back-filing terms".to_owned(),
         }
     }
-}
-
-/// `date (descending)`.
-fn sort_label(s: TableSort) -> String {
-    format!(
-        "{}{}",
-        s.key,
-        if s.descending { " (descending)" } else { "" }
-    )
-}
-
-/// The credit note form under a line with its total, recomputed from what is typed.
-fn draw_credit(sale: &Transaction, form: &mut Form, area: Rect, buf: &mut Buffer, theme: &Theme) {
-    let [total_area, form_area] =
-        Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(area);
-    let currency = sale.currency.as_deref();
-    let mut spans = vec![
-        Span::styled("Credit note total: ", theme.title),
-        Span::styled(
-            text::money(credit::total(&form.values()), currency),
-            theme.money,
-        ),
-    ];
-    if let Some(sale_total) = sale.total_amount {
-        spans.push(Span::styled(
-            format!(" (sale total {})", text::money(sale_total, currency)),
-            theme.muted,
-        ));
-    }
-    if sale.transaction_items.len() > credit::MAX_ITEMS {
-        spans.push(Span::styled(
-            format!(" — the first {} items are offered", credit::MAX_ITEMS),
-            theme.warning,
-        ));
-    }
-    Paragraph::new(Line::from(spans)).render(total_area, buf);
-    form.render(form_area, buf, theme);
 }
 
 impl Pane for TransactionsPane {
@@ -724,7 +592,7 @@ impl Pane for TransactionsPane {
                     detail::build(&d.transaction, theme).render(inner, buf, &mut d.state);
                 }
             }
-            Mode::Credit { sale, form } => draw_credit(sale, form, inner, buf, theme),
+            Mode::Credit { sale, form } => credit::draw_credit(sale, form, inner, buf, theme),
             Mode::Estimate(e) => match &e.result {
                 Some(result) => {
                     estimate::estimate_detail(result, theme).render(inner, buf, &mut e.state)

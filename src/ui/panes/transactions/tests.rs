@@ -5,7 +5,8 @@ use serde_json::json;
 
 use super::*;
 use crate::effect::Effect;
-use crate::model::Page;
+use crate::model::filters::Sort;
+use crate::model::{FieldError, LocPart, Page};
 
 /// The pane with what it asked for so far.
 struct Harness {
@@ -229,4 +230,62 @@ fn estimate_and_terms_open_in_read_only_mode() {
     );
     let form = h.pane.mode.form().unwrap();
     assert!(!form.errors_for("addresses.0.state").is_empty());
+}
+
+/// Opens the credit note form on a loaded sale.
+fn credit_form_open() -> Harness {
+    let mut h = Harness::new(false);
+    h.load(vec![transaction("t1", "SALE", "PROCESSED")]);
+    h.action(Action::Open);
+    let (load, _) = h.only_call();
+    h.answer(
+        load,
+        Ok(Reply::Transaction(Box::new(transaction(
+            "t1",
+            "SALE",
+            "PROCESSED",
+        )))),
+    );
+    assert!(h.action(Action::CreditNote));
+    assert!(matches!(h.pane.mode, Mode::Credit { .. }), "opens at once");
+    h
+}
+
+#[test]
+fn a_refused_credit_note_keeps_every_value_and_shows_the_error() {
+    let mut h = credit_form_open();
+    h.key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    h.submit();
+    let (id, _) = h.only_call();
+    h.answer(
+        id,
+        Err(Failure {
+            kind: FailureKind::Validation,
+            message: "The service refused the credit note.".into(),
+            fields: vec![FieldError::new(
+                "value_error",
+                vec![LocPart::from("body"), LocPart::from("external_id")],
+                "external_id is already in use",
+                json!("ord-t1-creditx"),
+            )],
+        }),
+    );
+    let form = h.pane.mode.form().expect("the form stays open");
+    assert_eq!(
+        form.errors_for("external_id"),
+        ["external_id is already in use"]
+    );
+    assert_eq!(form.values().text("external_id"), Some("ord-t1-creditx"));
+    assert!(!form.is_busy());
+}
+
+#[test]
+fn closing_a_credit_note_with_input_asks_first() {
+    let mut h = credit_form_open();
+    h.key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
+    assert!(h.pane.has_unsaved_input());
+    h.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(h.pane.confirm.is_some());
+    h.key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
+    assert!(matches!(h.pane.mode, Mode::Detail), "back to the sale");
 }
