@@ -387,19 +387,20 @@ impl Pane for TransactionsPane {
             PaneHint::keys("ctrl-s", "submit"),
             PaneHint::keys("esc", "cancel"),
         ];
-        match &self.mode {
-            Mode::Filter(_) | Mode::Credit { .. } => form,
-            Mode::Estimate(e) if e.result.is_none() => form,
-            Mode::Estimate(_) | Mode::Terms(..) => vec![
-                PaneHint::action(Action::Back, "back"),
-                PaneHint::action(Action::Up, "scroll"),
-            ],
+        let mut hints = match &self.mode {
+            Mode::Filter(_) | Mode::Credit { .. } => return form,
+            Mode::Estimate(e) if e.result.is_none() => return form,
+            Mode::Estimate(_) | Mode::Terms(..) => {
+                return vec![
+                    PaneHint::action(Action::Back, "back"),
+                    PaneHint::action(Action::Up, "scroll"),
+                ];
+            }
             Mode::Detail => vec![
                 PaneHint::action(Action::Back, "back"),
                 PaneHint::action(Action::Up, "scroll"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::CreditNote, "credit note"),
             ],
             Mode::List => vec![
                 PaneHint::action(Action::Open, "open"),
@@ -408,9 +409,16 @@ impl Pane for TransactionsPane {
                 PaneHint::action(Action::SortReverse, "reverse"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::CreditNote, "credit note"),
             ],
+        };
+        // `c` is offered on a sale only.
+        if self
+            .current()
+            .is_some_and(|t| t.kind == TransactionType::Sale)
+        {
+            hints.push(PaneHint::action(Action::CreditNote, "credit note"));
         }
+        hints
     }
 
     fn show(&mut self, ctx: &mut Ctx) {

@@ -189,6 +189,12 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
 fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
     let mut h = Harness::new(false);
     h.load(vec![transaction("t1", "PARTIAL_CREDIT_NOTE", "PROCESSED")]);
+    let offers_credit = |h: &Harness| {
+        h.pane
+            .hints()
+            .contains(&PaneHint::action(Action::CreditNote, "credit note"))
+    };
+    assert!(!offers_credit(&h), "not offered on a credit note");
     h.action(Action::CreditNote);
     assert!(h.calls().is_empty());
     assert!(matches!(h.pane.mode, Mode::List));
@@ -196,6 +202,10 @@ fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
 
     let mut h = Harness::new(true);
     h.load(vec![transaction("t1", "SALE", "PROCESSED")]);
+    assert!(
+        offers_credit(&h),
+        "offered on a sale (the shell hides writes when read-only)"
+    );
     h.action(Action::CreditNote);
     assert!(h.calls().is_empty());
     assert!(matches!(h.pane.mode, Mode::List));
