@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use crate::model::{CreditNoteRequest, CreditNoteStatus, FieldError, Transaction};
+use crate::model::{CreditNoteRequest, CreditNoteStatus, FieldError, LocPart, Transaction};
 use crate::rules;
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -61,8 +61,9 @@ const ITEMS: [ItemFields; MAX_ITEMS] = item_fields!(
     0 => 1, 1 => 2, 2 => 3, 3 => 4, 4 => 5, 5 => 6, 6 => 7, 7 => 8,
 );
 
-/// The credit note's total: the sum of its items' amounts less their discounts. Amounts that
-/// do not read as decimals count for nothing (their fields show the error).
+/// The credit note's total: the sum of its items' amounts less their discounts, items left out
+/// (no amount) not counted. Amounts that do not read as decimals count for nothing (their
+/// fields show the error).
 pub fn total(values: &FormValues) -> Decimal {
     let amount = |name: &str| {
         values
@@ -72,30 +73,53 @@ pub fn total(values: &FormValues) -> Decimal {
     };
     ITEMS
         .iter()
-        .filter(|f| values.get(f.amount.0).is_some())
+        .filter(|f| values.text(f.amount.0).is_some_and(|v| !v.is_empty()))
         .map(|f| amount(f.amount.0) - amount(f.discount.0))
         .sum()
 }
 
-/// The body the form's values make, exactly as it would be sent: each item dated with the
-/// credit note's date, and the total computed from the items.
-pub fn credit_json(values: &FormValues) -> Value {
+/// The body the form's values make, exactly as it would be sent, and for each item sent the
+/// index of its fields in the form: an item whose amount is left empty is left out, the others
+/// are dated with the credit note's date, and the total is computed from them.
+fn credit_json(values: &FormValues) -> (Value, Vec<u64>) {
     let mut body = values.to_json();
     let date = body.get("date").cloned();
+    let mut kept = Vec::new();
     if let Some(Value::Array(items)) = body.get_mut("transaction_items") {
-        for item in items.iter_mut().filter(|i| i.is_object()) {
+        let mut index = 0;
+        items.retain(|item| {
+            let keep = item.get("amount").is_some();
+            if keep {
+                kept.push(index);
+            }
+            index += 1;
+            keep
+        });
+        for item in items.iter_mut() {
             if let Some(date) = &date {
                 item["date"] = date.clone();
             }
         }
     }
     body["total_amount"] = Value::String(total(values).to_string());
-    body
+    (body, kept)
 }
 
-/// The credit note the form describes, or the rule errors that keep it from being sent.
+/// The credit note the form describes, or the rule errors that keep it from being sent, each
+/// naming the form's field even when items before it were left out.
 pub fn credit_body(values: &FormValues) -> Result<CreditNoteRequest, Vec<FieldError>> {
-    rules::credit_note(&credit_json(values))
+    let (body, kept) = credit_json(values);
+    rules::credit_note(&body).map_err(|mut errors| {
+        for error in &mut errors {
+            if let [_, LocPart::Key(list), LocPart::Index(i), ..] = error.loc.as_mut_slice()
+                && list == "transaction_items"
+                && let Some(original) = kept.get(*i as usize)
+            {
+                *i = *original;
+            }
+        }
+        errors
+    })
 }
 
 /// The `c` form against `sale`, dated `today`, crediting every item in full until edited.
@@ -131,8 +155,7 @@ pub fn credit_form(sale: &Transaction, today: NaiveDate) -> Form {
                 .rule("a decimal such as 1")
                 .required(),
             FieldSpec::new(f.amount.0, f.amount.1, FieldKind::Decimal)
-                .rule("the amount credited, such as 19.99")
-                .required(),
+                .rule("the amount credited, such as 19.99; empty to leave the item out"),
             FieldSpec::new(f.discount.0, f.discount.1, FieldKind::Decimal)
                 .rule("optional; less than the amount"),
         ]);
@@ -239,7 +262,7 @@ mod tests {
             .with_value("transaction_items.0.discount_amount", "0.05")
             .with_value("transaction_items.1.amount", "0.20");
         assert_eq!(total(&form.values()), Decimal::new(1025, 2));
-        let body = credit_json(&form.values());
+        let (body, _) = credit_json(&form.values());
         assert_eq!(body["total_amount"], json!("10.25"));
     }
 
@@ -252,6 +275,23 @@ mod tests {
         let mut paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
         paths.sort();
         assert_eq!(paths, ["currency", "transaction_items.1.discount_amount"]);
+    }
+
+    #[test]
+    fn an_item_without_an_amount_is_left_out_and_errors_still_land_on_their_fields() {
+        let form = credit_form(&sale(), today())
+            .with_value("transaction_items.0.amount", "")
+            .with_value("transaction_items.0.discount_amount", "5")
+            .with_value("transaction_items.1.discount_amount", "80");
+        let errors = credit_body(&form.values()).unwrap_err();
+        let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
+        assert_eq!(paths, ["transaction_items.1.discount_amount"]);
+        let form = form.with_value("transaction_items.1.discount_amount", "");
+        assert_eq!(total(&form.values()), Decimal::new(5000, 2));
+        let body = credit_body(&form.values()).unwrap();
+        assert_eq!(body.transaction_items.len(), 1);
+        assert_eq!(body.transaction_items[0].external_product_id, "sku-2");
+        assert_eq!(body.total_amount, Decimal::new(5000, 2));
     }
 
     #[test]
