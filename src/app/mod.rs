@@ -151,7 +151,7 @@ where
                 dirty = true;
             }
             _ = tick.tick() => {
-                dirty |= shell.tick();
+                dirty |= shell.tick(&mut effects);
             }
         }
         quit = tasks.carry_out(effects, platform, shell);

@@ -37,6 +37,8 @@ pub enum Action {
     Edit,
     Delete,
     Deregister,
+    /// Issues a credit note against the selected sale.
+    CreditNote,
 }
 
 impl Action {
@@ -46,6 +48,7 @@ impl Action {
         Action::Edit,
         Action::Delete,
         Action::Deregister,
+        Action::CreditNote,
     ];
 
     pub fn is_write(self) -> bool {
@@ -98,6 +101,7 @@ impl Action {
             Edit,
             Delete,
             Deregister,
+            CreditNote,
         ];
         all.extend((1..=9).map(Pane));
         all
@@ -285,6 +289,7 @@ impl Default for Keymap {
             (Key::plain('e'), Edit),
             (Key::plain('x'), Delete),
             (Key::plain('D'), Deregister),
+            (Key::plain('c'), CreditNote),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

@@ -150,8 +150,10 @@ pub trait Pane: Send {
         false
     }
 
-    /// Advances animations; returns whether anything visible changed.
-    fn tick(&mut self) -> bool {
+    /// Called on every tick of the runtime (about ten a second): advances animations and may
+    /// ask for timed calls, such as refreshing a record until the service has finished with it.
+    /// Returns whether anything visible changed.
+    fn tick(&mut self, _ctx: &mut Ctx) -> bool {
         false
     }
 

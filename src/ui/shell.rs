@@ -410,14 +410,19 @@ impl Shell {
     }
 
     /// Advances the spinner and notices; returns whether the screen changed.
-    pub fn tick(&mut self) -> bool {
+    /// Advances the flash line, the spinner and every pane by one tick; the calls the panes ask
+    /// for are added to `effects`. Returns whether anything visible changed.
+    pub fn tick(&mut self, effects: &mut Vec<Effect>) -> bool {
         let mut changed = self.flash.tick();
         if self.waiting.values().any(|(p, _)| *p == self.focus) {
             self.spinner = (self.spinner + 1) % SPINNER.len();
             changed = true;
         }
-        for pane in &mut self.panes {
-            changed |= pane.tick();
+        for index in 0..self.panes.len() {
+            let mut ticked = false;
+            let asked = self.with_pane(index, |pane, ctx| ticked = pane.tick(ctx));
+            effects.extend(asked);
+            changed |= ticked;
         }
         changed
     }

@@ -9,9 +9,13 @@ use taxdash::model::{Customer, CustomerTaxType, PageParams};
 
 use crate::harness::{Dashboard, Options};
 
-/// Switches to the Customers tab (the last one) with its number key.
+/// Switches to the Customers tab with its number key.
 fn open_tab(d: &Dashboard) {
-    let number = taxdash::ui::panes::all().len();
+    let number = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Customers")
+        .expect("a Customers tab")
+        + 1;
     let key = char::from_digit(number as u32, 10).expect("a tab number key");
     d.char(key);
 }

@@ -7,3 +7,4 @@ mod harness;
 mod nexus;
 mod registrations;
 mod snapshots;
+mod transactions;

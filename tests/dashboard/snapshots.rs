@@ -51,10 +51,15 @@ async fn list_detail_and_help() {
 
     d.key(KeyCode::Enter);
     d.wait_for("Identity").await;
+    // The jurisdiction's form is at the bottom of the detail, out of view: look there until it
+    // has arrived (its labels widen the detail), then come back to the top.
+    d.char('G');
     d.wait_until("the detail's extras", Duration::from_secs(5), |s| {
-        !s.contains("loading…")
+        s.contains("Jurisdiction fields") && !s.contains("loading…")
     })
     .await;
+    d.char('g');
+    d.wait_for("Identity").await;
     insta::assert_snapshot!("registration_detail", d.screen());
 
     d.char('?');

@@ -4,6 +4,7 @@ pub mod customers;
 pub mod exemptions;
 pub mod nexus;
 pub mod registrations;
+pub mod transactions;
 
 use super::pane::Pane;
 
@@ -14,5 +15,6 @@ pub fn all() -> Vec<Box<dyn Pane>> {
         Box::new(nexus::NexusPane::new()),
         Box::new(exemptions::ExemptionsPane::new()),
         Box::new(customers::CustomersPane::new()),
+        Box::new(transactions::TransactionsPane::new()),
     ]
 }

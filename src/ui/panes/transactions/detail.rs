@@ -1,0 +1,352 @@
+//! The detail of one transaction: its header, amounts (tax shown as pending until the service
+//! has calculated it, never as zero), converted amounts, exemption, addresses, and each item with
+//! its tax items.
+
+use ratatui::text::{Line, Span};
+use rust_decimal::Decimal;
+
+use super::columns::{customer_name, processing_style, status_style};
+use crate::model::{TaxItem, Transaction, TransactionAddress, TransactionItem};
+use crate::ui::text;
+use crate::ui::theme::Theme;
+use crate::ui::widgets::detail::{Detail, Section};
+
+/// A value cell, or `None` for an empty one (the widget shows a muted dash).
+type Cell = Option<Line<'static>>;
+
+fn opt<T: ToString>(v: &Option<T>) -> Cell {
+    v.as_ref().map(|v| Line::from(v.to_string()))
+}
+
+/// A section from rows whose values may be absent.
+fn section(title: impl Into<String>, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
+    rows.into_iter()
+        .fold(Section::new(title.into()), |s, (label, value)| {
+            s.maybe(label, value)
+        })
+}
+
+/// Formats amounts of one currency, and tax amounts as pending while the tax is not in.
+struct Amounts<'t> {
+    currency: Option<&'t str>,
+    calculated: bool,
+    theme: &'t Theme,
+}
+
+impl Amounts<'_> {
+    fn money(&self, amount: Option<Decimal>) -> Cell {
+        amount.map(|a| {
+            Line::from(Span::styled(
+                text::money(a, self.currency),
+                self.theme.money,
+            ))
+        })
+    }
+
+    fn in_currency(&self, amount: Option<Decimal>, currency: Option<&str>) -> Cell {
+        amount.map(|a| Line::from(Span::styled(text::money(a, currency), self.theme.money)))
+    }
+
+    /// A calculated tax amount: "pending" until the service has calculated it.
+    fn tax(&self, amount: Option<Decimal>) -> Cell {
+        if self.calculated {
+            self.money(amount)
+        } else {
+            Some(self.pending())
+        }
+    }
+
+    /// A calculated tax rate: "pending" until the service has calculated it.
+    fn rate(&self, rate: Option<Decimal>) -> Cell {
+        if self.calculated {
+            rate.map(|r| Line::from(text::rate_percent(r)))
+        } else {
+            Some(self.pending())
+        }
+    }
+
+    fn pending(&self) -> Line<'static> {
+        Line::from(Span::styled(
+            "pending (the service is calculating the tax)",
+            self.theme.status_pending,
+        ))
+    }
+}
+
+/// An address on one line: `1 Main St, Austin, TX 78701, US`.
+fn address_line(a: &TransactionAddress) -> String {
+    if let Some(full) = a.full_address.as_deref().filter(|f| !f.trim().is_empty()) {
+        return full.to_owned();
+    }
+    let state_zip = [a.state.as_deref(), a.postal_code.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    [
+        a.street_1.as_deref(),
+        a.street_2.as_deref(),
+        a.city.as_deref(),
+        Some(state_zip.as_str()),
+        a.country.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|s| !s.trim().is_empty())
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+/// One tax item on one line: `Texas state tax  6.25%  8.06 USD  (STATE Texas)`.
+fn tax_item_line(tax: &TaxItem, amounts: &Amounts) -> Line<'static> {
+    let mut text = format!(
+        "{}  {}  {}",
+        tax.name,
+        text::rate_percent(tax.rate),
+        text::money(tax.amount, tax.currency.as_deref().or(amounts.currency))
+    );
+    if let Some(converted) = tax.converted_amount {
+        text.push_str(&format!(
+            " = {}",
+            text::money(converted, tax.destination_currency.as_deref())
+        ));
+    }
+    let place = [
+        tax.jurisdiction_type.as_deref(),
+        tax.jurisdiction_name.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" ");
+    if !place.is_empty() {
+        text.push_str(&format!("  ({place})"));
+    }
+    Line::from(text)
+}
+
+/// The section of one item, with its tax items.
+fn item_section(n: usize, item: &TransactionItem, amounts: &Amounts) -> Section<'static> {
+    let product = item
+        .product_name
+        .as_deref()
+        .or(item.external_product_id.as_deref())
+        .unwrap_or("");
+    let exemption = match (&item.exempt, &item.tax_exemption) {
+        (_, Some(reason)) => Some(Line::from(format!("exempt: {reason}"))),
+        (Some(true), None) => Some(Line::from("exempt")),
+        (Some(false), None) => Some(Line::from("not exempt")),
+        (None, None) => None,
+    };
+    let mut s = section(
+        format!("Item {n}: {product}"),
+        vec![
+            ("External ID", opt(&item.external_id)),
+            ("Product", opt(&item.external_product_id)),
+            ("Description", opt(&item.description)),
+            ("Quantity", opt(&item.quantity)),
+            ("Amount", amounts.money(item.amount)),
+            ("Discount", amounts.money(item.total_discount)),
+            ("Taxable amount", amounts.money(item.taxable_amount)),
+            ("Tax", amounts.tax(item.tax_amount_calculated)),
+            ("Tax rate", amounts.rate(item.tax_rate_calculated)),
+            ("Tax imported", amounts.money(item.tax_amount_imported)),
+            ("Exemption", exemption),
+        ],
+    );
+    if item.converted_amount.is_some() {
+        let to = item.destination_currency.as_deref();
+        s = s
+            .maybe(
+                "Converted amount",
+                amounts.in_currency(item.converted_amount, to),
+            )
+            .maybe(
+                "Converted tax",
+                if amounts.calculated {
+                    amounts.in_currency(item.converted_tax_amount_calculated, to)
+                } else {
+                    Some(amounts.pending())
+                },
+            );
+    }
+    if !amounts.calculated {
+        return s.row("Tax items", amounts.pending());
+    }
+    if item.tax_items.is_empty() {
+        return s.row("Tax items", Span::styled("none", amounts.theme.muted));
+    }
+    item.tax_items
+        .iter()
+        .fold(s, |s, tax| s.row("Tax item", tax_item_line(tax, amounts)))
+}
+
+/// Builds the detail view.
+pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
+    let amounts = Amounts {
+        currency: t.currency.as_deref(),
+        calculated: t.tax_is_calculated(),
+        theme,
+    };
+    let customer = Some(customer_name(t))
+        .filter(|c| !c.is_empty())
+        .map(|c| Line::from(c.to_owned()));
+    let mut sections = vec![
+        section(
+            "Transaction",
+            vec![
+                ("ID", Some(Line::from(t.id.clone()))),
+                ("External ID", Some(Line::from(t.external_id.clone()))),
+                ("Type", Some(Line::from(t.kind.to_string()))),
+                (
+                    "Status",
+                    t.status
+                        .as_ref()
+                        .map(|s| Line::from(Span::styled(s.to_string(), status_style(s, theme)))),
+                ),
+                (
+                    "Processing status",
+                    t.processing_status.as_ref().map(|s| {
+                        Line::from(Span::styled(s.to_string(), processing_style(s, theme)))
+                    }),
+                ),
+                ("Date", Some(Line::from(text::timestamp(&t.date)))),
+                ("Direction", opt(&t.direction)),
+                ("Customer", customer),
+                ("Description", opt(&t.description)),
+                ("Credit note of", opt(&t.related_to)),
+                ("Refund status", opt(&t.refund_status)),
+                ("Document type", opt(&t.document_type)),
+                ("Marketplace", opt(&t.marketplace)),
+                ("Source", opt(&t.source)),
+            ],
+        ),
+        section(
+            "Amounts",
+            vec![
+                ("Currency", opt(&t.currency)),
+                ("Subtotal", amounts.money(t.subtotal)),
+                ("Discount", amounts.money(t.total_discount)),
+                ("Total", amounts.money(t.total_amount)),
+                ("Taxable amount", amounts.money(t.taxable_amount)),
+                ("Tax calculated", amounts.tax(t.total_tax_amount_calculated)),
+                ("Tax rate", amounts.rate(t.tax_rate_calculated)),
+                ("Tax imported", amounts.money(t.total_tax_amount_imported)),
+                ("Tax liability", amounts.tax(t.total_tax_liability_amount)),
+                ("Final total", amounts.tax(t.final_total_amount)),
+            ],
+        ),
+    ];
+    if t.converted_total_amount.is_some() || t.conversion_rate.is_some() {
+        let to = t.destination_currency.as_deref();
+        let converted_tax = |a| {
+            if amounts.calculated {
+                amounts.in_currency(a, to)
+            } else {
+                Some(amounts.pending())
+            }
+        };
+        sections.push(section(
+            "Converted amounts",
+            vec![
+                ("Currency", opt(&t.destination_currency)),
+                ("Conversion rate", opt(&t.conversion_rate)),
+                ("Total", amounts.in_currency(t.converted_total_amount, to)),
+                (
+                    "Tax calculated",
+                    converted_tax(t.converted_total_tax_amount_calculated),
+                ),
+                ("Final total", converted_tax(t.converted_final_total_amount)),
+            ],
+        ));
+    }
+    sections.push(section(
+        "Exemption",
+        vec![
+            ("Exempt", opt(&t.exempt)),
+            (
+                "Exemptions applied",
+                t.exemptions
+                    .as_ref()
+                    .map(|e| Line::from(e.len().to_string())),
+            ),
+        ],
+    ));
+    let addresses = if t.addresses.is_empty() {
+        Section::new("Addresses").row("Address", Span::styled("none", theme.muted))
+    } else {
+        t.addresses.iter().fold(Section::new("Addresses"), |s, a| {
+            s.row(a.kind.to_string(), address_line(a))
+        })
+    };
+    sections.push(addresses);
+    sections.extend(
+        t.transaction_items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| item_section(i + 1, item, &amounts)),
+    );
+    Detail::new(theme, sections)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn transaction(processing: &str) -> Transaction {
+        serde_json::from_value(json!({
+            "id": "tran_1", "external_id": "ord-1", "date": "2026-03-01T10:00:00Z",
+            "type": "SALE", "status": "COMMITTED", "processing_status": processing,
+            "currency": "USD", "total_amount": "129.00",
+            "total_tax_amount_calculated": "10.6425", "tax_rate_calculated": "0.0825",
+            "addresses": [{"type": "SHIP_TO", "street_1": "1 Main St", "city": "Austin",
+                           "state": "TX", "postal_code": "78701", "country": "US"}],
+            "transaction_items": [{
+                "id": "item_1", "external_id": "l1", "external_product_id": "sku-1",
+                "quantity": "1", "amount": "129.00", "tax_amount_calculated": "10.6425",
+                "tax_rate_calculated": "0.0825",
+                "tax_items": [{"name": "Texas state tax", "rate": "0.0625", "amount": "8.0625",
+                               "jurisdiction_type": "STATE", "jurisdiction_name": "Texas"}]
+            }]
+        }))
+        .unwrap()
+    }
+
+    fn text(t: &Transaction) -> String {
+        let theme = Theme::default();
+        build(t, &theme)
+            .lines(120)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn a_calculated_transaction_shows_its_tax_exactly() {
+        let shown = text(&transaction("PROCESSED"));
+        for part in [
+            "129.00 USD",
+            "10.6425 USD",
+            "8.25%",
+            "Texas state tax  6.25%  8.0625 USD  (STATE Texas)",
+            "1 Main St, Austin, TX 78701, US",
+            "Item 1: sku-1",
+        ] {
+            assert!(shown.contains(part), "{part} in {shown}");
+        }
+        assert!(!shown.contains("pending"), "{shown}");
+    }
+
+    #[test]
+    fn tax_not_yet_calculated_is_pending_not_zero() {
+        let mut t = transaction("QUEUED");
+        t.total_tax_amount_calculated = Some(Decimal::ZERO);
+        let shown = text(&t);
+        assert!(shown.contains("pending"), "{shown}");
+        assert!(!shown.contains("0.00 USD"), "{shown}");
+        assert!(!shown.contains("Texas state tax"), "{shown}");
+        assert!(shown.contains("129.00 USD"), "the total is known: {shown}");
+    }
+}

@@ -1,0 +1,115 @@
+//! The list: its pages fetched in the sort the user chose, its keys, and `s`/`S` cycling the
+//! service's `order_by` fields.
+
+use super::Mode;
+use super::TransactionsPane;
+use super::filter::filter_form;
+use crate::effect::Call;
+use crate::model::filters::Sort;
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level};
+use crate::ui::widgets::paged_table::Sort as TableSort;
+
+impl TransactionsPane {
+    /// Asks for the pages the table wants, in the sort the user chose.
+    pub(super) fn fetch(&mut self, ctx: &mut Ctx) {
+        for want in self.table.wants() {
+            let mut filter = self.filter.clone();
+            filter.order_by = self
+                .table
+                .sort()
+                .map(|s| Sort {
+                    field: s.key.to_owned(),
+                    descending: s.descending,
+                })
+                .into_iter()
+                .collect();
+            let id = ctx.call(Call::Transactions {
+                filter,
+                page: want.params(),
+            });
+            self.pages.insert(id, (want.generation, want.page));
+        }
+    }
+
+    /// Starts over with the filter in force: old answers still on their way are cancelled.
+    pub(super) fn reload(&mut self, ctx: &mut Ctx) {
+        for (id, _) in self.pages.drain() {
+            ctx.cancel(id);
+        }
+        self.table.reset();
+        self.fetch(ctx);
+    }
+
+    /// `s` picks the next sortable column, `S` turns the sort around.
+    fn sort(&mut self, action: Action, ctx: &mut Ctx) {
+        let keys: Vec<&'static str> = self
+            .columns
+            .iter()
+            .filter(|c| c.sortable())
+            .map(|c| c.key)
+            .collect();
+        let next = match (action, self.table.sort()) {
+            (Action::SortReverse, Some(s)) => TableSort {
+                descending: !s.descending,
+                ..s
+            },
+            (Action::SortReverse, None) => TableSort {
+                key: keys[0],
+                descending: true,
+            },
+            (_, Some(s)) => {
+                let i = keys
+                    .iter()
+                    .position(|k| *k == s.key)
+                    .map_or(0, |i| (i + 1) % keys.len());
+                TableSort {
+                    key: keys[i],
+                    descending: false,
+                }
+            }
+            (_, None) => TableSort {
+                key: keys[0],
+                descending: false,
+            },
+        };
+        for (id, _) in self.pages.drain() {
+            ctx.cancel(id);
+        }
+        self.table.set_sort(Some(next));
+        ctx.notify(Level::Info, format!("sorted by {}", sort_label(next)));
+    }
+
+    pub(super) fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let visible = self.table.visible_rows().max(1);
+        match action {
+            Action::Up => self.table.up(1),
+            Action::Down => self.table.down(1),
+            Action::PageUp => self.table.page_up(visible),
+            Action::PageDown => self.table.page_down(visible),
+            Action::Top => self.table.top(),
+            Action::Bottom => self.table.bottom(),
+            Action::Open => match self.table.selected().cloned() {
+                Some(t) => self.open_detail(t, ctx),
+                None => return false,
+            },
+            Action::Filter => self.mode = Mode::Filter(filter_form(&self.filter)),
+            Action::Refresh => self.reload(ctx),
+            Action::Sort | Action::SortReverse => self.sort(action, ctx),
+            _ => return false,
+        }
+        if matches!(self.mode, Mode::List) {
+            self.fetch(ctx);
+        }
+        true
+    }
+}
+
+/// `date (descending)`.
+pub(super) fn sort_label(s: TableSort) -> String {
+    format!(
+        "{}{}",
+        s.key,
+        if s.descending { " (descending)" } else { "" }
+    )
+}
