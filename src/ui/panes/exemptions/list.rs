@@ -127,23 +127,38 @@ impl ExemptionsPane {
             return;
         };
         match search.handle_key(key) {
+            // Sent once the typing pauses (see `tick`), so a fast typist costs one request.
             SearchOutcome::Edited => {
-                let text = search.text().to_owned();
-                self.apply_search(&text, ctx);
+                self.pending_search = Some((search.text().to_owned(), SEARCH_DEBOUNCE_TICKS));
             }
-            SearchOutcome::Done => self.search = None,
+            SearchOutcome::Done => {
+                self.search = None;
+                if let Some((text, _)) = self.pending_search.take() {
+                    self.apply_search(&text, ctx);
+                }
+            }
             SearchOutcome::Cleared => {
                 self.search = None;
+                self.pending_search = None;
                 self.apply_search("", ctx);
             }
             SearchOutcome::MoreFilters => {
                 self.search = None;
+                // The text still waiting goes with the filters, sent when they are applied.
+                if let Some((text, _)) = self.pending_search.take() {
+                    self.filter.search_query = Some(text.trim())
+                        .filter(|q| !q.is_empty())
+                        .map(str::to_owned);
+                }
                 self.mode = Mode::Filter(filter_form(&self.filter));
             }
             SearchOutcome::None => {}
         }
     }
 }
+
+/// Ticks (of 100 ms) the typing must pause before the search is sent.
+pub(super) const SEARCH_DEBOUNCE_TICKS: u8 = 3;
 
 /// `end_date (descending)`.
 pub(super) fn sort_words(sort: TableSort) -> String {

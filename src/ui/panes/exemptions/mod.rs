@@ -2,8 +2,9 @@
 //! one exemption with its attachments, the new-exemption form (the customer found by search)
 //! and the certificate upload with path completion.
 //!
-//! The search is sent as the user types: each edit cancels the request still on its way and
-//! asks again, so one list request at most is in flight and a stale answer is never shown.
+//! The search is sent as the user types, once the typing pauses for 300 ms: each search cancels
+//! the request still on its way, so one list request at most is in flight and a stale answer is
+//! never shown.
 
 mod columns;
 mod create;
@@ -79,6 +80,8 @@ pub struct ExemptionsPane {
     mode: Mode,
     /// The search line, while it has the keys.
     search: Option<Search>,
+    /// Typed search text not sent yet, and the ticks left before it is.
+    pending_search: Option<(String, u8)>,
     detail: Option<DetailView>,
     /// The new exemption on its way.
     creating: Option<RequestId>,
@@ -107,6 +110,7 @@ impl ExemptionsPane {
             pages: HashMap::new(),
             mode: Mode::List,
             search: None,
+            pending_search: None,
             detail: None,
             creating: None,
             lookup: None,
@@ -406,6 +410,20 @@ impl Pane for ExemptionsPane {
             _ => return false,
         }
         true
+    }
+
+    /// Sends the typed search once the typing has paused.
+    fn tick(&mut self, ctx: &mut Ctx) -> bool {
+        let Some((text, ticks)) = &mut self.pending_search else {
+            return false;
+        };
+        *ticks = ticks.saturating_sub(1);
+        if *ticks == 0 {
+            let text = std::mem::take(text);
+            self.pending_search = None;
+            self.apply_search(&text, ctx);
+        }
+        false
     }
 
     fn has_unsaved_input(&self) -> bool {

@@ -48,6 +48,13 @@ impl Harness {
         self.with(|p, ctx| p.on_key(key, ctx));
     }
 
+    /// Lets the typing pause long enough for a debounced search to go.
+    fn pause(&mut self) {
+        for _ in 0..super::list::SEARCH_DEBOUNCE_TICKS {
+            self.with(|p, ctx| p.tick(ctx));
+        }
+    }
+
     fn type_text(&mut self, text: &str) {
         text.chars().for_each(|c| self.press(KeyCode::Char(c)));
     }
@@ -141,12 +148,18 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
     h.load(vec![exemption("exm_1")]);
     h.action(Action::Filter);
     h.type_text("a");
+    assert!(
+        h.calls().is_empty(),
+        "nothing is sent while the typing goes on"
+    );
+    h.pause();
     let first = h.calls();
     let [(a, Call::Exemptions { filter, .. })] = first.as_slice() else {
         panic!("one page call: {first:?}");
     };
     assert_eq!(filter.search_query.as_deref(), Some("a"));
     h.type_text("d");
+    h.pause();
     assert_eq!(h.cancelled(), [*a], "the previous search is cancelled");
     let second = h.calls();
     let [(ad, Call::Exemptions { filter, .. })] = second.as_slice() else {
@@ -181,6 +194,20 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
     assert!(
         matches!(cleared.as_slice(), [(_, Call::Exemptions { filter, .. })] if filter.search_query.is_none()),
         "esc clears the search: {cleared:?}"
+    );
+}
+
+#[test]
+fn fast_typing_costs_one_search() {
+    let mut h = Harness::new(false);
+    h.load(vec![exemption("exm_1")]);
+    h.action(Action::Filter);
+    h.type_text("acme");
+    h.pause();
+    let calls = h.calls();
+    assert!(
+        matches!(calls.as_slice(), [(_, Call::Exemptions { filter, .. })] if filter.search_query.as_deref() == Some("acme")),
+        "one search for the whole word: {calls:?}"
     );
 }
 
