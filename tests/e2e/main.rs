@@ -98,6 +98,67 @@ fn a_profile_from_the_environment_opens_read_only_with_no_keyring() {
     runtime.block_on(sandbox.stop());
 }
 
+#[test]
+fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
+    let state = tempfile::tempdir().unwrap();
+    let pdf = state.path().join("resale-certificate.pdf");
+    std::fs::write(
+        &pdf,
+        b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF",
+    )
+    .unwrap();
+    let mut t = Pty::spawn(&["--demo"], 140, 40, state.path());
+    t.wait_for("row 1 of", Duration::from_secs(30));
+
+    // Nexus: edit the first physical nexus's city.
+    t.send(":");
+    t.send("nexus\r");
+    t.wait_for("Nexus — physical", Duration::from_secs(10));
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("e");
+    t.wait_for("Postal code", Duration::from_secs(10));
+    for _ in 0..5 {
+        t.send("\t");
+    }
+    for _ in 0..30 {
+        t.send("\x7f");
+    }
+    t.send("Nanaimo");
+    t.send("\x13"); // ctrl-s
+    // The form closes, and the reloaded list shows the new city.
+    t.wait_until_gone("Postal code", Duration::from_secs(10));
+    t.wait_for("Nanaimo", Duration::from_secs(10));
+
+    // Exemptions: a new one for a customer found by typing, then its certificate.
+    t.send(":");
+    t.send("exemptions\r");
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("n");
+    t.wait_for("Find customer", Duration::from_secs(10));
+    t.send("a");
+    std::thread::sleep(Duration::from_millis(800));
+    t.send("\t\x1b[C"); // the first customer found
+    t.send("\t\x1b[C"); // type: customer
+    t.send("\t\x1b[C"); // status: ACTIVE
+    t.send("\t2026-01-01");
+    t.send("\t\t12-3456789");
+    t.send("\tST-E2E-0001");
+    t.send("\x13");
+    // The form closes and the new exemption's detail opens.
+    t.wait_until_gone("Find customer", Duration::from_secs(10));
+    t.wait_for("ST-E2E-0001", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    t.send("e");
+    t.wait_for("path of a PDF of at most 10 MB", Duration::from_secs(10));
+    t.send(&pdf.display().to_string());
+    t.send("\r");
+    // Uploaded: the detail's files now list it with its type.
+    t.wait_for("resale-certificate.pdf  application/pdf", Duration::from_secs(10));
+
+    t.send("q");
+    assert!(t.wait_exit(Duration::from_secs(10)).success());
+}
+
 /// Regenerates `screenshots/` from the real program on demo data:
 /// `cargo test --test e2e -- --ignored screenshots`.
 #[test]
@@ -146,7 +207,12 @@ fn screenshots() {
     t.send("\x1b");
     t.wait_for("Discard", Duration::from_secs(5));
     t.send("y");
-    for (pane, shot) in [("nexus", "nexus"), ("customers", "customers")] {
+    for (pane, shot) in [
+        ("nexus", "nexus"),
+        ("exemptions", "exemptions"),
+        ("customers", "customers"),
+        ("transactions", "transactions"),
+    ] {
         t.send(":");
         t.send(&format!("{pane}\r"));
         t.wait_for("row 1 of", Duration::from_secs(10));

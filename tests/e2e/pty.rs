@@ -116,6 +116,17 @@ impl Pty {
         }
     }
 
+    /// Waits until `text` is no longer on screen.
+    pub fn wait_until_gone(&mut self, text: &str, timeout: Duration) {
+        let start = Instant::now();
+        while self.screen().contains(text) {
+            if start.elapsed() > timeout {
+                panic!("timed out waiting for {text:?} to go:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
         let start = Instant::now();
         loop {
