@@ -11,13 +11,14 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use taxdash::effect::{Answer, Effect, Reply};
-use taxdash::model::{Page, Registration};
+use taxdash::model::Page;
 use taxdash::sandbox::demo_data;
+use taxdash::sandbox::transactions::{Filter, Transactions};
 use taxdash::ui::keymap::Keymap;
-use taxdash::ui::panes::{self, registrations};
+use taxdash::ui::panes::{self, registrations, transactions};
 use taxdash::ui::shell::{HeaderInfo, Shell};
 use taxdash::ui::theme::Theme;
-use taxdash::ui::widgets::paged_table::PagedTable;
+use taxdash::ui::widgets::paged_table::{Column, PagedTable};
 
 const WIDTH: u16 = 200;
 const HEIGHT: u16 = 50;
@@ -49,8 +50,8 @@ fn ms(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)
 }
 
-/// A page of `size` rows cycling through the demo registrations.
-fn page(rows: &[Registration], number: u32, size: u32, total: u64) -> Page<Registration> {
+/// A page of `size` rows cycling through `rows`.
+fn page<R: Clone>(rows: &[R], number: u32, size: u32, total: u64) -> Page<R> {
     let start = u64::from(number - 1) * u64::from(size);
     let end = (start + u64::from(size)).min(total);
     let items = (start..end)
@@ -59,15 +60,15 @@ fn page(rows: &[Registration], number: u32, size: u32, total: u64) -> Page<Regis
     Page::new(items, total, number, size)
 }
 
-fn table_frames(rows: &[Registration], total: u64) {
+fn table_frames<R: Clone>(label: &str, rows: &[R], columns: &[Column<R>], total: u64) {
     let theme = Theme::default();
-    let columns = registrations::columns();
-    let mut table: PagedTable<Registration> = PagedTable::new("registrations");
+    let columns = columns.to_vec();
+    let mut table: PagedTable<R> = PagedTable::new("rows");
     let area = Rect::new(0, 0, WIDTH, HEIGHT);
     let mut buf = Buffer::empty(area);
     // First frame sizes the window; then answer what the table asks for.
     table.render(area, &mut buf, &theme, &columns, true);
-    let feed = |table: &mut PagedTable<Registration>| {
+    let feed = |table: &mut PagedTable<R>| {
         for want in table.wants() {
             table.receive(
                 want.generation,
@@ -90,7 +91,7 @@ fn table_frames(rows: &[Registration], total: u64) {
     table.render(area, &mut buf, &theme, &columns, true);
     let (end_median, end_p99) = measure(|| table.render(area, &mut buf, &theme, &columns, true));
     println!(
-        "  paged table, {total:>9} rows: top median {} (p99 {}), end median {} (p99 {}); pages held {} ({} rows)",
+        "  {label} table, {total:>9} rows: top median {} (p99 {}), end median {} (p99 {}); pages held {} ({} rows)",
         ms(top_median),
         ms(top_p99),
         ms(end_median),
@@ -102,7 +103,7 @@ fn table_frames(rows: &[Registration], total: u64) {
 
 fn main() {
     let demo = demo_data::generate(42, 0, "orgn_demo_1");
-    let rows = demo.registrations;
+    let rows = demo.registrations.clone();
     println!("frame time at {WIDTH}x{HEIGHT}, {} frames each", frames());
 
     // The whole dashboard: header, tabs, the registrations list, status and footer.
@@ -135,7 +136,18 @@ fn main() {
         ms(p99)
     );
 
+    let columns = registrations::columns();
     for total in [1_000, 1_000_000] {
-        table_frames(&rows, total);
+        table_frames("registrations", &rows, &columns, total);
+    }
+
+    // The Transactions pane's table on demo transactions, at the sandbox's --scale 100 count.
+    let today = chrono::Utc::now().date_naive();
+    let store = Transactions::generate(42, 0, "orgn_demo_1", today, 1_000, demo.customers.len());
+    let positions = store.query(&Filter::default(), &[], today, &demo.customers);
+    let sample = store.rows_at(&positions[..positions.len().min(300)], &demo.customers);
+    let columns = transactions::columns();
+    for total in [1_000, 1_000_000] {
+        table_frames("transactions", &sample, &columns, total);
     }
 }

@@ -153,7 +153,10 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
     t.send(&pdf.display().to_string());
     t.send("\r");
     // Uploaded: the detail's files now list it with its type.
-    t.wait_for("resale-certificate.pdf  application/pdf", Duration::from_secs(10));
+    t.wait_for(
+        "resale-certificate.pdf  application/pdf",
+        Duration::from_secs(10),
+    );
 
     t.send("q");
     assert!(t.wait_exit(Duration::from_secs(10)).success());

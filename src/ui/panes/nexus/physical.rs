@@ -33,7 +33,17 @@ fn jurisdiction_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
 }
 
 fn category_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
-    Line::from(p.category.as_str())
+    Line::from(category_words(p.category.as_str()))
+}
+
+/// A category code as words: `DELIVERY_BY_COMMON_CARRIER` → `Delivery by common carrier`. The
+/// service's own titles come per jurisdiction; the form shows those.
+pub(super) fn category_words(code: &str) -> String {
+    let lower = code.replace('_', " ").to_lowercase();
+    let mut chars = lower.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 fn start_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
@@ -495,6 +505,16 @@ mod tests {
         for c in text.chars() {
             view.on_key(key(KeyCode::Char(c)), &mut out.ctx(false));
         }
+    }
+
+    #[test]
+    fn category_codes_read_as_words() {
+        assert_eq!(
+            category_words("DELIVERY_BY_COMMON_CARRIER"),
+            "Delivery by common carrier"
+        );
+        assert_eq!(category_words("INVENTORY"), "Inventory");
+        assert_eq!(category_words(""), "");
     }
 
     #[test]
