@@ -39,6 +39,10 @@ pub enum Action {
     Deregister,
     /// Issues a credit note against the selected sale.
     CreditNote,
+    /// Attaches a file (an exemption's certificate).
+    Attach,
+    /// Adds or replaces a customer's tax id.
+    TaxId,
 }
 
 impl Action {
@@ -49,6 +53,8 @@ impl Action {
         Action::Delete,
         Action::Deregister,
         Action::CreditNote,
+        Action::Attach,
+        Action::TaxId,
     ];
 
     pub fn is_write(self) -> bool {
@@ -102,6 +108,8 @@ impl Action {
             Delete,
             Deregister,
             CreditNote,
+            Attach,
+            TaxId,
         ];
         all.extend((1..=9).map(Pane));
         all
@@ -284,7 +292,9 @@ impl Default for Keymap {
             (Key::plain('y'), CopyId),
             (Key::plain('v'), Reveal),
             (Key::plain('o'), OpenUrl),
-            (Key::plain('t'), ToggleView),
+            (Key::plain('V'), ToggleView),
+            (Key::plain('a'), Attach),
+            (Key::plain('t'), TaxId),
             (Key::plain('n'), New),
             (Key::plain('e'), Edit),
             (Key::plain('x'), Delete),

@@ -237,7 +237,7 @@ async fn a_non_pdf_is_refused_and_a_pdf_found_by_tab_is_attached() {
     d.key(KeyCode::Enter);
     d.key(KeyCode::Enter);
     d.wait_for("Attachments").await;
-    d.char('e');
+    d.char('a');
     d.wait_for("tab completes").await;
 
     let typed = text.display().to_string();

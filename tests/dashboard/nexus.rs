@@ -76,7 +76,7 @@ async fn the_physical_list_filters_and_the_economic_view_opens() {
         "{screen}"
     );
     assert!(
-        screen.contains("t economic"),
+        screen.contains("V economic"),
         "the toggle is offered: {screen}"
     );
 
@@ -95,7 +95,7 @@ async fn the_physical_list_filters_and_the_economic_view_opens() {
         .await
         .unwrap()
         .total;
-    d.char('t');
+    d.char('V');
     let screen = d.wait_for(&format!("row 1 of {economic} ")).await;
     assert!(screen.contains("economic: all jurisdictions"), "{screen}");
     assert!(
@@ -131,7 +131,7 @@ async fn the_physical_list_filters_and_the_economic_view_opens() {
     d.wait_for("Sales vs threshold").await;
 
     // Back to the physical view, its filter kept.
-    d.char('t');
+    d.char('V');
     d.wait_for("physical: state CO").await;
     d.quit().await;
 }

@@ -148,7 +148,7 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
     t.wait_until_gone("Find customer", Duration::from_secs(10));
     t.wait_for("ST-E2E-0001", Duration::from_secs(10));
     std::thread::sleep(Duration::from_millis(300));
-    t.send("e");
+    t.send("a");
     t.wait_for("path of a PDF of at most 10 MB", Duration::from_secs(10));
     t.send(&pdf.display().to_string());
     t.send("\r");

@@ -377,7 +377,7 @@ impl Pane for CustomersPane {
                 PaneHint::action(Action::Up, "scroll"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::Edit, "tax registration"),
+                PaneHint::action(Action::TaxId, "tax registration"),
                 PaneHint::action(Action::New, "new customer"),
             ],
             Mode::List => vec![
@@ -386,7 +386,7 @@ impl Pane for CustomersPane {
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
                 PaneHint::action(Action::New, "new customer"),
-                PaneHint::action(Action::Edit, "tax registration"),
+                PaneHint::action(Action::TaxId, "tax registration"),
             ],
         }
     }
@@ -428,7 +428,7 @@ impl Pane for CustomersPane {
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         match action {
             Action::New => self.open_create(ctx),
-            Action::Edit => self.open_tax_form(ctx),
+            Action::TaxId => self.open_tax_form(ctx),
             Action::CopyId => match self.current() {
                 Some(c) => ctx.copy(c.id.clone()),
                 None => return false,

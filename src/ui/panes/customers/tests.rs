@@ -162,7 +162,7 @@ fn a_created_customer_opens_in_the_detail_and_the_list_reloads() {
 fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
     let mut h = Harness::new(false);
     h.load(vec![customer("cust_1", "CA")]);
-    assert!(h.action(Action::Edit), "from the list");
+    assert!(h.action(Action::TaxId), "from the list");
     h.type_text("123456789RT0001");
     h.press(KeyCode::Enter);
     let calls = h.calls();
@@ -225,7 +225,7 @@ fn a_stale_detail_answer_is_dropped() {
 fn read_only_opens_no_form() {
     let mut h = Harness::new(true);
     h.load(vec![customer("cust_1", "CA")]);
-    for action in [Action::New, Action::Edit] {
+    for action in [Action::New, Action::TaxId] {
         h.action(action);
         assert!(h.pane.mode.form().is_none(), "{action:?} opens nothing");
         assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Error));
@@ -238,7 +238,7 @@ fn read_only_opens_no_form() {
 fn closing_a_form_with_input_asks_first() {
     let mut h = Harness::new(false);
     h.load(vec![customer("cust_1", "CA")]);
-    h.action(Action::Edit);
+    h.action(Action::TaxId);
     h.type_text("x");
     assert!(h.pane.has_unsaved_input());
     h.press(KeyCode::Esc);

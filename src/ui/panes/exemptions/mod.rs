@@ -264,7 +264,7 @@ impl Pane for ExemptionsPane {
                 PaneHint::action(Action::Up, "scroll"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::Edit, "attach certificate"),
+                PaneHint::action(Action::Attach, "attach certificate"),
                 PaneHint::action(Action::New, "new exemption"),
             ],
             Mode::List => vec![
@@ -274,7 +274,7 @@ impl Pane for ExemptionsPane {
                 PaneHint::action(Action::SortReverse, "reverse"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::New, "new exemption"),
-                PaneHint::action(Action::Edit, "attach certificate"),
+                PaneHint::action(Action::Attach, "attach certificate"),
             ],
         }
     }
@@ -330,7 +330,7 @@ impl Pane for ExemptionsPane {
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         match action {
             Action::New => self.open_create(ctx),
-            Action::Edit => self.open_upload(ctx),
+            Action::Attach => self.open_upload(ctx),
             Action::CopyId => match self.current() {
                 Some(e) => ctx.copy(e.id.clone()),
                 None => return false,

@@ -390,7 +390,7 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
     h.load(vec![exemption("exm_1")]);
     h.action(Action::Open);
     h.calls();
-    assert!(h.action(Action::Edit));
+    assert!(h.action(Action::Attach));
     h.type_text("/tmp/ce");
     h.press(KeyCode::Tab);
     let calls = h.calls();
@@ -444,7 +444,7 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
 fn read_only_opens_no_write() {
     let mut h = Harness::new(true);
     h.load(vec![exemption("exm_1")]);
-    for action in [Action::New, Action::Edit] {
+    for action in [Action::New, Action::Attach] {
         h.action(action);
         assert!(h.pane.mode.form().is_none(), "{action:?} opens nothing");
         assert_eq!(h.last_notice(), Some(Level::Error));
