@@ -21,6 +21,7 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{StatefulWidget, Widget};
 
+use crate::ui::keymap::Action;
 use crate::ui::text::{MISSING, pad_to, width, wrap_line};
 use crate::ui::theme::Theme;
 
@@ -127,6 +128,21 @@ pub struct DetailState {
 }
 
 impl DetailState {
+    /// Scrolls for a movement action (a line, a page, the top or the bottom); `false` for any
+    /// other action, which is left to the caller.
+    pub fn navigate(&mut self, action: Action) -> bool {
+        match action {
+            Action::Up => self.up(1),
+            Action::Down => self.down(1),
+            Action::PageUp => self.page_up(),
+            Action::PageDown => self.page_down(),
+            Action::Top => self.top(),
+            Action::Bottom => self.bottom(),
+            _ => return false,
+        }
+        true
+    }
+
     /// The first line shown.
     pub fn scroll(&self) -> usize {
         self.scroll

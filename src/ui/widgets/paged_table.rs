@@ -27,6 +27,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub use column::{CellFn, Column, ColumnWidth, fit_widths};
 
 use crate::model::{Page, PageParams};
+use crate::ui::keymap::Action;
 use crate::ui::widgets::spinner::Spinner;
 
 /// Rows per page asked of the server (its maximum).
@@ -62,6 +63,17 @@ impl PageRequest {
 pub struct Sort {
     pub key: &'static str,
     pub descending: bool,
+}
+
+impl std::fmt::Display for Sort {
+    /// `date`, or `date (descending)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key)?;
+        if self.descending {
+            f.write_str(" (descending)")?;
+        }
+        Ok(())
+    }
 }
 
 impl Sort {
@@ -221,6 +233,57 @@ impl<R> PagedTable<R> {
         } else {
             None
         }
+    }
+
+    /// Moves the cursor for a movement action (a row up or down, a page, the first or the last
+    /// row); `false` for any other action, which is left to the caller.
+    pub fn navigate(&mut self, action: Action) -> bool {
+        let page = self.visible_rows().max(1);
+        match action {
+            Action::Up => self.up(1),
+            Action::Down => self.down(1),
+            Action::PageUp => self.page_up(page),
+            Action::PageDown => self.page_down(page),
+            Action::Top => self.top(),
+            Action::Bottom => self.bottom(),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The sort `s` asks for (the next sortable column of `columns`, ascending) or, with
+    /// `reverse`, `S` (the same column the other way); `None` when no column sorts.
+    pub fn next_sort(&self, columns: &[Column<R>], reverse: bool) -> Option<Sort> {
+        let keys: Vec<&'static str> = columns
+            .iter()
+            .filter(|c| c.sortable())
+            .map(|c| c.key)
+            .collect();
+        let first = *keys.first()?;
+        Some(match (reverse, self.sort) {
+            (true, Some(s)) => Sort {
+                descending: !s.descending,
+                ..s
+            },
+            (true, None) => Sort {
+                key: first,
+                descending: true,
+            },
+            (false, Some(s)) => {
+                let i = keys
+                    .iter()
+                    .position(|k| *k == s.key)
+                    .map_or(0, |i| (i + 1) % keys.len());
+                Sort {
+                    key: keys[i],
+                    descending: false,
+                }
+            }
+            (false, None) => Sort {
+                key: first,
+                descending: false,
+            },
+        })
     }
 
     /// Replaces every cached row matching `pred` with `row` (a record changed by a write), so

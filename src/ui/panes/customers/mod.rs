@@ -300,12 +300,7 @@ impl CustomersPane {
                 self.detail = None;
                 self.mode = Mode::List;
             }
-            Action::Up => d.state.up(1),
-            Action::Down => d.state.down(1),
-            Action::PageUp => d.state.page_up(),
-            Action::PageDown => d.state.page_down(),
-            Action::Top => d.state.top(),
-            Action::Bottom => d.state.bottom(),
+            action if d.state.navigate(action) => {}
             Action::Refresh => self.refresh_detail(ctx),
             _ => return false,
         }
@@ -313,14 +308,9 @@ impl CustomersPane {
     }
 
     fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let visible = self.table.visible_rows().max(1);
         match action {
-            Action::Up => self.table.up(1),
-            Action::Down => self.table.down(1),
-            Action::PageUp => self.table.page_up(visible),
-            Action::PageDown => self.table.page_down(visible),
-            Action::Top => self.table.top(),
-            Action::Bottom => self.table.bottom(),
+            // Movement: the table moves its cursor.
+            action if self.table.navigate(action) => {}
             Action::Open => match self.table.selected().cloned() {
                 Some(c) => self.open_detail(c, ctx),
                 None => return false,

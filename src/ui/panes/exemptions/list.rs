@@ -9,7 +9,6 @@ use crate::effect::Call;
 use crate::model::filters::Sort;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::widgets::paged_table::Sort as TableSort;
 
 impl ExemptionsPane {
     /// Asks for the pages the table wants, with the filter and the sort in force.
@@ -60,50 +59,21 @@ impl ExemptionsPane {
 
     /// `s` picks the next sortable column, `S` reverses the direction.
     pub(super) fn sort(&mut self, action: Action, ctx: &mut Ctx) {
-        let sortable: Vec<&'static str> = self
-            .columns
-            .iter()
-            .filter(|c| c.sortable())
-            .map(|c| c.key)
-            .collect();
-        let next = match (action, self.table.sort()) {
-            (Action::SortReverse, Some(s)) => TableSort {
-                descending: !s.descending,
-                ..s
-            },
-            (Action::SortReverse, None) => TableSort {
-                key: sortable[0],
-                descending: true,
-            },
-            (_, Some(s)) => {
-                let i = sortable
-                    .iter()
-                    .position(|k| *k == s.key)
-                    .map_or(0, |i| (i + 1) % sortable.len());
-                TableSort {
-                    key: sortable[i],
-                    descending: false,
-                }
-            }
-            (_, None) => TableSort {
-                key: sortable[0],
-                descending: false,
-            },
+        let Some(next) = self
+            .table
+            .next_sort(&self.columns, action == Action::SortReverse)
+        else {
+            return;
         };
         self.cancel_pages(ctx);
         self.table.set_sort(Some(next));
-        ctx.notify(Level::Info, format!("sorted by {}", sort_words(next)));
+        ctx.notify(Level::Info, format!("sorted by {next}"));
     }
 
     pub(super) fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let visible = self.table.visible_rows().max(1);
         match action {
-            Action::Up => self.table.up(1),
-            Action::Down => self.table.down(1),
-            Action::PageUp => self.table.page_up(visible),
-            Action::PageDown => self.table.page_down(visible),
-            Action::Top => self.table.top(),
-            Action::Bottom => self.table.bottom(),
+            // Movement: the table moves its cursor.
+            action if self.table.navigate(action) => {}
             Action::Open => match self.table.selected().cloned() {
                 Some(e) => self.open_detail(e, ctx),
                 None => return false,
@@ -159,9 +129,3 @@ impl ExemptionsPane {
 
 /// Ticks (of 100 ms) the typing must pause before the search is sent.
 pub(super) const SEARCH_DEBOUNCE_TICKS: u8 = 3;
-
-/// `end_date (descending)`.
-pub(super) fn sort_words(sort: TableSort) -> String {
-    let way = if sort.descending { " (descending)" } else { "" };
-    format!("{}{way}", sort.key)
-}

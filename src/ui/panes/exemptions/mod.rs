@@ -25,7 +25,6 @@ use ratatui::widgets::{Block, Borders, StatefulWidget, Widget};
 
 pub use self::columns::columns;
 use self::filter::{describe, filter_form, filter_of};
-use self::list::sort_words;
 use self::search::Search;
 use self::upload::Upload;
 use crate::effect::{Call, Failure, Reply, RequestId};
@@ -193,12 +192,7 @@ impl ExemptionsPane {
                 self.close_detail(ctx);
                 self.mode = Mode::List;
             }
-            Action::Up => d.state.up(1),
-            Action::Down => d.state.down(1),
-            Action::PageUp => d.state.page_up(),
-            Action::PageDown => d.state.page_down(),
-            Action::Top => d.state.top(),
-            Action::Bottom => d.state.bottom(),
+            action if d.state.navigate(action) => {}
             Action::Refresh => self.refresh_detail(ctx),
             _ => return false,
         }
@@ -218,7 +212,7 @@ impl ExemptionsPane {
                 let sorted = self
                     .table
                     .sort()
-                    .map_or_else(String::new, |s| format!(", sorted by {}", sort_words(s)));
+                    .map_or_else(String::new, |s| format!(", sorted by {s}"));
                 format!("{}{sorted}", describe(&self.filter))
             }
         }

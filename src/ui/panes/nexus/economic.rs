@@ -280,12 +280,7 @@ impl Economic {
         if let Some((nexus, state)) = &mut self.detail {
             match action {
                 Action::Back => self.detail = None,
-                Action::Up => state.up(1),
-                Action::Down => state.down(1),
-                Action::PageUp => state.page_up(),
-                Action::PageDown => state.page_down(),
-                Action::Top => state.top(),
-                Action::Bottom => state.bottom(),
+                action if state.navigate(action) => {}
                 Action::CopyId => ctx.copy(nexus.id.clone()),
                 Action::Refresh => {
                     self.waiting_row = Some(ctx.call(Call::NexusRow {
@@ -296,14 +291,9 @@ impl Economic {
             }
             return true;
         }
-        let visible = self.table.visible_rows().max(1);
         match action {
-            Action::Up => self.table.up(1),
-            Action::Down => self.table.down(1),
-            Action::PageUp => self.table.page_up(visible),
-            Action::PageDown => self.table.page_down(visible),
-            Action::Top => self.table.top(),
-            Action::Bottom => self.table.bottom(),
+            // Movement: the table moves its cursor.
+            action if self.table.navigate(action) => {}
             Action::Filter => self.open_filter(),
             Action::Refresh => self.reload(ctx),
             Action::CopyId => match self.table.selected() {

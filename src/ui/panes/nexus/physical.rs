@@ -324,14 +324,9 @@ impl Physical {
     }
 
     pub fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let visible = self.table.visible_rows().max(1);
         match action {
-            Action::Up => self.table.up(1),
-            Action::Down => self.table.down(1),
-            Action::PageUp => self.table.page_up(visible),
-            Action::PageDown => self.table.page_down(visible),
-            Action::Top => self.table.top(),
-            Action::Bottom => self.table.bottom(),
+            // Movement: the table moves its cursor.
+            action if self.table.navigate(action) => {}
             Action::Filter => self.open_filter(),
             Action::Refresh => self.reload(ctx),
             Action::CopyId => match self.table.selected() {

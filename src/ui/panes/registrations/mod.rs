@@ -28,7 +28,7 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::{Form, FormOutcome};
-use crate::ui::widgets::paged_table::{Column, PagedTable, Sort as TableSort};
+use crate::ui::widgets::paged_table::{Column, PagedTable};
 
 /// What the detail view shows and waits for.
 struct DetailView {
@@ -207,13 +207,9 @@ impl RegistrationsPane {
 
     /// `, sorted by state_code (descending)`, or nothing.
     fn sort_note(&self) -> String {
-        self.table.sort().map_or_else(String::new, |s| {
-            format!(
-                ", sorted by {}{}",
-                s.key,
-                if s.descending { " (descending)" } else { "" }
-            )
-        })
+        self.table
+            .sort()
+            .map_or_else(String::new, |s| format!(", sorted by {s}"))
     }
 
     fn handle_wizard_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
@@ -328,7 +324,6 @@ impl Pane for RegistrationsPane {
     }
 
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let visible = self.table.visible_rows().max(1);
         match (&self.mode, action) {
             (_, Action::Deregister) => self.open_wizard(ctx),
             (_, Action::CopyId) => match self.current() {
@@ -347,47 +342,17 @@ impl Pane for RegistrationsPane {
                 self.detail = None;
             }
             (Mode::Detail, Action::Reveal) => self.reveal(ctx),
-            (Mode::Detail, Action::Up) => {
-                if let Some(d) = &mut self.detail {
-                    d.state.up(1);
-                }
-            }
-            (Mode::Detail, Action::Down) => {
-                if let Some(d) = &mut self.detail {
-                    d.state.down(1);
-                }
-            }
-            (Mode::Detail, Action::PageDown) => {
-                if let Some(d) = &mut self.detail {
-                    d.state.page_down();
-                }
-            }
-            (Mode::Detail, Action::PageUp) => {
-                if let Some(d) = &mut self.detail {
-                    d.state.page_up();
-                }
-            }
-            (Mode::Detail, Action::Top) => {
-                if let Some(d) = &mut self.detail {
-                    d.state.top();
-                }
-            }
-            (Mode::Detail, Action::Bottom) => {
-                if let Some(d) = &mut self.detail {
-                    d.state.bottom();
-                }
-            }
+            (Mode::Detail, action)
+                if self
+                    .detail
+                    .as_mut()
+                    .is_some_and(|d| d.state.navigate(action)) => {}
             (Mode::Detail, Action::Refresh) => {
                 if let Some(r) = self.detail.as_ref().map(|d| d.registration.clone()) {
                     self.open_detail(r, ctx);
                 }
             }
-            (Mode::List, Action::Up) => self.table.up(1),
-            (Mode::List, Action::Down) => self.table.down(1),
-            (Mode::List, Action::PageUp) => self.table.page_up(visible),
-            (Mode::List, Action::PageDown) => self.table.page_down(visible),
-            (Mode::List, Action::Top) => self.table.top(),
-            (Mode::List, Action::Bottom) => self.table.bottom(),
+            (Mode::List, action) if self.table.navigate(action) => {}
             (Mode::List, Action::Open) => match self.table.selected().cloned() {
                 Some(r) => self.open_detail(r, ctx),
                 None => return false,
@@ -395,48 +360,17 @@ impl Pane for RegistrationsPane {
             (Mode::List, Action::Filter) => self.mode = Mode::Filter(filter_form(&self.filter)),
             (Mode::List, Action::Refresh) => self.reload(ctx),
             (Mode::List, Action::Sort | Action::SortReverse) => {
-                let sortable: Vec<&'static str> = self
-                    .columns
-                    .iter()
-                    .filter(|c| c.sortable())
-                    .map(|c| c.key)
-                    .collect();
-                let next = match (action, self.table.sort()) {
-                    (Action::SortReverse, Some(s)) => TableSort {
-                        descending: !s.descending,
-                        ..s
-                    },
-                    (Action::SortReverse, None) => TableSort {
-                        key: sortable[0],
-                        descending: true,
-                    },
-                    (_, Some(s)) => {
-                        let i = sortable
-                            .iter()
-                            .position(|k| *k == s.key)
-                            .map_or(0, |i| (i + 1) % sortable.len());
-                        TableSort {
-                            key: sortable[i],
-                            descending: false,
-                        }
-                    }
-                    (_, None) => TableSort {
-                        key: sortable[0],
-                        descending: false,
-                    },
+                let Some(next) = self
+                    .table
+                    .next_sort(&self.columns, action == Action::SortReverse)
+                else {
+                    return false;
                 };
                 for (id, _) in self.pages.drain() {
                     ctx.cancel(id);
                 }
                 self.table.set_sort(Some(next));
-                ctx.notify(
-                    Level::Info,
-                    format!(
-                        "sorted by {}{}",
-                        next.key,
-                        if next.descending { " (descending)" } else { "" }
-                    ),
-                );
+                ctx.notify(Level::Info, format!("sorted by {next}"));
             }
             _ => return false,
         }

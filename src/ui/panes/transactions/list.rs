@@ -8,7 +8,6 @@ use crate::effect::Call;
 use crate::model::filters::Sort;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::widgets::paged_table::Sort as TableSort;
 
 impl TransactionsPane {
     /// Asks for the pages the table wants, in the sort the user chose.
@@ -43,52 +42,23 @@ impl TransactionsPane {
 
     /// `s` picks the next sortable column, `S` turns the sort around.
     fn sort(&mut self, action: Action, ctx: &mut Ctx) {
-        let keys: Vec<&'static str> = self
-            .columns
-            .iter()
-            .filter(|c| c.sortable())
-            .map(|c| c.key)
-            .collect();
-        let next = match (action, self.table.sort()) {
-            (Action::SortReverse, Some(s)) => TableSort {
-                descending: !s.descending,
-                ..s
-            },
-            (Action::SortReverse, None) => TableSort {
-                key: keys[0],
-                descending: true,
-            },
-            (_, Some(s)) => {
-                let i = keys
-                    .iter()
-                    .position(|k| *k == s.key)
-                    .map_or(0, |i| (i + 1) % keys.len());
-                TableSort {
-                    key: keys[i],
-                    descending: false,
-                }
-            }
-            (_, None) => TableSort {
-                key: keys[0],
-                descending: false,
-            },
+        let Some(next) = self
+            .table
+            .next_sort(&self.columns, action == Action::SortReverse)
+        else {
+            return;
         };
         for (id, _) in self.pages.drain() {
             ctx.cancel(id);
         }
         self.table.set_sort(Some(next));
-        ctx.notify(Level::Info, format!("sorted by {}", sort_label(next)));
+        ctx.notify(Level::Info, format!("sorted by {next}"));
     }
 
     pub(super) fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let visible = self.table.visible_rows().max(1);
         match action {
-            Action::Up => self.table.up(1),
-            Action::Down => self.table.down(1),
-            Action::PageUp => self.table.page_up(visible),
-            Action::PageDown => self.table.page_down(visible),
-            Action::Top => self.table.top(),
-            Action::Bottom => self.table.bottom(),
+            // Movement: the table moves its cursor.
+            action if self.table.navigate(action) => {}
             Action::Open => match self.table.selected().cloned() {
                 Some(t) => self.open_detail(t, ctx),
                 None => return false,
@@ -103,13 +73,4 @@ impl TransactionsPane {
         }
         true
     }
-}
-
-/// `date (descending)`.
-pub(super) fn sort_label(s: TableSort) -> String {
-    format!(
-        "{}{}",
-        s.key,
-        if s.descending { " (descending)" } else { "" }
-    )
 }

@@ -308,12 +308,7 @@ impl TransactionsPane {
                 self.detail = None;
                 self.mode = Mode::List;
             }
-            Action::Up => d.state.up(1),
-            Action::Down => d.state.down(1),
-            Action::PageUp => d.state.page_up(),
-            Action::PageDown => d.state.page_down(),
-            Action::Top => d.state.top(),
-            Action::Bottom => d.state.bottom(),
+            action if d.state.navigate(action) => {}
             Action::Refresh => self.refresh_detail(ctx),
             _ => return false,
         }
@@ -341,12 +336,7 @@ impl TransactionsPane {
             _ => return false,
         };
         match action {
-            Action::Up => state.up(1),
-            Action::Down => state.down(1),
-            Action::PageUp => state.page_up(),
-            Action::PageDown => state.page_down(),
-            Action::Top => state.top(),
-            Action::Bottom => state.bottom(),
+            action if state.navigate(action) => {}
             _ => return false,
         }
         true
@@ -356,9 +346,10 @@ impl TransactionsPane {
     fn subtitle(&self) -> String {
         match &self.mode {
             Mode::List | Mode::Filter(_) => {
-                let sort = self.table.sort().map_or_else(String::new, |s| {
-                    format!(", sorted by {}", list::sort_label(s))
-                });
+                let sort = self
+                    .table
+                    .sort()
+                    .map_or_else(String::new, |s| format!(", sorted by {s}"));
                 format!("{}{sort}", describe(&self.filter))
             }
             Mode::Detail => self
