@@ -361,3 +361,44 @@ fn snapshot_of_a_small_table() {
     let lines = buffer_lines(&draw(&mut t, 44, 8, &Theme::default()));
     insta::assert_snapshot!(lines.join("\n"));
 }
+
+#[test]
+fn s_cycles_the_sortable_columns_and_capital_s_turns_it_around() {
+    let mut t = loaded(500, 20);
+    let columns = columns();
+    let first = t.next_sort(&columns, false).unwrap();
+    assert_eq!((first.key, first.descending), ("id", false));
+    t.set_sort(Some(first));
+    let second = t.next_sort(&columns, false).unwrap();
+    assert_eq!(
+        (second.key, second.descending),
+        ("state", false),
+        "amount does not sort"
+    );
+    t.set_sort(Some(second));
+    assert_eq!(
+        t.next_sort(&columns, false).unwrap().key,
+        "id",
+        "back to the first"
+    );
+    let reversed = t.next_sort(&columns, true).unwrap();
+    assert_eq!((reversed.key, reversed.descending), ("state", true));
+    assert_eq!(reversed.to_string(), "state (descending)");
+    let unsortable: Vec<Column<Reg>> = columns.into_iter().filter(|c| !c.sortable()).collect();
+    assert!(t.next_sort(&unsortable, false).is_none());
+}
+
+#[test]
+fn movement_actions_move_the_cursor_and_others_are_left_alone() {
+    let mut t = loaded(500, 20);
+    assert!(t.navigate(Action::Down));
+    assert_eq!(t.cursor(), 1);
+    assert!(t.navigate(Action::PageDown));
+    assert_eq!(t.cursor(), 21);
+    assert!(t.navigate(Action::Bottom));
+    assert_eq!(t.cursor(), 499);
+    assert!(t.navigate(Action::Top));
+    assert_eq!(t.cursor(), 0);
+    assert!(!t.navigate(Action::Open), "not a movement");
+    assert_eq!(t.cursor(), 0);
+}
