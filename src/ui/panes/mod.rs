@@ -3,6 +3,7 @@
 pub mod customers;
 pub mod exemptions;
 pub mod nexus;
+pub mod paging;
 pub mod registrations;
 pub mod transactions;
 

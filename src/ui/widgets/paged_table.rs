@@ -235,6 +235,17 @@ impl<R> PagedTable<R> {
         }
     }
 
+    /// The sort in force as the service's `order_by` keys (empty: the service's own order).
+    pub fn sort_keys(&self) -> Vec<crate::model::filters::Sort> {
+        self.sort
+            .map(|s| crate::model::filters::Sort {
+                field: s.key.to_owned(),
+                descending: s.descending,
+            })
+            .into_iter()
+            .collect()
+    }
+
     /// Moves the cursor for a movement action (a row up or down, a page, the first or the last
     /// row); `false` for any other action, which is left to the caller.
     pub fn navigate(&mut self, action: Action) -> bool {

@@ -6,8 +6,6 @@ mod detail;
 mod filter;
 mod forms;
 
-use std::collections::HashMap;
-
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -21,6 +19,7 @@ use crate::model::filters::CustomerFilter;
 use crate::model::{Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::panes::paging::PageCalls;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
@@ -86,7 +85,7 @@ pub struct CustomersPane {
     table: PagedTable<Customer>,
     columns: Vec<Column<Customer>>,
     filter: CustomerFilter,
-    pages: HashMap<RequestId, (u64, u32)>,
+    pages: PageCalls,
     mode: Mode,
     detail: Option<DetailView>,
     /// The new customer on its way.
@@ -109,7 +108,7 @@ impl CustomersPane {
             table: PagedTable::new("customers"),
             columns: columns(),
             filter: CustomerFilter::default(),
-            pages: HashMap::new(),
+            pages: PageCalls::default(),
             mode: Mode::List,
             detail: None,
             creating: None,
@@ -121,20 +120,16 @@ impl CustomersPane {
 
     /// Asks for the pages the table wants.
     fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let id = ctx.call(Call::Customers {
+        self.pages
+            .fetch(&mut self.table, ctx, |want| Call::Customers {
                 filter: self.filter.clone(),
                 page: want.params(),
             });
-            self.pages.insert(id, (want.generation, want.page));
-        }
     }
 
     /// Starts over with the filter in force: old answers still on their way are cancelled.
     fn reload(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
         self.table.reset();
         self.fetch(ctx);
     }
@@ -431,18 +426,12 @@ impl Pane for CustomersPane {
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if let Some((generation, page)) = self.pages.remove(&id) {
-            match result {
-                Ok(Reply::CustomersPage(rows)) => {
-                    self.table.receive(generation, page, rows);
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    if self.table.fail(generation, page) {
-                        ctx.notify(Level::Error, failure.message);
-                    }
-                }
-            }
+        if self.pages.owns(id) {
+            self.pages
+                .receive(id, result, &mut self.table, ctx, |reply| match reply {
+                    Reply::CustomersPage(rows) => Some(rows),
+                    _ => None,
+                });
             self.fetch(ctx);
             return;
         }

@@ -6,30 +6,19 @@ use super::filter::filter_form;
 use super::search::{Search, SearchOutcome};
 use super::{ExemptionsPane, Mode};
 use crate::effect::Call;
-use crate::model::filters::Sort;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 
 impl ExemptionsPane {
     /// Asks for the pages the table wants, with the filter and the sort in force.
     pub(super) fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let mut filter = self.filter.clone();
-            filter.order_by = self
-                .table
-                .sort()
-                .map(|s| Sort {
-                    field: s.key.to_owned(),
-                    descending: s.descending,
-                })
-                .into_iter()
-                .collect();
-            let id = ctx.call(Call::Exemptions {
-                filter,
+        let mut filter = self.filter.clone();
+        filter.order_by = self.table.sort_keys();
+        self.pages
+            .fetch(&mut self.table, ctx, |want| Call::Exemptions {
+                filter: filter.clone(),
                 page: want.params(),
             });
-            self.pages.insert(id, (want.generation, want.page));
-        }
     }
 
     /// Starts over with the filter in force: answers still on their way are cancelled.
@@ -41,9 +30,7 @@ impl ExemptionsPane {
 
     /// Cancels every page request still on its way.
     pub(super) fn cancel_pages(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
     }
 
     /// Sets the search text in force and reloads when it changed.

@@ -15,8 +15,6 @@ mod search;
 mod upload;
 mod writes;
 
-use std::collections::HashMap;
-
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -32,6 +30,7 @@ use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::panes::paging::PageCalls;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
@@ -75,7 +74,7 @@ pub struct ExemptionsPane {
     table: PagedTable<Exemption>,
     columns: Vec<Column<Exemption>>,
     filter: ExemptionFilter,
-    pages: HashMap<RequestId, (u64, u32)>,
+    pages: PageCalls,
     mode: Mode,
     /// The search line, while it has the keys.
     search: Option<Search>,
@@ -106,7 +105,7 @@ impl ExemptionsPane {
             table: PagedTable::new("exemptions"),
             columns: columns(),
             filter: ExemptionFilter::default(),
-            pages: HashMap::new(),
+            pages: PageCalls::default(),
             mode: Mode::List,
             search: None,
             pending_search: None,
@@ -337,18 +336,12 @@ impl Pane for ExemptionsPane {
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if let Some((generation, page)) = self.pages.remove(&id) {
-            match result {
-                Ok(Reply::ExemptionsPage(rows)) => {
-                    self.table.receive(generation, page, rows);
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    if self.table.fail(generation, page) {
-                        ctx.notify(Level::Error, failure.message);
-                    }
-                }
-            }
+        if self.pages.owns(id) {
+            self.pages
+                .receive(id, result, &mut self.table, ctx, |reply| match reply {
+                    Reply::ExemptionsPage(rows) => Some(rows),
+                    _ => None,
+                });
             self.fetch(ctx);
             return;
         }

@@ -1,8 +1,6 @@
 //! The economic nexus view: one row per jurisdiction with its status, how far sales and
 //! transactions are from the thresholds, and when nexus was met; Enter opens every field.
 
-use std::collections::HashMap;
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -18,6 +16,7 @@ use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
+use crate::ui::panes::paging::PageCalls;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
@@ -200,7 +199,7 @@ pub struct Economic {
     table: PagedTable<Nexus>,
     columns: Vec<Column<Nexus>>,
     pub filter: NexusFilter,
-    pages: HashMap<RequestId, (u64, u32)>,
+    pages: PageCalls,
     pub mode: Mode,
     /// "Discard the unsaved input?" over the filter form.
     pub discard: Option<Confirm>,
@@ -215,7 +214,7 @@ impl Economic {
             table: PagedTable::new("jurisdictions"),
             columns: columns(),
             filter: NexusFilter::default(),
-            pages: HashMap::new(),
+            pages: PageCalls::default(),
             mode: Mode::List,
             discard: None,
             detail: None,
@@ -233,20 +232,15 @@ impl Economic {
     }
 
     fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let id = ctx.call(Call::Nexus {
-                filter: self.filter.clone(),
-                page: want.params(),
-            });
-            self.pages.insert(id, (want.generation, want.page));
-        }
+        self.pages.fetch(&mut self.table, ctx, |want| Call::Nexus {
+            filter: self.filter.clone(),
+            page: want.params(),
+        });
     }
 
     /// Starts over with the filter in force, cancelling answers still on their way.
     pub fn reload(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
         self.table.reset();
         self.fetch(ctx);
     }
@@ -320,18 +314,17 @@ impl Economic {
         result: &Result<Reply, Failure>,
         ctx: &mut Ctx,
     ) -> bool {
-        if let Some((generation, page)) = self.pages.remove(&id) {
-            match result {
-                Ok(Reply::NexusPage(rows)) => {
-                    self.table.receive(generation, page, rows.clone());
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    if self.table.fail(generation, page) {
-                        ctx.notify(Level::Error, failure.message.clone());
-                    }
-                }
-            }
+        if self.pages.owns(id) {
+            self.pages.receive(
+                id,
+                result.clone(),
+                &mut self.table,
+                ctx,
+                |reply| match reply {
+                    Reply::NexusPage(rows) => Some(rows),
+                    _ => None,
+                },
+            );
             self.fetch(ctx);
             return true;
         }

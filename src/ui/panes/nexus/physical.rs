@@ -1,8 +1,6 @@
 //! The physical nexus view: the paged list of presence records, filtered by country and state,
 //! with `n` new, `e` edit and `x` delete (after a confirmation naming the record).
 
-use std::collections::HashMap;
-
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -17,6 +15,7 @@ use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::paging::PageCalls;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -89,7 +88,7 @@ pub struct Physical {
     table: PagedTable<PhysicalNexus>,
     columns: Vec<Column<PhysicalNexus>>,
     pub filter: PhysicalNexusFilter,
-    pages: HashMap<RequestId, (u64, u32)>,
+    pages: PageCalls,
     mode: Mode,
     editor: Option<NexusForm>,
     question: Option<(Confirm, Question)>,
@@ -105,7 +104,7 @@ impl Physical {
             table: PagedTable::new("records"),
             columns: columns(),
             filter: PhysicalNexusFilter::default(),
-            pages: HashMap::new(),
+            pages: PageCalls::default(),
             mode: Mode::List,
             editor: None,
             question: None,
@@ -123,20 +122,16 @@ impl Physical {
     }
 
     fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let id = ctx.call(Call::PhysicalNexus {
+        self.pages
+            .fetch(&mut self.table, ctx, |want| Call::PhysicalNexus {
                 filter: self.filter.clone(),
                 page: want.params(),
             });
-            self.pages.insert(id, (want.generation, want.page));
-        }
     }
 
     /// Starts over with the filter in force, cancelling answers still on their way.
     pub fn reload(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
         self.table.reset();
         self.fetch(ctx);
     }
@@ -361,18 +356,17 @@ impl Physical {
         result: &Result<Reply, Failure>,
         ctx: &mut Ctx,
     ) -> bool {
-        if let Some((generation, page)) = self.pages.remove(&id) {
-            match result {
-                Ok(Reply::PhysicalNexusPage(rows)) => {
-                    self.table.receive(generation, page, rows.clone());
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    if self.table.fail(generation, page) {
-                        ctx.notify(Level::Error, failure.message.clone());
-                    }
-                }
-            }
+        if self.pages.owns(id) {
+            self.pages.receive(
+                id,
+                result.clone(),
+                &mut self.table,
+                ctx,
+                |reply| match reply {
+                    Reply::PhysicalNexusPage(rows) => Some(rows),
+                    _ => None,
+                },
+            );
             self.fetch(ctx);
             return true;
         }

@@ -19,11 +19,12 @@ use self::detail::Extras;
 use self::filter::{describe, filter_form, filter_of};
 use self::wizard::{DeregisterWizard, WizardEvent};
 use crate::effect::{Call, Failure, Reply, RequestId};
-use crate::model::filters::{RegistrationFilter, Sort};
+use crate::model::filters::RegistrationFilter;
 
 use crate::model::Registration;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::panes::paging::PageCalls;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
@@ -58,7 +59,7 @@ pub struct RegistrationsPane {
     table: PagedTable<Registration>,
     columns: Vec<Column<Registration>>,
     filter: RegistrationFilter,
-    pages: HashMap<RequestId, (u64, u32)>,
+    pages: PageCalls,
     mode: Mode,
     detail: Option<DetailView>,
     wizard: Option<DeregisterWizard>,
@@ -79,7 +80,7 @@ impl RegistrationsPane {
             table: PagedTable::new("registrations"),
             columns: columns(),
             filter: RegistrationFilter::default(),
-            pages: HashMap::new(),
+            pages: PageCalls::default(),
             mode: Mode::List,
             detail: None,
             wizard: None,
@@ -91,30 +92,18 @@ impl RegistrationsPane {
 
     /// Asks for the pages the table wants.
     fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let mut filter = self.filter.clone();
-            filter.order_by = self
-                .table
-                .sort()
-                .map(|s| Sort {
-                    field: s.key.to_owned(),
-                    descending: s.descending,
-                })
-                .into_iter()
-                .collect();
-            let id = ctx.call(Call::Registrations {
-                filter,
+        let mut filter = self.filter.clone();
+        filter.order_by = self.table.sort_keys();
+        self.pages
+            .fetch(&mut self.table, ctx, |want| Call::Registrations {
+                filter: filter.clone(),
                 page: want.params(),
             });
-            self.pages.insert(id, (want.generation, want.page));
-        }
     }
 
     /// Starts over with the filter in force: old answers still on their way are cancelled.
     fn reload(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
         self.table.reset();
         self.fetch(ctx);
     }
@@ -366,9 +355,7 @@ impl Pane for RegistrationsPane {
                 else {
                     return false;
                 };
-                for (id, _) in self.pages.drain() {
-                    ctx.cancel(id);
-                }
+                self.pages.cancel_all(ctx);
                 self.table.set_sort(Some(next));
                 ctx.notify(Level::Info, format!("sorted by {next}"));
             }
@@ -381,18 +368,12 @@ impl Pane for RegistrationsPane {
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if let Some((generation, page)) = self.pages.remove(&id) {
-            match result {
-                Ok(Reply::Registrations(rows)) => {
-                    self.table.receive(generation, page, rows);
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    if self.table.fail(generation, page) {
-                        ctx.notify(Level::Error, failure.message);
-                    }
-                }
-            }
+        if self.pages.owns(id) {
+            self.pages
+                .receive(id, result, &mut self.table, ctx, |reply| match reply {
+                    Reply::Registrations(rows) => Some(rows),
+                    _ => None,
+                });
             self.fetch(ctx);
             return;
         }

@@ -5,37 +5,24 @@ use super::Mode;
 use super::TransactionsPane;
 use super::filter::filter_form;
 use crate::effect::Call;
-use crate::model::filters::Sort;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 
 impl TransactionsPane {
     /// Asks for the pages the table wants, in the sort the user chose.
     pub(super) fn fetch(&mut self, ctx: &mut Ctx) {
-        for want in self.table.wants() {
-            let mut filter = self.filter.clone();
-            filter.order_by = self
-                .table
-                .sort()
-                .map(|s| Sort {
-                    field: s.key.to_owned(),
-                    descending: s.descending,
-                })
-                .into_iter()
-                .collect();
-            let id = ctx.call(Call::Transactions {
-                filter,
+        let mut filter = self.filter.clone();
+        filter.order_by = self.table.sort_keys();
+        self.pages
+            .fetch(&mut self.table, ctx, |want| Call::Transactions {
+                filter: filter.clone(),
                 page: want.params(),
             });
-            self.pages.insert(id, (want.generation, want.page));
-        }
     }
 
     /// Starts over with the filter in force: old answers still on their way are cancelled.
     pub(super) fn reload(&mut self, ctx: &mut Ctx) {
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
         self.table.reset();
         self.fetch(ctx);
     }
@@ -48,9 +35,7 @@ impl TransactionsPane {
         else {
             return;
         };
-        for (id, _) in self.pages.drain() {
-            ctx.cancel(id);
-        }
+        self.pages.cancel_all(ctx);
         self.table.set_sort(Some(next));
         ctx.notify(Level::Info, format!("sorted by {next}"));
     }

@@ -9,8 +9,6 @@ mod estimate;
 mod filter;
 mod list;
 
-use std::collections::HashMap;
-
 use chrono::Utc;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -25,6 +23,7 @@ use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::panes::paging::PageCalls;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
@@ -93,7 +92,7 @@ pub struct TransactionsPane {
     table: PagedTable<Transaction>,
     columns: Vec<Column<Transaction>>,
     filter: TransactionFilter,
-    pages: HashMap<RequestId, (u64, u32)>,
+    pages: PageCalls,
     mode: Mode,
     detail: Option<DetailView>,
     /// The credit note on its way.
@@ -118,7 +117,7 @@ impl TransactionsPane {
             table: PagedTable::new("transactions"),
             columns: columns(),
             filter: TransactionFilter::default(),
-            pages: HashMap::new(),
+            pages: PageCalls::default(),
             mode: Mode::List,
             detail: None,
             crediting: None,
@@ -461,18 +460,12 @@ impl Pane for TransactionsPane {
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if let Some((generation, page)) = self.pages.remove(&id) {
-            match result {
-                Ok(Reply::TransactionsPage(rows)) => {
-                    self.table.receive(generation, page, rows);
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    if self.table.fail(generation, page) {
-                        ctx.notify(Level::Error, failure.message);
-                    }
-                }
-            }
+        if self.pages.owns(id) {
+            self.pages
+                .receive(id, result, &mut self.table, ctx, |reply| match reply {
+                    Reply::TransactionsPage(rows) => Some(rows),
+                    _ => None,
+                });
             self.fetch(ctx);
         } else if self.crediting == Some(id) {
             self.crediting = None;
