@@ -97,40 +97,40 @@ mod tests {
         let (mut next, mut effects, mut notices) = (0, Vec::new(), Vec::new());
         let mut table: PagedTable<u32> = PagedTable::new("rows");
         let mut calls = PageCalls::default();
-        let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
-        calls.fetch(&mut table, &mut ctx, call);
-        drop(ctx);
+        {
+            let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
+            calls.fetch(&mut table, &mut ctx, call);
+        }
         let asked = ids(&effects);
         assert_eq!(asked.len(), 1, "the first page");
         assert!(calls.owns(asked[0]) && !calls.owns(RequestId(99)));
-
-        let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
-        let page = Page::new(vec![1, 2, 3], 3, 1, PageParams::DEFAULT_SIZE);
-        let pick = |reply: Reply| match reply {
-            Reply::Deleted => None,
-            _ => Some(page.clone()),
-        };
-        calls.receive(asked[0], Ok(Reply::Deleted), &mut table, &mut ctx, pick);
-        assert!(!calls.owns(asked[0]), "answered once");
-        assert_eq!(table.total(), None, "a reply that is no page fills nothing");
-
-        table.reset();
-        calls.fetch(&mut table, &mut ctx, call);
-        drop(ctx);
+        {
+            let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
+            let page = Page::new(vec![1, 2, 3], 3, 1, PageParams::DEFAULT_SIZE);
+            let pick = |reply: Reply| match reply {
+                Reply::Deleted => None,
+                _ => Some(page.clone()),
+            };
+            calls.receive(asked[0], Ok(Reply::Deleted), &mut table, &mut ctx, pick);
+            assert!(!calls.owns(asked[0]), "answered once");
+            assert_eq!(table.total(), None, "a reply that is no page fills nothing");
+            table.reset();
+            calls.fetch(&mut table, &mut ctx, call);
+        }
         let again = *ids(&effects).last().unwrap();
-
-        let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
-        let failure = Failure {
-            kind: FailureKind::Server,
-            message: "down".into(),
-            fields: Vec::new(),
-        };
-        calls.receive(again, Err(failure), &mut table, &mut ctx, |_| {
-            None::<Page<u32>>
-        });
-        calls.fetch(&mut table, &mut ctx, call);
-        calls.cancel_all(&mut ctx);
-        drop(ctx);
+        {
+            let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
+            let failure = Failure {
+                kind: FailureKind::Server,
+                message: "down".into(),
+                fields: Vec::new(),
+            };
+            calls.receive(again, Err(failure), &mut table, &mut ctx, |_| {
+                None::<Page<u32>>
+            });
+            calls.fetch(&mut table, &mut ctx, call);
+            calls.cancel_all(&mut ctx);
+        }
         assert_eq!(
             notices,
             vec![(Level::Error, "down".to_owned())],
