@@ -13,6 +13,7 @@
 #[macro_use]
 mod open_enum;
 mod common;
+pub mod casing;
 mod customer;
 mod error;
 mod estimate;
@@ -22,6 +23,7 @@ pub mod filters;
 mod nexus;
 mod product;
 mod registration;
+pub mod tenanted;
 mod timestamp;
 mod transaction;
 
