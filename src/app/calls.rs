@@ -4,6 +4,9 @@ use super::files;
 use crate::api::{ApiError, Client, RevealField, Upload};
 use crate::effect::{Call, Failure, FailureKind, Reply};
 
+/// What a Tenanted-only call says on a v1 profile.
+const NEEDS_TENANTED: &str = "needs the Tenanted API: set api = \"tenanted\" in the profile";
+
 /// Makes one call.
 pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
     let result = match call {
@@ -142,6 +145,18 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .get_back_filing_terms()
             .await
             .map(Reply::BackFilingTerms),
+
+        // Tenanted API: organizations, portal credentials, exposure history.
+        Call::Organizations { .. }
+        | Call::UpdateCredentials { .. }
+        | Call::RevealCredentials { .. }
+        | Call::ExposureHistory { .. } => {
+            return Err(Failure {
+                kind: FailureKind::Other,
+                message: NEEDS_TENANTED.to_owned(),
+                fields: Vec::new(),
+            });
+        }
     };
     result.map_err(failure)
 }

@@ -43,6 +43,11 @@ pub enum Action {
     Attach,
     /// Adds or replaces a customer's tax id.
     TaxId,
+    // Tenanted API: portal credentials, exposure history.
+    /// Sets a registration's portal credentials and access code.
+    Credentials,
+    /// Opens an economic nexus's exposure history.
+    History,
 }
 
 impl Action {
@@ -55,6 +60,7 @@ impl Action {
         Action::CreditNote,
         Action::Attach,
         Action::TaxId,
+        Action::Credentials,
     ];
 
     pub fn is_write(self) -> bool {
@@ -110,6 +116,8 @@ impl Action {
             CreditNote,
             Attach,
             TaxId,
+            Credentials,
+            History,
         ];
         all.extend((1..=9).map(Pane));
         all
@@ -300,6 +308,9 @@ impl Default for Keymap {
             (Key::plain('x'), Delete),
             (Key::plain('D'), Deregister),
             (Key::plain('c'), CreditNote),
+            // Tenanted API: portal credentials, exposure history.
+            (Key::plain('C'), Credentials),
+            (Key::plain('h'), History),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }
