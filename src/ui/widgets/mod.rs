@@ -9,6 +9,7 @@ pub mod help;
 pub mod keys;
 pub mod paged_table;
 pub mod spinner;
+pub mod timeline;
 mod wrap;
 
 #[cfg(test)]
