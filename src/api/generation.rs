@@ -3,22 +3,30 @@
 
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
 
+use super::config::Selector;
 use super::error::{ApiError, Redactor};
+use super::service_error::tenanted_error;
 use crate::credentials::ApiKey;
+use crate::model::casing;
+use crate::model::tenanted::ApiVersion;
 use crate::model::{ErrorBody, ErrorDetail, FieldError};
 
 /// Which interface generation the client speaks.
 ///
-/// Only v1 exists today. The dated Tenanted generation (no path prefix, `Api-Key` and
-/// `Api-Version` headers, the `{code, message, requestId, errors}` error envelope) is added here
-/// as a variant; the endpoint methods do not change.
+/// This is the one place that knows how they differ; the endpoint methods describe v1 calls
+/// (v1 paths without the prefix, snake_case bodies, v1 answer types) and work on both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Generation {
     /// The legacy v1 interface: paths under `/v1`, `x-api-key` and `x-organization-id`,
     /// `{detail}` error bodies.
     #[default]
     V1,
+    /// The dated Tenanted API at one release: no path prefix, `Api-Key` and `Api-Version`
+    /// headers, organization selector headers, camelCase bodies, the `{code, message, requestId,
+    /// errors}` error envelope.
+    Tenanted(ApiVersion),
 }
 
 /// What an error message may name besides the service's own words.
@@ -30,10 +38,27 @@ pub(crate) struct ErrorContext<'a> {
 }
 
 impl Generation {
-    /// A short label for headers and logs: `v1`.
-    pub fn label(self) -> &'static str {
+    /// The Tenanted API at its latest release.
+    pub const TENANTED_LATEST: Generation = Generation::Tenanted(ApiVersion::LATEST);
+
+    /// A short label for headers and logs: `v1`, `tenanted 2026-10-06`.
+    pub fn label(self) -> String {
         match self {
-            Generation::V1 => "v1",
+            Generation::V1 => "v1".to_owned(),
+            Generation::Tenanted(version) => format!("tenanted {version}"),
+        }
+    }
+
+    /// Whether this is the Tenanted API (any release).
+    pub fn is_tenanted(self) -> bool {
+        matches!(self, Generation::Tenanted(_))
+    }
+
+    /// The Tenanted release, if any.
+    pub fn api_version(self) -> Option<ApiVersion> {
+        match self {
+            Generation::V1 => None,
+            Generation::Tenanted(version) => Some(version),
         }
     }
 
@@ -41,28 +66,105 @@ impl Generation {
     pub(crate) fn path_prefix(self) -> &'static [&'static str] {
         match self {
             Generation::V1 => &["v1"],
+            Generation::Tenanted(_) => &[],
         }
     }
 
-    /// The headers that carry the credential on every call. The key's header is marked
-    /// sensitive, so it is left out of `Debug` output.
+    /// The path of an endpoint, from its v1 segments (below the prefix): the Tenanted API
+    /// names the tax estimate `tax-estimations`.
+    pub(crate) fn map_path(self, segments: &[String]) -> Vec<String> {
+        match self {
+            Generation::Tenanted(_) if segments == ["tax", "estimate"] => {
+                vec!["tax-estimations".to_owned()]
+            }
+            _ => segments.to_vec(),
+        }
+    }
+
+    /// The headers sent on every call whatever the organization: the key (marked sensitive,
+    /// so it is left out of `Debug` output) and, for the Tenanted API, the release.
+    pub(crate) fn credential_headers(self, key: &ApiKey) -> Result<HeaderMap, InvalidHeader> {
+        let key_name = match self {
+            Generation::V1 => "x-api-key",
+            Generation::Tenanted(_) => "api-key",
+        };
+        let mut key_value =
+            HeaderValue::from_str(key.expose()).map_err(|_| InvalidHeader::ApiKey)?;
+        key_value.set_sensitive(true);
+        let mut headers = HeaderMap::new();
+        headers.insert(HeaderName::from_static(key_name), key_value);
+        if let Generation::Tenanted(version) = self {
+            if let Ok(version) = HeaderValue::from_str(&version.to_string()) {
+                headers.insert(HeaderName::from_static("api-version"), version);
+            }
+        }
+        Ok(headers)
+    }
+
+    /// The headers naming the organization a call acts on: `x-organization-id` for v1, the
+    /// selector headers for the Tenanted API.
+    pub(crate) fn target_headers(
+        self,
+        organization_id: &str,
+        selector: &Selector,
+    ) -> Result<HeaderMap, InvalidHeader> {
+        let (pairs, invalid) = match self {
+            Generation::V1 => (
+                vec![("x-organization-id", organization_id)],
+                InvalidHeader::OrganizationId,
+            ),
+            Generation::Tenanted(_) => (selector.headers(), InvalidHeader::Selector),
+        };
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            let value = HeaderValue::from_str(value).map_err(|_| invalid)?;
+            headers.insert(HeaderName::from_static(name), value);
+        }
+        Ok(headers)
+    }
+
+    /// Both sets of headers at once.
+    #[cfg(test)]
     pub(crate) fn auth_headers(
         self,
         organization_id: &str,
         key: &ApiKey,
     ) -> Result<HeaderMap, InvalidHeader> {
-        let (key_name, org_name) = match self {
-            Generation::V1 => ("x-api-key", "x-organization-id"),
-        };
-        let mut key_value =
-            HeaderValue::from_str(key.expose()).map_err(|_| InvalidHeader::ApiKey)?;
-        key_value.set_sensitive(true);
-        let org_value =
-            HeaderValue::from_str(organization_id).map_err(|_| InvalidHeader::OrganizationId)?;
-        let mut headers = HeaderMap::new();
-        headers.insert(HeaderName::from_static(key_name), key_value);
-        headers.insert(HeaderName::from_static(org_name), org_value);
+        let mut headers = self.credential_headers(key)?;
+        let selector = Selector::Organization(organization_id.to_owned());
+        headers.extend(self.target_headers(organization_id, &selector)?);
         Ok(headers)
+    }
+
+    /// A JSON request body as this generation spells it. The Tenanted API takes camelCase keys,
+    /// and from 2026-10-06 `countryCode` where v1 says `country`.
+    pub(crate) fn encode_body(self, body: Value) -> Value {
+        match self {
+            Generation::V1 => body,
+            Generation::Tenanted(version) => {
+                let camel = casing::to_camel(body);
+                if version.is_latest_shape() {
+                    casing::rename_keys(camel, &|k| {
+                        if k == "country" {
+                            "countryCode".to_owned()
+                        } else {
+                            k.to_owned()
+                        }
+                    })
+                } else {
+                    camel
+                }
+            }
+        }
+    }
+
+    /// An answer's JSON as the v1 model types read it: the Tenanted API's keys to snake_case
+    /// (a `country_code` that v1 calls `country` is read by alias).
+    pub(crate) fn decode_answer(self, answer: Value) -> Value {
+        match self {
+            Generation::V1 => answer,
+            Generation::Tenanted(_) => casing::to_snake(answer),
+        }
     }
 
     /// Turns an error answer into an [`ApiError`]. 429 and 5xx are read here too; the transport
@@ -75,7 +177,14 @@ impl Generation {
     ) -> ApiError {
         match self {
             Generation::V1 => v1_error(status, body, ctx),
+            Generation::Tenanted(_) => tenanted_error(status, body, ctx),
         }
+    }
+}
+
+impl std::fmt::Display for Generation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.label())
     }
 }
 
@@ -86,6 +195,11 @@ pub enum InvalidHeader {
     ApiKey,
     #[error("the organization ID contains characters an HTTP header cannot carry")]
     OrganizationId,
+    #[error(
+        "the organization, connection or entity selector contains characters an HTTP header \
+         cannot carry"
+    )]
+    Selector,
 }
 
 /// The v1 body: `{detail: "text"}` or, on 422, `{detail: [{type, loc, msg, input, ctx?}]}`.
