@@ -1,6 +1,8 @@
 //! The interface generation: the one place that knows how v1 differs from what may follow
 //! (path prefix, credential headers, error bodies). Endpoint methods never look at it.
 
+use std::borrow::Cow;
+
 use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
@@ -42,10 +44,10 @@ impl Generation {
     pub const TENANTED_LATEST: Generation = Generation::Tenanted(ApiVersion::LATEST);
 
     /// A short label for headers and logs: `v1`, `tenanted 2026-10-06`.
-    pub fn label(self) -> String {
+    pub fn label(self) -> Cow<'static, str> {
         match self {
-            Generation::V1 => "v1".to_owned(),
-            Generation::Tenanted(version) => format!("tenanted {version}"),
+            Generation::V1 => Cow::Borrowed("v1"),
+            Generation::Tenanted(version) => Cow::Owned(format!("tenanted {version}")),
         }
     }
 
@@ -93,10 +95,10 @@ impl Generation {
         key_value.set_sensitive(true);
         let mut headers = HeaderMap::new();
         headers.insert(HeaderName::from_static(key_name), key_value);
-        if let Generation::Tenanted(version) = self {
-            if let Ok(version) = HeaderValue::from_str(&version.to_string()) {
-                headers.insert(HeaderName::from_static("api-version"), version);
-            }
+        if let Generation::Tenanted(version) = self
+            && let Ok(version) = HeaderValue::from_str(&version.to_string())
+        {
+            headers.insert(HeaderName::from_static("api-version"), version);
         }
         Ok(headers)
     }
