@@ -324,3 +324,124 @@ mod tests {
         assert!(!format!("{h:?}").contains("k3y"));
     }
 }
+
+#[cfg(test)]
+mod tenanted_tests {
+    use super::*;
+    use crate::model::{Customer, EstimateRequest};
+    use serde_json::json;
+
+    const OLD: Generation = Generation::Tenanted(ApiVersion::DEFAULT);
+    const NEW: Generation = Generation::TENANTED_LATEST;
+
+    #[test]
+    fn labels_name_the_release() {
+        assert_eq!(Generation::V1.label(), "v1");
+        assert_eq!(NEW.label(), "tenanted 2026-10-06");
+        assert_eq!(OLD.to_string(), "tenanted 2026-07-21");
+    }
+
+    #[test]
+    fn tenanted_headers_carry_the_key_release_and_selector() {
+        let key = ApiKey::new("k3y").unwrap();
+        let h = NEW.credential_headers(&key).unwrap();
+        assert!(h["api-key"].is_sensitive());
+        assert_eq!(h["api-version"], "2026-10-06");
+        assert!(!h.contains_key("x-api-key"));
+        assert!(!format!("{h:?}").contains("k3y"));
+
+        let t = |s: Selector| NEW.target_headers("ignored", &s).unwrap();
+        assert!(t(Selector::Home).is_empty());
+        assert_eq!(
+            t(Selector::Organization("orgn_2".into()))["organization-id"],
+            "orgn_2"
+        );
+        assert_eq!(
+            t(Selector::Connection("conn_1".into()))["connection-id"],
+            "conn_1"
+        );
+        let h = t(Selector::Entity {
+            id: "ent_1".into(),
+            source: Some("CHECKOUT".into()),
+        });
+        assert_eq!(h["entity-id"], "ent_1");
+        assert_eq!(h["entity-source"], "CHECKOUT");
+        assert!(!h.contains_key("x-organization-id"));
+        // v1 ignores the selector.
+        let h = Generation::V1
+            .target_headers("orgn_1", &Selector::Connection("conn_1".into()))
+            .unwrap();
+        assert_eq!(h["x-organization-id"], "orgn_1");
+        assert_eq!(h.len(), 1);
+        assert_eq!(
+            NEW.target_headers("", &Selector::Organization("a\nb".into())),
+            Err(InvalidHeader::Selector)
+        );
+    }
+
+    #[test]
+    fn paths_lose_the_prefix_and_the_estimate_is_renamed() {
+        let path = |g: Generation, s: &[&str]| {
+            let segments: Vec<String> = s.iter().map(|s| s.to_string()).collect();
+            let mut all: Vec<String> = g.path_prefix().iter().map(|s| s.to_string()).collect();
+            all.extend(g.map_path(&segments));
+            all.join("/")
+        };
+        assert_eq!(path(NEW, &["tax", "estimate"]), "tax-estimations");
+        assert_eq!(
+            path(Generation::V1, &["tax", "estimate"]),
+            "v1/tax/estimate"
+        );
+        assert_eq!(path(OLD, &["registrations", "r1"]), "registrations/r1");
+    }
+
+    #[test]
+    fn request_bodies_are_camel_case_and_rename_country_from_2026_10_06() {
+        let body = json!({"external_id": "o1", "addresses": [{"street_1": "1 Main", "country": "US"}],
+                          "metadata": {"keep_me": 1}});
+        let old = OLD.encode_body(body.clone());
+        assert_eq!(old["externalId"], "o1");
+        assert_eq!(old["addresses"][0]["street1"], "1 Main");
+        assert_eq!(old["addresses"][0]["country"], "US");
+        assert_eq!(old["metadata"]["keep_me"], 1);
+        let new = NEW.encode_body(body.clone());
+        assert_eq!(new["addresses"][0]["countryCode"], "US");
+        assert!(new["addresses"][0].get("country").is_none());
+        let between = Generation::Tenanted(ApiVersion::PORTAL_CODES).encode_body(body.clone());
+        assert_eq!(between["addresses"][0]["country"], "US");
+        assert_eq!(Generation::V1.encode_body(body.clone()), body);
+    }
+
+    #[test]
+    fn answers_of_both_releases_read_into_the_v1_types() {
+        for country_key in ["country", "countryCode"] {
+            let answer = json!({"id": "cust_1", "organizationId": "orgn_1", "name": "A",
+                "externalId": null, "externalFriendlyId": null, "status": "ACTIVE", "email": null,
+                "phone": null, "companyName": null, "street1": "1 Main", "street2": null,
+                "city": null, "county": null, "state": "CA", "postalCode": "94105",
+                country_key: "US", "fullAddress": null, "source": null, "connectionId": null,
+                "addressStatus": null, "registrationNumber": null, "storeName": null});
+            let customer: Customer = serde_json::from_value(NEW.decode_answer(answer)).unwrap();
+            assert_eq!(customer.country.as_deref(), Some("US"));
+            assert_eq!(customer.street_1.as_deref(), Some("1 Main"));
+            assert_eq!(customer.postal_code.as_deref(), Some("94105"));
+        }
+    }
+
+    #[test]
+    fn an_estimate_request_round_trips_through_the_latest_spelling() {
+        let request: EstimateRequest = serde_json::from_value(json!({
+            "date": "2026-10-06T12:00:00Z", "external_id": "e1", "currency": "USD",
+            "addresses": [{"type": "SHIP_TO", "street_1": "1 Main", "city": "SF",
+                           "state": "CA", "postal_code": "94105", "country": "US"}],
+            "transaction_items": [{"date": "2026-10-06T12:00:00Z", "amount": "10.00"}]
+        }))
+        .unwrap();
+        let sent = NEW.encode_body(serde_json::to_value(&request).unwrap());
+        assert_eq!(sent["addresses"][0]["countryCode"], "US");
+        assert_eq!(sent["transactionItems"][0]["amount"], "10.00");
+        // What the service reads back (camel -> snake) is the same request.
+        let back: EstimateRequest = serde_json::from_value(NEW.decode_answer(sent)).unwrap();
+        assert_eq!(back, request);
+    }
+}

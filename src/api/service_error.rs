@@ -213,3 +213,171 @@ pub(crate) fn parse_allow(value: &str) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::error::Redactor;
+    use crate::api::generation::Generation;
+    use crate::credentials::ApiKey;
+    use crate::model::tenanted::ApiVersion;
+    use serde_json::json;
+
+    const KEY: &str = "sk_test_SECRET";
+
+    fn read(status: u16, body: Value) -> ApiError {
+        let redactor = Redactor::new(ApiKey::new(KEY).unwrap());
+        let ctx = ErrorContext {
+            what: "POST /transactions",
+            organization_id: "",
+            redactor: &redactor,
+        };
+        Generation::Tenanted(ApiVersion::LATEST).error_from(
+            StatusCode::from_u16(status).unwrap(),
+            body.to_string().as_bytes(),
+            &ctx,
+        )
+    }
+
+    fn envelope(code: &str, message: &str) -> Value {
+        json!({"code": code, "message": message, "requestId": "req_0123456789abcdef0123", "errors": []})
+    }
+
+    #[test]
+    fn codes_and_request_ids_reach_the_caller() {
+        for (status, code, expected) in [
+            (
+                400,
+                "missing_target_selector",
+                ErrorCode::MissingTargetSelector,
+            ),
+            (
+                400,
+                "conflicting_target_selectors",
+                ErrorCode::ConflictingTargetSelectors,
+            ),
+            (400, "multiple_credentials", ErrorCode::MultipleCredentials),
+            (400, "invalid_api_version", ErrorCode::InvalidApiVersion),
+            (401, "unauthorized", ErrorCode::Unauthorized),
+            (403, "forbidden", ErrorCode::Forbidden),
+            (404, "not_found", ErrorCode::NotFound),
+            (405, "method_not_allowed", ErrorCode::MethodNotAllowed),
+            (
+                409,
+                "entity_resolution_ambiguous",
+                ErrorCode::EntityResolutionAmbiguous,
+            ),
+            (409, "conflict", ErrorCode::Conflict),
+            (422, "validation_failed", ErrorCode::ValidationFailed),
+            (400, "bad_request", ErrorCode::BadRequest),
+            (400, "brand_new", ErrorCode::Other("brand_new".into())),
+        ] {
+            let e = read(status, envelope(code, "words"));
+            let service = e.service_error().unwrap_or_else(|| panic!("{code}: {e:?}"));
+            assert_eq!(service.code, expected);
+            assert_eq!(service.status, status);
+            assert_eq!(e.request_id(), Some("req_0123456789abcdef0123"));
+            let text = e.to_string();
+            assert!(
+                text.ends_with("(request ID req_0123456789abcdef0123; quote it to support)"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn messages_say_what_to_do() {
+        let text = read(400, envelope("missing_target_selector", "Which one?")).to_string();
+        assert!(text.contains("`:org`"), "{text}");
+        assert!(text.contains("organization_id"), "{text}");
+        assert!(text.contains("Which one?"), "{text}");
+        let text = read(409, envelope("entity_resolution_ambiguous", "Two match.")).to_string();
+        assert!(text.contains("entity_source"), "{text}");
+        assert!(text.contains("connection_id"), "{text}");
+        let text = read(401, envelope("unauthorized", "Invalid key.")).to_string();
+        assert!(text.contains("taxdash login"), "{text}");
+        assert!(read(401, envelope("unauthorized", "x")).is_unauthorized());
+    }
+
+    #[test]
+    fn the_key_never_reaches_a_message() {
+        let body = json!({
+            "code": "unauthorized",
+            "message": format!("Key {KEY} is not valid"),
+            "requestId": "req_0123456789abcdef0123",
+            "errors": [{"field": "apiKey", "code": "invalid", "message": format!("{KEY} revoked")}]
+        });
+        let e = read(401, body);
+        assert!(!e.to_string().contains("SECRET"), "{e}");
+        assert!(!format!("{e:?}").contains("SECRET"), "{e:?}");
+    }
+
+    #[test]
+    fn field_errors_are_read_with_snake_case_paths() {
+        let e = read(
+            422,
+            json!({
+                "code": "validation_failed",
+                "message": "Some values are not valid.",
+                "requestId": "req_0123456789abcdef0123",
+                "errors": [
+                    {"field": "jurisdictionSpecificFields.accessCode", "code": "blank", "message": "must not be blank"},
+                    {"field": "transactionItems.0.amount", "code": "invalid", "message": "not a number"},
+                    {"field": "", "code": "missing", "message": "a body is required"}
+                ]
+            }),
+        );
+        assert_eq!(
+            e.errors_at("jurisdiction_specific_fields.access_code")
+                .map(|f| f.msg.as_str())
+                .collect::<Vec<_>>(),
+            ["must not be blank"]
+        );
+        assert_eq!(e.errors_at("transaction_items.0.amount").count(), 1);
+        assert_eq!(e.field_errors()[1].loc[2], LocPart::Index(0));
+        assert_eq!(e.errors_at("").count(), 1);
+        assert_eq!(e.field_errors()[0].kind, "blank");
+        let text = e.to_string();
+        assert!(
+            text.contains("jurisdiction_specific_fields.access_code: must not be blank"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn limits_and_failures_keep_their_retryable_kinds() {
+        assert_eq!(
+            read(429, envelope("rate_limited", "slow down")),
+            ApiError::RateLimited { retry_after: None }
+        );
+        assert_eq!(
+            read(503, envelope("service_unavailable", "down")),
+            ApiError::Server {
+                status: 503,
+                detail: Some("down".into())
+            }
+        );
+    }
+
+    #[test]
+    fn a_body_that_is_no_envelope_is_read_from_the_status() {
+        let redactor = Redactor::new(ApiKey::new(KEY).unwrap());
+        let ctx = ErrorContext {
+            what: "GET /x",
+            organization_id: "",
+            redactor: &redactor,
+        };
+        let e = tenanted_error(StatusCode::NOT_FOUND, b"<html>nope</html>", &ctx);
+        assert_eq!(e.code(), Some(&ErrorCode::NotFound));
+        assert_eq!(e.request_id(), None);
+        assert!(e.to_string().contains("HTTP 404 Not Found"), "{e}");
+        assert!(!e.to_string().contains("request ID"), "{e}");
+    }
+
+    #[test]
+    fn allow_headers_are_split() {
+        assert_eq!(parse_allow("GET, POST"), ["GET", "POST"]);
+        assert_eq!(parse_allow("POST"), ["POST"]);
+        assert!(parse_allow(" ").is_empty());
+    }
+}
