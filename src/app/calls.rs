@@ -4,9 +4,6 @@ use super::files;
 use crate::api::{ApiError, Client, RevealField, Upload};
 use crate::effect::{Call, Failure, FailureKind, Reply};
 
-/// What a Tenanted-only call says on a v1 profile.
-const NEEDS_TENANTED: &str = "needs the Tenanted API: set api = \"tenanted\" in the profile";
-
 /// Makes one call.
 pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
     let result = match call {
@@ -147,16 +144,25 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .map(Reply::BackFilingTerms),
 
         // Tenanted API: organizations, portal credentials, exposure history.
-        Call::Organizations { .. }
-        | Call::UpdateCredentials { .. }
-        | Call::RevealCredentials { .. }
-        | Call::ExposureHistory { .. } => {
-            return Err(Failure {
-                kind: FailureKind::Other,
-                message: NEEDS_TENANTED.to_owned(),
-                fields: Vec::new(),
-            });
-        }
+        Call::Organizations { page } => client
+            .list_organizations(page)
+            .await
+            .map(Reply::Organizations),
+        Call::UpdateCredentials {
+            registration_id,
+            body,
+        } => client
+            .update_registration_credentials(&registration_id, &body)
+            .await
+            .map(Reply::CredentialsUpdated),
+        Call::RevealCredentials { registration_id } => client
+            .reveal_registration_credentials(&registration_id)
+            .await
+            .map(|r| Reply::RevealedCredentials(Box::new(r))),
+        Call::ExposureHistory { nexus_id, page } => client
+            .nexus_exposure_history(&nexus_id, page)
+            .await
+            .map(Reply::ExposureHistory),
     };
     result.map_err(failure)
 }

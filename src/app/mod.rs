@@ -91,7 +91,7 @@ impl Tasks {
                 Effect::SwitchOrganization(organization) => {
                     // Answers for the organization left behind are of no use any more.
                     self.cancel_all();
-                    self.client = switch_organization(&self.client, &organization);
+                    self.client = self.client.with_organization(&organization);
                     tracing::info!(organization = %organization, "organization switched");
                     queue.extend(shell.organization_switched(&organization));
                 }
@@ -106,12 +106,6 @@ impl Tasks {
             token.cancel();
         }
     }
-}
-
-/// The client acting on `organization`, with the same key, pool and rate limiter.
-fn switch_organization(client: &Client, organization: &str) -> Client {
-    let _ = organization;
-    client.clone()
 }
 
 /// Runs the dashboard until the user quits or the events end. Generic over the backend and the

@@ -16,8 +16,10 @@ use serde_json::Value;
 use super::RegistrationsPane;
 use super::wizard::jurisdiction;
 use crate::effect::{Call, Failure, Reply, RequestId};
+use crate::model::casing::{camel_to_snake, to_camel};
 use crate::model::tenanted::{ApiVersion, CredentialsUpdate, RevealedFields};
 use crate::model::{FieldError, LocPart, Registration};
+use crate::rules::{self, CredentialsRefusal};
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
@@ -387,7 +389,10 @@ fn body_error(message: String) -> FieldError {
     )
 }
 
-/// What the rules refuse in the values, before anything is sent.
+/// What the rules refuse in the values, before anything is sent: the service's own rules on
+/// the body (blank values, codes of the release and of the registration's state) and its rule
+/// that the registration must have its details on file. Paths come back in the form's
+/// snake_case.
 fn refusals(
     values: &FormValues,
     registration: &Registration,
@@ -400,8 +405,30 @@ fn refusals(
                 .into(),
         )];
     }
-    let _ = (registration, version);
-    Vec::new()
+    let mut errors =
+        match rules::credentials_update(Some(&to_camel(body)), &registration.state_code, version) {
+            Ok(_) => Vec::new(),
+            Err(CredentialsRefusal::Invalid(errors)) => errors,
+            Err(CredentialsRefusal::WrongState(error)) => vec![error],
+        };
+    for error in &mut errors {
+        for part in &mut error.loc {
+            if let LocPart::Key(key) = part {
+                *key = camel_to_snake(key);
+            }
+        }
+    }
+    let missing =
+        rules::missing_registration_details(registration.jurisdiction_specific_fields.as_ref());
+    if !missing.is_empty() {
+        errors.push(body_error(format!(
+            "{} has no {} on file: the service keeps portal credentials only for a registration \
+             with its business name, registration type and sales tax id. Nothing was sent.",
+            jurisdiction(registration),
+            missing.join(", ")
+        )));
+    }
+    errors
 }
 
 /// The changed fields of an answer in words: `username, access code`.
