@@ -5,6 +5,7 @@ mod customers;
 mod exemptions;
 mod harness;
 mod nexus;
+mod organizations;
 mod registrations;
 mod snapshots;
 mod transactions;
