@@ -4,6 +4,7 @@
 mod credentials;
 mod customers;
 mod exemptions;
+mod exposure;
 mod harness;
 mod nexus;
 mod organizations;

@@ -6,6 +6,8 @@ mod economic;
 mod filter;
 mod form;
 mod history;
+
+pub use self::history::event_in_words;
 mod physical;
 
 use crossterm::event::KeyEvent;
