@@ -104,6 +104,14 @@ pub async fn prepare(
         let profile = config.profile(&resolved.name);
         let mut client_config = ClientConfig::from_profile(&resolved);
         speak(&mut client_config, options.api);
+        if !client_config.generation.is_tenanted() && client_config.organization_id.is_empty() {
+            return Err(format!(
+                "profile {}: the v1 API needs an organization: set organization_id in the profile, \
+                 or use the Tenanted API (--api tenanted)",
+                resolved.name
+            )
+            .into());
+        }
         let header = HeaderInfo {
             profile: resolved.name.clone(),
             organization: resolved.organization_id.clone(),
