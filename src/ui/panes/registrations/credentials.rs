@@ -20,7 +20,8 @@ use crate::model::casing::{camel_to_snake, to_camel};
 use crate::model::tenanted::{ApiVersion, CredentialsUpdate, RevealedFields};
 use crate::model::{FieldError, LocPart, Registration};
 use crate::rules::{self, CredentialsRefusal};
-use crate::ui::pane::{Ctx, Level};
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
@@ -28,6 +29,12 @@ use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValu
 use crate::ui::widgets::keys::{is_ctrl, is_press};
 
 impl RegistrationsPane {
+    /// The credentials key's hint, on the Tenanted API only.
+    pub(super) fn credentials_hint(&self) -> Option<PaneHint> {
+        self.tenanted
+            .then(|| PaneHint::action(Action::Credentials, "credentials"))
+    }
+
     /// `C`: opens the portal credentials form of the registration the user is on.
     pub(super) fn open_credentials(&mut self, ctx: &mut Ctx) {
         if ctx.read_only() {
