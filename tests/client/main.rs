@@ -5,4 +5,5 @@ mod common;
 mod endpoints;
 mod errors;
 mod resilience;
+mod tenanted;
 mod writes;
