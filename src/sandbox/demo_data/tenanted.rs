@@ -32,6 +32,17 @@ pub struct TenantedRecords {
     pub exposure_events: Vec<ExposureRecord>,
     #[serde(default)]
     pub back_filing_options: Vec<BackFilingOptionRecord>,
+    /// The closure dates sent with Tenanted deregistrations, by registration.
+    #[serde(default)]
+    pub closures: Vec<Closure>,
+}
+
+/// What a deregistration request said about the closure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Closure {
+    pub registration_id: String,
+    pub closure_date: NaiveDate,
+    pub reason: String,
 }
 
 /// One saved portal access code: only its ciphertext is kept.
@@ -115,28 +126,23 @@ pub struct BackFilingOptionRecord {
     pub estimated_liability: Decimal,
 }
 
-const QUESTIONS: [&str; 6] = [
-    "What was the name of your first pet?",
-    "In what city was your first office?",
-    "What is the name of the street you grew up on?",
-    "What was the make of your first car?",
-    "What is your favourite supplier's name?",
-    "What was your first job title?",
-];
-
-const ANSWERS: [&str; 12] = [
-    "Biscuit",
-    "Duluth",
-    "Maple Lane",
-    "Corolla",
-    "Harbor Freight",
-    "Stock clerk",
-    "Pepper",
-    "Tacoma",
-    "Elm Street",
-    "Civic",
-    "Acme Crate",
-    "Cashier",
+/// Security questions, each with two answers a demo account may have given.
+const QUESTIONS: [(&str, [&str; 2]); 6] = [
+    (
+        "What was the name of your first pet?",
+        ["Biscuit", "Pepper"],
+    ),
+    ("In what city was your first office?", ["Duluth", "Tacoma"]),
+    (
+        "What is the name of the street you grew up on?",
+        ["Maple Lane", "Elm Street"],
+    ),
+    ("What was the make of your first car?", ["Corolla", "Civic"]),
+    (
+        "What is your favourite supplier's name?",
+        ["Harbor Freight", "Acme Crate"],
+    ),
+    ("What was your first job title?", ["Stock clerk", "Cashier"]),
 ];
 
 /// Builds the Tenanted records of an organization from its other records.
@@ -154,6 +160,7 @@ pub fn generate(
         certificate_imports: certificate_imports(ctx, &mut rng, customers, exemptions),
         exposure_events: exposure_history(ctx, &mut rng, nexus, registrations),
         back_filing_options: back_filing_options(ctx, &mut rng, registrations),
+        closures: Vec::new(),
     }
 }
 
@@ -170,9 +177,12 @@ fn security_questions(
             let second = (first + rng.random_range(1..QUESTIONS.len())) % QUESTIONS.len();
             let questions = [first, second]
                 .into_iter()
-                .map(|q| SecurityQuestion {
-                    question: QUESTIONS[q].to_owned(),
-                    answer: (*pick(rng, &ANSWERS)).to_owned(),
+                .map(|q| {
+                    let (question, answers) = QUESTIONS[q];
+                    SecurityQuestion {
+                        question: question.to_owned(),
+                        answer: (*pick(rng, &answers)).to_owned(),
+                    }
                 })
                 .collect();
             (r.id.clone(), questions)
