@@ -6,4 +6,5 @@ mod endpoints;
 mod errors;
 mod resilience;
 mod tenanted;
+mod tenanted_features;
 mod writes;
