@@ -307,6 +307,18 @@ pub fn resolve(
     env: &dyn Env,
     store: &KeyStore,
 ) -> Result<ResolvedProfile, CredentialError> {
+    resolve_with_api(requested, config, env, store, None)
+}
+
+/// [`resolve`] with the interface chosen on the command line (`--api`), which beats
+/// `TAXDASH_API` and the profile's `api`.
+pub fn resolve_with_api(
+    requested: Option<&str>,
+    config: &Config,
+    env: &dyn Env,
+    store: &KeyStore,
+    api_override: Option<ApiKind>,
+) -> Result<ResolvedProfile, CredentialError> {
     let profile = select_profile(requested, config)?;
     let name = profile.map_or(DEFAULT_PROFILE_NAME, |p| p.name.as_str());
 
@@ -318,9 +330,10 @@ pub fn resolve(
         },
     };
 
-    let api = match env.non_empty(ENV_API) {
-        Some(value) => api_from_env(name, &value)?,
-        None => profile.map(Profile::api).unwrap_or_default(),
+    let api = match (api_override, env.non_empty(ENV_API)) {
+        (Some(api), _) => api,
+        (None, Some(value)) => api_from_env(name, &value)?,
+        (None, None) => profile.map(Profile::api).unwrap_or_default(),
     };
 
     let organization_id = match env.non_empty(ENV_ORGANIZATION_ID) {

@@ -1,0 +1,172 @@
+//! `login` and `profiles` on a profile that speaks the Tenanted API: the key is checked with the
+//! organizations it reaches, the organization is optional, and the listing shows the API.
+
+use std::io;
+use std::path::Path;
+
+use taxdash::cli::LoginArgs;
+use taxdash::commands::Context;
+use taxdash::commands::login::{LoginError, login, profiles};
+use taxdash::config::{Config, ENV_API, Profile};
+use taxdash::credentials::KeyStore;
+use taxdash::sandbox::DEMO_PARTNER_KEY;
+
+use crate::common::{ORG1, ORG2, sandbox};
+
+/// A config file holding one Tenanted profile `partner` at `base_url`.
+fn tenanted_profile(path: &Path, base_url: &str, extra: impl FnOnce(&mut Profile)) {
+    let mut config = Config::default();
+    let mut profile = Profile::new("partner");
+    profile.base_url = base_url.to_owned();
+    profile.api = Some("tenanted".into());
+    extra(&mut profile);
+    config.insert_profile(profile).unwrap();
+    config.save(path).unwrap();
+}
+
+fn given(key: &'static str) -> impl FnMut(&str) -> io::Result<String> {
+    move |_profile: &str| Ok(format!("{key}\n"))
+}
+
+fn no_organization() -> LoginArgs {
+    LoginArgs {
+        base_url: None,
+        organization: None,
+    }
+}
+
+#[tokio::test]
+async fn a_tenanted_login_needs_no_organization_and_names_those_the_key_reaches() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    tenanted_profile(&path, &sandbox.base_url(), |_| {});
+    let ctx = Context::new(
+        Some("partner".into()),
+        &path,
+        |_: &str| None,
+        KeyStore::mock(),
+    );
+    let mut out = Vec::new();
+    login(
+        &ctx,
+        &no_organization(),
+        &mut given(DEMO_PARTNER_KEY),
+        &mut out,
+    )
+    .await
+    .expect("the sandbox accepts the partner key");
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Tenanted API 2026-10-06"), "{text}");
+    assert!(
+        text.contains("orgn_demo_1 (Acme Outdoor Supply), orgn_demo_2 (Northwind Digital)"),
+        "{text}"
+    );
+    assert!(text.contains("home organization"), "{text}");
+    assert!(!text.contains(DEMO_PARTNER_KEY), "{text}");
+    let config = Config::load(&path).unwrap();
+    let profile = config.profile("partner").unwrap();
+    assert_eq!(profile.organization_id(), None);
+    assert_eq!(profile.api.as_deref(), Some("tenanted"));
+    assert_eq!(
+        ctx.store.get_key("partner").unwrap().unwrap().expose(),
+        DEMO_PARTNER_KEY
+    );
+
+    // An organization the key reaches is kept; one it does not is refused, nothing stored.
+    let second = LoginArgs {
+        base_url: None,
+        organization: Some(ORG2.0.into()),
+    };
+    login(&ctx, &second, &mut given(DEMO_PARTNER_KEY), &mut Vec::new())
+        .await
+        .unwrap();
+    let config = Config::load(&path).unwrap();
+    assert_eq!(
+        config.profile("partner").unwrap().organization_id(),
+        Some(ORG2.0)
+    );
+    let err = login(&ctx, &second, &mut given(ORG1.1), &mut Vec::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, LoginError::OrganizationNotReached { .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("orgn_demo_2"), "{err}");
+    assert!(err.to_string().contains("orgn_demo_1 (Acme"), "{err}");
+    assert_eq!(
+        ctx.store.get_key("partner").unwrap().unwrap().expose(),
+        DEMO_PARTNER_KEY,
+        "the refused key was not stored"
+    );
+
+    // An unknown key: refused with the service's words, never the key.
+    let err = login(
+        &ctx,
+        &no_organization(),
+        &mut given("sk_nobody_SECRET"),
+        &mut Vec::new(),
+    )
+    .await
+    .unwrap_err();
+    assert!(err.to_string().contains("refused the API key"), "{err}");
+    assert!(err.to_string().contains("nothing was stored"), "{err}");
+    assert!(!err.to_string().contains("SECRET"), "{err}");
+    sandbox.stop().await;
+}
+
+#[tokio::test]
+async fn taxdash_api_turns_a_v1_profile_tenanted_for_login() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let env = |name: &str| (name == ENV_API).then(|| "tenanted".to_owned());
+    let ctx = Context::new(Some("p".into()), &path, env, KeyStore::mock());
+    let args = LoginArgs {
+        base_url: Some(sandbox.base_url()),
+        organization: None,
+    };
+    let mut out = Vec::new();
+    login(&ctx, &args, &mut given(DEMO_PARTNER_KEY), &mut out)
+        .await
+        .unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("Tenanted API"));
+    // The same without the variable needs an organization, as v1 does.
+    let ctx = Context::new(Some("q".into()), &path, |_: &str| None, KeyStore::mock());
+    let err = login(&ctx, &args, &mut given(DEMO_PARTNER_KEY), &mut Vec::new())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LoginError::NoOrganization { .. }), "{err:?}");
+    sandbox.stop().await;
+}
+
+#[tokio::test]
+async fn profiles_show_the_api_and_the_selector() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    tenanted_profile(&path, "http://127.0.0.1:8080", |p| {
+        p.api_version = Some("2026-07-21".into());
+        p.entity_id = Some("ent_store_100".into());
+        p.entity_source = Some("CHECKOUT".into());
+    });
+    let mut config = Config::load(&path).unwrap();
+    let mut legacy = Profile::new("legacy");
+    legacy.organization_id = Some(ORG1.0.into());
+    config.insert_profile(legacy).unwrap();
+    config.save(&path).unwrap();
+    let ctx = Context::new(None, &path, |_: &str| None, KeyStore::mock());
+    let mut out = Vec::new();
+    profiles(&ctx, &mut out).await.unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "  NAME     BASE URL                     API                  ORGANIZATION                     READ-ONLY  KEY",
+            "  legacy   https://api.trykintsugi.com  v1                   orgn_demo_1                      no         none",
+            "  partner  http://127.0.0.1:8080        tenanted 2026-07-21  entity ent_store_100 (CHECKOUT)  no         none",
+        ],
+        "{text}"
+    );
+}
