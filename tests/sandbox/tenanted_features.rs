@@ -496,3 +496,83 @@ async fn exposure_history_names_the_state_per_release() {
     .await;
     h.sandbox.stop().await;
 }
+
+/// What the client does with an answer: keys to snake_case, then the model type.
+fn decode<T: serde::de::DeserializeOwned>(body: Value) -> T {
+    let snake = taxdash::model::casing::to_snake(body.clone());
+    serde_json::from_value(snake).unwrap_or_else(|e| panic!("{e}: {body}"))
+}
+
+#[tokio::test]
+async fn both_releases_decode_into_the_model_types() {
+    use taxdash::model::tenanted::{
+        BackFilingOption, BulkApproval, BulkFilingResult, CertificateImport,
+        CertificateImportStatus, CredentialsUpdated, ExposureEvent, RevealedFields,
+    };
+    let h = Harness::start().await;
+    let california = nexus_id(&h, "US", "CA").await;
+    for version in [V0721, V1006] {
+        let fields: RevealedFields = decode(reveal(&h, version, ID_REG).await);
+        assert_eq!(fields.security_questions.len(), 2, "{version}");
+        let (_, body) = put_credentials(&h, version, ID_REG, json!({"pin": "9876"})).await;
+        let updated: CredentialsUpdated = decode(body);
+        assert_eq!(updated.updated_fields, ["pin"]);
+        assert!(updated.updated_at.is_some());
+
+        let page = ok(call(
+            &h,
+            version,
+            Method::GET,
+            &format!("/nexus/{california}/exposure-history"),
+        ))
+        .await;
+        let events: Vec<ExposureEvent> = decode(page["items"].clone());
+        assert!(events.iter().all(|e| e.state_code.as_deref() == Some("CA")));
+        assert!(events.iter().all(|e| e.sales_amount.is_some()));
+
+        let page = ok(call(&h, version, Method::GET, "/certificate-imports")).await;
+        let imports: Vec<CertificateImport> = decode(page["items"].clone());
+        let waiting: Vec<&CertificateImport> = imports
+            .iter()
+            .filter(|i| i.status == CertificateImportStatus::Uploaded)
+            .collect();
+        assert!(waiting.iter().all(|i| i.exemption_id.is_none()));
+        let approved: BulkApproval = decode(
+            ok(call(
+                &h,
+                version,
+                Method::POST,
+                "/certificate-imports/bulk-approve",
+            )
+            .json(&json!({"ids": [waiting[0].id]})))
+            .await,
+        );
+        assert_eq!(approved.items[0].status, CertificateImportStatus::Approved);
+        assert!(approved.items[0].exemption_id.is_some());
+
+        let options: Vec<BackFilingOption> = decode(
+            ok(call(
+                &h,
+                version,
+                Method::GET,
+                "/filings/backFilingRequest/options",
+            ))
+            .await["items"]
+                .clone(),
+        );
+        assert!(options.iter().any(|o| o.state_code.is_none()));
+        assert!(options.iter().all(|o| o.estimated_liability.is_some()));
+
+        let result: BulkFilingResult = decode(
+            ok(call(&h, version, Method::POST, "/filings/bulk/pause")
+                .json(&json!({"filingIds": ["file_nowhere"]})))
+            .await,
+        );
+        assert_eq!(result.job_id, None);
+        assert_eq!(
+            result.results[0].error.as_ref().map(|e| e.code.as_str()),
+            Some("not_found")
+        );
+    }
+    h.sandbox.stop().await;
+}
