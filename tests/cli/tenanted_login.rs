@@ -1,5 +1,6 @@
 //! `login` and `profiles` on a profile that speaks the Tenanted API: the key is checked with the
-//! organizations it reaches, the organization is optional, and the listing shows the API.
+//! organizations it reaches, the organization is optional, and the listing shows the API; and
+//! the real binary's `export` on the Tenanted API chosen with `TAXDASH_API`.
 
 use std::io;
 use std::path::Path;
@@ -169,4 +170,70 @@ async fn profiles_show_the_api_and_the_selector() {
         ],
         "{text}"
     );
+}
+
+/// `taxdash export registrations --format jsonl` with `key`, the sandbox and `api` in the
+/// environment, and no organization unless given.
+async fn export(
+    sandbox: &taxdash::sandbox::Sandbox,
+    key: &str,
+    api: Option<&str>,
+    organization: Option<&str>,
+) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_taxdash"));
+    command
+        .args(["export", "registrations", "--format", "jsonl"])
+        .current_dir(dir.path())
+        .env("TAXDASH_CONFIG", dir.path().join("no-config.toml"))
+        .env("TAXDASH_BASE_URL", sandbox.base_url())
+        .env("TAXDASH_API_KEY", key)
+        .env_remove("TAXDASH_ORGANIZATION_ID")
+        .env_remove("TAXDASH_API")
+        .env_remove("TAXDASH_PROFILE")
+        .kill_on_drop(true);
+    if let Some(api) = api {
+        command.env(ENV_API, api);
+    }
+    if let Some(organization) = organization {
+        command.env("TAXDASH_ORGANIZATION_ID", organization);
+    }
+    command.output().await.expect("taxdash runs")
+}
+
+#[tokio::test]
+async fn export_runs_on_the_tenanted_api_chosen_by_the_environment() {
+    let sandbox = sandbox().await;
+    let v1 = export(&sandbox, ORG2.1, None, Some(ORG2.0)).await;
+    assert!(
+        v1.status.success(),
+        "{}",
+        String::from_utf8_lossy(&v1.stderr)
+    );
+    // The partner key reaches both organizations; the organization selects the second.
+    let tenanted = export(&sandbox, DEMO_PARTNER_KEY, Some("tenanted"), Some(ORG2.0)).await;
+    assert!(
+        tenanted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tenanted.stderr)
+    );
+    assert!(!v1.stdout.is_empty());
+    assert_eq!(tenanted.stdout, v1.stdout);
+    // Without one, reads run on the key's home organization.
+    let home = export(&sandbox, ORG2.1, Some("tenanted"), None).await;
+    assert!(
+        home.status.success(),
+        "{}",
+        String::from_utf8_lossy(&home.stderr)
+    );
+    assert_eq!(home.stdout, v1.stdout);
+
+    let bad = export(&sandbox, ORG1.1, Some("v2"), Some(ORG1.0)).await;
+    assert!(!bad.status.success());
+    let text = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        text.contains("TAXDASH_API") && text.contains("`v1` or `tenanted`"),
+        "{text}"
+    );
+    sandbox.stop().await;
 }

@@ -226,6 +226,14 @@ async fn the_partner_key_lists_both_organizations_and_switches_between_them() {
         assert_eq!(created.organization_id, ORG2.0);
         assert_eq!(created.country.as_deref(), Some("US"));
     }
+    // An ID that cannot travel in a header fails each call before anything is sent.
+    let partner = tenanted(&sandbox, NEW, DEMO_PARTNER_KEY, Selector::Home);
+    let broken = partner.with_organization("orgn\nbad");
+    let before = partner.stats().requests;
+    let e = broken.list_organizations(all()).await.unwrap_err();
+    assert!(matches!(e, ApiError::BadRequest { .. }), "{e:?}");
+    assert!(e.to_string().contains("HTTP header"), "{e}");
+    assert_eq!(partner.stats().requests, before);
     // v1 switches `x-organization-id`.
     let switched = v1(&sandbox, ORG1).with_organization(ORG2.0);
     assert_eq!(switched.organization_id(), ORG2.0);
