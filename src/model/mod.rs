@@ -12,8 +12,8 @@
 
 #[macro_use]
 mod open_enum;
-mod common;
 pub mod casing;
+mod common;
 mod customer;
 mod error;
 mod estimate;

@@ -43,6 +43,18 @@ pub enum Action {
     Attach,
     /// Adds or replaces a customer's tax id.
     TaxId,
+    // --- Certificate imports and filings -------------------------------------------------------
+    /// Marks or unmarks the selected row for an action on several rows.
+    Mark,
+    /// Approves the marked rows (or the selected one): certificate imports, filings.
+    Approve,
+    /// Pauses the marked filings (or the selected one).
+    Pause,
+    /// Switches the Exemptions pane between exemptions and certificate imports.
+    Imports,
+    /// Shows the past periods that can be filed late.
+    BackFiling,
+    // --- end of certificate imports and filings ------------------------------------------------
 }
 
 impl Action {
@@ -55,6 +67,8 @@ impl Action {
         Action::CreditNote,
         Action::Attach,
         Action::TaxId,
+        Action::Approve,
+        Action::Pause,
     ];
 
     pub fn is_write(self) -> bool {
@@ -110,6 +124,11 @@ impl Action {
             CreditNote,
             Attach,
             TaxId,
+            Mark,
+            Approve,
+            Pause,
+            Imports,
+            BackFiling,
         ];
         all.extend((1..=9).map(Pane));
         all
@@ -300,6 +319,11 @@ impl Default for Keymap {
             (Key::plain('x'), Delete),
             (Key::plain('D'), Deregister),
             (Key::plain('c'), CreditNote),
+            (Key::plain(' '), Mark),
+            (Key::plain('A'), Approve),
+            (Key::plain('P'), Pause),
+            (Key::plain('I'), Imports),
+            (Key::plain('b'), BackFiling),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

@@ -1,0 +1,635 @@
+//! The Filings pane: the paged list of returns with their period, jurisdiction, status, due
+//! date and amount; the detail of one; and, on the Tenanted API, the bulk actions and the
+//! back-filing options.
+//!
+//! Space marks filings; `A` approves and `P` pauses the marked ones (or the selected one) after
+//! a confirmation naming how many. The service answers filing by filing: the rows that went
+//! through change and lose their mark, the refused ones keep it, and a report says which is
+//! which and why. `b` shows the past periods that can be filed late, `o` opens an option's help
+//! article. On a v1 profile the list works and the Tenanted features say what to change.
+
+mod columns;
+mod detail;
+mod options;
+mod results;
+
+use std::collections::HashSet;
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, StatefulWidget};
+
+use self::options::{OptionsView, help_url};
+use self::results::{Bulk, BulkReport, filings_noun};
+use crate::effect::{Call, Failure, FailureKind, Reply, RequestId};
+use crate::model::filters::FilingFilter;
+use crate::model::{Filing, FilingStatus};
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::panes::marks::{Marked, Marks};
+use crate::ui::panes::paging::PageCalls;
+use crate::ui::theme::Theme;
+use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
+use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::paged_table::{Column, PagedTable};
+use crate::ui::widgets::picker::{Picker, PickerOutcome};
+
+/// The statuses the list can be narrowed to; `all` sends none.
+pub const STATUSES: [&str; 5] = ["all", "UNFILED", "FILING", "FILED", "PAUSED"];
+
+/// The filing the detail shows.
+struct DetailView {
+    filing: Filing,
+    state: DetailState,
+    loading: Option<RequestId>,
+}
+
+/// The question open over the pane.
+enum Dialog {
+    Status(Picker),
+    Bulk {
+        confirm: Confirm,
+        action: Bulk,
+        ids: Vec<String>,
+    },
+}
+
+/// The bulk action on its way.
+struct Pending {
+    id: RequestId,
+    action: Bulk,
+    ids: Vec<String>,
+}
+
+/// The Filings pane.
+pub struct FilingsPane {
+    table: PagedTable<Marked<Filing>>,
+    columns: Vec<Column<Marked<Filing>>>,
+    filter: FilingFilter,
+    pages: PageCalls,
+    marks: Marks,
+    detail: Option<DetailView>,
+    dialog: Option<Dialog>,
+    bulk: Option<Pending>,
+    report: Option<BulkReport>,
+    options: Option<OptionsView>,
+    /// The options asked for when the pane is first shown: their answer also tells whether the
+    /// profile offers the Tenanted features.
+    probe: Option<RequestId>,
+    /// The options the probe brought, shown by `b` without asking again.
+    cached_options: Option<Vec<crate::model::tenanted::BackFilingOption>>,
+    /// Rows asked for again after a bulk action went through for them.
+    refreshing: HashSet<RequestId>,
+    /// Why the Tenanted features are not offered (a v1 profile), once known.
+    needs_tenanted: Option<String>,
+    loaded: bool,
+}
+
+impl Default for FilingsPane {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FilingsPane {
+    pub fn new() -> Self {
+        FilingsPane {
+            table: PagedTable::new("filings"),
+            columns: columns::columns(),
+            filter: FilingFilter::default(),
+            pages: PageCalls::default(),
+            marks: Marks::default(),
+            detail: None,
+            dialog: None,
+            bulk: None,
+            report: None,
+            options: None,
+            probe: None,
+            cached_options: None,
+            refreshing: HashSet::new(),
+            needs_tenanted: None,
+            loaded: false,
+        }
+    }
+
+    fn fetch(&mut self, ctx: &mut Ctx) {
+        let mut filter = self.filter.clone();
+        filter.order_by = self.table.sort_keys();
+        self.pages
+            .fetch(&mut self.table, ctx, |want| Call::Filings {
+                filter: filter.clone(),
+                page: want.params(),
+            });
+    }
+
+    fn reload(&mut self, ctx: &mut Ctx) {
+        self.pages.cancel_all(ctx);
+        self.table.reset();
+        self.fetch(ctx);
+    }
+
+    /// The status shown: `every status`, or one.
+    fn status_label(&self) -> String {
+        match self.filter.status_in.first() {
+            Some(s) => s.as_str().to_owned(),
+            None => "every status".to_owned(),
+        }
+    }
+
+    fn subtitle(&self) -> String {
+        if let Some(d) = &self.detail {
+            return d.filing.id.clone();
+        }
+        let sorted = self
+            .table
+            .sort()
+            .map_or_else(String::new, |s| format!(", sorted by {s}"));
+        let marked = match self.marks.len() {
+            0 => String::new(),
+            n => format!(", {n} marked"),
+        };
+        format!("{}{sorted}{marked}", self.status_label())
+    }
+
+    /// Says why the Tenanted features are not offered, when that is known. Returns whether it
+    /// did.
+    fn refuse_if_v1(&self, ctx: &mut Ctx) -> bool {
+        match &self.needs_tenanted {
+            Some(why) => {
+                ctx.notify(Level::Error, why.clone());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `A` or `P`: asks to confirm the action on the marked filings (or the one in view).
+    fn ask_bulk(&mut self, action: Bulk, ctx: &mut Ctx) {
+        if self.refuse_if_v1(ctx) {
+            return;
+        }
+        if self.bulk.is_some() {
+            ctx.notify(
+                Level::Info,
+                "A bulk action is on its way; wait for its answer.",
+            );
+            return;
+        }
+        let ids = match &self.detail {
+            Some(d) => vec![d.filing.id.clone()],
+            None => self.marks.targets(&self.table),
+        };
+        if ids.is_empty() {
+            ctx.notify(Level::Info, format!("No filing to {} here.", action.verb()));
+            return;
+        }
+        let what = match action {
+            Bulk::Approve => "for filing: the service files them on their due date",
+            Bulk::Pause => ": they are not filed until resumed",
+        };
+        let verb = action.verb();
+        let question = format!(
+            "{}{} {} {what}?",
+            verb[..1].to_ascii_uppercase(),
+            &verb[1..],
+            filings_noun(ids.len())
+        );
+        self.dialog = Some(Dialog::Bulk {
+            confirm: Confirm::new(question, false).with_title(format!("Bulk {verb}")),
+            action,
+            ids,
+        });
+    }
+
+    fn send_bulk(&mut self, action: Bulk, ids: Vec<String>, ctx: &mut Ctx) {
+        let call = match action {
+            Bulk::Approve => Call::BulkApproveFilings { ids: ids.clone() },
+            Bulk::Pause => Call::BulkPauseFilings { ids: ids.clone() },
+        };
+        let id = ctx.call(call);
+        self.bulk = Some(Pending { id, action, ids });
+    }
+
+    /// `b`: the back-filing options, from the probe when it brought them.
+    fn open_options(&mut self, ctx: &mut Ctx) {
+        if self.refuse_if_v1(ctx) {
+            return;
+        }
+        self.options = Some(match self.cached_options.take() {
+            Some(options) => OptionsView::with(options),
+            None => OptionsView::loading(ctx.call(Call::BackFilingOptions)),
+        });
+    }
+
+    fn options_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let Some(view) = &mut self.options else {
+            return false;
+        };
+        match action {
+            action if view.navigate(action) => {}
+            Action::Back | Action::BackFiling => {
+                if let Some(id) = view.loading {
+                    ctx.cancel(id);
+                }
+                self.cached_options = view.options.take();
+                self.options = None;
+            }
+            Action::OpenUrl => match view.selected() {
+                Some(o) => match help_url(o) {
+                    Some(url) => ctx.open_url(url),
+                    None => ctx.notify(Level::Info, "This option has no help article."),
+                },
+                None => return false,
+            },
+            Action::Refresh => {
+                if let Some(id) = view.loading.take() {
+                    ctx.cancel(id);
+                }
+                *view = OptionsView::loading(ctx.call(Call::BackFilingOptions));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn detail_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let Some(d) = &mut self.detail else {
+            return false;
+        };
+        match action {
+            Action::Back => {
+                if let Some(id) = d.loading {
+                    ctx.cancel(id);
+                }
+                self.detail = None;
+            }
+            action if d.state.navigate(action) => {}
+            Action::Refresh => {
+                if let Some(id) = d.loading.take() {
+                    ctx.cancel(id);
+                }
+                d.loading = Some(ctx.call(Call::Filing {
+                    id: d.filing.id.clone(),
+                }));
+            }
+            Action::CopyId => ctx.copy(d.filing.id.clone()),
+            Action::OpenUrl if !d.filing.filing_website_url.is_empty() => {
+                ctx.open_url(d.filing.filing_website_url.clone())
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        match action {
+            action if self.table.navigate(action) => {}
+            Action::Open => match self.table.selected() {
+                Some(m) => {
+                    self.detail = Some(DetailView {
+                        filing: m.row.clone(),
+                        state: DetailState::default(),
+                        loading: None,
+                    })
+                }
+                None => return false,
+            },
+            Action::Mark => {
+                if self.marks.toggle(&mut self.table).is_none() {
+                    return false;
+                }
+                self.table.down(1);
+            }
+            Action::Filter => {
+                let current = self
+                    .filter
+                    .status_in
+                    .first()
+                    .and_then(|s| STATUSES.iter().position(|c| *c == s.as_str()))
+                    .unwrap_or(0);
+                self.dialog = Some(Dialog::Status(Picker::new(
+                    "Status",
+                    "Show the filings of status",
+                    STATUSES.map(str::to_owned).to_vec(),
+                    current,
+                )));
+            }
+            Action::Sort | Action::SortReverse => {
+                let reverse = action == Action::SortReverse;
+                if let Some(next) = self.table.next_sort(&self.columns, reverse) {
+                    self.pages.cancel_all(ctx);
+                    self.table.set_sort(Some(next));
+                    ctx.notify(Level::Info, format!("sorted by {next}"));
+                }
+            }
+            Action::Refresh => {
+                self.table.retry();
+                self.reload(ctx);
+            }
+            Action::CopyId => match self.table.selected() {
+                Some(m) => ctx.copy(m.row.id.clone()),
+                None => return false,
+            },
+            _ => return false,
+        }
+        self.fetch(ctx);
+        true
+    }
+
+    /// The answer to a bulk action.
+    fn receive_bulk(&mut self, pending: Pending, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        match result {
+            Ok(Reply::BulkFilings(answer)) => {
+                for item in answer.results.iter().filter(|i| i.error.is_none()) {
+                    self.marks.remove(&mut self.table, &item.filing_id);
+                    if let Some(status) = &item.status {
+                        let status = FilingStatus::parse(&status.to_ascii_uppercase());
+                        let id = item.filing_id.as_str();
+                        self.table.update_where(
+                            |m| m.row.id == id,
+                            |m| m.row.status = Some(status.clone()),
+                        );
+                        if let Some(d) = self.detail.as_mut().filter(|d| d.filing.id == id) {
+                            d.filing.status = Some(status.clone());
+                        }
+                    }
+                    // The whole record (its approval time) comes with the filing itself.
+                    let id = ctx.call(Call::Filing {
+                        id: item.filing_id.clone(),
+                    });
+                    self.refreshing.insert(id);
+                }
+                let report = BulkReport {
+                    action: pending.action,
+                    items: answer.results,
+                };
+                let level = if report.succeeded() == report.items.len() {
+                    Level::Success
+                } else {
+                    Level::Error
+                };
+                ctx.notify(level, report.summary());
+                self.report = Some(report);
+            }
+            Ok(_) => {}
+            Err(failure) => {
+                if failure.kind == FailureKind::Unsupported {
+                    self.needs_tenanted = Some(failure.message.clone());
+                    ctx.notify(Level::Error, failure.message);
+                    return;
+                }
+                ctx.notify(
+                    Level::Error,
+                    format!(
+                        "Nothing was {} ({}): {} The marks are kept.",
+                        pending.action.done(),
+                        filings_noun(pending.ids.len()),
+                        failure.message
+                    ),
+                );
+            }
+        }
+    }
+
+    /// The answer to the options: the probe's, or the overlay's.
+    fn receive_options(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        let probing = self.probe == Some(id);
+        if probing {
+            self.probe = None;
+        }
+        match result {
+            Ok(Reply::BackFilingOptions(options)) => match &mut self.options {
+                Some(view) if view.loading == Some(id) => {
+                    view.loading = None;
+                    view.options = Some(options);
+                }
+                _ => self.cached_options = Some(options),
+            },
+            Ok(_) => {}
+            Err(failure) => {
+                if failure.kind == FailureKind::Unsupported {
+                    self.needs_tenanted = Some(failure.message.clone());
+                }
+                if let Some(view) = self.options.as_mut().filter(|v| v.loading == Some(id)) {
+                    view.loading = None;
+                    view.error = Some(failure.message.clone());
+                    ctx.notify(Level::Error, failure.message);
+                }
+                // A failed probe says nothing: the list works without the options.
+            }
+        }
+    }
+}
+
+impl Pane for FilingsPane {
+    fn title(&self) -> &str {
+        "Filings"
+    }
+
+    fn hints(&self) -> Vec<PaneHint> {
+        if let Some(dialog) = &self.dialog {
+            return match dialog {
+                Dialog::Bulk { .. } => vec![PaneHint::keys("y/n", "answer")],
+                Dialog::Status(_) => vec![
+                    PaneHint::keys("←/→", "choose"),
+                    PaneHint::keys("enter", "show"),
+                    PaneHint::keys("esc", "cancel"),
+                ],
+            };
+        }
+        if self.report.is_some() {
+            return vec![PaneHint::action(Action::Back, "close")];
+        }
+        if self.options.is_some() {
+            return vec![
+                PaneHint::action(Action::Back, "close"),
+                PaneHint::action(Action::Down, "next"),
+                PaneHint::action(Action::OpenUrl, "help article"),
+                PaneHint::action(Action::Refresh, "refresh"),
+            ];
+        }
+        if self.detail.is_some() {
+            return vec![
+                PaneHint::action(Action::Back, "back"),
+                PaneHint::action(Action::Up, "scroll"),
+                PaneHint::action(Action::Refresh, "refresh"),
+                PaneHint::action(Action::CopyId, "copy id"),
+                PaneHint::action(Action::Approve, "approve"),
+                PaneHint::action(Action::Pause, "pause"),
+            ];
+        }
+        vec![
+            PaneHint::action(Action::Open, "open"),
+            PaneHint::action(Action::Mark, "mark"),
+            PaneHint::action(Action::Approve, "approve"),
+            PaneHint::action(Action::Pause, "pause"),
+            PaneHint::action(Action::BackFiling, "back-filing options"),
+            PaneHint::action(Action::Filter, "status"),
+            PaneHint::action(Action::Sort, "sort"),
+            PaneHint::action(Action::Refresh, "refresh"),
+        ]
+    }
+
+    fn show(&mut self, ctx: &mut Ctx) {
+        if !self.loaded {
+            self.loaded = true;
+            self.fetch(ctx);
+            self.probe = Some(ctx.call(Call::BackFilingOptions));
+        }
+    }
+
+    fn captures_text(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        let Some(dialog) = self.dialog.take() else {
+            return;
+        };
+        self.dialog = match dialog {
+            Dialog::Status(mut picker) => match picker.handle_key(key) {
+                PickerOutcome::None => Some(Dialog::Status(picker)),
+                PickerOutcome::Cancelled => None,
+                PickerOutcome::Picked(status) => {
+                    self.filter.status_in = match status.as_str() {
+                        "all" => Vec::new(),
+                        s => vec![FilingStatus::parse(s)],
+                    };
+                    self.marks.clear(&mut self.table);
+                    ctx.notify(Level::Info, format!("showing {}", self.status_label()));
+                    self.reload(ctx);
+                    None
+                }
+            },
+            Dialog::Bulk {
+                mut confirm,
+                action,
+                ids,
+            } => match confirm.handle_key(key) {
+                ConfirmOutcome::None => Some(Dialog::Bulk {
+                    confirm,
+                    action,
+                    ids,
+                }),
+                ConfirmOutcome::No => None,
+                ConfirmOutcome::Yes => {
+                    self.send_bulk(action, ids, ctx);
+                    None
+                }
+            },
+        };
+    }
+
+    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        if self.report.is_some() {
+            if matches!(action, Action::Back | Action::Open) {
+                self.report = None;
+                return true;
+            }
+            return false;
+        }
+        if self.options.is_some() {
+            return self.options_action(action, ctx);
+        }
+        match action {
+            Action::Approve => self.ask_bulk(Bulk::Approve, ctx),
+            Action::Pause => self.ask_bulk(Bulk::Pause, ctx),
+            Action::BackFiling => self.open_options(ctx),
+            _ if self.detail.is_some() => return self.detail_action(action, ctx),
+            _ => return self.list_action(action, ctx),
+        }
+        true
+    }
+
+    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        if self.pages.owns(id) {
+            let marks = &self.marks;
+            self.pages
+                .receive(id, result, &mut self.table, ctx, |reply| match reply {
+                    Reply::FilingsPage(rows) => Some(marks.rows(rows)),
+                    _ => None,
+                });
+            self.fetch(ctx);
+            return;
+        }
+        if let Some(pending) = self.bulk.take_if(|b| b.id == id) {
+            return self.receive_bulk(pending, result, ctx);
+        }
+        let options_call = self.options.as_ref().and_then(|v| v.loading) == Some(id);
+        if self.probe == Some(id) || options_call {
+            return self.receive_options(id, result, ctx);
+        }
+        let detail_call = self.detail.as_ref().and_then(|d| d.loading) == Some(id);
+        if !self.refreshing.remove(&id) && !detail_call {
+            return;
+        }
+        match result {
+            Ok(Reply::Filing(filing)) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.filing.id == filing.id) {
+                    d.filing = (*filing).clone();
+                    if d.loading == Some(id) {
+                        d.loading = None;
+                    }
+                }
+                self.marks.update(&mut self.table, *filing);
+            }
+            Ok(_) => {}
+            Err(failure) => {
+                if let Some(d) = self.detail.as_mut().filter(|d| d.loading == Some(id)) {
+                    d.loading = None;
+                }
+                ctx.notify(Level::Error, failure.message);
+            }
+        }
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        vec!["back-filing", "refresh"]
+    }
+
+    fn command(&mut self, name: &str, _args: &[&str], ctx: &mut Ctx) -> bool {
+        if self.captures_text() {
+            return false;
+        }
+        match name {
+            "back-filing" => self.open_options(ctx),
+            "refresh" => self.reload(ctx),
+            _ => return false,
+        }
+        true
+    }
+
+    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(if focused {
+                theme.border_focus
+            } else {
+                theme.border
+            })
+            .title(Line::from(vec![
+                Span::styled(" Filings ", theme.title),
+                Span::styled(format!("— {} ", self.subtitle()), theme.muted),
+            ]));
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let buf = frame.buffer_mut();
+        match &mut self.detail {
+            Some(d) => detail::build(&d.filing, theme).render(inner, buf, &mut d.state),
+            None => self.table.render(inner, buf, theme, &self.columns, focused),
+        }
+        if let Some(view) = &self.options {
+            view.render(inner, buf, theme);
+        }
+        if let Some(report) = &self.report {
+            report.render(inner, buf, theme);
+        }
+        match &self.dialog {
+            Some(Dialog::Status(picker)) => picker.render(inner, buf, theme),
+            Some(Dialog::Bulk { confirm, .. }) => confirm.render(inner, buf, theme),
+            None => {}
+        }
+    }
+}
