@@ -1,8 +1,10 @@
 //! The dashboard driven through its real event loop with scripted keys, against the sandbox
 //! over loopback, drawn on a `TestBackend`.
 
+mod certificate_imports;
 mod customers;
 mod exemptions;
+mod filings;
 mod harness;
 mod nexus;
 mod registrations;

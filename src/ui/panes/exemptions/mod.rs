@@ -289,7 +289,7 @@ impl Pane for ExemptionsPane {
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::New, "new exemption"),
                 PaneHint::action(Action::Attach, "attach certificate"),
-                PaneHint::action(Action::Imports, "certificate imports"),
+                PaneHint::action(Action::Imports, "imports"),
             ],
         }
     }

@@ -111,6 +111,6 @@ pub fn columns() -> Vec<Column<Row>> {
             .right()
             .width(ColumnWidth::between(10, 18, 1)),
         Column::new("Approved at", approved_cell).width(ColumnWidth::fixed(20)),
-        Column::new("Filing", id_cell).width(ColumnWidth::between(8, 24, 1)),
+        Column::new("Filing", id_cell).width(ColumnWidth::between(15, 24, 1)),
     ]
 }

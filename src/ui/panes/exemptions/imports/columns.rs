@@ -88,6 +88,6 @@ pub fn columns() -> Vec<Column<Row>> {
         Column::new("Uploaded", uploaded_cell).width(ColumnWidth::fixed(20)),
         Column::new("Exemption", exemption_cell).width(ColumnWidth::between(9, 24, 1)),
         Column::new("Type", type_cell).width(ColumnWidth::between(8, 14, 1)),
-        Column::new("Import", id_cell).width(ColumnWidth::between(8, 24, 1)),
+        Column::new("Import", id_cell).width(ColumnWidth::between(12, 24, 1)),
     ]
 }

@@ -414,3 +414,6 @@ impl Imports {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

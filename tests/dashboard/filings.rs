@@ -1,0 +1,140 @@
+//! The Filings pane through the real loop: the list with its money and status colours, the
+//! detail, and what a v1 profile says of the Tenanted features; on the Tenanted API, the bulk
+//! approval and pause with their per-filing results, and the back-filing options.
+
+use std::time::Duration;
+
+use crossterm::event::KeyCode;
+use ratatui::style::Color;
+use taxdash::model::filters::FilingFilter;
+use taxdash::model::{Filing, FilingStatus, PageParams};
+
+use crate::harness::{Dashboard, Options};
+
+/// Switches to the Filings tab with its number key.
+fn open_tab(d: &Dashboard) {
+    let index = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Filings")
+        .expect("a Filings tab");
+    let key = char::from_digit(index as u32 + 1, 10).expect("a tab number key");
+    d.char(key);
+}
+
+/// Every filing the service lists (the first hundred, in the list's order).
+async fn filings(d: &Dashboard) -> Vec<Filing> {
+    let page = d
+        .client
+        .list_filings(&FilingFilter::default(), PageParams::new(1, 100))
+        .await
+        .unwrap();
+    page.items
+}
+
+/// Opens the Filings tab and waits for its whole list.
+async fn open_list(d: &Dashboard) -> Vec<Filing> {
+    let all = filings(d).await;
+    d.wait_for("row 1 of").await;
+    open_tab(d);
+    d.wait_until("the filing list", Duration::from_secs(10), |s| {
+        s.contains("Filings — every status") && s.contains(&format!("row 1 of {} ", all.len()))
+    })
+    .await;
+    all
+}
+
+/// The first cell of the screen showing `text`, and its style.
+pub fn style_of(d: &Dashboard, text: &str) -> Option<ratatui::style::Style> {
+    let buffer = d.buffer();
+    let area = buffer.area;
+    for y in 0..area.height {
+        let line: String = (0..area.width)
+            .map(|x| buffer[(x, y)].symbol().to_owned())
+            .collect();
+        if let Some(byte) = line.find(text) {
+            let x = line[..byte].chars().count() as u16;
+            return Some(buffer[(x, y)].style());
+        }
+    }
+    None
+}
+
+#[tokio::test]
+async fn the_tab_lists_filings_with_money_and_coloured_statuses() {
+    let d = Dashboard::start(Options {
+        size: (120, 36),
+        ..Options::default()
+    })
+    .await;
+    let all = open_list(&d).await;
+    assert!(!all.is_empty(), "demo filings");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let screen = d.screen();
+    insta::assert_snapshot!("filings_list", screen);
+    for column in ["Period", "State", "Status", "Due", "Amount", "Approved at"] {
+        assert!(screen.contains(column), "the {column} column: {screen}");
+    }
+    let first = &all[0];
+    assert!(
+        screen.contains(&format!("{} – {}", first.start_date, first.end_date)),
+        "the period of the first filing: {screen}"
+    );
+    if let Some(amount) = first.amount {
+        let shown = taxdash::ui::text::money(amount, first.currency.as_deref());
+        assert!(
+            screen.contains(&shown),
+            "the amount as money {shown}: {screen}"
+        );
+    }
+    if all.iter().any(|f| f.status == Some(FilingStatus::Filed)) {
+        assert_eq!(
+            style_of(&d, "FILED").and_then(|s| s.fg),
+            Some(Color::Green),
+            "filed reads as good"
+        );
+    }
+
+    // Enter opens the detail; Esc comes back to the list.
+    d.key(KeyCode::Enter);
+    let detail = d.wait_for("Amounts").await;
+    assert!(detail.contains(&first.id), "{detail}");
+    assert!(detail.contains(&first.registration_id), "{detail}");
+    d.key(KeyCode::Esc);
+    d.wait_for("Approved at").await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn on_v1_the_list_works_and_the_tenanted_features_say_what_they_need() {
+    let d = Dashboard::start(Options::default()).await;
+    open_list(&d).await;
+    d.char('A');
+    d.wait_for("needs the Tenanted API").await;
+    assert!(
+        !d.screen().contains("Bulk approve"),
+        "no confirmation opens for what cannot be done"
+    );
+    d.char('b');
+    let screen = d.wait_for("needs the Tenanted API").await;
+    assert!(screen.contains("api = \"tenanted\""), "{screen}");
+    assert!(!screen.contains("Back-filing options"), "{screen}");
+    // The list still moves.
+    d.char('j');
+    d.wait_for("row 2 of").await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn read_only_refuses_the_bulk_actions() {
+    let d = Dashboard::start(Options {
+        read_only: true,
+        ..Options::default()
+    })
+    .await;
+    open_list(&d).await;
+    d.char(' ');
+    d.char('P');
+    let screen = d.wait_for("Read-only mode").await;
+    assert!(!screen.contains("Bulk pause"), "{screen}");
+    d.quit().await;
+}
