@@ -17,10 +17,13 @@ use crate::credentials::{ApiKey, ResolvedProfile};
 pub struct ClientConfig {
     /// Root URL of the service. `https://`, or `http://` to a loopback host only.
     pub base_url: Url,
-    /// The organization every call acts on.
+    /// The organization every v1 call acts on (`x-organization-id`). The Tenanted API ignores
+    /// it and targets [`selector`](Self::selector) instead.
     pub organization_id: String,
     pub api_key: ApiKey,
     pub generation: Generation,
+    /// Which organization a Tenanted call acts on. v1 ignores it. Default: [`Selector::Home`].
+    pub selector: Selector,
     /// Longest wait for a connection to open. Default 10 s.
     pub connect_timeout: Duration,
     /// Longest wait for one attempt, from sending to the last byte of the answer. Default 30 s.
@@ -45,6 +48,7 @@ impl ClientConfig {
             organization_id: organization_id.into(),
             api_key,
             generation: Generation::default(),
+            selector: Selector::Home,
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             request_timeout: Self::DEFAULT_REQUEST_TIMEOUT,
             retry: RetryPolicy::default(),
@@ -69,11 +73,72 @@ impl fmt::Debug for ClientConfig {
             .field("organization_id", &self.organization_id)
             .field("api_key", &self.api_key)
             .field("generation", &self.generation)
+            .field("selector", &self.selector)
             .field("connect_timeout", &self.connect_timeout)
             .field("request_timeout", &self.request_timeout)
             .field("retry", &self.retry)
             .field("rate_limit_per_min", &self.rate_limit_per_min)
             .finish()
+    }
+}
+
+/// Which organization a Tenanted call acts on, sent as selector headers.
+///
+/// The service resolves each selector among the organizations the key reaches; without one,
+/// reads act on the key's home organization and writes need a selector when the key reaches
+/// several organizations.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Selector {
+    /// No selector: the key's home organization (and every reachable one for
+    /// `GET /organizations`).
+    #[default]
+    Home,
+    /// `Organization-Id`.
+    Organization(String),
+    /// `Connection-Id`: the organization owning that connection.
+    Connection(String),
+    /// `Entity-Id` and, to tell apart entities of the same ID, `Entity-Source`.
+    Entity { id: String, source: Option<String> },
+}
+
+impl Selector {
+    /// The organization ID it names, when it names one directly.
+    pub fn organization_id(&self) -> Option<&str> {
+        match self {
+            Selector::Organization(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The headers that carry it (none for [`Selector::Home`]).
+    pub(crate) fn headers(&self) -> Vec<(&'static str, &str)> {
+        match self {
+            Selector::Home => Vec::new(),
+            Selector::Organization(id) => vec![("organization-id", id)],
+            Selector::Connection(id) => vec![("connection-id", id)],
+            Selector::Entity { id, source } => {
+                let mut headers = vec![("entity-id", id.as_str())];
+                if let Some(source) = source {
+                    headers.push(("entity-source", source.as_str()));
+                }
+                headers
+            }
+        }
+    }
+}
+
+impl fmt::Display for Selector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Selector::Home => f.write_str("the key's home organization"),
+            Selector::Organization(id) => write!(f, "organization {id}"),
+            Selector::Connection(id) => write!(f, "connection {id}"),
+            Selector::Entity { id, source: None } => write!(f, "entity {id}"),
+            Selector::Entity {
+                id,
+                source: Some(source),
+            } => write!(f, "entity {id} ({source})"),
+        }
     }
 }
 

@@ -9,8 +9,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub use super::service_error::ServiceError;
 use crate::credentials::ApiKey;
 use crate::model::FieldError;
+use crate::model::tenanted::ErrorCode;
 
 /// The result of a client call.
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -83,6 +85,15 @@ pub enum ApiError {
         "The service does not accept {what} (HTTP 405). This is a taxdash bug; please report it."
     )]
     MethodNotAllowed { what: String },
+    /// A refusal of the Tenanted API (4xx other than 429), read from its error envelope.
+    #[error("{0}")]
+    Tenanted(Box<ServiceError>),
+    /// A call only the Tenanted API offers, asked of a v1 client.
+    #[error(
+        "{what} needs the Tenanted API, and this profile uses v1: set api = \"tenanted\" in \
+         the profile (or TAXDASH_API=tenanted)."
+    )]
+    Unsupported { what: String },
 }
 
 impl ApiError {
@@ -90,8 +101,33 @@ impl ApiError {
     pub fn field_errors(&self) -> &[FieldError] {
         match self {
             ApiError::Validation(errors) => errors,
+            ApiError::Tenanted(e) => &e.errors,
             _ => &[],
         }
+    }
+
+    /// The Tenanted error envelope behind this error, if it is one.
+    pub fn service_error(&self) -> Option<&ServiceError> {
+        match self {
+            ApiError::Tenanted(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The Tenanted error code, if this is a Tenanted refusal.
+    pub fn code(&self) -> Option<&ErrorCode> {
+        self.service_error().map(|e| &e.code)
+    }
+
+    /// The request ID the service gave the failed call (Tenanted API only), for support.
+    pub fn request_id(&self) -> Option<&str> {
+        self.service_error().and_then(|e| e.request_id.as_deref())
+    }
+
+    /// Whether the service refused the credential (v1 401 or Tenanted `unauthorized`).
+    pub fn is_unauthorized(&self) -> bool {
+        matches!(self, ApiError::Unauthorized { .. })
+            || self.code() == Some(&ErrorCode::Unauthorized)
     }
 
     /// The field errors at one field path, as [`FieldError::field_path`] spells it
@@ -130,7 +166,7 @@ fn rate_limited_message(retry_after: Option<Duration>) -> String {
     format!("Too many requests: the rate limit of the API key was reached. {when}")
 }
 
-fn validation_message(errors: &[FieldError]) -> String {
+pub(crate) fn validation_message(errors: &[FieldError]) -> String {
     if errors.is_empty() {
         return "The service refused the values sent, without naming a field.".to_owned();
     }

@@ -18,6 +18,7 @@ mod endpoints;
 mod error;
 mod generation;
 mod retry;
+mod service_error;
 mod transport;
 
 use std::fmt;
@@ -27,9 +28,14 @@ pub use crate::model::filters::{
     CustomerFilter, ExemptionFilter, FilingFilter, ListFilter, NexusFilter, PhysicalNexusFilter,
     ProductFilter, Query, RegistrationFilter, Sort, TransactionFilter,
 };
-pub use config::{ClientBuildError, ClientConfig};
+pub use crate::model::tenanted::{
+    ApiVersion, ApproveImport, BackFilingOption, BulkApproval, BulkApproveImports,
+    BulkFilingResult, CertificateImport, CredentialsUpdate, CredentialsUpdated, ErrorCode,
+    ExposureEvent, Organization, RevealedCredentials,
+};
+pub use config::{ClientBuildError, ClientConfig, Selector};
 pub use endpoints::{RevealField, Upload};
-pub use error::{ApiError, ApiResult};
+pub use error::{ApiError, ApiResult, ServiceError};
 pub use generation::{Generation, InvalidHeader};
 pub use retry::RetryPolicy;
 pub use transport::ClientStats;
@@ -52,9 +58,26 @@ impl Client {
         })
     }
 
-    /// The organization every call acts on.
+    /// The organization every call acts on. v1: the `x-organization-id` of the profile.
+    /// Tenanted: the organization the selector names, or `""` when calls act on the key's home
+    /// organization (or on a connection's or entity's organization).
     pub fn organization_id(&self) -> &str {
         self.transport.organization_id()
+    }
+
+    /// Which organization Tenanted calls act on (v1 ignores it).
+    pub fn selector(&self) -> &Selector {
+        self.transport.selector()
+    }
+
+    /// The same client acting on organization `org_id`: same key, connection pool, rate limiter
+    /// and stats. Tenanted: the selector becomes [`Selector::Organization`]; v1: the
+    /// `x-organization-id` header changes. An ID that cannot travel in a header makes every
+    /// call of the new client fail with [`ApiError::BadRequest`].
+    pub fn with_organization(&self, org_id: &str) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_organization(org_id)),
+        }
     }
 
     pub fn generation(&self) -> Generation {
@@ -72,6 +95,7 @@ impl fmt::Debug for Client {
         f.debug_struct("Client")
             .field("organization_id", &self.organization_id())
             .field("generation", &self.generation())
+            .field("selector", self.selector())
             .finish_non_exhaustive()
     }
 }

@@ -8,17 +8,18 @@ use std::time::{Duration, SystemTime};
 
 use backon::Retryable;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
-use reqwest::header::{CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use reqwest::header::{ALLOW, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, RETRY_AFTER};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Method, Response, StatusCode, redirect};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use url::Url;
 
-use super::config::{ClientBuildError, ClientConfig};
+use super::config::{ClientBuildError, ClientConfig, Selector};
 use super::error::{ApiError, ApiResult, Redactor};
-use super::generation::{ErrorContext, Generation};
+use super::generation::{ErrorContext, Generation, InvalidHeader};
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
+use super::service_error::parse_allow;
 use crate::model::filters::Query;
 
 /// Requests the pacing lets through back to back (see [`Transport::new`]).
@@ -46,6 +47,8 @@ pub(crate) struct Call {
     segments: Vec<String>,
     query: Vec<(&'static str, String)>,
     body: Body,
+    /// Headers added to (or replacing) the generation's target headers.
+    headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl Call {
@@ -57,6 +60,7 @@ impl Call {
             segments: segments.iter().map(|s| s.as_ref().to_owned()).collect(),
             query: Vec::new(),
             body: Body::None,
+            headers: Vec::new(),
         }
     }
 
@@ -79,6 +83,17 @@ impl Call {
             detail: format!("the request could not be written as JSON: {e}"),
         })?;
         self.body = Body::Json(Arc::new(bytes));
+        Ok(self)
+    }
+
+    /// One more header, replacing a target header of the same name.
+    pub fn header(mut self, name: &str, value: &str) -> ApiResult<Self> {
+        let bad = |what: &str| ApiError::BadRequest {
+            detail: format!("the header {name:?} cannot be sent: {what}"),
+        };
+        let name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| bad("not a header name"))?;
+        let value = HeaderValue::from_str(value).map_err(|_| bad("not a header value"))?;
+        self.headers.push((name, value));
         Ok(self)
     }
 
@@ -115,26 +130,32 @@ fn bump(counter: &AtomicU64) {
     counter.fetch_add(1, Ordering::Relaxed);
 }
 
-/// The shared state behind every clone of a client.
+/// The shared state behind every clone of a client. The connection pool, the pacing and the
+/// counters are shared further, by every client made with [`Transport::with_organization`].
 pub(crate) struct Transport {
     http: reqwest::Client,
     base_url: Url,
     generation: Generation,
     organization_id: String,
+    selector: Selector,
+    /// The headers naming the organization, sent on each request; an error when a selector set
+    /// after the build cannot travel in a header.
+    target: Result<HeaderMap, InvalidHeader>,
     redactor: Redactor,
     request_timeout: Duration,
     retry: RetryPolicy,
-    limiter: Option<DefaultDirectRateLimiter>,
-    counters: Counters,
+    limiter: Option<Arc<DefaultDirectRateLimiter>>,
+    counters: Arc<Counters>,
 }
 
 impl Transport {
     pub fn new(config: ClientConfig) -> Result<Self, ClientBuildError> {
         let base_url =
             crate::config::validate_base_url("(client)", "base_url", config.base_url.as_str())?;
-        let headers = config
+        let headers = config.generation.credential_headers(&config.api_key)?;
+        let target = config
             .generation
-            .auth_headers(&config.organization_id, &config.api_key)?;
+            .target_headers(&config.organization_id, &config.selector)?;
         let http = reqwest::Client::builder()
             .user_agent(concat!("taxdash/", env!("CARGO_PKG_VERSION")))
             .default_headers(headers)
@@ -150,27 +171,62 @@ impl Transport {
         // bulk work would run ~7 % under the limit. Two absorbs that lateness; the long-run
         // rate is unchanged.
         let limiter = config.rate_limit_per_min.map(|per_min| {
-            RateLimiter::direct(Quota::per_minute(per_min).allow_burst(PACING_BURST))
+            Arc::new(RateLimiter::direct(
+                Quota::per_minute(per_min).allow_burst(PACING_BURST),
+            ))
         });
         Ok(Transport {
             http,
             base_url,
             generation: config.generation,
             organization_id: config.organization_id,
+            selector: config.selector,
+            target: Ok(target),
             redactor: Redactor::new(config.api_key),
             request_timeout: config.request_timeout,
             retry: config.retry,
             limiter,
-            counters: Counters::default(),
+            counters: Arc::default(),
         })
+    }
+
+    /// The same transport acting on another organization: same key, connection pool, pacing
+    /// and counters. v1 changes `x-organization-id`; the Tenanted API selects the organization
+    /// with `Organization-Id`.
+    pub fn with_organization(&self, organization_id: &str) -> Transport {
+        let selector = Selector::Organization(organization_id.to_owned());
+        let target = self.generation.target_headers(organization_id, &selector);
+        Transport {
+            http: self.http.clone(),
+            base_url: self.base_url.clone(),
+            generation: self.generation,
+            organization_id: organization_id.to_owned(),
+            selector,
+            target,
+            redactor: self.redactor.clone(),
+            request_timeout: self.request_timeout,
+            retry: self.retry,
+            limiter: self.limiter.clone(),
+            counters: Arc::clone(&self.counters),
+        }
     }
 
     pub fn generation(&self) -> Generation {
         self.generation
     }
 
+    /// v1: the organization of `x-organization-id`. Tenanted: the organization the selector
+    /// names, or `""` when it names none directly (home organization, connection, entity).
     pub fn organization_id(&self) -> &str {
-        &self.organization_id
+        match self.generation {
+            Generation::V1 => &self.organization_id,
+            Generation::Tenanted(_) => self.selector.organization_id().unwrap_or(""),
+        }
+    }
+
+    /// The Tenanted selector (v1 ignores it).
+    pub fn selector(&self) -> &Selector {
+        &self.selector
     }
 
     pub fn stats(&self) -> ClientStats {
@@ -184,13 +240,33 @@ impl Transport {
     /// Sends `call` (retrying as the policy allows) and reads the answer as `T`.
     pub async fn send<T: DeserializeOwned>(&self, call: Call) -> ApiResult<T> {
         let (what, bytes) = self.execute(call).await?;
-        serde_json::from_slice(&bytes).map_err(|e| ApiError::Undecodable {
-            what,
+        let undecodable = |e: serde_json::Error| ApiError::Undecodable {
+            what: what.clone(),
             detail: format!(
                 "expected {}: {}",
                 short_type_name::<T>(),
                 self.redactor.text(&e.to_string())
             ),
+        };
+        match self.generation {
+            Generation::V1 => serde_json::from_slice(&bytes).map_err(undecodable),
+            Generation::Tenanted(_) => {
+                let value = serde_json::from_slice(&bytes).map_err(undecodable)?;
+                serde_json::from_value(self.generation.decode_answer(value)).map_err(undecodable)
+            }
+        }
+    }
+
+    /// Sends `call` and answers the body's JSON as sent (`null` for an empty body), keys not
+    /// translated.
+    pub async fn send_raw(&self, call: Call) -> ApiResult<serde_json::Value> {
+        let (what, bytes) = self.execute(call).await?;
+        if bytes.is_empty() {
+            return Ok(serde_json::Value::Null);
+        }
+        serde_json::from_slice(&bytes).map_err(|e| ApiError::Undecodable {
+            what,
+            detail: self.redactor.text(&e.to_string()),
         })
     }
 
@@ -205,7 +281,7 @@ impl Transport {
         if let Ok(mut path) = url.path_segments_mut() {
             path.pop_if_empty()
                 .extend(self.generation.path_prefix())
-                .extend(&call.segments);
+                .extend(self.generation.map_path(&call.segments));
         }
         if !call.query.is_empty() {
             url.query_pairs_mut().extend_pairs(&call.query);
@@ -214,7 +290,16 @@ impl Transport {
     }
 
     /// Runs the attempts; on success, `what` (`GET /v1/...`) and the answer's body.
-    async fn execute(&self, call: Call) -> ApiResult<(String, Vec<u8>)> {
+    async fn execute(&self, mut call: Call) -> ApiResult<(String, Vec<u8>)> {
+        if let (Generation::Tenanted(_), Body::Json(bytes)) = (self.generation, &call.body) {
+            // Bodies are written once, before the attempts, in the generation's spelling.
+            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes.as_slice()) {
+                let encoded = self.generation.encode_body(value);
+                if let Ok(bytes) = serde_json::to_vec(&encoded) {
+                    call.body = Body::Json(Arc::new(bytes));
+                }
+            }
+        }
         let url = self.url(&call);
         let what = format!("{} {}", call.method, url.path());
         let method = call.method.clone();
@@ -237,8 +322,20 @@ impl Transport {
         if let Some(limiter) = &self.limiter {
             limiter.until_ready().await;
         }
+        let target = self.target.as_ref().map_err(|e| {
+            Failure::fatal(ApiError::BadRequest {
+                detail: e.to_string(),
+            })
+        })?;
         bump(&self.counters.requests);
-        let mut request = self.http.request(call.method.clone(), url.clone());
+        let mut headers = target.clone();
+        for (name, value) in &call.headers {
+            headers.insert(name.clone(), value.clone());
+        }
+        let mut request = self
+            .http
+            .request(call.method.clone(), url.clone())
+            .headers(headers);
         request = match &call.body {
             Body::None => request,
             Body::Json(bytes) => request
@@ -264,6 +361,12 @@ impl Transport {
         let response = request.send().await.map_err(|e| self.failure(e))?;
         let status = response.status();
         let retry_after = retry_after(&response);
+        let allow = response
+            .headers()
+            .get(ALLOW)
+            .and_then(|v| v.to_str().ok())
+            .map(parse_allow)
+            .unwrap_or_default();
         let body = response.bytes().await.map_err(|e| self.failure(e))?;
         if status.is_success() {
             return Ok(body.to_vec());
@@ -277,8 +380,10 @@ impl Transport {
             redactor: &self.redactor,
         };
         let mut error = self.generation.error_from(status, &body, &ctx);
-        if let ApiError::RateLimited { retry_after: r } = &mut error {
-            *r = retry_after;
+        match &mut error {
+            ApiError::RateLimited { retry_after: r } => *r = retry_after,
+            ApiError::Tenanted(e) => e.allow = allow,
+            _ => {}
         }
         Err(Failure::from_status(status, error, retry_after))
     }

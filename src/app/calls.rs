@@ -248,6 +248,15 @@ pub fn failure(error: ApiError) -> Failure {
         ApiError::Timeout { .. } => FailureKind::Timeout,
         ApiError::Undecodable { .. } => FailureKind::Undecodable,
         ApiError::MethodNotAllowed { .. } => FailureKind::Other,
+        ApiError::Tenanted(e) => match e.status {
+            401 => FailureKind::Unauthorized,
+            403 => FailureKind::Forbidden,
+            404 => FailureKind::NotFound,
+            409 => FailureKind::Conflict,
+            422 => FailureKind::Validation,
+            _ => FailureKind::Other,
+        },
+        ApiError::Unsupported { .. } => FailureKind::Other,
     };
     Failure {
         kind,

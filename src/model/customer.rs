@@ -50,6 +50,7 @@ pub struct Customer {
     pub county: Option<String>,
     pub state: Option<String>,
     pub postal_code: Option<String>,
+    #[serde(alias = "country_code")]
     pub country: Option<String>,
     pub full_address: Option<String>,
     /// One of about 80 platform identifiers: kept as text.
@@ -91,7 +92,11 @@ pub struct CustomerWrite {
     pub state: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        alias = "country_code",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub country: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_address: Option<String>,

@@ -136,6 +136,7 @@ pub struct TransactionAddress {
     pub county: Option<String>,
     pub state: Option<String>,
     pub postal_code: Option<String>,
+    #[serde(alias = "country_code")]
     pub country: Option<String>,
     pub full_address: Option<String>,
     pub is_unincorporated: Option<bool>,
@@ -240,6 +241,7 @@ pub struct Transaction {
     pub county: Option<String>,
     pub state: Option<String>,
     pub postal_code: Option<String>,
+    #[serde(alias = "country_code")]
     pub country: Option<String>,
     pub status: Option<TransactionStatus>,
     pub document_type: Option<DocumentType>,
@@ -296,7 +298,11 @@ pub struct AddressWrite {
     pub state: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub postal_code: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        alias = "country_code",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
     pub country: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_address: Option<String>,

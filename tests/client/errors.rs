@@ -265,6 +265,8 @@ async fn no_error_ever_shows_the_key() {
             ApiError::Timeout { .. } => "Timeout",
             ApiError::Undecodable { .. } => "Undecodable",
             ApiError::MethodNotAllowed { .. } => "MethodNotAllowed",
+            ApiError::Tenanted(_) => "Tenanted",
+            ApiError::Unsupported { .. } => "Unsupported",
         })
         .collect();
     for kind in [

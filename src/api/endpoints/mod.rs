@@ -7,6 +7,7 @@ mod filings;
 mod nexus;
 mod products;
 mod registrations;
+mod tenanted;
 mod transactions;
 
 pub use exemptions::Upload;
