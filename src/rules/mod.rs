@@ -22,6 +22,7 @@
 
 mod check;
 mod codes;
+mod credentials;
 mod customer;
 mod estimate;
 mod exemption;
@@ -32,6 +33,9 @@ mod values;
 
 pub use check::{Check, Checked};
 pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
+pub use credentials::{
+    CA_CODE, CredentialsRefusal, ID_CODE, credentials_update, missing_registration_details,
+};
 pub use customer::{customer_tax_registration, customer_write};
 pub use estimate::estimate;
 pub use exemption::exemption_create;

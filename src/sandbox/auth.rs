@@ -38,7 +38,7 @@ impl RateLimit {
     }
 
     /// `Err(seconds to wait)` when the key is over its limit.
-    fn check(&self, key: &str) -> Result<(), u64> {
+    pub(crate) fn check(&self, key: &str) -> Result<(), u64> {
         self.limiter
             .check_key(&key.to_owned())
             .map_err(|not_until| {

@@ -18,6 +18,7 @@ mod places;
 mod products;
 mod profiles;
 mod registrations;
+mod tenanted;
 #[cfg(test)]
 mod tests;
 mod util;
@@ -25,6 +26,11 @@ mod util;
 use chrono::NaiveDate;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+pub use tenanted::{
+    BackFilingOptionRecord, CertificateImportRecord, ExposureRecord, ImportStatus, SealedCode,
+    TenantedRecords,
+};
 
 use crate::model::{
     Attachment, Customer, Exemption, Filing, Nexus, OssCountry, PhysicalNexus, Product,
@@ -65,6 +71,9 @@ pub struct DemoOrg {
     /// `password_encrypted`, `pin_encrypted`, or `jurisdiction_specific_fields.KEY` for a code
     /// kept inside the jurisdiction-specific fields.
     pub secrets: Vec<(String, String, String)>,
+    /// What only the Tenanted API shows (empty in a state file saved before it existed).
+    #[serde(default)]
+    pub tenanted: TenantedRecords,
 }
 
 /// What a masked credential looks like in an answer.
@@ -85,7 +94,7 @@ pub fn generate(seed: u64, org_index: usize, organization_id: &str) -> DemoOrg {
         },
     };
     let registrations::Generated {
-        registrations,
+        mut registrations,
         oss_countries,
         secrets,
     } = registrations::generate(&ctx);
@@ -95,6 +104,9 @@ pub fn generate(seed: u64, org_index: usize, organization_id: &str) -> DemoOrg {
     let (exemptions, attachments) = exemptions::generate(&ctx, &customers, &registrations);
     let products = products::generate(&ctx);
     let filings = filings::generate(&ctx, &registrations);
+    // Added last, so that the records above are the same with or without it.
+    registrations.extend(tenanted::pending_idaho(&ctx, &registrations));
+    let tenanted = tenanted::generate(&ctx, &registrations, &nexus, &customers, &exemptions);
     DemoOrg {
         organization_id: organization_id.to_owned(),
         registrations,
@@ -107,6 +119,7 @@ pub fn generate(seed: u64, org_index: usize, organization_id: &str) -> DemoOrg {
         products,
         filings,
         secrets,
+        tenanted,
     }
 }
 
@@ -120,6 +133,7 @@ enum Section {
     Exemptions = 5,
     Products = 6,
     Filings = 7,
+    Tenanted = 8,
 }
 
 /// What every part of the generation needs to know.

@@ -1,5 +1,5 @@
-//! The local sandbox: a server that answers the service's v1 interface with its documented rules,
-//! on deterministic demo data. `taxdash sandbox serve` runs it on its own; `taxdash --demo` and
+//! The local sandbox: a server that answers the service's v1 interface and its Tenanted API with
+//! their documented rules, on deterministic demo data. `taxdash sandbox serve` runs it on its own; `taxdash --demo` and
 //! the tests start it in-process on a free loopback port.
 
 mod auth;
@@ -11,6 +11,7 @@ mod query;
 pub mod reference;
 mod routes;
 mod store;
+mod tenanted;
 pub mod transactions;
 
 use std::net::SocketAddr;
@@ -26,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 pub use auth::{MISSING_KEY, NO_ACCESS, UNAUTHENTICATED};
 pub use store::DEMO_CREDENTIALS;
 use store::Store;
+pub use tenanted::directory::{DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER};
 
 /// How to run the sandbox.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -62,6 +62,34 @@ struct StateFile {
     scale: u32,
     anchor: NaiveDate,
     organizations: Vec<SavedOrg>,
+    /// The users of the Tenanted users endpoints; absent in files written before them (then the
+    /// demo users).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    users: Option<Vec<DirectoryUser>>,
+}
+
+/// A user of an organization, as the Tenanted users endpoints list them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DirectoryUser {
+    pub organization_id: String,
+    pub id: String,
+    pub email: String,
+    pub role: String,
+    pub status: String,
+}
+
+/// The users every demo starts with.
+fn demo_users() -> Vec<DirectoryUser> {
+    super::tenanted::directory::DEMO_USERS
+        .iter()
+        .map(|(org, id, email, role, status)| DirectoryUser {
+            organization_id: (*org).to_owned(),
+            id: (*id).to_owned(),
+            email: (*email).to_owned(),
+            role: role.as_str().to_owned(),
+            status: (*status).to_owned(),
+        })
+        .collect()
 }
 
 #[derive(Serialize, Deserialize)]
@@ -82,6 +110,7 @@ pub struct Store {
     anchor: NaiveDate,
     state_file: Option<PathBuf>,
     save_lock: Mutex<()>,
+    users: Mutex<Vec<DirectoryUser>>,
 }
 
 impl Store {
@@ -124,6 +153,7 @@ impl Store {
             anchor,
             state_file,
             save_lock: Mutex::new(()),
+            users: Mutex::new(demo_users()),
         })
     }
 
@@ -180,11 +210,28 @@ impl Store {
             anchor: file.anchor,
             state_file: Some(path.to_owned()),
             save_lock: Mutex::new(()),
+            users: Mutex::new(file.users.unwrap_or_else(demo_users)),
         })
     }
 
     pub fn org_for_key(&self, key: &str) -> Option<&Arc<Org>> {
         self.orgs.iter().find(|o| o.key == key)
+    }
+
+    /// Every organization, in the order of [`DEMO_CREDENTIALS`].
+    #[allow(dead_code)] // for the feature endpoints
+    pub fn orgs(&self) -> &[Arc<Org>] {
+        &self.orgs
+    }
+
+    /// The organization with id `id`.
+    pub fn org_by_id(&self, id: &str) -> Option<&Arc<Org>> {
+        self.orgs.iter().find(|o| o.id == id)
+    }
+
+    /// The users of every organization (Tenanted users endpoints).
+    pub fn users(&self) -> MutexGuard<'_, Vec<DirectoryUser>> {
+        self.users.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Saves every organization to the state file, if there is one, by an atomic replace: a
@@ -213,6 +260,7 @@ impl Store {
             scale: self.scale,
             anchor: self.anchor,
             organizations,
+            users: Some(self.users().clone()),
         };
         let write_error = |source: std::io::Error| SandboxError::StateWrite {
             path: path.to_owned(),

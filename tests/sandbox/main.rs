@@ -6,3 +6,5 @@ mod common;
 mod endpoints;
 mod lifecycle;
 mod rules;
+mod tenanted_auth;
+mod tenanted_releases;

@@ -96,7 +96,7 @@ fn counts_are_in_range() {
     assert!(org.filings.len() >= org.registrations.len());
 
     let small = org1();
-    assert_eq!(small.registrations.len(), 8);
+    assert_eq!(small.registrations.len(), 9);
     assert_eq!(small.customers.len(), 20);
     assert_eq!(small.exemptions.len(), 30);
 }

@@ -1,5 +1,6 @@
-//! The v1 routes. Unknown paths answer 404 and wrong verbs 405 before authentication, as the
-//! live service does; every matched route checks the key, the organization and the rate limit.
+//! The routes: v1 under `/v1`, and the same handlers mirrored on the Tenanted API. Unknown paths
+//! answer 404 and wrong verbs 405 before authentication, as the live service does; every matched
+//! route checks its credential, its organization and the rate limit.
 
 mod customers;
 mod exemptions;
@@ -20,14 +21,18 @@ use serde_json::{Value, json};
 
 use super::App;
 use super::error::{ApiError, ApiResult};
-use super::{auth, faults};
+use super::{auth, faults, tenanted};
 use crate::model::FieldError;
 
 /// Largest request body: a 10 MB certificate plus its multipart framing.
 const BODY_LIMIT: usize = 11 * 1024 * 1024;
 
-pub(crate) fn router(app: Arc<App>) -> Router {
-    let v1 = Router::new()
+/// The v1 resources, shared by `/v1` and the Tenanted mirror. With `mirror`, the paths the
+/// Tenanted API answers otherwise are left out: `/tax/estimate` (there `POST /tax-estimations`),
+/// `/registrations/{id}/deregister` (its own Tenanted handler) and `/products/categories`
+/// (public there).
+fn resources(mirror: bool) -> Router<Arc<App>> {
+    let mut routes = Router::new()
         .route("/registrations", get(registrations::list))
         .route(
             "/registrations/jurisdictions",
@@ -41,10 +46,6 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route(
             "/registrations/{id}/oss-countries",
             get(registrations::oss_countries),
-        )
-        .route(
-            "/registrations/{id}/deregister",
-            post(registrations::deregister),
         )
         .route("/nexus", get(nexus::list_economic))
         .route("/nexus/{id}", get(nexus::get_economic))
@@ -95,15 +96,32 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         )
         .route("/filings/{id}", get(misc::filing))
         .route("/products", get(misc::products))
-        .route("/products/categories", get(misc::product_categories))
-        .route("/products/{id}", get(misc::product))
-        .route("/tax/estimate", post(misc::estimate))
-        .route_layer(middleware::from_fn_with_state(
-            Arc::clone(&app),
-            auth::authenticate,
-        ));
+        .route("/products/{id}", get(misc::product));
+    if !mirror {
+        routes = routes
+            .route(
+                "/registrations/{id}/deregister",
+                post(registrations::deregister),
+            )
+            .route("/products/categories", get(misc::product_categories))
+            .route("/tax/estimate", post(misc::estimate));
+    }
+    routes
+}
+
+/// v1 under `/v1`, the Tenanted API beside it (no prefix), and the fallbacks of both: a v1 path
+/// answers `{detail}`, a Tenanted path the envelope (see [`tenanted::envelope`]).
+pub(crate) fn router(app: Arc<App>) -> Router {
+    let v1 = resources(false).route_layer(middleware::from_fn_with_state(
+        Arc::clone(&app),
+        auth::authenticate,
+    ));
+    let mirror = resources(true)
+        .route("/tax-estimations", post(misc::estimate))
+        .route_layer(middleware::from_fn(tenanted::mirror::translate));
     Router::new()
         .nest("/v1", v1)
+        .merge(tenanted::router(Arc::clone(&app), mirror))
         .fallback(|| async {
             (
                 StatusCode::NOT_FOUND,
@@ -120,6 +138,7 @@ pub(crate) fn router(app: Arc<App>) -> Router {
             Arc::clone(&app),
             faults::inject,
         ))
+        .layer(middleware::from_fn(tenanted::envelope::envelope_errors))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
 }

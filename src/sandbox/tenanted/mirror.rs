@@ -1,0 +1,82 @@
+//! The mirror: v1 handlers answering Tenanted paths. The request's JSON body is turned into its
+//! v1 form before the handler reads it, and a successful JSON answer into its Tenanted form for
+//! the request's release (error answers are turned into envelopes by
+//! [`envelope_errors`](super::envelope::envelope_errors)).
+
+use axum::body::{Body, to_bytes};
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::envelope::envelope;
+use super::wire::{from_tenanted, json_body, to_tenanted};
+use super::{Tenant, TenantedError};
+
+/// Largest JSON request body read (as for every request).
+const REQUEST_LIMIT: usize = 11 * 1024 * 1024;
+
+/// Largest JSON answer translated (a page of the largest size is far below it).
+const ANSWER_LIMIT: usize = 256 * 1024 * 1024;
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("application/json"))
+}
+
+/// Translates the request body to v1 and the answer to the request's Tenanted release.
+pub(crate) async fn translate(request: Request, next: Next) -> Response {
+    let Some(tenant) = request.extensions().get::<Tenant>().cloned() else {
+        return TenantedError::Internal("The request reached the mirror unauthenticated.".into())
+            .into_response();
+    };
+    let version = tenant.version;
+    let path = request.uri().path().to_owned();
+    let request = if is_json(request.headers()) {
+        let (mut parts, body) = request.into_parts();
+        let Ok(bytes) = to_bytes(body, REQUEST_LIMIT).await else {
+            return envelope(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "bad_request",
+                "The JSON body is over the 11 MB limit, or could not be read.",
+                &[],
+            );
+        };
+        let bytes = match json_body(&bytes) {
+            Ok(Some(value)) => match serde_json::to_vec(&from_tenanted(version, &path, value)) {
+                Ok(v1) => v1.into(),
+                Err(e) => return TenantedError::Internal(e.to_string()).into_response(),
+            },
+            Ok(None) => bytes,
+            Err(e) => return e.into_response(),
+        };
+        parts.headers.remove(header::CONTENT_LENGTH);
+        Request::from_parts(parts, Body::from(bytes))
+    } else {
+        request
+    };
+    let response = next.run(request).await;
+    if !response.status().is_success() || !is_json(response.headers()) {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = to_bytes(body, ANSWER_LIMIT).await else {
+        return TenantedError::Internal("The answer could not be read.".into()).into_response();
+    };
+    let Ok(v1) = serde_json::from_slice(&bytes) else {
+        return Response::from_parts(parts, Body::from(bytes));
+    };
+    match serde_json::to_vec(&to_tenanted(version, v1)) {
+        Ok(out) => {
+            parts.headers.remove(header::CONTENT_LENGTH);
+            parts.headers.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            );
+            Response::from_parts(parts, Body::from(out))
+        }
+        Err(e) => TenantedError::Internal(e.to_string()).into_response(),
+    }
+}

@@ -1,0 +1,68 @@
+//! The Tenanted API of the sandbox: the same records as v1 under paths without a prefix, with
+//! camelCase keys, dated releases (`Api-Version`), credentials that reach several organizations
+//! and selectors that pick one, and the error envelope.
+//!
+//! Every request on a Tenanted path goes through [`select::authenticate`], which checks the
+//! credential, the rate limit, the release and the selectors, then hands the handler a
+//! [`Tenant`] (and the target organization, for the v1 handlers the mirror reuses).
+
+pub(crate) mod directory;
+pub(crate) mod envelope;
+pub(crate) mod features;
+pub(crate) mod mirror;
+mod native;
+pub(crate) mod select;
+pub(crate) mod wire;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::middleware;
+use axum::routing::{get, post};
+
+#[allow(unused_imports)] // for the feature endpoints
+pub(crate) use envelope::{EnvField, TenantedError, TenantedResult};
+
+use super::App;
+use super::store::Org;
+use crate::model::tenanted::ApiVersion;
+
+/// Who a Tenanted request acts for, inserted as a request extension by the authentication
+/// layer: handlers take `Extension<Tenant>`.
+#[derive(Clone)]
+pub(crate) struct Tenant {
+    /// The release the request runs (`Api-Version`, or the default).
+    pub version: ApiVersion,
+    /// The target organization: the selectors', or the credential's home organization. `None`
+    /// only on public endpoints.
+    pub org: Option<Arc<Org>>,
+    /// Every organization the credential reaches.
+    pub reachable: Vec<Arc<Org>>,
+    /// Whether a selector header was sent.
+    #[allow(dead_code)] // for the feature endpoints
+    pub selected: bool,
+}
+
+impl Tenant {
+    /// The target organization; a 404 `not_found` on a public endpoint, which has none.
+    pub fn target(&self) -> TenantedResult<&Arc<Org>> {
+        self.org
+            .as_ref()
+            .ok_or_else(|| TenantedError::NotFound("No organization is selected.".into()))
+    }
+}
+
+/// The Tenanted routes: `mirror` (the v1 handlers, already wrapped in the translation layer),
+/// the native endpoints and the feature endpoints, all behind the authentication and selector
+/// layer.
+pub(crate) fn router(app: Arc<App>, mirror: Router<Arc<App>>) -> Router<Arc<App>> {
+    Router::new()
+        .merge(mirror)
+        .route("/products/categories", get(native::product_categories))
+        .route("/organizations", get(native::organizations))
+        .route("/users", get(native::users))
+        .route("/users/invitations", post(native::invite))
+        .route("/api-keys", post(native::create_api_key))
+        .merge(features::routes())
+        .route_layer(middleware::from_fn_with_state(app, select::authenticate))
+}

@@ -1,0 +1,1 @@
+//! Each release-table row of the mirror and the organizations, in both releases.
