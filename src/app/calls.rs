@@ -1,7 +1,7 @@
 //! Carries out the calls panes ask for, with the client, and words their failures for users.
 
 use super::files;
-use crate::api::{ApiError, Client, Generation, RevealField, Upload};
+use crate::api::{ApiError, Client, RevealField, Upload};
 use crate::effect::{Call, Failure, FailureKind, Reply};
 
 /// Makes one call.
@@ -157,42 +157,21 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
 }
 
 /// The calls of the certificate imports and the Filings pane. The Tenanted-only ones are refused
-/// before sending on a v1 profile, with what to change.
+/// by the client, before sending, on a v1 profile.
 async fn imports_and_filings(client: &Client, call: Call) -> Result<Reply, Failure> {
-    let tenanted_only = |what: &str| -> Result<(), Failure> {
-        if matches!(client.generation(), Generation::V1) {
-            return Err(Failure {
-                kind: FailureKind::Unsupported,
-                message: format!(
-                    "{what} needs the Tenanted API: set api = \"tenanted\" in the profile."
-                ),
-                fields: Vec::new(),
-            });
-        }
-        Ok(())
-    };
     let result = match call {
-        Call::CertificateImports { status, page } => {
-            tenanted_only("Listing certificate imports")?;
-            client
-                .list_certificate_imports(status.as_deref(), page)
-                .await
-                .map(Reply::CertificateImportsPage)
-        }
-        Call::ApproveCertificateImport { id, body } => {
-            tenanted_only("Approving certificate imports")?;
-            client
-                .approve_certificate_import(&id, &body)
-                .await
-                .map(|i| Reply::CertificateImportsApproved(vec![i]))
-        }
-        Call::BulkApproveCertificateImports { body } => {
-            tenanted_only("Approving certificate imports")?;
-            client
-                .bulk_approve_certificate_imports(&body)
-                .await
-                .map(|b| Reply::CertificateImportsApproved(b.items))
-        }
+        Call::CertificateImports { status, page } => client
+            .list_certificate_imports(status.as_deref(), page)
+            .await
+            .map(Reply::CertificateImportsPage),
+        Call::ApproveCertificateImport { id, body } => client
+            .approve_certificate_import(&id, &body)
+            .await
+            .map(|i| Reply::CertificateImportsApproved(vec![i])),
+        Call::BulkApproveCertificateImports { body } => client
+            .bulk_approve_certificate_imports(&body)
+            .await
+            .map(|b| Reply::CertificateImportsApproved(b.items)),
         Call::Filings { filter, page } => client
             .list_filings(&filter, page)
             .await
@@ -201,27 +180,18 @@ async fn imports_and_filings(client: &Client, call: Call) -> Result<Reply, Failu
             .get_filing(&id)
             .await
             .map(|f| Reply::Filing(Box::new(f))),
-        Call::BackFilingOptions => {
-            tenanted_only("The back-filing options")?;
-            client
-                .back_filing_options()
-                .await
-                .map(Reply::BackFilingOptions)
-        }
-        Call::BulkApproveFilings { ids } => {
-            tenanted_only("Approving filings in bulk")?;
-            client
-                .bulk_approve_filings(&ids)
-                .await
-                .map(Reply::BulkFilings)
-        }
-        Call::BulkPauseFilings { ids } => {
-            tenanted_only("Pausing filings in bulk")?;
-            client
-                .bulk_pause_filings(&ids)
-                .await
-                .map(Reply::BulkFilings)
-        }
+        Call::BackFilingOptions => client
+            .back_filing_options()
+            .await
+            .map(Reply::BackFilingOptions),
+        Call::BulkApproveFilings { ids } => client
+            .bulk_approve_filings(&ids)
+            .await
+            .map(Reply::BulkFilings),
+        Call::BulkPauseFilings { ids } => client
+            .bulk_pause_filings(&ids)
+            .await
+            .map(Reply::BulkFilings),
         other => {
             return Err(Failure {
                 kind: FailureKind::Other,
@@ -256,87 +226,11 @@ pub fn failure(error: ApiError) -> Failure {
             422 => FailureKind::Validation,
             _ => FailureKind::Other,
         },
-        ApiError::Unsupported { .. } => FailureKind::Other,
+        ApiError::Unsupported { .. } => FailureKind::Unsupported,
     };
     Failure {
         kind,
         message: error.to_string(),
         fields: error.field_errors().to_vec(),
-    }
-}
-
-// TEMPORARY: stand-ins until the client offers the Tenanted-only methods.
-#[allow(dead_code)]
-trait TenantedStandIn {
-    async fn list_certificate_imports(
-        &self,
-        status: Option<&str>,
-        page: crate::model::PageParams,
-    ) -> crate::api::ApiResult<crate::model::Page<crate::model::tenanted::CertificateImport>>;
-    async fn approve_certificate_import(
-        &self,
-        id: &str,
-        body: &crate::model::tenanted::ApproveImport,
-    ) -> crate::api::ApiResult<crate::model::tenanted::CertificateImport>;
-    async fn bulk_approve_certificate_imports(
-        &self,
-        body: &crate::model::tenanted::BulkApproveImports,
-    ) -> crate::api::ApiResult<crate::model::tenanted::BulkApproval>;
-    async fn back_filing_options(
-        &self,
-    ) -> crate::api::ApiResult<Vec<crate::model::tenanted::BackFilingOption>>;
-    async fn bulk_approve_filings(
-        &self,
-        ids: &[String],
-    ) -> crate::api::ApiResult<crate::model::tenanted::BulkFilingResult>;
-    async fn bulk_pause_filings(
-        &self,
-        ids: &[String],
-    ) -> crate::api::ApiResult<crate::model::tenanted::BulkFilingResult>;
-}
-
-fn stand_in<T>() -> crate::api::ApiResult<T> {
-    Err(ApiError::BadRequest {
-        detail: "not offered yet".into(),
-    })
-}
-
-impl TenantedStandIn for Client {
-    async fn list_certificate_imports(
-        &self,
-        _: Option<&str>,
-        _: crate::model::PageParams,
-    ) -> crate::api::ApiResult<crate::model::Page<crate::model::tenanted::CertificateImport>> {
-        stand_in()
-    }
-    async fn approve_certificate_import(
-        &self,
-        _: &str,
-        _: &crate::model::tenanted::ApproveImport,
-    ) -> crate::api::ApiResult<crate::model::tenanted::CertificateImport> {
-        stand_in()
-    }
-    async fn bulk_approve_certificate_imports(
-        &self,
-        _: &crate::model::tenanted::BulkApproveImports,
-    ) -> crate::api::ApiResult<crate::model::tenanted::BulkApproval> {
-        stand_in()
-    }
-    async fn back_filing_options(
-        &self,
-    ) -> crate::api::ApiResult<Vec<crate::model::tenanted::BackFilingOption>> {
-        stand_in()
-    }
-    async fn bulk_approve_filings(
-        &self,
-        _: &[String],
-    ) -> crate::api::ApiResult<crate::model::tenanted::BulkFilingResult> {
-        stand_in()
-    }
-    async fn bulk_pause_filings(
-        &self,
-        _: &[String],
-    ) -> crate::api::ApiResult<crate::model::tenanted::BulkFilingResult> {
-        stand_in()
     }
 }

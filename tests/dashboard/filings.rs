@@ -109,15 +109,18 @@ async fn on_v1_the_list_works_and_the_tenanted_features_say_what_they_need() {
     let d = Dashboard::start(Options::default()).await;
     open_list(&d).await;
     d.char('A');
-    d.wait_for("needs the Tenanted API").await;
+    d.wait_for("Approving filings in bulk needs the Tenanted API")
+        .await;
     assert!(
         !d.screen().contains("Bulk approve"),
         "no confirmation opens for what cannot be done"
     );
     d.char('b');
-    let screen = d.wait_for("needs the Tenanted API").await;
+    let screen = d
+        .wait_for("Showing the back-filing options needs the Tenanted API")
+        .await;
     assert!(screen.contains("api = \"tenanted\""), "{screen}");
-    assert!(!screen.contains("Back-filing options"), "{screen}");
+    assert!(!screen.contains("┌ Back-filing options"), "{screen}");
     // The list still moves.
     d.char('j');
     d.wait_for("row 2 of").await;

@@ -106,7 +106,13 @@ async fn rule_2_a_write_without_selector_needs_one_when_several_organizations_ar
     .await;
     // A read runs against the home organization.
     assert_eq!(
-        customers_org(keyed(&h, DEMO_PARTNER_KEY, Method::GET, "/customers?size=1")).await,
+        customers_org(keyed(
+            &h,
+            DEMO_PARTNER_KEY,
+            Method::GET,
+            "/customers?size=1"
+        ))
+        .await,
         ORG1.0
     );
     // Naming the organization lets the write through, into that organization.
@@ -222,10 +228,8 @@ async fn rule_5_users_endpoints_take_only_a_session_token() {
     );
 
     let invite = json!({"email": "lin@acme-outdoor.example", "role": "admin"});
-    let r = send(
-        session(&h, DEMO_SESSION_OWNER, Method::POST, "/users/invitations").json(&invite),
-    )
-    .await;
+    let r = send(session(&h, DEMO_SESSION_OWNER, Method::POST, "/users/invitations").json(&invite))
+        .await;
     assert_eq!(r.status(), StatusCode::CREATED);
     let invited: Value = r.json().await.unwrap();
     assert_eq!(
@@ -296,8 +300,10 @@ async fn rule_6_api_keys_need_an_owner_or_admin_session() {
     )
     .await;
     envelope(
-        send(session(&h, DEMO_SESSION_OWNER, Method::POST, "/api-keys").json(&json!({"name": " "})))
-            .await,
+        send(
+            session(&h, DEMO_SESSION_OWNER, Method::POST, "/api-keys").json(&json!({"name": " "})),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
         "validation_failed",
     )
@@ -360,7 +366,13 @@ async fn unauthorized_without_a_credential_or_with_a_bad_key() {
     assert!(!body.to_string().contains("not-a-key"));
     // A session token on an API-key endpoint.
     envelope(
-        send(session(&h, DEMO_SESSION_OWNER, Method::GET, "/registrations")).await,
+        send(session(
+            &h,
+            DEMO_SESSION_OWNER,
+            Method::GET,
+            "/registrations",
+        ))
+        .await,
         StatusCode::UNAUTHORIZED,
         "unauthorized",
     )
@@ -418,8 +430,7 @@ async fn invalid_api_versions_are_refused_and_the_default_is_the_launch_release(
     let h = Harness::start().await;
     for version in ["2026-07-20", "latest", "2026-7-21"] {
         envelope(
-            send(keyed(&h, ORG1.1, Method::GET, "/customers").header("Api-Version", version))
-                .await,
+            send(keyed(&h, ORG1.1, Method::GET, "/customers").header("Api-Version", version)).await,
             StatusCode::BAD_REQUEST,
             "invalid_api_version",
         )
@@ -491,13 +502,28 @@ async fn validation_errors_rate_limits_and_faults_answer_envelopes() {
     })
     .await;
     assert_eq!(
-        send(keyed(&h, DEMO_PARTNER_KEY, Method::GET, "/customers?size=1"))
-            .await
-            .status(),
+        send(keyed(
+            &h,
+            DEMO_PARTNER_KEY,
+            Method::GET,
+            "/customers?size=1"
+        ))
+        .await
+        .status(),
         StatusCode::OK
     );
-    let r = send(keyed(&h, DEMO_PARTNER_KEY, Method::GET, "/customers?size=1")).await;
-    let retry: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let r = send(keyed(
+        &h,
+        DEMO_PARTNER_KEY,
+        Method::GET,
+        "/customers?size=1",
+    ))
+    .await;
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(retry >= 1);
     envelope(r, StatusCode::TOO_MANY_REQUESTS, "rate_limited").await;
     h.sandbox.stop().await;

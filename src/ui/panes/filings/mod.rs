@@ -82,8 +82,8 @@ pub struct FilingsPane {
     cached_options: Option<Vec<crate::model::tenanted::BackFilingOption>>,
     /// Rows asked for again after a bulk action went through for them.
     refreshing: HashSet<RequestId>,
-    /// Why the Tenanted features are not offered (a v1 profile), once known.
-    needs_tenanted: Option<String>,
+    /// Whether the profile is known to be on v1, which lacks the bulk actions and the options.
+    on_v1: bool,
     loaded: bool,
 }
 
@@ -109,7 +109,7 @@ impl FilingsPane {
             probe: None,
             cached_options: None,
             refreshing: HashSet::new(),
-            needs_tenanted: None,
+            on_v1: false,
             loaded: false,
         }
     }
@@ -153,21 +153,28 @@ impl FilingsPane {
         format!("{}{sorted}{marked}", self.status_label())
     }
 
-    /// Says why the Tenanted features are not offered, when that is known. Returns whether it
-    /// did.
-    fn refuse_if_v1(&self, ctx: &mut Ctx) -> bool {
-        match &self.needs_tenanted {
-            Some(why) => {
-                ctx.notify(Level::Error, why.clone());
-                true
-            }
-            None => false,
+    /// Says that `what` needs the Tenanted API when the profile is known to be on v1. Returns
+    /// whether it did.
+    fn refuse_if_v1(&self, what: &str, ctx: &mut Ctx) -> bool {
+        if self.on_v1 {
+            ctx.notify(
+                Level::Error,
+                format!(
+                    "{what} needs the Tenanted API, and this profile uses v1: set api = \"tenanted\" \
+                     in the profile (or TAXDASH_API=tenanted). The list works with both."
+                ),
+            );
         }
+        self.on_v1
     }
 
     /// `A` or `P`: asks to confirm the action on the marked filings (or the one in view).
     fn ask_bulk(&mut self, action: Bulk, ctx: &mut Ctx) {
-        if self.refuse_if_v1(ctx) {
+        let what = match action {
+            Bulk::Approve => "Approving filings in bulk",
+            Bulk::Pause => "Pausing filings in bulk",
+        };
+        if self.refuse_if_v1(what, ctx) {
             return;
         }
         if self.bulk.is_some() {
@@ -214,7 +221,7 @@ impl FilingsPane {
 
     /// `b`: the back-filing options, from the probe when it brought them.
     fn open_options(&mut self, ctx: &mut Ctx) {
-        if self.refuse_if_v1(ctx) {
+        if self.refuse_if_v1("Showing the back-filing options", ctx) {
             return;
         }
         self.options = Some(match self.cached_options.take() {
@@ -376,7 +383,7 @@ impl FilingsPane {
             Ok(_) => {}
             Err(failure) => {
                 if failure.kind == FailureKind::Unsupported {
-                    self.needs_tenanted = Some(failure.message.clone());
+                    self.on_v1 = true;
                     ctx.notify(Level::Error, failure.message);
                     return;
                 }
@@ -410,7 +417,7 @@ impl FilingsPane {
             Ok(_) => {}
             Err(failure) => {
                 if failure.kind == FailureKind::Unsupported {
-                    self.needs_tenanted = Some(failure.message.clone());
+                    self.on_v1 = true;
                 }
                 if let Some(view) = self.options.as_mut().filter(|v| v.loading == Some(id)) {
                     view.loading = None;
