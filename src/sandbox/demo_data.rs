@@ -28,8 +28,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub use tenanted::{
-    BackFilingOptionRecord, CertificateImportRecord, ExposureRecord, ImportStatus, SealedCode,
-    TenantedRecords,
+    BackFilingOptionRecord, CertificateImportRecord, Closure, ExposureRecord, ImportStatus,
+    SealedCode, TenantedRecords,
 };
 
 use crate::model::{

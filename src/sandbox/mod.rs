@@ -97,6 +97,8 @@ pub(crate) struct App {
     rate_limit: Option<auth::RateLimit>,
     faults: faults::Faults,
     processing_delay: Duration,
+    /// Seals the portal access codes saved through the Tenanted credentials endpoint.
+    vault: tenanted::features::vault::Vault,
 }
 
 /// A running sandbox. Dropping it does not stop it; call [`Sandbox::stop`].
@@ -112,12 +114,17 @@ impl Sandbox {
     pub async fn start(config: SandboxConfig, addr: SocketAddr) -> Result<Sandbox, SandboxError> {
         let anchor = config.anchor.unwrap_or_else(|| Utc::now().date_naive());
         let (seed, scale, state_file) = (config.seed, config.scale, config.state_file.clone());
-        let store =
-            tokio::task::spawn_blocking(move || Store::open(seed, scale, anchor, state_file))
-                .await
-                .map_err(|e| SandboxError::Start(e.to_string()))??;
+        let (store, vault) = tokio::task::spawn_blocking(move || {
+            Store::open(seed, scale, anchor, state_file.clone()).map(|store| {
+                let vault = tenanted::features::open_vault(&store, state_file.as_deref());
+                (store, vault)
+            })
+        })
+        .await
+        .map_err(|e| SandboxError::Start(e.to_string()))??;
         let app = Arc::new(App {
             store,
+            vault,
             rate_limit: auth::RateLimit::new(config.rate_limit_per_min),
             faults: faults::Faults::new(config.latency, config.error_rate, config.seed),
             processing_delay: config.processing_delay,

@@ -32,6 +32,17 @@ pub struct TenantedRecords {
     pub exposure_events: Vec<ExposureRecord>,
     #[serde(default)]
     pub back_filing_options: Vec<BackFilingOptionRecord>,
+    /// The closure dates sent with Tenanted deregistrations, by registration.
+    #[serde(default)]
+    pub closures: Vec<Closure>,
+}
+
+/// What a deregistration request said about the closure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Closure {
+    pub registration_id: String,
+    pub closure_date: NaiveDate,
+    pub reason: String,
 }
 
 /// One saved portal access code: only its ciphertext is kept.
@@ -154,6 +165,7 @@ pub fn generate(
         certificate_imports: certificate_imports(ctx, &mut rng, customers, exemptions),
         exposure_events: exposure_history(ctx, &mut rng, nexus, registrations),
         back_filing_options: back_filing_options(ctx, &mut rng, registrations),
+        closures: Vec::new(),
     }
 }
 

@@ -1,7 +1,131 @@
-//! The Tenanted feature endpoints (credentials, deregistration, exposure history, certificate
-//! imports, back-filing options, bulk filing actions); none yet.
+//! The Tenanted-only feature endpoints: portal credentials (update and reveal), deregistration,
+//! nexus exposure history, certificate imports (with the public request pages), back-filing
+//! options and the bulk filing actions.
+//!
+//! Their records live in each organization's [`TenantedRecords`](crate::sandbox::demo_data::TenantedRecords)
+//! and are saved with the state file like every v1 write; portal access codes are kept sealed by
+//! the [`vault::Vault`].
 
-/// The feature routes, merged under the Tenanted authentication layer.
-pub(crate) fn routes() -> axum::Router<std::sync::Arc<crate::sandbox::App>> {
-    axum::Router::new()
+mod credentials;
+mod filings;
+mod imports;
+pub(crate) mod vault;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post, put};
+use serde_json::Value;
+
+use super::{TenantedError, TenantedResult};
+use crate::model::Page;
+use crate::sandbox::App;
+use crate::sandbox::query::Query;
+use crate::sandbox::store::Store;
+use vault::Vault;
+
+/// The feature routes, merged under the Tenanted authentication layer (the `/public/` ones take
+/// no credential there).
+pub(crate) fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/registrations/{id}/credentials", put(credentials::update))
+        .route(
+            "/registrations/{id}/credentials/reveal",
+            post(credentials::reveal),
+        )
+        .route(
+            "/registrations/{id}/deregister",
+            post(credentials::deregister),
+        )
+        .route(
+            "/nexus/{id}/exposure-history",
+            get(filings::exposure_history),
+        )
+        .route(
+            "/certificate-imports",
+            get(imports::list).post(imports::upload),
+        )
+        .route(
+            "/certificate-imports/bulk-approve",
+            post(imports::bulk_approve),
+        )
+        .route("/certificate-imports/{id}", get(imports::get_one))
+        .route("/certificate-imports/{id}/approve", post(imports::approve))
+        .route(
+            "/public/certificate-requests/{token}",
+            get(imports::landing_page),
+        )
+        .route(
+            "/public/certificate-requests/{token}/confirm-upload",
+            post(imports::confirm_upload),
+        )
+        .route(
+            "/filings/backFilingRequest/options",
+            get(filings::back_filing_options),
+        )
+        .route("/filings/bulk/approve", post(filings::bulk_approve))
+        .route("/filings/bulk/pause", post(filings::bulk_pause))
+}
+
+/// The vault of a sandbox whose state is kept in `state_file` (if any). Portal access codes the
+/// demo data holds in clear are sealed into it and dropped from the clear records, so that no
+/// state file written afterwards holds one.
+pub(crate) fn open_vault(store: &Store, state_file: Option<&Path>) -> Vault {
+    let vault = Vault::new(state_file);
+    for org in store.orgs() {
+        let mut data = org.write();
+        let demo = &mut data.demo;
+        let clear: Vec<(String, String, String)> = demo
+            .secrets
+            .iter()
+            .filter(|(id, field, _)| {
+                credentials::code_of_secret(field).is_some()
+                    && demo
+                        .registrations
+                        .iter()
+                        .any(|r| r.id == *id && credentials::has_portal_code(r))
+            })
+            .cloned()
+            .collect();
+        for (id, field, value) in clear {
+            let Some(key) = credentials::code_of_secret(&field) else {
+                continue;
+            };
+            match vault.seal(&value) {
+                Ok(sealed) => {
+                    credentials::keep_sealed(&mut demo.tenanted, &id, key, sealed);
+                    demo.secrets.retain(|(i, f, _)| !(*i == id && *f == field));
+                }
+                Err(e) => tracing::warn!("a demo portal code stays unsealed: {e}"),
+            }
+        }
+    }
+    vault
+}
+
+/// Saves the state after an accepted write.
+fn saved(app: &App) -> TenantedResult<()> {
+    app.store.save().map_err(|e| {
+        tracing::error!("{e}");
+        TenantedError::Internal("The sandbox could not save its state file.".into())
+    })
+}
+
+/// A page of `rows` as `{items, total, page, size, pages}`, from the query's `page` and `size`.
+fn page_of(rows: Vec<Value>, q: &mut Query) -> TenantedResult<Value> {
+    let params = q.page();
+    let total = rows.len() as u64;
+    let items: Vec<Value> = rows
+        .into_iter()
+        .skip(params.offset())
+        .take(params.size as usize)
+        .collect();
+    serde_json::to_value(Page::new(items, total, params.page, params.size))
+        .map_err(|e| TenantedError::Internal(e.to_string()))
+}
+
+/// A value as JSON, for answers built from the records.
+fn to_json<T: serde::Serialize>(value: &T) -> TenantedResult<Value> {
+    serde_json::to_value(value).map_err(|e| TenantedError::Internal(e.to_string()))
 }
