@@ -19,6 +19,11 @@
 //! [profiles.local]
 //! base_url = "http://127.0.0.1:8080"
 //! organization_id = "org_demo"
+//!
+//! [profiles.partner]
+//! api = "tenanted"            # v1 (default) or tenanted; TAXDASH_API overrides it
+//! api_version = "2026-10-06"  # optional: the release; default the latest
+//! connection_id = "conn_1"    # optional selectors; organization_id is optional here
 //! ```
 //!
 //! The file never holds an API key: keys live in the OS keyring (see [`crate::credentials`]).
@@ -33,6 +38,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use url::{Host, Url};
+
+mod api;
+
+pub use api::{ApiKind, ENV_API, api_from_env};
+
+use crate::model::tenanted::ApiVersion;
 
 /// The live service, used by a profile that names no `base_url`.
 pub const DEFAULT_BASE_URL: &str = "https://api.trykintsugi.com";
@@ -153,6 +164,20 @@ pub enum ConfigError {
         /// Which rule it breaks.
         problem: UrlProblem,
     },
+
+    /// A profile setting (or the environment variable standing in for it) with a value that
+    /// cannot be used.
+    #[error("profile `{profile}`: {field} = \"{value}\" {rule}")]
+    InvalidSetting {
+        /// The profile.
+        profile: String,
+        /// The setting's name in the config file, or the environment variable's.
+        field: &'static str,
+        /// The value (control characters escaped).
+        value: String,
+        /// Which rule it breaks.
+        rule: String,
+    },
 }
 
 /// Why a base URL was refused.
@@ -208,9 +233,25 @@ pub struct Profile {
         skip_serializing_if = "is_default_base_url"
     )]
     pub base_url: String,
-    /// The organization to act as (sent as the `x-organization-id` header).
+    /// The organization to act as (v1: the `x-organization-id` header, required; Tenanted: the
+    /// `Organization-Id` selector, optional, absent meaning the key's home organization).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub organization_id: Option<String>,
+    /// The interface: `v1` (default) or `tenanted`. See [`Profile::api`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<String>,
+    /// Tenanted API: the release (`YYYY-MM-DD`) sent as `Api-Version`; default the latest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// Tenanted API: act on the organization owning this connection (`Connection-Id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connection_id: Option<String>,
+    /// Tenanted API: act on the organization of this platform entity (`Entity-Id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity_id: Option<String>,
+    /// Tenanted API: the platform of `entity_id` (`Entity-Source`), for IDs found on several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity_source: Option<String>,
     /// Refuse every write action while this profile is in use.
     #[serde(default, skip_serializing_if = "is_false")]
     pub read_only: bool,
@@ -229,6 +270,11 @@ impl Profile {
             name: name.into(),
             base_url: default_base_url(),
             organization_id: None,
+            api: None,
+            api_version: None,
+            connection_id: None,
+            entity_id: None,
+            entity_source: None,
             read_only: false,
             theme: None,
             accent: None,
@@ -246,6 +292,39 @@ impl Profile {
             .as_deref()
             .map(str::trim)
             .filter(|id| !id.is_empty())
+    }
+
+    /// The interface the profile speaks; v1 when `api` is absent (or, unchecked, not valid).
+    pub fn api(&self) -> ApiKind {
+        api::set(&self.api)
+            .and_then(ApiKind::parse)
+            .unwrap_or_default()
+    }
+
+    /// The Tenanted release the profile asks for, if it names a valid one.
+    pub fn api_version(&self) -> Option<ApiVersion> {
+        api::set(&self.api_version).and_then(ApiVersion::parse)
+    }
+
+    /// The `connection_id` selector, if set and not blank.
+    pub fn connection_id(&self) -> Option<&str> {
+        api::set(&self.connection_id)
+    }
+
+    /// The `entity_id` selector, if set and not blank.
+    pub fn entity_id(&self) -> Option<&str> {
+        api::set(&self.entity_id)
+    }
+
+    /// The `entity_source` of `entity_id`, if set and not blank.
+    pub fn entity_source(&self) -> Option<&str> {
+        api::set(&self.entity_source)
+    }
+
+    /// Checks the base URL and the interface settings (`api`, `api_version`, selectors).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        validate_base_url(&self.name, "base_url", &self.base_url)?;
+        api::validate(self)
     }
 }
 
@@ -366,6 +445,7 @@ impl Config {
         for (name, profile) in &self.profiles {
             validate_profile_name(name)?;
             validate_base_url(name, "base_url", &profile.base_url)?;
+            api::validate(profile)?;
         }
         Ok(())
     }
@@ -394,7 +474,7 @@ impl Config {
     /// URL. Returns the profile it replaced.
     pub fn insert_profile(&mut self, profile: Profile) -> Result<Option<Profile>, ConfigError> {
         validate_profile_name(&profile.name)?;
-        validate_base_url(&profile.name, "base_url", &profile.base_url)?;
+        profile.validate()?;
         Ok(self.profiles.insert(profile.name.clone(), profile))
     }
 

@@ -8,8 +8,9 @@ use url::Url;
 
 use super::generation::{Generation, InvalidHeader};
 use super::retry::RetryPolicy;
-use crate::config::{ConfigError, UrlProblem};
+use crate::config::{ApiKind, ConfigError, UrlProblem};
 use crate::credentials::{ApiKey, ResolvedProfile};
+use crate::model::tenanted::ApiVersion;
 
 /// Everything a [`Client`](super::Client) needs. Build it with [`ClientConfig::new`] or
 /// [`ClientConfig::from_profile`], then adjust the public fields.
@@ -56,13 +57,33 @@ impl ClientConfig {
         }
     }
 
-    /// The default settings for a resolved profile.
+    /// The default settings for a resolved profile: its generation (the Tenanted release it
+    /// asks for, else the latest) and, for the Tenanted API, its selector: `organization_id`,
+    /// else `connection_id`, else `entity_id` (with `entity_source`), else the key's home
+    /// organization.
     pub fn from_profile(profile: &ResolvedProfile) -> Self {
-        Self::new(
+        let mut config = Self::new(
             profile.base_url.clone(),
             profile.organization_id.clone(),
             profile.api_key.clone(),
-        )
+        );
+        if profile.api == ApiKind::Tenanted {
+            config.generation =
+                Generation::Tenanted(profile.api_version.unwrap_or(ApiVersion::LATEST));
+            config.selector = if !profile.organization_id.is_empty() {
+                Selector::Organization(profile.organization_id.clone())
+            } else if let Some(connection) = &profile.connection_id {
+                Selector::Connection(connection.clone())
+            } else if let Some(entity) = &profile.entity_id {
+                Selector::Entity {
+                    id: entity.clone(),
+                    source: profile.entity_source.clone(),
+                }
+            } else {
+                Selector::Home
+            };
+        }
+        config
     }
 }
 
@@ -161,5 +182,76 @@ impl From<ConfigError> for ClientBuildError {
             }
             other => ClientBuildError::Http(other.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Config, ENV_API};
+    use crate::credentials::{ENV_API_KEY, KeyStore, resolve};
+
+    fn resolved(profile_body: &str, api_env: Option<&'static str>) -> ResolvedProfile {
+        let config = Config::from_toml(&format!(
+            "[profiles.p]\nbase_url = \"http://127.0.0.1:8080\"\n{profile_body}"
+        ))
+        .unwrap();
+        let env = move |name: &str| match name {
+            ENV_API_KEY => Some("demo-partner-key".to_owned()),
+            ENV_API => api_env.map(str::to_owned),
+            _ => None,
+        };
+        resolve(Some("p"), &config, &env, &KeyStore::mock()).unwrap()
+    }
+
+    #[test]
+    fn a_tenanted_profile_sets_generation_and_selector() {
+        let c = ClientConfig::from_profile(&resolved("api = \"tenanted\"\n", None));
+        assert_eq!(c.generation, Generation::Tenanted(ApiVersion::LATEST));
+        assert_eq!(c.selector, Selector::Home);
+
+        let p = resolved(
+            "api = \"tenanted\"\napi_version = \"2026-07-21\"\norganization_id = \"orgn_2\"\n",
+            None,
+        );
+        assert!(p.to_string().contains("Tenanted API 2026-07-21"), "{p}");
+        let c = ClientConfig::from_profile(&p);
+        assert_eq!(c.generation, Generation::Tenanted(ApiVersion::DEFAULT));
+        assert_eq!(c.selector, Selector::Organization("orgn_2".into()));
+
+        let c = ClientConfig::from_profile(&resolved(
+            "api = \"tenanted\"\nentity_id = \"ent_store_100\"\nentity_source = \"CHECKOUT\"\n",
+            None,
+        ));
+        assert_eq!(
+            c.selector,
+            Selector::Entity {
+                id: "ent_store_100".into(),
+                source: Some("CHECKOUT".into())
+            }
+        );
+        let c = ClientConfig::from_profile(&resolved(
+            "api = \"tenanted\"\nconnection_id = \"conn_1\"\nentity_id = \"ent_1\"\n",
+            None,
+        ));
+        assert_eq!(c.selector, Selector::Connection("conn_1".into()));
+    }
+
+    #[test]
+    fn the_environment_chooses_the_api() {
+        let c = ClientConfig::from_profile(&resolved("organization_id = \"orgn_1\"\n", None));
+        assert_eq!(c.generation, Generation::V1);
+        let c = ClientConfig::from_profile(&resolved(
+            "organization_id = \"orgn_1\"\n",
+            Some("tenanted"),
+        ));
+        assert_eq!(c.generation, Generation::TENANTED_LATEST);
+        assert_eq!(c.selector, Selector::Organization("orgn_1".into()));
+        let c = ClientConfig::from_profile(&resolved(
+            "api = \"tenanted\"\norganization_id = \"orgn_1\"\n",
+            Some("v1"),
+        ));
+        assert_eq!(c.generation, Generation::V1);
+        assert_eq!(c.organization_id, "orgn_1");
     }
 }

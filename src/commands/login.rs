@@ -1,23 +1,27 @@
 //! `taxdash login`, `logout` and `profiles`: keeping API keys in the OS keyring and profiles in
 //! the config file.
 //!
-//! `login` checks the key with one cheap authenticated call (the first registration, one row)
-//! before anything is stored, so a mistyped key or organization leaves the keyring and the
-//! config file as they were. The key is never printed, logged or put in an error message.
+//! `login` checks the key with one cheap authenticated call before anything is stored (v1: the
+//! first registration, one row; Tenanted API: the organizations the key reaches), so a mistyped
+//! key or organization leaves the keyring and the config file as they were. The key is never
+//! printed, logged or put in an error message.
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
 
 use super::{Context, Failure};
 use crate::api::{
-    ApiError, Client, ClientBuildError, ClientConfig, RegistrationFilter, RetryPolicy,
+    ApiError, Client, ClientBuildError, ClientConfig, Generation, RegistrationFilter, RetryPolicy,
+    Selector,
 };
 use crate::cli::LoginArgs;
 use crate::config::{
-    Config, ConfigError, DEFAULT_BASE_URL, Profile, validate_base_url, validate_profile_name,
+    ApiKind, Config, ConfigError, DEFAULT_BASE_URL, ENV_API, Profile, api_from_env,
+    validate_base_url, validate_profile_name,
 };
 use crate::credentials::{ApiKey, CredentialError, DEFAULT_PROFILE_NAME, ENV_API_KEY};
 use crate::model::PageParams;
+use crate::model::tenanted::{ApiVersion, Organization};
 
 /// Where `login` gets the key from. Tests give one directly; any
 /// `FnMut(&str) -> io::Result<String>` (given the profile name) is a prompt.
@@ -70,6 +74,15 @@ pub enum LoginError {
     ReadKey(io::Error),
     #[error("{0}; nothing was stored")]
     Client(#[from] ClientBuildError),
+    /// Tenanted API: the key works but does not reach the organization asked for.
+    #[error(
+        "the API key is valid but does not reach organization {organization} (it reaches: \
+         {reachable}); check --organization; nothing was stored"
+    )]
+    OrganizationNotReached {
+        organization: String,
+        reachable: String,
+    },
     /// The check call failed: nothing was stored.
     #[error("{}; nothing was stored", explain(reason, base_url, organization))]
     Refused {
@@ -111,6 +124,9 @@ fn explain(reason: &ApiError, base_url: &str, organization: &str) -> String {
             format!("could not reach the service at {base_url} ({detail})")
         }
         ApiError::Timeout { .. } => format!("the service at {base_url} did not answer in time"),
+        e if e.is_unauthorized() => {
+            format!("the service at {base_url} refused the API key ({e})")
+        }
         other => format!("the service at {base_url} failed the check call: {other}"),
     }
 }
@@ -155,34 +171,80 @@ pub async fn login(
         .or_else(|| existing.as_ref().map(|p| p.base_url.clone()))
         .unwrap_or_else(|| DEFAULT_BASE_URL.to_owned());
     let url = validate_base_url(&name, "--base-url", &base_url)?;
-    let organization = non_blank(args.organization.as_deref())
-        .or_else(|| {
-            existing
-                .as_ref()
-                .and_then(Profile::organization_id)
-                .map(str::to_owned)
-        })
-        .ok_or_else(|| LoginError::NoOrganization {
-            profile: name.clone(),
-        })?;
+    let api = match ctx.env.non_empty(ENV_API) {
+        Some(value) => api_from_env(&name, &value)?,
+        None => existing.as_ref().map(Profile::api).unwrap_or_default(),
+    };
+    let organization = non_blank(args.organization.as_deref()).or_else(|| {
+        existing
+            .as_ref()
+            .and_then(Profile::organization_id)
+            .map(str::to_owned)
+    });
+    let organization = match (organization, api) {
+        (Some(id), _) => Some(id),
+        (None, ApiKind::Tenanted) => None,
+        (None, ApiKind::V1) => {
+            return Err(LoginError::NoOrganization {
+                profile: name.clone(),
+            });
+        }
+    };
 
     let key = ApiKey::new(prompt.read_key(&name).map_err(LoginError::ReadKey)?)?;
 
-    let mut client_config = ClientConfig::new(url.clone(), organization.clone(), key.clone());
+    let mut client_config = ClientConfig::new(
+        url.clone(),
+        organization.clone().unwrap_or_default(),
+        key.clone(),
+    );
     client_config.retry = RetryPolicy {
         max_attempts: 2,
         ..RetryPolicy::default()
     };
     client_config.request_timeout = Duration::from_secs(20);
+    let release = existing
+        .as_ref()
+        .and_then(Profile::api_version)
+        .unwrap_or(ApiVersion::LATEST);
+    if api == ApiKind::Tenanted {
+        client_config.generation = Generation::Tenanted(release);
+        client_config.selector = Selector::Home;
+    }
     let client = Client::new(client_config)?;
-    client
-        .list_registrations(&RegistrationFilter::default(), PageParams::new(1, 1))
-        .await
-        .map_err(|reason| LoginError::Refused {
-            base_url: url.to_string(),
-            organization: organization.clone(),
-            reason,
-        })?;
+    let refused = |reason| LoginError::Refused {
+        base_url: url.to_string(),
+        organization: organization
+            .clone()
+            .unwrap_or_else(|| "(the key's own)".to_owned()),
+        reason,
+    };
+    let reached = match api {
+        ApiKind::V1 => {
+            client
+                .list_registrations(&RegistrationFilter::default(), PageParams::new(1, 1))
+                .await
+                .map_err(refused)?;
+            Vec::new()
+        }
+        ApiKind::Tenanted => {
+            let page = client
+                .list_organizations(PageParams::new(1, PageParams::MAX_SIZE))
+                .await
+                .map_err(refused)?;
+            let complete = page.total <= page.items.len() as u64;
+            if let Some(id) = &organization
+                && complete
+                && !page.items.iter().any(|o| &o.id == id)
+            {
+                return Err(LoginError::OrganizationNotReached {
+                    organization: id.clone(),
+                    reachable: describe_organizations(&page.items),
+                });
+            }
+            page.items
+        }
+    };
 
     let profile_name = name.clone();
     let location = ctx
@@ -194,7 +256,9 @@ pub async fn login(
 
     let mut profile = existing.unwrap_or_else(|| Profile::new(name.clone()));
     profile.base_url = base_url;
-    profile.organization_id = Some(organization.clone());
+    if organization.is_some() {
+        profile.organization_id.clone_from(&organization);
+    }
     config.insert_profile(profile)?;
     let became_default = config.default_profile.is_none();
     if became_default {
@@ -206,10 +270,29 @@ pub async fn login(
             source,
         })?;
 
-    writeln!(
-        out,
-        "Logged in: the service at {url} accepted the key for organization {organization}."
-    )?;
+    match (api, &organization) {
+        (ApiKind::V1, organization) => writeln!(
+            out,
+            "Logged in: the service at {url} accepted the key for organization {}.",
+            organization.as_deref().unwrap_or_default()
+        )?,
+        (ApiKind::Tenanted, organization) => {
+            writeln!(
+                out,
+                "Logged in: the service at {url} accepted the key (Tenanted API {release}); it \
+                 reaches {}.",
+                describe_organizations(&reached)
+            )?;
+            match organization {
+                Some(id) => writeln!(out, "Calls act on organization {id}.")?,
+                None => writeln!(
+                    out,
+                    "Calls act on the key's home organization unless the profile sets \
+                     organization_id, connection_id or entity_id."
+                )?,
+            }
+        }
+    }
     writeln!(
         out,
         "The key is kept in the {location} for profile `{name}`."
@@ -288,26 +371,32 @@ pub async fn profiles(ctx: &Context, out: &mut dyn Write) -> Result<(), LoginErr
         })
         .await?;
 
-    let mut rows = vec![[
-        String::new(),
-        "NAME".to_owned(),
-        "BASE URL".to_owned(),
-        "ORGANIZATION".to_owned(),
-        "READ-ONLY".to_owned(),
-        "KEY".to_owned(),
-    ]];
+    // The API column shows only when a profile speaks the Tenanted API.
+    let any_tenanted = config.profiles().any(|p| p.api() == ApiKind::Tenanted);
+    let mut header = vec![String::new(), "NAME".to_owned(), "BASE URL".to_owned()];
+    if any_tenanted {
+        header.push("API".to_owned());
+    }
+    header.extend(["ORGANIZATION", "READ-ONLY", "KEY"].map(str::to_owned));
+    let mut rows = vec![header];
     for (profile, location) in config.profiles().zip(locations) {
         let default = config.default_profile.as_deref() == Some(profile.name.as_str());
-        rows.push([
+        let mut row = vec![
             if default { "*" } else { "" }.to_owned(),
             profile.name.clone(),
             profile.base_url.clone(),
-            profile.organization_id().unwrap_or("-").to_owned(),
+        ];
+        if any_tenanted {
+            row.push(api_label(profile));
+        }
+        row.extend([
+            target_label(profile),
             if profile.read_only { "yes" } else { "no" }.to_owned(),
             location,
         ]);
+        rows.push(row);
     }
-    let mut widths = [0; 6];
+    let mut widths = vec![0; rows[0].len()];
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().count());
@@ -315,7 +404,7 @@ pub async fn profiles(ctx: &Context, out: &mut dyn Write) -> Result<(), LoginErr
     }
     for row in &rows {
         let mut line = String::new();
-        for (i, (cell, width)) in row.iter().zip(widths).enumerate() {
+        for (i, (cell, width)) in row.iter().zip(widths.iter().copied()).enumerate() {
             if i + 1 == row.len() {
                 line.push_str(cell);
             } else {
@@ -327,6 +416,50 @@ pub async fn profiles(ctx: &Context, out: &mut dyn Write) -> Result<(), LoginErr
     writeln!(out)?;
     writeln!(out, "* marks the default profile. Config file: {path}")?;
     Ok(())
+}
+
+/// `orgn_1 (Acme), orgn_2 (Northwind)`, or `no organization`.
+fn describe_organizations(organizations: &[Organization]) -> String {
+    if organizations.is_empty() {
+        return "no organization".to_owned();
+    }
+    organizations
+        .iter()
+        .map(|o| format!("{} ({})", o.id, o.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a profile's API column says: `v1`, `tenanted 2026-10-06`.
+fn api_label(profile: &Profile) -> String {
+    match profile.api() {
+        ApiKind::V1 => "v1".to_owned(),
+        ApiKind::Tenanted => format!(
+            "tenanted {}",
+            profile.api_version().unwrap_or(ApiVersion::LATEST)
+        ),
+    }
+}
+
+/// What a profile's ORGANIZATION column says: the organization, else (Tenanted) the selector
+/// that stands for it, else `-`.
+fn target_label(profile: &Profile) -> String {
+    if let Some(id) = profile.organization_id() {
+        return id.to_owned();
+    }
+    if profile.api() == ApiKind::V1 {
+        return "-".to_owned();
+    }
+    match (
+        profile.connection_id(),
+        profile.entity_id(),
+        profile.entity_source(),
+    ) {
+        (Some(connection), _, _) => format!("connection {connection}"),
+        (None, Some(entity), Some(source)) => format!("entity {entity} ({source})"),
+        (None, Some(entity), None) => format!("entity {entity}"),
+        (None, None, _) => "(key's home)".to_owned(),
+    }
 }
 
 fn non_blank(value: Option<&str>) -> Option<String> {

@@ -10,8 +10,9 @@
 //! | macOS | the login keychain |
 //! | Windows | Credential Manager |
 //!
-//! For CI and headless servers, `TAXDASH_API_KEY`, `TAXDASH_ORGANIZATION_ID` and
-//! `TAXDASH_BASE_URL` override the keyring and the profile. Where no store works and no variable
+//! For CI and headless servers, `TAXDASH_API_KEY`, `TAXDASH_ORGANIZATION_ID`,
+//! `TAXDASH_BASE_URL` and `TAXDASH_API` (`v1` or `tenanted`) override the keyring and the
+//! profile. Where no store works and no variable
 //! is set, [`CredentialError::NoStore`] says so and names the variables; nothing falls back to a
 //! plain file.
 //!
@@ -27,8 +28,11 @@ use std::fmt;
 use url::Url;
 use zeroize::Zeroizing;
 
-use crate::config::{Config, ConfigError, Profile, validate_base_url};
+use crate::config::{
+    ApiKind, Config, ConfigError, ENV_API, Profile, api_from_env, validate_base_url,
+};
 pub use crate::config::{Env, ProcessEnv};
+use crate::model::tenanted::ApiVersion;
 pub use store::{KeyStore, StoreKind};
 
 /// Keyring service name under which every profile's key is stored.
@@ -117,8 +121,19 @@ pub struct ResolvedProfile {
     pub name: String,
     /// Validated root URL of the service.
     pub base_url: Url,
-    /// Organization to act as.
+    /// Organization to act as. Tenanted API: `""` when the profile names none (the key's home
+    /// organization, or the organization of `connection_id` / `entity_id`).
     pub organization_id: String,
+    /// The interface: the profile's `api`, or `TAXDASH_API`.
+    pub api: ApiKind,
+    /// Tenanted API: the release asked for (`None`: the latest).
+    pub api_version: Option<ApiVersion>,
+    /// Tenanted API: the `Connection-Id` selector.
+    pub connection_id: Option<String>,
+    /// Tenanted API: the `Entity-Id` selector.
+    pub entity_id: Option<String>,
+    /// Tenanted API: the `Entity-Source` of `entity_id`.
+    pub entity_source: Option<String>,
     /// The key (redacted in `Debug`).
     pub api_key: ApiKey,
     /// Whether the profile refuses writes.
@@ -129,11 +144,26 @@ pub struct ResolvedProfile {
 
 impl fmt::Display for ResolvedProfile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let target = match self.api {
+            ApiKind::V1 => format!("organization {}", self.organization_id),
+            ApiKind::Tenanted => {
+                let release = self.api_version.unwrap_or(ApiVersion::LATEST);
+                let target = if !self.organization_id.is_empty() {
+                    format!("organization {}", self.organization_id)
+                } else if let Some(connection) = &self.connection_id {
+                    format!("the organization of connection {connection}")
+                } else if let Some(entity) = &self.entity_id {
+                    format!("the organization of entity {entity}")
+                } else {
+                    "the key's home organization".to_owned()
+                };
+                format!("Tenanted API {release}, {target}")
+            }
+        };
         write!(
             f,
-            "profile `{}`: organization {} at {} (key from {}{})",
+            "profile `{}`: {target} at {} (key from {}{})",
             self.name,
-            self.organization_id,
             self.base_url,
             self.key_source,
             if self.read_only { ", read-only" } else { "" }
@@ -268,9 +298,9 @@ fn select_profile<'c>(
 /// Works out the profile, URL, organization and key to use.
 ///
 /// `requested` is the `--profile` argument. The environment beats the profile:
-/// `TAXDASH_API_KEY` (then the store is not touched at all), `TAXDASH_ORGANIZATION_ID` and
-/// `TAXDASH_BASE_URL`. With no profiles configured, the environment alone can describe a
-/// profile called `default`.
+/// `TAXDASH_API_KEY` (then the store is not touched at all), `TAXDASH_ORGANIZATION_ID`,
+/// `TAXDASH_BASE_URL` and `TAXDASH_API`. With no profiles configured, the environment alone can
+/// describe a profile called `default`. A Tenanted profile needs no organization ID.
 pub fn resolve(
     requested: Option<&str>,
     config: &Config,
@@ -288,11 +318,19 @@ pub fn resolve(
         },
     };
 
+    let api = match env.non_empty(ENV_API) {
+        Some(value) => api_from_env(name, &value)?,
+        None => profile.map(Profile::api).unwrap_or_default(),
+    };
+
     let organization_id = match env.non_empty(ENV_ORGANIZATION_ID) {
         Some(id) => id,
         None => match profile.and_then(Profile::organization_id) {
             Some(id) => id.to_owned(),
-            None if profile.is_none() => return Err(CredentialError::NoProfiles),
+            None if profile.is_none() && api == ApiKind::V1 => {
+                return Err(CredentialError::NoProfiles);
+            }
+            None if api == ApiKind::Tenanted => String::new(),
             None => {
                 return Err(CredentialError::NoOrganizationId {
                     profile: name.to_owned(),
@@ -318,6 +356,11 @@ pub fn resolve(
         name: name.to_owned(),
         base_url,
         organization_id,
+        api,
+        api_version: profile.and_then(Profile::api_version),
+        connection_id: profile.and_then(Profile::connection_id).map(str::to_owned),
+        entity_id: profile.and_then(Profile::entity_id).map(str::to_owned),
+        entity_source: profile.and_then(Profile::entity_source).map(str::to_owned),
         api_key,
         read_only: profile.is_some_and(|p| p.read_only),
         key_source,

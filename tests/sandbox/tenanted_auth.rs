@@ -551,3 +551,38 @@ fn r_status(code: &str) -> StatusCode {
         StatusCode::INTERNAL_SERVER_ERROR
     }
 }
+
+#[tokio::test]
+async fn invited_users_survive_a_restart_and_older_state_files_still_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sandbox.json");
+    let config = SandboxConfig {
+        state_file: Some(path.clone()),
+        ..SandboxConfig::default()
+    };
+    let h = Harness::with(config.clone()).await;
+    let invite = json!({"email": "kai@acme-outdoor.example", "role": "MEMBER"});
+    let r = send(session(&h, DEMO_SESSION_OWNER, Method::POST, "/users/invitations").json(&invite))
+        .await;
+    assert_eq!(r.status(), StatusCode::CREATED);
+    h.sandbox.stop().await;
+
+    let h = Harness::with(config.clone()).await;
+    let (_, users) = answer(session(&h, DEMO_SESSION_OWNER, Method::GET, "/users")).await;
+    assert_eq!(users["total"], json!(3));
+    assert_eq!(
+        users["items"][2]["email"],
+        json!("kai@acme-outdoor.example")
+    );
+    h.sandbox.stop().await;
+
+    // A state file from before the users endpoints starts with the demo users.
+    let mut state: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    state.as_object_mut().unwrap().remove("users");
+    std::fs::write(&path, state.to_string()).unwrap();
+    let h = Harness::with(config).await;
+    let (status, users) = answer(session(&h, DEMO_SESSION_OWNER, Method::GET, "/users")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(users["total"], json!(2));
+    h.sandbox.stop().await;
+}

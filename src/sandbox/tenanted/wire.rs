@@ -174,12 +174,10 @@ pub(crate) fn to_tenanted(version: ApiVersion, v1: Value) -> Value {
 fn object(version: ApiVersion, mut map: Map<String, Value>) -> Map<String, Value> {
     let latest = version.is_latest_shape();
     let blank = |v: Option<&Value>| v.is_none_or(|v| v.is_null() || v.as_str() == Some(""));
-    // A filing: the state of a country-level one.
-    if map.contains_key("date_filed") && map.contains_key("state_code") {
+    // A country-level filing (no state code) has no state: v1 names the country as its state.
+    if map.contains_key("date_filed") && blank(map.get("state_code")) {
         for key in ["state_code", "state_name"] {
-            if blank(map.get(key)) {
-                map.insert(key.to_owned(), if latest { Value::Null } else { json!("") });
-            }
+            map.insert(key.to_owned(), if latest { Value::Null } else { json!("") });
         }
     }
     // A transaction line without a product name.
@@ -276,7 +274,7 @@ mod tests {
     #[test]
     fn release_rules_apply_per_version() {
         let filing =
-            json!({"date_filed": null, "state_code": "", "state_name": "", "country": "CA"});
+            json!({"date_filed": null, "state_code": "", "state_name": "Canada", "country": "CA"});
         assert_eq!(
             to_tenanted(OLD, filing.clone()),
             json!({"dateFiled": null, "stateCode": "", "stateName": "", "country": "CA"})
