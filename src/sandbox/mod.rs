@@ -1,6 +1,6 @@
 //! The local sandbox: a server that answers the service's v1 interface and its Tenanted API with
-//! their documented rules, on deterministic demo data. `taxdash sandbox serve` runs it on its own; `taxdash --demo` and
-//! the tests start it in-process on a free loopback port.
+//! their documented rules, on deterministic demo data. `taxdash sandbox serve` runs it on its
+//! own; `taxdash --demo` and the tests start it in-process on a free loopback port.
 
 mod auth;
 pub mod demo_data;

@@ -175,6 +175,18 @@ async fn customers_carry_the_country_field_of_the_release() {
         )
         .await;
     }
+    // A JSON body sent without a content type is read the same way.
+    let r = tenanted(&h, NEW, Method::PUT, &format!("/customers/{id}"))
+        .body(r#"{"countryCode": "MX", "postalCode": "01000"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let v1 = h.get_json(&format!("/v1/customers/{id}")).await;
+    assert_eq!(
+        (&v1["country"], &v1["postal_code"]),
+        (&json!("MX"), &json!("01000"))
+    );
     h.sandbox.stop().await;
 }
 

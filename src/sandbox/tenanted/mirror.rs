@@ -26,6 +26,12 @@ fn is_json(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim_start().starts_with("application/json"))
 }
 
+/// Whether a request body is read as JSON: sent as JSON, or with no content type (the v1
+/// handlers read JSON whatever the header says); multipart uploads are passed on untouched.
+fn body_is_json(headers: &HeaderMap) -> bool {
+    !headers.contains_key(header::CONTENT_TYPE) || is_json(headers)
+}
+
 /// Translates the request body to v1 and the answer to the request's Tenanted release.
 pub(crate) async fn translate(request: Request, next: Next) -> Response {
     let Some(tenant) = request.extensions().get::<Tenant>().cloned() else {
@@ -34,7 +40,7 @@ pub(crate) async fn translate(request: Request, next: Next) -> Response {
     };
     let version = tenant.version;
     let path = request.uri().path().to_owned();
-    let request = if is_json(request.headers()) {
+    let request = if body_is_json(request.headers()) {
         let (mut parts, body) = request.into_parts();
         let Ok(bytes) = to_bytes(body, REQUEST_LIMIT).await else {
             return envelope(

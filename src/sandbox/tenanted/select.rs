@@ -312,10 +312,11 @@ fn tenant(app: &App, method: &Method, path: &str, headers: &HeaderMap) -> Tenant
     };
     let reaches = credential.reaches;
     let selected = resolve(headers, &reaches)?;
-    let org = match selected.clone() {
-        Some(org) => org,
-        None if is_read(method, path) || reaches.len() == 1 => Arc::clone(&reaches[0]),
-        None => {
+    let home = reaches.first().map(Arc::clone);
+    let org = match (selected.clone(), home) {
+        (Some(org), _) => org,
+        (None, Some(home)) if is_read(method, path) || reaches.len() == 1 => home,
+        _ => {
             return Err(TenantedError::BadRequest {
                 code: "missing_target_selector",
                 message: format!(
