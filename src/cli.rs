@@ -36,6 +36,29 @@ pub struct Cli {
     /// Colour theme: dark, light, high-contrast or mono (NO_COLOR selects mono).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+
+    /// The API generation to speak, overriding the profile's `api`: `v1`, or `tenanted` (the
+    /// dated Tenanted API at its latest release; with --demo, on a partner key reaching both
+    /// demo organizations).
+    #[arg(long, value_enum, value_name = "API")]
+    pub api: Option<ApiFlag>,
+}
+
+/// The values of `--api`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ApiFlag {
+    V1,
+    Tenanted,
+}
+
+impl ApiFlag {
+    /// The generation the flag asks for (the Tenanted API at its latest release).
+    pub fn generation(self) -> crate::api::Generation {
+        match self {
+            ApiFlag::V1 => crate::api::Generation::V1,
+            ApiFlag::Tenanted => crate::api::Generation::TENANTED_LATEST,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -12,6 +12,9 @@ use crate::model::filters::{
 use crate::model::tenanted::{
     ApproveImport, BackFilingOption, BulkApproveImports, BulkFilingResult, CertificateImport,
 };
+use crate::model::tenanted::{
+    CredentialsUpdate, CredentialsUpdated, ExposureEvent, Organization, RevealedCredentials,
+};
 use crate::model::{
     Attachment, BackFilingTerms, CreditNoteRequest, Customer, CustomerTaxRegistration,
     CustomerTaxRegistrationWrite, CustomerWrite, DeregistrationRequest, EstimateRequest,
@@ -40,6 +43,9 @@ pub enum Effect {
     Copy(String),
     /// Switch to the named colour theme (files in the config directory may override it).
     Theme(String),
+    /// Act on another organization from now on (Tenanted API): the runtime swaps the client's
+    /// organization selector, then the shell updates the header and reloads every pane.
+    SwitchOrganization(String),
     Quit,
 }
 
@@ -180,6 +186,26 @@ pub enum Call {
         body: Box<EstimateRequest>,
     },
     BackFilingTerms,
+
+    // Tenanted API: organizations, portal credentials, exposure history.
+    /// The organizations the credential reaches (GET /organizations).
+    Organizations {
+        page: PageParams,
+    },
+    /// Saves the portal credentials given; fields left out keep their saved values.
+    UpdateCredentials {
+        registration_id: String,
+        body: CredentialsUpdate,
+    },
+    /// Reads the saved portal credentials back in clear (on the user's explicit request).
+    RevealCredentials {
+        registration_id: String,
+    },
+    /// The exposure history of an economic nexus, oldest first.
+    ExposureHistory {
+        nexus_id: String,
+        page: PageParams,
+    },
 }
 
 impl Call {
@@ -200,6 +226,7 @@ impl Call {
                 | Call::BulkApproveFilings { .. }
                 | Call::BulkPauseFilings { .. }
                 | Call::CreditNote { .. }
+                | Call::UpdateCredentials { .. }
         )
     }
 
@@ -274,6 +301,19 @@ impl Call {
             }
             Call::Estimate { .. } => "estimating tax".to_owned(),
             Call::BackFilingTerms => "loading the back-filing terms".to_owned(),
+            Call::Organizations { .. } => "loading the organizations".to_owned(),
+            Call::UpdateCredentials {
+                registration_id, ..
+            } => format!("saving the portal credentials of {registration_id}"),
+            Call::RevealCredentials { registration_id } => {
+                format!("revealing the portal credentials of {registration_id}")
+            }
+            Call::ExposureHistory { nexus_id, page } => {
+                format!(
+                    "loading the exposure history of {nexus_id} (page {})",
+                    page.page
+                )
+            }
         }
     }
 }
@@ -320,6 +360,13 @@ pub enum Reply {
     Transaction(Box<Transaction>),
     Estimate(Box<EstimateResponse>),
     BackFilingTerms(BackFilingTerms),
+
+    // Tenanted API: organizations, portal credentials, exposure history.
+    Organizations(Page<Organization>),
+    /// Which credentials changed (never their values).
+    CredentialsUpdated(CredentialsUpdated),
+    RevealedCredentials(Box<RevealedCredentials>),
+    ExposureHistory(Page<ExposureEvent>),
 }
 
 /// Why a call failed, in words for the user, with the fields a 422 named.

@@ -152,6 +152,27 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .get_back_filing_terms()
             .await
             .map(Reply::BackFilingTerms),
+
+        // Tenanted API: organizations, portal credentials, exposure history.
+        Call::Organizations { page } => client
+            .list_organizations(page)
+            .await
+            .map(Reply::Organizations),
+        Call::UpdateCredentials {
+            registration_id,
+            body,
+        } => client
+            .update_registration_credentials(&registration_id, &body)
+            .await
+            .map(Reply::CredentialsUpdated),
+        Call::RevealCredentials { registration_id } => client
+            .reveal_registration_credentials(&registration_id)
+            .await
+            .map(|r| Reply::RevealedCredentials(Box::new(r))),
+        Call::ExposureHistory { nexus_id, page } => client
+            .nexus_exposure_history(&nexus_id, page)
+            .await
+            .map(Reply::ExposureHistory),
     };
     result.map_err(failure)
 }

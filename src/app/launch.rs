@@ -6,10 +6,10 @@ use std::net::{Ipv4Addr, SocketAddr};
 use crossterm::event::EventStream;
 
 use super::platform::System;
-use crate::api::{Client, ClientConfig};
+use crate::api::{Client, ClientConfig, Generation, Selector};
 use crate::config::{Config, ProcessEnv};
 use crate::credentials::{ApiKey, KeyStore, resolve};
-use crate::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
+use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Sandbox, SandboxConfig};
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
 use crate::ui::shell::{HeaderInfo, Shell};
@@ -23,6 +23,26 @@ pub struct DashboardOptions {
     pub config: Option<std::path::PathBuf>,
     pub read_only: bool,
     pub theme: Option<String>,
+    /// `--api`: the generation to speak, over the profile's (`None`: the profile's; the demo
+    /// speaks v1 unless asked).
+    pub api: Option<Generation>,
+}
+
+/// `config` speaking `generation` (a Tenanted release the profile chose is kept when the
+/// Tenanted API is asked for). On the Tenanted API a profile's organization becomes the
+/// organization selector, so writes reach it when the key reaches several.
+fn speak(config: &mut ClientConfig, generation: Option<Generation>) {
+    if let Some(generation) = generation
+        && !(generation.is_tenanted() && config.generation.is_tenanted())
+    {
+        config.generation = generation;
+    }
+    if config.generation.is_tenanted()
+        && config.selector == Selector::Home
+        && !config.organization_id.is_empty()
+    {
+        config.selector = Selector::Organization(config.organization_id.clone());
+    }
 }
 
 /// Everything the dashboard needs, gathered before the terminal is taken over, so that a
@@ -48,7 +68,11 @@ pub async fn prepare(
         )
         .await?;
         let (org, key) = DEMO_CREDENTIALS[0];
-        let config = ClientConfig::new(sandbox.base_url().parse()?, org, ApiKey::new(key)?);
+        let tenanted = options.api.is_some_and(Generation::is_tenanted);
+        // The Tenanted demo runs on the partner key, which reaches both demo organizations.
+        let key = if tenanted { DEMO_PARTNER_KEY } else { key };
+        let mut config = ClientConfig::new(sandbox.base_url().parse()?, org, ApiKey::new(key)?);
+        speak(&mut config, options.api);
         let header = HeaderInfo {
             profile: "demo".into(),
             organization: org.into(),
@@ -78,7 +102,8 @@ pub async fn prepare(
             .await??
         };
         let profile = config.profile(&resolved.name);
-        let client_config = ClientConfig::from_profile(&resolved);
+        let mut client_config = ClientConfig::from_profile(&resolved);
+        speak(&mut client_config, options.api);
         let header = HeaderInfo {
             profile: resolved.name.clone(),
             organization: resolved.organization_id.clone(),
@@ -113,7 +138,10 @@ pub async fn prepare(
         Some(color) => theme.with_accent(color),
         None => theme,
     };
-    let mut shell = Shell::new(panes::all(), keymap, theme, header);
+    let mut shell = Shell::new(panes::all(), keymap, theme, header).with_pane_factory(panes::all);
+    if let Some(version) = client.generation().api_version() {
+        shell = shell.with_tenanted(version);
+    }
     if let Some(path) = log_path {
         shell = shell.with_log_path(path);
     }

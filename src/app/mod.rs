@@ -47,7 +47,8 @@ impl Tasks {
         shell: &mut Shell,
     ) -> bool {
         let mut quit = false;
-        for effect in effects {
+        let mut queue: std::collections::VecDeque<Effect> = effects.into();
+        while let Some(effect) = queue.pop_front() {
             match effect {
                 Effect::Call { id, call } => {
                     tracing::debug!(id = id.0, "{}", call.describe());
@@ -87,6 +88,13 @@ impl Tasks {
                     }
                     Err(e) => shell.notify_error(e),
                 },
+                Effect::SwitchOrganization(organization) => {
+                    // Answers for the organization left behind are of no use any more.
+                    self.cancel_all();
+                    self.client = self.client.with_organization(&organization);
+                    tracing::info!(organization = %organization, "organization switched");
+                    queue.extend(shell.organization_switched(&organization));
+                }
                 Effect::Quit => quit = true,
             }
         }

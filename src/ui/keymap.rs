@@ -43,6 +43,11 @@ pub enum Action {
     Attach,
     /// Adds or replaces a customer's tax id.
     TaxId,
+    // Tenanted API: portal credentials, exposure history.
+    /// Sets a registration's portal credentials and access code.
+    Credentials,
+    /// Opens an economic nexus's exposure history.
+    History,
     // --- Certificate imports and filings -------------------------------------------------------
     /// Marks or unmarks the selected row for an action on several rows.
     Mark,
@@ -67,6 +72,7 @@ impl Action {
         Action::CreditNote,
         Action::Attach,
         Action::TaxId,
+        Action::Credentials,
         Action::Approve,
         Action::Pause,
     ];
@@ -124,6 +130,8 @@ impl Action {
             CreditNote,
             Attach,
             TaxId,
+            Credentials,
+            History,
             Mark,
             Approve,
             Pause,
@@ -319,6 +327,9 @@ impl Default for Keymap {
             (Key::plain('x'), Delete),
             (Key::plain('D'), Deregister),
             (Key::plain('c'), CreditNote),
+            // Tenanted API: portal credentials, exposure history.
+            (Key::plain('C'), Credentials),
+            (Key::plain('h'), History),
             (Key::plain(' '), Mark),
             (Key::plain('A'), Approve),
             (Key::plain('P'), Pause),

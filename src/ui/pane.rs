@@ -9,6 +9,7 @@ use ratatui::layout::Rect;
 use super::keymap::Action;
 use super::theme::Theme;
 use crate::effect::{Call, Effect, Failure, Reply, RequestId};
+use crate::model::tenanted::ApiVersion;
 
 /// The key a hint names: a keymap action (shown with its live binding) or fixed keys of a widget.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +60,8 @@ pub struct Ctx<'a> {
     effects: &'a mut Vec<Effect>,
     notices: &'a mut Vec<(Level, String)>,
     read_only: bool,
+    /// The Tenanted release the client speaks; `None` on v1.
+    tenanted: Option<ApiVersion>,
 }
 
 impl<'a> Ctx<'a> {
@@ -73,7 +76,19 @@ impl<'a> Ctx<'a> {
             effects,
             notices,
             read_only,
+            tenanted: None,
         }
+    }
+
+    /// The same context for a client on the Tenanted API at `version` (`None`: v1).
+    pub fn with_tenanted(mut self, version: Option<ApiVersion>) -> Self {
+        self.tenanted = version;
+        self
+    }
+
+    /// The Tenanted release the client speaks, or `None` on v1.
+    pub fn tenanted(&self) -> Option<ApiVersion> {
+        self.tenanted
     }
 
     /// Asks for `call`; its answer will carry the returned id.

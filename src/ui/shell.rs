@@ -18,7 +18,9 @@ use super::widgets::command_line::{CommandLine, CommandOutcome};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
 use super::widgets::flash::{Flash, FlashLine};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
-use crate::effect::{Answer, Effect, Failure, FailureKind, RequestId};
+use crate::effect::{Answer, Call, Effect, Failure, FailureKind, Reply, RequestId};
+use crate::model::PageParams;
+use crate::model::tenanted::{ApiVersion, Organization};
 
 /// What the header tells about the session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +47,12 @@ const NOTICE_TICKS: u32 = 50;
 /// Themes `:theme` offers.
 pub const THEMES: [&str; 4] = ["dark", "light", "high-contrast", "mono"];
 
+/// What a feature of the Tenanted API says on a v1 profile.
+pub const NEEDS_TENANTED: &str = "needs the Tenanted API: set api = \"tenanted\" in the profile";
+
+/// Builds a fresh set of panes (after a switch of organization, every pane starts over).
+pub type PaneFactory = fn() -> Vec<Box<dyn Pane>>;
+
 /// What covers the panes, if anything.
 enum Overlay {
     Help(Help),
@@ -70,6 +78,30 @@ pub struct Shell {
     spinner: usize,
     quit: bool,
     log_path: Option<String>,
+    /// The commands of the shell and the panes, before any that depend on the session.
+    base_commands: Vec<String>,
+    /// The Tenanted release the client speaks; `None` on v1.
+    tenanted: Option<ApiVersion>,
+    /// The organizations the key reaches (Tenanted), once listed.
+    organizations: Vec<Organization>,
+    /// The shell's own calls under way (the organizations list).
+    own_calls: HashMap<RequestId, ShellCall>,
+    pane_factory: Option<PaneFactory>,
+}
+
+/// A call the shell makes for itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ShellCall {
+    Organizations,
+}
+
+/// The command line completing `commands`, `:theme`'s themes and `:org`'s organizations.
+fn command_line(commands: Vec<String>, organizations: Vec<String>) -> CommandLine {
+    CommandLine::new(commands).with_arguments(move |command| match command {
+        "theme" => THEMES.iter().map(|t| (*t).to_owned()).collect(),
+        "org" => organizations.clone(),
+        _ => Vec::new(),
+    })
 }
 
 impl Shell {
@@ -90,10 +122,7 @@ impl Shell {
         }
         commands.sort();
         commands.dedup();
-        let command_line = CommandLine::new(commands).with_arguments(|command| match command {
-            "theme" => THEMES.iter().map(|t| (*t).to_owned()).collect(),
-            _ => Vec::new(),
-        });
+        let command_line = command_line(commands.clone(), Vec::new());
         Shell {
             panes,
             shown,
@@ -110,7 +139,31 @@ impl Shell {
             spinner: 0,
             quit: false,
             log_path: None,
+            base_commands: commands,
+            tenanted: None,
+            organizations: Vec::new(),
+            own_calls: HashMap::new(),
+            pane_factory: None,
         }
+    }
+
+    /// The client speaks the Tenanted API at `version`: the shell lists the organizations the
+    /// key reaches and offers `:org` when there are several.
+    pub fn with_tenanted(mut self, version: ApiVersion) -> Self {
+        self.tenanted = Some(version);
+        self
+    }
+
+    /// Where fresh panes come from when the organization changes; without one the panes are
+    /// kept and only the focused one is shown again.
+    pub fn with_pane_factory(mut self, factory: PaneFactory) -> Self {
+        self.pane_factory = Some(factory);
+        self
+    }
+
+    /// The header's facts as they stand (the organization changes with `:org`).
+    pub fn header(&self) -> &HeaderInfo {
+        &self.header
     }
 
     /// Where the log file is, for the help overlay.
@@ -131,9 +184,146 @@ impl Shell {
         self.quit
     }
 
-    /// Shows the first pane; returns what it asks for.
+    /// Shows the first pane; returns what it asks for. On the Tenanted API the organizations
+    /// the key reaches are listed too, for the header and `:org`.
     pub fn start(&mut self) -> Vec<Effect> {
-        self.with_pane(self.focus, |pane, ctx| pane.show(ctx))
+        let mut effects = Vec::new();
+        if self.tenanted.is_some() {
+            effects.push(self.own_call(
+                ShellCall::Organizations,
+                Call::Organizations {
+                    page: PageParams::new(1, 100),
+                },
+            ));
+        }
+        effects.extend(self.with_pane(self.focus, |pane, ctx| pane.show(ctx)));
+        effects
+    }
+
+    /// A call the shell makes for itself.
+    fn own_call(&mut self, kind: ShellCall, call: Call) -> Effect {
+        self.next_id += 1;
+        let id = RequestId(self.next_id);
+        self.own_calls.insert(id, kind);
+        Effect::Call {
+            id,
+            call: Box::new(call),
+        }
+    }
+
+    /// The shell's own answers: the organizations list.
+    fn receive_own(&mut self, kind: ShellCall, result: Result<Reply, Failure>) {
+        match (kind, result) {
+            (ShellCall::Organizations, Ok(Reply::Organizations(page))) => {
+                self.organizations = page.items;
+                let mut commands = self.base_commands.clone();
+                let ids: Vec<String> = self.organizations.iter().map(|o| o.id.clone()).collect();
+                if ids.len() > 1 {
+                    commands.push("org".to_owned());
+                    commands.sort();
+                }
+                self.command_line = command_line(commands, ids);
+            }
+            (ShellCall::Organizations, Ok(_)) => {}
+            (ShellCall::Organizations, Err(failure)) => {
+                self.notify_error(format!(
+                    "The organizations could not be listed: {}",
+                    failure.message
+                ));
+            }
+        }
+    }
+
+    /// The organization the header names: its name and id when the list has it.
+    fn organization_label(&self) -> String {
+        let id = &self.header.organization;
+        let name = self
+            .organizations
+            .iter()
+            .find(|o| &o.id == id)
+            .map(|o| o.name.as_str());
+        match (name, id.is_empty()) {
+            (Some(name), _) => format!("{name} ({id})"),
+            (None, false) => id.clone(),
+            (None, true) => "the key's own".to_owned(),
+        }
+    }
+
+    /// `:org [ID]`: switches the organization the dashboard acts on.
+    fn org_command(&mut self, args: &[&str]) -> Vec<Effect> {
+        if self.tenanted.is_none() {
+            self.notify_error(format!("Switching organization {NEEDS_TENANTED}."));
+            return Vec::new();
+        }
+        if self.organizations.is_empty() {
+            self.notify_error(
+                "The organizations this key reaches are not listed yet; try again in a moment.",
+            );
+            return Vec::new();
+        }
+        if self.organizations.len() == 1 {
+            let label = self.organization_label();
+            self.notify_info(format!(
+                "This API key reaches one organization only: {label}."
+            ));
+            return Vec::new();
+        }
+        let choices = || {
+            self.organizations
+                .iter()
+                .map(|o| format!("{} ({})", o.id, o.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let wanted = args.join(" ");
+        if wanted.is_empty() {
+            let choices = choices();
+            self.notify_error(format!("Usage: :org ID ({choices})"));
+            return Vec::new();
+        }
+        let found = self
+            .organizations
+            .iter()
+            .find(|o| o.id.eq_ignore_ascii_case(&wanted) || o.name.eq_ignore_ascii_case(&wanted))
+            .map(|o| o.id.clone());
+        let Some(id) = found else {
+            let choices = choices();
+            self.notify_error(format!(
+                "This API key reaches no organization {wanted:?}; it reaches {choices}."
+            ));
+            return Vec::new();
+        };
+        if id == self.header.organization {
+            let label = self.organization_label();
+            self.notify_info(format!("Already acting on {label}."));
+            return Vec::new();
+        }
+        if self.panes.iter().any(|p| p.has_unsaved_input()) {
+            self.notify_error(
+                "A form holds unsaved input: save or close it before switching organization.",
+            );
+            return Vec::new();
+        }
+        vec![Effect::SwitchOrganization(id)]
+    }
+
+    /// The runtime now acts on `organization`: the header says so, and every pane starts over
+    /// (the records shown belonged to the organization left). Returns what the focused pane
+    /// asks for as it loads again.
+    pub fn organization_switched(&mut self, organization: &str) -> Vec<Effect> {
+        self.header.organization = organization.to_owned();
+        self.waiting.clear();
+        if let Some(factory) = self.pane_factory {
+            let panes = factory();
+            if panes.len() == self.panes.len() {
+                self.panes = panes;
+            }
+        }
+        self.shown = vec![false; self.panes.len()];
+        self.shown[self.focus] = true;
+        let label = self.organization_label();
+        self.notify(Level::Success, format!("Now acting on {label}."));
+        self.with_pane(self.focus, |p, ctx| p.show(ctx))
     }
 
     pub fn notify_info(&mut self, text: impl Into<String>) {
@@ -164,7 +354,8 @@ impl Shell {
                 &mut effects,
                 &mut notices,
                 self.header.read_only,
-            );
+            )
+            .with_tenanted(self.tenanted);
             f(pane, &mut ctx);
         }
         if let Some((level, text)) = notices.pop() {
@@ -211,6 +402,10 @@ impl Shell {
 
     /// Routes an answer to the pane that asked; answers nobody waits for are dropped.
     pub fn handle_answer(&mut self, answer: Answer) -> Vec<Effect> {
+        if let Some(kind) = self.own_calls.remove(&answer.id) {
+            self.receive_own(kind, answer.result);
+            return Vec::new();
+        }
         let Some((pane, _)) = self.waiting.remove(&answer.id) else {
             return Vec::new();
         };
@@ -332,6 +527,7 @@ impl Shell {
                 self.overlay = Some(Overlay::Help(self.help()));
                 return Vec::new();
             }
+            "org" => return self.org_command(&args),
             "theme" => {
                 return match args.first() {
                     Some(theme) => vec![Effect::Theme((*theme).to_owned())],
@@ -516,7 +712,7 @@ impl Shell {
                     .add_modifier(ratatui::style::Modifier::BOLD),
             ),
             Span::raw(format!(" profile {} ", h.profile)),
-            Span::raw(format!("│ org {} ", h.organization)),
+            Span::raw(format!("│ org {} ", self.organization_label())),
             Span::raw(format!("│ API {} ", h.generation)),
         ];
         if h.demo {

@@ -258,3 +258,75 @@ impl Dashboard {
         self.sandbox.stop().await;
     }
 }
+
+/// The dashboard on the Tenanted API, as `taxdash --demo --api tenanted` opens it: the partner
+/// key reaching both demo organizations, orgn_demo_1 selected, fresh panes on a switch.
+impl Dashboard {
+    pub async fn start_tenanted(options: Options) -> Self {
+        use taxdash::api::{Generation, Selector};
+        use taxdash::sandbox::DEMO_PARTNER_KEY;
+
+        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            .await
+            .unwrap();
+        let organization = DEMO_CREDENTIALS[0].0;
+        let mut config = ClientConfig::new(
+            sandbox.base_url().parse().unwrap(),
+            organization,
+            ApiKey::new(DEMO_PARTNER_KEY).unwrap(),
+        );
+        config.generation = Generation::TENANTED_LATEST;
+        config.selector = Selector::Organization(organization.into());
+        let client = Client::new(config).unwrap();
+        let version = client.generation().api_version().unwrap();
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: organization.into(),
+            generation: client.generation().label().into(),
+            demo: true,
+            read_only: options.read_only,
+        };
+        let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+            .with_log_path("/tmp/taxdash-test.log")
+            .with_pane_factory(panes::all)
+            .with_tenanted(version);
+        let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(
+            options.size.0,
+            options.size.1,
+        ))));
+        let platform = SharedRecorder::default();
+        let (keys, receiver) = mpsc::unbounded_channel::<Event>();
+        let events: std::pin::Pin<Box<dyn Stream<Item = io::Result<Event>> + Send>> =
+            Box::pin(futures::stream::unfold(receiver, |mut rx| async move {
+                rx.recv().await.map(|e| (Ok(e), rx))
+            }));
+        let (loop_backend, loop_client, mut loop_platform) =
+            (backend.clone(), client.clone(), platform.clone());
+        let task = tokio::spawn(async move {
+            let mut terminal = Terminal::new(loop_backend).unwrap();
+            taxdash::app::run(
+                &mut terminal,
+                events,
+                &mut shell,
+                loop_client,
+                &mut loop_platform,
+            )
+            .await
+        });
+        Dashboard {
+            sandbox,
+            client,
+            backend,
+            platform,
+            keys,
+            task,
+        }
+    }
+
+    /// Runs `:text` on the command line.
+    pub fn command(&self, text: &str) {
+        self.char(':');
+        self.type_text(text);
+        self.key(KeyCode::Enter);
+    }
+}

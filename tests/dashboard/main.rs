@@ -2,11 +2,13 @@
 //! over loopback, drawn on a `TestBackend`.
 
 mod certificate_imports;
+mod credentials;
 mod customers;
 mod exemptions;
 mod filings;
 mod harness;
 mod nexus;
+mod organizations;
 mod registrations;
 mod snapshots;
 mod transactions;

@@ -10,6 +10,7 @@ pub mod keys;
 pub mod paged_table;
 pub mod picker;
 pub mod spinner;
+pub mod timeline;
 mod wrap;
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
 use super::filter::{economic_form, economic_of};
+use super::history::History;
 use super::{Mode, filter_key};
 use crate::effect::{Call, Failure, Reply, RequestId};
 use crate::model::filters::NexusFilter;
@@ -17,6 +18,7 @@ use crate::model::{Nexus, NexusStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::panes::paging::PageCalls;
+use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
@@ -206,6 +208,8 @@ pub struct Economic {
     detail: Option<(Nexus, DetailState)>,
     waiting_row: Option<RequestId>,
     loaded: bool,
+    /// The exposure history open over the list or the detail (Tenanted API).
+    history: Option<History>,
 }
 
 impl Economic {
@@ -220,6 +224,7 @@ impl Economic {
             detail: None,
             waiting_row: None,
             loaded: false,
+            history: None,
         }
     }
 
@@ -271,6 +276,33 @@ impl Economic {
     }
 
     pub fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        if let Some(history) = &mut self.history {
+            match action {
+                Action::Back => {
+                    history.close(ctx);
+                    self.history = None;
+                }
+                action if history.navigate(action) => {}
+                Action::CopyId => ctx.copy(history.nexus().id.clone()),
+                _ => return false,
+            }
+            return true;
+        }
+        if action == Action::History {
+            let nexus = match &self.detail {
+                Some((nexus, _)) => Some(nexus.clone()),
+                None => self.table.selected().cloned(),
+            };
+            match (ctx.tenanted(), nexus) {
+                (None, _) => ctx.notify(
+                    Level::Error,
+                    format!("The exposure history {NEEDS_TENANTED}."),
+                ),
+                (Some(_), None) => ctx.notify(Level::Info, "Select a jurisdiction first."),
+                (Some(_), Some(nexus)) => self.history = Some(History::open(nexus, ctx)),
+            }
+            return true;
+        }
         if let Some((nexus, state)) = &mut self.detail {
             match action {
                 Action::Back => self.detail = None,
@@ -328,6 +360,11 @@ impl Economic {
             self.fetch(ctx);
             return true;
         }
+        if let Some(history) = &mut self.history
+            && history.receive(id, result, ctx)
+        {
+            return true;
+        }
         if self.waiting_row != Some(id) {
             return false;
         }
@@ -352,7 +389,16 @@ impl Economic {
         self.detail.is_some()
     }
 
+    /// Whether the exposure history is open.
+    pub fn in_history(&self) -> bool {
+        self.history.is_some()
+    }
+
     pub fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
+        if let Some(history) = &mut self.history {
+            history.draw(area, buf, theme);
+            return;
+        }
         match (&mut self.mode, &mut self.detail) {
             (Mode::Filter(form), _) => form.render(area, buf, theme),
             (_, Some((nexus, state))) => detail(nexus, theme).render(area, buf, state),

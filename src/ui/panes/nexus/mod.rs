@@ -5,6 +5,7 @@
 mod economic;
 mod filter;
 mod form;
+mod history;
 mod physical;
 
 use crossterm::event::KeyEvent;
@@ -122,14 +123,22 @@ impl Pane for NexusPane {
                 vec![PaneHint::keys("y/n", "answer")]
             }
             View::Economic if matches!(self.economic.mode, Mode::Filter(_)) => filter_hints(),
+            View::Economic if self.economic.in_history() => vec![
+                PaneHint::action(Action::Back, "close"),
+                PaneHint::action(Action::Up, "scroll"),
+                PaneHint::action(Action::PageDown, "page"),
+                PaneHint::action(Action::CopyId, "copy id"),
+            ],
             View::Economic if self.economic.in_detail() => vec![
                 PaneHint::action(Action::Back, "back"),
                 PaneHint::action(Action::Up, "scroll"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
+                PaneHint::action(Action::History, "history"),
             ],
             View::Economic => vec![
                 PaneHint::action(Action::Open, "open"),
+                PaneHint::action(Action::History, "history"),
                 PaneHint::action(Action::Filter, "filter"),
                 PaneHint::action(Action::ToggleView, "physical"),
                 PaneHint::action(Action::Refresh, "refresh"),
@@ -160,7 +169,15 @@ impl Pane for NexusPane {
     }
 
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        if action == Action::ToggleView && !self.economic.in_detail() {
+        if action == Action::History && self.view == View::Physical {
+            ctx.notify(
+                crate::ui::pane::Level::Info,
+                "The exposure history is kept for economic nexus: V shows the economic view.",
+            );
+            return true;
+        }
+        if action == Action::ToggleView && !self.economic.in_detail() && !self.economic.in_history()
+        {
             let next = match self.view {
                 View::Physical => View::Economic,
                 View::Economic => View::Physical,

@@ -5,6 +5,7 @@
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
+use crate::model::tenanted::RevealedFields;
 use crate::model::{JurisdictionForm, OssCountry, Registration, RegistrationStatus};
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -55,11 +56,22 @@ pub struct Extras {
     pub form: Option<Result<JurisdictionForm, String>>,
     /// Fields revealed in clear, by wire name.
     pub revealed: Vec<(String, String)>,
+    /// Every saved portal credential, revealed on request (Tenanted API).
+    pub portal: Option<RevealedFields>,
 }
 
 fn masked(extras: &Extras, field: &str, value: &Option<String>) -> Cell {
     if let Some((_, clear)) = extras.revealed.iter().find(|(f, _)| f == field) {
         return Some(Line::from(clear.clone()));
+    }
+    if let Some(portal) = &extras.portal {
+        let clear = match field {
+            "password_encrypted" => &portal.password,
+            _ => &portal.pin,
+        };
+        if let Some(clear) = clear {
+            return Some(Line::from(clear.clone()));
+        }
     }
     value
         .as_ref()
@@ -237,8 +249,45 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme) -> Detail<
         }
         sections.push(section("EU one-stop shop", rows));
     }
+    if let Some(portal) = &extras.portal {
+        sections.push(portal_section(r, portal, theme));
+    }
     sections.push(jurisdiction_section(r, extras, theme));
     Detail::new(theme, sections)
+}
+
+/// The saved portal credentials in clear, shown after `v` until the detail closes.
+fn portal_section(r: &Registration, portal: &RevealedFields, theme: &Theme) -> Section<'static> {
+    let value = |v: &Option<String>| -> Cell {
+        Some(match v.as_deref().filter(|v| !v.is_empty()) {
+            Some(v) => Line::from(v.to_owned()),
+            None => Line::from(Span::styled("none saved", theme.muted)),
+        })
+    };
+    let mut section = Section::new("Portal credentials (revealed)")
+        .maybe("Username", value(&portal.username))
+        .maybe("Password", value(&portal.password))
+        .maybe("PIN", value(&portal.pin));
+    if let Some((_, label)) = super::credentials::code_field(r) {
+        let code = portal
+            .cdtfa_third_party_access_security_code
+            .clone()
+            .or_else(|| portal.access_code.clone());
+        section = section.maybe(label, value(&code));
+    }
+    if portal.security_questions.is_empty() {
+        section = section.maybe(
+            "Security questions",
+            Some(Line::from(Span::styled("none saved", theme.muted))),
+        );
+    }
+    for q in &portal.security_questions {
+        section = section.row(
+            "Security question",
+            Line::from(format!("{} — {}", q.question, q.answer)),
+        );
+    }
+    section
 }
 
 /// The jurisdiction's own fields, read against its schema: each property with its title, its

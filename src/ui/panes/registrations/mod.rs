@@ -2,6 +2,7 @@
 //! registration, and the deregistration wizard.
 
 mod columns;
+pub mod credentials;
 mod detail;
 mod filter;
 pub mod wizard;
@@ -15,6 +16,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
 pub use self::columns::columns;
+use self::credentials::CredentialsForm;
 use self::detail::Extras;
 use self::filter::{describe, filter_form, filter_of};
 use self::wizard::{DeregisterWizard, WizardEvent};
@@ -46,6 +48,8 @@ enum DetailCall {
     Form,
     /// Revealing this wire field.
     Reveal(&'static str),
+    /// Revealing every saved portal credential (Tenanted).
+    RevealAll,
 }
 
 enum Mode {
@@ -66,6 +70,10 @@ pub struct RegistrationsPane {
     deregistering: Option<RequestId>,
     confirm: Option<Confirm>,
     loaded: bool,
+    /// The portal credentials form (Tenanted), with its calls under way.
+    credentials: Option<CredentialsForm>,
+    saving_credentials: Option<RequestId>,
+    revealing_credentials: Option<RequestId>,
 }
 
 impl Default for RegistrationsPane {
@@ -87,6 +95,9 @@ impl RegistrationsPane {
             deregistering: None,
             confirm: None,
             loaded: false,
+            credentials: None,
+            saving_credentials: None,
+            revealing_credentials: None,
         }
     }
 
@@ -180,6 +191,17 @@ impl RegistrationsPane {
             );
             return;
         };
+        if ctx.tenanted().is_some() {
+            if d.extras.portal.is_some() {
+                ctx.notify(Level::Info, "The saved portal credentials are shown.");
+                return;
+            }
+            let id = ctx.call(Call::RevealCredentials {
+                registration_id: d.registration.id.clone(),
+            });
+            d.waiting.insert(id, DetailCall::RevealAll);
+            return;
+        }
         let Some(field) = ["password_encrypted", "pin_encrypted"]
             .into_iter()
             .find(|f| !d.extras.revealed.iter().any(|(r, _)| r == f))
@@ -229,6 +251,14 @@ impl Pane for RegistrationsPane {
         if self.confirm.is_some() {
             return vec![PaneHint::keys("y/n", "answer")];
         }
+        if self.credentials.is_some() {
+            return vec![
+                PaneHint::keys("tab", "field"),
+                PaneHint::keys("ctrl-s", "save"),
+                PaneHint::keys("ctrl-r", "show saved"),
+                PaneHint::keys("esc", "close"),
+            ];
+        }
         if self.wizard.is_some() {
             return vec![
                 PaneHint::keys("enter", "next"),
@@ -250,6 +280,7 @@ impl Pane for RegistrationsPane {
                 PaneHint::action(Action::OpenUrl, "open portal"),
                 PaneHint::action(Action::CopyId, "copy id"),
                 PaneHint::action(Action::Deregister, "deregister"),
+                PaneHint::action(Action::Credentials, "credentials"),
             ],
             Mode::List => vec![
                 PaneHint::action(Action::Open, "open"),
@@ -259,6 +290,7 @@ impl Pane for RegistrationsPane {
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
                 PaneHint::action(Action::Deregister, "deregister"),
+                PaneHint::action(Action::Credentials, "credentials"),
             ],
         }
     }
@@ -271,7 +303,10 @@ impl Pane for RegistrationsPane {
     }
 
     fn captures_text(&self) -> bool {
-        self.wizard.is_some() || self.confirm.is_some() || matches!(self.mode, Mode::Filter(_))
+        self.wizard.is_some()
+            || self.credentials.is_some()
+            || self.confirm.is_some()
+            || matches!(self.mode, Mode::Filter(_))
     }
 
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
@@ -280,6 +315,7 @@ impl Pane for RegistrationsPane {
                 ConfirmOutcome::Yes => {
                     self.confirm = None;
                     self.wizard = None;
+                    self.credentials = None;
                     if matches!(self.mode, Mode::Filter(_)) {
                         self.mode = if self.detail.is_some() {
                             Mode::Detail
@@ -291,6 +327,10 @@ impl Pane for RegistrationsPane {
                 ConfirmOutcome::No => self.confirm = None,
                 ConfirmOutcome::None => {}
             }
+            return;
+        }
+        if self.credentials.is_some() {
+            self.handle_credentials_key(key, ctx);
             return;
         }
         if self.wizard.is_some() {
@@ -315,6 +355,7 @@ impl Pane for RegistrationsPane {
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         match (&self.mode, action) {
             (_, Action::Deregister) => self.open_wizard(ctx),
+            (_, Action::Credentials) => self.open_credentials(ctx),
             (_, Action::CopyId) => match self.current() {
                 Some(r) => ctx.copy(r.id.clone()),
                 None => return false,
@@ -377,6 +418,10 @@ impl Pane for RegistrationsPane {
             self.fetch(ctx);
             return;
         }
+        if [self.saving_credentials, self.revealing_credentials].contains(&Some(id)) {
+            self.receive_credentials(id, result, ctx);
+            return;
+        }
         if self.deregistering == Some(id) {
             self.deregistering = None;
             match result {
@@ -422,6 +467,9 @@ impl Pane for RegistrationsPane {
                     ),
                 }
             }
+            (DetailCall::RevealAll, Ok(Reply::RevealedCredentials(revealed))) => {
+                d.extras.portal = Some(revealed.fields);
+            }
             (DetailCall::Oss, Ok(Reply::OssCountries(c))) => d.extras.oss_countries = Some(Ok(c)),
             (DetailCall::Form, Ok(Reply::JurisdictionForm(f))) => d.extras.form = Some(Ok(f)),
             (DetailCall::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
@@ -449,6 +497,10 @@ impl Pane for RegistrationsPane {
         self.wizard
             .as_ref()
             .is_some_and(DeregisterWizard::has_unsaved_input)
+            || self
+                .credentials
+                .as_ref()
+                .is_some_and(CredentialsForm::has_unsaved_input)
             || matches!(&self.mode, Mode::Filter(f) if f.is_dirty())
     }
 
@@ -482,6 +534,9 @@ impl Pane for RegistrationsPane {
         }
         if let Some(wizard) = &mut self.wizard {
             wizard.render(inner, buf, theme);
+        }
+        if let Some(form) = &mut self.credentials {
+            form.render(inner, buf, theme);
         }
         if let Some(confirm) = &self.confirm {
             confirm.render(inner, buf, theme);
