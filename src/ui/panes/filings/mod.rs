@@ -6,7 +6,8 @@
 //! a confirmation naming how many. The service answers filing by filing: the rows that went
 //! through change and lose their mark, the refused ones keep it, and a report says which is
 //! which and why. `b` shows the past periods that can be filed late, `o` opens an option's help
-//! article. On a v1 profile the list works and the Tenanted features say what to change.
+//! article. On a v1 profile the list works and the Tenanted features say what to change,
+//! without a call.
 
 mod columns;
 mod detail;
@@ -30,6 +31,7 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::panes::marks::{Marked, Marks};
 use crate::ui::panes::paging::PageCalls;
+use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
@@ -75,15 +77,8 @@ pub struct FilingsPane {
     bulk: Option<Pending>,
     report: Option<BulkReport>,
     options: Option<OptionsView>,
-    /// The options asked for when the pane is first shown: their answer also tells whether the
-    /// profile offers the Tenanted features.
-    probe: Option<RequestId>,
-    /// The options the probe brought, shown by `b` without asking again.
-    cached_options: Option<Vec<crate::model::tenanted::BackFilingOption>>,
     /// Rows asked for again after a bulk action went through for them.
     refreshing: HashSet<RequestId>,
-    /// Whether the profile is known to be on v1, which lacks the bulk actions and the options.
-    on_v1: bool,
     loaded: bool,
 }
 
@@ -106,10 +101,7 @@ impl FilingsPane {
             bulk: None,
             report: None,
             options: None,
-            probe: None,
-            cached_options: None,
             refreshing: HashSet::new(),
-            on_v1: false,
             loaded: false,
         }
     }
@@ -153,19 +145,17 @@ impl FilingsPane {
         format!("{}{sorted}{marked}", self.status_label())
     }
 
-    /// Says that `what` needs the Tenanted API when the profile is known to be on v1. Returns
-    /// whether it did.
+    /// Says that `what` needs the Tenanted API when the profile is on v1. Returns whether it
+    /// did.
     fn refuse_if_v1(&self, what: &str, ctx: &mut Ctx) -> bool {
-        if self.on_v1 {
+        let v1 = ctx.tenanted().is_none();
+        if v1 {
             ctx.notify(
                 Level::Error,
-                format!(
-                    "{what} needs the Tenanted API, and this profile uses v1: set api = \"tenanted\" \
-                     in the profile (or TAXDASH_API=tenanted). The list works with both."
-                ),
+                format!("{what} {NEEDS_TENANTED}. The list works with both APIs."),
             );
         }
-        self.on_v1
+        v1
     }
 
     /// `A` or `P`: asks to confirm the action on the marked filings (or the one in view).
@@ -219,15 +209,12 @@ impl FilingsPane {
         self.bulk = Some(Pending { id, action, ids });
     }
 
-    /// `b`: the back-filing options, from the probe when it brought them.
+    /// `b`: the back-filing options.
     fn open_options(&mut self, ctx: &mut Ctx) {
         if self.refuse_if_v1("Showing the back-filing options", ctx) {
             return;
         }
-        self.options = Some(match self.cached_options.take() {
-            Some(options) => OptionsView::with(options),
-            None => OptionsView::loading(ctx.call(Call::BackFilingOptions)),
-        });
+        self.options = Some(OptionsView::loading(ctx.call(Call::BackFilingOptions)));
     }
 
     fn options_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
@@ -240,7 +227,6 @@ impl FilingsPane {
                 if let Some(id) = view.loading {
                     ctx.cancel(id);
                 }
-                self.cached_options = view.options.take();
                 self.options = None;
             }
             Action::OpenUrl => match view.selected() {
@@ -381,12 +367,10 @@ impl FilingsPane {
                 self.report = Some(report);
             }
             Ok(_) => {}
+            Err(failure) if failure.kind == FailureKind::Unsupported => {
+                ctx.notify(Level::Error, failure.message);
+            }
             Err(failure) => {
-                if failure.kind == FailureKind::Unsupported {
-                    self.on_v1 = true;
-                    ctx.notify(Level::Error, failure.message);
-                    return;
-                }
                 ctx.notify(
                     Level::Error,
                     format!(
@@ -400,31 +384,18 @@ impl FilingsPane {
         }
     }
 
-    /// The answer to the options: the probe's, or the overlay's.
-    fn receive_options(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        let probing = self.probe == Some(id);
-        if probing {
-            self.probe = None;
-        }
+    /// The answer to the options.
+    fn receive_options(&mut self, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        let Some(view) = &mut self.options else {
+            return;
+        };
+        view.loading = None;
         match result {
-            Ok(Reply::BackFilingOptions(options)) => match &mut self.options {
-                Some(view) if view.loading == Some(id) => {
-                    view.loading = None;
-                    view.options = Some(options);
-                }
-                _ => self.cached_options = Some(options),
-            },
+            Ok(Reply::BackFilingOptions(options)) => view.options = Some(options),
             Ok(_) => {}
             Err(failure) => {
-                if failure.kind == FailureKind::Unsupported {
-                    self.on_v1 = true;
-                }
-                if let Some(view) = self.options.as_mut().filter(|v| v.loading == Some(id)) {
-                    view.loading = None;
-                    view.error = Some(failure.message.clone());
-                    ctx.notify(Level::Error, failure.message);
-                }
-                // A failed probe says nothing: the list works without the options.
+                view.error = Some(failure.message.clone());
+                ctx.notify(Level::Error, failure.message);
             }
         }
     }
@@ -483,7 +454,6 @@ impl Pane for FilingsPane {
         if !self.loaded {
             self.loaded = true;
             self.fetch(ctx);
-            self.probe = Some(ctx.call(Call::BackFilingOptions));
         }
     }
 
@@ -564,9 +534,8 @@ impl Pane for FilingsPane {
         if let Some(pending) = self.bulk.take_if(|b| b.id == id) {
             return self.receive_bulk(pending, result, ctx);
         }
-        let options_call = self.options.as_ref().and_then(|v| v.loading) == Some(id);
-        if self.probe == Some(id) || options_call {
-            return self.receive_options(id, result, ctx);
+        if self.options.as_ref().and_then(|v| v.loading) == Some(id) {
+            return self.receive_options(result, ctx);
         }
         let detail_call = self.detail.as_ref().and_then(|d| d.loading) == Some(id);
         if !self.refreshing.remove(&id) && !detail_call {

@@ -48,14 +48,6 @@ impl OptionsView {
         }
     }
 
-    /// The options already at hand.
-    pub fn with(options: Vec<BackFilingOption>) -> Self {
-        OptionsView {
-            options: Some(options),
-            ..OptionsView::default()
-        }
-    }
-
     /// The option under the cursor.
     pub fn selected(&self) -> Option<&BackFilingOption> {
         self.options.as_ref()?.get(self.cursor)

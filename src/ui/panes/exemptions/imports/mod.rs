@@ -21,6 +21,7 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::{Marked, Marks};
 use crate::ui::panes::paging::PageCalls;
+use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::paged_table::{Column, PagedTable};
@@ -123,15 +124,23 @@ impl Imports {
         format!("certificate imports {shown}{marked}")
     }
 
-    /// Loads the first time the view is shown.
+    /// Loads the first time the view is shown; on v1 it says what it needs instead.
     pub fn show(&mut self, ctx: &mut Ctx) {
         if !self.loaded {
             self.loaded = true;
+            if ctx.tenanted().is_none() {
+                let why = format!("Certificate imports {NEEDS_TENANTED}.");
+                ctx.notify(Level::Error, why.clone());
+                self.unavailable = Some(why);
+            }
             self.fetch(ctx);
         }
     }
 
     fn fetch(&mut self, ctx: &mut Ctx) {
+        if self.unavailable.is_some() {
+            return;
+        }
         let status = self.status_filter();
         self.pages
             .fetch(&mut self.table, ctx, |want| Call::CertificateImports {
@@ -304,10 +313,7 @@ impl Imports {
                     self.status,
                 )));
             }
-            Action::Refresh => {
-                self.unavailable = None;
-                self.reload(ctx);
-            }
+            Action::Refresh => self.reload(ctx),
             Action::CopyId => match self.table.selected() {
                 Some(m) => ctx.copy(m.row.id.clone()),
                 None => return false,

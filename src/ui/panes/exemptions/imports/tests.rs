@@ -5,13 +5,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::*;
 use crate::effect::Effect;
 use crate::model::Page;
-use crate::model::tenanted::CertificateImportStatus;
+use crate::model::tenanted::{ApiVersion, CertificateImportStatus};
 
 struct Harness {
     view: Imports,
     next_id: u64,
     effects: Vec<Effect>,
     notices: Vec<(Level, String)>,
+    /// The release the client speaks; `None` on v1.
+    tenanted: Option<ApiVersion>,
 }
 
 fn import(id: &str) -> CertificateImport {
@@ -32,12 +34,7 @@ fn import(id: &str) -> CertificateImport {
 impl Harness {
     /// The view showing imports `ids`, all awaiting approval.
     fn with_rows(ids: &[&str]) -> Self {
-        let mut h = Harness {
-            view: Imports::new(),
-            next_id: 0,
-            effects: Vec::new(),
-            notices: Vec::new(),
-        };
+        let mut h = Harness::new(Some(ApiVersion::LATEST));
         h.with(|v, ctx| v.show(ctx));
         let (id, call) = h.calls().pop().expect("the first page");
         assert_eq!(
@@ -54,13 +51,24 @@ impl Harness {
         h
     }
 
+    fn new(tenanted: Option<ApiVersion>) -> Self {
+        Harness {
+            view: Imports::new(),
+            next_id: 0,
+            effects: Vec::new(),
+            notices: Vec::new(),
+            tenanted,
+        }
+    }
+
     fn with<T>(&mut self, f: impl FnOnce(&mut Imports, &mut Ctx) -> T) -> T {
         let mut ctx = Ctx::new(
             &mut self.next_id,
             &mut self.effects,
             &mut self.notices,
             false,
-        );
+        )
+        .with_tenanted(self.tenanted);
         f(&mut self.view, &mut ctx)
     }
 
@@ -201,30 +209,18 @@ fn esc_or_no_sends_nothing() {
 }
 
 #[test]
-fn on_v1_the_view_says_what_it_needs() {
-    let mut h = Harness {
-        view: Imports::new(),
-        next_id: 0,
-        effects: Vec::new(),
-        notices: Vec::new(),
-    };
+fn on_v1_the_view_says_what_it_needs_without_a_call() {
+    let mut h = Harness::new(None);
     h.with(|v, ctx| v.show(ctx));
-    let (id, _) = h.calls().pop().unwrap();
-    let why = "Listing certificate imports needs the Tenanted API: set api = \"tenanted\" in \
-               the profile.";
-    h.answer(
-        id,
-        Err(Failure {
-            kind: FailureKind::Unsupported,
-            message: why.into(),
-            fields: Vec::new(),
-        }),
-    );
+    assert!(h.calls().is_empty(), "nothing is asked of the service");
+    let why = h.view.unavailable.clone().expect("the view's message");
+    assert!(why.contains("needs the Tenanted API"), "{why}");
     h.notices.clear();
     h.action(Action::Approve);
+    h.action(Action::Refresh);
     assert!(!h.view.captures_text(), "no dialog for what cannot be done");
     assert!(h.calls().is_empty());
-    assert_eq!(h.notices, vec![(Level::Error, why.to_owned())]);
+    assert_eq!(h.notices, vec![(Level::Error, why)]);
 }
 
 #[test]
