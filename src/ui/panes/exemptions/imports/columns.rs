@@ -55,12 +55,13 @@ fn jurisdiction_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
     Line::from(parts.join(", "))
 }
 
+/// The day the certificate arrived (UTC).
 fn uploaded_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
     Line::from(
         m.row
             .uploaded_at
             .as_ref()
-            .map(text::timestamp)
+            .map(|t| text::date(t.0.date_naive()))
             .unwrap_or_default(),
     )
 }
@@ -82,12 +83,12 @@ pub fn columns() -> Vec<Column<Row>> {
     vec![
         marker_column(),
         Column::new("Status", status_cell).width(ColumnWidth::fixed(9)),
-        Column::new("Customer", customer_cell).width(ColumnWidth::between(12, 30, 3)),
-        Column::new("File", file_cell).width(ColumnWidth::between(10, 30, 2)),
+        Column::new("Customer", customer_cell).width(ColumnWidth::between(12, 30, 2)),
+        Column::new("File", file_cell).width(ColumnWidth::flex(12, 3)),
         Column::new("Jurisdiction", jurisdiction_cell).width(ColumnWidth::fixed(12)),
-        Column::new("Uploaded", uploaded_cell).width(ColumnWidth::fixed(20)),
-        Column::new("Exemption", exemption_cell).width(ColumnWidth::between(9, 24, 1)),
-        Column::new("Type", type_cell).width(ColumnWidth::between(8, 14, 1)),
-        Column::new("Import", id_cell).width(ColumnWidth::between(12, 24, 1)),
+        Column::new("Uploaded", uploaded_cell).width(ColumnWidth::fixed(10)),
+        Column::new("Exemption", exemption_cell).width(ColumnWidth::between(12, 24, 1)),
+        Column::new("Type", type_cell).width(ColumnWidth::between(11, 14, 1)),
+        Column::new("Import", id_cell).width(ColumnWidth::between(16, 24, 1)),
     ]
 }
