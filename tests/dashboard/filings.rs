@@ -7,6 +7,7 @@ use std::time::Duration;
 use crossterm::event::KeyCode;
 use ratatui::style::Color;
 use taxdash::model::filters::FilingFilter;
+use taxdash::model::tenanted::BackFilingOption;
 use taxdash::model::{Filing, FilingStatus, PageParams};
 
 use crate::harness::{Dashboard, Options};
@@ -139,5 +140,144 @@ async fn read_only_refuses_the_bulk_actions() {
     d.char('P');
     let screen = d.wait_for("Read-only mode").await;
     assert!(!screen.contains("Bulk pause"), "{screen}");
+    d.quit().await;
+}
+
+/// Moves the cursor down `n` rows and waits for it there.
+async fn go_to_row(d: &Dashboard, n: usize) {
+    for _ in 0..n {
+        d.char('j');
+    }
+    d.wait_for(&format!("row {} of", n + 1)).await;
+}
+
+/// The filing `id` as the service has it now.
+async fn filing(d: &Dashboard, id: &str) -> Filing {
+    d.client.get_filing(id).await.unwrap()
+}
+
+#[tokio::test]
+async fn bulk_approval_shows_what_went_through_and_what_was_refused() {
+    let d = Dashboard::start_tenanted(Options::default()).await;
+    let all = open_list(&d).await;
+    // An unfiled filing followed by a filed one: the service approves the first only.
+    let at = all
+        .windows(2)
+        .position(|w| {
+            w[0].status == Some(FilingStatus::Unfiled) && w[1].status == Some(FilingStatus::Filed)
+        })
+        .expect("an unfiled filing before a filed one");
+    let (unfiled, filed) = (&all[at], &all[at + 1]);
+    go_to_row(&d, at).await;
+    d.char(' ');
+    d.char(' ');
+    d.wait_for("2 marked").await;
+    d.char('A');
+    let question = d.wait_for("Approve 2 filings for filing?").await;
+    assert!(question.contains("Bulk approve"), "{question}");
+    d.char('y');
+    let report = d.wait_for("Approved 1 of 2 filings; 1 refused.").await;
+    assert!(
+        report.contains(&format!("✓ {}  approved (now FILING)", unfiled.id)),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("✕ {}  refused (conflict)", filed.id)),
+        "{report}"
+    );
+
+    let approved = filing(&d, &unfiled.id).await;
+    assert_eq!(approved.status, Some(FilingStatus::Filing));
+    let approved_at = approved.approved_at.expect("the approval time");
+    assert_eq!(
+        filing(&d, &filed.id).await.status,
+        Some(FilingStatus::Filed)
+    );
+
+    // The report closes; the row shows the approval, the refused one keeps its mark.
+    d.key(KeyCode::Esc);
+    let screen = d
+        .wait_until("the approved row", Duration::from_secs(10), |s| {
+            s.contains(&taxdash::ui::text::timestamp(&approved_at))
+        })
+        .await;
+    assert!(screen.contains("1 marked"), "{screen}");
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn pause_stops_the_selected_filing() {
+    let d = Dashboard::start_tenanted(Options::default()).await;
+    let all = open_list(&d).await;
+    let at = all
+        .iter()
+        .position(|f| f.status == Some(FilingStatus::Unfiled))
+        .expect("an unfiled filing");
+    go_to_row(&d, at).await;
+    d.char('P');
+    d.wait_for("Pause 1 filing? Paused filings").await;
+    d.char('y');
+    let report = d.wait_for("Paused 1 of 1 filing.").await;
+    assert!(
+        report.contains(&format!("✓ {}  paused (now PAUSED)", all[at].id)),
+        "{report}"
+    );
+    assert_eq!(
+        filing(&d, &all[at].id).await.status,
+        Some(FilingStatus::Paused)
+    );
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_back_filing_options_show_and_open_their_help_article() {
+    let d = Dashboard::start_tenanted(Options {
+        size: (120, 36),
+        ..Options::default()
+    })
+    .await;
+    let options: Vec<BackFilingOption> = d.client.back_filing_options().await.unwrap();
+    assert!(!options.is_empty(), "demo options");
+    open_list(&d).await;
+    d.char('b');
+    let screen = d.wait_for(&options[0].label).await;
+    assert!(screen.contains("┌ Back-filing options"), "{screen}");
+    let first = &options[0];
+    assert!(
+        screen.contains(&format!("{} – {}", first.period_start, first.period_end)),
+        "{screen}"
+    );
+    if let Some(liability) = first.estimated_liability {
+        let shown = taxdash::ui::text::money(liability, None);
+        assert!(screen.contains(&shown), "{shown}: {screen}");
+    }
+    if options.iter().any(|o| o.state_code.is_none()) {
+        let country = d.wait_for("(country-level)").await;
+        assert!(!country.is_empty());
+    }
+    insta::assert_snapshot!("back_filing_options", screen);
+
+    // `o` opens the help article of the option under the cursor.
+    let with_article = options
+        .iter()
+        .position(|o| o.help_article_url.as_deref().is_some_and(|u| !u.is_empty()))
+        .expect("an option with a help article");
+    for _ in 0..with_article {
+        d.char('j');
+    }
+    d.char('o');
+    let url = options[with_article].help_article_url.clone().unwrap();
+    for _ in 0..100 {
+        if d.platform.0.lock().unwrap().opened.contains(&url) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(d.platform.0.lock().unwrap().opened, vec![url]);
+    d.key(KeyCode::Esc);
+    d.wait_until("the list again", Duration::from_secs(5), |s| {
+        !s.contains("┌ Back-filing options")
+    })
+    .await;
     d.quit().await;
 }

@@ -182,13 +182,13 @@ impl FilingsPane {
             ctx.notify(Level::Info, format!("No filing to {} here.", action.verb()));
             return;
         }
-        let what = match action {
-            Bulk::Approve => "for filing: the service files them on their due date",
-            Bulk::Pause => ": they are not filed until resumed",
+        let (what, then) = match action {
+            Bulk::Approve => (" for filing", "Approved filings are filed when due."),
+            Bulk::Pause => ("", "Paused filings are not filed until resumed."),
         };
         let verb = action.verb();
         let question = format!(
-            "{}{} {} {what}?",
+            "{}{} {}{what}? {then}",
             verb[..1].to_ascii_uppercase(),
             &verb[1..],
             filings_noun(ids.len())
