@@ -9,6 +9,7 @@
 //! article. On a v1 profile the list works and the Tenanted features say what to change,
 //! without a call.
 
+mod bulk;
 mod columns;
 mod detail;
 mod options;
@@ -23,8 +24,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, StatefulWidget};
 
 use self::options::{OptionsView, help_url};
-use self::results::{Bulk, BulkReport, filings_noun};
-use crate::effect::{Call, Failure, FailureKind, Reply, RequestId};
+use self::results::{Bulk, BulkReport};
+use crate::effect::{Call, Failure, Reply, RequestId};
 use crate::model::filters::FilingFilter;
 use crate::model::{Filing, FilingStatus};
 use crate::ui::keymap::Action;
@@ -158,57 +159,6 @@ impl FilingsPane {
         v1
     }
 
-    /// `A` or `P`: asks to confirm the action on the marked filings (or the one in view).
-    fn ask_bulk(&mut self, action: Bulk, ctx: &mut Ctx) {
-        let what = match action {
-            Bulk::Approve => "Approving filings in bulk",
-            Bulk::Pause => "Pausing filings in bulk",
-        };
-        if self.refuse_if_v1(what, ctx) {
-            return;
-        }
-        if self.bulk.is_some() {
-            ctx.notify(
-                Level::Info,
-                "A bulk action is on its way; wait for its answer.",
-            );
-            return;
-        }
-        let ids = match &self.detail {
-            Some(d) => vec![d.filing.id.clone()],
-            None => self.marks.targets(&self.table),
-        };
-        if ids.is_empty() {
-            ctx.notify(Level::Info, format!("No filing to {} here.", action.verb()));
-            return;
-        }
-        let (what, then) = match action {
-            Bulk::Approve => (" for filing", "Approved filings are filed when due."),
-            Bulk::Pause => ("", "Paused filings are not filed until resumed."),
-        };
-        let verb = action.verb();
-        let question = format!(
-            "{}{} {}{what}? {then}",
-            verb[..1].to_ascii_uppercase(),
-            &verb[1..],
-            filings_noun(ids.len())
-        );
-        self.dialog = Some(Dialog::Bulk {
-            confirm: Confirm::new(question, false).with_title(format!("Bulk {verb}")),
-            action,
-            ids,
-        });
-    }
-
-    fn send_bulk(&mut self, action: Bulk, ids: Vec<String>, ctx: &mut Ctx) {
-        let call = match action {
-            Bulk::Approve => Call::BulkApproveFilings { ids: ids.clone() },
-            Bulk::Pause => Call::BulkPauseFilings { ids: ids.clone() },
-        };
-        let id = ctx.call(call);
-        self.bulk = Some(Pending { id, action, ids });
-    }
-
     /// `b`: the back-filing options.
     fn open_options(&mut self, ctx: &mut Ctx) {
         if self.refuse_if_v1("Showing the back-filing options", ctx) {
@@ -329,59 +279,6 @@ impl FilingsPane {
         }
         self.fetch(ctx);
         true
-    }
-
-    /// The answer to a bulk action.
-    fn receive_bulk(&mut self, pending: Pending, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        match result {
-            Ok(Reply::BulkFilings(answer)) => {
-                for item in answer.results.iter().filter(|i| i.error.is_none()) {
-                    self.marks.remove(&mut self.table, &item.filing_id);
-                    if let Some(status) = &item.status {
-                        let status = FilingStatus::parse(&status.to_ascii_uppercase());
-                        let id = item.filing_id.as_str();
-                        self.table.update_where(
-                            |m| m.row.id == id,
-                            |m| m.row.status = Some(status.clone()),
-                        );
-                        if let Some(d) = self.detail.as_mut().filter(|d| d.filing.id == id) {
-                            d.filing.status = Some(status.clone());
-                        }
-                    }
-                    // The whole record (its approval time) comes with the filing itself.
-                    let id = ctx.call(Call::Filing {
-                        id: item.filing_id.clone(),
-                    });
-                    self.refreshing.insert(id);
-                }
-                let report = BulkReport {
-                    action: pending.action,
-                    items: answer.results,
-                };
-                let level = if report.succeeded() == report.items.len() {
-                    Level::Success
-                } else {
-                    Level::Error
-                };
-                ctx.notify(level, report.summary());
-                self.report = Some(report);
-            }
-            Ok(_) => {}
-            Err(failure) if failure.kind == FailureKind::Unsupported => {
-                ctx.notify(Level::Error, failure.message);
-            }
-            Err(failure) => {
-                ctx.notify(
-                    Level::Error,
-                    format!(
-                        "Nothing was {} ({}): {} The marks are kept.",
-                        pending.action.done(),
-                        filings_noun(pending.ids.len()),
-                        failure.message
-                    ),
-                );
-            }
-        }
     }
 
     /// The answer to the options.

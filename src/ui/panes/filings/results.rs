@@ -119,3 +119,49 @@ impl BulkReport {
             .render(popup, buf);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tenanted::BulkFilingError;
+    use ratatui::layout::Rect;
+
+    use crate::ui::text::buffer_lines;
+
+    fn item(id: &str, status: &str, refused: Option<&str>) -> BulkFilingItem {
+        BulkFilingItem {
+            filing_id: id.into(),
+            status: Some(status.into()),
+            error: refused.map(|m| BulkFilingError {
+                code: "conflict".into(),
+                message: m.into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_report_says_which_went_through_and_why_the_others_did_not() {
+        let report = BulkReport {
+            action: Bulk::Approve,
+            items: vec![
+                item("file_1", "FILING", None),
+                item("file_2", "FILED", Some("Filing file_2 is FILED.")),
+            ],
+        };
+        assert_eq!(report.summary(), "Approved 1 of 2 filings; 1 refused.");
+        let theme = Theme::default();
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 14));
+        report.render(buf.area, &mut buf, &theme);
+        let text = buffer_lines(&buf).join("\n");
+        assert!(text.contains("✓ file_1  approved (now FILING)"), "{text}");
+        assert!(
+            text.contains("✕ file_2  refused (conflict): Filing file_2 is FILED."),
+            "{text}"
+        );
+        let paused = BulkReport {
+            action: Bulk::Pause,
+            items: vec![item("file_3", "PAUSED", None)],
+        };
+        assert_eq!(paused.summary(), "Paused 1 of 1 filing.");
+    }
+}
