@@ -238,6 +238,31 @@ mod tests {
     }
 
     #[test]
+    fn the_command_line_beats_the_environment() {
+        let config = Config::from_toml(
+            "[profiles.p]\nbase_url = \"http://127.0.0.1:8080\"\norganization_id = \"o\"\n",
+        )
+        .unwrap();
+        let env = |name: &str| match name {
+            ENV_API_KEY => Some("k".to_owned()),
+            ENV_API => Some("v1".to_owned()),
+            _ => None,
+        };
+        let p = crate::credentials::resolve_with_api(
+            None,
+            &config,
+            &env,
+            &KeyStore::mock(),
+            Some(ApiKind::Tenanted),
+        )
+        .unwrap();
+        assert_eq!(
+            ClientConfig::from_profile(&p).generation,
+            Generation::TENANTED_LATEST
+        );
+    }
+
+    #[test]
     fn the_environment_chooses_the_api() {
         let c = ClientConfig::from_profile(&resolved("organization_id = \"orgn_1\"\n", None));
         assert_eq!(c.generation, Generation::V1);

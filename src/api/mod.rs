@@ -12,6 +12,13 @@
 //! - applies a connect timeout and a per-attempt request timeout.
 //!
 //! Dropping the future of a call cancels it: the connection is closed and nothing more is sent.
+//!
+//! The same methods speak v1 or the Tenanted API ([`Generation`]): on the Tenanted API the
+//! client drops the `/v1` prefix, sends `Api-Key`, `Api-Version` and the [`Selector`] headers,
+//! writes bodies in camelCase (from 2026-10-06 `countryCode` for v1's `country`), reads answers
+//! of either release into the v1 types, and reads the error envelope into
+//! [`ApiError::Tenanted`]. The calls only the Tenanted API has answer
+//! [`ApiError::Unsupported`] on a v1 client.
 
 mod config;
 mod endpoints;

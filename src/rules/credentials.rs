@@ -85,7 +85,10 @@ impl Reader {
                 self.errors.push(FieldError::new(
                     "string_type",
                     loc(path),
-                    "Input should be a valid string",
+                    format!(
+                        "Input should be a valid string: {} must be text",
+                        path.join(".")
+                    ),
                     other.clone(),
                 ));
                 None

@@ -5,3 +5,4 @@ mod binary;
 mod common;
 mod export;
 mod login;
+mod tenanted_login;

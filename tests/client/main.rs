@@ -5,4 +5,6 @@ mod common;
 mod endpoints;
 mod errors;
 mod resilience;
+mod tenanted;
+mod tenanted_features;
 mod writes;

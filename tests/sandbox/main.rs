@@ -7,4 +7,5 @@ mod endpoints;
 mod lifecycle;
 mod rules;
 mod tenanted_auth;
+mod tenanted_features;
 mod tenanted_releases;

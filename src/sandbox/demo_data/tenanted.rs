@@ -9,13 +9,17 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::util::{date_between, days_after, days_before, money, pick, timestamp_on, ymd};
+use super::util::{date_between, days_before, money, pick, timestamp_on, ymd};
 use super::{Ctx, DEMO_TODAY, Section};
 use crate::model::tenanted::SecurityQuestion;
-use crate::model::{
-    Customer, Exemption, Nexus, NexusStatus, Registration, RegistrationStatus, Timestamp,
-};
+use crate::model::{Customer, Exemption, Nexus, Registration, RegistrationStatus, Timestamp};
 use crate::sandbox::reference;
+
+mod exposure;
+#[cfg(test)]
+mod tests;
+
+use exposure::exposure_history;
 
 /// Everything the Tenanted-only endpoints read and write for one organization.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -126,28 +130,23 @@ pub struct BackFilingOptionRecord {
     pub estimated_liability: Decimal,
 }
 
-const QUESTIONS: [&str; 6] = [
-    "What was the name of your first pet?",
-    "In what city was your first office?",
-    "What is the name of the street you grew up on?",
-    "What was the make of your first car?",
-    "What is your favourite supplier's name?",
-    "What was your first job title?",
-];
-
-const ANSWERS: [&str; 12] = [
-    "Biscuit",
-    "Duluth",
-    "Maple Lane",
-    "Corolla",
-    "Harbor Freight",
-    "Stock clerk",
-    "Pepper",
-    "Tacoma",
-    "Elm Street",
-    "Civic",
-    "Acme Crate",
-    "Cashier",
+/// Security questions, each with two answers a demo account may have given.
+const QUESTIONS: [(&str, [&str; 2]); 6] = [
+    (
+        "What was the name of your first pet?",
+        ["Biscuit", "Pepper"],
+    ),
+    ("In what city was your first office?", ["Duluth", "Tacoma"]),
+    (
+        "What is the name of the street you grew up on?",
+        ["Maple Lane", "Elm Street"],
+    ),
+    ("What was the make of your first car?", ["Corolla", "Civic"]),
+    (
+        "What is your favourite supplier's name?",
+        ["Harbor Freight", "Acme Crate"],
+    ),
+    ("What was your first job title?", ["Stock clerk", "Cashier"]),
 ];
 
 /// Builds the Tenanted records of an organization from its other records.
@@ -182,9 +181,12 @@ fn security_questions(
             let second = (first + rng.random_range(1..QUESTIONS.len())) % QUESTIONS.len();
             let questions = [first, second]
                 .into_iter()
-                .map(|q| SecurityQuestion {
-                    question: QUESTIONS[q].to_owned(),
-                    answer: (*pick(rng, &ANSWERS)).to_owned(),
+                .map(|q| {
+                    let (question, answers) = QUESTIONS[q];
+                    SecurityQuestion {
+                        question: question.to_owned(),
+                        answer: (*pick(rng, &answers)).to_owned(),
+                    }
                 })
                 .collect();
             (r.id.clone(), questions)
@@ -292,185 +294,6 @@ fn certificate_imports(
     out
 }
 
-/// What happened to each economic nexus, oldest first, ending in its present status.
-fn exposure_history(
-    ctx: &Ctx,
-    rng: &mut impl Rng,
-    nexus: &[Nexus],
-    registrations: &[Registration],
-) -> Vec<ExposureRecord> {
-    let mut out = Vec::new();
-    for n in nexus {
-        for mut event in nexus_events(rng, n, registrations) {
-            event.id = ctx.id("nxev", out.len() + 1);
-            out.push(event);
-        }
-    }
-    out
-}
-
-/// One event before it gets its id and time of day.
-struct Step {
-    date: NaiveDate,
-    kind: &'static str,
-    status: NexusStatus,
-    sales: Decimal,
-    count: i64,
-    description: String,
-}
-
-fn nexus_events(
-    rng: &mut impl Rng,
-    n: &Nexus,
-    registrations: &[Registration],
-) -> Vec<ExposureRecord> {
-    let status = n.status.clone().unwrap_or(NexusStatus::NotExposed);
-    let place = match reference::jurisdiction_name(&n.country_code, &n.state_code) {
-        Some(name) if !name.is_empty() => name.to_owned(),
-        _ if !n.state_name.is_empty() => n.state_name.clone(),
-        _ => n.country_code.clone(),
-    };
-    let period_start = n.period_start_date.unwrap_or(ymd(DEMO_TODAY.year(), 1, 1));
-    let period_end = n
-        .period_end_date
-        .unwrap_or(ymd(period_start.year(), 12, 31));
-    let amount = n.transactions_amount.unwrap_or_default();
-    let count = n.transaction_count.unwrap_or(0);
-    let share = |pct: i64| (amount * Decimal::new(pct, 2)).round_dp(2);
-    let count_share = |pct: i64| count * pct / 100;
-    let registering = matches!(
-        status,
-        NexusStatus::Registered | NexusStatus::OssRegistered | NexusStatus::PendingRegistration
-    );
-    let registration = registrations
-        .iter()
-        .find(|r| r.country_code == n.country_code && r.state_code == n.state_code)
-        .filter(|_| registering);
-    let registered_on = registration
-        .filter(|r| {
-            matches!(
-                r.status,
-                RegistrationStatus::Registered
-                    | RegistrationStatus::SelfManaged
-                    | RegistrationStatus::Deregistering
-            )
-        })
-        .and_then(|r| {
-            r.registration_completed
-                .map(|t| t.date())
-                .or(r.registration_date)
-        });
-    let met = n
-        .economic_nexus_met_date
-        .filter(|_| n.economic_nexus_met == Some(true))
-        .filter(|_| status == NexusStatus::Exposed || registering);
-
-    let mut steps = Vec::new();
-    // The current measurement period, as it stood when it began.
-    let at_period_start = if registered_on.is_some_and(|d| d <= period_start) {
-        NexusStatus::Registered
-    } else if met.is_some_and(|d| d < period_start) {
-        NexusStatus::Exposed
-    } else {
-        NexusStatus::NotExposed
-    };
-    steps.push(Step {
-        date: period_start,
-        kind: "PERIOD_STARTED",
-        status: at_period_start,
-        sales: Decimal::new(0, 2),
-        count: 0,
-        description: format!(
-            "A new measurement period began in {place} ({period_start} to {period_end})."
-        ),
-    });
-    if let Some(met) = met {
-        let threshold = n.threshold_sales.unwrap_or_else(|| share(90));
-        steps.push(Step {
-            date: days_before(met, rng.random_range(20..80)),
-            kind: "THRESHOLD_APPROACHING",
-            status: NexusStatus::Approaching,
-            sales: (threshold * Decimal::new(82, 2)).round_dp(2),
-            count: count_share(60),
-            description: format!("Sales into {place} passed 80% of the economic nexus threshold."),
-        });
-        steps.push(Step {
-            date: met,
-            kind: "THRESHOLD_MET",
-            status: NexusStatus::Exposed,
-            sales: threshold + money(rng, 0, 99_999),
-            count: count_share(85).max(1),
-            description: format!("The economic nexus threshold of {place} was met."),
-        });
-        steps.push(Step {
-            date: days_after(met, 1),
-            kind: "EXPOSED",
-            status: NexusStatus::Exposed,
-            sales: threshold + money(rng, 100_000, 400_000),
-            count: count_share(88).max(1),
-            description: format!(
-                "Tax is owed in {place} from the threshold date and none is collected yet."
-            ),
-        });
-    }
-    if let Some(r) = registration {
-        let requested = r
-            .registration_requested
-            .map(|t| t.date())
-            .or(r.registration_date)
-            .unwrap_or(period_start);
-        let started = met.map_or(requested, |m| requested.max(days_after(m, 2)));
-        steps.push(Step {
-            date: started,
-            kind: "REGISTRATION_STARTED",
-            status: NexusStatus::PendingRegistration,
-            sales: share(92),
-            count: count_share(92),
-            description: format!("A registration in {place} was requested."),
-        });
-        if let Some(done) = registered_on {
-            steps.push(Step {
-                date: done.max(days_after(started, 1)),
-                kind: "REGISTERED",
-                status: NexusStatus::Registered,
-                sales: share(95),
-                count: count_share(95),
-                description: format!("Registered in {place}: tax is collected from now on."),
-            });
-        }
-    }
-    if status == NexusStatus::Approaching {
-        steps.push(Step {
-            date: date_between(rng, days_before(DEMO_TODAY, 60), days_before(DEMO_TODAY, 2)),
-            kind: "THRESHOLD_APPROACHING",
-            status: NexusStatus::Approaching,
-            sales: share(97),
-            count: count_share(97),
-            description: format!("Sales into {place} passed 70% of the economic nexus threshold."),
-        });
-    }
-    steps.sort_by_key(|s| s.date);
-    // The history ends in the nexus's present status.
-    if let Some(last) = steps.last_mut() {
-        last.status = status.clone();
-    }
-    steps
-        .into_iter()
-        .map(|s| ExposureRecord {
-            id: String::new(),
-            nexus_id: n.id.clone(),
-            occurred_at: timestamp_on(rng, s.date),
-            event_type: s.kind.to_owned(),
-            country_code: n.country_code.clone(),
-            state_code: (!n.state_code.is_empty()).then(|| n.state_code.clone()),
-            status: s.status.as_str().to_owned(),
-            sales_amount: s.sales.round_dp(2),
-            transaction_count: s.count,
-            description: s.description,
-        })
-        .collect()
-}
-
 /// Past periods before each of a few registrations' first filing, one of them country-level.
 fn back_filing_options(
     ctx: &Ctx,
@@ -518,7 +341,7 @@ fn back_filing_options(
         } else {
             "sales tax"
         };
-        // The last state option has no help article, to show how that looks.
+        // The second option has no help article, to show how that looks.
         let no_article = k == 1;
         out.push(BackFilingOptionRecord {
             id: ctx.id("bfop", k + 1),
@@ -584,168 +407,4 @@ pub fn pending_idaho(ctx: &Ctx, registrations: &[Registration]) -> Option<Regist
     r.password_encrypted = None;
     r.pin_encrypted = None;
     Some(r)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{DemoOrg, generate};
-    use super::*;
-    use crate::rules::missing_registration_details;
-
-    fn org(index: usize) -> DemoOrg {
-        generate(42, index, &format!("orgn_demo_{}", index + 1))
-    }
-
-    #[test]
-    fn the_same_seed_gives_the_same_records() {
-        assert_eq!(org(0).tenanted, org(0).tenanted);
-        assert_ne!(org(0).tenanted, generate(7, 0, "orgn_demo_1").tenanted);
-    }
-
-    #[test]
-    fn california_and_idaho_have_what_credentials_need_and_one_lacks_it() {
-        let full = org(0);
-        for state in ["CA", "ID"] {
-            let r = full
-                .registrations
-                .iter()
-                .find(|r| r.state_code == state)
-                .unwrap();
-            assert!(
-                missing_registration_details(r.jurisdiction_specific_fields.as_ref()).is_empty(),
-                "{state}: {:?}",
-                r.jurisdiction_specific_fields
-            );
-        }
-        let small = org(1);
-        let pending = small
-            .registrations
-            .iter()
-            .find(|r| r.state_code == "ID")
-            .unwrap();
-        assert_eq!(pending.id, "regs_demo2_00009");
-        assert_eq!(pending.status, RegistrationStatus::Processing);
-        assert_eq!(
-            missing_registration_details(pending.jurisdiction_specific_fields.as_ref()),
-            vec!["sales tax id"]
-        );
-        // The records generated before it are unchanged by its addition.
-        assert_eq!(small.registrations[..8].len(), 8);
-        assert!(
-            small.registrations[..8]
-                .iter()
-                .all(|r| r.state_code != "ID")
-        );
-    }
-
-    #[test]
-    fn every_history_is_oldest_first_and_ends_in_the_nexus_status() {
-        for o in [org(0), org(1)] {
-            for n in &o.nexus {
-                let events: Vec<&ExposureRecord> = o
-                    .tenanted
-                    .exposure_events
-                    .iter()
-                    .filter(|e| e.nexus_id == n.id)
-                    .collect();
-                assert!(!events.is_empty(), "{} has a history", n.id);
-                assert!(
-                    events
-                        .windows(2)
-                        .all(|w| w[0].occurred_at <= w[1].occurred_at)
-                );
-                let last = events.last().unwrap();
-                assert_eq!(
-                    Some(last.status.as_str()),
-                    n.status.as_ref().map(|s| s.as_str()),
-                    "{}",
-                    n.id
-                );
-                assert!(
-                    events
-                        .iter()
-                        .all(|e| e.state_code.is_none() == n.state_code.is_empty())
-                );
-                if n.status == Some(NexusStatus::Registered) {
-                    assert!(
-                        events.iter().any(|e| e.event_type == "REGISTERED"),
-                        "{}",
-                        n.id
-                    );
-                }
-                if n.status == Some(NexusStatus::Exposed) {
-                    assert!(
-                        events.iter().any(|e| e.event_type == "THRESHOLD_MET"),
-                        "{}",
-                        n.id
-                    );
-                }
-            }
-            assert!(
-                o.tenanted
-                    .exposure_events
-                    .iter()
-                    .any(|e| e.state_code.is_none()),
-                "a country-level nexus has a history"
-            );
-        }
-    }
-
-    #[test]
-    fn imports_await_approval_one_is_requested_and_one_approved() {
-        for (i, o) in [org(0), org(1)].into_iter().enumerate() {
-            let imports = &o.tenanted.certificate_imports;
-            let uploaded: Vec<_> = imports
-                .iter()
-                .filter(|c| c.status == ImportStatus::Uploaded)
-                .collect();
-            assert!(uploaded.len() >= 3);
-            for c in &uploaded {
-                assert!(c.file_name.is_some() && !c.jurisdiction.is_empty());
-                assert!(o.customers.iter().any(|x| x.id == c.customer_id));
-                assert_eq!(c.exemption_id, None);
-            }
-            let requested: Vec<_> = imports
-                .iter()
-                .filter(|c| c.status == ImportStatus::Requested)
-                .collect();
-            assert_eq!(requested.len(), 1);
-            assert_eq!(
-                requested[0].request_token.as_deref(),
-                Some(format!("ctok_demo{}_1", i + 1).as_str())
-            );
-            let approved = imports
-                .iter()
-                .find(|c| c.status == ImportStatus::Approved)
-                .unwrap();
-            let exemption = approved.exemption_id.as_deref().unwrap();
-            assert!(o.exemptions.iter().any(|e| e.id == exemption));
-        }
-    }
-
-    #[test]
-    fn back_filing_options_show_a_country_level_one_and_one_without_article() {
-        for o in [org(0), org(1)] {
-            let options = &o.tenanted.back_filing_options;
-            assert!(options.iter().any(|b| b.state_code.is_none()));
-            assert!(options.iter().any(|b| b.help_article_label.is_none()));
-            assert!(options.iter().any(|b| b.help_article_label.is_some()));
-            assert!(options.iter().all(|b| b.period_start < b.period_end));
-        }
-    }
-
-    #[test]
-    fn registrations_with_a_portal_account_have_security_questions() {
-        let o = org(0);
-        for r in o.registrations.iter().filter(|r| r.username.is_some()) {
-            let (_, questions) = o
-                .tenanted
-                .security_questions
-                .iter()
-                .find(|(id, _)| *id == r.id)
-                .unwrap();
-            assert_eq!(questions.len(), 2);
-            assert_ne!(questions[0].question, questions[1].question);
-        }
-    }
 }
