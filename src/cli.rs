@@ -37,9 +37,9 @@ pub struct Cli {
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
 
-    /// The API generation to speak, overriding the profile's `api`: `v1`, or `tenanted` (the
-    /// dated Tenanted API at its latest release; with --demo, on a partner key reaching both
-    /// demo organizations).
+    /// The API to speak, over the profile's `api` and TAXDASH_API: `v1`, or `tenanted` (the
+    /// dated Tenanted API, at the profile's api_version or the latest release; with --demo, on
+    /// a partner key reaching both demo organizations).
     #[arg(long, value_enum, value_name = "API")]
     pub api: Option<ApiFlag>,
 }
@@ -52,11 +52,11 @@ pub enum ApiFlag {
 }
 
 impl ApiFlag {
-    /// The generation the flag asks for (the Tenanted API at its latest release).
-    pub fn generation(self) -> crate::api::Generation {
+    /// The interface the flag asks for.
+    pub fn kind(self) -> crate::config::ApiKind {
         match self {
-            ApiFlag::V1 => crate::api::Generation::V1,
-            ApiFlag::Tenanted => crate::api::Generation::TENANTED_LATEST,
+            ApiFlag::V1 => crate::config::ApiKind::V1,
+            ApiFlag::Tenanted => crate::config::ApiKind::Tenanted,
         }
     }
 }

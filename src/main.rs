@@ -59,7 +59,7 @@ async fn dashboard(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
         config: cli.config,
         read_only: cli.read_only,
         theme: cli.theme,
-        api: cli.api.map(|a| a.generation()),
+        api: cli.api.map(|a| a.kind()),
     };
     taxdash::app::run_dashboard(options)
         .await

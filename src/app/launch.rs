@@ -7,8 +7,8 @@ use crossterm::event::EventStream;
 
 use super::platform::System;
 use crate::api::{Client, ClientConfig, Generation, Selector};
-use crate::config::{Config, ProcessEnv};
-use crate::credentials::{ApiKey, KeyStore, resolve};
+use crate::config::{ApiKind, Config, ProcessEnv};
+use crate::credentials::{ApiKey, KeyStore, resolve_with_api};
 use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Sandbox, SandboxConfig};
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
@@ -23,26 +23,9 @@ pub struct DashboardOptions {
     pub config: Option<std::path::PathBuf>,
     pub read_only: bool,
     pub theme: Option<String>,
-    /// `--api`: the generation to speak, over the profile's (`None`: the profile's; the demo
-    /// speaks v1 unless asked).
-    pub api: Option<Generation>,
-}
-
-/// `config` speaking `generation` (a Tenanted release the profile chose is kept when the
-/// Tenanted API is asked for). On the Tenanted API a profile's organization becomes the
-/// organization selector, so writes reach it when the key reaches several.
-fn speak(config: &mut ClientConfig, generation: Option<Generation>) {
-    if let Some(generation) = generation
-        && !(generation.is_tenanted() && config.generation.is_tenanted())
-    {
-        config.generation = generation;
-    }
-    if config.generation.is_tenanted()
-        && config.selector == Selector::Home
-        && !config.organization_id.is_empty()
-    {
-        config.selector = Selector::Organization(config.organization_id.clone());
-    }
+    /// `--api`: the interface to speak, over the profile's and `TAXDASH_API` (`None`: theirs;
+    /// the demo speaks v1 unless asked).
+    pub api: Option<ApiKind>,
 }
 
 /// Everything the dashboard needs, gathered before the terminal is taken over, so that a
@@ -68,11 +51,14 @@ pub async fn prepare(
         )
         .await?;
         let (org, key) = DEMO_CREDENTIALS[0];
-        let tenanted = options.api.is_some_and(Generation::is_tenanted);
+        let tenanted = options.api == Some(ApiKind::Tenanted);
         // The Tenanted demo runs on the partner key, which reaches both demo organizations.
         let key = if tenanted { DEMO_PARTNER_KEY } else { key };
         let mut config = ClientConfig::new(sandbox.base_url().parse()?, org, ApiKey::new(key)?);
-        speak(&mut config, options.api);
+        if tenanted {
+            config.generation = Generation::TENANTED_LATEST;
+            config.selector = Selector::Organization(org.to_owned());
+        }
         let header = HeaderInfo {
             profile: "demo".into(),
             organization: org.into(),
@@ -93,17 +79,17 @@ pub async fn prepare(
         let path = Config::default_path(options.config.as_deref(), &env)?;
         let config = Config::load(&path)?;
         let requested = options.profile.clone();
+        let api = options.api;
         let resolved = {
             let config = config.clone();
             tokio::task::spawn_blocking(move || {
                 let store = KeyStore::platform();
-                resolve(requested.as_deref(), &config, &ProcessEnv, &store)
+                resolve_with_api(requested.as_deref(), &config, &ProcessEnv, &store, api)
             })
             .await??
         };
         let profile = config.profile(&resolved.name);
-        let mut client_config = ClientConfig::from_profile(&resolved);
-        speak(&mut client_config, options.api);
+        let client_config = ClientConfig::from_profile(&resolved);
         let header = HeaderInfo {
             profile: resolved.name.clone(),
             organization: resolved.organization_id.clone(),

@@ -593,6 +593,12 @@ impl Shell {
         if self.header.read_only {
             extra.push("Read-only mode: changes are turned off.".into());
         }
+        if self.organizations.len() > 1 {
+            extra.push(format!(
+                "Acting on {}; :org ID switches to another organization the key reaches.",
+                self.organization_label()
+            ));
+        }
         Help::new(hints, extra)
     }
 

@@ -119,7 +119,11 @@ async fn refused_input_sends_nothing_then_a_save_hides_the_code_and_reveal_shows
     d.wait_for("Identity").await;
     assert!(!d.screen().contains(CODE));
     d.char('v');
-    d.wait_for("Portal credentials (revealed)").await;
+    if let Some(password) = &saved.password {
+        d.wait_for(password).await;
+    } else {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
     let mut seen = String::new();
     for _ in 0..10 {
         seen.push_str(&d.screen());
@@ -127,7 +131,7 @@ async fn refused_input_sends_nothing_then_a_save_hides_the_code_and_reveal_shows
         tokio::time::sleep(Duration::from_millis(40)).await;
     }
     assert!(
-        seen.contains(CODE),
+        seen.contains("Portal credentials (revealed)") && seen.contains(CODE),
         "the saved code is revealed in the detail"
     );
     d.quit().await;
@@ -198,4 +202,42 @@ async fn credentials_are_refused_read_only_on_v1_and_outside_california_and_idah
     let screen = d.wait_for("needs the Tenanted API").await;
     assert!(!screen.contains("Portal credentials —"), "{screen}");
     d.quit().await;
+}
+
+#[tokio::test]
+async fn snapshot_of_the_credentials_form() {
+    let d = Dashboard::start_tenanted(Options {
+        size: (120, 36),
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    d.filter_to_state("ID", true).await;
+    d.char('C');
+    d.wait_for("Portal credentials — Idaho (US-ID)").await;
+    d.type_text("lumen-idaho");
+    d.key(KeyCode::Tab);
+    d.type_text("s3cret-pass");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("  ");
+    d.wait_for("must not be blank").await;
+    let screen = d.wait_for("•••••••••••").await;
+    assert!(!screen.contains("s3cret-pass"), "{screen}");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    insta::assert_snapshot!("credentials_form", without_status_line(&d.screen()));
+    d.key(KeyCode::Esc);
+    d.wait_for("unsaved input").await;
+    d.char('y');
+    d.quit().await;
+}
+
+/// The screen without its status line, where a notice may or may not still show.
+fn without_status_line(screen: &str) -> String {
+    let mut lines: Vec<&str> = screen.lines().collect();
+    if lines.len() >= 2 {
+        let status = lines.len() - 2;
+        lines[status] = "";
+    }
+    lines.join("\n")
 }

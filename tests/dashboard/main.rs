@@ -5,6 +5,7 @@ mod certificate_imports;
 mod credentials;
 mod customers;
 mod exemptions;
+mod exposure;
 mod filings;
 mod harness;
 mod nexus;

@@ -225,3 +225,24 @@ fn screenshots() {
     t.send("q");
     assert!(t.wait_exit(Duration::from_secs(10)).success());
 }
+
+#[test]
+fn demo_on_the_tenanted_api_switches_organization() {
+    let state = tempfile::tempdir().unwrap();
+    let mut t = Pty::spawn(&["--demo", "--api", "tenanted"], 120, 36, state.path());
+    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.wait_for("Acme Outdoor Supply (orgn_demo_1)", Duration::from_secs(10));
+    assert!(
+        t.screen().contains("API tenanted 2026-10-06"),
+        "{}",
+        t.screen()
+    );
+
+    t.send(":org orgn_demo_2\r");
+    t.wait_for("Northwind Digital (orgn_demo_2)", Duration::from_secs(10));
+    t.wait_for("row 1 of", Duration::from_secs(10));
+
+    t.send("q");
+    let status = t.wait_exit(Duration::from_secs(10));
+    assert!(status.success(), "taxdash exited with {status:?}");
+}

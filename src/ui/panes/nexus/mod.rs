@@ -6,6 +6,8 @@ mod economic;
 mod filter;
 mod form;
 mod history;
+
+pub use self::history::event_in_words;
 mod physical;
 
 use crossterm::event::KeyEvent;
@@ -87,6 +89,8 @@ pub struct NexusPane {
     view: View,
     physical: Physical,
     economic: Economic,
+    /// The client speaks the Tenanted API (the exposure history is offered).
+    tenanted: bool,
 }
 
 impl Default for NexusPane {
@@ -101,7 +105,14 @@ impl NexusPane {
             view: View::Physical,
             physical: Physical::new(),
             economic: Economic::new(),
+            tenanted: false,
         }
+    }
+
+    /// The exposure history key's hint, on the Tenanted API only.
+    fn history_hint(&self) -> Option<PaneHint> {
+        self.tenanted
+            .then(|| PaneHint::action(Action::History, "history"))
     }
 
     /// Shows `view`, loading it the first time.
@@ -134,20 +145,25 @@ impl Pane for NexusPane {
                 PaneHint::action(Action::Up, "scroll"),
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::History, "history"),
-            ],
-            View::Economic => vec![
-                PaneHint::action(Action::Open, "open"),
-                PaneHint::action(Action::History, "history"),
-                PaneHint::action(Action::Filter, "filter"),
-                PaneHint::action(Action::ToggleView, "physical"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::CopyId, "copy id"),
-            ],
+            ]
+            .into_iter()
+            .chain(self.history_hint())
+            .collect(),
+            View::Economic => [PaneHint::action(Action::Open, "open")]
+                .into_iter()
+                .chain(self.history_hint())
+                .chain([
+                    PaneHint::action(Action::Filter, "filter"),
+                    PaneHint::action(Action::ToggleView, "physical"),
+                    PaneHint::action(Action::Refresh, "refresh"),
+                    PaneHint::action(Action::CopyId, "copy id"),
+                ])
+                .collect(),
         }
     }
 
     fn show(&mut self, ctx: &mut Ctx) {
+        self.tenanted = ctx.tenanted().is_some();
         match self.view {
             View::Physical => self.physical.show(ctx),
             View::Economic => self.economic.show(ctx),

@@ -20,7 +20,8 @@ use crate::model::casing::{camel_to_snake, to_camel};
 use crate::model::tenanted::{ApiVersion, CredentialsUpdate, RevealedFields};
 use crate::model::{FieldError, LocPart, Registration};
 use crate::rules::{self, CredentialsRefusal};
-use crate::ui::pane::{Ctx, Level};
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
@@ -28,6 +29,12 @@ use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValu
 use crate::ui::widgets::keys::{is_ctrl, is_press};
 
 impl RegistrationsPane {
+    /// The credentials key's hint, on the Tenanted API only.
+    pub(super) fn credentials_hint(&self) -> Option<PaneHint> {
+        self.tenanted
+            .then(|| PaneHint::action(Action::Credentials, "credentials"))
+    }
+
     /// `C`: opens the portal credentials form of the registration the user is on.
     pub(super) fn open_credentials(&mut self, ctx: &mut Ctx) {
         if ctx.read_only() {
@@ -450,5 +457,121 @@ pub fn updated_in_words(fields: &[String]) -> String {
         "nothing changed".to_owned()
     } else {
         words.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    use serde_json::json;
+
+    use super::*;
+    use crate::effect::FailureKind;
+
+    fn registration(state: &str, fields: Value) -> Registration {
+        serde_json::from_value(json!({
+            "id": "regs_1", "status": "REGISTERED", "country_code": "US", "state_code": state,
+            "state_name": "Idaho", "filing_frequency": "MONTHLY", "registration_type": "OTHER",
+            "jurisdiction_specific_fields": fields,
+        }))
+        .unwrap()
+    }
+
+    fn complete() -> Value {
+        json!({"business_name": "Acme", "registration_type": "SALES_TAX", "sales_tax_id": "1"})
+    }
+
+    fn press(
+        form: &mut CredentialsForm,
+        code: KeyCode,
+        modifiers: KeyModifiers,
+    ) -> CredentialsEvent {
+        form.handle_key(KeyEvent::new(code, modifiers))
+    }
+
+    fn type_text(form: &mut CredentialsForm, text: &str) {
+        for c in text.chars() {
+            press(form, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+    }
+
+    fn screen(form: &mut CredentialsForm) -> String {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 34));
+        form.render(buf.area, &mut buf, &Theme::default());
+        (0..buf.area.height)
+            .map(|y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn only_filled_fields_are_sent_in_the_shape_of_the_update() {
+        let mut form = CredentialsForm::new(registration("ID", complete()), ApiVersion::LATEST);
+        type_text(&mut form, "pine");
+        for _ in 0..3 {
+            press(&mut form, KeyCode::Tab, KeyModifiers::NONE);
+        }
+        type_text(&mut form, "12345678");
+        let event = press(&mut form, KeyCode::Char('s'), KeyModifiers::CONTROL);
+        let CredentialsEvent::Send(body) = event else {
+            panic!("sent: {event:?}");
+        };
+        assert_eq!(body.username.as_deref(), Some("pine"));
+        assert_eq!(body.password, None, "empty keeps the saved password");
+        assert_eq!(
+            body.jurisdiction_specific_fields
+                .and_then(|c| c.access_code)
+                .as_deref(),
+            Some("12345678")
+        );
+        assert!(!screen(&mut form).contains("12345678"), "typed masked");
+    }
+
+    #[test]
+    fn a_service_refusal_lands_at_its_field_and_the_values_stay() {
+        let mut form = CredentialsForm::new(registration("ID", complete()), ApiVersion::LATEST);
+        type_text(&mut form, "pine");
+        let event = press(&mut form, KeyCode::Char('s'), KeyModifiers::CONTROL);
+        assert!(matches!(event, CredentialsEvent::Send(_)), "{event:?}");
+        form.failed(&Failure {
+            kind: FailureKind::Validation,
+            message: "The request failed validation".into(),
+            fields: vec![FieldError::new(
+                "value_error",
+                vec!["body".into(), "username".into()],
+                "username is already used by another registration",
+                Value::Null,
+            )],
+        });
+        let shown = screen(&mut form);
+        let username = shown.find("Portal username").unwrap();
+        let error = shown.find("username is already used").unwrap();
+        let password = shown.find("Portal password").unwrap();
+        assert!(username < error && error < password, "{shown}");
+        assert!(shown.contains("pine"), "the value stays: {shown}");
+    }
+
+    #[test]
+    fn rule_five_and_older_releases_are_checked_before_sending() {
+        let lacking = json!({"business_name": "Acme", "registration_type": "SALES_TAX"});
+        let mut form = CredentialsForm::new(registration("ID", lacking), ApiVersion::LATEST);
+        type_text(&mut form, "pine");
+        let event = press(&mut form, KeyCode::Char('s'), KeyModifiers::CONTROL);
+        assert_eq!(event, CredentialsEvent::None, "nothing is sent");
+        assert!(screen(&mut form).contains("has no sales tax id on file"));
+
+        let before_codes = ApiVersion::DEREGISTER_BODY_REQUIRED;
+        let mut form = CredentialsForm::new(registration("ID", complete()), before_codes);
+        assert!(
+            !screen(&mut form).contains("Idaho access code"),
+            "no code field before the release that has codes"
+        );
+        let event = press(&mut form, KeyCode::Char('s'), KeyModifiers::CONTROL);
+        assert_eq!(event, CredentialsEvent::None, "an empty form sends nothing");
+        assert!(screen(&mut form).contains("Nothing to save"));
     }
 }

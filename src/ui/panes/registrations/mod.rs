@@ -74,6 +74,8 @@ pub struct RegistrationsPane {
     credentials: Option<CredentialsForm>,
     saving_credentials: Option<RequestId>,
     revealing_credentials: Option<RequestId>,
+    /// The client speaks the Tenanted API (the credentials key is offered).
+    tenanted: bool,
 }
 
 impl Default for RegistrationsPane {
@@ -98,6 +100,7 @@ impl RegistrationsPane {
             credentials: None,
             saving_credentials: None,
             revealing_credentials: None,
+            tenanted: false,
         }
     }
 
@@ -280,8 +283,10 @@ impl Pane for RegistrationsPane {
                 PaneHint::action(Action::OpenUrl, "open portal"),
                 PaneHint::action(Action::CopyId, "copy id"),
                 PaneHint::action(Action::Deregister, "deregister"),
-                PaneHint::action(Action::Credentials, "credentials"),
-            ],
+            ]
+            .into_iter()
+            .chain(self.credentials_hint())
+            .collect(),
             Mode::List => vec![
                 PaneHint::action(Action::Open, "open"),
                 PaneHint::action(Action::Filter, "filter"),
@@ -290,12 +295,15 @@ impl Pane for RegistrationsPane {
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::CopyId, "copy id"),
                 PaneHint::action(Action::Deregister, "deregister"),
-                PaneHint::action(Action::Credentials, "credentials"),
-            ],
+            ]
+            .into_iter()
+            .chain(self.credentials_hint())
+            .collect(),
         }
     }
 
     fn show(&mut self, ctx: &mut Ctx) {
+        self.tenanted = ctx.tenanted().is_some();
         if !self.loaded {
             self.loaded = true;
             self.fetch(ctx);
