@@ -109,8 +109,8 @@ pub fn columns() -> Vec<Column<Row>> {
         Column::new("Amount", amount_cell)
             .sort_key("amount")
             .right()
-            .width(ColumnWidth::between(10, 18, 1)),
+            .width(ColumnWidth::between(14, 18, 1)),
         Column::new("Approved at", approved_cell).width(ColumnWidth::fixed(20)),
-        Column::new("Filing", id_cell).width(ColumnWidth::between(15, 24, 1)),
+        Column::new("Filing", id_cell).width(ColumnWidth::between(12, 24, 1)),
     ]
 }
