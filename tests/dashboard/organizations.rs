@@ -44,6 +44,15 @@ async fn org_switches_the_organization_and_reloads_the_registrations() {
         "the header names the organization and the generation: {screen}"
     );
 
+    // An organization the key does not reach is refused, naming those it does.
+    d.command("org orgn_elsewhere");
+    let refused = d.wait_for("reaches no organization").await;
+    assert!(
+        refused.contains("orgn_demo_2 (Northwind Digital)")
+            && header(&refused).contains("(orgn_demo_1)"),
+        "{refused}"
+    );
+
     // Completion offers the organizations the key reaches.
     d.char(':');
     d.type_text("org orgn");
