@@ -67,6 +67,15 @@ impl Shell {
     /// The organization the header names: its name and id when the list has it.
     pub(super) fn organization_label(&self) -> String {
         let id = &self.header.organization;
+        // With no organization named, calls act on the key's own: when the key reaches one
+        // organization only, that is the one.
+        let only = match self.organizations.as_slice() {
+            [only] if id.is_empty() => Some(only),
+            _ => None,
+        };
+        if let Some(o) = only {
+            return format!("{} ({})", o.name, o.id);
+        }
         let name = self
             .organizations
             .iter()

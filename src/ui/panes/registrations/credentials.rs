@@ -44,7 +44,7 @@ impl RegistrationsPane {
         let Some(version) = ctx.tenanted() else {
             ctx.notify(
                 Level::Error,
-                format!("Portal credentials {NEEDS_TENANTED}."),
+                format!("Saving portal credentials {NEEDS_TENANTED}."),
             );
             return;
         };
