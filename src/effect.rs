@@ -6,8 +6,11 @@
 use std::path::PathBuf;
 
 use crate::model::filters::{
-    CustomerFilter, ExemptionFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter,
-    TransactionFilter,
+    CustomerFilter, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter,
+    RegistrationFilter, TransactionFilter,
+};
+use crate::model::tenanted::{
+    ApproveImport, BackFilingOption, BulkApproveImports, BulkFilingResult, CertificateImport,
 };
 use crate::model::tenanted::{
     CredentialsUpdate, CredentialsUpdated, ExposureEvent, Organization, RevealedCredentials,
@@ -15,8 +18,8 @@ use crate::model::tenanted::{
 use crate::model::{
     Attachment, BackFilingTerms, CreditNoteRequest, Customer, CustomerTaxRegistration,
     CustomerTaxRegistrationWrite, CustomerWrite, DeregistrationRequest, EstimateRequest,
-    EstimateResponse, Exemption, ExemptionCreate, FieldError, JurisdictionForm, Nexus, OssCountry,
-    Page, PageParams, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate,
+    EstimateResponse, Exemption, ExemptionCreate, FieldError, Filing, JurisdictionForm, Nexus,
+    OssCountry, Page, PageParams, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate,
     PhysicalNexusUpdate, Registration, Transaction,
 };
 
@@ -135,6 +138,39 @@ pub enum Call {
     CompletePath {
         partial: String,
     },
+    // --- Certificate imports and filings -------------------------------------------------------
+    /// Certificate imports (Tenanted API only), of one status when `status` is set.
+    CertificateImports {
+        status: Option<String>,
+        page: PageParams,
+    },
+    /// Approves one certificate import, creating its exemption (Tenanted API only).
+    ApproveCertificateImport {
+        id: String,
+        body: ApproveImport,
+    },
+    /// Approves several certificate imports at once, all or none (Tenanted API only).
+    BulkApproveCertificateImports {
+        body: BulkApproveImports,
+    },
+    Filings {
+        filter: FilingFilter,
+        page: PageParams,
+    },
+    Filing {
+        id: String,
+    },
+    /// The past periods that can be filed late (Tenanted API only).
+    BackFilingOptions,
+    /// Approves filings for filing; each filing answers on its own (Tenanted API only).
+    BulkApproveFilings {
+        ids: Vec<String>,
+    },
+    /// Pauses filings; each filing answers on its own (Tenanted API only).
+    BulkPauseFilings {
+        ids: Vec<String>,
+    },
+    // --- end of certificate imports and filings ------------------------------------------------
     Transactions {
         filter: TransactionFilter,
         page: PageParams,
@@ -185,6 +221,10 @@ impl Call {
                 | Call::CustomerTaxRegistration { .. }
                 | Call::CreateExemption { .. }
                 | Call::UploadCertificate { .. }
+                | Call::ApproveCertificateImport { .. }
+                | Call::BulkApproveCertificateImports { .. }
+                | Call::BulkApproveFilings { .. }
+                | Call::BulkPauseFilings { .. }
                 | Call::CreditNote { .. }
                 | Call::UpdateCredentials { .. }
         )
@@ -238,6 +278,20 @@ impl Call {
             Call::Attachments { exemption_id } => format!("loading the files of {exemption_id}"),
             Call::UploadCertificate { path, .. } => format!("uploading {}", path.display()),
             Call::CompletePath { .. } => "completing the path".to_owned(),
+            Call::CertificateImports { page, .. } => {
+                format!("loading certificate imports (page {})", page.page)
+            }
+            Call::ApproveCertificateImport { id, .. } => {
+                format!("approving certificate import {id}")
+            }
+            Call::BulkApproveCertificateImports { body } => {
+                format!("approving {} certificate imports", body.ids.len())
+            }
+            Call::Filings { page, .. } => format!("loading filings (page {})", page.page),
+            Call::Filing { id } => format!("loading filing {id}"),
+            Call::BackFilingOptions => "loading the back-filing options".to_owned(),
+            Call::BulkApproveFilings { ids } => format!("approving {} filings", ids.len()),
+            Call::BulkPauseFilings { ids } => format!("pausing {} filings", ids.len()),
             Call::Transactions { page, .. } => {
                 format!("loading transactions (page {})", page.page)
             }
@@ -291,6 +345,16 @@ pub enum Reply {
     /// A certificate uploaded.
     Attachment(Attachment),
     PathCompletions(Vec<String>),
+    // --- Certificate imports and filings -------------------------------------------------------
+    CertificateImportsPage(Page<CertificateImport>),
+    /// Certificate imports as they stand after an approval (one or several).
+    CertificateImportsApproved(Vec<CertificateImport>),
+    FilingsPage(Page<Filing>),
+    Filing(Box<Filing>),
+    BackFilingOptions(Vec<BackFilingOption>),
+    /// What a bulk approval or pause did to each filing.
+    BulkFilings(BulkFilingResult),
+    // --- end of certificate imports and filings ------------------------------------------------
     TransactionsPage(Page<Transaction>),
     /// A transaction read, or a credit note issued.
     Transaction(Box<Transaction>),
@@ -327,6 +391,8 @@ pub enum FailureKind {
     Undecodable,
     /// Refused before sending: read-only mode.
     ReadOnly,
+    /// Refused before sending: the feature needs the Tenanted API and the profile uses v1.
+    Unsupported,
     Other,
 }
 

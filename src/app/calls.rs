@@ -122,6 +122,16 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             let found = tokio::task::spawn_blocking(move || files::complete_path(&partial)).await;
             return Ok(Reply::PathCompletions(found.unwrap_or_default()));
         }
+        // --- Certificate imports and filings ---------------------------------------------------
+        call @ (Call::CertificateImports { .. }
+        | Call::ApproveCertificateImport { .. }
+        | Call::BulkApproveCertificateImports { .. }
+        | Call::Filings { .. }
+        | Call::Filing { .. }
+        | Call::BackFilingOptions
+        | Call::BulkApproveFilings { .. }
+        | Call::BulkPauseFilings { .. }) => return imports_and_filings(client, call).await,
+        // --- end of certificate imports and filings --------------------------------------------
         Call::Transactions { filter, page } => client
             .list_transactions(&filter, page)
             .await
@@ -167,6 +177,53 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
     result.map_err(failure)
 }
 
+/// The calls of the certificate imports and the Filings pane. The Tenanted-only ones are refused
+/// by the client, before sending, on a v1 profile.
+async fn imports_and_filings(client: &Client, call: Call) -> Result<Reply, Failure> {
+    let result = match call {
+        Call::CertificateImports { status, page } => client
+            .list_certificate_imports(status.as_deref(), page)
+            .await
+            .map(Reply::CertificateImportsPage),
+        Call::ApproveCertificateImport { id, body } => client
+            .approve_certificate_import(&id, &body)
+            .await
+            .map(|i| Reply::CertificateImportsApproved(vec![i])),
+        Call::BulkApproveCertificateImports { body } => client
+            .bulk_approve_certificate_imports(&body)
+            .await
+            .map(|b| Reply::CertificateImportsApproved(b.items)),
+        Call::Filings { filter, page } => client
+            .list_filings(&filter, page)
+            .await
+            .map(Reply::FilingsPage),
+        Call::Filing { id } => client
+            .get_filing(&id)
+            .await
+            .map(|f| Reply::Filing(Box::new(f))),
+        Call::BackFilingOptions => client
+            .back_filing_options()
+            .await
+            .map(Reply::BackFilingOptions),
+        Call::BulkApproveFilings { ids } => client
+            .bulk_approve_filings(&ids)
+            .await
+            .map(Reply::BulkFilings),
+        Call::BulkPauseFilings { ids } => client
+            .bulk_pause_filings(&ids)
+            .await
+            .map(Reply::BulkFilings),
+        other => {
+            return Err(Failure {
+                kind: FailureKind::Other,
+                message: format!("{} is not a call of imports or filings", other.describe()),
+                fields: Vec::new(),
+            });
+        }
+    };
+    result.map_err(failure)
+}
+
 /// The failure a pane shows for a client error. The client's messages never hold the key.
 pub fn failure(error: ApiError) -> Failure {
     let kind = match &error {
@@ -190,7 +247,7 @@ pub fn failure(error: ApiError) -> Failure {
             422 => FailureKind::Validation,
             _ => FailureKind::Other,
         },
-        ApiError::Unsupported { .. } => FailureKind::Other,
+        ApiError::Unsupported { .. } => FailureKind::Unsupported,
     };
     Failure {
         kind,

@@ -48,6 +48,18 @@ pub enum Action {
     Credentials,
     /// Opens an economic nexus's exposure history.
     History,
+    // --- Certificate imports and filings -------------------------------------------------------
+    /// Marks or unmarks the selected row for an action on several rows.
+    Mark,
+    /// Approves the marked rows (or the selected one): certificate imports, filings.
+    Approve,
+    /// Pauses the marked filings (or the selected one).
+    Pause,
+    /// Switches the Exemptions pane between exemptions and certificate imports.
+    Imports,
+    /// Shows the past periods that can be filed late.
+    BackFiling,
+    // --- end of certificate imports and filings ------------------------------------------------
 }
 
 impl Action {
@@ -61,6 +73,8 @@ impl Action {
         Action::Attach,
         Action::TaxId,
         Action::Credentials,
+        Action::Approve,
+        Action::Pause,
     ];
 
     pub fn is_write(self) -> bool {
@@ -118,6 +132,11 @@ impl Action {
             TaxId,
             Credentials,
             History,
+            Mark,
+            Approve,
+            Pause,
+            Imports,
+            BackFiling,
         ];
         all.extend((1..=9).map(Pane));
         all
@@ -311,6 +330,11 @@ impl Default for Keymap {
             // Tenanted API: portal credentials, exposure history.
             (Key::plain('C'), Credentials),
             (Key::plain('h'), History),
+            (Key::plain(' '), Mark),
+            (Key::plain('A'), Approve),
+            (Key::plain('P'), Pause),
+            (Key::plain('I'), Imports),
+            (Key::plain('b'), BackFiling),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

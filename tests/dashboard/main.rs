@@ -1,10 +1,12 @@
 //! The dashboard driven through its real event loop with scripted keys, against the sandbox
 //! over loopback, drawn on a `TestBackend`.
 
+mod certificate_imports;
 mod credentials;
 mod customers;
 mod exemptions;
 mod exposure;
+mod filings;
 mod harness;
 mod nexus;
 mod organizations;

@@ -2,6 +2,8 @@
 
 pub mod customers;
 pub mod exemptions;
+pub mod filings;
+pub mod marks;
 pub mod nexus;
 pub mod paging;
 pub mod registrations;
@@ -17,5 +19,6 @@ pub fn all() -> Vec<Box<dyn Pane>> {
         Box::new(exemptions::ExemptionsPane::new()),
         Box::new(customers::CustomersPane::new()),
         Box::new(transactions::TransactionsPane::new()),
+        Box::new(filings::FilingsPane::new()),
     ]
 }

@@ -8,6 +8,7 @@ pub mod form;
 pub mod help;
 pub mod keys;
 pub mod paged_table;
+pub mod picker;
 pub mod spinner;
 pub mod timeline;
 mod wrap;

@@ -313,6 +313,23 @@ impl<R> PagedTable<R> {
         replaced
     }
 
+    /// Changes every cached row matching `pred` in place with `change` (a mark set on a row).
+    /// Returns how many rows were changed.
+    pub fn update_where(
+        &mut self,
+        pred: impl Fn(&R) -> bool,
+        mut change: impl FnMut(&mut R),
+    ) -> usize {
+        let mut changed = 0;
+        for cached in self.pages.values_mut().flat_map(|page| page.iter_mut()) {
+            if pred(cached) {
+                change(cached);
+                changed += 1;
+            }
+        }
+        changed
+    }
+
     /// Whether the page of row `index` was asked for and not yet answered.
     fn is_pending(&self, index: u64) -> bool {
         self.requested.contains(&self.page_of(index))

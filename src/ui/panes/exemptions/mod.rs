@@ -1,6 +1,7 @@
 //! The Exemptions pane: the paged list with its live search, filters and sort, the detail of
 //! one exemption with its attachments, the new-exemption form (the customer found by search)
-//! and the certificate upload with path completion.
+//! and the certificate upload with path completion. `I` switches to the certificate imports
+//! awaiting approval (Tenanted API; see [`imports`]).
 //!
 //! The search is sent as the user types, once the typing pauses for 300 ms: each search cancels
 //! the request still on its way, so one list request at most is in flight and a stale answer is
@@ -10,6 +11,7 @@ mod columns;
 mod create;
 mod detail;
 mod filter;
+mod imports;
 mod list;
 mod search;
 mod upload;
@@ -23,6 +25,7 @@ use ratatui::widgets::{Block, Borders, StatefulWidget, Widget};
 
 pub use self::columns::columns;
 use self::filter::{describe, filter_form, filter_of};
+use self::imports::{Imports, Received};
 use self::search::Search;
 use self::upload::Upload;
 use crate::effect::{Call, Failure, Reply, RequestId};
@@ -69,8 +72,18 @@ impl Mode {
     }
 }
 
+/// Which view the pane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    Exemptions,
+    /// The certificate imports awaiting approval.
+    Imports,
+}
+
 /// The Exemptions pane.
 pub struct ExemptionsPane {
+    view: View,
+    imports: Imports,
     table: PagedTable<Exemption>,
     columns: Vec<Column<Exemption>>,
     filter: ExemptionFilter,
@@ -102,6 +115,8 @@ impl Default for ExemptionsPane {
 impl ExemptionsPane {
     pub fn new() -> Self {
         ExemptionsPane {
+            view: View::Exemptions,
+            imports: Imports::new(),
             table: PagedTable::new("exemptions"),
             columns: columns(),
             filter: ExemptionFilter::default(),
@@ -200,6 +215,9 @@ impl ExemptionsPane {
 
     /// The words after the title: what the list shows, or what the form is for.
     fn subtitle(&self) -> String {
+        if self.view == View::Imports {
+            return self.imports.subtitle();
+        }
         match &self.mode {
             Mode::Create(_) => "new exemption".to_owned(),
             Mode::Upload(u) => format!("certificate for {}", u.exemption.id),
@@ -224,6 +242,9 @@ impl Pane for ExemptionsPane {
     }
 
     fn hints(&self) -> Vec<PaneHint> {
+        if self.view == View::Imports {
+            return self.imports.hints();
+        }
         if self.confirm.is_some() {
             return vec![PaneHint::keys("y/n", "answer")];
         }
@@ -268,11 +289,15 @@ impl Pane for ExemptionsPane {
                 PaneHint::action(Action::Refresh, "refresh"),
                 PaneHint::action(Action::New, "new exemption"),
                 PaneHint::action(Action::Attach, "attach certificate"),
+                PaneHint::action(Action::Imports, "imports"),
             ],
         }
     }
 
     fn show(&mut self, ctx: &mut Ctx) {
+        if self.view == View::Imports {
+            return self.imports.show(ctx);
+        }
         if !self.loaded {
             self.loaded = true;
             self.fetch(ctx);
@@ -280,10 +305,16 @@ impl Pane for ExemptionsPane {
     }
 
     fn captures_text(&self) -> bool {
+        if self.view == View::Imports {
+            return self.imports.captures_text();
+        }
         self.confirm.is_some() || self.search.is_some() || self.mode.form().is_some()
     }
 
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        if self.view == View::Imports {
+            return self.imports.on_key(key, ctx);
+        }
         if let Some(confirm) = &mut self.confirm {
             match confirm.handle_key(key) {
                 ConfirmOutcome::Yes => {
@@ -321,6 +352,20 @@ impl Pane for ExemptionsPane {
     }
 
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        match (self.view, action) {
+            (View::Imports, Action::Imports) => {
+                self.view = View::Exemptions;
+                self.show(ctx);
+                return true;
+            }
+            (View::Imports, action) => return self.imports.on_action(action, ctx),
+            (View::Exemptions, Action::Imports) if matches!(self.mode, Mode::List) => {
+                self.view = View::Imports;
+                self.show(ctx);
+                return true;
+            }
+            _ => {}
+        }
         match action {
             Action::New => self.open_create(ctx),
             Action::Attach => self.open_upload(ctx),
@@ -336,6 +381,13 @@ impl Pane for ExemptionsPane {
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        if self.imports.owns(id) {
+            // An approval creates exemptions: the list shows them.
+            if self.imports.receive(id, result, ctx) == Received::Approved {
+                self.reload(ctx);
+            }
+            return;
+        }
         if self.pages.owns(id) {
             self.pages
                 .receive(id, result, &mut self.table, ctx, |reply| match reply {
@@ -377,12 +429,38 @@ impl Pane for ExemptionsPane {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["attach", "filter", "new", "refresh", "search"]
+        vec![
+            "attach",
+            "exemptions",
+            "filter",
+            "imports",
+            "new",
+            "refresh",
+            "search",
+        ]
     }
 
     fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {
         if self.captures_text() {
             return false;
+        }
+        match (name, self.view) {
+            ("imports", _) => {
+                self.view = View::Imports;
+                self.show(ctx);
+                return true;
+            }
+            ("exemptions", _) => {
+                self.view = View::Exemptions;
+                self.show(ctx);
+                return true;
+            }
+            ("refresh", View::Imports) => {
+                self.imports.reload(ctx);
+                return true;
+            }
+            (_, View::Imports) => return false,
+            _ => {}
         }
         match name {
             "filter" => self.mode = Mode::Filter(filter_form(&self.filter)),
@@ -432,6 +510,9 @@ impl Pane for ExemptionsPane {
         let inner = block.inner(area);
         frame.render_widget(block, area);
         let buf = frame.buffer_mut();
+        if self.view == View::Imports {
+            return self.imports.draw(inner, buf, theme, focused);
+        }
         match &mut self.mode {
             Mode::Detail => {
                 if let Some(d) = &mut self.detail {
