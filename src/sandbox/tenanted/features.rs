@@ -16,12 +16,9 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::{get, post, put};
-use serde_json::Value;
 
-use super::{TenantedError, TenantedResult};
-use crate::model::Page;
+use super::{page_of, saved, to_json};
 use crate::sandbox::App;
-use crate::sandbox::query::Query;
 use crate::sandbox::store::Store;
 use vault::Vault;
 
@@ -102,30 +99,4 @@ pub(crate) fn open_vault(store: &Store, state_file: Option<&Path>) -> Vault {
         }
     }
     vault
-}
-
-/// Saves the state after an accepted write.
-fn saved(app: &App) -> TenantedResult<()> {
-    app.store.save().map_err(|e| {
-        tracing::error!("{e}");
-        TenantedError::Internal("The sandbox could not save its state file.".into())
-    })
-}
-
-/// A page of `rows` as `{items, total, page, size, pages}`, from the query's `page` and `size`.
-fn page_of(rows: Vec<Value>, q: &mut Query) -> TenantedResult<Value> {
-    let params = q.page();
-    let total = rows.len() as u64;
-    let items: Vec<Value> = rows
-        .into_iter()
-        .skip(params.offset())
-        .take(params.size as usize)
-        .collect();
-    serde_json::to_value(Page::new(items, total, params.page, params.size))
-        .map_err(|e| TenantedError::Internal(e.to_string()))
-}
-
-/// A value as JSON, for answers built from the records.
-fn to_json<T: serde::Serialize>(value: &T) -> TenantedResult<Value> {
-    serde_json::to_value(value).map_err(|e| TenantedError::Internal(e.to_string()))
 }
