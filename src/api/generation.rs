@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::config::Selector;
 use super::error::{ApiError, Redactor};
-use super::service_error::tenanted_error;
+use super::service_error::{status_detail, tenanted_error};
 use crate::credentials::ApiKey;
 use crate::model::casing;
 use crate::model::tenanted::ApiVersion;
@@ -221,17 +221,7 @@ fn v1_error(status: StatusCode, body: &[u8], ctx: &ErrorContext) -> ApiError {
         Some(ErrorDetail::Other(v)) => (Some(ctx.redactor.value(v).to_string()), None),
         None => (None, None),
     };
-    let detail = || {
-        message.clone().unwrap_or_else(|| {
-            format!(
-                "HTTP {} {}",
-                status.as_u16(),
-                status.canonical_reason().unwrap_or("")
-            )
-            .trim_end()
-            .to_owned()
-        })
-    };
+    let detail = || message.clone().unwrap_or_else(|| status_detail(status));
     let org = || ctx.organization_id.to_owned();
     match status {
         StatusCode::UNAUTHORIZED => ApiError::Unauthorized {

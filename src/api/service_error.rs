@@ -185,15 +185,7 @@ pub(crate) fn tenanted_error(status: StatusCode, body: &[u8], ctx: &ErrorContext
             ))
         })
         .collect();
-    let message = message.unwrap_or_else(|| {
-        format!(
-            "HTTP {} {}",
-            status.as_u16(),
-            status.canonical_reason().unwrap_or("")
-        )
-        .trim_end()
-        .to_owned()
-    });
+    let message = message.unwrap_or_else(|| status_detail(status));
     ApiError::Tenanted(Box::new(ServiceError {
         status: status.as_u16(),
         code,
@@ -212,6 +204,18 @@ pub(crate) fn parse_allow(value: &str) -> Vec<String> {
         .filter(|m| !m.is_empty())
         .map(str::to_owned)
         .collect()
+}
+
+/// The detail of an error answer that gives none: `HTTP 404 Not Found` (just `HTTP 599` for a
+/// status without a reason phrase).
+pub(super) fn status_detail(status: StatusCode) -> String {
+    format!(
+        "HTTP {} {}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("")
+    )
+    .trim_end()
+    .to_owned()
 }
 
 #[cfg(test)]

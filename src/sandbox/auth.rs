@@ -48,8 +48,9 @@ impl RateLimit {
     }
 }
 
-/// A header's value, trimmed; `None` when absent, empty or not text.
-fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+/// A header's value, trimmed; `None` when absent, empty or not text. Both APIs read their
+/// credential and selector headers through it.
+pub(super) fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
@@ -65,8 +66,8 @@ pub async fn authenticate(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let key = header(request.headers(), "x-api-key");
-    let org_id = header(request.headers(), "x-organization-id");
+    let key = header_value(request.headers(), "x-api-key");
+    let org_id = header_value(request.headers(), "x-organization-id");
     let Some(key) = key else {
         return ApiError::Unauthorized(MISSING_KEY).into_response();
     };

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::SandboxError;
 use super::demo_data::{self, DemoOrg};
 use super::transactions::{BASE_COUNT, Changes, Transactions};
+use crate::model::Registration;
 
 /// The demo organizations and their API keys, documented in the README.
 pub const DEMO_CREDENTIALS: [(&str, &str); 2] =
@@ -33,6 +34,16 @@ impl OrgData {
             &self.demo.organization_id[self.demo.organization_id.len() - 1..],
             self.next_id
         )
+    }
+
+    /// The registration `id`, if the organization has it.
+    pub fn registration(&self, id: &str) -> Option<&Registration> {
+        self.demo.registrations.iter().find(|r| r.id == id)
+    }
+
+    /// The registration `id` to change, if the organization has it.
+    pub fn registration_mut(&mut self, id: &str) -> Option<&mut Registration> {
+        self.demo.registrations.iter_mut().find(|r| r.id == id)
     }
 }
 

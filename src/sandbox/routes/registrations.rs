@@ -223,10 +223,7 @@ pub async fn deregister(
     let registration = {
         let mut data = org.write();
         let registration = data
-            .demo
-            .registrations
-            .iter_mut()
-            .find(|r| r.id == id)
+            .registration_mut(&id)
             .ok_or_else(|| ApiError::not_found("Registration", &id))?;
         if !registration.status.can_deregister() {
             return Err(ApiError::Conflict(format!(

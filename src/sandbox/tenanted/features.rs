@@ -16,12 +16,12 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::{get, post, put};
+
 use serde_json::Value;
 
-use super::{TenantedError, TenantedResult};
-use crate::model::Page;
+use super::{TenantedResult, page_of, saved, to_json};
+use crate::model::FieldError;
 use crate::sandbox::App;
-use crate::sandbox::query::Query;
 use crate::sandbox::store::Store;
 use vault::Vault;
 
@@ -104,28 +104,60 @@ pub(crate) fn open_vault(store: &Store, state_file: Option<&Path>) -> Vault {
     vault
 }
 
-/// Saves the state after an accepted write.
-fn saved(app: &App) -> TenantedResult<()> {
-    app.store.save().map_err(|e| {
-        tracing::error!("{e}");
-        TenantedError::Internal("The sandbox could not save its state file.".into())
-    })
+/// A body that must be a JSON object when sent (absent and `null` are `None`).
+fn object_body(body: Option<Value>) -> TenantedResult<Option<Value>> {
+    match body {
+        None | Some(Value::Null) => Ok(None),
+        Some(v @ Value::Object(_)) => Ok(Some(v)),
+        Some(other) => Err(FieldError::new(
+            "model_attributes_type",
+            vec!["body".into()],
+            "Input should be a valid dictionary or object to extract fields from",
+            other,
+        )
+        .into()),
+    }
 }
 
-/// A page of `rows` as `{items, total, page, size, pages}`, from the query's `page` and `size`.
-fn page_of(rows: Vec<Value>, q: &mut Query) -> TenantedResult<Value> {
-    let params = q.page();
-    let total = rows.len() as u64;
-    let items: Vec<Value> = rows
-        .into_iter()
-        .skip(params.offset())
-        .take(params.size as usize)
-        .collect();
-    serde_json::to_value(Page::new(items, total, params.page, params.size))
-        .map_err(|e| TenantedError::Internal(e.to_string()))
-}
-
-/// A value as JSON, for answers built from the records.
-fn to_json<T: serde::Serialize>(value: &T) -> TenantedResult<Value> {
-    serde_json::to_value(value).map_err(|e| TenantedError::Internal(e.to_string()))
+/// The ids at `key` of a bulk action's body, in the order sent: a non-empty list of strings (a
+/// 422 names what is wrong, with `too_short` as the message for an empty list).
+fn id_list(body: Option<&Value>, key: &str, too_short: &str) -> TenantedResult<Vec<String>> {
+    let loc = || vec!["body".into(), key.into()];
+    let Some(value) = body.and_then(|b| b.get(key)).filter(|v| !v.is_null()) else {
+        return Err(FieldError::new("missing", loc(), "Field required", Value::Null).into());
+    };
+    let Some(items) = value.as_array() else {
+        return Err(FieldError::new(
+            "list_type",
+            loc(),
+            "Input should be a valid list",
+            value.clone(),
+        )
+        .into());
+    };
+    if items.is_empty() {
+        return Err(FieldError::new("too_short", loc(), too_short, value.clone()).into());
+    }
+    let mut errors = Vec::new();
+    let mut ids = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match item.as_str() {
+            Some(s) => ids.push(s.to_owned()),
+            None => {
+                let mut at = loc();
+                at.push(i.into());
+                errors.push(FieldError::new(
+                    "string_type",
+                    at,
+                    "Input should be a valid string",
+                    item.clone(),
+                ));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(ids)
+    } else {
+        Err(errors.into())
+    }
 }

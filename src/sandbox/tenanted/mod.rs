@@ -19,12 +19,15 @@ use std::sync::Arc;
 use axum::Router;
 use axum::middleware;
 use axum::routing::{get, post};
+use serde_json::Value;
 
 #[allow(unused_imports)] // for the feature endpoints
 pub(crate) use envelope::{EnvField, TenantedError, TenantedResult};
 
 use super::App;
+use super::query::Query;
 use super::store::Org;
+use crate::model::Page;
 use crate::model::tenanted::ApiVersion;
 
 /// Who a Tenanted request acts for, inserted as a request extension by the authentication
@@ -65,4 +68,29 @@ pub(crate) fn router(app: Arc<App>, mirror: Router<Arc<App>>) -> Router<Arc<App>
         .route("/api-keys", post(native::create_api_key))
         .merge(features::routes())
         .route_layer(middleware::from_fn_with_state(app, select::authenticate))
+}
+
+/// Saves the state after an accepted write.
+fn saved(app: &App) -> TenantedResult<()> {
+    app.store.save().map_err(|e| {
+        tracing::error!("{e}");
+        TenantedError::Internal("The sandbox could not save its state file.".into())
+    })
+}
+
+/// A page of `rows` as `{items, total, page, size, pages}`, from the query's `page` and `size`.
+fn page_of(rows: Vec<Value>, q: &mut Query) -> TenantedResult<Value> {
+    let params = q.page();
+    let total = rows.len() as u64;
+    let items: Vec<Value> = rows
+        .into_iter()
+        .skip(params.offset())
+        .take(params.size as usize)
+        .collect();
+    to_json(&Page::new(items, total, params.page, params.size))
+}
+
+/// A value as JSON, for answers built from the records.
+fn to_json<T: serde::Serialize>(value: &T) -> TenantedResult<Value> {
+    serde_json::to_value(value).map_err(|e| TenantedError::Internal(e.to_string()))
 }

@@ -11,9 +11,9 @@ use serde_json::{Map, Value, json};
 
 use super::directory::{Role, org_info};
 use super::wire::{json_body, timestamp, to_tenanted};
-use super::{Tenant, TenantedError, TenantedResult};
+use super::{Tenant, TenantedError, TenantedResult, page_of, saved, to_json};
 use crate::model::tenanted::ApiVersion;
-use crate::model::{FieldError, Page, Timestamp};
+use crate::model::{FieldError, Timestamp};
 use crate::sandbox::App;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
@@ -23,8 +23,7 @@ use crate::sandbox::store::{DirectoryUser, Org};
 pub async fn product_categories(
     Extension(tenant): Extension<Tenant>,
 ) -> TenantedResult<Json<Value>> {
-    let catalog = serde_json::to_value(reference::product_catalog())
-        .map_err(|e| TenantedError::Internal(e.to_string()))?;
+    let catalog = to_json(&reference::product_catalog())?;
     Ok(Json(to_tenanted(tenant.version, catalog)))
 }
 
@@ -49,21 +48,13 @@ fn organization_row(org: &Org, version: ApiVersion) -> Value {
     })
 }
 
-/// A page of `rows` as the JSON `{items, total, page, size, pages}`.
-fn page_of(rows: Vec<Value>, raw_query: Option<&str>) -> TenantedResult<Json<Value>> {
+/// A page of `rows` as the JSON `{items, total, page, size, pages}`, from the `page` and `size`
+/// of `raw_query` (which takes no other parameter).
+fn listing(rows: Vec<Value>, raw_query: Option<&str>) -> TenantedResult<Json<Value>> {
     let mut q = Query::parse(raw_query);
-    let params = q.page();
+    let page = page_of(rows, &mut q)?;
     q.finish()?;
-    let total = rows.len() as u64;
-    let items: Vec<Value> = rows
-        .into_iter()
-        .skip(params.offset())
-        .take(params.size as usize)
-        .collect();
-    let page = Page::new(items, total, params.page, params.size);
-    serde_json::to_value(page)
-        .map(Json)
-        .map_err(|e| TenantedError::Internal(e.to_string()))
+    Ok(Json(page))
 }
 
 /// `GET /organizations`: every organization the credential reaches, whatever the selectors.
@@ -76,7 +67,7 @@ pub async fn organizations(
         .iter()
         .map(|org| organization_row(org, tenant.version))
         .collect();
-    page_of(rows, raw.as_deref())
+    listing(rows, raw.as_deref())
 }
 
 fn user_row(user: &DirectoryUser) -> Value {
@@ -97,7 +88,7 @@ pub async fn users(
         .filter(|u| u.organization_id == org.id)
         .map(user_row)
         .collect();
-    page_of(rows, raw.as_deref())
+    listing(rows, raw.as_deref())
 }
 
 /// A required text field of a JSON object body, trimmed; the 422 names it.
@@ -145,13 +136,6 @@ fn object_body(bytes: &Bytes) -> TenantedResult<Map<String, Value>> {
         )
         .into()),
     }
-}
-
-fn saved(app: &App) -> TenantedResult<()> {
-    app.store.save().map_err(|e| {
-        tracing::error!("{e}");
-        TenantedError::Internal("The sandbox could not save its state file.".into())
-    })
 }
 
 /// `POST /users/invitations` `{email, role}`: a new user of the session's organization, status

@@ -23,6 +23,7 @@ use super::directory::{self, CONNECTIONS, PARTNER_KEYS, Role};
 use super::{Tenant, TenantedError, TenantedResult};
 use crate::model::tenanted::ApiVersion;
 use crate::sandbox::App;
+use crate::sandbox::auth::header_value;
 use crate::sandbox::store::Org;
 
 /// Which credential an endpoint takes.
@@ -56,16 +57,6 @@ pub(crate) fn endpoint_kind(path: &str) -> EndpointKind {
 pub(crate) fn is_read(method: &Method, path: &str) -> bool {
     matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
         || (*method == Method::POST && path.ends_with("/credentials/reveal"))
-}
-
-/// A header's value, trimmed; `None` when absent, empty or not text.
-fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(str::to_owned)
 }
 
 /// The bearer token of `Authorization`, if the header is sent at all (`Some("")` when it does not

@@ -84,12 +84,7 @@ pub async fn update(
     let body = json_body(&body)?;
     let (state, details) = {
         let data = org.read();
-        let r = data
-            .demo
-            .registrations
-            .iter()
-            .find(|r| r.id == id)
-            .ok_or_else(|| not_found(&id))?;
+        let r = data.registration(&id).ok_or_else(|| not_found(&id))?;
         (
             r.state_code.clone(),
             crate::rules::missing_registration_details(r.jurisdiction_specific_fields.as_ref()),
@@ -131,7 +126,7 @@ pub async fn update(
     let has_all = {
         let mut data = org.write();
         if let Some(username) = update.username {
-            if let Some(r) = data.demo.registrations.iter_mut().find(|r| r.id == id) {
+            if let Some(r) = data.registration_mut(&id) {
                 r.username = Some(username);
             }
             updated_fields.push("username".to_owned());
@@ -142,7 +137,7 @@ pub async fn update(
         ] {
             if let Some(value) = value {
                 set_secret(&mut data, &id, field, value);
-                if let Some(r) = data.demo.registrations.iter_mut().find(|r| r.id == id) {
+                if let Some(r) = data.registration_mut(&id) {
                     match key {
                         "password" => r.password_encrypted = Some(MASK.into()),
                         _ => r.pin_encrypted = Some(MASK.into()),
@@ -160,20 +155,10 @@ pub async fn update(
             }
             updated_fields.push(format!("jurisdictionSpecificFields.{key}"));
         }
-        let complete = data
-            .demo
-            .registrations
-            .iter()
-            .find(|r| r.id == id)
-            .is_some_and(|r| r.username.is_some())
+        let complete = data.registration(&id).is_some_and(|r| r.username.is_some())
             && secret(&data, &id, "password_encrypted").is_some()
             && secret(&data, &id, "pin_encrypted").is_some();
-        let r = data
-            .demo
-            .registrations
-            .iter_mut()
-            .find(|r| r.id == id)
-            .ok_or_else(|| not_found(&id))?;
+        let r = data.registration_mut(&id).ok_or_else(|| not_found(&id))?;
         let has_all = r.has_all_credentials.unwrap_or(false) || complete;
         r.has_all_credentials = Some(has_all);
         has_all
@@ -208,12 +193,7 @@ pub async fn reveal(
 ) -> TenantedResult<Json<Value>> {
     let org = tenant.target()?;
     let data = org.read();
-    let r = data
-        .demo
-        .registrations
-        .iter()
-        .find(|r| r.id == id)
-        .ok_or_else(|| not_found(&id))?;
+    let r = data.registration(&id).ok_or_else(|| not_found(&id))?;
     let questions = data
         .demo
         .tenanted
@@ -265,7 +245,7 @@ pub async fn deregister(
 ) -> TenantedResult<Json<Value>> {
     let org = tenant.target()?;
     let body = json_body(&body)?;
-    if !org.read().demo.registrations.iter().any(|r| r.id == id) {
+    if org.read().registration(&id).is_none() {
         return Err(not_found(&id));
     }
     let required = tenant
@@ -291,12 +271,7 @@ pub async fn deregister(
     };
     let registration = {
         let mut data = org.write();
-        let registration = data
-            .demo
-            .registrations
-            .iter_mut()
-            .find(|r| r.id == id)
-            .ok_or_else(|| not_found(&id))?;
+        let registration = data.registration_mut(&id).ok_or_else(|| not_found(&id))?;
         if !registration.status.can_deregister() {
             let closing = matches!(
                 registration.status,

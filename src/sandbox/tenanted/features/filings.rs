@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::wire::{json_body, money, timestamp};
 use super::super::{Tenant, TenantedError, TenantedResult};
-use super::{page_of, saved};
+use super::{id_list, object_body, page_of, saved};
 use crate::model::tenanted::ApiVersion;
 use crate::model::{FieldError, Filing, FilingStatus, Timestamp};
 use crate::sandbox::App;
@@ -110,72 +110,21 @@ pub async fn back_filing_options(
 }
 
 /// The `filingIds` of a bulk action: a non-empty list of strings.
-fn filing_ids(body: Option<&Value>) -> TenantedResult<Vec<String>> {
-    let loc = || vec!["body".into(), "filingIds".into()];
-    let body = match body {
-        None | Some(Value::Null) => {
-            return Err(FieldError::new(
-                "missing",
-                vec!["body".into()],
-                "Field required: send {\"filingIds\": [...]}",
-                Value::Null,
-            )
-            .into());
-        }
-        Some(b @ Value::Object(_)) => b,
-        Some(other) => {
-            return Err(FieldError::new(
-                "model_attributes_type",
-                vec!["body".into()],
-                "Input should be a valid dictionary or object to extract fields from",
-                other.clone(),
-            )
-            .into());
-        }
-    };
-    let Some(value) = body.get("filingIds").filter(|v| !v.is_null()) else {
-        return Err(FieldError::new("missing", loc(), "Field required", Value::Null).into());
-    };
-    let Some(items) = value.as_array() else {
+fn filing_ids(body: Option<Value>) -> TenantedResult<Vec<String>> {
+    let Some(body) = object_body(body)? else {
         return Err(FieldError::new(
-            "list_type",
-            loc(),
-            "Input should be a valid list",
-            value.clone(),
+            "missing",
+            vec!["body".into()],
+            "Field required: send {\"filingIds\": [...]}",
+            Value::Null,
         )
         .into());
     };
-    if items.is_empty() {
-        return Err(FieldError::new(
-            "too_short",
-            loc(),
-            "filingIds must name at least one filing",
-            value.clone(),
-        )
-        .into());
-    }
-    let mut errors = Vec::new();
-    let mut ids = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        match item.as_str() {
-            Some(s) => ids.push(s.to_owned()),
-            None => {
-                let mut at = loc();
-                at.push(i.into());
-                errors.push(FieldError::new(
-                    "string_type",
-                    at,
-                    "Input should be a valid string",
-                    item.clone(),
-                ));
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(ids)
-    } else {
-        Err(errors.into())
-    }
+    id_list(
+        Some(&body),
+        "filingIds",
+        "filingIds must name at least one filing",
+    )
 }
 
 /// What a bulk action does to one filing.
@@ -210,8 +159,7 @@ impl Action {
 /// 2026-10-06, `{results}` from it.
 async fn bulk(app: &App, tenant: &Tenant, body: Bytes, action: Action) -> TenantedResult<Value> {
     let org = tenant.target()?;
-    let body = json_body(&body)?;
-    let ids = filing_ids(body.as_ref())?;
+    let ids = filing_ids(json_body(&body)?)?;
     let mut changed = false;
     let results: Vec<Value> = {
         let mut data = org.write();

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use super::super::wire::{json_body, timestamp};
 use super::super::{Tenant, TenantedError, TenantedResult};
-use super::{page_of, saved};
+use super::{id_list, object_body, page_of, saved};
 use crate::model::tenanted::{APPROVAL_EXEMPTION_TYPES, ApiVersion};
 use crate::model::{Exemption, ExemptionStatus, ExemptionType, FieldError, Timestamp};
 use crate::sandbox::App;
@@ -307,21 +307,6 @@ fn exemption_type(body: Option<&Value>, version: ApiVersion) -> TenantedResult<S
     }
 }
 
-/// The body of an approval, which must be an object when sent.
-fn object_body(body: Option<Value>) -> TenantedResult<Option<Value>> {
-    match body {
-        None | Some(Value::Null) => Ok(None),
-        Some(v @ Value::Object(_)) => Ok(Some(v)),
-        Some(other) => Err(FieldError::new(
-            "model_attributes_type",
-            vec!["body".into()],
-            "Input should be a valid dictionary or object to extract fields from",
-            other,
-        )
-        .into()),
-    }
-}
-
 /// Refuses an import that is not awaiting approval.
 fn awaiting(import: &CertificateImportRecord) -> TenantedResult<()> {
     if import.status == ImportStatus::Uploaded {
@@ -394,56 +379,15 @@ pub async fn approve(
     Ok(Json(row(&import, tenant.version)))
 }
 
-/// The `ids` of a bulk approval: a non-empty list of strings.
+/// The `ids` of a bulk approval: a non-empty list of strings, each kept once.
 fn ids_of(body: Option<&Value>) -> TenantedResult<Vec<String>> {
-    let loc = || vec!["body".into(), "ids".into()];
-    let Some(value) = body.and_then(|b| b.get("ids")).filter(|v| !v.is_null()) else {
-        return Err(FieldError::new("missing", loc(), "Field required", Value::Null).into());
-    };
-    let Some(items) = value.as_array() else {
-        return Err(FieldError::new(
-            "list_type",
-            loc(),
-            "Input should be a valid list",
-            value.clone(),
-        )
-        .into());
-    };
-    if items.is_empty() {
-        return Err(FieldError::new(
-            "too_short",
-            loc(),
-            "ids must name at least one certificate import",
-            value.clone(),
-        )
-        .into());
-    }
-    let mut errors = Vec::new();
     let mut ids: Vec<String> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        match item.as_str() {
-            Some(s) => {
-                if !ids.iter().any(|x| x == s) {
-                    ids.push(s.to_owned());
-                }
-            }
-            None => {
-                let mut at = loc();
-                at.push(i.into());
-                errors.push(FieldError::new(
-                    "string_type",
-                    at,
-                    "Input should be a valid string",
-                    item.clone(),
-                ));
-            }
+    for id in id_list(body, "ids", "ids must name at least one certificate import")? {
+        if !ids.contains(&id) {
+            ids.push(id);
         }
     }
-    if errors.is_empty() {
-        Ok(ids)
-    } else {
-        Err(errors.into())
-    }
+    Ok(ids)
 }
 
 /// `POST /certificate-imports/bulk-approve` `{ids, exemptionType?}`: all or nothing; an unknown
