@@ -111,7 +111,7 @@ pub struct ExportArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum SandboxCommand {
-    /// Serve the v1 interface on a loopback port, on demo data, until Ctrl-C.
+    /// Serve the v1 interface and the Tenanted API on a loopback port, on demo data, until Ctrl-C.
     Serve(ServeArgs),
 }
 

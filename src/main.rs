@@ -6,7 +6,10 @@ use clap::Parser;
 use taxdash::app::DashboardOptions;
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
 use taxdash::commands::{self, Context, Failure};
-use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
+use taxdash::sandbox::{
+    DEMO_CREDENTIALS, DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER, Sandbox,
+    SandboxConfig,
+};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -86,10 +89,14 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     let sandbox =
         Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
     let url = sandbox.base_url();
-    println!("taxdash sandbox: serving the v1 interface at {url}");
+    println!("taxdash sandbox: serving the v1 interface at {url}/v1 and the Tenanted API at {url}");
     for (org, key) in DEMO_CREDENTIALS {
         println!("  organization {org}  key {key}");
     }
+    println!(
+        "  Tenanted only: partner key {DEMO_PARTNER_KEY} (both organizations); session tokens \
+         {DEMO_SESSION_OWNER} (Owner), {DEMO_SESSION_MEMBER} (Member)"
+    );
     let state = match &args.state {
         Some(path) => format!("writes saved to {}", path.display()),
         None => "writes kept in memory only (--state FILE saves them)".into(),
@@ -104,6 +111,9 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "try: curl -H 'x-api-key: demo-key-1' -H 'x-organization-id: orgn_demo_1' {url}/v1/registrations"
+    );
+    println!(
+        "     curl -H 'Api-Key: {DEMO_PARTNER_KEY}' -H 'Api-Version: 2026-10-06' {url}/organizations"
     );
     println!("Ctrl-C stops it.");
     tokio::signal::ctrl_c().await?;

@@ -226,6 +226,66 @@ fn screenshots() {
     assert!(t.wait_exit(Duration::from_secs(10)).success());
 }
 
+/// The screens only the Tenanted API has, on the Tenanted demo (partner key): part of
+/// `cargo test --test e2e -- --ignored screenshots`.
+#[test]
+#[ignore = "writes screenshots/; run it when what the user sees changes"]
+fn screenshots_tenanted() {
+    let state = tempfile::tempdir().unwrap();
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut t = Pty::spawn(&["--demo", "--api", "tenanted"], 140, 40, state.path());
+    let save = |t: &Pty, name: &str| {
+        std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
+    };
+    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.wait_for("Acme Outdoor Supply (orgn_demo_1)", Duration::from_secs(10));
+    // The portal credentials of the California registration, a password typed hidden.
+    t.send("C");
+    t.wait_for("Portal credentials", Duration::from_secs(10));
+    t.send("acme-tax\t");
+    t.send("hunter22");
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "credentials");
+    t.send("\x1b");
+    t.wait_for("Discard", Duration::from_secs(5));
+    t.send("y");
+    // The exposure history of the first economic nexus row.
+    t.send(":nexus\r");
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("V");
+    t.wait_for("economic", Duration::from_secs(10));
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("h");
+    t.wait_for("Exposure history", Duration::from_secs(10));
+    t.wait_for("events", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "exposure-history");
+    t.send("\x1b");
+    // Certificate imports awaiting approval, two marked.
+    t.send(":exemptions\r");
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("I");
+    t.wait_for("certificate imports", Duration::from_secs(10));
+    t.wait_for("cimp_", Duration::from_secs(10));
+    t.send("  ");
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "certificate-imports");
+    // Filings and the back-filing options.
+    t.send(":filings\r");
+    t.wait_for("Filings", Duration::from_secs(10));
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "filings");
+    t.send("b");
+    t.wait_for("Back-filing options", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(500));
+    save(&t, "back-filing-options");
+    t.send("\x1b");
+    t.send("q");
+    assert!(t.wait_exit(Duration::from_secs(10)).success());
+}
+
 #[test]
 fn demo_on_the_tenanted_api_switches_organization() {
     let state = tempfile::tempdir().unwrap();

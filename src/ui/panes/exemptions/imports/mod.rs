@@ -401,7 +401,7 @@ impl Imports {
                 Line::from(Span::styled(why.clone(), theme.warning)),
                 Line::default(),
                 Line::from(Span::styled(
-                    "Press I to go back to the exemptions, which work with both APIs.",
+                    ":exemptions (or the key shown below) goes back to the exemptions, which work with both APIs.",
                     theme.muted,
                 )),
             ];
