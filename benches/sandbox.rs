@@ -3,7 +3,8 @@
 //! same process (both share the machine's cores, as they would on a laptop).
 //!
 //! Run: `cargo bench --bench sandbox` (env BENCH_SECONDS, BENCH_SCALE, BENCH_CLIENTS and
-//! BENCH_SIZE, the page size, to vary). The client reads each answer whole but keeps only the
+//! BENCH_SIZE, the page size, to vary; BENCH_API=tenanted asks the Tenanted API's
+//! `GET /transactions` at release 2026-10-06 instead, to measure its translation). The client reads each answer whole but keeps only the
 //! envelope's counters, so most of the CPU measured is the server's.
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -56,6 +57,7 @@ async fn main() {
     let seconds = env("BENCH_SECONDS", 10);
     let clients = env("BENCH_CLIENTS", 32) as usize;
     let size = env("BENCH_SIZE", 100);
+    let tenanted = std::env::var("BENCH_API").is_ok_and(|v| v == "tenanted");
     let started = Instant::now();
     let config = SandboxConfig {
         scale,
@@ -73,14 +75,19 @@ async fn main() {
         .expect("client");
     let get = move |query: String| {
         let http = http.clone();
-        let url = format!("{base}/v1/transactions?size={size}&{query}");
-        async move {
-            let r = http
-                .get(url)
+        let prefix = if tenanted { "" } else { "/v1" };
+        let url = format!("{base}{prefix}/transactions?size={size}&{query}");
+        let request = if tenanted {
+            http.get(url)
+                .header("api-key", "demo-key-1")
+                .header("api-version", "2026-10-06")
+        } else {
+            http.get(url)
                 .header("x-api-key", "demo-key-1")
                 .header("x-organization-id", "orgn_demo_1")
-                .send()
-                .await?;
+        };
+        async move {
+            let r = request.send().await?;
             let status = r.status();
             let body = r.bytes().await?;
             assert!(
@@ -136,8 +143,9 @@ async fn main() {
     all.sort();
     let rps = all.len() as f64 / seconds as f64;
     println!(
-        "sandbox GET /v1/transactions?size={size} with filters, scale {scale} ({} transactions in org 1); \
+        "sandbox GET {}/transactions?size={size} with filters, scale {scale} ({} transactions in org 1); \
          a page is up to {} KB",
+        if tenanted { "(Tenanted)" } else { "/v1" },
         10_000 * scale,
         bytes / 1024
     );

@@ -137,8 +137,9 @@ pub struct Organization {
 }
 
 /// Body of PUT /registrations/{id}/credentials (snake_case here; the client sends camelCase).
-/// A field left `None` is not sent, and keeps its saved value.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// A field left `None` is not sent, and keeps its saved value. `Debug` shows which fields are set,
+/// never their values.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CredentialsUpdate {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
@@ -151,8 +152,8 @@ pub struct CredentialsUpdate {
 }
 
 /// The portal access codes (from release 2026-10-05): California's CDTFA third-party access
-/// security code, Idaho's access code.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// security code, Idaho's access code. `Debug` never shows a value.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PortalCodes {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cdtfa_third_party_access_security_code: Option<String>,
@@ -180,8 +181,9 @@ pub struct RevealedCredentials {
     pub fields: RevealedFields,
 }
 
-/// The saved credentials in clear. `security_questions` reads both releases' names.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// The saved credentials in clear. `security_questions` reads both releases' names. `Debug`
+/// shows which fields are set, never their values.
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RevealedFields {
     #[serde(default)]
     pub username: Option<String>,
@@ -201,6 +203,60 @@ pub struct RevealedFields {
 pub struct SecurityQuestion {
     pub question: String,
     pub answer: String,
+}
+
+/// A secret as `Debug` shows it: whether it is there, never what it is.
+fn shown(secret: &Option<String>) -> &'static str {
+    if secret.is_some() {
+        "Some(****)"
+    } else {
+        "None"
+    }
+}
+
+impl fmt::Debug for CredentialsUpdate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CredentialsUpdate")
+            .field("username", &self.username)
+            .field("password", &format_args!("{}", shown(&self.password)))
+            .field("pin", &format_args!("{}", shown(&self.pin)))
+            .field(
+                "jurisdiction_specific_fields",
+                &self.jurisdiction_specific_fields,
+            )
+            .finish()
+    }
+}
+
+impl fmt::Debug for PortalCodes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PortalCodes")
+            .field(
+                "cdtfa_third_party_access_security_code",
+                &format_args!("{}", shown(&self.cdtfa_third_party_access_security_code)),
+            )
+            .field("access_code", &format_args!("{}", shown(&self.access_code)))
+            .finish()
+    }
+}
+
+impl fmt::Debug for RevealedFields {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RevealedFields")
+            .field("username", &self.username)
+            .field("password", &format_args!("{}", shown(&self.password)))
+            .field("pin", &format_args!("{}", shown(&self.pin)))
+            .field(
+                "security_questions",
+                &format_args!("[{} hidden]", self.security_questions.len()),
+            )
+            .field(
+                "cdtfa_third_party_access_security_code",
+                &format_args!("{}", shown(&self.cdtfa_third_party_access_security_code)),
+            )
+            .field("access_code", &format_args!("{}", shown(&self.access_code)))
+            .finish()
+    }
 }
 
 open_enum! {
@@ -395,6 +451,31 @@ mod tests {
         let between = ApiVersion::parse("2026-10-05").unwrap();
         assert!(between.includes(ApiVersion::PORTAL_CODES));
         assert!(!between.is_latest_shape());
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug_output() {
+        let update = CredentialsUpdate {
+            password: Some("hunter22".into()),
+            jurisdiction_specific_fields: Some(PortalCodes {
+                access_code: Some("ID-7781".into()),
+                ..PortalCodes::default()
+            }),
+            ..CredentialsUpdate::default()
+        };
+        let revealed = RevealedFields {
+            pin: Some("4321".into()),
+            security_questions: vec![SecurityQuestion {
+                question: "First pet?".into(),
+                answer: "Rex".into(),
+            }],
+            ..RevealedFields::default()
+        };
+        let text = format!("{update:?} {revealed:?}");
+        for secret in ["hunter22", "ID-7781", "4321", "Rex"] {
+            assert!(!text.contains(secret), "{text}");
+        }
+        assert!(text.contains("Some(****)"), "{text}");
     }
 
     #[test]
