@@ -230,7 +230,6 @@ impl Store {
     }
 
     /// Every organization, in the order of [`DEMO_CREDENTIALS`].
-    #[allow(dead_code)] // for the feature endpoints
     pub fn orgs(&self) -> &[Arc<Org>] {
         &self.orgs
     }

@@ -34,9 +34,6 @@ pub(crate) enum TenantedError {
     Forbidden(String),
     /// 404 `not_found`.
     NotFound(String),
-    /// 405 `method_not_allowed` with the `Allow` header.
-    #[allow(dead_code)] // for the feature endpoints
-    MethodNotAllowed { allow: &'static str },
     /// 409 `entity_resolution_ambiguous` or `conflict`.
     Conflict { code: &'static str, message: String },
     /// 422 `validation_failed`.
@@ -54,7 +51,6 @@ pub(crate) type TenantedResult<T> = Result<T, TenantedError>;
 
 impl TenantedError {
     /// A 400 `bad_request`: a business rule.
-    #[allow(dead_code)] // for the feature endpoints
     pub fn bad_request(message: impl Into<String>) -> Self {
         TenantedError::BadRequest {
             code: "bad_request",
@@ -128,18 +124,6 @@ impl IntoResponse for TenantedError {
             }
             TenantedError::Forbidden(m) => envelope(StatusCode::FORBIDDEN, "forbidden", &m, &[]),
             TenantedError::NotFound(m) => envelope(StatusCode::NOT_FOUND, "not_found", &m, &[]),
-            TenantedError::MethodNotAllowed { allow } => {
-                let mut response = envelope(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    "method_not_allowed",
-                    &format!("This path accepts only {allow}."),
-                    &[],
-                );
-                response
-                    .headers_mut()
-                    .insert(header::ALLOW, HeaderValue::from_static(allow));
-                response
-            }
             TenantedError::Conflict { code, message } => {
                 envelope(StatusCode::CONFLICT, code, &message, &[])
             }

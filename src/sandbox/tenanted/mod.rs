@@ -21,8 +21,7 @@ use axum::middleware;
 use axum::routing::{get, post};
 use serde_json::Value;
 
-#[allow(unused_imports)] // for the feature endpoints
-pub(crate) use envelope::{EnvField, TenantedError, TenantedResult};
+pub(crate) use envelope::{TenantedError, TenantedResult};
 
 use super::App;
 use super::query::Query;
@@ -41,9 +40,6 @@ pub(crate) struct Tenant {
     pub org: Option<Arc<Org>>,
     /// Every organization the credential reaches.
     pub reachable: Vec<Arc<Org>>,
-    /// Whether a selector header was sent.
-    #[allow(dead_code)] // for the feature endpoints
-    pub selected: bool,
 }
 
 impl Tenant {

@@ -298,13 +298,12 @@ fn tenant(app: &App, method: &Method, path: &str, headers: &HeaderMap) -> Tenant
             version,
             org: None,
             reachable: Vec::new(),
-            selected: false,
         });
     };
     let reaches = credential.reaches;
     let selected = resolve(headers, &reaches)?;
     let home = reaches.first().map(Arc::clone);
-    let org = match (selected.clone(), home) {
+    let org = match (selected, home) {
         (Some(org), _) => org,
         (None, Some(home)) if is_read(method, path) || reaches.len() == 1 => home,
         _ => {
@@ -322,6 +321,5 @@ fn tenant(app: &App, method: &Method, path: &str, headers: &HeaderMap) -> Tenant
         version,
         org: Some(org),
         reachable: reaches,
-        selected: selected.is_some(),
     })
 }
