@@ -129,12 +129,15 @@ impl Dashboard {
             demo: true,
             read_only: options.read_only,
         };
-        let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log");
-        let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(
-            options.size.0,
-            options.size.1,
-        ))));
+        Self::run_loop(sandbox, client, shell, options.size)
+    }
+
+    /// Runs the real loop on `shell` with `client`, drawn on a TestBackend of `size`, keys sent
+    /// through [`Dashboard::key`] and friends.
+    fn run_loop(sandbox: Sandbox, client: Client, mut shell: Shell, size: (u16, u16)) -> Self {
+        let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(size.0, size.1))));
         let platform = SharedRecorder::default();
         let (keys, receiver) = mpsc::unbounded_channel::<Event>();
         let events: std::pin::Pin<Box<dyn Stream<Item = io::Result<Event>> + Send>> =
@@ -286,41 +289,11 @@ impl Dashboard {
             demo: true,
             read_only: options.read_only,
         };
-        let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
             .with_pane_factory(panes::all)
             .with_tenanted(version);
-        let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(
-            options.size.0,
-            options.size.1,
-        ))));
-        let platform = SharedRecorder::default();
-        let (keys, receiver) = mpsc::unbounded_channel::<Event>();
-        let events: std::pin::Pin<Box<dyn Stream<Item = io::Result<Event>> + Send>> =
-            Box::pin(futures::stream::unfold(receiver, |mut rx| async move {
-                rx.recv().await.map(|e| (Ok(e), rx))
-            }));
-        let (loop_backend, loop_client, mut loop_platform) =
-            (backend.clone(), client.clone(), platform.clone());
-        let task = tokio::spawn(async move {
-            let mut terminal = Terminal::new(loop_backend).unwrap();
-            taxdash::app::run(
-                &mut terminal,
-                events,
-                &mut shell,
-                loop_client,
-                &mut loop_platform,
-            )
-            .await
-        });
-        Dashboard {
-            sandbox,
-            client,
-            backend,
-            platform,
-            keys,
-            task,
-        }
+        Self::run_loop(sandbox, client, shell, options.size)
     }
 
     /// Runs `:text` on the command line.

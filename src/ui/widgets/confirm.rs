@@ -112,25 +112,39 @@ impl Confirm {
             ])
             .centered(),
         );
-        lines.push(
-            Line::from(vec![
-                Span::styled("y", theme.key),
-                Span::styled(" yes  ", theme.muted),
-                Span::styled("n", theme.key),
-                Span::styled(" no  ", theme.muted),
-                Span::styled("Enter", theme.key),
-                Span::styled(" highlighted", theme.muted),
-            ])
-            .centered(),
-        );
-
-        let block = Block::bordered()
-            .title(Span::styled(format!(" {} ", self.title), theme.title))
-            .border_style(theme.border_focus)
-            .padding(ratatui::widgets::Padding::horizontal(1));
-        Clear.render(popup, buf);
-        Paragraph::new(lines).block(block).render(popup, buf);
+        lines.push(key_hints(
+            &[("y", "yes"), ("n", "no"), ("Enter", "highlighted")],
+            theme,
+        ));
+        render_dialog(&self.title, lines, popup, buf, theme);
     }
+}
+
+/// A centred line of key hints for a dialog: `y yes  n no  Enter highlighted`.
+pub(crate) fn key_hints(hints: &[(&str, &str)], theme: &Theme) -> Line<'static> {
+    let mut spans = Vec::with_capacity(hints.len() * 2);
+    for (i, (key, label)) in hints.iter().enumerate() {
+        let gap = if i + 1 < hints.len() { "  " } else { "" };
+        spans.push(Span::styled((*key).to_owned(), theme.key));
+        spans.push(Span::styled(format!(" {label}{gap}"), theme.muted));
+    }
+    Line::from(spans).centered()
+}
+
+/// Draws a dialog: `lines` in a focused, titled box at `popup`, over what was there.
+pub(crate) fn render_dialog(
+    title: &str,
+    lines: Vec<Line<'_>>,
+    popup: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+) {
+    let block = Block::bordered()
+        .title(Span::styled(format!(" {title} "), theme.title))
+        .border_style(theme.border_focus)
+        .padding(ratatui::widgets::Padding::horizontal(1));
+    Clear.render(popup, buf);
+    Paragraph::new(lines).block(block).render(popup, buf);
 }
 
 #[cfg(test)]

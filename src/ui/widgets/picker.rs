@@ -6,9 +6,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use unicode_width::UnicodeWidthStr;
 
+use super::confirm::{key_hints, render_dialog};
 use super::keys::{is_press, typed_char};
 use super::wrap::wrap;
 use crate::ui::theme::Theme;
@@ -108,23 +108,11 @@ impl Picker {
             ])
             .centered(),
         );
-        lines.push(
-            Line::from(vec![
-                Span::styled("←/→", theme.key),
-                Span::styled(" choose  ", theme.muted),
-                Span::styled("Enter", theme.key),
-                Span::styled(" continue  ", theme.muted),
-                Span::styled("Esc", theme.key),
-                Span::styled(" cancel", theme.muted),
-            ])
-            .centered(),
-        );
-        let block = Block::bordered()
-            .title(Span::styled(format!(" {} ", self.title), theme.title))
-            .border_style(theme.border_focus)
-            .padding(ratatui::widgets::Padding::horizontal(1));
-        Clear.render(popup, buf);
-        Paragraph::new(lines).block(block).render(popup, buf);
+        lines.push(key_hints(
+            &[("←/→", "choose"), ("Enter", "continue"), ("Esc", "cancel")],
+            theme,
+        ));
+        render_dialog(&self.title, lines, popup, buf, theme);
     }
 }
 
