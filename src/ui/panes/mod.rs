@@ -3,6 +3,7 @@
 pub mod customers;
 pub mod exemptions;
 pub mod filings;
+pub mod filter_codes;
 pub mod marks;
 pub mod nexus;
 pub mod paging;

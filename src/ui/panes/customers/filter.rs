@@ -1,11 +1,9 @@
 //! The `/` filter: a search over name, email, company and id, and the country and state, checked
 //! as typed.
 
-use serde_json::Value;
-
+use crate::model::FieldError;
 use crate::model::filters::CustomerFilter;
-use crate::model::{FieldError, LocPart};
-use crate::rules;
+use crate::ui::panes::filter_codes::{check_country_and_state, given};
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
 
 /// The `/` filter form, holding the filter in force.
@@ -31,36 +29,9 @@ pub fn filter_form(current: &CustomerFilter) -> Form {
     form
 }
 
-/// The trimmed text of field `name`, when not empty.
-fn given<'v>(values: &'v FormValues, name: &str) -> Option<&'v str> {
-    values.text(name).map(str::trim).filter(|v| !v.is_empty())
-}
-
 /// The filter form's rule: codes, when given, are well formed (either case is accepted).
 fn check_codes(values: &FormValues) -> Vec<FieldError> {
-    let at = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
-    let mut errors = Vec::new();
-    if let Some(c) = given(values, "country")
-        && !rules::is_country_code(&c.to_uppercase())
-    {
-        errors.push(FieldError::new(
-            "value_error",
-            at("country"),
-            "country must be an ISO 3166-1 alpha-2 code such as US",
-            Value::String(c.to_owned()),
-        ));
-    }
-    if let Some(s) = given(values, "state")
-        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
-    {
-        errors.push(FieldError::new(
-            "value_error",
-            at("state"),
-            msg,
-            Value::String(s.to_owned()),
-        ));
-    }
-    errors
+    check_country_and_state(values, "country", "state")
 }
 
 /// The filter the form's values describe.

@@ -1,50 +1,15 @@
 //! The filters: the live search (its text is the list's `search_query`) and the filter form for
 //! status, country and jurisdiction, codes checked as typed.
 
-use serde_json::Value;
-
 use crate::model::filters::ExemptionFilter;
-use crate::model::{ExemptionStatus, FieldError, LocPart};
-use crate::rules;
+use crate::model::{ExemptionStatus, FieldError};
+use crate::ui::panes::filter_codes::{check_country_and_state, code};
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
-
-/// The trimmed, upper-cased text of field `name`, or `None` when empty.
-fn code(values: &FormValues, name: &str) -> Option<String> {
-    values
-        .text(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(str::to_uppercase)
-}
-
-fn error(name: &str, msg: impl Into<String>, value: String) -> FieldError {
-    FieldError::new(
-        "value_error",
-        vec![LocPart::from("query"), LocPart::from(name)],
-        msg,
-        Value::String(value),
-    )
-}
 
 /// The filter form's rule: a country, when given, is a country code; a jurisdiction, when
 /// given, a subdivision code.
 fn check_codes(values: &FormValues) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    if let Some(c) = code(values, "country_code")
-        && !rules::is_country_code(&c)
-    {
-        errors.push(error(
-            "country_code",
-            "country must be an ISO 3166-1 alpha-2 code such as US",
-            c,
-        ));
-    }
-    if let Some(j) = code(values, "jurisdiction")
-        && let Err(msg) = rules::check_state_code(&j)
-    {
-        errors.push(error("jurisdiction", msg, j));
-    }
-    errors
+    check_country_and_state(values, "country_code", "jurisdiction")
 }
 
 /// The statuses the list may be filtered by: the three the service accepts.

@@ -1,50 +1,15 @@
 //! The `/` filters of both views: country and state for physical nexus, status and state for
 //! economic nexus, codes checked as typed.
 
-use serde_json::Value;
-
 use crate::model::filters::{NexusFilter, PhysicalNexusFilter};
-use crate::model::{FieldError, LocPart, NexusStatus};
-use crate::rules;
+use crate::model::{FieldError, NexusStatus};
+use crate::ui::panes::filter_codes::{check_country_and_state, code};
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
-
-/// The trimmed, upper-cased text of field `name`, or `None` when empty.
-fn code(values: &FormValues, name: &str) -> Option<String> {
-    values
-        .text(name)
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .map(str::to_uppercase)
-}
-
-fn error(name: &str, msg: impl Into<String>, value: String) -> FieldError {
-    FieldError::new(
-        "value_error",
-        vec![LocPart::from("query"), LocPart::from(name)],
-        msg,
-        Value::String(value),
-    )
-}
 
 /// The rules of both filters: a country, when given, is a country code; a state, when given, a
 /// subdivision code.
 fn check_codes(values: &FormValues) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    if let Some(c) = code(values, "country")
-        && !rules::is_country_code(&c)
-    {
-        errors.push(error(
-            "country",
-            "country must be an ISO 3166-1 alpha-2 code such as US, or ZZ_EU",
-            c,
-        ));
-    }
-    if let Some(s) = code(values, "state")
-        && let Err(msg) = rules::check_state_code(&s)
-    {
-        errors.push(error("state", msg, s));
-    }
-    errors
+    check_country_and_state(values, "country", "state")
 }
 
 fn state_field() -> FieldSpec {

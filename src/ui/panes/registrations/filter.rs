@@ -1,10 +1,8 @@
 //! The `/` filter: a small form over the list's filters, checked as typed.
 
-use serde_json::Value;
-
 use crate::model::filters::RegistrationFilter;
-use crate::model::{FieldError, FilingFrequency, LocPart, RegistrationStatus, TaxType};
-use crate::rules;
+use crate::model::{FieldError, FilingFrequency, RegistrationStatus, TaxType};
+use crate::ui::panes::filter_codes::check_country_and_state;
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
 
 /// Choices of an enumeration filter, with "any" first.
@@ -65,35 +63,7 @@ pub fn filter_form(current: &RegistrationFilter) -> Form {
 
 /// The filter form's rule: codes, when given, are well formed.
 fn check_codes(values: &FormValues) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    let at = |name: &str| vec![LocPart::from("query"), LocPart::from(name)];
-    if let Some(c) = values
-        .text("country")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        && !rules::is_country_code(&c.to_uppercase())
-    {
-        errors.push(FieldError::new(
-            "value_error",
-            at("country"),
-            "country must be an ISO 3166-1 alpha-2 code such as US, or ZZ_EU",
-            Value::String(c.to_owned()),
-        ));
-    }
-    if let Some(s) = values
-        .text("state")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
-    {
-        errors.push(FieldError::new(
-            "value_error",
-            at("state"),
-            msg,
-            Value::String(s.to_owned()),
-        ));
-    }
-    errors
+    check_country_and_state(values, "country", "state")
 }
 
 /// The filter the form's values describe (the sort stays with the table).

@@ -1,14 +1,13 @@
 //! The `/` filter: a search, a date range, the enumerations the service filters on, country and state,
 //! checked as typed. The sort stays with the table.
 
-use serde_json::Value;
-
 use crate::model::filters::TransactionFilter;
 use crate::model::{
-    Direction, FieldError, LocPart, ProcessingStatus, TransactionExemptStatus, TransactionStatus,
+    Direction, FieldError, ProcessingStatus, TransactionExemptStatus, TransactionStatus,
     TransactionType,
 };
 use crate::rules;
+use crate::ui::panes::filter_codes::{check_country_and_state, given, query_error};
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
 
 /// What the service lists when no date is given.
@@ -114,21 +113,11 @@ pub fn filter_form(current: &TransactionFilter) -> Form {
     form
 }
 
-/// The trimmed text of field `name`, when not empty.
-fn given<'v>(values: &'v FormValues, name: &str) -> Option<&'v str> {
-    values.text(name).map(str::trim).filter(|v| !v.is_empty())
-}
-
 /// The filter form's rules: dates well formed and in order, codes well formed.
 fn check(values: &FormValues) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let mut error = |name: &str, msg: String, input: &str| {
-        errors.push(FieldError::new(
-            "value_error",
-            vec![LocPart::from("query"), LocPart::from(name)],
-            msg,
-            Value::String(input.to_owned()),
-        ));
+        errors.push(query_error(name, msg, input));
     };
     let mut dates = [None, None];
     for (i, name) in ["date_from", "date_to"].into_iter().enumerate() {
@@ -148,20 +137,7 @@ fn check(values: &FormValues) -> Vec<FieldError> {
             &to.to_string(),
         );
     }
-    if let Some(c) = given(values, "country")
-        && !rules::is_country_code(&c.to_uppercase())
-    {
-        error(
-            "country",
-            "country must be an ISO 3166-1 alpha-2 code such as US".into(),
-            c,
-        );
-    }
-    if let Some(s) = given(values, "state")
-        && let Err(msg) = rules::check_state_code(&s.to_uppercase())
-    {
-        error("state", msg, s);
-    }
+    errors.extend(check_country_and_state(values, "country", "state"));
     errors
 }
 
