@@ -21,6 +21,17 @@ pub enum ConfirmOutcome {
     No,
 }
 
+/// Gives `key` to the question in `slot`, if one is open: `Some(true)` when it was answered yes,
+/// `Some(false)` when it is still open or was answered no, `None` when no question is open (the
+/// key is for someone else). An answered question is closed.
+pub fn answer(slot: &mut Option<Confirm>, key: KeyEvent) -> Option<bool> {
+    let outcome = slot.as_mut()?.handle_key(key);
+    if outcome != ConfirmOutcome::None {
+        *slot = None;
+    }
+    Some(outcome == ConfirmOutcome::Yes)
+}
+
 /// The dialog's state: the question, the answer Enter gives, and the highlighted button.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Confirm {
@@ -173,6 +184,20 @@ mod tests {
         assert_eq!(c.handle_key(key(KeyCode::Enter)), ConfirmOutcome::Yes);
         let mut yes = Confirm::new("Refresh?", true);
         assert_eq!(yes.handle_key(key(KeyCode::Enter)), ConfirmOutcome::Yes);
+    }
+
+    #[test]
+    fn an_open_question_takes_the_key_and_closes_once_answered() {
+        let mut none: Option<Confirm> = None;
+        assert_eq!(answer(&mut none, key(KeyCode::Char('y'))), None);
+        let mut slot = Some(Confirm::discard_input());
+        assert_eq!(answer(&mut slot, key(KeyCode::Char('x'))), Some(false));
+        assert!(slot.is_some(), "an unrelated key leaves the question open");
+        assert_eq!(answer(&mut slot, key(KeyCode::Char('n'))), Some(false));
+        assert!(slot.is_none());
+        let mut slot = Some(Confirm::discard_input());
+        assert_eq!(answer(&mut slot, key(KeyCode::Char('y'))), Some(true));
+        assert!(slot.is_none());
     }
 
     #[test]

@@ -35,7 +35,7 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::panes::paging::PageCalls;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
+use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::{Column, PagedTable};
@@ -315,14 +315,9 @@ impl Pane for ExemptionsPane {
         if self.view == View::Imports {
             return self.imports.on_key(key, ctx);
         }
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.handle_key(key) {
-                ConfirmOutcome::Yes => {
-                    self.confirm = None;
-                    self.close_form();
-                }
-                ConfirmOutcome::No => self.confirm = None,
-                ConfirmOutcome::None => {}
+        if let Some(yes) = confirm::answer(&mut self.confirm, key) {
+            if yes {
+                self.close_form();
             }
             return;
         }

@@ -25,7 +25,7 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::panes::paging::PageCalls;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
+use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::{Column, PagedTable};
@@ -423,14 +423,9 @@ impl Pane for TransactionsPane {
     }
 
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.handle_key(key) {
-                ConfirmOutcome::Yes => {
-                    self.confirm = None;
-                    self.close_form();
-                }
-                ConfirmOutcome::No => self.confirm = None,
-                ConfirmOutcome::None => {}
+        if let Some(yes) = confirm::answer(&mut self.confirm, key) {
+            if yes {
+                self.close_form();
             }
             return;
         }
