@@ -5,6 +5,7 @@ pub mod keymap;
 pub mod pane;
 pub mod panes;
 pub mod shell;
+pub mod skeleton;
 pub mod text;
 pub mod theme;
 pub mod widgets;

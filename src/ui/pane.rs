@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use super::keymap::Action;
+use super::keymap::{Action, Keymap};
 use super::theme::Theme;
 use crate::effect::{Call, Effect, Failure, Reply, RequestId};
 use crate::model::tenanted::ApiVersion;
@@ -172,5 +172,21 @@ pub trait Pane: Send {
         false
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool);
+    /// Whether the pane shows its list with nothing open over it (a tab with two views may
+    /// switch then).
+    fn at_rest(&self) -> bool {
+        !self.captures_text()
+    }
+
+    /// Whether an answer to `id` is awaited by this pane (a tab with two views routes by it).
+    fn waits_for(&self, _id: RequestId) -> bool {
+        false
+    }
+
+    /// Called when a call succeeds again after calls failed for want of the service: a pane
+    /// whose last load failed loads again by itself.
+    fn reconnected(&mut self, _ctx: &mut Ctx) {}
+
+    /// Draws the pane; `keys` names the live bindings in any text that mentions a key.
+    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, keys: &Keymap, focused: bool);
 }

@@ -258,6 +258,7 @@ impl Shell {
         let Some((pane, _)) = self.waiting.remove(&answer.id) else {
             return Vec::new();
         };
+        let was_in_trouble = matches!(self.connection, Connection::Trouble(_));
         match &answer.result {
             Ok(_) => self.connection = Connection::Connected,
             Err(f) if f.kind.is_connection() => {
@@ -268,8 +269,24 @@ impl Shell {
             }
             Err(_) => self.connection = Connection::Connected,
         }
+        let back = was_in_trouble && answer.result.is_ok();
         let Answer { id, result } = answer;
-        self.with_pane(pane, |p, ctx| p.receive(id, result, ctx))
+        let mut effects = self.with_pane(pane, |p, ctx| p.receive(id, result, ctx));
+        if back {
+            effects.extend(self.reconnected());
+        }
+        effects
+    }
+
+    /// The service answers again: every pane shown so far whose last load failed loads again.
+    fn reconnected(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        for index in 0..self.panes.len() {
+            if self.shown[index] || index == self.focus {
+                effects.extend(self.with_pane(index, |p, ctx| p.reconnected(ctx)));
+            }
+        }
+        effects
     }
 
     /// Handles one key press.
@@ -525,7 +542,8 @@ impl Shell {
         );
         frame.render_widget(Paragraph::new(self.tabs_line()), tabs);
         let theme = self.theme.clone();
-        self.panes[self.focus].draw(frame, body, &theme, true);
+        self.panes[self.focus]
+            .draw(frame, body, &theme, &self.keymap, true);
         if self.flash.current().is_some() {
             self.flash.render(status, frame.buffer_mut(), &theme);
         } else {

@@ -6,7 +6,6 @@ pub mod filings;
 pub mod filter_codes;
 pub mod marks;
 pub mod nexus;
-pub mod paging;
 pub mod registrations;
 pub mod transactions;
 
@@ -18,7 +17,7 @@ pub fn all() -> Vec<Box<dyn Pane>> {
         Box::new(registrations::RegistrationsPane::new()),
         Box::new(nexus::NexusPane::new()),
         Box::new(exemptions::ExemptionsPane::new()),
-        Box::new(customers::CustomersPane::new()),
+        Box::new(customers::CustomersPane::default()),
         Box::new(transactions::TransactionsPane::new()),
         Box::new(filings::FilingsPane::new()),
     ]

@@ -14,4 +14,4 @@ pub mod timeline;
 mod wrap;
 
 #[cfg(test)]
-mod testing;
+pub mod testing;

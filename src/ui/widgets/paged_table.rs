@@ -87,6 +87,34 @@ impl Sort {
     }
 }
 
+/// A page that came back empty or short before the end the service announced: the list ends
+/// there, and nothing is asked again until the user refreshes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shortfall {
+    /// The total the service announced.
+    pub announced: u64,
+    /// The 1-based page that fell short.
+    pub page: u32,
+    /// Rows that page held.
+    pub rows: u64,
+}
+
+impl std::fmt::Display for Shortfall {
+    /// `the service announced 1,000,000 rows but page 1 was empty`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let announced = crate::ui::text::thousands(self.announced);
+        if self.rows == 0 {
+            write!(f, "the service announced {announced} but page {} was empty", self.page)
+        } else {
+            write!(
+                f,
+                "the service announced {announced} but page {} held only {}",
+                self.page, self.rows
+            )
+        }
+    }
+}
+
 /// The state of a paged table over rows of type `R`. See the module documentation.
 #[derive(Debug, Clone)]
 pub struct PagedTable<R> {
@@ -105,6 +133,10 @@ pub struct PagedTable<R> {
     requested: BTreeSet<u32>,
     failed: BTreeSet<u32>,
     sort: Option<Sort>,
+    /// Where the service's pages fell short of the total it announced, in this generation.
+    shortfall: Option<Shortfall>,
+    /// A second shortfall in one generation stops every fetch until [`PagedTable::retry`].
+    halted: bool,
     /// What the rows are, for `loading registrations…` and `no registrations`.
     noun: &'static str,
     spinner: Spinner,
@@ -131,6 +163,8 @@ impl<R> PagedTable<R> {
             requested: BTreeSet::new(),
             failed: BTreeSet::new(),
             sort: None,
+            shortfall: None,
+            halted: false,
             noun,
             spinner: Spinner::new(),
         }
@@ -335,6 +369,11 @@ impl<R> PagedTable<R> {
         self.requested.contains(&self.page_of(index))
     }
 
+    /// Whether a page failed to load (and was not retried yet).
+    pub fn has_failures(&self) -> bool {
+        !self.failed.is_empty()
+    }
+
     /// Whether fetching the page of row `index` failed (and was not retried yet).
     fn has_failed(&self, index: u64) -> bool {
         self.failed.contains(&self.page_of(index))
@@ -368,6 +407,9 @@ impl<R> PagedTable<R> {
                 }
             }
         }
+        if self.halted {
+            return Vec::new();
+        }
         pages.retain(|p| {
             !self.pages.contains_key(p) && !self.requested.contains(p) && !self.failed.contains(p)
         });
@@ -393,10 +435,11 @@ impl<R> PagedTable<R> {
         }
         self.requested.remove(&page);
         self.failed.remove(&page);
-        self.set_total(answer.total);
         let mut items = answer.items;
         items.truncate(self.page_size as usize);
-        if page >= 1 && page <= self.page_count(answer.total) && !items.is_empty() {
+        let total = self.checked_total(page, answer.total, items.len() as u64);
+        self.set_total(total);
+        if page >= 1 && page <= self.page_count(total) && !items.is_empty() {
             self.pages.insert(page, items);
         }
         self.evict();
@@ -414,9 +457,43 @@ impl<R> PagedTable<R> {
         true
     }
 
-    /// Lets failed pages be asked for again by the next [`PagedTable::wants`].
+    /// The total to believe after page `page` of a list announced at `announced` rows came back
+    /// with `rows` rows: the announced one, unless the page is empty or short before the
+    /// announced end, which ends the list there (and is remembered, see
+    /// [`PagedTable::shortfall`]).
+    fn checked_total(&mut self, page: u32, announced: u64, rows: u64) -> u64 {
+        let size = u64::from(self.page_size);
+        let before = u64::from(page.saturating_sub(1)) * size;
+        let expected = announced.saturating_sub(before).min(size);
+        if page == 0 || rows >= expected {
+            return announced;
+        }
+        if self.shortfall.is_some() {
+            self.halted = true;
+        }
+        self.shortfall = Some(Shortfall {
+            announced,
+            page,
+            rows,
+        });
+        before + rows
+    }
+
+    /// Where the service's pages fell short of the total it announced, if they did.
+    pub fn shortfall(&self) -> Option<Shortfall> {
+        self.shortfall
+    }
+
+    /// Whether fetching stopped after pages kept falling short (until [`PagedTable::retry`]).
+    pub fn is_halted(&self) -> bool {
+        self.halted
+    }
+
+    /// Lets failed pages be asked for again by the next [`PagedTable::wants`], and fetching
+    /// start again after pages fell short.
     pub fn retry(&mut self) {
         self.failed.clear();
+        self.halted = false;
     }
 
     /// Starts over for a new filter or sort: a new generation, an empty cache, the cursor on the
@@ -429,6 +506,8 @@ impl<R> PagedTable<R> {
         self.pages.clear();
         self.requested.clear();
         self.failed.clear();
+        self.shortfall = None;
+        self.halted = false;
     }
 
     /// Sorts by the column with sort key `key`: ascending first, the other way when it is the

@@ -6,62 +6,67 @@ mod detail;
 mod filter;
 mod forms;
 
-use crossterm::event::KeyEvent;
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, StatefulWidget};
+use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
-use self::filter::{describe, filter_form, filter_of};
-use crate::effect::{Call, Failure, FailureKind, Reply, RequestId};
-use crate::model::filters::CustomerFilter;
-use crate::model::{Customer, CustomerTaxRegistration};
+use crate::effect::{Call, Failure, Reply};
+use crate::model::filters::{CustomerFilter, Sort};
+use crate::model::{Customer, CustomerTaxRegistration, Page, PageParams};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::{
+    DetailView, ListSpec, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
+    Skeleton, may_write, open_detail, refused, unexpected,
+};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormOutcome};
-use crate::ui::widgets::paged_table::{Column, PagedTable};
+use crate::ui::widgets::form::{Form, FormValues};
+use crate::ui::widgets::paged_table::Column;
 
-/// The customer the detail shows, and the refresh it waits for.
-struct DetailView {
-    customer: Customer,
-    state: DetailState,
-    loading: Option<RequestId>,
-}
+/// The Customers pane.
+pub type CustomersPane = Skeleton<Customers>;
 
-/// What the pane shows.
-enum Mode {
-    List,
-    Filter(Form),
-    Detail,
-    /// The new-customer form.
-    Create(Form),
-    /// The tax registration form of one customer.
-    TaxId {
-        customer: Box<Customer>,
-        form: Form,
-    },
-}
+/// The customer list.
+pub struct CustomerList;
 
-impl Mode {
-    /// The open form, if any.
-    fn form_mut(&mut self) -> Option<&mut Form> {
-        match self {
-            Mode::Filter(form) | Mode::Create(form) | Mode::TaxId { form, .. } => Some(form),
-            Mode::List | Mode::Detail => None,
+impl ListSpec for CustomerList {
+    type Row = Customer;
+    type Filter = CustomerFilter;
+    const NOUN: &'static str = "customers";
+
+    fn columns() -> Vec<Column<Customer>> {
+        columns()
+    }
+
+    fn call(filter: &CustomerFilter, sort: Vec<Sort>, page: PageParams) -> Call {
+        let mut filter = filter.clone();
+        filter.order_by = sort;
+        Call::Customers { filter, page }
+    }
+
+    fn page(reply: Reply) -> Option<Page<Customer>> {
+        match reply {
+            Reply::CustomersPage(page) => Some(page),
+            _ => None,
         }
     }
 
-    /// The open form, if any.
-    fn form(&self) -> Option<&Form> {
-        match self {
-            Mode::Filter(form) | Mode::Create(form) | Mode::TaxId { form, .. } => Some(form),
-            Mode::List | Mode::Detail => None,
-        }
+    fn id(row: &Customer) -> &str {
+        &row.id
+    }
+
+    fn describe(filter: &CustomerFilter) -> String {
+        filter::describe(filter)
+    }
+
+    fn filter_form(filter: &CustomerFilter) -> Form {
+        filter::filter_form(filter)
+    }
+
+    fn filter_of(values: &FormValues, _: &CustomerFilter) -> CustomerFilter {
+        filter::filter_of(values)
     }
 }
 
@@ -80,451 +85,262 @@ fn describe_registration(r: &CustomerTaxRegistration) -> String {
     format!("{} {} ({valid})", r.tax_type, r.tax_id)
 }
 
-/// The Customers pane.
-pub struct CustomersPane {
-    table: PagedTable<Customer>,
-    columns: Vec<Column<Customer>>,
-    filter: CustomerFilter,
-    pages: PageCalls,
-    mode: Mode,
-    detail: Option<DetailView>,
-    /// The new customer on its way.
-    creating: Option<RequestId>,
-    /// The tax registration on its way.
-    saving_tax: Option<RequestId>,
-    confirm: Option<Confirm>,
-    loaded: bool,
+/// The customer the detail shows.
+pub struct CustomerDetail {
+    pub customer: Customer,
+    state: DetailState,
 }
 
-impl Default for CustomersPane {
-    fn default() -> Self {
-        Self::new()
+impl DetailView for CustomerDetail {
+    fn id(&self) -> &str {
+        &self.customer.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        display_name(&self.customer).to_owned()
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        detail::build(&self.customer, theme).render(area, buf, &mut self.state);
     }
 }
 
-impl CustomersPane {
-    pub fn new() -> Self {
-        CustomersPane {
-            table: PagedTable::new("customers"),
-            columns: columns(),
-            filter: CustomerFilter::default(),
-            pages: PageCalls::default(),
-            mode: Mode::List,
-            detail: None,
-            creating: None,
-            saving_tax: None,
-            confirm: None,
-            loaded: false,
+/// The pane's forms.
+pub enum CustomerForm {
+    /// The new-customer form.
+    Create(Form),
+    /// The tax registration form of one customer.
+    TaxId {
+        customer: Box<Customer>,
+        form: Form,
+    },
+}
+
+impl PaneView for CustomerForm {
+    fn form(&self) -> Option<&Form> {
+        match self {
+            CustomerForm::Create(form) | CustomerForm::TaxId { form, .. } => Some(form),
         }
     }
 
-    /// Asks for the pages the table wants.
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        self.pages
-            .fetch(&mut self.table, ctx, |want| Call::Customers {
-                filter: self.filter.clone(),
-                page: want.params(),
-            });
-    }
-
-    /// Starts over with the filter in force: old answers still on their way are cancelled.
-    fn reload(&mut self, ctx: &mut Ctx) {
-        self.pages.cancel_all(ctx);
-        self.table.reset();
-        self.fetch(ctx);
-    }
-
-    /// Shows `customer` at once and asks the service for its current record.
-    fn open_detail(&mut self, customer: Customer, ctx: &mut Ctx) {
-        if let Some(id) = self.detail.as_mut().and_then(|d| d.loading.take()) {
-            ctx.cancel(id);
-        }
-        self.detail = Some(DetailView {
-            customer,
-            state: DetailState::default(),
-            loading: None,
-        });
-        self.refresh_detail(ctx);
-        self.mode = Mode::Detail;
-    }
-
-    /// Asks the service again for the customer the detail shows, staying where the user is.
-    fn refresh_detail(&mut self, ctx: &mut Ctx) {
-        let Some(d) = &mut self.detail else { return };
-        if let Some(id) = d.loading.take() {
-            ctx.cancel(id);
-        }
-        d.loading = Some(ctx.call(Call::Customer {
-            id: d.customer.id.clone(),
-        }));
-    }
-
-    /// The customer the user is on: the detail's, or the table's selected row.
-    fn current(&self) -> Option<&Customer> {
-        match self.mode {
-            Mode::Detail => self.detail.as_ref().map(|d| &d.customer),
-            _ => self.table.selected(),
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        match self {
+            CustomerForm::Create(form) | CustomerForm::TaxId { form, .. } => Some(form),
         }
     }
 
-    /// Back from a form to where it was opened: the detail when one is open, else the list.
-    fn close_form(&mut self) {
-        self.mode = if self.detail.is_some() {
-            Mode::Detail
-        } else {
-            Mode::List
-        };
-    }
-
-    /// Whether writes are allowed; says why not when they are not.
-    fn may_write(ctx: &mut Ctx) -> bool {
-        if ctx.read_only() {
-            ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
-        }
-        !ctx.read_only()
-    }
-
-    fn open_create(&mut self, ctx: &mut Ctx) {
-        if Self::may_write(ctx) {
-            self.mode = Mode::Create(forms::create_form());
+    fn subtitle(&self) -> String {
+        match self {
+            CustomerForm::Create(_) => "new customer".to_owned(),
+            CustomerForm::TaxId { customer, .. } => {
+                format!("tax registration of {}", display_name(customer))
+            }
         }
     }
 
-    fn open_tax_form(&mut self, ctx: &mut Ctx) {
-        if !Self::may_write(ctx) {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        if let Some(form) = self.form_mut() {
+            form.render(area, buf, theme);
+        }
+    }
+}
+
+/// What the pane waits for.
+#[derive(Debug)]
+pub enum Op {
+    /// The current record of the customer in the detail.
+    Record,
+    Create,
+    SaveTax,
+}
+
+impl Operation for Op {
+    fn scope(&self) -> Scope {
+        match self {
+            Op::Record => Scope::Detail,
+            Op::Create | Op::SaveTax => Scope::Pane,
+        }
+    }
+}
+
+/// What is the Customers pane's own.
+#[derive(Default)]
+pub struct Customers;
+
+impl Customers {
+    fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if may_write(ctx) {
+            parts.screen.open(CustomerForm::Create(forms::create_form()));
+        }
+    }
+
+    fn open_tax_form(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !may_write(ctx) {
             return;
         }
-        match self.current().cloned() {
-            Some(customer) => {
-                self.mode = Mode::TaxId {
-                    customer: Box::new(customer),
-                    form: forms::tax_form(),
-                }
-            }
+        let current = match parts.screen.detail() {
+            Some(d) => Some(d.customer.clone()),
+            None => parts.list.selected().cloned(),
+        };
+        match current {
+            Some(customer) => parts.screen.open(CustomerForm::TaxId {
+                customer: Box::new(customer),
+                form: forms::tax_form(),
+            }),
             None => ctx.notify(Level::Info, "Select a customer first."),
         }
     }
 
-    /// Sends what the open form describes, when its rules pass.
-    fn submit(&mut self, ctx: &mut Ctx) {
-        match &mut self.mode {
-            Mode::Filter(form) => {
-                self.filter = filter_of(&form.values());
-                self.mode = Mode::List;
-                ctx.notify(Level::Info, format!("showing {}", describe(&self.filter)));
-                self.reload(ctx);
-            }
-            Mode::Create(form) => match forms::create_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    self.creating = Some(ctx.call(Call::CreateCustomer {
-                        body: Box::new(body),
-                    }));
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
-            Mode::TaxId { customer, form } => match forms::tax_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    self.saving_tax = Some(ctx.call(Call::CustomerTaxRegistration {
-                        customer_id: customer.id.clone(),
-                        body,
-                    }));
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
-            Mode::List | Mode::Detail => {}
-        }
-    }
-
-    /// A write the service refused: the fields it names show their errors under them, and every
-    /// value stays as typed, ready to be fixed and sent again.
-    fn refused(form: &mut Form, failure: &Failure) {
-        form.set_busy(false);
-        if failure.kind == FailureKind::Validation {
-            form.set_errors(&failure.fields);
-        }
-    }
-
-    fn created(&mut self, customer: Customer, ctx: &mut Ctx) {
+    fn created(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         ctx.notify(
             Level::Success,
-            format!("Customer {} created.", display_name(&customer)),
+            format!("Customer {} created.", display_name(customer)),
         );
-        if matches!(self.mode, Mode::Create(_)) {
-            self.open_detail(customer, ctx);
+        if matches!(parts.screen.view(), Some(CustomerForm::Create(_))) {
+            open_detail(self, parts, customer, ctx);
         }
-        self.reload(ctx);
+        parts.list.reload(ctx);
     }
 
-    /// A tax registration saved: the customer's detail is opened (or refreshed) to show it as the
-    /// service now has it.
-    fn tax_saved(&mut self, registration: &CustomerTaxRegistration, ctx: &mut Ctx) {
+    /// A tax registration saved: the customer's detail is opened (or refreshed) to show it as
+    /// the service now has it.
+    fn tax_saved(&mut self, saved: &CustomerTaxRegistration, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         ctx.notify(
             Level::Success,
-            format!(
-                "Tax registration saved: {}.",
-                describe_registration(registration)
-            ),
+            format!("Tax registration saved: {}.", describe_registration(saved)),
         );
-        match &self.mode {
-            Mode::TaxId { customer, .. } => {
-                let customer = (**customer).clone();
-                self.open_detail(customer, ctx);
-            }
-            _ if self
-                .detail
-                .as_ref()
-                .is_some_and(|d| d.customer.id == registration.customer_id) =>
-            {
-                self.refresh_detail(ctx);
-            }
-            _ => {}
-        }
-    }
-
-    fn detail_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let Some(d) = &mut self.detail else {
-            return false;
-        };
-        match action {
-            Action::Back => {
-                if let Some(id) = d.loading.take() {
-                    ctx.cancel(id);
-                }
-                self.detail = None;
-                self.mode = Mode::List;
-            }
-            action if d.state.navigate(action) => {}
-            Action::Refresh => self.refresh_detail(ctx),
-            _ => return false,
-        }
-        true
-    }
-
-    fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        match action {
-            // Movement: the table moves its cursor.
-            action if self.table.navigate(action) => {}
-            Action::Open => match self.table.selected().cloned() {
-                Some(c) => self.open_detail(c, ctx),
-                None => return false,
-            },
-            Action::Filter => self.mode = Mode::Filter(filter_form(&self.filter)),
-            Action::Refresh => self.reload(ctx),
-            _ => return false,
-        }
-        self.fetch(ctx);
-        true
-    }
-
-    /// The words after the title: what the list shows, or what the form is for.
-    fn subtitle(&self) -> String {
-        match &self.mode {
-            Mode::Create(_) => "new customer".to_owned(),
-            Mode::TaxId { customer, .. } => {
-                format!("tax registration of {}", display_name(customer))
-            }
-            Mode::Detail => self
-                .detail
-                .as_ref()
-                .map_or_else(String::new, |d| display_name(&d.customer).to_owned()),
-            Mode::List | Mode::Filter(_) => describe(&self.filter),
+        if let Some(CustomerForm::TaxId { customer, .. }) = parts.screen.view() {
+            let customer = (**customer).clone();
+            open_detail(self, parts, &customer, ctx);
+        } else if let Screen::Detail(d) = &parts.screen
+            && d.customer.id == saved.customer_id
+        {
+            parts.requests.cancel_detail(ctx);
+            parts.requests.call(
+                ctx,
+                Call::Customer {
+                    id: saved.customer_id.clone(),
+                },
+                Op::Record,
+            );
         }
     }
 }
 
-impl Pane for CustomersPane {
-    fn title(&self) -> &str {
-        "Customers"
-    }
+impl PaneSpec for Customers {
+    type List = CustomerList;
+    type Detail = CustomerDetail;
+    type View = CustomerForm;
+    type Overlay = NoLayer;
+    type Op = Op;
 
-    fn hints(&self) -> Vec<PaneHint> {
-        if self.confirm.is_some() {
-            return vec![PaneHint::keys("y/n", "answer")];
-        }
-        match self.mode {
-            Mode::Create(_) => vec![
-                PaneHint::keys("tab", "next field"),
-                PaneHint::keys("←/→", "choose status"),
-                PaneHint::keys("enter", "next/submit"),
-                PaneHint::keys("ctrl-s", "submit"),
-                PaneHint::keys("esc", "cancel"),
-            ],
-            Mode::Filter(_) | Mode::TaxId { .. } => vec![
-                PaneHint::keys("tab", "next field"),
-                PaneHint::keys("enter", "next/submit"),
-                PaneHint::keys("ctrl-s", "submit"),
-                PaneHint::keys("esc", "cancel"),
-            ],
-            Mode::Detail => vec![
-                PaneHint::action(Action::Back, "back"),
-                PaneHint::action(Action::Up, "scroll"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::TaxId, "tax registration"),
-                PaneHint::action(Action::New, "new customer"),
-            ],
-            Mode::List => vec![
-                PaneHint::action(Action::Open, "open"),
-                PaneHint::action(Action::Filter, "search"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::New, "new customer"),
-                PaneHint::action(Action::TaxId, "tax registration"),
-            ],
+    const TITLE: &'static str = "Customers";
+    const FILTER: &'static str = "search";
+
+    fn detail(&self, row: &Customer) -> CustomerDetail {
+        CustomerDetail {
+            customer: row.clone(),
+            state: DetailState::default(),
         }
     }
 
-    fn show(&mut self, ctx: &mut Ctx) {
-        if !self.loaded {
-            self.loaded = true;
-            self.fetch(ctx);
-        }
+    fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
+        let id = detail.customer.id.clone();
+        requests.call(ctx, Call::Customer { id }, Op::Record);
     }
 
-    fn captures_text(&self) -> bool {
-        self.confirm.is_some() || self.mode.form().is_some()
+    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::New, "new customer"),
+            PaneHint::action(Action::TaxId, "tax registration"),
+        ]
     }
 
-    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        if let Some(yes) = confirm::answer(&mut self.confirm, key) {
-            if yes {
-                self.close_form();
-            }
-            return;
-        }
-        let Some(form) = self.mode.form_mut() else {
-            return;
-        };
-        match form.handle_key(key) {
-            FormOutcome::Submit => self.submit(ctx),
-            FormOutcome::Cancel => self.close_form(),
-            FormOutcome::AskDiscard => self.confirm = Some(Confirm::discard_input()),
-            FormOutcome::None | FormOutcome::Invalid => {}
-        }
+    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::TaxId, "tax registration"),
+            PaneHint::action(Action::New, "new customer"),
+        ]
     }
 
-    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if parts.screen.view().is_some() {
+            return false;
+        }
         match action {
-            Action::New => self.open_create(ctx),
-            Action::TaxId => self.open_tax_form(ctx),
-            Action::CopyId => match self.current() {
-                Some(c) => ctx.copy(c.id.clone()),
-                None => return false,
-            },
-            _ if matches!(self.mode, Mode::Detail) => return self.detail_action(action, ctx),
-            _ if matches!(self.mode, Mode::List) => return self.list_action(action, ctx),
+            Action::New => Self::open_create(parts, ctx),
+            Action::TaxId => Self::open_tax_form(parts, ctx),
             _ => return false,
         }
         true
     }
 
-    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if self.pages.owns(id) {
-            self.pages
-                .receive(id, result, &mut self.table, ctx, |reply| match reply {
-                    Reply::CustomersPage(rows) => Some(rows),
-                    _ => None,
-                });
-            self.fetch(ctx);
-            return;
+    fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let Parts {
+            screen, requests, ..
+        } = parts;
+        match screen.view_mut() {
+            Some(CustomerForm::Create(form)) => match forms::create_body(&form.values()) {
+                Ok(body) => {
+                    form.set_busy(true);
+                    let body = Box::new(body);
+                    requests.call(ctx, Call::CreateCustomer { body }, Op::Create);
+                }
+                Err(errors) => form.set_errors(&errors),
+            },
+            Some(CustomerForm::TaxId { customer, form }) => match forms::tax_body(&form.values()) {
+                Ok(body) => {
+                    form.set_busy(true);
+                    let customer_id = customer.id.clone();
+                    let call = Call::CustomerTaxRegistration { customer_id, body };
+                    requests.call(ctx, call, Op::SaveTax);
+                }
+                Err(errors) => form.set_errors(&errors),
+            },
+            None => {}
         }
-        if self.creating == Some(id) {
-            self.creating = None;
-            match result {
-                Ok(Reply::Customer(customer)) => self.created(customer, ctx),
-                Ok(_) => {}
-                Err(failure) => {
-                    if let Mode::Create(form) = &mut self.mode {
-                        Self::refused(form, &failure);
-                    }
-                    ctx.notify(Level::Error, failure.message);
+    }
+
+    fn receive(
+        &mut self,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        match (op, result) {
+            (Op::Create, Ok(Reply::Customer(customer))) => self.created(&customer, parts, ctx),
+            (Op::SaveTax, Ok(Reply::CustomerTaxRegistration(r))) => self.tax_saved(&r, parts, ctx),
+            (Op::Record, Ok(Reply::Customer(customer))) => {
+                parts.list.replace(&customer);
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.customer = customer;
                 }
             }
-            return;
-        }
-        if self.saving_tax == Some(id) {
-            self.saving_tax = None;
-            match result {
-                Ok(Reply::CustomerTaxRegistration(r)) => self.tax_saved(&r, ctx),
-                Ok(_) => {}
-                Err(failure) => {
-                    if let Mode::TaxId { form, .. } = &mut self.mode {
-                        Self::refused(form, &failure);
-                    }
-                    ctx.notify(Level::Error, failure.message);
-                }
+            (Op::Create | Op::SaveTax, Err(failure)) => {
+                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
+                refused(form, &failure, ctx);
             }
-            return;
-        }
-        let Some(d) = &mut self.detail else { return };
-        if d.loading != Some(id) {
-            return;
-        }
-        d.loading = None;
-        match result {
-            Ok(Reply::Customer(customer)) => {
-                self.table
-                    .replace_where(|c| c.id == customer.id, customer.clone());
-                d.customer = customer;
-            }
-            Ok(_) => {}
-            Err(failure) => ctx.notify(Level::Error, failure.message),
+            (Op::Record, Err(failure)) => ctx.notify(Level::Error, failure.message),
+            (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["filter", "new", "refresh", "tax"]
+        vec!["new", "tax"]
     }
 
-    fn command(&mut self, name: &str, _args: &[&str], ctx: &mut Ctx) -> bool {
-        if self.captures_text() {
-            return false;
-        }
+    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match name {
-            "filter" => self.mode = Mode::Filter(filter_form(&self.filter)),
-            "new" => self.open_create(ctx),
-            "tax" => self.open_tax_form(ctx),
-            "refresh" => self.reload(ctx),
+            "new" => Self::open_create(parts, ctx),
+            "tax" => Self::open_tax_form(parts, ctx),
             _ => return false,
         }
         true
-    }
-
-    fn has_unsaved_input(&self) -> bool {
-        self.mode.form().is_some_and(Form::is_dirty)
-    }
-
-    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(if focused {
-                theme.border_focus
-            } else {
-                theme.border
-            })
-            .title(Line::from(vec![
-                Span::styled(" Customers ", theme.title),
-                Span::styled(format!("— {} ", self.subtitle()), theme.muted),
-            ]));
-        let inner = block.inner(area);
-        frame.render_widget(block, area);
-        let buf = frame.buffer_mut();
-        match &mut self.mode {
-            Mode::Detail => {
-                if let Some(d) = &mut self.detail {
-                    detail::build(&d.customer, theme).render(inner, buf, &mut d.state);
-                }
-            }
-            Mode::Filter(form) | Mode::Create(form) | Mode::TaxId { form, .. } => {
-                form.render(inner, buf, theme)
-            }
-            Mode::List => self.table.render(inner, buf, theme, &self.columns, focused),
-        }
-        if let Some(confirm) = &self.confirm {
-            confirm.render(inner, buf, theme);
-        }
     }
 }
 

@@ -1,97 +1,31 @@
 //! The pane on its own: keys and answers in, calls and notices out.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use serde_json::json;
 
 use super::*;
-use crate::effect::Effect;
-use crate::model::{CustomerTaxType, FieldError, LocPart, Page};
+use crate::effect::{Effect, FailureKind};
+use crate::model::{CustomerTaxType, FieldError, LocPart};
+use crate::ui::pane::Pane;
+use crate::ui::skeleton::testing::Fixture;
 
-/// The pane with what it asked for so far.
-struct Harness {
-    pane: CustomersPane,
-    next_id: u64,
-    effects: Vec<Effect>,
-    notices: Vec<(Level, String)>,
-    read_only: bool,
+type Harness = Fixture<CustomersPane>;
+
+fn harness(read_only: bool) -> Harness {
+    let h = Fixture::new(CustomersPane::default());
+    if read_only { h.read_only() } else { h }
 }
 
-impl Harness {
-    fn new(read_only: bool) -> Self {
-        Harness {
-            pane: CustomersPane::new(),
-            next_id: 0,
-            effects: Vec::new(),
-            notices: Vec::new(),
-            read_only,
-        }
-    }
+fn load(h: &mut Harness, rows: Vec<Customer>) {
+    h.load(rows, Reply::CustomersPage);
+}
 
-    fn with<T>(&mut self, f: impl FnOnce(&mut CustomersPane, &mut Ctx) -> T) -> T {
-        let mut ctx = Ctx::new(
-            &mut self.next_id,
-            &mut self.effects,
-            &mut self.notices,
-            self.read_only,
-        );
-        f(&mut self.pane, &mut ctx)
-    }
+fn form(h: &Harness) -> &Form {
+    h.pane.parts.screen.form().expect("a form is open")
+}
 
-    fn action(&mut self, action: Action) -> bool {
-        self.with(|p, ctx| p.on_action(action, ctx))
-    }
-
-    fn key(&mut self, key: KeyEvent) {
-        assert!(self.pane.captures_text(), "a form has the keys");
-        self.with(|p, ctx| p.on_key(key, ctx));
-    }
-
-    fn press(&mut self, code: KeyCode) {
-        self.key(KeyEvent::new(code, KeyModifiers::NONE));
-    }
-
-    fn type_text(&mut self, text: &str) {
-        text.chars().for_each(|c| self.press(KeyCode::Char(c)));
-    }
-
-    fn submit(&mut self) {
-        self.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
-    }
-
-    fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {
-        self.with(|p, ctx| p.receive(id, result, ctx));
-    }
-
-    /// The calls asked for since the last look, forgetting them.
-    fn calls(&mut self) -> Vec<(RequestId, Call)> {
-        self.effects
-            .drain(..)
-            .filter_map(|e| match e {
-                Effect::Call { id, call } => Some((id, *call)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Shows the pane and answers its first page with `rows`.
-    fn load(&mut self, rows: Vec<Customer>) {
-        self.with(|p, ctx| p.show(ctx));
-        let (id, _) = self.calls().remove(0);
-        let total = rows.len() as u64;
-        let page = Page {
-            items: rows,
-            total,
-            page: 1,
-            size: 50,
-            pages: 1,
-        };
-        self.answer(id, Ok(Reply::CustomersPage(page)));
-        self.calls();
-    }
-
-    fn form(&self) -> &Form {
-        self.pane.mode.form().expect("a form is open")
-    }
+fn detail(h: &Harness) -> &Customer {
+    &h.pane.parts.screen.detail().expect("the detail is open").customer
 }
 
 fn customer(id: &str, country: &str) -> Customer {
@@ -100,8 +34,8 @@ fn customer(id: &str, country: &str) -> Customer {
 
 #[test]
 fn a_refusal_lands_under_its_field_and_keeps_every_value() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "GB")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "GB")]);
     assert!(h.action(Action::New));
     h.type_text("Ada");
     h.press(KeyCode::Tab);
@@ -114,7 +48,7 @@ fn a_refusal_lands_under_its_field_and_keeps_every_value() {
     };
     assert_eq!(body.name.as_deref(), Some("Ada"));
     assert_eq!(body.email.as_deref(), Some("ada@example.com"));
-    assert!(h.form().is_busy());
+    assert!(form(&h).is_busy());
 
     let failure = Failure {
         kind: FailureKind::Validation,
@@ -128,40 +62,40 @@ fn a_refusal_lands_under_its_field_and_keeps_every_value() {
     };
     h.answer(*id, Err(failure));
     assert!(
-        matches!(h.pane.mode, Mode::Create(_)),
+        matches!(h.pane.parts.screen.view(), Some(CustomerForm::Create(_))),
         "the form stays open"
     );
-    let form = h.form();
+    let form = form(&h);
     assert_eq!(form.errors_for("email"), ["email is already in use"]);
     assert_eq!(form.values().text("name"), Some("Ada"));
     assert_eq!(form.values().text("email"), Some("ada@example.com"));
     assert!(!form.is_busy(), "ready to be sent again");
-    assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Error));
+    assert_eq!(h.last_level(), Some(Level::Error));
 }
 
 #[test]
 fn a_created_customer_opens_in_the_detail_and_the_list_reloads() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "GB")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "GB")]);
     h.action(Action::New);
     h.type_text("Zed");
     h.submit();
     let (id, _) = h.calls().remove(0);
     h.answer(id, Ok(Reply::Customer(customer("cust_2", "US"))));
-    assert!(matches!(h.pane.mode, Mode::Detail));
-    assert_eq!(h.pane.detail.as_ref().unwrap().customer.id, "cust_2");
+    assert!(h.pane.parts.screen.is_detail());
+    assert_eq!(detail(&h).id, "cust_2");
     let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
     assert!(calls.contains(&Call::Customer {
         id: "cust_2".into()
     }));
     assert!(calls.iter().any(|c| matches!(c, Call::Customers { .. })));
-    assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Success));
+    assert_eq!(h.last_level(), Some(Level::Success));
 }
 
 #[test]
 fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "CA")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "CA")]);
     assert!(h.action(Action::TaxId), "from the list");
     h.type_text("123456789RT0001");
     h.press(KeyCode::Enter);
@@ -182,7 +116,7 @@ fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
         is_valid: true,
     };
     h.answer(*id, Ok(Reply::CustomerTaxRegistration(saved.clone())));
-    assert!(matches!(h.pane.mode, Mode::Detail));
+    assert!(h.pane.parts.screen.is_detail());
     let (fetch, call) = h.calls().remove(0);
     assert_eq!(
         call,
@@ -194,9 +128,9 @@ fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
     let mut fresh = customer("cust_1", "CA");
     fresh.customer_tax_registrations = Some(vec![saved]);
     h.answer(fetch, Ok(Reply::Customer(fresh.clone())));
-    assert_eq!(h.pane.detail.as_ref().unwrap().customer, fresh);
+    assert_eq!(detail(&h), &fresh);
     assert_eq!(
-        h.pane.table.selected(),
+        h.pane.parts.list.selected(),
         Some(&fresh),
         "the row is current too"
     );
@@ -204,8 +138,8 @@ fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
 
 #[test]
 fn a_stale_detail_answer_is_dropped() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "CA")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "CA")]);
     h.action(Action::Open);
     let (first, _) = h.calls().remove(0);
     h.action(Action::Refresh);
@@ -214,7 +148,7 @@ fn a_stale_detail_answer_is_dropped() {
     let mut renamed = customer("cust_1", "CA");
     renamed.name = Some("Old answer".into());
     h.answer(first, Ok(Reply::Customer(renamed.clone())));
-    let shown = |h: &Harness| h.pane.detail.as_ref().unwrap().customer.name.clone();
+    let shown = |h: &Harness| detail(h).name.clone();
     assert_eq!(shown(&h).as_deref(), Some("Ada Lovelace"));
     renamed.name = Some("New answer".into());
     h.answer(second, Ok(Reply::Customer(renamed)));
@@ -223,57 +157,60 @@ fn a_stale_detail_answer_is_dropped() {
 
 #[test]
 fn read_only_opens_no_form() {
-    let mut h = Harness::new(true);
-    h.load(vec![customer("cust_1", "CA")]);
+    let mut h = harness(true);
+    load(&mut h, vec![customer("cust_1", "CA")]);
     for action in [Action::New, Action::TaxId] {
         h.action(action);
-        assert!(h.pane.mode.form().is_none(), "{action:?} opens nothing");
-        assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Error));
+        assert!(h.pane.parts.screen.form().is_none(), "{action:?} opens nothing");
+        assert_eq!(h.last_level(), Some(Level::Error));
     }
-    assert!(!h.with(|p, ctx| p.command("new", &[], ctx) && p.mode.form().is_some()));
+    assert!(!(h.command("new", &[]) && h.pane.parts.screen.form().is_some()));
     assert!(h.calls().is_empty());
 }
 
 #[test]
 fn closing_a_form_with_input_asks_first() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "CA")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "CA")]);
     h.action(Action::TaxId);
     h.type_text("x");
     assert!(h.pane.has_unsaved_input());
     h.press(KeyCode::Esc);
-    assert!(h.pane.confirm.is_some());
+    assert!(h.pane.captures_text() && h.pane.parts.overlays.len() == 1);
     h.press(KeyCode::Char('n'));
-    assert!(matches!(h.pane.mode, Mode::TaxId { .. }), "kept on no");
+    assert!(
+        matches!(h.pane.parts.screen.view(), Some(CustomerForm::TaxId { .. })),
+        "kept on no"
+    );
     h.press(KeyCode::Esc);
     h.press(KeyCode::Char('y'));
-    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.parts.screen.is_list());
 }
 
 #[test]
 fn a_form_that_fails_its_rule_sends_nothing() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "CA")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "CA")]);
     h.action(Action::New);
     h.press(KeyCode::Tab);
     h.press(KeyCode::Tab);
     h.type_text("ada@");
     h.submit();
     assert!(h.calls().is_empty());
-    assert_eq!(h.form().focused_name(), Some("email"));
-    assert!(!h.form().errors_for("email").is_empty());
+    assert_eq!(form(&h).focused_name(), Some("email"));
+    assert!(!form(&h).errors_for("email").is_empty());
 }
 
 #[test]
 fn the_search_reloads_the_list_with_its_filter() {
-    let mut h = Harness::new(false);
-    h.load(vec![customer("cust_1", "CA")]);
+    let mut h = harness(false);
+    load(&mut h, vec![customer("cust_1", "CA")]);
     h.action(Action::Filter);
     h.type_text("ada");
     h.press(KeyCode::Tab);
     h.type_text("ca");
     h.submit();
-    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.parts.screen.is_list());
     let calls = h.calls();
     let [(_, Call::Customers { filter, page })] = calls.as_slice() else {
         panic!("one page call: {calls:?}");

@@ -33,7 +33,7 @@ use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::skeleton::paging::PageCalls;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
@@ -490,7 +490,14 @@ impl Pane for ExemptionsPane {
         self.mode.form().is_some_and(Form::is_dirty)
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    fn draw(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        _keys: &crate::ui::keymap::Keymap,
+        focused: bool,
+    ) {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(if focused {

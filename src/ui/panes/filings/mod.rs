@@ -31,7 +31,7 @@ use crate::model::{Filing, FilingStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::panes::marks::{Marked, Marks};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::skeleton::paging::PageCalls;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -474,7 +474,14 @@ impl Pane for FilingsPane {
         true
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    fn draw(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        _keys: &crate::ui::keymap::Keymap,
+        focused: bool,
+    ) {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(if focused {

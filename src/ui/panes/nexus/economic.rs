@@ -17,7 +17,7 @@ use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::skeleton::paging::PageCalls;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::text;
 use crate::ui::theme::Theme;

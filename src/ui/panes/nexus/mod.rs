@@ -234,7 +234,14 @@ impl Pane for NexusPane {
         self.physical.has_unsaved_input() || self.economic.has_unsaved_input()
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    fn draw(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        _keys: &crate::ui::keymap::Keymap,
+        focused: bool,
+    ) {
         let subtitle = match self.view {
             View::Physical => format!(
                 "— physical: {} ",

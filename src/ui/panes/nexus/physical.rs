@@ -15,7 +15,7 @@ use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::skeleton::paging::PageCalls;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};

@@ -23,7 +23,7 @@ use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::skeleton::paging::PageCalls;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
@@ -556,7 +556,14 @@ impl Pane for TransactionsPane {
         false
     }
 
-    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, focused: bool) {
+    fn draw(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        _keys: &crate::ui::keymap::Keymap,
+        focused: bool,
+    ) {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(if focused {

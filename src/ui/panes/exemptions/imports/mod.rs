@@ -20,7 +20,7 @@ use crate::model::tenanted::{
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::{Marked, Marks};
-use crate::ui::panes::paging::PageCalls;
+use crate::ui::skeleton::paging::PageCalls;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};

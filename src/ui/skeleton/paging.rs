@@ -33,6 +33,21 @@ impl PageCalls {
         }
     }
 
+    /// How many page calls are on their way.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no page call is on its way.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The generation and page call `id` asked for, no longer waiting.
+    pub fn take(&mut self, id: RequestId) -> Option<(u64, u32)> {
+        self.0.remove(&id)
+    }
+
     /// Whether `id` is one of these page calls.
     pub fn owns(&self, id: RequestId) -> bool {
         self.0.contains_key(&id)

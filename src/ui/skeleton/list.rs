@@ -1,0 +1,366 @@
+//! A pane's list: the paged table, its columns, the filter in force, the page calls, and the
+//! state of the load (loading, loaded, failed, stale, short). What a list is *of* comes from a
+//! [`ListSpec`]; everything else is here, once.
+//!
+//! - A failed first load shows its error in the pane, with the refresh key to retry.
+//! - A failed refresh keeps the rows on screen, marked stale with the time they were fetched.
+//! - A page that comes back empty or short before the announced end ends the list there and
+//!   says so; nothing is asked again until the user refreshes.
+//! - Any success clears the error.
+
+use chrono::{DateTime, Local};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::paging::PageCalls;
+use crate::effect::{Call, Failure, Reply, RequestId};
+use crate::model::filters::Sort as SortKey;
+use crate::model::{Page, PageParams};
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level};
+use crate::ui::text::truncate;
+use crate::ui::theme::Theme;
+use crate::ui::widgets::form::{Form, FormValues};
+use crate::ui::widgets::paged_table::{Column, PagedTable};
+
+/// What a list is of: its rows, its filter, its call and its columns.
+pub trait ListSpec: Send + 'static {
+    type Row: Clone + Send + 'static;
+    type Filter: Clone + Default + PartialEq + Send + 'static;
+
+    /// The rows, plural: `registrations`.
+    const NOUN: &'static str;
+
+    fn columns() -> Vec<Column<Self::Row>>;
+
+    /// The call for one page, with the filter and the sort in force.
+    fn call(filter: &Self::Filter, sort: Vec<SortKey>, page: PageParams) -> Call;
+
+    /// The page in an answer to [`ListSpec::call`].
+    fn page(reply: Reply) -> Option<Page<Self::Row>>;
+
+    /// A row's id (copied by `y`, and how a changed record finds its row).
+    fn id(row: &Self::Row) -> &str;
+
+    /// The filter in words, for the title: `all registrations`, `customers named "acme"`.
+    fn describe(filter: &Self::Filter) -> String;
+
+    /// The filter form, filled with `filter`.
+    fn filter_form(filter: &Self::Filter) -> Form;
+
+    /// The filter a submitted form describes (`current`: the filter in force, for what the
+    /// form leaves out).
+    fn filter_of(values: &FormValues, current: &Self::Filter) -> Self::Filter;
+}
+
+/// How the last load went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    /// Not asked yet (the pane was never shown).
+    Idle,
+    Loading,
+    Loaded,
+    /// The last load failed with this message; `stale` tells when the rows still shown were
+    /// fetched (`None`: nothing to show).
+    Failed {
+        message: String,
+        stale: Option<DateTime<Local>>,
+    },
+}
+
+/// A pane's list. See the module documentation.
+pub struct ListView<L: ListSpec> {
+    table: PagedTable<L::Row>,
+    columns: Vec<Column<L::Row>>,
+    filter: L::Filter,
+    pages: PageCalls,
+    load: Load,
+    /// The rows shown before a refresh, kept until the refresh is answered.
+    previous: Option<PagedTable<L::Row>>,
+    /// When the rows on screen were fetched.
+    fetched_at: Option<DateTime<Local>>,
+}
+
+impl<L: ListSpec> Default for ListView<L> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<L: ListSpec> ListView<L> {
+    pub fn new() -> Self {
+        ListView {
+            table: PagedTable::new(L::NOUN),
+            columns: L::columns(),
+            filter: L::Filter::default(),
+            pages: PageCalls::default(),
+            load: Load::Idle,
+            previous: None,
+            fetched_at: None,
+        }
+    }
+
+    /// The filter in force.
+    pub fn filter(&self) -> &L::Filter {
+        &self.filter
+    }
+
+    pub fn table(&self) -> &PagedTable<L::Row> {
+        &self.table
+    }
+
+    pub fn table_mut(&mut self) -> &mut PagedTable<L::Row> {
+        &mut self.table
+    }
+
+    pub fn load(&self) -> &Load {
+        &self.load
+    }
+
+    /// The selected row.
+    pub fn selected(&self) -> Option<&L::Row> {
+        self.table.selected()
+    }
+
+    /// Loads the first page the first time the list is shown.
+    pub fn show(&mut self, ctx: &mut Ctx) {
+        if self.load == Load::Idle {
+            self.fetch(ctx);
+        }
+    }
+
+    /// Asks for the pages the table wants.
+    pub fn fetch(&mut self, ctx: &mut Ctx) {
+        let filter = &self.filter;
+        let sort = self.table.sort_keys();
+        let before = self.pages.len();
+        self.pages.fetch(&mut self.table, ctx, |want| {
+            L::call(filter, sort.clone(), want.params())
+        });
+        if self.pages.len() > before && self.table.total().is_none() {
+            self.load = Load::Loading;
+        }
+    }
+
+    /// Starts over (a new filter or sort): answers still on their way are cancelled and the
+    /// rows on screen go.
+    pub fn reload(&mut self, ctx: &mut Ctx) {
+        self.pages.cancel_all(ctx);
+        self.previous = None;
+        self.table.reset();
+        self.fetch(ctx);
+    }
+
+    /// Asks again for the same list (`r`): the rows stay on screen until the answer comes, and
+    /// stay (marked stale) if it fails.
+    pub fn refresh(&mut self, ctx: &mut Ctx) {
+        self.pages.cancel_all(ctx);
+        if self.table.total().is_some() {
+            self.previous = Some(self.table.clone());
+        }
+        self.table.reset();
+        self.table.retry();
+        self.fetch(ctx);
+    }
+
+    /// Sets a new filter and reloads; says what the list now shows.
+    pub fn apply_filter(&mut self, filter: L::Filter, ctx: &mut Ctx) {
+        self.filter = filter;
+        ctx.notify(Level::Info, format!("showing {}", L::describe(&self.filter)));
+        self.reload(ctx);
+    }
+
+    /// Sets a new filter and reloads when it changed, without a word (a live search).
+    pub fn set_filter_quietly(&mut self, filter: L::Filter, ctx: &mut Ctx) {
+        if filter != self.filter {
+            self.filter = filter;
+            self.reload(ctx);
+        }
+    }
+
+    /// Changes the filter in place without reloading (what a form will start from).
+    pub fn filter_mut(&mut self) -> &mut L::Filter {
+        &mut self.filter
+    }
+
+    /// The filter form, filled with the filter in force.
+    pub fn filter_form(&self) -> Form {
+        L::filter_form(&self.filter)
+    }
+
+    /// The filter a submitted filter form describes.
+    pub fn filter_of(&self, values: &FormValues) -> L::Filter {
+        L::filter_of(values, &self.filter)
+    }
+
+    /// Whether `id` is one of the list's page calls.
+    pub fn owns(&self, id: RequestId) -> bool {
+        self.pages.owns(id)
+    }
+
+    /// Files the answer to a page call, then asks for what the table wants next.
+    pub fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        let Some((generation, page)) = self.pages.take(id) else {
+            return;
+        };
+        if generation != self.table.generation() {
+            return;
+        }
+        match result.map(L::page) {
+            Ok(Some(rows)) => {
+                self.table.receive(generation, page, rows);
+                self.previous = None;
+                self.load = Load::Loaded;
+                self.fetched_at = Some(Local::now());
+                if let Some(short) = self.table.shortfall() {
+                    ctx.notify(Level::Error, format!("{short}."));
+                }
+            }
+            Ok(None) => {
+                self.table.fail(generation, page);
+                self.failed("the service answered with something other than a page", ctx);
+            }
+            Err(failure) => {
+                self.table.fail(generation, page);
+                self.failed(&failure.message, ctx);
+            }
+        }
+        self.fetch(ctx);
+    }
+
+    /// A page failed: the rows fetched before stay, marked stale.
+    fn failed(&mut self, message: &str, ctx: &mut Ctx) {
+        if let Some(previous) = self.previous.take() {
+            self.table = previous;
+        }
+        let stale = self.table.total().and(self.fetched_at);
+        let first = !matches!(self.load, Load::Failed { .. });
+        self.load = Load::Failed {
+            message: message.to_owned(),
+            stale,
+        };
+        if first {
+            ctx.notify(Level::Error, message.to_owned());
+        }
+    }
+
+    /// Whether the last load failed (a pane that reloads by itself when the service is back).
+    pub fn has_failed(&self) -> bool {
+        matches!(self.load, Load::Failed { .. })
+    }
+
+    /// Movement, refresh and sort; `false` for any other action.
+    pub fn action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        match action {
+            action if self.table.navigate(action) => {}
+            Action::Refresh => self.refresh(ctx),
+            Action::Sort | Action::SortReverse => {
+                let Some(next) = self
+                    .table
+                    .next_sort(&self.columns, action == Action::SortReverse)
+                else {
+                    return false;
+                };
+                self.pages.cancel_all(ctx);
+                self.previous = None;
+                self.table.set_sort(Some(next));
+                ctx.notify(Level::Info, format!("sorted by {next}"));
+            }
+            _ => return false,
+        }
+        self.fetch(ctx);
+        true
+    }
+
+    /// Whether any column sorts (the sort keys are offered).
+    pub fn sortable(&self) -> bool {
+        self.columns.iter().any(Column::sortable)
+    }
+
+    /// Shows a changed record in its row, without a reload.
+    pub fn replace(&mut self, row: &L::Row) {
+        let id = L::id(row).to_owned();
+        self.table.replace_where(|r| L::id(r) == id, row.clone());
+    }
+
+    /// The list in words, for the title: the filter and the sort.
+    pub fn subtitle(&self) -> String {
+        let sort = self
+            .table
+            .sort()
+            .map_or_else(String::new, |s| format!(", sorted by {s}"));
+        format!("{}{sort}", L::describe(&self.filter))
+    }
+
+    /// Advances the loading spinner.
+    pub fn tick(&mut self) {
+        self.table.tick();
+    }
+
+    /// Draws the list: the table (the rows before a refresh while it is on its way), and a line
+    /// under it when the load failed or the pages fell short.
+    pub fn render(
+        &mut self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        refresh_key: &str,
+        focused: bool,
+    ) {
+        let note = self.note(theme, refresh_key);
+        let table_area = match note {
+            Some(_) if area.height > 2 => Rect {
+                height: area.height - 1,
+                ..area
+            },
+            _ => area,
+        };
+        if let Load::Failed { message, stale: None } = &self.load
+            && self.table.total().is_none()
+        {
+            buf.set_style(area, theme.base);
+            let lines = [
+                Line::styled(format!("✗ {} could not be loaded", L::NOUN), theme.error),
+                Line::styled(truncate(message, usize::from(area.width)).into_owned(), theme.error),
+            ];
+            for (i, line) in lines.into_iter().enumerate() {
+                let y = area.y + u16::try_from(i).unwrap_or(0);
+                if y < area.bottom() {
+                    line.render(Rect { y, height: 1, ..area }, buf);
+                }
+            }
+        } else {
+            let table = self.previous.as_mut().unwrap_or(&mut self.table);
+            table.render(table_area, buf, theme, &self.columns, focused);
+        }
+        if let Some(note) = note
+            && table_area.height < area.height
+        {
+            let y = area.bottom() - 1;
+            note.render(Rect { y, height: 1, ..area }, buf);
+        }
+    }
+
+    /// What the line under the table says, if anything.
+    fn note(&self, theme: &Theme, refresh_key: &str) -> Option<Line<'static>> {
+        match &self.load {
+            Load::Failed { message, stale } => {
+                let when = stale.map_or_else(String::new, |t| {
+                    format!(" · rows as fetched at {}", t.format("%H:%M:%S"))
+                });
+                Some(Line::from(vec![
+                    Span::styled(format!("✗ {message}"), theme.error),
+                    Span::styled(format!("{when} · {refresh_key} retries"), theme.muted),
+                ]))
+            }
+            _ => self.table.shortfall().map(|short| {
+                Line::styled(
+                    format!("⚠ {short} · {refresh_key} asks again"),
+                    theme.warning,
+                )
+            }),
+        }
+    }
+}

@@ -1,0 +1,571 @@
+//! The pane skeleton: everything a list-and-detail pane does, written once. A pane supplies a
+//! [`PaneSpec`] (its list, its detail, its own forms, dialogs and calls) and gets a
+//! [`Skeleton`], which is a [`Pane`].
+//!
+//! # What the skeleton owns
+//!
+//! - the list ([`ListView`]): pages, filter, sort, the loading / loaded / failed state drawn in
+//!   the pane, stale rows after a failed refresh, lists whose pages fall short;
+//! - the [`Screen`]: list, filter form, detail, or a view of the pane's own, as one value;
+//! - the overlays: a stack of dialogs, keyed, hinted and drawn top-first, with the "discard
+//!   the unsaved input?" question handled once;
+//! - the calls on their way ([`Requests`]), each tied to a typed operation of the pane;
+//! - the keys every pane shares: open, back, filter, sort, refresh, copy id, scroll.
+//!
+//! # Adding a pane
+//!
+//! 1. A [`ListSpec`]: the rows, the filter and its form, the call, the columns.
+//! 2. A [`PaneSpec`]: the detail ([`DetailView`]), the pane's own views ([`PaneView`], or
+//!    [`NoView`]), dialogs ([`Layer`], or [`NoLayer`]), operations ([`Operation`]), and what the
+//!    answers to them do.
+//! 3. One line in [`crate::ui::panes::all`].
+//!
+//! A pane with two lists (physical and economic nexus) is two skeletons in a [`Switch`].
+
+pub mod list;
+pub mod paging;
+pub mod requests;
+pub mod screen;
+pub mod switch;
+#[cfg(test)]
+pub mod testing;
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+pub use self::list::{ListSpec, ListView, Load};
+pub use self::requests::{Operation, Requests, Scope};
+pub use self::screen::{
+    DetailView, Layer, LayerOutcome, NoLayer, NoView, Overlay, PaneView, Screen, form_hints,
+    page_hints,
+};
+pub use self::switch::Switch;
+use crate::effect::{Failure, Reply, RequestId};
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::theme::Theme;
+use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
+use crate::ui::widgets::form::FormOutcome;
+
+/// A row of a pane's list.
+pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
+
+/// What a pane supplies. See the module documentation.
+pub trait PaneSpec: Send + Sized + 'static {
+    type List: ListSpec;
+    type Detail: DetailView;
+    type View: PaneView;
+    type Overlay: Layer;
+    type Op: Operation;
+
+    /// The tab's title.
+    const TITLE: &'static str;
+
+    /// What `/` is called in the hints: `filter`, `search`.
+    const FILTER: &'static str = "filter";
+
+    /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
+    fn detail(&self, row: &Row<Self>) -> Self::Detail;
+
+    /// Asks the service for what the detail shows, when it opens and on refresh. The calls are
+    /// made with [`Scope::Detail`] operations, cancelled when the detail closes.
+    fn load_detail(&mut self, detail: &Self::Detail, requests: &mut Requests<Self::Op>, ctx: &mut Ctx);
+
+    /// The pane's own keys on the list, after the shared ones.
+    fn list_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
+        Vec::new()
+    }
+
+    /// The pane's own keys on the detail, after the shared ones.
+    fn detail_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
+        Vec::new()
+    }
+
+    /// The hints of one of the pane's own views.
+    fn view_hints(&self, view: &Self::View) -> Vec<PaneHint> {
+        match view.form() {
+            Some(_) => form_hints(view.submit_label()),
+            None => page_hints(),
+        }
+    }
+
+    /// An action, before the shared handling: returns whether the pane used it.
+    fn action(&mut self, _action: Action, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// The form of the view on screen was submitted and passes its rules.
+    fn submit(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
+
+    /// A key for the pane's dialog on top.
+    fn overlay_key(
+        &mut self,
+        _overlay: &mut Self::Overlay,
+        _key: KeyEvent,
+        _parts: &mut Parts<Self>,
+        _ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        LayerOutcome::Keep
+    }
+
+    /// The answer to an operation of the pane.
+    fn receive(
+        &mut self,
+        op: Self::Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    );
+
+    /// Called each time the pane comes into view, before the list loads.
+    fn show(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
+
+    /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
+    fn commands(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    fn command(&mut self, _name: &str, _args: &[&str], _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// A tick (about ten a second): returns whether anything visible changed.
+    fn tick(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// A line drawn above the list (a live search), if any.
+    fn list_line(&self, _parts: &Parts<Self>, _theme: &Theme) -> Option<Line<'static>> {
+        None
+    }
+
+    /// The words after the title, when the pane has something to say of its own.
+    fn subtitle(&self, _parts: &Parts<Self>) -> Option<String> {
+        None
+    }
+}
+
+/// The shared state of a pane: what the skeleton owns, handed to the spec's hooks.
+pub struct Parts<S: PaneSpec> {
+    pub list: ListView<S::List>,
+    pub screen: Screen<S::Detail, S::View>,
+    pub overlays: Vec<Overlay<S::Overlay>>,
+    pub requests: Requests<S::Op>,
+    /// The client speaks the Tenanted API.
+    pub tenanted: bool,
+}
+
+impl<S: PaneSpec> Parts<S> {
+    fn new() -> Self {
+        Parts {
+            list: ListView::new(),
+            screen: Screen::List,
+            overlays: Vec::new(),
+            requests: Requests::default(),
+            tenanted: false,
+        }
+    }
+
+    /// The id of the record the user is on: the detail's, else the selected row's.
+    pub fn current_id(&self) -> Option<String> {
+        match self.screen.detail() {
+            Some(d) => Some(d.id().to_owned()),
+            None => self.list.selected().map(|r| S::List::id(r).to_owned()),
+        }
+    }
+
+    /// Opens a dialog of the pane's own on top.
+    pub fn push(&mut self, overlay: S::Overlay) {
+        self.overlays.push(Overlay::Own(overlay));
+    }
+
+    /// The pane's dialog on top, if the top one is the pane's own.
+    pub fn top_mut(&mut self) -> Option<&mut S::Overlay> {
+        match self.overlays.last_mut() {
+            Some(Overlay::Own(o)) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The pane's dialogs, bottom first.
+    pub fn own_overlays_mut(&mut self) -> impl Iterator<Item = &mut S::Overlay> {
+        self.overlays.iter_mut().filter_map(|o| match o {
+            Overlay::Own(o) => Some(o),
+            Overlay::Discard(_) => None,
+        })
+    }
+
+    /// Closes the dialogs of the pane's own for which `pred` holds.
+    pub fn close_overlays(&mut self, pred: impl Fn(&S::Overlay) -> bool) {
+        self.overlays
+            .retain(|o| !matches!(o, Overlay::Own(own) if pred(own)));
+    }
+}
+
+/// Whether writes are allowed; says why not when they are not.
+pub fn may_write(ctx: &mut Ctx) -> bool {
+    if ctx.read_only() {
+        ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
+    }
+    !ctx.read_only()
+}
+
+/// A refused write: the fields a 422 names show their errors under them, every value stays as
+/// typed, and the message goes to the footer.
+pub fn refused(form: Option<&mut crate::ui::widgets::form::Form>, failure: &Failure, ctx: &mut Ctx) {
+    if let Some(form) = form {
+        form.set_busy(false);
+        if failure.kind == crate::effect::FailureKind::Validation {
+            form.set_errors(&failure.fields);
+        }
+    }
+    ctx.notify(Level::Error, failure.message.clone());
+}
+
+/// An answer of another kind than the call asked for: said, never silently dropped.
+pub fn unexpected(what: &str, reply: &Reply, ctx: &mut Ctx) {
+    tracing::warn!(?reply, "unexpected answer to {what}");
+    ctx.notify(
+        Level::Error,
+        format!("The service answered {what} with something else; nothing was changed."),
+    );
+}
+
+/// A pane built on the skeleton.
+pub struct Skeleton<S: PaneSpec> {
+    pub spec: S,
+    pub parts: Parts<S>,
+}
+
+impl<S: PaneSpec + Default> Default for Skeleton<S> {
+    fn default() -> Self {
+        Skeleton::new(S::default())
+    }
+}
+
+impl<S: PaneSpec> Skeleton<S> {
+    pub fn new(spec: S) -> Self {
+        Skeleton {
+            spec,
+            parts: Parts::new(),
+        }
+    }
+
+    /// Opens the detail of `row`.
+    pub fn open(&mut self, row: &Row<S>, ctx: &mut Ctx) {
+        open_detail(&mut self.spec, &mut self.parts, row, ctx);
+    }
+
+    /// The words after the title.
+    pub fn subtitle(&self) -> String {
+        if let Some(own) = self.spec.subtitle(&self.parts) {
+            return own;
+        }
+        match &self.parts.screen {
+            Screen::List | Screen::Filter(_) => self.parts.list.subtitle(),
+            Screen::Detail(d) => d.subtitle(),
+            Screen::View { view, .. } => view.subtitle(),
+        }
+    }
+
+    /// Closes what the discard question was about: the dialog beneath it, else the form.
+    fn discard(&mut self) {
+        if self.parts.overlays.pop().is_none() {
+            self.parts.screen.close();
+        }
+    }
+
+    fn overlay_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        let Some(top) = self.parts.overlays.pop() else {
+            return;
+        };
+        match top {
+            Overlay::Discard(mut confirm) => match confirm.handle_key(key) {
+                ConfirmOutcome::Yes => self.discard(),
+                ConfirmOutcome::No => {}
+                ConfirmOutcome::None => self.parts.overlays.push(Overlay::Discard(confirm)),
+            },
+            Overlay::Own(mut own) => {
+                // A dialog the spec opens while handling the key goes on top of this one.
+                let depth = self.parts.overlays.len();
+                let outcome = self.spec.overlay_key(&mut own, key, &mut self.parts, ctx);
+                match outcome {
+                    LayerOutcome::Keep => {
+                        let depth = depth.min(self.parts.overlays.len());
+                        self.parts.overlays.insert(depth, Overlay::Own(own));
+                    }
+                    LayerOutcome::Close => {}
+                    LayerOutcome::AskDiscard => {
+                        self.parts.overlays.push(Overlay::Own(own));
+                        self.parts
+                            .overlays
+                            .push(Overlay::Discard(Confirm::discard_input()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn form_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        let parts = &mut self.parts;
+        let outcome = match &mut parts.screen {
+            Screen::Filter(form) => form.handle_key(key),
+            Screen::View { view, .. } => match view.form_mut() {
+                Some(form) => form.handle_key(key),
+                None => return,
+            },
+            Screen::List | Screen::Detail(_) => return,
+        };
+        match outcome {
+            FormOutcome::Submit => {
+                if let Screen::Filter(form) = &parts.screen {
+                    let filter = parts.list.filter_of(&form.values());
+                    parts.screen = Screen::List;
+                    parts.list.apply_filter(filter, ctx);
+                } else {
+                    self.spec.submit(parts, ctx);
+                }
+            }
+            FormOutcome::Cancel => parts.screen.close(),
+            FormOutcome::AskDiscard => parts
+                .overlays
+                .push(Overlay::Discard(Confirm::discard_input())),
+            FormOutcome::None | FormOutcome::Invalid => {}
+        }
+    }
+
+    fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        match action {
+            Action::Open => match self.parts.list.selected().cloned() {
+                Some(row) => self.open(&row, ctx),
+                None => return false,
+            },
+            Action::Filter => self.parts.screen = Screen::Filter(self.parts.list.filter_form()),
+            action => return self.parts.list.action(action, ctx),
+        }
+        true
+    }
+
+    fn detail_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let Parts {
+            screen, requests, ..
+        } = &mut self.parts;
+        let Screen::Detail(d) = screen else {
+            return false;
+        };
+        match action {
+            Action::Back => {
+                requests.cancel_detail(ctx);
+                *screen = Screen::List;
+            }
+            action if d.state().navigate(action) => {}
+            Action::Refresh => {
+                requests.cancel_detail(ctx);
+                self.spec.load_detail(d, requests, ctx);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn view_action(&mut self, action: Action) -> bool {
+        let Some(view) = self.parts.screen.view_mut() else {
+            return false;
+        };
+        if view.form().is_some() {
+            return false;
+        }
+        match action {
+            Action::Back => self.parts.screen.close(),
+            action => match view.scroll() {
+                Some(state) => return state.navigate(action),
+                None => return false,
+            },
+        }
+        true
+    }
+}
+
+/// Opens the detail of `row`: shown at once, the rest asked for.
+pub fn open_detail<S: PaneSpec>(spec: &mut S, parts: &mut Parts<S>, row: &Row<S>, ctx: &mut Ctx) {
+    parts.requests.cancel_detail(ctx);
+    let detail = spec.detail(row);
+    spec.load_detail(&detail, &mut parts.requests, ctx);
+    parts.screen = Screen::Detail(detail);
+}
+
+impl<S: PaneSpec> Pane for Skeleton<S> {
+    fn title(&self) -> &str {
+        S::TITLE
+    }
+
+    fn hints(&self) -> Vec<PaneHint> {
+        if let Some(top) = self.parts.overlays.last() {
+            return top.hints();
+        }
+        match &self.parts.screen {
+            Screen::Filter(_) => form_hints("apply"),
+            Screen::View { view, .. } => self.spec.view_hints(view),
+            Screen::Detail(_) => {
+                let mut hints = vec![
+                    PaneHint::action(Action::Back, "back"),
+                    PaneHint::action(Action::Up, "scroll"),
+                    PaneHint::action(Action::Refresh, "refresh"),
+                    PaneHint::action(Action::CopyId, "copy id"),
+                ];
+                hints.extend(self.spec.detail_hints(&self.parts));
+                hints
+            }
+            Screen::List => {
+                let mut hints = vec![
+                    PaneHint::action(Action::Open, "open"),
+                    PaneHint::action(Action::Filter, S::FILTER),
+                ];
+                if self.parts.list.sortable() {
+                    hints.push(PaneHint::action(Action::Sort, "sort"));
+                    hints.push(PaneHint::action(Action::SortReverse, "reverse"));
+                }
+                hints.push(PaneHint::action(Action::Refresh, "refresh"));
+                hints.push(PaneHint::action(Action::CopyId, "copy id"));
+                hints.extend(self.spec.list_hints(&self.parts));
+                hints
+            }
+        }
+    }
+
+    fn show(&mut self, ctx: &mut Ctx) {
+        self.parts.tenanted = ctx.tenanted().is_some();
+        self.spec.show(&mut self.parts, ctx);
+        self.parts.list.show(ctx);
+    }
+
+    fn captures_text(&self) -> bool {
+        !self.parts.overlays.is_empty() || self.parts.screen.form().is_some()
+    }
+
+    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        if self.parts.overlays.is_empty() {
+            self.form_key(key, ctx);
+        } else {
+            self.overlay_key(key, ctx);
+        }
+    }
+
+    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        if self.spec.action(action, &mut self.parts, ctx) {
+            return true;
+        }
+        if action == Action::CopyId && !matches!(self.parts.screen, Screen::View { .. }) {
+            return match self.parts.current_id() {
+                Some(id) => {
+                    ctx.copy(id);
+                    true
+                }
+                None => false,
+            };
+        }
+        match &self.parts.screen {
+            Screen::List => self.list_action(action, ctx),
+            Screen::Detail(_) => self.detail_action(action, ctx),
+            Screen::View { .. } => self.view_action(action),
+            Screen::Filter(_) => false,
+        }
+    }
+
+    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        if self.parts.list.owns(id) {
+            self.parts.list.receive(id, result, ctx);
+        } else if let Some(op) = self.parts.requests.take(id) {
+            self.spec.receive(op, result, &mut self.parts, ctx);
+        }
+    }
+
+    fn waits_for(&self, id: RequestId) -> bool {
+        self.parts.list.owns(id) || self.parts.requests.waits_for(id)
+    }
+
+    fn at_rest(&self) -> bool {
+        self.parts.screen.is_list() && self.parts.overlays.is_empty()
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        let mut commands = vec!["filter", "refresh"];
+        commands.extend(self.spec.commands());
+        commands
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {
+        if self.captures_text() {
+            return false;
+        }
+        if self.spec.command(name, args, &mut self.parts, ctx) {
+            return true;
+        }
+        match name {
+            "filter" => self.parts.screen = Screen::Filter(self.parts.list.filter_form()),
+            "refresh" => self.parts.list.refresh(ctx),
+            _ => return false,
+        }
+        true
+    }
+
+    fn has_unsaved_input(&self) -> bool {
+        self.parts.overlays.iter().any(Overlay::has_unsaved_input)
+            || self.parts.screen.form().is_some_and(|f| f.is_dirty())
+    }
+
+    fn tick(&mut self, ctx: &mut Ctx) -> bool {
+        self.parts.list.tick();
+        self.spec.tick(&mut self.parts, ctx)
+    }
+
+    fn reconnected(&mut self, ctx: &mut Ctx) {
+        if self.parts.list.has_failed() {
+            self.parts.list.refresh(ctx);
+        }
+    }
+
+    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, keys: &Keymap, focused: bool) {
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(if focused {
+                theme.border_focus
+            } else {
+                theme.border
+            })
+            .title(Line::from(vec![
+                Span::styled(format!(" {} ", S::TITLE), theme.title),
+                Span::styled(format!("— {} ", self.subtitle()), theme.muted),
+            ]));
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let line = self.spec.list_line(&self.parts, theme);
+        let buf = frame.buffer_mut();
+        let parts = &mut self.parts;
+        match &mut parts.screen {
+            Screen::List => {
+                let table_area = match line {
+                    Some(line) => {
+                        let [top, rest] =
+                            Layout::vertical([Constraint::Length(1), Constraint::Min(1)])
+                                .areas(inner);
+                        line.render(top, buf);
+                        rest
+                    }
+                    None => inner,
+                };
+                let refresh = keys.keys_for(Action::Refresh);
+                parts.list.render(table_area, buf, theme, &refresh, focused);
+            }
+            Screen::Filter(form) => form.render(inner, buf, theme),
+            Screen::Detail(d) => d.draw(inner, buf, theme),
+            Screen::View { view, .. } => view.draw(inner, buf, theme),
+        }
+        for overlay in &mut parts.overlays {
+            overlay.draw(inner, buf, theme);
+        }
+    }
+}

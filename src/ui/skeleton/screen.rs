@@ -1,0 +1,222 @@
+//! What a pane shows, as one value: the list, the filter form, the detail of one record, or a
+//! form or view of the pane's own (opened over the detail it came from). Overlays (questions,
+//! pickers, wizards) lie on top, the last one opened on top.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::ui::keymap::Action;
+use crate::ui::pane::PaneHint;
+use crate::ui::theme::Theme;
+use crate::ui::widgets::confirm::Confirm;
+use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::form::Form;
+
+/// The detail of one record.
+pub trait DetailView: Send {
+    /// The record's id (`y` copies it).
+    fn id(&self) -> &str;
+
+    /// The detail's scroll position.
+    fn state(&mut self) -> &mut DetailState;
+
+    /// The words after the pane's title.
+    fn subtitle(&self) -> String;
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
+}
+
+/// A form or a read-only page of a pane's own (a new record, a credit note, the terms).
+pub trait PaneView: Send {
+    /// The form that has the keys, if any; a view without one is scrolled and closed with Esc.
+    fn form(&self) -> Option<&Form>;
+
+    fn form_mut(&mut self) -> Option<&mut Form>;
+
+    /// The words after the pane's title.
+    fn subtitle(&self) -> String;
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
+
+    /// What submitting the form does, for its hint.
+    fn submit_label(&self) -> &'static str {
+        "submit"
+    }
+
+    /// The scroll position of a view without a form.
+    fn scroll(&mut self) -> Option<&mut DetailState> {
+        None
+    }
+}
+
+/// A pane with no views of its own.
+pub enum NoView {}
+
+impl PaneView for NoView {
+    fn form(&self) -> Option<&Form> {
+        match *self {}
+    }
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        match *self {}
+    }
+    fn subtitle(&self) -> String {
+        match *self {}
+    }
+    fn draw(&mut self, _: Rect, _: &mut Buffer, _: &Theme) {
+        match *self {}
+    }
+}
+
+/// What a pane shows. It cannot be half-set: a detail screen always has its record.
+pub enum Screen<D, V> {
+    List,
+    /// The filter form, over the list.
+    Filter(Form),
+    Detail(D),
+    /// A form or view of the pane's own, opened over the detail in `over` when there was one.
+    View { view: V, over: Option<D> },
+}
+
+impl<D: DetailView, V: PaneView> Screen<D, V> {
+    /// The form that has the keys, if any.
+    pub fn form(&self) -> Option<&Form> {
+        match self {
+            Screen::Filter(form) => Some(form),
+            Screen::View { view, .. } => view.form(),
+            Screen::List | Screen::Detail(_) => None,
+        }
+    }
+
+    /// The detail on screen, or the one under the view on screen.
+    pub fn detail(&self) -> Option<&D> {
+        match self {
+            Screen::Detail(d) | Screen::View { over: Some(d), .. } => Some(d),
+            _ => None,
+        }
+    }
+
+    pub fn detail_mut(&mut self) -> Option<&mut D> {
+        match self {
+            Screen::Detail(d) | Screen::View { over: Some(d), .. } => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The view on screen, if any.
+    pub fn view(&self) -> Option<&V> {
+        match self {
+            Screen::View { view, .. } => Some(view),
+            _ => None,
+        }
+    }
+
+    pub fn view_mut(&mut self) -> Option<&mut V> {
+        match self {
+            Screen::View { view, .. } => Some(view),
+            _ => None,
+        }
+    }
+
+    pub fn is_list(&self) -> bool {
+        matches!(self, Screen::List)
+    }
+
+    pub fn is_detail(&self) -> bool {
+        matches!(self, Screen::Detail(_))
+    }
+
+    /// Opens `view` over what is on screen (the detail stays underneath).
+    pub fn open(&mut self, view: V) {
+        let over = match std::mem::replace(self, Screen::List) {
+            Screen::Detail(d) | Screen::View { over: Some(d), .. } => Some(d),
+            _ => None,
+        };
+        *self = Screen::View { view, over };
+    }
+
+    /// Closes a form or view: back to the detail it was opened over, else to the list.
+    pub fn close(&mut self) {
+        *self = match std::mem::replace(self, Screen::List) {
+            Screen::View { over: Some(d), .. } | Screen::Detail(d) => Screen::Detail(d),
+            _ => Screen::List,
+        };
+    }
+}
+
+/// A dialog of a pane's own, drawn over its screen (a wizard, a picker, a report).
+pub trait Layer: Send {
+    fn hints(&self) -> Vec<PaneHint>;
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
+
+    /// Whether closing it now would lose typed input.
+    fn has_unsaved_input(&self) -> bool {
+        false
+    }
+}
+
+/// A pane with no dialogs of its own.
+pub enum NoLayer {}
+
+impl Layer for NoLayer {
+    fn hints(&self) -> Vec<PaneHint> {
+        match *self {}
+    }
+    fn draw(&mut self, _: Rect, _: &mut Buffer, _: &Theme) {
+        match *self {}
+    }
+}
+
+/// What a key did to a dialog of the pane's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerOutcome {
+    Keep,
+    Close,
+    /// Esc with typed input: ask before closing.
+    AskDiscard,
+}
+
+/// One dialog over the screen.
+pub enum Overlay<O> {
+    /// "Discard the unsaved input?" about what lies beneath.
+    Discard(Confirm),
+    Own(O),
+}
+
+impl<O: Layer> Overlay<O> {
+    pub fn hints(&self) -> Vec<PaneHint> {
+        match self {
+            Overlay::Discard(_) => vec![PaneHint::keys("y/n", "answer")],
+            Overlay::Own(o) => o.hints(),
+        }
+    }
+
+    pub fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        match self {
+            Overlay::Discard(c) => c.render(area, buf, theme),
+            Overlay::Own(o) => o.draw(area, buf, theme),
+        }
+    }
+
+    pub fn has_unsaved_input(&self) -> bool {
+        matches!(self, Overlay::Own(o) if o.has_unsaved_input())
+    }
+}
+
+/// The hints of an open form: `submit` names what Ctrl-S does (`apply`, `save`).
+pub fn form_hints(submit: &'static str) -> Vec<PaneHint> {
+    vec![
+        PaneHint::keys("tab", "next field"),
+        PaneHint::keys("←/→", "choose"),
+        PaneHint::keys("ctrl-s", submit),
+        PaneHint::keys("esc", "cancel"),
+    ]
+}
+
+/// The hints of a read-only page.
+pub fn page_hints() -> Vec<PaneHint> {
+    vec![
+        PaneHint::action(Action::Back, "back"),
+        PaneHint::action(Action::Up, "scroll"),
+    ]
+}
