@@ -18,7 +18,7 @@ pub fn all() -> Vec<Box<dyn Pane>> {
         Box::new(nexus::NexusPane::new()),
         Box::new(exemptions::ExemptionsPane::new()),
         Box::new(customers::CustomersPane::default()),
-        Box::new(transactions::TransactionsPane::new()),
+        Box::new(transactions::TransactionsPane::default()),
         Box::new(filings::FilingsPane::new()),
     ]
 }

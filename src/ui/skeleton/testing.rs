@@ -87,8 +87,8 @@ impl<P: Pane> Fixture<P> {
         self.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
     }
 
-    pub fn tick(&mut self) -> bool {
-        self.with(|p, ctx| p.tick(ctx))
+    pub fn tick(&mut self) {
+        self.with(|p, ctx| p.tick(ctx));
     }
 
     pub fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {

@@ -4,95 +4,19 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 use super::*;
-use crate::effect::Effect;
+use crate::ui::pane::Pane;
+use crate::ui::skeleton::testing::Fixture;
+use crate::effect::FailureKind;
 use crate::model::filters::Sort;
-use crate::model::{FieldError, LocPart, Page};
+use crate::model::{FieldError, LocPart};
 
-/// The pane with what it asked for so far.
-struct Harness {
-    pane: TransactionsPane,
-    next_id: u64,
-    effects: Vec<Effect>,
-    notices: Vec<(Level, String)>,
-    read_only: bool,
+type Harness = Fixture<TransactionsPane>;
+
+fn harness(read_only: bool) -> Harness {
+    let h = Fixture::new(TransactionsPane::default());
+    if read_only { h.read_only() } else { h }
 }
 
-impl Harness {
-    fn new(read_only: bool) -> Self {
-        Harness {
-            pane: TransactionsPane::new(),
-            next_id: 0,
-            effects: Vec::new(),
-            notices: Vec::new(),
-            read_only,
-        }
-    }
-
-    fn with<T>(&mut self, f: impl FnOnce(&mut TransactionsPane, &mut Ctx) -> T) -> T {
-        let mut ctx = Ctx::new(
-            &mut self.next_id,
-            &mut self.effects,
-            &mut self.notices,
-            self.read_only,
-        );
-        f(&mut self.pane, &mut ctx)
-    }
-
-    fn action(&mut self, action: Action) -> bool {
-        self.with(|p, ctx| p.on_action(action, ctx))
-    }
-
-    fn tick(&mut self) {
-        self.with(|p, ctx| p.tick(ctx));
-    }
-
-    fn key(&mut self, key: KeyEvent) {
-        assert!(self.pane.captures_text(), "a form has the keys");
-        self.with(|p, ctx| p.on_key(key, ctx));
-    }
-
-    fn submit(&mut self) {
-        self.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
-    }
-
-    fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {
-        self.with(|p, ctx| p.receive(id, result, ctx));
-    }
-
-    /// The calls asked for since the last look, forgetting them.
-    fn calls(&mut self) -> Vec<(RequestId, Call)> {
-        self.effects
-            .drain(..)
-            .filter_map(|e| match e {
-                Effect::Call { id, call } => Some((id, *call)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Shows the pane and answers its first page with `rows`.
-    fn load(&mut self, rows: Vec<Transaction>) {
-        self.with(|p, ctx| p.show(ctx));
-        let (id, _) = self.calls().remove(0);
-        let total = rows.len() as u64;
-        let page = Page {
-            items: rows,
-            total,
-            page: 1,
-            size: 100,
-            pages: 1,
-        };
-        self.answer(id, Ok(Reply::TransactionsPage(page)));
-        self.calls();
-    }
-
-    /// The one call asked for since the last look.
-    fn only_call(&mut self) -> (RequestId, Call) {
-        let mut calls = self.calls();
-        assert_eq!(calls.len(), 1, "{calls:?}");
-        calls.remove(0)
-    }
-}
 
 fn transaction(id: &str, kind: &str, processing: &str) -> Transaction {
     serde_json::from_value(json!({
@@ -107,8 +31,8 @@ fn transaction(id: &str, kind: &str, processing: &str) -> Transaction {
 
 #[test]
 fn the_list_says_it_shows_the_last_12_months_and_sorts_on_the_service() {
-    let mut h = Harness::new(false);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")]);
+    let mut h = harness(false);
+    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
     assert!(h.pane.subtitle().starts_with("last 12 months"));
     h.action(Action::Sort);
     let (_, call) = h.only_call();
@@ -126,8 +50,8 @@ fn the_list_says_it_shows_the_last_12_months_and_sorts_on_the_service() {
 
 #[test]
 fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
-    let mut h = Harness::new(false);
-    h.load(vec![transaction("t1", "SALE", "QUEUED")]);
+    let mut h = harness(false);
+    h.load(vec![transaction("t1", "SALE", "QUEUED")], Reply::TransactionsPage);
     h.action(Action::Open);
     let (first, _) = h.only_call();
     (0..REFRESH_TICKS).for_each(|_| h.tick());
@@ -145,9 +69,9 @@ fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
     assert_eq!(call, Call::Transaction { id: "t1".into() });
     let done = transaction("t1", "SALE", "PROCESSED");
     h.answer(again, Ok(Reply::Transaction(Box::new(done.clone()))));
-    assert_eq!(h.pane.detail.as_ref().unwrap().transaction, done);
+    assert_eq!(h.pane.parts.screen.detail().unwrap().transaction, done);
     assert_eq!(
-        h.pane.table.selected(),
+        h.pane.parts.list.selected(),
         Some(&done),
         "the row is current too"
     );
@@ -157,11 +81,11 @@ fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
 
 #[test]
 fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
-    let mut h = Harness::new(false);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")]);
+    let mut h = harness(false);
+    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
     assert!(h.action(Action::CreditNote));
     let (load, _) = h.only_call();
-    assert!(matches!(h.pane.mode, Mode::Detail), "waits for the record");
+    assert!(h.pane.parts.screen.is_detail(), "waits for the record");
     h.answer(
         load,
         Ok(Reply::Transaction(Box::new(transaction(
@@ -170,7 +94,7 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
             "PROCESSED",
         )))),
     );
-    assert!(matches!(h.pane.mode, Mode::Credit { .. }));
+    assert!(matches!(h.pane.parts.screen.view(), Some(TransactionView::Credit { .. })));
     h.submit();
     let (id, call) = h.only_call();
     let Call::CreditNote { original_id, body } = call else {
@@ -180,15 +104,15 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
     assert_eq!(body.total_amount, rust_decimal::Decimal::new(10000, 2));
     let note = transaction("t2", "FULL_CREDIT_NOTE", "PROCESSED");
     h.answer(id, Ok(Reply::Transaction(Box::new(note))));
-    assert!(matches!(h.pane.mode, Mode::Detail));
-    assert_eq!(h.pane.detail.as_ref().unwrap().transaction.id, "t2");
-    assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Success));
+    assert!(h.pane.parts.screen.is_detail());
+    assert_eq!(h.pane.parts.screen.detail().unwrap().transaction.id, "t2");
+    assert_eq!(h.last_level(), Some(Level::Success));
 }
 
 #[test]
 fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
-    let mut h = Harness::new(false);
-    h.load(vec![transaction("t1", "PARTIAL_CREDIT_NOTE", "PROCESSED")]);
+    let mut h = harness(false);
+    h.load(vec![transaction("t1", "PARTIAL_CREDIT_NOTE", "PROCESSED")], Reply::TransactionsPage);
     let offers_credit = |h: &Harness| {
         h.pane
             .hints()
@@ -197,31 +121,31 @@ fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
     assert!(!offers_credit(&h), "not offered on a credit note");
     h.action(Action::CreditNote);
     assert!(h.calls().is_empty());
-    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.parts.screen.is_list());
     assert!(h.notices.last().unwrap().1.contains("against a sale"));
 
-    let mut h = Harness::new(true);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")]);
+    let mut h = harness(true);
+    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
     assert!(
         offers_credit(&h),
         "offered on a sale (the shell hides writes when read-only)"
     );
     h.action(Action::CreditNote);
     assert!(h.calls().is_empty());
-    assert!(matches!(h.pane.mode, Mode::List));
-    assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Error));
+    assert!(h.pane.parts.screen.is_list());
+    assert_eq!(h.last_level(), Some(Level::Error));
 }
 
 #[test]
 fn estimate_and_terms_open_in_read_only_mode() {
-    let mut h = Harness::new(true);
-    h.load(vec![]);
+    let mut h = harness(true);
+    h.load(vec![], Reply::TransactionsPage);
     assert!(h.with(|p, ctx| p.command("terms", &[], ctx)));
     let (id, call) = h.only_call();
     assert_eq!(call, Call::BackFilingTerms);
-    assert!(matches!(h.pane.mode, Mode::Terms(None, _)));
+    assert!(matches!(h.pane.parts.screen.view(), Some(TransactionView::Terms(None, _))));
     h.action(Action::Back);
-    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.parts.screen.is_list());
     h.answer(
         id,
         Err(Failure {
@@ -238,14 +162,14 @@ fn estimate_and_terms_open_in_read_only_mode() {
         h.calls().is_empty(),
         "a form that fails its rules sends nothing"
     );
-    let form = h.pane.mode.form().unwrap();
+    let form = h.pane.parts.screen.form().unwrap();
     assert!(!form.errors_for("addresses.0.state").is_empty());
 }
 
 /// Opens the credit note form on a loaded sale.
 fn credit_form_open() -> Harness {
-    let mut h = Harness::new(false);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")]);
+    let mut h = harness(false);
+    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
     h.action(Action::Open);
     let (load, _) = h.only_call();
     h.answer(
@@ -257,7 +181,7 @@ fn credit_form_open() -> Harness {
         )))),
     );
     assert!(h.action(Action::CreditNote));
-    assert!(matches!(h.pane.mode, Mode::Credit { .. }), "opens at once");
+    assert!(matches!(h.pane.parts.screen.view(), Some(TransactionView::Credit { .. })), "opens at once");
     h
 }
 
@@ -280,7 +204,7 @@ fn a_refused_credit_note_keeps_every_value_and_shows_the_error() {
             )],
         }),
     );
-    let form = h.pane.mode.form().expect("the form stays open");
+    let form = h.pane.parts.screen.form().expect("the form stays open");
     assert_eq!(
         form.errors_for("external_id"),
         ["external_id is already in use"]
@@ -295,7 +219,7 @@ fn closing_a_credit_note_with_input_asks_first() {
     h.key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
     assert!(h.pane.has_unsaved_input());
     h.key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
-    assert!(h.pane.confirm.is_some());
+    assert!(!h.pane.parts.overlays.is_empty());
     h.key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
-    assert!(matches!(h.pane.mode, Mode::Detail), "back to the sale");
+    assert!(h.pane.parts.screen.is_detail(), "back to the sale");
 }
