@@ -20,7 +20,7 @@ use crate::model::{
     CustomerTaxRegistrationWrite, CustomerWrite, DeregistrationRequest, EstimateRequest,
     EstimateResponse, Exemption, ExemptionCreate, FieldError, Filing, JurisdictionForm, Nexus,
     OssCountry, Page, PageParams, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate,
-    PhysicalNexusUpdate, Registration, Transaction,
+    PhysicalNexusUpdate, Registration, RevealField, Transaction,
 };
 
 /// Names one call to the service, unique for the life of the dashboard.
@@ -59,7 +59,7 @@ pub enum Call {
     /// One registration; `reveal` names a masked field to show in clear.
     Registration {
         id: String,
-        reveal: Option<String>,
+        reveal: Option<RevealField>,
     },
     OssCountries {
         registration_id: String,
@@ -240,7 +240,7 @@ impl Call {
             Call::Registration {
                 id,
                 reveal: Some(field),
-            } => format!("revealing {field} of {id}"),
+            } => format!("revealing the {} of {id}", field.label()),
             Call::OssCountries { registration_id } => {
                 format!("loading OSS countries of {registration_id}")
             }

@@ -1,7 +1,7 @@
 //! Carries out the calls panes ask for, with the client, and words their failures for users.
 
 use super::files;
-use crate::api::{ApiError, Client, RevealField, Upload};
+use crate::api::{ApiError, Client, Upload};
 use crate::effect::{Call, Failure, FailureKind, Reply};
 
 /// Makes one call.
@@ -17,25 +17,10 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
         Call::Registration {
             id,
             reveal: Some(field),
-        } => {
-            let field = match field.as_str() {
-                "password_encrypted" => RevealField::Password,
-                "pin_encrypted" => RevealField::Pin,
-                other => {
-                    return Err(Failure {
-                        kind: FailureKind::Other,
-                        message: format!(
-                            "{other} cannot be revealed; only the portal password and PIN can"
-                        ),
-                        fields: Vec::new(),
-                    });
-                }
-            };
-            client
-                .reveal_registration(&id, field)
-                .await
-                .map(Reply::Registration)
-        }
+        } => client
+            .reveal_registration(&id, field)
+            .await
+            .map(Reply::Registration),
         Call::OssCountries { registration_id } => client
             .list_oss_countries(&registration_id)
             .await

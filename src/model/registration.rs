@@ -214,3 +214,39 @@ pub struct DeregistrationRequest {
     pub reason: DeregistrationReason,
     pub final_return_acknowledged: bool,
 }
+
+/// A portal credential of a registration that `?reveal=` shows in clear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RevealField {
+    Password,
+    Pin,
+}
+
+impl RevealField {
+    /// Every field that can be revealed, in the order the detail shows them.
+    pub const ALL: [RevealField; 2] = [RevealField::Password, RevealField::Pin];
+
+    /// The field's wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RevealField::Password => "password_encrypted",
+            RevealField::Pin => "pin_encrypted",
+        }
+    }
+
+    /// The field in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            RevealField::Password => "portal password",
+            RevealField::Pin => "portal PIN",
+        }
+    }
+
+    /// The field's value in `registration` (masked unless revealed).
+    pub fn value_in(self, registration: &Registration) -> Option<&String> {
+        match self {
+            RevealField::Password => registration.password_encrypted.as_ref(),
+            RevealField::Pin => registration.pin_encrypted.as_ref(),
+        }
+    }
+}

@@ -62,6 +62,8 @@ pub struct Ctx<'a> {
     read_only: bool,
     /// The Tenanted release the client speaks; `None` on v1.
     tenanted: Option<ApiVersion>,
+    /// The live key bindings, for messages that name a key.
+    keys: Option<&'a Keymap>,
 }
 
 impl<'a> Ctx<'a> {
@@ -77,6 +79,21 @@ impl<'a> Ctx<'a> {
             notices,
             read_only,
             tenanted: None,
+            keys: None,
+        }
+    }
+
+    /// The same context naming keys by the live bindings `keys`.
+    pub fn with_keys(mut self, keys: &'a Keymap) -> Self {
+        self.keys = Some(keys);
+        self
+    }
+
+    /// The key(s) bound to `action`, for a message: `v`, `ctrl-r`.
+    pub fn key(&self, action: Action) -> String {
+        match self.keys {
+            Some(keys) => keys.keys_for(action),
+            None => Keymap::default().keys_for(action),
         }
     }
 

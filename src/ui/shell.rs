@@ -204,7 +204,8 @@ impl Shell {
                 &mut notices,
                 self.header.read_only,
             )
-            .with_tenanted(self.tenanted);
+            .with_tenanted(self.tenanted)
+            .with_keys(&self.keymap);
             f(pane, &mut ctx);
         }
         if let Some((level, text)) = notices.pop() {

@@ -12,22 +12,7 @@ use crate::model::{
     RegistrationJurisdiction, RegistrationStatus,
 };
 
-/// A portal credential of a registration that `?reveal=` shows in clear.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RevealField {
-    Password,
-    Pin,
-}
-
-impl RevealField {
-    /// The field's wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RevealField::Password => "password_encrypted",
-            RevealField::Pin => "pin_encrypted",
-        }
-    }
-}
+pub use crate::model::RevealField;
 
 impl Client {
     /// GET /v1/registrations: one page of registrations.

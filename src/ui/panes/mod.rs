@@ -14,7 +14,7 @@ use super::pane::Pane;
 /// Every pane, in tab order.
 pub fn all() -> Vec<Box<dyn Pane>> {
     vec![
-        Box::new(registrations::RegistrationsPane::new()),
+        Box::new(registrations::RegistrationsPane::default()),
         Box::new(nexus::NexusPane::new()),
         Box::new(exemptions::ExemptionsPane::new()),
         Box::new(customers::CustomersPane::default()),

@@ -561,7 +561,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 parts.list.render(table_area, buf, theme, &refresh, focused);
             }
             Screen::Filter(form) => form.render(inner, buf, theme),
-            Screen::Detail(d) => d.draw(inner, buf, theme),
+            Screen::Detail(d) => d.draw(inner, buf, theme, keys),
             Screen::View { view, .. } => view.draw(inner, buf, theme),
         }
         for overlay in &mut parts.overlays {

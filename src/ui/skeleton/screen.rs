@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::ui::keymap::Action;
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
@@ -23,7 +23,8 @@ pub trait DetailView: Send {
     /// The words after the pane's title.
     fn subtitle(&self) -> String;
 
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
+    /// Draws the detail; `keys` names the live bindings in any text that mentions a key.
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap);
 }
 
 /// A form or a read-only page of a pane's own (a new record, a credit note, the terms).

@@ -14,7 +14,7 @@ pub use self::columns::columns;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::{CustomerFilter, Sort};
 use crate::model::{Customer, CustomerTaxRegistration, Page, PageParams};
-use crate::ui::keymap::Action;
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::{
     DetailView, ListSpec, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
@@ -104,7 +104,7 @@ impl DetailView for CustomerDetail {
         display_name(&self.customer).to_owned()
     }
 
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
         detail::build(&self.customer, theme).render(area, buf, &mut self.state);
     }
 }

@@ -13,135 +13,64 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use serde_json::Value;
 
-use super::RegistrationsPane;
 use super::wizard::jurisdiction;
-use crate::effect::{Call, Failure, Reply, RequestId};
+use crate::effect::Failure;
 use crate::model::casing::{camel_to_snake, to_camel};
-use crate::model::tenanted::{ApiVersion, CredentialsUpdate, RevealedFields};
+use crate::model::tenanted::{ApiVersion, CredentialsUpdate, CredentialsUpdated, RevealedFields};
 use crate::model::{FieldError, LocPart, Registration};
 use crate::rules::{self, CredentialsRefusal};
-use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::pane::{Ctx, Level};
+use crate::ui::skeleton::may_write;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::Confirm;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValues};
 use crate::ui::widgets::keys::{is_ctrl, is_press};
 
-impl RegistrationsPane {
-    /// The credentials key's hint, on the Tenanted API only.
-    pub(super) fn credentials_hint(&self) -> Option<PaneHint> {
-        self.tenanted
-            .then(|| PaneHint::action(Action::Credentials, "credentials"))
+/// `C`: the portal credentials form of `registration`, when its state keeps an access code
+/// and the client speaks the Tenanted API; otherwise says why not.
+pub(super) fn open(registration: Option<&Registration>, ctx: &mut Ctx) -> Option<CredentialsForm> {
+    if !may_write(ctx) {
+        return None;
     }
+    let Some(version) = ctx.tenanted() else {
+        ctx.notify(
+            Level::Error,
+            format!("Saving portal credentials {NEEDS_TENANTED}."),
+        );
+        return None;
+    };
+    let Some(r) = registration else {
+        ctx.notify(Level::Info, "Select a registration first.");
+        return None;
+    };
+    if code_field(r).is_none() {
+        ctx.notify(
+            Level::Info,
+            format!(
+                "Portal access codes are kept for {STATES_WITH_CODES} registrations; {} has none.",
+                jurisdiction(r)
+            ),
+        );
+        return None;
+    }
+    Some(CredentialsForm::new(r.clone(), version))
+}
 
-    /// `C`: opens the portal credentials form of the registration the user is on.
-    pub(super) fn open_credentials(&mut self, ctx: &mut Ctx) {
-        if ctx.read_only() {
-            ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
-            return;
-        }
-        let Some(version) = ctx.tenanted() else {
-            ctx.notify(
-                Level::Error,
-                format!("Saving portal credentials {NEEDS_TENANTED}."),
-            );
-            return;
-        };
-        let Some(r) = self.current().cloned() else {
-            ctx.notify(Level::Info, "Select a registration first.");
-            return;
-        };
-        if code_field(&r).is_none() {
-            ctx.notify(
-                Level::Info,
-                format!(
-                    "Portal access codes are kept for {STATES_WITH_CODES} registrations; {} has none.",
-                    jurisdiction(&r)
-                ),
-            );
-            return;
-        }
-        self.credentials = Some(CredentialsForm::new(r, version));
-    }
-
-    pub(super) fn handle_credentials_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Some(form) = &mut self.credentials else {
-            return;
-        };
-        match form.handle_key(key) {
-            CredentialsEvent::None => {}
-            CredentialsEvent::Close => self.credentials = None,
-            CredentialsEvent::AskDiscard => self.confirm = Some(Confirm::discard_input()),
-            CredentialsEvent::Send(body) => {
-                let registration_id = form.registration().id.clone();
-                self.saving_credentials = Some(ctx.call(Call::UpdateCredentials {
-                    registration_id,
-                    body,
-                }));
-            }
-            CredentialsEvent::Reveal => {
-                let registration_id = form.registration().id.clone();
-                self.revealing_credentials =
-                    Some(ctx.call(Call::RevealCredentials { registration_id }));
-            }
-        }
-    }
-
-    /// Answers to the credentials form's calls.
-    pub(super) fn receive_credentials(
-        &mut self,
-        id: RequestId,
-        result: Result<Reply, Failure>,
-        ctx: &mut Ctx,
-    ) {
-        if self.saving_credentials == Some(id) {
-            self.saving_credentials = None;
-            match result {
-                Ok(Reply::CredentialsUpdated(done)) => {
-                    let jurisdiction = self
-                        .credentials
-                        .as_ref()
-                        .map(|f| jurisdiction(f.registration()))
-                        .unwrap_or_else(|| done.registration_id.clone());
-                    let complete = match done.has_all_credentials {
-                        Some(true) => "; every credential the portal needs is on file",
-                        Some(false) => "; some credentials the portal needs are still missing",
-                        None => "",
-                    };
-                    ctx.notify(
-                        Level::Success,
-                        format!(
-                            "Saved the portal credentials of {jurisdiction}: {}{complete}.",
-                            updated_in_words(&done.updated_fields)
-                        ),
-                    );
-                    // The secrets typed are dropped with the form: never shown again.
-                    self.credentials = None;
-                }
-                Ok(_) => {}
-                Err(failure) => {
-                    ctx.notify(Level::Error, failure.message.clone());
-                    if let Some(form) = &mut self.credentials {
-                        form.failed(&failure);
-                    }
-                }
-            }
-            return;
-        }
-        if self.revealing_credentials == Some(id) {
-            self.revealing_credentials = None;
-            match result {
-                Ok(Reply::RevealedCredentials(revealed)) => {
-                    if let Some(form) = &mut self.credentials {
-                        form.revealed(revealed.fields);
-                    }
-                }
-                Ok(_) => {}
-                Err(failure) => ctx.notify(Level::Error, failure.message),
-            }
-        }
-    }
+/// The words of a save the service acknowledged.
+pub(super) fn saved_in_words(form: Option<&CredentialsForm>, done: &CredentialsUpdated) -> String {
+    let jurisdiction = form.map_or_else(
+        || done.registration_id.clone(),
+        |f| jurisdiction(f.registration()),
+    );
+    let complete = match done.has_all_credentials {
+        Some(true) => "; every credential the portal needs is on file",
+        Some(false) => "; some credentials the portal needs are still missing",
+        None => "",
+    };
+    format!(
+        "Saved the portal credentials of {jurisdiction}: {}{complete}.",
+        updated_in_words(&done.updated_fields)
+    )
 }
 
 /// The wire field of California's code, as the form names it.

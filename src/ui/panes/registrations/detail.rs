@@ -6,7 +6,8 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use crate::model::tenanted::RevealedFields;
-use crate::model::{JurisdictionForm, OssCountry, Registration, RegistrationStatus};
+use crate::model::{JurisdictionForm, OssCountry, Registration, RegistrationStatus, RevealField};
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Detail, Section};
@@ -54,32 +55,37 @@ pub fn status_style(status: &RegistrationStatus, theme: &Theme) -> ratatui::styl
 pub struct Extras {
     pub oss_countries: Option<Result<Vec<OssCountry>, String>>,
     pub form: Option<Result<JurisdictionForm, String>>,
-    /// Fields revealed in clear, by wire name.
-    pub revealed: Vec<(String, String)>,
+    /// Fields revealed in clear.
+    pub revealed: Vec<(RevealField, String)>,
     /// Every saved portal credential, revealed on request (Tenanted API).
     pub portal: Option<RevealedFields>,
 }
 
-fn masked(extras: &Extras, field: &str, value: &Option<String>) -> Cell {
-    if let Some((_, clear)) = extras.revealed.iter().find(|(f, _)| f == field) {
+fn masked(extras: &Extras, field: RevealField, value: Option<&String>, reveal_key: &str) -> Cell {
+    if let Some((_, clear)) = extras.revealed.iter().find(|(f, _)| *f == field) {
         return Some(Line::from(clear.clone()));
     }
     if let Some(portal) = &extras.portal {
         let clear = match field {
-            "password_encrypted" => &portal.password,
-            _ => &portal.pin,
+            RevealField::Password => &portal.password,
+            RevealField::Pin => &portal.pin,
         };
         if let Some(clear) = clear {
             return Some(Line::from(clear.clone()));
         }
     }
-    value
-        .as_ref()
-        .map(|v| Line::from(format!("{v}  (v reveals)")))
+    value.map(|v| Line::from(format!("{v}  ({reveal_key} reveals)")))
 }
 
 /// Builds the detail view.
-pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme) -> Detail<'t> {
+pub fn build<'t>(
+    r: &Registration,
+    extras: &Extras,
+    theme: &'t Theme,
+    keys: &Keymap,
+) -> Detail<'t> {
+    let reveal_key = keys.keys_for(Action::Reveal);
+    let open_key = keys.keys_for(Action::OpenUrl);
     let money = |v: &Option<rust_decimal::Decimal>| {
         v.map(|d| Line::from(Span::styled(text::money(d, None), theme.money)))
     };
@@ -104,11 +110,11 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme) -> Detail<
                 ("Portal username", opt(&r.username)),
                 (
                     "Portal password",
-                    masked(extras, "password_encrypted", &r.password_encrypted),
+                    masked(extras, RevealField::Password, r.password_encrypted.as_ref(), &reveal_key),
                 ),
                 (
                     "Portal PIN",
-                    masked(extras, "pin_encrypted", &r.pin_encrypted),
+                    masked(extras, RevealField::Pin, r.pin_encrypted.as_ref(), &reveal_key),
                 ),
                 ("All credentials on file", flag(r.has_all_credentials)),
                 ("Comment", opt(&r.comment)),
@@ -128,7 +134,7 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme) -> Detail<
                 ("Do not file", flag(r.do_not_file)),
                 (
                     "Filing website",
-                    Some(Line::from(format!("{}  (o opens)", r.filing_website_url)))
+                    Some(Line::from(format!("{}  ({open_key} opens)", r.filing_website_url)))
                         .filter(|_| !r.filing_website_url.is_empty()),
                 ),
                 ("Regime", opt(&r.registrations_regime)),

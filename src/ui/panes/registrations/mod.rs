@@ -1,5 +1,5 @@
 //! The Registrations pane: the paged list with its filters and sort, the detail of one
-//! registration, and the deregistration wizard.
+//! registration, the deregistration wizard and the portal credentials form (Tenanted API).
 
 mod columns;
 pub mod credentials;
@@ -7,549 +7,483 @@ mod detail;
 mod filter;
 pub mod wizard;
 
-use std::collections::HashMap;
-
 use crossterm::event::KeyEvent;
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders};
+use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
-use self::credentials::CredentialsForm;
+use self::credentials::{CredentialsEvent, CredentialsForm};
 use self::detail::Extras;
-use self::filter::{describe, filter_form, filter_of};
 use self::wizard::{DeregisterWizard, WizardEvent};
-use crate::effect::{Call, Failure, Reply, RequestId};
-use crate::model::filters::RegistrationFilter;
-
-use crate::model::Registration;
-use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::skeleton::paging::PageCalls;
+use crate::effect::{Call, Failure, Reply};
+use crate::model::filters::{RegistrationFilter, Sort};
+use crate::model::{Page, PageParams, Registration, RevealField};
+use crate::rules::EU_ONE_STOP_SHOP;
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::{
+    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests,
+    Scope, Screen, Skeleton, may_write, unexpected,
+};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormOutcome};
-use crate::ui::widgets::paged_table::{Column, PagedTable};
-
-/// What the detail view shows and waits for.
-struct DetailView {
-    registration: Registration,
-    extras: Extras,
-    state: DetailState,
-    waiting: HashMap<RequestId, DetailCall>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum DetailCall {
-    Registration,
-    Oss,
-    Form,
-    /// Revealing this wire field.
-    Reveal(&'static str),
-    /// Revealing every saved portal credential (Tenanted).
-    RevealAll,
-}
-
-enum Mode {
-    List,
-    Filter(Form),
-    Detail,
-}
+use crate::ui::widgets::form::{Form, FormValues};
+use crate::ui::widgets::paged_table::Column;
 
 /// The Registrations pane.
-pub struct RegistrationsPane {
-    table: PagedTable<Registration>,
-    columns: Vec<Column<Registration>>,
-    filter: RegistrationFilter,
-    pages: PageCalls,
-    mode: Mode,
-    detail: Option<DetailView>,
-    wizard: Option<DeregisterWizard>,
-    deregistering: Option<RequestId>,
-    confirm: Option<Confirm>,
-    loaded: bool,
-    /// The portal credentials form (Tenanted), with its calls under way.
-    credentials: Option<CredentialsForm>,
-    saving_credentials: Option<RequestId>,
-    revealing_credentials: Option<RequestId>,
-    /// The client speaks the Tenanted API (the credentials key is offered).
-    tenanted: bool,
+pub type RegistrationsPane = Skeleton<Registrations>;
+
+/// The registration list.
+pub struct RegistrationList;
+
+impl ListSpec for RegistrationList {
+    type Row = Registration;
+    type Filter = RegistrationFilter;
+    const NOUN: &'static str = "registrations";
+
+    fn columns() -> Vec<Column<Registration>> {
+        columns()
+    }
+
+    fn call(filter: &RegistrationFilter, sort: Vec<Sort>, page: PageParams) -> Call {
+        let mut filter = filter.clone();
+        filter.order_by = sort;
+        Call::Registrations { filter, page }
+    }
+
+    fn page(reply: Reply) -> Option<Page<Registration>> {
+        match reply {
+            Reply::Registrations(page) => Some(page),
+            _ => None,
+        }
+    }
+
+    fn id(row: &Registration) -> &str {
+        &row.id
+    }
+
+    fn describe(filter: &RegistrationFilter) -> String {
+        filter::describe(filter)
+    }
+
+    fn filter_form(filter: &RegistrationFilter) -> Form {
+        filter::filter_form(filter)
+    }
+
+    fn filter_of(values: &FormValues, _: &RegistrationFilter) -> RegistrationFilter {
+        filter::filter_of(values)
+    }
 }
 
-impl Default for RegistrationsPane {
-    fn default() -> Self {
-        Self::new()
+/// The registration the detail shows, with what was read beside it.
+pub struct RegistrationDetail {
+    pub registration: Registration,
+    pub extras: Extras,
+    state: DetailState,
+}
+
+impl DetailView for RegistrationDetail {
+    fn id(&self) -> &str {
+        &self.registration.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        wizard::jurisdiction(&self.registration)
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
+        detail::build(&self.registration, &self.extras, theme, keys).render(
+            area,
+            buf,
+            &mut self.state,
+        );
     }
 }
 
-impl RegistrationsPane {
-    pub fn new() -> Self {
-        RegistrationsPane {
-            table: PagedTable::new("registrations"),
-            columns: columns(),
-            filter: RegistrationFilter::default(),
-            pages: PageCalls::default(),
-            mode: Mode::List,
-            detail: None,
-            wizard: None,
-            deregistering: None,
-            confirm: None,
-            loaded: false,
-            credentials: None,
-            saving_credentials: None,
-            revealing_credentials: None,
-            tenanted: false,
+/// The pane's dialogs.
+pub enum RegistrationDialog {
+    Deregister(DeregisterWizard),
+    Credentials(CredentialsForm),
+}
+
+impl Layer for RegistrationDialog {
+    fn hints(&self) -> Vec<PaneHint> {
+        match self {
+            RegistrationDialog::Deregister(_) => vec![
+                PaneHint::keys("enter", "next"),
+                PaneHint::keys("esc", "back"),
+                PaneHint::keys("tab", "field"),
+            ],
+            RegistrationDialog::Credentials(_) => vec![
+                PaneHint::keys("tab", "field"),
+                PaneHint::keys("ctrl-s", "save"),
+                PaneHint::keys("ctrl-r", "show saved"),
+                PaneHint::keys("esc", "close"),
+            ],
         }
     }
 
-    /// Asks for the pages the table wants.
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        let mut filter = self.filter.clone();
-        filter.order_by = self.table.sort_keys();
-        self.pages
-            .fetch(&mut self.table, ctx, |want| Call::Registrations {
-                filter: filter.clone(),
-                page: want.params(),
-            });
-    }
-
-    /// Starts over with the filter in force: old answers still on their way are cancelled.
-    fn reload(&mut self, ctx: &mut Ctx) {
-        self.pages.cancel_all(ctx);
-        self.table.reset();
-        self.fetch(ctx);
-    }
-
-    fn open_detail(&mut self, registration: Registration, ctx: &mut Ctx) {
-        let mut waiting = HashMap::new();
-        waiting.insert(
-            ctx.call(Call::Registration {
-                id: registration.id.clone(),
-                reveal: None,
-            }),
-            DetailCall::Registration,
-        );
-        if registration.country_code == "ZZ_EU" || registration.oss_type.is_some() {
-            waiting.insert(
-                ctx.call(Call::OssCountries {
-                    registration_id: registration.id.clone(),
-                }),
-                DetailCall::Oss,
-            );
-        }
-        let (country, state) = (
-            registration.country_code.clone(),
-            registration.state_code.clone(),
-        );
-        waiting.insert(
-            ctx.call(Call::JurisdictionForm { country, state }),
-            DetailCall::Form,
-        );
-        self.detail = Some(DetailView {
-            registration,
-            extras: Extras::default(),
-            state: DetailState::default(),
-            waiting,
-        });
-        self.mode = Mode::Detail;
-    }
-
-    /// The registration the user is on: the detail's, or the table's selected row.
-    fn current(&self) -> Option<&Registration> {
-        match self.mode {
-            Mode::Detail => self.detail.as_ref().map(|d| &d.registration),
-            _ => self.table.selected(),
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        match self {
+            RegistrationDialog::Deregister(w) => w.render(area, buf, theme),
+            RegistrationDialog::Credentials(f) => f.render(area, buf, theme),
         }
     }
 
-    fn open_wizard(&mut self, ctx: &mut Ctx) {
-        if ctx.read_only() {
-            ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
+    fn has_unsaved_input(&self) -> bool {
+        match self {
+            RegistrationDialog::Deregister(w) => w.has_unsaved_input(),
+            RegistrationDialog::Credentials(f) => f.has_unsaved_input(),
+        }
+    }
+}
+
+/// What the pane waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// The detail's registration, its OSS countries, its jurisdiction's form.
+    Record,
+    Oss,
+    Form,
+    /// Revealing one masked field (v1).
+    Reveal(RevealField),
+    /// Revealing every saved portal credential (Tenanted).
+    RevealAll,
+    Deregister,
+    SaveCredentials,
+    /// The saved credentials read back into the credentials form.
+    RevealCredentials,
+}
+
+impl Operation for Op {
+    fn scope(&self) -> Scope {
+        match self {
+            Op::Record | Op::Oss | Op::Form | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
+            Op::Deregister | Op::SaveCredentials | Op::RevealCredentials => Scope::Pane,
+        }
+    }
+}
+
+/// What is the Registrations pane's own.
+#[derive(Default)]
+pub struct Registrations;
+
+/// The registration the user is on: the detail's, or the table's selected row.
+fn current(parts: &Parts<Registrations>) -> Option<&Registration> {
+    match parts.screen.detail() {
+        Some(d) => Some(&d.registration),
+        None => parts.list.selected(),
+    }
+}
+
+/// The credentials key's hint, on the Tenanted API only.
+fn credentials_hint(parts: &Parts<Registrations>) -> Option<PaneHint> {
+    parts
+        .tenanted
+        .then(|| PaneHint::action(Action::Credentials, "credentials"))
+}
+
+impl Registrations {
+    fn open_wizard(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !may_write(ctx) {
             return;
         }
-        match self.current().cloned() {
-            Some(r) => self.wizard = Some(DeregisterWizard::new(r)),
+        match current(parts).cloned() {
+            Some(r) => parts.push(RegistrationDialog::Deregister(DeregisterWizard::new(r))),
             None => ctx.notify(Level::Info, "Select a registration first."),
         }
     }
 
-    /// Shows a changed registration everywhere it appears, without a reload.
-    fn replace(&mut self, registration: &Registration) {
-        self.table
-            .replace_where(|r| r.id == registration.id, registration.clone());
-        if let Some(d) = &mut self.detail
-            && d.registration.id == registration.id
-        {
-            d.registration = registration.clone();
-        }
-    }
-
-    fn reveal(&mut self, ctx: &mut Ctx) {
-        let Some(d) = &mut self.detail else {
+    /// `v`: the next masked field in clear (v1), or every saved portal credential (Tenanted).
+    fn reveal(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let Parts {
+            screen, requests, ..
+        } = parts;
+        let Screen::Detail(d) = screen else {
+            let open = ctx.key(Action::Open);
             ctx.notify(
                 Level::Info,
-                "Open a registration (enter) to reveal its credentials.",
+                format!("Open a registration ({open}) to reveal its credentials."),
             );
             return;
         };
+        let registration_id = d.registration.id.clone();
         if ctx.tenanted().is_some() {
             if d.extras.portal.is_some() {
                 ctx.notify(Level::Info, "The saved portal credentials are shown.");
-                return;
+            } else {
+                let call = Call::RevealCredentials { registration_id };
+                requests.call(ctx, call, Op::RevealAll);
             }
-            let id = ctx.call(Call::RevealCredentials {
-                registration_id: d.registration.id.clone(),
-            });
-            d.waiting.insert(id, DetailCall::RevealAll);
             return;
         }
-        let Some(field) = ["password_encrypted", "pin_encrypted"]
+        let Some(field) = RevealField::ALL
             .into_iter()
             .find(|f| !d.extras.revealed.iter().any(|(r, _)| r == f))
         else {
             ctx.notify(Level::Info, "The portal password and PIN are both shown.");
             return;
         };
-        let id = ctx.call(Call::Registration {
-            id: d.registration.id.clone(),
-            reveal: Some(field.into()),
-        });
-        d.waiting.insert(id, DetailCall::Reveal(field));
-    }
-
-    /// `, sorted by state_code (descending)`, or nothing.
-    fn sort_note(&self) -> String {
-        self.table
-            .sort()
-            .map_or_else(String::new, |s| format!(", sorted by {s}"))
-    }
-
-    fn handle_wizard_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Some(wizard) = &mut self.wizard else {
-            return;
+        let call = Call::Registration {
+            id: registration_id,
+            reveal: Some(field),
         };
+        requests.call(ctx, call, Op::Reveal(field));
+    }
+
+    /// Shows a changed registration everywhere it appears, without a reload.
+    fn replace(parts: &mut Parts<Self>, registration: &Registration) {
+        parts.list.replace(registration);
+        if let Some(d) = parts.screen.detail_mut()
+            && d.registration.id == registration.id
+        {
+            d.registration = registration.clone();
+        }
+    }
+
+    fn wizard_key(
+        wizard: &mut DeregisterWizard,
+        key: KeyEvent,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
         match wizard.handle_key(key) {
-            WizardEvent::None => {}
-            WizardEvent::Close => self.wizard = None,
-            WizardEvent::AskDiscard => self.confirm = Some(Confirm::discard_input()),
+            WizardEvent::None => LayerOutcome::Keep,
+            WizardEvent::Close => LayerOutcome::Close,
+            WizardEvent::AskDiscard => LayerOutcome::AskDiscard,
             WizardEvent::Send(body) => {
                 let registration_id = wizard.registration().id.clone();
-                self.deregistering = Some(ctx.call(Call::Deregister {
+                let call = Call::Deregister {
                     registration_id,
                     body,
-                }));
+                };
+                requests.call(ctx, call, Op::Deregister);
+                LayerOutcome::Keep
             }
+        }
+    }
+
+    fn credentials_key(
+        form: &mut CredentialsForm,
+        key: KeyEvent,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        let registration_id = form.registration().id.clone();
+        match form.handle_key(key) {
+            CredentialsEvent::None => LayerOutcome::Keep,
+            CredentialsEvent::Close => LayerOutcome::Close,
+            CredentialsEvent::AskDiscard => LayerOutcome::AskDiscard,
+            CredentialsEvent::Send(body) => {
+                let call = Call::UpdateCredentials {
+                    registration_id,
+                    body,
+                };
+                requests.call(ctx, call, Op::SaveCredentials);
+                LayerOutcome::Keep
+            }
+            CredentialsEvent::Reveal => {
+                let call = Call::RevealCredentials { registration_id };
+                requests.call(ctx, call, Op::RevealCredentials);
+                LayerOutcome::Keep
+            }
+        }
+    }
+
+    fn wizard(parts: &mut Parts<Self>) -> Option<&mut DeregisterWizard> {
+        parts.own_overlays_mut().find_map(|o| match o {
+            RegistrationDialog::Deregister(w) => Some(w),
+            RegistrationDialog::Credentials(_) => None,
+        })
+    }
+
+    fn credentials(parts: &mut Parts<Self>) -> Option<&mut CredentialsForm> {
+        parts.own_overlays_mut().find_map(|o| match o {
+            RegistrationDialog::Credentials(f) => Some(f),
+            RegistrationDialog::Deregister(_) => None,
+        })
+    }
+
+    /// An answer to one of the detail's calls.
+    fn detail_answer(op: Op, result: Result<Reply, Failure>, d: &mut RegistrationDetail, ctx: &mut Ctx) {
+        match (op, result) {
+            (Op::Record, Ok(Reply::Registration(r))) => d.registration = r,
+            (Op::Reveal(field), Ok(Reply::Registration(r))) => match field.value_in(&r) {
+                Some(v) => d.extras.revealed.push((field, v.clone())),
+                None => ctx.notify(
+                    Level::Info,
+                    format!("This registration has no {} on file.", field.label()),
+                ),
+            },
+            (Op::RevealAll, Ok(Reply::RevealedCredentials(revealed))) => {
+                d.extras.portal = Some(revealed.fields);
+            }
+            (Op::Oss, Ok(Reply::OssCountries(c))) => d.extras.oss_countries = Some(Ok(c)),
+            (Op::Form, Ok(Reply::JurisdictionForm(f))) => d.extras.form = Some(Ok(f)),
+            (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
+            (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
+            (_, Err(f)) => ctx.notify(Level::Error, f.message),
+            (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
     }
 }
 
-impl Pane for RegistrationsPane {
-    fn title(&self) -> &str {
-        "Registrations"
-    }
+impl PaneSpec for Registrations {
+    type List = RegistrationList;
+    type Detail = RegistrationDetail;
+    type View = NoView;
+    type Overlay = RegistrationDialog;
+    type Op = Op;
 
-    fn hints(&self) -> Vec<PaneHint> {
-        if self.confirm.is_some() {
-            return vec![PaneHint::keys("y/n", "answer")];
-        }
-        if self.credentials.is_some() {
-            return vec![
-                PaneHint::keys("tab", "field"),
-                PaneHint::keys("ctrl-s", "save"),
-                PaneHint::keys("ctrl-r", "show saved"),
-                PaneHint::keys("esc", "close"),
-            ];
-        }
-        if self.wizard.is_some() {
-            return vec![
-                PaneHint::keys("enter", "next"),
-                PaneHint::keys("esc", "back"),
-                PaneHint::keys("tab", "field"),
-            ];
-        }
-        match self.mode {
-            Mode::Filter(_) => vec![
-                PaneHint::keys("tab", "next field"),
-                PaneHint::keys("←/→", "choose"),
-                PaneHint::keys("enter", "apply"),
-                PaneHint::keys("esc", "cancel"),
-            ],
-            Mode::Detail => vec![
-                PaneHint::action(Action::Back, "back"),
-                PaneHint::action(Action::Up, "scroll"),
-                PaneHint::action(Action::Reveal, "reveal"),
-                PaneHint::action(Action::OpenUrl, "open portal"),
-                PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::Deregister, "deregister"),
-            ]
-            .into_iter()
-            .chain(self.credentials_hint())
-            .collect(),
-            Mode::List => vec![
-                PaneHint::action(Action::Open, "open"),
-                PaneHint::action(Action::Filter, "filter"),
-                PaneHint::action(Action::Sort, "sort"),
-                PaneHint::action(Action::SortReverse, "reverse"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::Deregister, "deregister"),
-            ]
-            .into_iter()
-            .chain(self.credentials_hint())
-            .collect(),
+    const TITLE: &'static str = "Registrations";
+
+    fn detail(&self, row: &Registration) -> RegistrationDetail {
+        RegistrationDetail {
+            registration: row.clone(),
+            extras: Extras::default(),
+            state: DetailState::default(),
         }
     }
 
-    fn show(&mut self, ctx: &mut Ctx) {
-        self.tenanted = ctx.tenanted().is_some();
-        if !self.loaded {
-            self.loaded = true;
-            self.fetch(ctx);
+    fn load_detail(&mut self, detail: &RegistrationDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
+        let r = &detail.registration;
+        let id = r.id.clone();
+        requests.call(ctx, Call::Registration { id, reveal: None }, Op::Record);
+        if r.country_code == EU_ONE_STOP_SHOP || r.oss_type.is_some() {
+            let registration_id = r.id.clone();
+            requests.call(ctx, Call::OssCountries { registration_id }, Op::Oss);
         }
+        let (country, state) = (r.country_code.clone(), r.state_code.clone());
+        requests.call(ctx, Call::JurisdictionForm { country, state }, Op::Form);
     }
 
-    fn captures_text(&self) -> bool {
-        self.wizard.is_some()
-            || self.credentials.is_some()
-            || self.confirm.is_some()
-            || matches!(self.mode, Mode::Filter(_))
+    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
+        std::iter::once(PaneHint::action(Action::Deregister, "deregister"))
+            .chain(credentials_hint(parts))
+            .collect()
     }
 
-    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        if let Some(yes) = confirm::answer(&mut self.confirm, key) {
-            if yes {
-                self.wizard = None;
-                self.credentials = None;
-                if matches!(self.mode, Mode::Filter(_)) {
-                    self.mode = if self.detail.is_some() {
-                        Mode::Detail
-                    } else {
-                        Mode::List
-                    };
+    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
+        [
+            PaneHint::action(Action::Reveal, "reveal"),
+            PaneHint::action(Action::OpenUrl, "open portal"),
+            PaneHint::action(Action::Deregister, "deregister"),
+        ]
+        .into_iter()
+        .chain(credentials_hint(parts))
+        .collect()
+    }
+
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        match (action, &parts.screen) {
+            (Action::Deregister, _) => Self::open_wizard(parts, ctx),
+            (Action::Credentials, _) => {
+                if let Some(form) = credentials::open(current(parts), ctx) {
+                    parts.push(RegistrationDialog::Credentials(form));
                 }
             }
-            return;
-        }
-        if self.credentials.is_some() {
-            self.handle_credentials_key(key, ctx);
-            return;
-        }
-        if self.wizard.is_some() {
-            self.handle_wizard_key(key, ctx);
-            return;
-        }
-        if let Mode::Filter(form) = &mut self.mode {
-            match form.handle_key(key) {
-                FormOutcome::Submit => {
-                    self.filter = filter_of(&form.values());
-                    self.mode = Mode::List;
-                    ctx.notify(Level::Info, format!("showing {}", describe(&self.filter)));
-                    self.reload(ctx);
-                }
-                FormOutcome::Cancel => self.mode = Mode::List,
-                FormOutcome::AskDiscard => self.confirm = Some(Confirm::discard_input()),
-                FormOutcome::None | FormOutcome::Invalid => {}
-            }
-        }
-    }
-
-    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        match (&self.mode, action) {
-            (_, Action::Deregister) => self.open_wizard(ctx),
-            (_, Action::Credentials) => self.open_credentials(ctx),
-            (_, Action::CopyId) => match self.current() {
-                Some(r) => ctx.copy(r.id.clone()),
-                None => return false,
-            },
-            (_, Action::OpenUrl) => match self.current() {
+            (Action::OpenUrl, _) => match current(parts) {
                 Some(r) if !r.filing_website_url.is_empty() => {
-                    ctx.open_url(r.filing_website_url.clone())
+                    ctx.open_url(r.filing_website_url.clone());
                 }
                 Some(_) => ctx.notify(Level::Info, "This registration has no filing website."),
                 None => return false,
             },
-            (Mode::Detail, Action::Back) => {
-                self.mode = Mode::List;
-                self.detail = None;
-            }
-            (Mode::Detail, Action::Reveal) => self.reveal(ctx),
-            (Mode::Detail, action)
-                if self
-                    .detail
-                    .as_mut()
-                    .is_some_and(|d| d.state.navigate(action)) => {}
-            (Mode::Detail, Action::Refresh) => {
-                if let Some(r) = self.detail.as_ref().map(|d| d.registration.clone()) {
-                    self.open_detail(r, ctx);
-                }
-            }
-            (Mode::List, action) if self.table.navigate(action) => {}
-            (Mode::List, Action::Open) => match self.table.selected().cloned() {
-                Some(r) => self.open_detail(r, ctx),
-                None => return false,
-            },
-            (Mode::List, Action::Filter) => self.mode = Mode::Filter(filter_form(&self.filter)),
-            (Mode::List, Action::Refresh) => self.reload(ctx),
-            (Mode::List, Action::Sort | Action::SortReverse) => {
-                let Some(next) = self
-                    .table
-                    .next_sort(&self.columns, action == Action::SortReverse)
-                else {
-                    return false;
-                };
-                self.pages.cancel_all(ctx);
-                self.table.set_sort(Some(next));
-                ctx.notify(Level::Info, format!("sorted by {next}"));
-            }
+            (Action::Reveal, Screen::Detail(_)) => Self::reveal(parts, ctx),
             _ => return false,
-        }
-        if matches!(self.mode, Mode::List) {
-            self.fetch(ctx);
         }
         true
     }
 
-    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if self.pages.owns(id) {
-            self.pages
-                .receive(id, result, &mut self.table, ctx, |reply| match reply {
-                    Reply::Registrations(rows) => Some(rows),
-                    _ => None,
-                });
-            self.fetch(ctx);
-            return;
+    fn overlay_key(
+        &mut self,
+        overlay: &mut RegistrationDialog,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        match overlay {
+            RegistrationDialog::Deregister(w) => Self::wizard_key(w, key, &mut parts.requests, ctx),
+            RegistrationDialog::Credentials(f) => {
+                Self::credentials_key(f, key, &mut parts.requests, ctx)
+            }
         }
-        if [self.saving_credentials, self.revealing_credentials].contains(&Some(id)) {
-            self.receive_credentials(id, result, ctx);
-            return;
-        }
-        if self.deregistering == Some(id) {
-            self.deregistering = None;
-            match result {
-                Ok(Reply::Deregistered(registration)) => {
-                    ctx.notify(
-                        Level::Success,
-                        format!(
-                            "Deregistration requested: {} is now {}.",
-                            wizard::jurisdiction(&registration),
-                            registration.status
-                        ),
-                    );
-                    self.replace(&registration);
-                    self.wizard = None;
+    }
+
+    fn receive(
+        &mut self,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        match (op, result) {
+            (Op::Deregister, Ok(Reply::Deregistered(registration))) => {
+                ctx.notify(
+                    Level::Success,
+                    format!(
+                        "Deregistration requested: {} is now {}.",
+                        wizard::jurisdiction(&registration),
+                        registration.status
+                    ),
+                );
+                Self::replace(parts, &registration);
+                parts.close_overlays(|o| matches!(o, RegistrationDialog::Deregister(_)));
+            }
+            (Op::Deregister, Err(failure)) => {
+                ctx.notify(Level::Error, failure.message.clone());
+                if let Some(w) = Self::wizard(parts) {
+                    w.failed(&failure);
                 }
-                Ok(_) => {}
-                Err(failure) => {
-                    ctx.notify(Level::Error, failure.message.clone());
-                    if let Some(w) = &mut self.wizard {
-                        w.failed(&failure);
+            }
+            (Op::SaveCredentials, Ok(Reply::CredentialsUpdated(done))) => {
+                let words = credentials::saved_in_words(Self::credentials(parts).map(|f| &*f), &done);
+                ctx.notify(Level::Success, words);
+                // The secrets typed are dropped with the form: never shown again.
+                parts.close_overlays(|o| matches!(o, RegistrationDialog::Credentials(_)));
+            }
+            (Op::SaveCredentials, Err(failure)) => {
+                ctx.notify(Level::Error, failure.message.clone());
+                if let Some(form) = Self::credentials(parts) {
+                    form.failed(&failure);
+                }
+            }
+            (Op::RevealCredentials, Ok(Reply::RevealedCredentials(revealed))) => {
+                if let Some(form) = Self::credentials(parts) {
+                    form.revealed(revealed.fields);
+                }
+            }
+            (Op::RevealCredentials, Err(failure)) => ctx.notify(Level::Error, failure.message),
+            (op, result) => match parts.screen.detail_mut() {
+                Some(d) => Self::detail_answer(op, result, d, ctx),
+                None => {
+                    if let Err(failure) = result {
+                        ctx.notify(Level::Error, failure.message);
                     }
                 }
-            }
-            return;
-        }
-        let Some(d) = &mut self.detail else { return };
-        let Some(kind) = d.waiting.remove(&id) else {
-            return;
-        };
-        match (kind, result) {
-            (DetailCall::Registration, Ok(Reply::Registration(r))) => d.registration = r,
-            (DetailCall::Reveal(field), Ok(Reply::Registration(r))) => {
-                let value = if field == "pin_encrypted" {
-                    r.pin_encrypted
-                } else {
-                    r.password_encrypted
-                };
-                match value {
-                    Some(v) => d.extras.revealed.push((field.to_owned(), v)),
-                    None => ctx.notify(
-                        Level::Info,
-                        format!("This registration has no {field} on file."),
-                    ),
-                }
-            }
-            (DetailCall::RevealAll, Ok(Reply::RevealedCredentials(revealed))) => {
-                d.extras.portal = Some(revealed.fields);
-            }
-            (DetailCall::Oss, Ok(Reply::OssCountries(c))) => d.extras.oss_countries = Some(Ok(c)),
-            (DetailCall::Form, Ok(Reply::JurisdictionForm(f))) => d.extras.form = Some(Ok(f)),
-            (DetailCall::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
-            (DetailCall::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
-            (_, Err(f)) => ctx.notify(Level::Error, f.message),
-            _ => {}
+            },
         }
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["deregister", "filter", "refresh"]
+        vec!["deregister"]
     }
 
-    fn command(&mut self, name: &str, _args: &[&str], ctx: &mut Ctx) -> bool {
-        match name {
-            "deregister" => self.open_wizard(ctx),
-            "filter" => self.mode = Mode::Filter(filter_form(&self.filter)),
-            "refresh" => self.reload(ctx),
-            _ => return false,
+    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if name == "deregister" {
+            Self::open_wizard(parts, ctx);
+            return true;
         }
-        true
+        false
     }
 
-    fn has_unsaved_input(&self) -> bool {
-        self.wizard
-            .as_ref()
-            .is_some_and(DeregisterWizard::has_unsaved_input)
-            || self
-                .credentials
-                .as_ref()
-                .is_some_and(CredentialsForm::has_unsaved_input)
-            || matches!(&self.mode, Mode::Filter(f) if f.is_dirty())
-    }
-
-    fn draw(
-        &mut self,
-        frame: &mut Frame,
-        area: Rect,
-        theme: &Theme,
-        _keys: &crate::ui::keymap::Keymap,
-        focused: bool,
-    ) {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(if focused {
-                theme.border_focus
-            } else {
-                theme.border
-            })
-            .title(Line::from(vec![
-                Span::styled(" Registrations ", theme.title),
-                Span::styled(
-                    format!("— {}{} ", describe(&self.filter), self.sort_note()),
-                    theme.muted,
-                ),
-            ]));
-        let inner = block.inner(area);
-        frame.render_widget(block, area);
-        let buf = frame.buffer_mut();
-        match &mut self.mode {
-            Mode::Detail => {
-                if let Some(d) = &mut self.detail {
-                    let view = detail::build(&d.registration, &d.extras, theme);
-                    ratatui::widgets::StatefulWidget::render(view, inner, buf, &mut d.state);
-                }
-            }
-            Mode::Filter(form) => form.render(inner, buf, theme),
-            Mode::List => self.table.render(inner, buf, theme, &self.columns, focused),
-        }
-        if let Some(wizard) = &mut self.wizard {
-            wizard.render(inner, buf, theme);
-        }
-        if let Some(form) = &mut self.credentials {
-            form.render(inner, buf, theme);
-        }
-        if let Some(confirm) = &self.confirm {
-            confirm.render(inner, buf, theme);
-        }
+    fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {
+        // The list's filter stays in the title over the detail too, as it always has.
+        Some(parts.list.subtitle())
     }
 }

@@ -18,7 +18,7 @@ pub use self::columns::columns;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::{Sort, TransactionFilter};
 use crate::model::{BackFilingTerms, EstimateResponse, Page, PageParams, Transaction, TransactionType};
-use crate::ui::keymap::Action;
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::{
     DetailView, ListSpec, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
@@ -101,7 +101,7 @@ impl DetailView for TransactionDetail {
         self.transaction.external_id.clone()
     }
 
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
         detail::build(&self.transaction, theme).render(area, buf, &mut self.state);
     }
 }
