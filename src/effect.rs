@@ -11,6 +11,7 @@ use crate::model::filters::{
 };
 use crate::model::tenanted::{
     ApproveImport, BackFilingOption, BulkApproveImports, BulkFilingResult, CertificateImport,
+    CertificateImportStatus,
 };
 use crate::model::tenanted::{
     CredentialsUpdate, CredentialsUpdated, ExposureEvent, Organization, RevealedCredentials,
@@ -141,7 +142,7 @@ pub enum Call {
     // --- Certificate imports and filings -------------------------------------------------------
     /// Certificate imports (Tenanted API only), of one status when `status` is set.
     CertificateImports {
-        status: Option<String>,
+        status: Option<CertificateImportStatus>,
         page: PageParams,
     },
     /// Approves one certificate import, creating its exemption (Tenanted API only).

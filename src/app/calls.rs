@@ -3,6 +3,7 @@
 use super::files;
 use crate::api::{ApiError, Client, Upload};
 use crate::effect::{Call, Failure, FailureKind, Reply};
+use crate::model::tenanted::CertificateImportStatus;
 
 /// Makes one call.
 pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
@@ -167,7 +168,7 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
 async fn imports_and_filings(client: &Client, call: Call) -> Result<Reply, Failure> {
     let result = match call {
         Call::CertificateImports { status, page } => client
-            .list_certificate_imports(status.as_deref(), page)
+            .list_certificate_imports(status.as_ref().map(CertificateImportStatus::as_str), page)
             .await
             .map(Reply::CertificateImportsPage),
         Call::ApproveCertificateImport { id, body } => client

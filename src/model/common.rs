@@ -29,6 +29,17 @@ impl<T> Page<T> {
             pages,
         }
     }
+
+    /// The same page with each item turned by `f`.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            total: self.total,
+            page: self.page,
+            size: self.size,
+            pages: self.pages,
+        }
+    }
 }
 
 /// `page` and `size` query parameters: page >= 1, size 1-100, default 50.

@@ -200,6 +200,11 @@ pub trait Pane: Send {
         false
     }
 
+    /// Whether records another view of the same tab shows changed since last asked.
+    fn changed_elsewhere(&mut self) -> bool {
+        false
+    }
+
     /// Called when a call succeeds again after calls failed for want of the service: a pane
     /// whose last load failed loads again by itself.
     fn reconnected(&mut self, _ctx: &mut Ctx) {}

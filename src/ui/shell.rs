@@ -543,8 +543,7 @@ impl Shell {
         );
         frame.render_widget(Paragraph::new(self.tabs_line()), tabs);
         let theme = self.theme.clone();
-        self.panes[self.focus]
-            .draw(frame, body, &theme, &self.keymap, true);
+        self.panes[self.focus].draw(frame, body, &theme, &self.keymap, true);
         if self.flash.current().is_some() {
             self.flash.render(status, frame.buffer_mut(), &theme);
         } else {

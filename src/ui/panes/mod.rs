@@ -15,10 +15,10 @@ use super::pane::Pane;
 pub fn all() -> Vec<Box<dyn Pane>> {
     vec![
         Box::new(registrations::RegistrationsPane::default()),
-        Box::new(nexus::NexusPane::new()),
-        Box::new(exemptions::ExemptionsPane::new()),
+        Box::new(nexus::pane()),
+        Box::new(exemptions::pane()),
         Box::new(customers::CustomersPane::default()),
         Box::new(transactions::TransactionsPane::default()),
-        Box::new(filings::FilingsPane::new()),
+        Box::new(filings::FilingsPane::default()),
     ]
 }

@@ -47,6 +47,10 @@ pub trait ListSpec: Send + 'static {
     /// The filter in words, for the title: `all registrations`, `customers named "acme"`.
     fn describe(filter: &Self::Filter) -> String;
 
+    /// Sets whether a row shows as marked, for lists whose rows carry the mark (see
+    /// [`ListView::toggle_mark`]); lists without marks leave it alone.
+    fn set_marked(_row: &mut Self::Row, _marked: bool) {}
+
     /// The filter form, filled with `filter`.
     fn filter_form(filter: &Self::Filter) -> Form;
 
@@ -81,6 +85,10 @@ pub struct ListView<L: ListSpec> {
     previous: Option<PagedTable<L::Row>>,
     /// When the rows on screen were fetched.
     fetched_at: Option<DateTime<Local>>,
+    /// The ids of the rows marked for an action on several at once, in the order marked.
+    marks: Vec<String>,
+    /// Why this list cannot be had with this profile (nothing is asked of the service).
+    unavailable: Option<String>,
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -99,7 +107,25 @@ impl<L: ListSpec> ListView<L> {
             load: Load::Idle,
             previous: None,
             fetched_at: None,
+            marks: Vec::new(),
+            unavailable: None,
         }
+    }
+
+    /// Marks the list as one this profile cannot have, saying `why` in the pane: nothing is
+    /// asked of the service.
+    pub fn set_unavailable(&mut self, why: impl Into<String>) {
+        let why = why.into();
+        self.load = Load::Failed {
+            message: why.clone(),
+            stale: None,
+        };
+        self.unavailable = Some(why);
+    }
+
+    /// Why this list cannot be had with this profile, if it cannot.
+    pub fn unavailable(&self) -> Option<&str> {
+        self.unavailable.as_deref()
     }
 
     /// The filter in force.
@@ -126,13 +152,16 @@ impl<L: ListSpec> ListView<L> {
 
     /// Loads the first page the first time the list is shown.
     pub fn show(&mut self, ctx: &mut Ctx) {
-        if self.load == Load::Idle {
+        if self.load == Load::Idle && self.unavailable.is_none() {
             self.fetch(ctx);
         }
     }
 
     /// Asks for the pages the table wants.
     pub fn fetch(&mut self, ctx: &mut Ctx) {
+        if self.unavailable.is_some() {
+            return;
+        }
         let filter = &self.filter;
         let sort = self.table.sort_keys();
         let before = self.pages.len();
@@ -168,7 +197,11 @@ impl<L: ListSpec> ListView<L> {
     /// Sets a new filter and reloads; says what the list now shows.
     pub fn apply_filter(&mut self, filter: L::Filter, ctx: &mut Ctx) {
         self.filter = filter;
-        ctx.notify(Level::Info, format!("showing {}", L::describe(&self.filter)));
+        self.marks.clear();
+        ctx.notify(
+            Level::Info,
+            format!("showing {}", L::describe(&self.filter)),
+        );
         self.reload(ctx);
     }
 
@@ -209,7 +242,11 @@ impl<L: ListSpec> ListView<L> {
             return;
         }
         match result.map(L::page) {
-            Ok(Some(rows)) => {
+            Ok(Some(mut rows)) => {
+                for row in &mut rows.items {
+                    let marked = self.marks.iter().any(|m| m == L::id(row));
+                    L::set_marked(row, marked);
+                }
                 self.table.receive(generation, page, rows);
                 self.previous = None;
                 self.load = Load::Loaded;
@@ -279,10 +316,78 @@ impl<L: ListSpec> ListView<L> {
         self.columns.iter().any(Column::sortable)
     }
 
-    /// Shows a changed record in its row, without a reload.
+    /// Shows a changed record in its row, without a reload (a marked row keeps its mark).
     pub fn replace(&mut self, row: &L::Row) {
         let id = L::id(row).to_owned();
-        self.table.replace_where(|r| L::id(r) == id, row.clone());
+        let mut row = row.clone();
+        L::set_marked(&mut row, self.is_marked(&id));
+        self.table.replace_where(|r| L::id(r) == id, row);
+    }
+
+    /// Changes the cached row `id` in place.
+    pub fn update(&mut self, id: &str, change: impl FnMut(&mut L::Row)) {
+        self.table.update_where(|r| L::id(r) == id, change);
+    }
+
+    // ----- marks: Space marks rows, an action takes the marked ones ---------------------------
+
+    /// How many rows are marked.
+    pub fn marked(&self) -> usize {
+        self.marks.len()
+    }
+
+    pub fn is_marked(&self, id: &str) -> bool {
+        self.marks.iter().any(|m| m == id)
+    }
+
+    /// Marks the selected row, or unmarks it, and moves down a row. Returns the row's new
+    /// state, or `None` when no row is selected.
+    pub fn toggle_mark(&mut self) -> Option<bool> {
+        let id = L::id(self.table.selected()?).to_owned();
+        let marked = !self.is_marked(&id);
+        if marked {
+            self.marks.push(id.clone());
+        } else {
+            self.marks.retain(|m| *m != id);
+        }
+        self.update(&id, |r| L::set_marked(r, marked));
+        self.table.down(1);
+        Some(marked)
+    }
+
+    /// Unmarks `id` (an action went through for it).
+    pub fn unmark(&mut self, id: &str) {
+        if self.is_marked(id) {
+            self.marks.retain(|m| m != id);
+            self.update(id, |r| L::set_marked(r, false));
+        }
+    }
+
+    /// Forgets every mark.
+    pub fn clear_marks(&mut self) {
+        for id in std::mem::take(&mut self.marks) {
+            self.update(&id, |r| L::set_marked(r, false));
+        }
+    }
+
+    /// What an action on several rows takes: the marked ids, or the selected row's id when
+    /// nothing is marked.
+    pub fn targets(&self) -> Vec<String> {
+        if self.marks.is_empty() {
+            self.selected()
+                .map(|r| vec![L::id(r).to_owned()])
+                .unwrap_or_default()
+        } else {
+            self.marks.clone()
+        }
+    }
+
+    /// `, 2 marked`, or nothing.
+    pub fn marked_note(&self) -> String {
+        match self.marks.len() {
+            0 => String::new(),
+            n => format!(", {n} marked"),
+        }
     }
 
     /// The list in words, for the title: the filter and the sort.
@@ -317,18 +422,31 @@ impl<L: ListSpec> ListView<L> {
             },
             _ => area,
         };
-        if let Load::Failed { message, stale: None } = &self.load
+        if let Load::Failed {
+            message,
+            stale: None,
+        } = &self.load
             && self.table.total().is_none()
         {
             buf.set_style(area, theme.base);
             let lines = [
                 Line::styled(format!("✗ {} could not be loaded", L::NOUN), theme.error),
-                Line::styled(truncate(message, usize::from(area.width)).into_owned(), theme.error),
+                Line::styled(
+                    truncate(message, usize::from(area.width)).into_owned(),
+                    theme.error,
+                ),
             ];
             for (i, line) in lines.into_iter().enumerate() {
                 let y = area.y + u16::try_from(i).unwrap_or(0);
                 if y < area.bottom() {
-                    line.render(Rect { y, height: 1, ..area }, buf);
+                    line.render(
+                        Rect {
+                            y,
+                            height: 1,
+                            ..area
+                        },
+                        buf,
+                    );
                 }
             }
         } else {
@@ -339,7 +457,14 @@ impl<L: ListSpec> ListView<L> {
             && table_area.height < area.height
         {
             let y = area.bottom() - 1;
-            note.render(Rect { y, height: 1, ..area }, buf);
+            note.render(
+                Rect {
+                    y,
+                    height: 1,
+                    ..area
+                },
+                buf,
+            );
         }
     }
 

@@ -72,7 +72,12 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// Asks the service for what the detail shows, when it opens and on refresh. The calls are
     /// made with [`Scope::Detail`] operations, cancelled when the detail closes.
-    fn load_detail(&mut self, detail: &Self::Detail, requests: &mut Requests<Self::Op>, ctx: &mut Ctx);
+    fn load_detail(
+        &mut self,
+        detail: &Self::Detail,
+        requests: &mut Requests<Self::Op>,
+        ctx: &mut Ctx,
+    );
 
     /// The pane's own keys on the list, after the shared ones.
     fn list_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
@@ -94,6 +99,24 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// An action, before the shared handling: returns whether the pane used it.
     fn action(&mut self, _action: Action, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// A key for the view on screen, before its form: the form's outcome when the pane handled
+    /// the key itself (a lookup as the user types, a path completion), `None` to let the form
+    /// have it.
+    fn view_key(
+        &mut self,
+        _key: KeyEvent,
+        _parts: &mut Parts<Self>,
+        _ctx: &mut Ctx,
+    ) -> Option<FormOutcome> {
+        None
+    }
+
+    /// Whether records shown by the other view of the same tab changed since last asked (an
+    /// approved certificate import created exemptions): that view refreshes.
+    fn changed_elsewhere(&mut self) -> bool {
         false
     }
 
@@ -128,7 +151,13 @@ pub trait PaneSpec: Send + Sized + 'static {
         Vec::new()
     }
 
-    fn command(&mut self, _name: &str, _args: &[&str], _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
+    fn command(
+        &mut self,
+        _name: &str,
+        _args: &[&str],
+        _parts: &mut Parts<Self>,
+        _ctx: &mut Ctx,
+    ) -> bool {
         false
     }
 
@@ -215,7 +244,11 @@ pub fn may_write(ctx: &mut Ctx) -> bool {
 
 /// A refused write: the fields a 422 names show their errors under them, every value stays as
 /// typed, and the message goes to the footer.
-pub fn refused(form: Option<&mut crate::ui::widgets::form::Form>, failure: &Failure, ctx: &mut Ctx) {
+pub fn refused(
+    form: Option<&mut crate::ui::widgets::form::Form>,
+    failure: &Failure,
+    ctx: &mut Ctx,
+) {
     if let Some(form) = form {
         form.set_busy(false);
         if failure.kind == crate::effect::FailureKind::Validation {
@@ -310,14 +343,19 @@ impl<S: PaneSpec> Skeleton<S> {
     }
 
     fn form_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
+        let own = match &self.parts.screen {
+            Screen::View { .. } => self.spec.view_key(key, &mut self.parts, ctx),
+            _ => None,
+        };
         let parts = &mut self.parts;
-        let outcome = match &mut parts.screen {
-            Screen::Filter(form) => form.handle_key(key),
-            Screen::View { view, .. } => match view.form_mut() {
+        let outcome = match (own, &mut parts.screen) {
+            (Some(outcome), _) => outcome,
+            (None, Screen::Filter(form)) => form.handle_key(key),
+            (None, Screen::View { view, .. }) => match view.form_mut() {
                 Some(form) => form.handle_key(key),
                 None => return,
             },
-            Screen::List | Screen::Detail(_) => return,
+            (None, Screen::List | Screen::Detail(_)) => return,
         };
         match outcome {
             FormOutcome::Submit => {
@@ -443,7 +481,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn captures_text(&self) -> bool {
-        !self.parts.overlays.is_empty() || self.parts.screen.form().is_some()
+        match self.parts.overlays.last() {
+            Some(top) => top.captures_text(),
+            None => self.parts.screen.form().is_some(),
+        }
     }
 
     fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
@@ -457,6 +498,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         if self.spec.action(action, &mut self.parts, ctx) {
             return true;
+        }
+        if !self.parts.overlays.is_empty() {
+            // A dialog that takes actions is on top: nothing beneath it moves.
+            return false;
         }
         if action == Action::CopyId && !matches!(self.parts.screen, Screen::View { .. }) {
             return match self.parts.current_id() {
@@ -520,6 +565,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     fn tick(&mut self, ctx: &mut Ctx) -> bool {
         self.parts.list.tick();
         self.spec.tick(&mut self.parts, ctx)
+    }
+
+    fn changed_elsewhere(&mut self) -> bool {
+        self.spec.changed_elsewhere()
     }
 
     fn reconnected(&mut self, ctx: &mut Ctx) {

@@ -75,7 +75,10 @@ pub enum Screen<D, V> {
     Filter(Form),
     Detail(D),
     /// A form or view of the pane's own, opened over the detail in `over` when there was one.
-    View { view: V, over: Option<D> },
+    View {
+        view: V,
+        over: Option<D>,
+    },
 }
 
 impl<D: DetailView, V: PaneView> Screen<D, V> {
@@ -154,6 +157,12 @@ pub trait Layer: Send {
     fn has_unsaved_input(&self) -> bool {
         false
     }
+
+    /// Whether it takes the raw keys (a question, a form); a dialog that does not gets the
+    /// keymap's actions through [`crate::ui::skeleton::PaneSpec::action`].
+    fn captures_text(&self) -> bool {
+        true
+    }
 }
 
 /// A pane with no dialogs of its own.
@@ -201,6 +210,13 @@ impl<O: Layer> Overlay<O> {
 
     pub fn has_unsaved_input(&self) -> bool {
         matches!(self, Overlay::Own(o) if o.has_unsaved_input())
+    }
+
+    pub fn captures_text(&self) -> bool {
+        match self {
+            Overlay::Discard(_) => true,
+            Overlay::Own(o) => o.captures_text(),
+        }
     }
 }
 

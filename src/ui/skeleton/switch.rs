@@ -119,8 +119,14 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
         if self.first.waits_for(id) {
             self.first.receive(id, result, ctx);
+            if self.first.changed_elsewhere() {
+                self.second.command("refresh", &[], ctx);
+            }
         } else {
             self.second.receive(id, result, ctx);
+            if self.second.changed_elsewhere() {
+                self.first.command("refresh", &[], ctx);
+            }
         }
     }
 

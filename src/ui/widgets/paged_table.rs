@@ -104,7 +104,11 @@ impl std::fmt::Display for Shortfall {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let announced = crate::ui::text::thousands(self.announced);
         if self.rows == 0 {
-            write!(f, "the service announced {announced} but page {} was empty", self.page)
+            write!(
+                f,
+                "the service announced {announced} but page {} was empty",
+                self.page
+            )
         } else {
             write!(
                 f,

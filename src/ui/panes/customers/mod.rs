@@ -114,10 +114,7 @@ pub enum CustomerForm {
     /// The new-customer form.
     Create(Form),
     /// The tax registration form of one customer.
-    TaxId {
-        customer: Box<Customer>,
-        form: Form,
-    },
+    TaxId { customer: Box<Customer>, form: Form },
 }
 
 impl PaneView for CustomerForm {
@@ -174,7 +171,9 @@ pub struct Customers;
 impl Customers {
     fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         if may_write(ctx) {
-            parts.screen.open(CustomerForm::Create(forms::create_form()));
+            parts
+                .screen
+                .open(CustomerForm::Create(forms::create_form()));
         }
     }
 
@@ -208,7 +207,12 @@ impl Customers {
 
     /// A tax registration saved: the customer's detail is opened (or refreshed) to show it as
     /// the service now has it.
-    fn tax_saved(&mut self, saved: &CustomerTaxRegistration, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+    fn tax_saved(
+        &mut self,
+        saved: &CustomerTaxRegistration,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
         ctx.notify(
             Level::Success,
             format!("Tax registration saved: {}.", describe_registration(saved)),

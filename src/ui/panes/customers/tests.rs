@@ -25,7 +25,12 @@ fn form(h: &Harness) -> &Form {
 }
 
 fn detail(h: &Harness) -> &Customer {
-    &h.pane.parts.screen.detail().expect("the detail is open").customer
+    &h.pane
+        .parts
+        .screen
+        .detail()
+        .expect("the detail is open")
+        .customer
 }
 
 fn customer(id: &str, country: &str) -> Customer {
@@ -161,7 +166,10 @@ fn read_only_opens_no_form() {
     load(&mut h, vec![customer("cust_1", "CA")]);
     for action in [Action::New, Action::TaxId] {
         h.action(action);
-        assert!(h.pane.parts.screen.form().is_none(), "{action:?} opens nothing");
+        assert!(
+            h.pane.parts.screen.form().is_none(),
+            "{action:?} opens nothing"
+        );
         assert_eq!(h.last_level(), Some(Level::Error));
     }
     assert!(!(h.command("new", &[]) && h.pane.parts.screen.form().is_some()));

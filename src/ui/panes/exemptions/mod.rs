@@ -11,469 +11,404 @@ mod columns;
 mod create;
 mod detail;
 mod filter;
-mod imports;
-mod list;
+pub mod imports;
 mod search;
 mod upload;
 mod writes;
 
 use crossterm::event::KeyEvent;
-use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, StatefulWidget, Widget};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
-use self::filter::{describe, filter_form, filter_of};
-use self::imports::{Imports, Received};
-use self::search::Search;
+use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
-use crate::effect::{Call, Failure, Reply, RequestId};
-use crate::model::filters::ExemptionFilter;
-use crate::model::{Attachment, Exemption};
-use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::skeleton::paging::PageCalls;
+use crate::effect::{Call, Failure, Reply};
+use crate::model::filters::{ExemptionFilter, Sort};
+use crate::model::{Attachment, Exemption, Page, PageParams};
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::{
+    DetailView, Layer, LayerOutcome, ListSpec, Operation, PaneSpec, PaneView, Parts, Requests,
+    Scope, Screen, Skeleton, Switch, unexpected,
+};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::{self, Confirm};
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormOutcome};
-use crate::ui::widgets::paged_table::{Column, PagedTable};
+use crate::ui::widgets::form::{Form, FormOutcome, FormValues};
+use crate::ui::widgets::paged_table::Column;
 
-/// The exemption the detail shows, its files, and the answers it waits for.
-struct DetailView {
-    exemption: Exemption,
-    state: DetailState,
-    loading: Option<RequestId>,
-    /// `None` while the list of files loads.
-    files: Option<Vec<Attachment>>,
-    files_loading: Option<RequestId>,
+/// Ticks (of 100 ms) the typing must pause before the search is sent.
+pub const SEARCH_DEBOUNCE_TICKS: u8 = 3;
+
+/// The Exemptions tab: the exemptions, and the certificate imports behind `I`.
+pub type ExemptionsPane = Switch<Skeleton<Exemptions>, imports::ImportsPane>;
+
+/// The Exemptions tab, on the exemptions.
+pub fn pane() -> ExemptionsPane {
+    Switch::new(
+        "Exemptions",
+        (Skeleton::default(), "exemptions"),
+        (imports::ImportsPane::default(), "imports"),
+        Action::Imports,
+    )
 }
 
-/// What the pane shows.
-enum Mode {
-    List,
-    Filter(Form),
-    Detail,
+/// The exemption list.
+pub struct ExemptionList;
+
+impl ListSpec for ExemptionList {
+    type Row = Exemption;
+    type Filter = ExemptionFilter;
+    const NOUN: &'static str = "exemptions";
+
+    fn columns() -> Vec<Column<Exemption>> {
+        columns()
+    }
+
+    fn call(filter: &ExemptionFilter, sort: Vec<Sort>, page: PageParams) -> Call {
+        let mut filter = filter.clone();
+        filter.order_by = sort;
+        Call::Exemptions { filter, page }
+    }
+
+    fn page(reply: Reply) -> Option<Page<Exemption>> {
+        match reply {
+            Reply::ExemptionsPage(page) => Some(page),
+            _ => None,
+        }
+    }
+
+    fn id(row: &Exemption) -> &str {
+        &row.id
+    }
+
+    fn describe(filter: &ExemptionFilter) -> String {
+        filter::describe(filter)
+    }
+
+    fn filter_form(filter: &ExemptionFilter) -> Form {
+        filter::filter_form(filter)
+    }
+
+    fn filter_of(values: &FormValues, current: &ExemptionFilter) -> ExemptionFilter {
+        filter::filter_of(values, current)
+    }
+}
+
+/// The exemption the detail shows, and its files.
+pub struct ExemptionDetail {
+    pub exemption: Exemption,
+    /// `None` while the list of files loads.
+    pub files: Option<Vec<Attachment>>,
+    state: DetailState,
+}
+
+impl DetailView for ExemptionDetail {
+    fn id(&self) -> &str {
+        &self.exemption.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        self.exemption.id.clone()
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+        detail::build(&self.exemption, self.files.as_deref(), theme).render(
+            area,
+            buf,
+            &mut self.state,
+        );
+    }
+}
+
+/// The pane's forms.
+pub enum ExemptionForm {
     /// The new-exemption form.
     Create(Form),
     /// The certificate upload of one exemption.
     Upload(Upload),
 }
 
-impl Mode {
-    /// The open form, if any.
+impl PaneView for ExemptionForm {
     fn form(&self) -> Option<&Form> {
         match self {
-            Mode::Filter(form) | Mode::Create(form) => Some(form),
-            Mode::Upload(upload) => Some(&upload.form),
-            Mode::List | Mode::Detail => None,
+            ExemptionForm::Create(form) => Some(form),
+            ExemptionForm::Upload(upload) => Some(&upload.form),
+        }
+    }
+
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        match self {
+            ExemptionForm::Create(form) => Some(form),
+            ExemptionForm::Upload(upload) => Some(&mut upload.form),
+        }
+    }
+
+    fn subtitle(&self) -> String {
+        match self {
+            ExemptionForm::Create(_) => "new exemption".to_owned(),
+            ExemptionForm::Upload(u) => format!("certificate for {}", u.exemption.id),
+        }
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        match self {
+            ExemptionForm::Create(form) => form.render(area, buf, theme),
+            ExemptionForm::Upload(upload) => upload.render(area, buf, theme),
         }
     }
 }
 
-/// Which view the pane shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum View {
-    Exemptions,
-    /// The certificate imports awaiting approval.
-    Imports,
+/// The live search line over the list, while it has the keys (drawn above the list).
+pub struct SearchLine(Search);
+
+impl Layer for SearchLine {
+    fn hints(&self) -> Vec<PaneHint> {
+        vec![
+            PaneHint::keys("enter", "keep"),
+            PaneHint::keys("esc", "clear"),
+            PaneHint::keys("tab", "more filters"),
+        ]
+    }
+
+    /// Drawn above the list by [`PaneSpec::list_line`], not over it.
+    fn draw(&mut self, _: Rect, _: &mut Buffer, _: &Theme) {}
 }
 
-/// The Exemptions pane.
-pub struct ExemptionsPane {
-    view: View,
-    imports: Imports,
-    table: PagedTable<Exemption>,
-    columns: Vec<Column<Exemption>>,
-    filter: ExemptionFilter,
-    pages: PageCalls,
-    mode: Mode,
-    /// The search line, while it has the keys.
-    search: Option<Search>,
+/// What the pane waits for.
+#[derive(Debug)]
+pub enum Op {
+    /// The detail's exemption, and its files.
+    Record,
+    Files,
+    Create,
+    /// The create form's customer lookup, for this text.
+    Lookup(String),
+    Upload,
+    /// The upload form's path completion, of this partial path.
+    Complete(String),
+}
+
+impl Operation for Op {
+    fn scope(&self) -> Scope {
+        match self {
+            Op::Record | Op::Files => Scope::Detail,
+            Op::Create | Op::Lookup(_) | Op::Upload | Op::Complete(_) => Scope::Pane,
+        }
+    }
+}
+
+/// What is the Exemptions pane's own: the search typed and not sent yet.
+#[derive(Default)]
+pub struct Exemptions {
     /// Typed search text not sent yet, and the ticks left before it is.
     pending_search: Option<(String, u8)>,
-    detail: Option<DetailView>,
-    /// The new exemption on its way.
-    creating: Option<RequestId>,
-    /// The customer lookup of the create form on its way, with the text it looks up.
-    lookup: Option<(RequestId, String)>,
-    /// The certificate on its way.
-    uploading: Option<RequestId>,
-    /// The path completion on its way, with the text it completes.
-    completing: Option<(RequestId, String)>,
-    confirm: Option<Confirm>,
-    loaded: bool,
 }
 
-impl Default for ExemptionsPane {
-    fn default() -> Self {
-        Self::new()
+/// The filter with `text` as its search.
+fn searching(filter: &ExemptionFilter, text: &str) -> ExemptionFilter {
+    ExemptionFilter {
+        search_query: Some(text.trim())
+            .filter(|q| !q.is_empty())
+            .map(str::to_owned),
+        ..filter.clone()
     }
 }
 
-impl ExemptionsPane {
-    pub fn new() -> Self {
-        ExemptionsPane {
-            view: View::Exemptions,
-            imports: Imports::new(),
-            table: PagedTable::new("exemptions"),
-            columns: columns(),
-            filter: ExemptionFilter::default(),
-            pages: PageCalls::default(),
-            mode: Mode::List,
-            search: None,
-            pending_search: None,
-            detail: None,
-            creating: None,
-            lookup: None,
-            uploading: None,
-            completing: None,
-            confirm: None,
-            loaded: false,
+impl Exemptions {
+    /// Sets the search text in force and reloads when it changed.
+    fn apply_search(parts: &mut Parts<Self>, text: &str, ctx: &mut Ctx) {
+        let filter = searching(parts.list.filter(), text);
+        parts.list.set_filter_quietly(filter, ctx);
+    }
+
+    /// A key while the search line has the keys: the text is sent as it changes.
+    fn search_key(
+        &mut self,
+        search: &mut Search,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        match search.handle_key(key) {
+            // Sent once the typing pauses (see `tick`), so a fast typist costs one request.
+            SearchOutcome::Edited => {
+                self.pending_search = Some((search.text().to_owned(), SEARCH_DEBOUNCE_TICKS));
+                LayerOutcome::Keep
+            }
+            SearchOutcome::Done => {
+                if let Some((text, _)) = self.pending_search.take() {
+                    Self::apply_search(parts, &text, ctx);
+                }
+                LayerOutcome::Close
+            }
+            SearchOutcome::Cleared => {
+                self.pending_search = None;
+                Self::apply_search(parts, "", ctx);
+                LayerOutcome::Close
+            }
+            SearchOutcome::MoreFilters => {
+                // The text still waiting goes with the filters, sent when they are applied.
+                if let Some((text, _)) = self.pending_search.take() {
+                    *parts.list.filter_mut() = searching(parts.list.filter(), &text);
+                }
+                parts.screen = Screen::Filter(parts.list.filter_form());
+                LayerOutcome::Close
+            }
+            SearchOutcome::None => LayerOutcome::Keep,
         }
     }
+}
 
-    /// Shows `exemption` at once and asks the service for its current record and its files.
-    fn open_detail(&mut self, exemption: Exemption, ctx: &mut Ctx) {
-        self.close_detail(ctx);
-        self.detail = Some(DetailView {
-            exemption,
-            state: DetailState::default(),
-            loading: None,
+impl PaneSpec for Exemptions {
+    type List = ExemptionList;
+    type Detail = ExemptionDetail;
+    type View = ExemptionForm;
+    type Overlay = SearchLine;
+    type Op = Op;
+
+    const TITLE: &'static str = "Exemptions";
+    const FILTER: &'static str = "search";
+
+    fn detail(&self, row: &Exemption) -> ExemptionDetail {
+        ExemptionDetail {
+            exemption: row.clone(),
             files: None,
-            files_loading: None,
-        });
-        self.refresh_detail(ctx);
-        self.mode = Mode::Detail;
+            state: DetailState::default(),
+        }
     }
 
-    /// Forgets the detail, cancelling what it waits for.
-    fn close_detail(&mut self, ctx: &mut Ctx) {
-        if let Some(d) = self.detail.take() {
-            for id in [d.loading, d.files_loading].into_iter().flatten() {
-                ctx.cancel(id);
+    fn load_detail(
+        &mut self,
+        detail: &ExemptionDetail,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) {
+        let id = detail.exemption.id.clone();
+        requests.call(ctx, Call::Exemption { id: id.clone() }, Op::Record);
+        requests.call(ctx, Call::Attachments { exemption_id: id }, Op::Files);
+    }
+
+    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::New, "new exemption"),
+            PaneHint::action(Action::Attach, "attach certificate"),
+        ]
+    }
+
+    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::Attach, "attach certificate"),
+            PaneHint::action(Action::New, "new exemption"),
+        ]
+    }
+
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        match (action, &parts.screen) {
+            (Action::New, Screen::List | Screen::Detail(_)) => writes::open_create(parts, ctx),
+            (Action::Attach, Screen::List | Screen::Detail(_)) => writes::open_upload(parts, ctx),
+            (Action::Filter, Screen::List) => {
+                let text = parts.list.filter().search_query.clone().unwrap_or_default();
+                parts.push(SearchLine(Search::new(&text)));
             }
-        }
-    }
-
-    /// Asks the service again for the exemption the detail shows and its files.
-    fn refresh_detail(&mut self, ctx: &mut Ctx) {
-        let Some(d) = &mut self.detail else { return };
-        if let Some(id) = d.loading.take() {
-            ctx.cancel(id);
-        }
-        d.loading = Some(ctx.call(Call::Exemption {
-            id: d.exemption.id.clone(),
-        }));
-        self.refresh_files(ctx);
-    }
-
-    /// Asks again for the files of the exemption the detail shows.
-    fn refresh_files(&mut self, ctx: &mut Ctx) {
-        let Some(d) = &mut self.detail else { return };
-        if let Some(id) = d.files_loading.take() {
-            ctx.cancel(id);
-        }
-        d.files_loading = Some(ctx.call(Call::Attachments {
-            exemption_id: d.exemption.id.clone(),
-        }));
-    }
-
-    /// The exemption the user is on: the detail's, or the table's selected row.
-    fn current(&self) -> Option<&Exemption> {
-        match self.mode {
-            Mode::Detail => self.detail.as_ref().map(|d| &d.exemption),
-            _ => self.table.selected(),
-        }
-    }
-
-    /// Back from a form to where it was opened: the detail when one is open, else the list.
-    fn close_form(&mut self) {
-        self.mode = if self.detail.is_some() {
-            Mode::Detail
-        } else {
-            Mode::List
-        };
-    }
-
-    fn detail_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let Some(d) = &mut self.detail else {
-            return false;
-        };
-        match action {
-            Action::Back => {
-                self.close_detail(ctx);
-                self.mode = Mode::List;
-            }
-            action if d.state.navigate(action) => {}
-            Action::Refresh => self.refresh_detail(ctx),
             _ => return false,
         }
         true
     }
 
-    /// The words after the title: what the list shows, or what the form is for.
-    fn subtitle(&self) -> String {
-        if self.view == View::Imports {
-            return self.imports.subtitle();
-        }
-        match &self.mode {
-            Mode::Create(_) => "new exemption".to_owned(),
-            Mode::Upload(u) => format!("certificate for {}", u.exemption.id),
-            Mode::Detail => self
-                .detail
-                .as_ref()
-                .map_or_else(String::new, |d| d.exemption.id.clone()),
-            Mode::List | Mode::Filter(_) => {
-                let sorted = self
-                    .table
-                    .sort()
-                    .map_or_else(String::new, |s| format!(", sorted by {s}"));
-                format!("{}{sorted}", describe(&self.filter))
-            }
-        }
-    }
-}
-
-impl Pane for ExemptionsPane {
-    fn title(&self) -> &str {
-        "Exemptions"
+    fn overlay_key(
+        &mut self,
+        overlay: &mut SearchLine,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        self.search_key(&mut overlay.0, key, parts, ctx)
     }
 
-    fn hints(&self) -> Vec<PaneHint> {
-        if self.view == View::Imports {
-            return self.imports.hints();
-        }
-        if self.confirm.is_some() {
-            return vec![PaneHint::keys("y/n", "answer")];
-        }
-        if self.search.is_some() {
-            return vec![
-                PaneHint::keys("enter", "keep"),
-                PaneHint::keys("esc", "clear"),
-                PaneHint::keys("tab", "more filters"),
-            ];
-        }
-        match self.mode {
-            Mode::Upload(_) => vec![
-                PaneHint::keys("tab", "complete path"),
-                PaneHint::keys("enter", "upload"),
-                PaneHint::keys("esc", "cancel"),
-            ],
-            Mode::Create(_) => vec![
-                PaneHint::keys("tab", "next field"),
-                PaneHint::keys("←/→", "choose"),
-                PaneHint::keys("ctrl-s", "submit"),
-                PaneHint::keys("esc", "cancel"),
-            ],
-            Mode::Filter(_) => vec![
-                PaneHint::keys("tab", "next field"),
-                PaneHint::keys("←/→", "choose"),
-                PaneHint::keys("ctrl-s", "apply"),
-                PaneHint::keys("esc", "cancel"),
-            ],
-            Mode::Detail => vec![
-                PaneHint::action(Action::Back, "back"),
-                PaneHint::action(Action::Up, "scroll"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::Attach, "attach certificate"),
-                PaneHint::action(Action::New, "new exemption"),
-            ],
-            Mode::List => vec![
-                PaneHint::action(Action::Open, "open"),
-                PaneHint::action(Action::Filter, "search"),
-                PaneHint::action(Action::Sort, "sort"),
-                PaneHint::action(Action::SortReverse, "reverse"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::New, "new exemption"),
-                PaneHint::action(Action::Attach, "attach certificate"),
-                PaneHint::action(Action::Imports, "imports"),
-            ],
-        }
+    fn view_key(
+        &mut self,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> Option<FormOutcome> {
+        writes::view_key(key, parts, ctx)
     }
 
-    fn show(&mut self, ctx: &mut Ctx) {
-        if self.view == View::Imports {
-            return self.imports.show(ctx);
-        }
-        if !self.loaded {
-            self.loaded = true;
-            self.fetch(ctx);
-        }
+    fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        writes::submit(parts, ctx);
     }
 
-    fn captures_text(&self) -> bool {
-        if self.view == View::Imports {
-            return self.imports.captures_text();
-        }
-        self.confirm.is_some() || self.search.is_some() || self.mode.form().is_some()
-    }
-
-    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        if self.view == View::Imports {
-            return self.imports.on_key(key, ctx);
-        }
-        if let Some(yes) = confirm::answer(&mut self.confirm, key) {
-            if yes {
-                self.close_form();
-            }
-            return;
-        }
-        if self.search.is_some() {
-            self.search_key(key, ctx);
-            return;
-        }
-        let outcome = match &mut self.mode {
-            Mode::Filter(form) => form.handle_key(key),
-            Mode::Create(_) => return self.create_key(key, ctx),
-            Mode::Upload(_) => return self.upload_key(key, ctx),
-            Mode::List | Mode::Detail => return,
-        };
-        match outcome {
-            FormOutcome::Submit => {
-                if let Mode::Filter(form) = &self.mode {
-                    self.filter = filter_of(&form.values(), &self.filter);
+    fn receive(
+        &mut self,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        match (op, result) {
+            (Op::Record, Ok(Reply::Exemption(exemption))) => {
+                let Some(d) = parts.screen.detail_mut() else {
+                    return;
+                };
+                // The list's row keeps the customer's name the record itself leaves out.
+                let mut exemption = *exemption;
+                if exemption.customer_name.is_none() {
+                    exemption.customer_name = d.exemption.customer_name.clone();
                 }
-                self.mode = Mode::List;
-                ctx.notify(Level::Info, format!("showing {}", describe(&self.filter)));
-                self.reload(ctx);
+                d.exemption = exemption;
             }
-            FormOutcome::Cancel => self.close_form(),
-            FormOutcome::AskDiscard => self.confirm = Some(Confirm::discard_input()),
-            FormOutcome::None | FormOutcome::Invalid => {}
-        }
-    }
-
-    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        match (self.view, action) {
-            (View::Imports, Action::Imports) => {
-                self.view = View::Exemptions;
-                self.show(ctx);
-                return true;
-            }
-            (View::Imports, action) => return self.imports.on_action(action, ctx),
-            (View::Exemptions, Action::Imports) if matches!(self.mode, Mode::List) => {
-                self.view = View::Imports;
-                self.show(ctx);
-                return true;
-            }
-            _ => {}
-        }
-        match action {
-            Action::New => self.open_create(ctx),
-            Action::Attach => self.open_upload(ctx),
-            Action::CopyId => match self.current() {
-                Some(e) => ctx.copy(e.id.clone()),
-                None => return false,
-            },
-            _ if matches!(self.mode, Mode::Detail) => return self.detail_action(action, ctx),
-            _ if matches!(self.mode, Mode::List) => return self.list_action(action, ctx),
-            _ => return false,
-        }
-        true
-    }
-
-    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if self.imports.owns(id) {
-            // An approval creates exemptions: the list shows them.
-            if self.imports.receive(id, result, ctx) == Received::Approved {
-                self.reload(ctx);
-            }
-            return;
-        }
-        if self.pages.owns(id) {
-            self.pages
-                .receive(id, result, &mut self.table, ctx, |reply| match reply {
-                    Reply::ExemptionsPage(rows) => Some(rows),
-                    _ => None,
-                });
-            self.fetch(ctx);
-            return;
-        }
-        if self.receive_write(id, &result, ctx) {
-            return;
-        }
-        let Some(d) = &mut self.detail else { return };
-        if d.loading == Some(id) {
-            d.loading = None;
-            match result {
-                Ok(Reply::Exemption(exemption)) => {
-                    // The list's row keeps the customer's name the record itself leaves out.
-                    let mut exemption = *exemption;
-                    if exemption.customer_name.is_none() {
-                        exemption.customer_name = d.exemption.customer_name.clone();
-                    }
-                    d.exemption = exemption;
+            (Op::Files, Ok(Reply::Attachments(files))) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.files = Some(files);
                 }
-                Ok(_) => {}
-                Err(failure) => ctx.notify(Level::Error, failure.message),
             }
-        } else if d.files_loading == Some(id) {
-            d.files_loading = None;
-            match result {
-                Ok(Reply::Attachments(files)) => d.files = Some(files),
-                Ok(_) => {}
-                Err(failure) => {
+            (Op::Files, Err(failure)) => {
+                if let Some(d) = parts.screen.detail_mut() {
                     d.files = Some(Vec::new());
-                    ctx.notify(Level::Error, failure.message);
                 }
+                ctx.notify(Level::Error, failure.message);
             }
+            (Op::Record, Err(failure)) => ctx.notify(Level::Error, failure.message),
+            (op @ (Op::Record | Op::Files), Ok(reply)) => {
+                unexpected(&format!("{op:?}"), &reply, ctx);
+            }
+            (op, result) => writes::receive(self, op, result, parts, ctx),
         }
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec![
-            "attach",
-            "exemptions",
-            "filter",
-            "imports",
-            "new",
-            "refresh",
-            "search",
-        ]
+        vec!["attach", "new", "search"]
     }
 
-    fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {
-        if self.captures_text() {
-            return false;
-        }
-        match (name, self.view) {
-            ("imports", _) => {
-                self.view = View::Imports;
-                self.show(ctx);
-                return true;
-            }
-            ("exemptions", _) => {
-                self.view = View::Exemptions;
-                self.show(ctx);
-                return true;
-            }
-            ("refresh", View::Imports) => {
-                self.imports.reload(ctx);
-                return true;
-            }
-            (_, View::Imports) => return false,
-            _ => {}
-        }
+    fn command(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> bool {
         match name {
-            "filter" => self.mode = Mode::Filter(filter_form(&self.filter)),
             "search" => {
-                self.close_detail(ctx);
-                self.mode = Mode::List;
-                self.apply_search(&args.join(" "), ctx);
+                parts.requests.cancel_detail(ctx);
+                parts.screen = Screen::List;
+                Self::apply_search(parts, &args.join(" "), ctx);
             }
-            "new" => self.open_create(ctx),
-            "attach" => self.open_upload(ctx),
-            "refresh" => self.reload(ctx),
+            "new" => writes::open_create(parts, ctx),
+            "attach" => writes::open_upload(parts, ctx),
             _ => return false,
         }
         true
     }
 
     /// Sends the typed search once the typing has paused.
-    fn tick(&mut self, ctx: &mut Ctx) -> bool {
+    fn tick(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         let Some((text, ticks)) = &mut self.pending_search else {
             return false;
         };
@@ -481,70 +416,16 @@ impl Pane for ExemptionsPane {
         if *ticks == 0 {
             let text = std::mem::take(text);
             self.pending_search = None;
-            self.apply_search(&text, ctx);
+            Self::apply_search(parts, &text, ctx);
         }
         false
     }
 
-    fn has_unsaved_input(&self) -> bool {
-        self.mode.form().is_some_and(Form::is_dirty)
-    }
-
-    fn draw(
-        &mut self,
-        frame: &mut Frame,
-        area: Rect,
-        theme: &Theme,
-        _keys: &crate::ui::keymap::Keymap,
-        focused: bool,
-    ) {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(if focused {
-                theme.border_focus
-            } else {
-                theme.border
-            })
-            .title(Line::from(vec![
-                Span::styled(" Exemptions ", theme.title),
-                Span::styled(format!("— {} ", self.subtitle()), theme.muted),
-            ]));
-        let inner = block.inner(area);
-        frame.render_widget(block, area);
-        let buf = frame.buffer_mut();
-        if self.view == View::Imports {
-            return self.imports.draw(inner, buf, theme, focused);
-        }
-        match &mut self.mode {
-            Mode::Detail => {
-                if let Some(d) = &mut self.detail {
-                    detail::build(&d.exemption, d.files.as_deref(), theme).render(
-                        inner,
-                        buf,
-                        &mut d.state,
-                    );
-                }
-            }
-            Mode::Filter(form) | Mode::Create(form) => form.render(inner, buf, theme),
-            Mode::Upload(upload) => upload.render(inner, buf, theme),
-            Mode::List => {
-                let table_area = match &self.search {
-                    Some(search) => {
-                        let [line, rest] =
-                            Layout::vertical([Constraint::Length(1), Constraint::Min(1)])
-                                .areas(inner);
-                        search.line(theme).render(line, buf);
-                        rest
-                    }
-                    None => inner,
-                };
-                self.table
-                    .render(table_area, buf, theme, &self.columns, focused);
-            }
-        }
-        if let Some(confirm) = &self.confirm {
-            confirm.render(inner, buf, theme);
-        }
+    fn list_line(&self, parts: &Parts<Self>, theme: &Theme) -> Option<Line<'static>> {
+        parts.overlays.iter().rev().find_map(|o| match o {
+            crate::ui::skeleton::Overlay::Own(SearchLine(search)) => Some(search.line(theme)),
+            crate::ui::skeleton::Overlay::Discard(_) => None,
+        })
     }
 }
 

@@ -1,82 +1,43 @@
 //! The pane on its own: keys and answers in, calls and notices out.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use serde_json::json;
 
 use super::create::CUSTOMER;
 use super::*;
+use crate::effect::RequestId;
 use crate::effect::{Effect, FailureKind};
 use crate::model::{Customer, ExemptionStatus, FieldError, LocPart, Page, RelatedEntityType};
+use crate::ui::pane::Pane;
+use crate::ui::skeleton::testing::Fixture;
 
-/// The pane with what it asked for so far.
-struct Harness {
-    pane: ExemptionsPane,
-    next_id: u64,
-    effects: Vec<Effect>,
-    notices: Vec<(Level, String)>,
-    read_only: bool,
+type Harness = Fixture<Skeleton<Exemptions>>;
+
+fn harness(read_only: bool) -> Harness {
+    let h = Fixture::new(Skeleton::<Exemptions>::default());
+    if read_only { h.read_only() } else { h }
 }
 
-impl Harness {
-    fn new(read_only: bool) -> Self {
-        Harness {
-            pane: ExemptionsPane::new(),
-            next_id: 0,
-            effects: Vec::new(),
-            notices: Vec::new(),
-            read_only,
-        }
-    }
+/// What the exemptions' tests ask of the fixture beyond the shared steps.
+trait Steps {
+    fn load_rows(&mut self, rows: Vec<Exemption>);
+    fn pause(&mut self);
+    fn cancelled(&self) -> Vec<RequestId>;
+    fn form(&self) -> &Form;
+    fn last_notice(&self) -> Option<Level>;
+}
 
-    fn with<T>(&mut self, f: impl FnOnce(&mut ExemptionsPane, &mut Ctx) -> T) -> T {
-        let mut ctx = Ctx::new(
-            &mut self.next_id,
-            &mut self.effects,
-            &mut self.notices,
-            self.read_only,
-        );
-        f(&mut self.pane, &mut ctx)
-    }
-
-    fn action(&mut self, action: Action) -> bool {
-        self.with(|p, ctx| p.on_action(action, ctx))
-    }
-
-    fn press(&mut self, code: KeyCode) {
-        assert!(self.pane.captures_text(), "a field has the keys");
-        let key = KeyEvent::new(code, KeyModifiers::NONE);
-        self.with(|p, ctx| p.on_key(key, ctx));
+impl Steps for Harness {
+    /// Shows the pane and answers its first page with `rows`.
+    fn load_rows(&mut self, rows: Vec<Exemption>) {
+        self.load(rows, Reply::ExemptionsPage);
     }
 
     /// Lets the typing pause long enough for a debounced search to go.
     fn pause(&mut self) {
-        for _ in 0..super::list::SEARCH_DEBOUNCE_TICKS {
-            self.with(|p, ctx| p.tick(ctx));
+        for _ in 0..SEARCH_DEBOUNCE_TICKS {
+            self.tick();
         }
-    }
-
-    fn type_text(&mut self, text: &str) {
-        text.chars().for_each(|c| self.press(KeyCode::Char(c)));
-    }
-
-    fn submit(&mut self) {
-        let key = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
-        self.with(|p, ctx| p.on_key(key, ctx));
-    }
-
-    fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {
-        self.with(|p, ctx| p.receive(id, result, ctx));
-    }
-
-    /// The calls asked for since the last look, forgetting every effect.
-    fn calls(&mut self) -> Vec<(RequestId, Call)> {
-        self.effects
-            .drain(..)
-            .filter_map(|e| match e {
-                Effect::Call { id, call } => Some((id, *call)),
-                _ => None,
-            })
-            .collect()
     }
 
     /// The requests cancelled since the last look (leaving the calls).
@@ -90,20 +51,12 @@ impl Harness {
             .collect()
     }
 
-    /// Shows the pane and answers its first page with `rows`.
-    fn load(&mut self, rows: Vec<Exemption>) {
-        self.with(|p, ctx| p.show(ctx));
-        let (id, _) = self.calls().remove(0);
-        self.answer(id, Ok(Reply::ExemptionsPage(page(rows))));
-        self.calls();
-    }
-
     fn form(&self) -> &Form {
-        self.pane.mode.form().expect("a form is open")
+        self.pane.parts.screen.form().expect("a form is open")
     }
 
     fn last_notice(&self) -> Option<Level> {
-        self.notices.last().map(|n| n.0)
+        self.last_level()
     }
 }
 
@@ -144,8 +97,8 @@ fn attachment(exemption_id: &str) -> Attachment {
 
 #[test]
 fn the_search_is_sent_as_typed_with_one_request_in_flight() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     h.action(Action::Filter);
     h.type_text("a");
     assert!(
@@ -172,13 +125,13 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
         *a,
         Ok(Reply::ExemptionsPage(page(vec![exemption("stale")]))),
     );
-    assert_eq!(h.pane.table.total(), None);
+    assert_eq!(h.pane.parts.list.table().total(), None);
     h.answer(
         *ad,
         Ok(Reply::ExemptionsPage(page(vec![exemption("exm_2")]))),
     );
     assert_eq!(
-        h.pane.table.selected().map(|e| e.id.as_str()),
+        h.pane.parts.list.selected().map(|e| e.id.as_str()),
         Some("exm_2")
     );
 
@@ -199,8 +152,8 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
 
 #[test]
 fn fast_typing_costs_one_search() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     h.action(Action::Filter);
     h.type_text("acme");
     h.pause();
@@ -213,13 +166,13 @@ fn fast_typing_costs_one_search() {
 
 #[test]
 fn the_search_command_searches_from_the_detail_too() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     h.action(Action::Open);
     h.calls();
-    assert!(h.with(|p, ctx| p.command("search", &["acme", "co"], ctx)));
-    assert!(matches!(h.pane.mode, Mode::List));
-    assert!(h.pane.detail.is_none());
+    assert!(h.with(|p, ctx| Pane::command(p, "search", &["acme", "co"], ctx)));
+    assert!(h.pane.parts.screen.is_list());
+    assert!(h.pane.parts.screen.detail().is_none());
     let calls = h.calls();
     let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
@@ -229,13 +182,13 @@ fn the_search_command_searches_from_the_detail_too() {
 
 #[test]
 fn the_filter_form_sends_the_status_and_keeps_the_search() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     h.action(Action::Filter);
     h.type_text("acme");
     h.calls();
     h.press(KeyCode::Tab);
-    assert!(matches!(h.pane.mode, Mode::Filter(_)));
+    assert!(matches!(h.pane.parts.screen, Screen::Filter(_)));
     // (none) → any → ACTIVE → INACTIVE → EXPIRED
     for _ in 0..4 {
         h.press(KeyCode::Right);
@@ -251,8 +204,8 @@ fn the_filter_form_sends_the_status_and_keeps_the_search() {
 
 #[test]
 fn sort_cycles_through_the_allowed_fields() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     let mut seen = Vec::new();
     for _ in 0..4 {
         h.action(Action::Sort);
@@ -273,8 +226,8 @@ fn sort_cycles_through_the_allowed_fields() {
 
 #[test]
 fn the_detail_loads_the_record_and_its_files() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     h.action(Action::Open);
     let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
     assert_eq!(
@@ -287,7 +240,7 @@ fn the_detail_loads_the_record_and_its_files() {
         ]
     );
     h.action(Action::Back);
-    assert!(matches!(h.pane.mode, Mode::List));
+    assert!(h.pane.parts.screen.is_list());
     assert_eq!(
         h.cancelled().len(),
         2,
@@ -308,8 +261,8 @@ fn open_create(h: &mut Harness, found: Vec<Customer>) {
 
 #[test]
 fn the_customer_is_found_by_typing_and_chosen_among_the_matches() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     open_create(&mut h, vec![customer("cust_1", "Ada")]);
     h.type_text("gr");
     assert_eq!(h.cancelled().len(), 1, "the lookup of g is cancelled");
@@ -331,8 +284,8 @@ fn the_customer_is_found_by_typing_and_chosen_among_the_matches() {
 
 #[test]
 fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     open_create(&mut h, vec![customer("cust_1", "Ada")]);
     h.press(KeyCode::Tab);
     h.press(KeyCode::Right); // customer
@@ -386,8 +339,8 @@ fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
 
 #[test]
 fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
-    let mut h = Harness::new(false);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
     h.action(Action::Open);
     h.calls();
     assert!(h.action(Action::Attach));
@@ -429,7 +382,7 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
     h.press(KeyCode::Enter);
     let (id, _) = h.calls().remove(0);
     h.answer(id, Ok(Reply::Attachment(attachment("exm_1"))));
-    assert!(matches!(h.pane.mode, Mode::Detail));
+    assert!(h.pane.parts.screen.is_detail());
     let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
     assert_eq!(
         calls,
@@ -442,16 +395,22 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
 
 #[test]
 fn read_only_opens_no_write() {
-    let mut h = Harness::new(true);
-    h.load(vec![exemption("exm_1")]);
+    let mut h = harness(true);
+    h.load_rows(vec![exemption("exm_1")]);
     for action in [Action::New, Action::Attach] {
         h.action(action);
-        assert!(h.pane.mode.form().is_none(), "{action:?} opens nothing");
+        assert!(
+            h.pane.parts.screen.form().is_none(),
+            "{action:?} opens nothing"
+        );
         assert_eq!(h.last_notice(), Some(Level::Error));
     }
     for command in ["new", "attach"] {
-        h.with(|p, ctx| p.command(command, &[], ctx));
-        assert!(h.pane.mode.form().is_none(), ":{command} opens nothing");
+        h.with(|p, ctx| Pane::command(p, command, &[], ctx));
+        assert!(
+            h.pane.parts.screen.form().is_none(),
+            ":{command} opens nothing"
+        );
     }
     assert!(h.calls().is_empty());
 }

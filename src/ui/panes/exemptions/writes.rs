@@ -7,33 +7,16 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::create::{self, CUSTOMER, CUSTOMER_SEARCH};
 use super::upload::Upload;
-use super::{ExemptionsPane, Mode};
-use crate::effect::{Call, Failure, FailureKind, Reply, RequestId};
+use super::{ExemptionForm, Exemptions, Op};
+use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{Attachment, Exemption, PageParams};
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::widgets::confirm::Confirm;
+use crate::ui::skeleton::{PaneView, Parts, may_write, open_detail, refused, unexpected};
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// Customers offered by one lookup at most.
 const LOOKUP_SIZE: u32 = 20;
-
-/// Whether writes are allowed; says why not when they are not.
-fn may_write(ctx: &mut Ctx) -> bool {
-    if ctx.read_only() {
-        ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
-    }
-    !ctx.read_only()
-}
-
-/// A write the service (or the runtime's file check) refused: the fields it names show their
-/// errors under them, and every value stays as typed.
-fn refused(form: &mut Form, failure: &Failure) {
-    form.set_busy(false);
-    if failure.kind == FailureKind::Validation {
-        form.set_errors(&failure.fields);
-    }
-}
 
 /// The text of the create form's customer lookup.
 fn lookup_text(form: &Form) -> String {
@@ -44,207 +27,186 @@ fn lookup_text(form: &Form) -> String {
         .to_owned()
 }
 
-impl ExemptionsPane {
-    /// `n`: the new-exemption form, its customer field filled with a first lookup.
-    pub(super) fn open_create(&mut self, ctx: &mut Ctx) {
-        if may_write(ctx) {
-            self.mode = Mode::Create(create::create_form());
-            self.look_up(String::new(), ctx);
+/// `n`: the new-exemption form, its customer field filled with a first lookup.
+pub(super) fn open_create(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    if may_write(ctx) {
+        parts
+            .screen
+            .open(ExemptionForm::Create(create::create_form()));
+        look_up(parts, String::new(), ctx);
+    }
+}
+
+/// `e` (attach certificate): the upload form for the exemption the user is on.
+pub(super) fn open_upload(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    if !may_write(ctx) {
+        return;
+    }
+    let current = match parts.screen.detail() {
+        Some(d) => Some(d.exemption.clone()),
+        None => parts.list.selected().cloned(),
+    };
+    match current {
+        Some(exemption) => parts
+            .screen
+            .open(ExemptionForm::Upload(Upload::new(exemption))),
+        None => ctx.notify(Level::Info, "Select an exemption first."),
+    }
+}
+
+/// Asks for the customers matching `text`, cancelling the lookup still on its way.
+fn look_up(parts: &mut Parts<Exemptions>, text: String, ctx: &mut Ctx) {
+    parts
+        .requests
+        .cancel_where(ctx, |op| matches!(op, Op::Lookup(_)));
+    let filter = CustomerFilter {
+        search_query: Some(text.clone()).filter(|t| !t.is_empty()),
+        ..CustomerFilter::default()
+    };
+    let call = Call::Customers {
+        filter,
+        page: PageParams::new(1, LOOKUP_SIZE),
+    };
+    parts.requests.call(ctx, call, Op::Lookup(text));
+}
+
+/// A key in a form: a changed lookup text looks customers up again; Tab in the upload form
+/// completes the path.
+pub(super) fn view_key(
+    key: KeyEvent,
+    parts: &mut Parts<Exemptions>,
+    ctx: &mut Ctx,
+) -> Option<FormOutcome> {
+    match parts.screen.view_mut()? {
+        ExemptionForm::Create(form) => {
+            let before = lookup_text(form);
+            let outcome = form.handle_key(key);
+            let after = lookup_text(form);
+            if after != before {
+                look_up(parts, after, ctx);
+            }
+            Some(outcome)
+        }
+        ExemptionForm::Upload(upload) => {
+            if key.code == KeyCode::Tab && key.modifiers == KeyModifiers::NONE {
+                if let Some(partial) = upload.tab() {
+                    parts
+                        .requests
+                        .cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
+                    let call = Call::CompletePath {
+                        partial: partial.clone(),
+                    };
+                    parts.requests.call(ctx, call, Op::Complete(partial));
+                }
+                return Some(FormOutcome::None);
+            }
+            Some(upload.key(key))
         }
     }
+}
 
-    /// `e` (attach certificate): the upload form for the exemption the user is on.
-    pub(super) fn open_upload(&mut self, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        match self.current().cloned() {
-            Some(exemption) => self.mode = Mode::Upload(Upload::new(exemption)),
-            None => ctx.notify(Level::Info, "Select an exemption first."),
-        }
-    }
-
-    /// Asks for the customers matching `text`, cancelling the lookup still on its way.
-    fn look_up(&mut self, text: String, ctx: &mut Ctx) {
-        if let Some((id, _)) = self.lookup.take() {
-            ctx.cancel(id);
-        }
-        let filter = CustomerFilter {
-            search_query: Some(text.clone()).filter(|t| !t.is_empty()),
-            ..CustomerFilter::default()
-        };
-        let id = ctx.call(Call::Customers {
-            filter,
-            page: PageParams::new(1, LOOKUP_SIZE),
-        });
-        self.lookup = Some((id, text));
-    }
-
-    /// A key in the create form: a changed lookup text looks customers up again.
-    pub(super) fn create_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Mode::Create(form) = &mut self.mode else {
-            return;
-        };
-        let before = lookup_text(form);
-        let outcome = form.handle_key(key);
-        let after = lookup_text(form);
-        if after != before {
-            self.look_up(after, ctx);
-        }
-        match outcome {
-            FormOutcome::Submit => self.submit_create(ctx),
-            FormOutcome::Cancel => self.close_form(),
-            FormOutcome::AskDiscard => self.confirm = Some(Confirm::discard_input()),
-            FormOutcome::None | FormOutcome::Invalid => {}
-        }
-    }
-
-    /// Sends the new exemption when every rule passes.
-    fn submit_create(&mut self, ctx: &mut Ctx) {
-        let Mode::Create(form) = &mut self.mode else {
-            return;
-        };
-        match create::create_body(&form.values()) {
+/// Sends the form on screen when every rule passes.
+pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    let Parts {
+        screen, requests, ..
+    } = parts;
+    match screen.view_mut() {
+        Some(ExemptionForm::Create(form)) => match create::create_body(&form.values()) {
             Ok(body) => {
                 form.set_busy(true);
-                self.creating = Some(ctx.call(Call::CreateExemption {
-                    body: Box::new(body),
-                }));
+                let body = Box::new(body);
+                requests.call(ctx, Call::CreateExemption { body }, Op::Create);
             }
             Err(errors) => form.set_errors(&errors),
+        },
+        Some(ExemptionForm::Upload(upload)) => {
+            // A completion still on its way would change the path after it was sent.
+            requests.cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
+            upload.form.set_busy(true);
+            let call = Call::UploadCertificate {
+                exemption_id: upload.exemption.id.clone(),
+                path: PathBuf::from(upload.path().trim()),
+            };
+            requests.call(ctx, call, Op::Upload);
         }
+        None => {}
     }
+}
 
-    /// A key in the upload form: Tab completes the path, Enter uploads.
-    pub(super) fn upload_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Mode::Upload(upload) = &mut self.mode else {
-            return;
-        };
-        if key.code == KeyCode::Tab && key.modifiers == KeyModifiers::NONE {
-            if let Some(partial) = upload.tab() {
-                if let Some((id, _)) = self.completing.take() {
-                    ctx.cancel(id);
-                }
-                let id = ctx.call(Call::CompletePath {
-                    partial: partial.clone(),
-                });
-                self.completing = Some((id, partial));
-            }
-            return;
-        }
-        match upload.key(key) {
-            FormOutcome::Submit => {
-                // A completion still on its way would change the path after it was sent.
-                if let Some((id, _)) = self.completing.take() {
-                    ctx.cancel(id);
-                }
-                upload.form.set_busy(true);
-                self.uploading = Some(ctx.call(Call::UploadCertificate {
-                    exemption_id: upload.exemption.id.clone(),
-                    path: PathBuf::from(upload.path().trim()),
-                }));
-            }
-            FormOutcome::Cancel => self.close_form(),
-            FormOutcome::AskDiscard => self.confirm = Some(Confirm::discard_input()),
-            FormOutcome::None | FormOutcome::Invalid => {}
-        }
-    }
-
-    /// The answer to a write, a lookup or a completion; `false` when `id` is none of them.
-    pub(super) fn receive_write(
-        &mut self,
-        id: RequestId,
-        result: &Result<Reply, Failure>,
-        ctx: &mut Ctx,
-    ) -> bool {
-        if self.lookup.as_ref().is_some_and(|(l, _)| *l == id) {
-            let text = self.lookup.take().map(|(_, t)| t).unwrap_or_default();
-            self.customers_found(&text, result, ctx);
-        } else if self.completing.as_ref().is_some_and(|(c, _)| *c == id) {
-            let partial = self.completing.take().map(|(_, p)| p).unwrap_or_default();
-            if let (Mode::Upload(upload), Ok(Reply::PathCompletions(found))) =
-                (&mut self.mode, result)
-            {
-                if found.is_empty() {
-                    ctx.notify(Level::Info, format!("no path starts with {partial}"));
-                }
-                upload.completions(&partial, found.clone());
-            }
-        } else if self.creating == Some(id) {
-            self.creating = None;
-            match result {
-                Ok(Reply::Exemption(exemption)) => self.created(exemption, ctx),
-                Ok(_) => {}
-                Err(failure) => {
-                    if let Mode::Create(form) = &mut self.mode {
-                        refused(form, failure);
-                    }
-                    ctx.notify(Level::Error, failure.message.clone());
-                }
-            }
-        } else if self.uploading == Some(id) {
-            self.uploading = None;
-            match result {
-                Ok(Reply::Attachment(file)) => self.attached(file, ctx),
-                Ok(_) => {}
-                Err(failure) => {
-                    if let Mode::Upload(upload) = &mut self.mode {
-                        refused(&mut upload.form, failure);
-                    }
-                    ctx.notify(Level::Error, failure.message.clone());
-                }
-            }
-        } else {
-            return false;
-        }
-        true
-    }
-
-    /// The customers matching the lookup become the customer field's choices.
-    fn customers_found(&mut self, text: &str, result: &Result<Reply, Failure>, ctx: &mut Ctx) {
-        let Mode::Create(form) = &mut self.mode else {
-            return;
-        };
-        match result {
-            Ok(Reply::CustomersPage(page)) => {
+/// The answer to a write, a lookup or a completion.
+pub(super) fn receive(
+    spec: &mut Exemptions,
+    op: Op,
+    result: Result<Reply, Failure>,
+    parts: &mut Parts<Exemptions>,
+    ctx: &mut Ctx,
+) {
+    match (op, result) {
+        (Op::Lookup(text), Ok(Reply::CustomersPage(page))) => {
+            if let Some(ExemptionForm::Create(form)) = parts.screen.view_mut() {
                 if page.items.is_empty() {
                     ctx.notify(Level::Info, format!("no customer matches \"{text}\""));
                 }
                 let choices = page.items.iter().map(create::customer_choice).collect();
                 form.set_choices(CUSTOMER, choices);
             }
-            Ok(_) => {}
-            Err(failure) => ctx.notify(Level::Error, failure.message.clone()),
         }
+        (Op::Complete(partial), Ok(Reply::PathCompletions(found))) => {
+            if let Some(ExemptionForm::Upload(upload)) = parts.screen.view_mut() {
+                if found.is_empty() {
+                    ctx.notify(Level::Info, format!("no path starts with {partial}"));
+                }
+                upload.completions(&partial, found);
+            }
+        }
+        (Op::Create, Ok(Reply::Exemption(exemption))) => created(spec, &exemption, parts, ctx),
+        (Op::Upload, Ok(Reply::Attachment(file))) => attached(&file, parts, ctx),
+        (Op::Create | Op::Upload, Err(failure)) => {
+            let form = parts.screen.view_mut().and_then(PaneView::form_mut);
+            refused(form, &failure, ctx);
+        }
+        (_, Err(failure)) => ctx.notify(Level::Error, failure.message),
+        (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
     }
+}
 
-    fn created(&mut self, exemption: &Exemption, ctx: &mut Ctx) {
-        ctx.notify(
-            Level::Success,
-            format!("Exemption {} created.", exemption.id),
-        );
-        if matches!(self.mode, Mode::Create(_)) {
-            self.open_detail(exemption.clone(), ctx);
-        }
-        self.reload(ctx);
+fn created(
+    spec: &mut Exemptions,
+    exemption: &Exemption,
+    parts: &mut Parts<Exemptions>,
+    ctx: &mut Ctx,
+) {
+    ctx.notify(
+        Level::Success,
+        format!("Exemption {} created.", exemption.id),
+    );
+    if matches!(parts.screen.view(), Some(ExemptionForm::Create(_))) {
+        open_detail(spec, parts, exemption, ctx);
     }
+    parts.list.reload(ctx);
+}
 
-    /// A certificate attached: back where the upload was opened, the files shown again.
-    fn attached(&mut self, file: &Attachment, ctx: &mut Ctx) {
-        let name = file.file_name.as_deref().unwrap_or(&file.id);
-        ctx.notify(
-            Level::Success,
-            format!("Certificate {name} attached to {}.", file.related_entity_id),
-        );
-        if matches!(self.mode, Mode::Upload(_)) {
-            self.close_form();
-        }
-        if self
-            .detail
-            .as_ref()
-            .is_some_and(|d| d.exemption.id == file.related_entity_id)
-        {
-            self.refresh_files(ctx);
-        }
+/// A certificate attached: back where the upload was opened, the files shown again.
+fn attached(file: &Attachment, parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    let name = file.file_name.as_deref().unwrap_or(&file.id);
+    ctx.notify(
+        Level::Success,
+        format!("Certificate {name} attached to {}.", file.related_entity_id),
+    );
+    if matches!(parts.screen.view(), Some(ExemptionForm::Upload(_))) {
+        parts.screen.close();
+    }
+    if parts
+        .screen
+        .detail()
+        .is_some_and(|d| d.exemption.id == file.related_entity_id)
+    {
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::Files));
+        let exemption_id = file.related_entity_id.clone();
+        parts
+            .requests
+            .call(ctx, Call::Attachments { exemption_id }, Op::Files);
     }
 }

@@ -9,175 +9,264 @@
 //! article. On a v1 profile the list works and the Tenanted features say what to change,
 //! without a call.
 
-mod bulk;
 mod columns;
 mod detail;
+mod filter;
 mod options;
 mod results;
 
-use std::collections::HashSet;
-
 use crossterm::event::KeyEvent;
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, StatefulWidget};
+use ratatui::widgets::StatefulWidget;
 
 use self::options::{OptionsView, help_url};
-use self::results::{Bulk, BulkReport};
-use crate::effect::{Call, Failure, Reply, RequestId};
-use crate::model::filters::FilingFilter;
-use crate::model::{Filing, FilingStatus};
-use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
-use crate::ui::panes::marks::{Marked, Marks};
-use crate::ui::skeleton::paging::PageCalls;
+use self::results::{Bulk, BulkReport, filings_noun};
+use crate::effect::{Call, Failure, FailureKind, Reply};
+use crate::model::filters::{FilingFilter, Sort};
+use crate::model::{Filing, FilingStatus, Page, PageParams};
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
+use crate::ui::skeleton::{
+    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests, Scope,
+    Screen, Skeleton, unexpected,
+};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::paged_table::{Column, PagedTable};
-use crate::ui::widgets::picker::{Picker, PickerOutcome};
+use crate::ui::widgets::form::{Form, FormValues};
+use crate::ui::widgets::paged_table::Column;
 
-/// The statuses the list can be narrowed to; `all` sends none.
-pub const STATUSES: [&str; 5] = ["all", "UNFILED", "FILING", "FILED", "PAUSED"];
+/// The Filings pane.
+pub type FilingsPane = Skeleton<Filings>;
 
-/// The filing the detail shows.
-struct DetailView {
-    filing: Filing,
-    state: DetailState,
-    loading: Option<RequestId>,
+/// The filing list, rows marked for the bulk actions.
+pub struct FilingList;
+
+impl ListSpec for FilingList {
+    type Row = Marked<Filing>;
+    type Filter = FilingFilter;
+    const NOUN: &'static str = "filings";
+
+    fn columns() -> Vec<Column<Marked<Filing>>> {
+        columns::columns()
+    }
+
+    fn call(filter: &FilingFilter, sort: Vec<Sort>, page: PageParams) -> Call {
+        let mut filter = filter.clone();
+        filter.order_by = sort;
+        Call::Filings { filter, page }
+    }
+
+    fn page(reply: Reply) -> Option<Page<Marked<Filing>>> {
+        match reply {
+            Reply::FilingsPage(page) => Some(page.map(Marked::new)),
+            _ => None,
+        }
+    }
+
+    fn id(row: &Marked<Filing>) -> &str {
+        &row.row.id
+    }
+
+    fn set_marked(row: &mut Marked<Filing>, marked: bool) {
+        row.marked = marked;
+    }
+
+    fn describe(filter: &FilingFilter) -> String {
+        filter::describe(filter)
+    }
+
+    fn filter_form(filter: &FilingFilter) -> Form {
+        filter::filter_form(filter)
+    }
+
+    fn filter_of(values: &FormValues, _: &FilingFilter) -> FilingFilter {
+        filter::filter_of(values)
+    }
 }
 
-/// The question open over the pane.
-enum Dialog {
-    Status(Picker),
+/// The filing the detail shows.
+pub struct FilingDetail {
+    pub filing: Filing,
+    state: DetailState,
+}
+
+impl DetailView for FilingDetail {
+    fn id(&self) -> &str {
+        &self.filing.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        self.filing.id.clone()
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+        detail::build(&self.filing, theme).render(area, buf, &mut self.state);
+    }
+}
+
+/// The pane's dialogs.
+pub enum FilingDialog {
+    /// "Approve 2 filings for filing?"
     Bulk {
         confirm: Confirm,
         action: Bulk,
         ids: Vec<String>,
     },
+    /// What a bulk action did, filing by filing.
+    Report(BulkReport),
+    /// The back-filing options.
+    Options(OptionsView),
 }
 
-/// The bulk action on its way.
-struct Pending {
-    id: RequestId,
-    action: Bulk,
-    ids: Vec<String>,
-}
-
-/// The Filings pane.
-pub struct FilingsPane {
-    table: PagedTable<Marked<Filing>>,
-    columns: Vec<Column<Marked<Filing>>>,
-    filter: FilingFilter,
-    pages: PageCalls,
-    marks: Marks,
-    detail: Option<DetailView>,
-    dialog: Option<Dialog>,
-    bulk: Option<Pending>,
-    report: Option<BulkReport>,
-    options: Option<OptionsView>,
-    /// Rows asked for again after a bulk action went through for them.
-    refreshing: HashSet<RequestId>,
-    loaded: bool,
-}
-
-impl Default for FilingsPane {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl FilingsPane {
-    pub fn new() -> Self {
-        FilingsPane {
-            table: PagedTable::new("filings"),
-            columns: columns::columns(),
-            filter: FilingFilter::default(),
-            pages: PageCalls::default(),
-            marks: Marks::default(),
-            detail: None,
-            dialog: None,
-            bulk: None,
-            report: None,
-            options: None,
-            refreshing: HashSet::new(),
-            loaded: false,
+impl Layer for FilingDialog {
+    fn hints(&self) -> Vec<PaneHint> {
+        match self {
+            FilingDialog::Bulk { .. } => vec![PaneHint::keys("y/n", "answer")],
+            FilingDialog::Report(_) => vec![PaneHint::action(Action::Back, "close")],
+            FilingDialog::Options(_) => vec![
+                PaneHint::action(Action::Back, "close"),
+                PaneHint::action(Action::Down, "next"),
+                PaneHint::action(Action::OpenUrl, "help article"),
+                PaneHint::action(Action::Refresh, "refresh"),
+            ],
         }
     }
 
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        let mut filter = self.filter.clone();
-        filter.order_by = self.table.sort_keys();
-        self.pages
-            .fetch(&mut self.table, ctx, |want| Call::Filings {
-                filter: filter.clone(),
-                page: want.params(),
-            });
-    }
-
-    fn reload(&mut self, ctx: &mut Ctx) {
-        self.pages.cancel_all(ctx);
-        self.table.reset();
-        self.fetch(ctx);
-    }
-
-    /// The status shown: `every status`, or one.
-    fn status_label(&self) -> String {
-        match self.filter.status_in.first() {
-            Some(s) => s.as_str().to_owned(),
-            None => "every status".to_owned(),
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        match self {
+            FilingDialog::Bulk { confirm, .. } => confirm.render(area, buf, theme),
+            FilingDialog::Report(report) => report.render(area, buf, theme),
+            FilingDialog::Options(view) => view.render(area, buf, theme),
         }
     }
 
-    fn subtitle(&self) -> String {
-        if let Some(d) = &self.detail {
-            return d.filing.id.clone();
+    /// Only the question takes keys; the report and the options take actions.
+    fn captures_text(&self) -> bool {
+        matches!(self, FilingDialog::Bulk { .. })
+    }
+}
+
+/// What the pane waits for.
+#[derive(Debug)]
+pub enum Op {
+    /// The detail's filing.
+    Record,
+    /// A bulk action on these filings.
+    Bulk {
+        action: Bulk,
+        ids: Vec<String>,
+    },
+    /// A filing read again after a bulk action went through for it.
+    Refresh,
+    Options,
+}
+
+impl Operation for Op {
+    fn scope(&self) -> Scope {
+        match self {
+            Op::Record => Scope::Detail,
+            Op::Bulk { .. } | Op::Refresh | Op::Options => Scope::Pane,
         }
-        let sorted = self
-            .table
-            .sort()
-            .map_or_else(String::new, |s| format!(", sorted by {s}"));
-        let marked = match self.marks.len() {
-            0 => String::new(),
-            n => format!(", {n} marked"),
+    }
+}
+
+/// What is the Filings pane's own.
+#[derive(Default)]
+pub struct Filings;
+
+/// Says that `what` needs the Tenanted API when the profile is on v1. Returns whether it did.
+fn refuse_if_v1(what: &str, ctx: &mut Ctx) -> bool {
+    let v1 = ctx.tenanted().is_none();
+    if v1 {
+        ctx.notify(
+            Level::Error,
+            format!("{what} {NEEDS_TENANTED}. The list works with both APIs."),
+        );
+    }
+    v1
+}
+
+impl Filings {
+    /// `A` or `P`: asks to confirm the action on the marked filings (or the one in view).
+    fn ask_bulk(action: Bulk, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let what = match action {
+            Bulk::Approve => "Approving filings in bulk",
+            Bulk::Pause => "Pausing filings in bulk",
         };
-        format!("{}{sorted}{marked}", self.status_label())
-    }
-
-    /// Says that `what` needs the Tenanted API when the profile is on v1. Returns whether it
-    /// did.
-    fn refuse_if_v1(&self, what: &str, ctx: &mut Ctx) -> bool {
-        let v1 = ctx.tenanted().is_none();
-        if v1 {
-            ctx.notify(
-                Level::Error,
-                format!("{what} {NEEDS_TENANTED}. The list works with both APIs."),
-            );
+        if refuse_if_v1(what, ctx) {
+            return;
         }
-        v1
+        if parts.requests.any(|op| matches!(op, Op::Bulk { .. })) {
+            ctx.notify(
+                Level::Info,
+                "A bulk action is on its way; wait for its answer.",
+            );
+            return;
+        }
+        let ids = match parts.screen.detail() {
+            Some(d) => vec![d.filing.id.clone()],
+            None => parts.list.targets(),
+        };
+        if ids.is_empty() {
+            ctx.notify(Level::Info, format!("No filing to {} here.", action.verb()));
+            return;
+        }
+        let (what, then) = match action {
+            Bulk::Approve => (" for filing", "Approved filings are filed when due."),
+            Bulk::Pause => ("", "Paused filings are not filed until resumed."),
+        };
+        let verb = action.verb();
+        let question = format!(
+            "{}{} {}{what}? {then}",
+            verb[..1].to_ascii_uppercase(),
+            &verb[1..],
+            filings_noun(ids.len())
+        );
+        parts.push(FilingDialog::Bulk {
+            confirm: Confirm::new(question, false).with_title(format!("Bulk {verb}")),
+            action,
+            ids,
+        });
     }
 
     /// `b`: the back-filing options.
-    fn open_options(&mut self, ctx: &mut Ctx) {
-        if self.refuse_if_v1("Showing the back-filing options", ctx) {
+    fn open_options(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if refuse_if_v1("Showing the back-filing options", ctx) {
             return;
         }
-        self.options = Some(OptionsView::loading(ctx.call(Call::BackFilingOptions)));
+        Self::load_options(parts, ctx);
+        parts.push(FilingDialog::Options(OptionsView::default()));
     }
 
-    fn options_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let Some(view) = &mut self.options else {
+    fn load_options(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::Options));
+        parts
+            .requests
+            .call(ctx, Call::BackFilingOptions, Op::Options);
+    }
+
+    /// An action while the options are open.
+    fn options_action(action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        let Some(FilingDialog::Options(view)) = parts.top_mut() else {
             return false;
         };
         match action {
             action if view.navigate(action) => {}
             Action::Back | Action::BackFiling => {
-                if let Some(id) = view.loading {
-                    ctx.cancel(id);
-                }
-                self.options = None;
+                parts
+                    .requests
+                    .cancel_where(ctx, |op| matches!(op, Op::Options));
+                parts.overlays.pop();
             }
             Action::OpenUrl => match view.selected() {
                 Some(o) => match help_url(o) {
@@ -187,329 +276,231 @@ impl FilingsPane {
                 None => return false,
             },
             Action::Refresh => {
-                if let Some(id) = view.loading.take() {
-                    ctx.cancel(id);
-                }
-                *view = OptionsView::loading(ctx.call(Call::BackFilingOptions));
+                *view = OptionsView::default();
+                Self::load_options(parts, ctx);
             }
             _ => return false,
         }
         true
     }
 
-    fn detail_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        let Some(d) = &mut self.detail else {
-            return false;
-        };
-        match action {
-            Action::Back => {
-                if let Some(id) = d.loading {
-                    ctx.cancel(id);
-                }
-                self.detail = None;
-            }
-            action if d.state.navigate(action) => {}
-            Action::Refresh => {
-                if let Some(id) = d.loading.take() {
-                    ctx.cancel(id);
-                }
-                d.loading = Some(ctx.call(Call::Filing {
-                    id: d.filing.id.clone(),
-                }));
-            }
-            Action::CopyId => ctx.copy(d.filing.id.clone()),
-            Action::OpenUrl if !d.filing.filing_website_url.is_empty() => {
-                ctx.open_url(d.filing.filing_website_url.clone())
-            }
-            _ => return false,
-        }
-        true
-    }
-
-    fn list_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        match action {
-            action if self.table.navigate(action) => {}
-            Action::Open => match self.table.selected() {
-                Some(m) => {
-                    self.detail = Some(DetailView {
-                        filing: m.row.clone(),
-                        state: DetailState::default(),
-                        loading: None,
-                    })
-                }
-                None => return false,
-            },
-            Action::Mark => {
-                if self.marks.toggle(&mut self.table).is_none() {
-                    return false;
-                }
-                self.table.down(1);
-            }
-            Action::Filter => {
-                let current = self
-                    .filter
-                    .status_in
-                    .first()
-                    .and_then(|s| STATUSES.iter().position(|c| *c == s.as_str()))
-                    .unwrap_or(0);
-                self.dialog = Some(Dialog::Status(Picker::new(
-                    "Status",
-                    "Show the filings of status",
-                    STATUSES.map(str::to_owned).to_vec(),
-                    current,
-                )));
-            }
-            Action::Sort | Action::SortReverse => {
-                let reverse = action == Action::SortReverse;
-                if let Some(next) = self.table.next_sort(&self.columns, reverse) {
-                    self.pages.cancel_all(ctx);
-                    self.table.set_sort(Some(next));
-                    ctx.notify(Level::Info, format!("sorted by {next}"));
-                }
-            }
-            Action::Refresh => {
-                self.table.retry();
-                self.reload(ctx);
-            }
-            Action::CopyId => match self.table.selected() {
-                Some(m) => ctx.copy(m.row.id.clone()),
-                None => return false,
-            },
-            _ => return false,
-        }
-        self.fetch(ctx);
-        true
-    }
-
-    /// The answer to the options.
-    fn receive_options(&mut self, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        let Some(view) = &mut self.options else {
-            return;
-        };
-        view.loading = None;
+    /// The answer to a bulk action.
+    fn bulk_done(
+        action: Bulk,
+        ids: &[String],
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
         match result {
-            Ok(Reply::BackFilingOptions(options)) => view.options = Some(options),
-            Ok(_) => {}
-            Err(failure) => {
-                view.error = Some(failure.message.clone());
+            Ok(Reply::BulkFilings(answer)) => {
+                for item in answer.results.iter().filter(|i| i.error.is_none()) {
+                    let id = item.filing_id.as_str();
+                    parts.list.unmark(id);
+                    if let Some(status) = &item.status {
+                        let status = FilingStatus::parse(&status.to_ascii_uppercase());
+                        parts
+                            .list
+                            .update(id, |m| m.row.status = Some(status.clone()));
+                        if let Some(d) = parts.screen.detail_mut().filter(|d| d.filing.id == id) {
+                            d.filing.status = Some(status);
+                        }
+                    }
+                    // The whole record (its approval time) comes with the filing itself.
+                    let call = Call::Filing { id: id.to_owned() };
+                    parts.requests.call(ctx, call, Op::Refresh);
+                }
+                let report = BulkReport {
+                    action,
+                    items: answer.results,
+                };
+                let level = if report.succeeded() == report.items.len() {
+                    Level::Success
+                } else {
+                    Level::Error
+                };
+                ctx.notify(level, report.summary());
+                parts.push(FilingDialog::Report(report));
+            }
+            Ok(reply) => unexpected("the bulk action", &reply, ctx),
+            Err(failure) if failure.kind == FailureKind::Unsupported => {
                 ctx.notify(Level::Error, failure.message);
             }
+            Err(failure) => ctx.notify(
+                Level::Error,
+                format!(
+                    "Nothing was {} ({}): {} The marks are kept.",
+                    action.done(),
+                    filings_noun(ids.len()),
+                    failure.message
+                ),
+            ),
         }
     }
 }
 
-impl Pane for FilingsPane {
-    fn title(&self) -> &str {
-        "Filings"
+impl PaneSpec for Filings {
+    type List = FilingList;
+    type Detail = FilingDetail;
+    type View = NoView;
+    type Overlay = FilingDialog;
+    type Op = Op;
+
+    const TITLE: &'static str = "Filings";
+    const FILTER: &'static str = "status";
+
+    fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
+        FilingDetail {
+            filing: row.row.clone(),
+            state: DetailState::default(),
+        }
     }
 
-    fn hints(&self) -> Vec<PaneHint> {
-        if let Some(dialog) = &self.dialog {
-            return match dialog {
-                Dialog::Bulk { .. } => vec![PaneHint::keys("y/n", "answer")],
-                Dialog::Status(_) => vec![
-                    PaneHint::keys("←/→", "choose"),
-                    PaneHint::keys("enter", "show"),
-                    PaneHint::keys("esc", "cancel"),
-                ],
-            };
-        }
-        if self.report.is_some() {
-            return vec![PaneHint::action(Action::Back, "close")];
-        }
-        if self.options.is_some() {
-            return vec![
-                PaneHint::action(Action::Back, "close"),
-                PaneHint::action(Action::Down, "next"),
-                PaneHint::action(Action::OpenUrl, "help article"),
-                PaneHint::action(Action::Refresh, "refresh"),
-            ];
-        }
-        if self.detail.is_some() {
-            return vec![
-                PaneHint::action(Action::Back, "back"),
-                PaneHint::action(Action::Up, "scroll"),
-                PaneHint::action(Action::Refresh, "refresh"),
-                PaneHint::action(Action::CopyId, "copy id"),
-                PaneHint::action(Action::Approve, "approve"),
-                PaneHint::action(Action::Pause, "pause"),
-            ];
-        }
+    fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
+        let id = detail.filing.id.clone();
+        requests.call(ctx, Call::Filing { id }, Op::Record);
+    }
+
+    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
         vec![
-            PaneHint::action(Action::Open, "open"),
             PaneHint::action(Action::Mark, "mark"),
             PaneHint::action(Action::Approve, "approve"),
             PaneHint::action(Action::Pause, "pause"),
             PaneHint::action(Action::BackFiling, "back-filing options"),
-            PaneHint::action(Action::Filter, "status"),
-            PaneHint::action(Action::Sort, "sort"),
-            PaneHint::action(Action::Refresh, "refresh"),
         ]
     }
 
-    fn show(&mut self, ctx: &mut Ctx) {
-        if !self.loaded {
-            self.loaded = true;
-            self.fetch(ctx);
-        }
+    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::Approve, "approve"),
+            PaneHint::action(Action::Pause, "pause"),
+        ]
     }
 
-    fn captures_text(&self) -> bool {
-        self.dialog.is_some()
-    }
-
-    fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Some(dialog) = self.dialog.take() else {
-            return;
-        };
-        self.dialog = match dialog {
-            Dialog::Status(mut picker) => match picker.handle_key(key) {
-                PickerOutcome::None => Some(Dialog::Status(picker)),
-                PickerOutcome::Cancelled => None,
-                PickerOutcome::Picked(status) => {
-                    self.filter.status_in = match status.as_str() {
-                        "all" => Vec::new(),
-                        s => vec![FilingStatus::parse(s)],
-                    };
-                    self.marks.clear(&mut self.table);
-                    ctx.notify(Level::Info, format!("showing {}", self.status_label()));
-                    self.reload(ctx);
-                    None
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        match parts.top_mut() {
+            Some(FilingDialog::Report(_)) => {
+                if matches!(action, Action::Back | Action::Open) {
+                    parts.overlays.pop();
                 }
-            },
-            Dialog::Bulk {
-                mut confirm,
-                action,
-                ids,
-            } => match confirm.handle_key(key) {
-                ConfirmOutcome::None => Some(Dialog::Bulk {
-                    confirm,
-                    action,
-                    ids,
-                }),
-                ConfirmOutcome::No => None,
-                ConfirmOutcome::Yes => {
-                    self.send_bulk(action, ids, ctx);
-                    None
-                }
-            },
-        };
-    }
-
-    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        if self.report.is_some() {
-            if matches!(action, Action::Back | Action::Open) {
-                self.report = None;
                 return true;
             }
-            return false;
-        }
-        if self.options.is_some() {
-            return self.options_action(action, ctx);
-        }
-        match action {
-            Action::Approve => self.ask_bulk(Bulk::Approve, ctx),
-            Action::Pause => self.ask_bulk(Bulk::Pause, ctx),
-            Action::BackFiling => self.open_options(ctx),
-            _ if self.detail.is_some() => return self.detail_action(action, ctx),
-            _ => return self.list_action(action, ctx),
-        }
-        true
-    }
-
-    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        if self.pages.owns(id) {
-            let marks = &self.marks;
-            self.pages
-                .receive(id, result, &mut self.table, ctx, |reply| match reply {
-                    Reply::FilingsPage(rows) => Some(marks.rows(rows)),
-                    _ => None,
-                });
-            self.fetch(ctx);
-            return;
-        }
-        if let Some(pending) = self.bulk.take_if(|b| b.id == id) {
-            return self.receive_bulk(pending, result, ctx);
-        }
-        if self.options.as_ref().and_then(|v| v.loading) == Some(id) {
-            return self.receive_options(result, ctx);
-        }
-        let detail_call = self.detail.as_ref().and_then(|d| d.loading) == Some(id);
-        if !self.refreshing.remove(&id) && !detail_call {
-            return;
-        }
-        match result {
-            Ok(Reply::Filing(filing)) => {
-                if let Some(d) = self.detail.as_mut().filter(|d| d.filing.id == filing.id) {
-                    d.filing = (*filing).clone();
-                    if d.loading == Some(id) {
-                        d.loading = None;
-                    }
-                }
-                self.marks.update(&mut self.table, *filing);
+            Some(FilingDialog::Options(_)) => {
+                Self::options_action(action, parts, ctx);
+                return true;
             }
-            Ok(_) => {}
-            Err(failure) => {
-                if let Some(d) = self.detail.as_mut().filter(|d| d.loading == Some(id)) {
-                    d.loading = None;
-                }
-                ctx.notify(Level::Error, failure.message);
+            _ => {}
+        }
+        match (action, &parts.screen) {
+            (Action::Approve, _) => Self::ask_bulk(Bulk::Approve, parts, ctx),
+            (Action::Pause, _) => Self::ask_bulk(Bulk::Pause, parts, ctx),
+            (Action::BackFiling, _) => Self::open_options(parts, ctx),
+            (Action::Mark, Screen::List) => return parts.list.toggle_mark().is_some(),
+            (Action::OpenUrl, Screen::Detail(d)) if !d.filing.filing_website_url.is_empty() => {
+                ctx.open_url(d.filing.filing_website_url.clone());
             }
-        }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["back-filing", "refresh"]
-    }
-
-    fn command(&mut self, name: &str, _args: &[&str], ctx: &mut Ctx) -> bool {
-        if self.captures_text() {
-            return false;
-        }
-        match name {
-            "back-filing" => self.open_options(ctx),
-            "refresh" => self.reload(ctx),
             _ => return false,
         }
         true
     }
 
-    fn draw(
+    fn overlay_key(
         &mut self,
-        frame: &mut Frame,
-        area: Rect,
-        theme: &Theme,
-        _keys: &crate::ui::keymap::Keymap,
-        focused: bool,
+        overlay: &mut FilingDialog,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        let FilingDialog::Bulk {
+            confirm,
+            action,
+            ids,
+        } = overlay
+        else {
+            return LayerOutcome::Keep;
+        };
+        match confirm.handle_key(key) {
+            ConfirmOutcome::None => LayerOutcome::Keep,
+            ConfirmOutcome::No => LayerOutcome::Close,
+            ConfirmOutcome::Yes => {
+                let ids = std::mem::take(ids);
+                let call = match action {
+                    Bulk::Approve => Call::BulkApproveFilings { ids: ids.clone() },
+                    Bulk::Pause => Call::BulkPauseFilings { ids: ids.clone() },
+                };
+                parts.requests.call(
+                    ctx,
+                    call,
+                    Op::Bulk {
+                        action: *action,
+                        ids,
+                    },
+                );
+                LayerOutcome::Close
+            }
+        }
+    }
+
+    fn receive(
+        &mut self,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
     ) {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(if focused {
-                theme.border_focus
-            } else {
-                theme.border
-            })
-            .title(Line::from(vec![
-                Span::styled(" Filings ", theme.title),
-                Span::styled(format!("— {} ", self.subtitle()), theme.muted),
-            ]));
-        let inner = block.inner(area);
-        frame.render_widget(block, area);
-        let buf = frame.buffer_mut();
-        match &mut self.detail {
-            Some(d) => detail::build(&d.filing, theme).render(inner, buf, &mut d.state),
-            None => self.table.render(inner, buf, theme, &self.columns, focused),
+        match (op, result) {
+            (Op::Bulk { action, ids }, result) => Self::bulk_done(action, &ids, result, parts, ctx),
+            (Op::Options, result) => {
+                let Some(FilingDialog::Options(view)) = parts
+                    .own_overlays_mut()
+                    .find(|o| matches!(o, FilingDialog::Options(_)))
+                else {
+                    return;
+                };
+                match result {
+                    Ok(Reply::BackFilingOptions(options)) => view.options = Some(options),
+                    Ok(reply) => unexpected("the back-filing options", &reply, ctx),
+                    Err(failure) => {
+                        view.error = Some(failure.message.clone());
+                        ctx.notify(Level::Error, failure.message);
+                    }
+                }
+            }
+            (Op::Record | Op::Refresh, Ok(Reply::Filing(filing))) => {
+                if let Some(d) = parts
+                    .screen
+                    .detail_mut()
+                    .filter(|d| d.filing.id == filing.id)
+                {
+                    d.filing = (*filing).clone();
+                }
+                parts.list.replace(&Marked::new(*filing));
+            }
+            (Op::Record | Op::Refresh, Ok(reply)) => unexpected("the filing", &reply, ctx),
+            (Op::Record | Op::Refresh, Err(failure)) => ctx.notify(Level::Error, failure.message),
         }
-        if let Some(view) = &self.options {
-            view.render(inner, buf, theme);
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        vec!["back-filing"]
+    }
+
+    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if name == "back-filing" {
+            Self::open_options(parts, ctx);
+            return true;
         }
-        if let Some(report) = &self.report {
-            report.render(inner, buf, theme);
-        }
-        match &self.dialog {
-            Some(Dialog::Status(picker)) => picker.render(inner, buf, theme),
-            Some(Dialog::Bulk { confirm, .. }) => confirm.render(inner, buf, theme),
-            None => {}
+        false
+    }
+
+    fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {
+        match &parts.screen {
+            Screen::List | Screen::Filter(_) => Some(format!(
+                "{}{}",
+                parts.list.subtitle(),
+                parts.list.marked_note()
+            )),
+            _ => None,
         }
     }
 }

@@ -6,7 +6,6 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
-use crate::effect::RequestId;
 use crate::model::tenanted::BackFilingOption;
 use crate::ui::keymap::Action;
 use crate::ui::text;
@@ -15,8 +14,6 @@ use crate::ui::theme::Theme;
 /// The options overlay: loading, the options, or why there are none.
 #[derive(Debug, Default)]
 pub struct OptionsView {
-    /// The call on its way.
-    pub loading: Option<RequestId>,
     /// `None` until they arrive.
     pub options: Option<Vec<BackFilingOption>>,
     /// Why they could not be loaded.
@@ -41,13 +38,6 @@ pub fn help_url(o: &BackFilingOption) -> Option<&str> {
 }
 
 impl OptionsView {
-    pub fn loading(id: RequestId) -> Self {
-        OptionsView {
-            loading: Some(id),
-            ..OptionsView::default()
-        }
-    }
-
     /// The option under the cursor.
     pub fn selected(&self) -> Option<&BackFilingOption> {
         self.options.as_ref()?.get(self.cursor)

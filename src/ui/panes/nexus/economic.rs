@@ -9,21 +9,23 @@ use ratatui::widgets::StatefulWidget;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
-use super::filter::{economic_form, economic_of};
+use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
-use super::{Mode, filter_key};
-use crate::effect::{Call, Failure, Reply, RequestId};
-use crate::model::filters::NexusFilter;
-use crate::model::{Nexus, NexusStatus};
-use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level};
-use crate::ui::skeleton::paging::PageCalls;
+use crate::effect::{Call, Failure, Reply};
+use crate::model::filters::{NexusFilter, Sort};
+use crate::model::{Nexus, NexusStatus, Page, PageParams};
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
+use crate::ui::skeleton::{
+    DetailView, ListSpec, NoLayer, Operation, PaneSpec, Parts, Requests, Scope, Screen, Skeleton,
+    unexpected,
+};
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::confirm::Confirm;
 use crate::ui::widgets::detail::{Detail, DetailState, Section};
-use crate::ui::widgets::paged_table::{Column, ColumnWidth, PagedTable};
+use crate::ui::widgets::form::{Form, FormValues};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 
 /// Cells of the threshold bar, before its percentage.
 const BAR_CELLS: usize = 8;
@@ -196,91 +198,165 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
     Detail::new(theme, sections)
 }
 
-/// The economic nexus view's state.
-pub struct Economic {
-    table: PagedTable<Nexus>,
-    columns: Vec<Column<Nexus>>,
-    pub filter: NexusFilter,
-    pages: PageCalls,
-    pub mode: Mode,
-    /// "Discard the unsaved input?" over the filter form.
-    pub discard: Option<Confirm>,
-    detail: Option<(Nexus, DetailState)>,
-    waiting_row: Option<RequestId>,
-    loaded: bool,
-    /// The exposure history open over the list or the detail (Tenanted API).
-    history: Option<History>,
+/// The economic nexus view.
+pub type EconomicPane = Skeleton<Economic>;
+
+/// The list of jurisdictions.
+pub struct EconomicList;
+
+impl ListSpec for EconomicList {
+    type Row = Nexus;
+    type Filter = NexusFilter;
+    const NOUN: &'static str = "jurisdictions";
+
+    fn columns() -> Vec<Column<Nexus>> {
+        columns()
+    }
+
+    fn call(filter: &NexusFilter, sort: Vec<Sort>, page: PageParams) -> Call {
+        let mut filter = filter.clone();
+        filter.order_by = sort;
+        Call::Nexus { filter, page }
+    }
+
+    fn page(reply: Reply) -> Option<Page<Nexus>> {
+        match reply {
+            Reply::NexusPage(page) => Some(page),
+            _ => None,
+        }
+    }
+
+    fn id(row: &Nexus) -> &str {
+        &row.id
+    }
+
+    fn describe(filter: &NexusFilter) -> String {
+        describe_economic(filter)
+    }
+
+    fn filter_form(filter: &NexusFilter) -> Form {
+        economic_form(filter)
+    }
+
+    fn filter_of(values: &FormValues, _: &NexusFilter) -> NexusFilter {
+        economic_of(values)
+    }
 }
 
+/// One jurisdiction's economic nexus, every field of it.
+pub struct EconomicDetail {
+    nexus: Nexus,
+    state: DetailState,
+}
+
+impl DetailView for EconomicDetail {
+    fn id(&self) -> &str {
+        &self.nexus.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        format!("economic: {}", jurisdiction(&self.nexus))
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+        detail(&self.nexus, theme).render(area, buf, &mut self.state);
+    }
+}
+
+/// What the view waits for.
+#[derive(Debug)]
+pub enum Op {
+    /// The detail's nexus, read again.
+    Record,
+    /// A page of the open exposure history.
+    History,
+}
+
+impl Operation for Op {
+    fn scope(&self) -> Scope {
+        match self {
+            Op::Record => Scope::Detail,
+            Op::History => Scope::Pane,
+        }
+    }
+}
+
+/// What is the economic view's own.
+#[derive(Default)]
+pub struct Economic;
+
 impl Economic {
-    pub fn new() -> Self {
-        Economic {
-            table: PagedTable::new("jurisdictions"),
-            columns: columns(),
-            filter: NexusFilter::default(),
-            pages: PageCalls::default(),
-            mode: Mode::List,
-            discard: None,
-            detail: None,
-            waiting_row: None,
-            loaded: false,
-            history: None,
+    /// `h`: the exposure history of the nexus the user is on (Tenanted API).
+    fn open_history(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let nexus = match parts.screen.detail() {
+            Some(d) => Some(d.nexus.clone()),
+            None => parts.list.selected().cloned(),
+        };
+        match (ctx.tenanted(), nexus) {
+            (None, _) => ctx.notify(
+                Level::Error,
+                format!("The exposure history {NEEDS_TENANTED}."),
+            ),
+            (Some(_), None) => ctx.notify(Level::Info, "Select a jurisdiction first."),
+            (Some(_), Some(nexus)) => {
+                let history = History::new(nexus);
+                parts.requests.call(ctx, history.page_call(1), Op::History);
+                parts.screen.open(history);
+            }
+        }
+    }
+}
+
+impl PaneSpec for Economic {
+    type List = EconomicList;
+    type Detail = EconomicDetail;
+    type View = History;
+    type Overlay = NoLayer;
+    type Op = Op;
+
+    const TITLE: &'static str = "Nexus";
+
+    fn detail(&self, row: &Nexus) -> EconomicDetail {
+        EconomicDetail {
+            nexus: row.clone(),
+            state: DetailState::default(),
         }
     }
 
-    /// Loads the first pages the first time the view shows.
-    pub fn show(&mut self, ctx: &mut Ctx) {
-        if !self.loaded {
-            self.loaded = true;
-            self.fetch(ctx);
-        }
+    fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
+        let id = detail.nexus.id.clone();
+        requests.call(ctx, Call::NexusRow { id }, Op::Record);
     }
 
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        self.pages.fetch(&mut self.table, ctx, |want| Call::Nexus {
-            filter: self.filter.clone(),
-            page: want.params(),
-        });
+    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
+        history_hint(parts)
     }
 
-    /// Starts over with the filter in force, cancelling answers still on their way.
-    pub fn reload(&mut self, ctx: &mut Ctx) {
-        self.pages.cancel_all(ctx);
-        self.table.reset();
-        self.fetch(ctx);
+    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
+        history_hint(parts)
     }
 
-    pub fn open_filter(&mut self) {
-        self.mode = Mode::Filter(economic_form(&self.filter));
+    fn view_hints(&self, _: &History) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::Back, "close"),
+            PaneHint::action(Action::Up, "scroll"),
+            PaneHint::action(Action::PageDown, "page"),
+            PaneHint::action(Action::CopyId, "copy id"),
+        ]
     }
 
-    /// Whether a text field or a question has the keys.
-    pub fn captures_text(&self) -> bool {
-        self.discard.is_some() || matches!(self.mode, Mode::Filter(_))
-    }
-
-    pub fn has_unsaved_input(&self) -> bool {
-        matches!(&self.mode, Mode::Filter(f) if f.is_dirty())
-    }
-
-    /// A key while [`Economic::captures_text`].
-    pub fn on_key(&mut self, key: crossterm::event::KeyEvent, ctx: &mut Ctx) {
-        if let Some(values) = filter_key(&mut self.mode, &mut self.discard, key) {
-            self.filter = economic_of(&values);
-            ctx.notify(
-                Level::Info,
-                format!("showing {}", super::filter::describe_economic(&self.filter)),
-            );
-            self.reload(ctx);
-        }
-    }
-
-    pub fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        if let Some(history) = &mut self.history {
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if let Some(history) = parts.screen.view_mut() {
             match action {
                 Action::Back => {
-                    history.close(ctx);
-                    self.history = None;
+                    parts
+                        .requests
+                        .cancel_where(ctx, |op| matches!(op, Op::History));
+                    parts.screen.close();
                 }
                 action if history.navigate(action) => {}
                 Action::CopyId => ctx.copy(history.nexus().id.clone()),
@@ -289,125 +365,58 @@ impl Economic {
             return true;
         }
         if action == Action::History {
-            let nexus = match &self.detail {
-                Some((nexus, _)) => Some(nexus.clone()),
-                None => self.table.selected().cloned(),
-            };
-            match (ctx.tenanted(), nexus) {
-                (None, _) => ctx.notify(
-                    Level::Error,
-                    format!("The exposure history {NEEDS_TENANTED}."),
-                ),
-                (Some(_), None) => ctx.notify(Level::Info, "Select a jurisdiction first."),
-                (Some(_), Some(nexus)) => self.history = Some(History::open(nexus, ctx)),
-            }
+            Self::open_history(parts, ctx);
             return true;
         }
-        if let Some((nexus, state)) = &mut self.detail {
-            match action {
-                Action::Back => self.detail = None,
-                action if state.navigate(action) => {}
-                Action::CopyId => ctx.copy(nexus.id.clone()),
-                Action::Refresh => {
-                    self.waiting_row = Some(ctx.call(Call::NexusRow {
-                        id: nexus.id.clone(),
-                    }));
-                }
-                _ => return false,
-            }
-            return true;
-        }
-        match action {
-            // Movement: the table moves its cursor.
-            action if self.table.navigate(action) => {}
-            Action::Filter => self.open_filter(),
-            Action::Refresh => self.reload(ctx),
-            Action::CopyId => match self.table.selected() {
-                Some(n) => ctx.copy(n.id.clone()),
-                None => return false,
-            },
-            Action::Open => match self.table.selected().cloned() {
-                Some(n) => {
-                    self.waiting_row = Some(ctx.call(Call::NexusRow { id: n.id.clone() }));
-                    self.detail = Some((n, DetailState::default()));
-                }
-                None => return false,
-            },
-            _ => return false,
-        }
-        self.fetch(ctx);
-        true
+        false
     }
 
-    /// Takes the answer to `id` if it is one of the view's; answers whether it was.
-    pub fn receive(
+    fn receive(
         &mut self,
-        id: RequestId,
-        result: &Result<Reply, Failure>,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
         ctx: &mut Ctx,
-    ) -> bool {
-        if self.pages.owns(id) {
-            self.pages.receive(
-                id,
-                result.clone(),
-                &mut self.table,
-                ctx,
-                |reply| match reply {
-                    Reply::NexusPage(rows) => Some(rows),
-                    _ => None,
-                },
-            );
-            self.fetch(ctx);
-            return true;
-        }
-        if let Some(history) = &mut self.history
-            && history.receive(id, result, ctx)
-        {
-            return true;
-        }
-        if self.waiting_row != Some(id) {
-            return false;
-        }
-        self.waiting_row = None;
-        match result {
-            Ok(Reply::Nexus(fresh)) => {
-                self.table
-                    .replace_where(|n| n.id == fresh.id, fresh.clone());
-                if let Some((shown, _)) = &mut self.detail
-                    && shown.id == fresh.id
+    ) {
+        match (op, result) {
+            (Op::Record, Ok(Reply::Nexus(fresh))) => {
+                parts.list.replace(&fresh);
+                if let Some(d) = parts.screen.detail_mut()
+                    && d.nexus.id == fresh.id
                 {
-                    *shown = fresh.clone();
+                    d.nexus = fresh;
                 }
             }
-            Ok(_) => {}
-            Err(failure) => ctx.notify(Level::Error, failure.message.clone()),
+            (Op::History, result) => {
+                let Some(history) = parts.screen.view_mut() else {
+                    return;
+                };
+                if let Some(next) = history.receive(result, ctx) {
+                    parts.requests.call(ctx, next, Op::History);
+                }
+            }
+            (Op::Record, Err(failure)) => ctx.notify(Level::Error, failure.message),
+            (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
-        true
     }
 
-    pub fn in_detail(&self) -> bool {
-        self.detail.is_some()
+    fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {
+        match &parts.screen {
+            Screen::List | Screen::Filter(_) => {
+                Some(format!("economic: {}", parts.list.subtitle()))
+            }
+            _ => None,
+        }
     }
+}
 
-    /// Whether the exposure history is open.
-    pub fn in_history(&self) -> bool {
-        self.history.is_some()
-    }
-
-    pub fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
-        if let Some(history) = &mut self.history {
-            history.draw(area, buf, theme);
-            return;
-        }
-        match (&mut self.mode, &mut self.detail) {
-            (Mode::Filter(form), _) => form.render(area, buf, theme),
-            (_, Some((nexus, state))) => detail(nexus, theme).render(area, buf, state),
-            _ => self.table.render(area, buf, theme, &self.columns, focused),
-        }
-        if let Some(confirm) = &self.discard {
-            confirm.render(area, buf, theme);
-        }
-    }
+/// The exposure history key's hint, on the Tenanted API only.
+fn history_hint(parts: &Parts<Economic>) -> Vec<PaneHint> {
+    parts
+        .tenanted
+        .then(|| PaneHint::action(Action::History, "history"))
+        .into_iter()
+        .collect()
 }
 
 #[cfg(test)]

@@ -8,13 +8,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 use super::economic::{jurisdiction, status_style};
-use crate::effect::{Call, Failure, Reply, RequestId};
+use crate::effect::{Call, Failure, Reply};
 use crate::model::tenanted::{ExposureEvent, ExposureEventType};
 use crate::model::{Nexus, NexusStatus, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
+use crate::ui::skeleton::PaneView;
 use crate::ui::text;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::form::Form;
 use crate::ui::widgets::timeline::{Timeline, TimelineEntry, TimelineState};
 
 /// Events asked for per page.
@@ -86,68 +88,52 @@ pub struct History {
     events: Vec<ExposureEvent>,
     /// Every page has arrived.
     complete: bool,
-    waiting: Option<RequestId>,
     error: Option<String>,
     state: TimelineState,
 }
 
 impl History {
-    /// Opens the history of `nexus` and asks for its first page.
-    pub fn open(nexus: Nexus, ctx: &mut Ctx) -> Self {
-        let mut history = History {
+    /// The history of `nexus`, before its first page (ask for it with [`History::page_call`]).
+    pub fn new(nexus: Nexus) -> Self {
+        History {
             nexus,
             events: Vec::new(),
             complete: false,
-            waiting: None,
             error: None,
             state: TimelineState::default(),
-        };
-        history.fetch(1, ctx);
-        history
+        }
     }
 
-    fn fetch(&mut self, page: u32, ctx: &mut Ctx) {
-        self.waiting = Some(ctx.call(Call::ExposureHistory {
+    /// The call for page `page` of the history.
+    pub fn page_call(&self, page: u32) -> Call {
+        Call::ExposureHistory {
             nexus_id: self.nexus.id.clone(),
             page: PageParams::new(page, PAGE_SIZE),
-        }));
-    }
-
-    /// Cancels the page still on its way (the view is closing).
-    pub fn close(&mut self, ctx: &mut Ctx) {
-        if let Some(id) = self.waiting.take() {
-            ctx.cancel(id);
         }
     }
 
-    /// Takes the answer to `id` if it is the view's; answers whether it was. Pages are read to
-    /// the end, one after another.
-    pub fn receive(
-        &mut self,
-        id: RequestId,
-        result: &Result<Reply, Failure>,
-        ctx: &mut Ctx,
-    ) -> bool {
-        if self.waiting != Some(id) {
-            return false;
-        }
-        self.waiting = None;
+    /// Takes the answer to a page; returns the call for the next page while there is one. Pages
+    /// are read to the end, one after another.
+    pub fn receive(&mut self, result: Result<Reply, Failure>, ctx: &mut Ctx) -> Option<Call> {
         match result {
             Ok(Reply::ExposureHistory(page)) => {
-                self.events.extend(page.items.iter().cloned());
-                if page.page < page.pages && !page.items.is_empty() {
-                    self.fetch(page.page + 1, ctx);
-                } else {
-                    self.complete = true;
+                let more = page.page < page.pages && !page.items.is_empty();
+                self.events.extend(page.items);
+                if more {
+                    return Some(self.page_call(page.page + 1));
                 }
+                self.complete = true;
             }
-            Ok(_) => {}
+            Ok(reply) => {
+                crate::ui::skeleton::unexpected("the exposure history", &reply, ctx);
+                self.complete = true;
+            }
             Err(failure) => {
                 self.error = Some(failure.message.clone());
-                ctx.notify(Level::Error, failure.message.clone());
+                ctx.notify(Level::Error, failure.message);
             }
         }
-        true
+        None
     }
 
     /// Scrolls for a movement action; `false` for any other.
@@ -213,5 +199,23 @@ impl History {
         Timeline::new(theme, &entries)
             .empty_text(empty)
             .render(inner, buf, &mut self.state);
+    }
+}
+
+impl PaneView for History {
+    fn form(&self) -> Option<&Form> {
+        None
+    }
+
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        None
+    }
+
+    fn subtitle(&self) -> String {
+        format!("exposure history of {}", jurisdiction(&self.nexus))
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        History::draw(self, area, buf, theme);
     }
 }

@@ -5,22 +5,25 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Clear, StatefulWidget, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
-use super::{Mode, filter_hints, filter_key};
-use crate::effect::{Call, Failure, Reply, RequestId};
-use crate::model::PhysicalNexus;
-use crate::model::filters::PhysicalNexusFilter;
-use crate::ui::keymap::Action;
+use crate::effect::{Call, Failure, Reply};
+use crate::model::filters::{PhysicalNexusFilter, Sort};
+use crate::model::{Page, PageParams, PhysicalNexus};
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::skeleton::paging::PageCalls;
+use crate::ui::skeleton::{
+    DetailView, Layer, LayerOutcome, ListSpec, Operation, PaneSpec, PaneView, Parts, Requests,
+    Skeleton, may_write, refused, unexpected,
+};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::form::FormOutcome;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth, PagedTable};
+use crate::ui::widgets::detail::{Detail, DetailState, Section};
+use crate::ui::widgets::form::{Form, FormOutcome, FormValues};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 
 /// `US-CA`.
 pub fn jurisdiction(p: &PhysicalNexus) -> String {
@@ -76,112 +79,171 @@ pub fn columns() -> Vec<Column<PhysicalNexus>> {
     ]
 }
 
-/// What the open question is about.
-enum Question {
-    /// Discard the input of the open form (the record form first, else the filter).
-    Discard,
-    Delete(Box<PhysicalNexus>),
+/// The physical nexus view.
+pub type PhysicalPane = Skeleton<Physical>;
+
+/// The list of presence records.
+pub struct PhysicalList;
+
+impl ListSpec for PhysicalList {
+    type Row = PhysicalNexus;
+    type Filter = PhysicalNexusFilter;
+    const NOUN: &'static str = "records";
+
+    fn columns() -> Vec<Column<PhysicalNexus>> {
+        columns()
+    }
+
+    fn call(filter: &PhysicalNexusFilter, sort: Vec<Sort>, page: PageParams) -> Call {
+        let mut filter = filter.clone();
+        filter.order_by = sort;
+        Call::PhysicalNexus { filter, page }
+    }
+
+    fn page(reply: Reply) -> Option<Page<PhysicalNexus>> {
+        match reply {
+            Reply::PhysicalNexusPage(page) => Some(page),
+            _ => None,
+        }
+    }
+
+    fn id(row: &PhysicalNexus) -> &str {
+        &row.id
+    }
+
+    fn describe(filter: &PhysicalNexusFilter) -> String {
+        describe_physical(filter)
+    }
+
+    fn filter_form(filter: &PhysicalNexusFilter) -> Form {
+        physical_form(filter)
+    }
+
+    fn filter_of(values: &FormValues, _: &PhysicalNexusFilter) -> PhysicalNexusFilter {
+        physical_of(values)
+    }
 }
 
-/// The physical nexus view's state.
-pub struct Physical {
-    table: PagedTable<PhysicalNexus>,
-    columns: Vec<Column<PhysicalNexus>>,
-    pub filter: PhysicalNexusFilter,
-    pages: PageCalls,
-    mode: Mode,
-    editor: Option<NexusForm>,
-    question: Option<(Confirm, Question)>,
-    /// The create, update or delete on its way.
-    writing: Option<RequestId>,
-    categories: Option<RequestId>,
-    loaded: bool,
+/// One record, every field of it.
+pub struct PhysicalDetail {
+    record: PhysicalNexus,
+    state: DetailState,
 }
+
+impl DetailView for PhysicalDetail {
+    fn id(&self) -> &str {
+        &self.record.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        format!(
+            "physical: {} in {}",
+            self.record.category,
+            jurisdiction(&self.record)
+        )
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+        let p = &self.record;
+        let dash = || "—".to_owned();
+        let section = Section::new("Physical nexus")
+            .row("Id", p.id.clone())
+            .row("Jurisdiction", jurisdiction(p))
+            .row("Category", category_words(p.category.as_str()))
+            .row("Start date", p.start_date.to_string())
+            .row("End date", p.end_date.map_or_else(dash, |d| d.to_string()))
+            .row("Street", p.street_1.clone().unwrap_or_else(dash))
+            .row("City", p.city.clone().unwrap_or_else(dash))
+            .row("Postal code", p.postal_code.clone().unwrap_or_else(dash))
+            .row(
+                "Source",
+                p.source.as_ref().map_or_else(dash, ToString::to_string),
+            );
+        Detail::new(theme, vec![section]).render(area, buf, &mut self.state);
+    }
+}
+
+/// The record form (new or edit), drawn in a box over the list.
+pub struct Editor(NexusForm);
+
+impl PaneView for Editor {
+    fn form(&self) -> Option<&Form> {
+        Some(&self.0.form)
+    }
+
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        Some(&mut self.0.form)
+    }
+
+    fn subtitle(&self) -> String {
+        match &self.0.editing {
+            Editing::Create => "new physical nexus".to_owned(),
+            Editing::Update(id) => format!("edit physical nexus {id}"),
+        }
+    }
+
+    fn submit_label(&self) -> &'static str {
+        "save"
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let title = match &self.0.editing {
+            Editing::Create => " New physical nexus ".to_owned(),
+            Editing::Update(id) => format!(" Edit physical nexus {id} "),
+        };
+        Clear.render(area, buf);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border_focus)
+            .title(Span::styled(title, theme.title));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        self.0.form.render(inner, buf, theme);
+    }
+}
+
+/// "Delete physical nexus …?"
+pub struct DeleteQuestion {
+    confirm: Confirm,
+    record: Box<PhysicalNexus>,
+}
+
+impl Layer for DeleteQuestion {
+    fn hints(&self) -> Vec<PaneHint> {
+        vec![PaneHint::keys("y/n", "answer")]
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.confirm.render(area, buf, theme);
+    }
+}
+
+/// What the view waits for.
+#[derive(Debug)]
+pub enum Op {
+    /// The create, update or delete on its way.
+    Write,
+    /// The categories of the form's jurisdiction.
+    Categories,
+}
+
+impl Operation for Op {}
+
+/// What is the physical view's own.
+#[derive(Default)]
+pub struct Physical;
 
 impl Physical {
-    pub fn new() -> Self {
-        Physical {
-            table: PagedTable::new("records"),
-            columns: columns(),
-            filter: PhysicalNexusFilter::default(),
-            pages: PageCalls::default(),
-            mode: Mode::List,
-            editor: None,
-            question: None,
-            writing: None,
-            categories: None,
-            loaded: false,
-        }
-    }
-
-    pub fn show(&mut self, ctx: &mut Ctx) {
-        if !self.loaded {
-            self.loaded = true;
-            self.fetch(ctx);
-        }
-    }
-
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        self.pages
-            .fetch(&mut self.table, ctx, |want| Call::PhysicalNexus {
-                filter: self.filter.clone(),
-                page: want.params(),
-            });
-    }
-
-    /// Starts over with the filter in force, cancelling answers still on their way.
-    pub fn reload(&mut self, ctx: &mut Ctx) {
-        self.pages.cancel_all(ctx);
-        self.table.reset();
-        self.fetch(ctx);
-    }
-
-    pub fn open_filter(&mut self) {
-        self.mode = Mode::Filter(physical_form(&self.filter));
-    }
-
-    pub fn hints(&self) -> Vec<PaneHint> {
-        if self.question.is_some() {
-            return vec![PaneHint::keys("y/n", "answer")];
-        }
-        if self.editor.is_some() {
-            return vec![
-                PaneHint::keys("tab", "next field"),
-                PaneHint::keys("←/→", "choose"),
-                PaneHint::keys("ctrl-s", "save"),
-                PaneHint::keys("esc", "close"),
-            ];
-        }
-        if matches!(self.mode, Mode::Filter(_)) {
-            return filter_hints();
-        }
-        vec![
-            PaneHint::action(Action::Filter, "filter"),
-            PaneHint::action(Action::ToggleView, "economic"),
-            PaneHint::action(Action::New, "new"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Delete, "delete"),
-            PaneHint::action(Action::Refresh, "refresh"),
-            PaneHint::action(Action::CopyId, "copy id"),
-        ]
-    }
-
-    pub fn captures_text(&self) -> bool {
-        self.question.is_some() || self.editor.is_some() || matches!(self.mode, Mode::Filter(_))
-    }
-
-    pub fn has_unsaved_input(&self) -> bool {
-        self.editor.as_ref().is_some_and(|e| e.form.is_dirty())
-            || matches!(&self.mode, Mode::Filter(f) if f.is_dirty())
-    }
-
     /// Whether a write may start; says why not in the footer.
-    fn may_write(&self, ctx: &mut Ctx) -> bool {
-        if ctx.read_only() {
-            ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
+    fn may_write(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
+        if !may_write(ctx) {
             return false;
         }
-        if self.writing.is_some() {
+        if parts.requests.any(|op| matches!(op, Op::Write)) {
             ctx.notify(Level::Info, "A change is still being saved.");
             return false;
         }
@@ -189,37 +251,46 @@ impl Physical {
     }
 
     /// Asks for the categories of `jurisdiction` for the open form, once per jurisdiction.
-    fn fetch_categories(&mut self, jurisdiction: (String, String), ctx: &mut Ctx) {
-        let Some(editor) = &mut self.editor else {
+    fn fetch_categories(parts: &mut Parts<Self>, jurisdiction: (String, String), ctx: &mut Ctx) {
+        let Some(Editor(editor)) = parts.screen.view_mut() else {
             return;
         };
-        if let Some(old) = self.categories.take() {
-            ctx.cancel(old);
-        }
         let (country, state) = jurisdiction.clone();
         editor.categories_for = Some(jurisdiction);
-        self.categories = Some(ctx.call(Call::PhysicalNexusCategories { country, state }));
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::Categories));
+        let call = Call::PhysicalNexusCategories { country, state };
+        parts.requests.call(ctx, call, Op::Categories);
     }
 
-    fn open_edit(&mut self, ctx: &mut Ctx) {
-        let Some(record) = self.table.selected().cloned() else {
+    /// The record the user is on.
+    fn current(parts: &Parts<Self>) -> Option<PhysicalNexus> {
+        match parts.screen.detail() {
+            Some(d) => Some(d.record.clone()),
+            None => parts.list.selected().cloned(),
+        }
+    }
+
+    fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let Some(record) = Self::current(parts) else {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
         let editor = NexusForm::edit(&record);
         let jurisdiction = editor.categories_for.clone();
-        self.editor = Some(editor);
+        parts.screen.open(Editor(editor));
         if let Some(j) = jurisdiction {
-            self.fetch_categories(j, ctx);
+            Self::fetch_categories(parts, j, ctx);
         }
     }
 
-    fn ask_delete(&mut self, ctx: &mut Ctx) {
-        let Some(record) = self.table.selected().cloned() else {
+    fn ask_delete(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let Some(record) = Self::current(parts) else {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
-        let question = Confirm::new(
+        let confirm = Confirm::new(
             format!(
                 "Delete physical nexus {} ({} in {})?",
                 record.id,
@@ -229,270 +300,240 @@ impl Physical {
             false,
         )
         .with_title("Delete");
-        self.question = Some((question, Question::Delete(Box::new(record))));
+        parts.push(DeleteQuestion {
+            confirm,
+            record: Box::new(record),
+        });
     }
+}
 
-    fn answer(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Some((confirm, _)) = &mut self.question else {
-            return;
-        };
-        match confirm.handle_key(key) {
-            ConfirmOutcome::None => {}
-            ConfirmOutcome::No => self.question = None,
-            ConfirmOutcome::Yes => match self.question.take().map(|(_, q)| q) {
-                Some(Question::Delete(record)) if self.may_write(ctx) => {
-                    self.writing = Some(ctx.call(Call::DeletePhysicalNexus { id: record.id }));
-                }
-                Some(Question::Discard) if self.editor.is_some() => self.close_editor(ctx),
-                Some(Question::Discard) => self.mode = Mode::List,
-                Some(Question::Delete(_)) | None => {}
-            },
+impl PaneSpec for Physical {
+    type List = PhysicalList;
+    type Detail = PhysicalDetail;
+    type View = Editor;
+    type Overlay = DeleteQuestion;
+    type Op = Op;
+
+    const TITLE: &'static str = "Nexus";
+
+    fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
+        PhysicalDetail {
+            record: row.clone(),
+            state: DetailState::default(),
         }
     }
 
-    fn close_editor(&mut self, ctx: &mut Ctx) {
-        self.editor = None;
-        if let Some(id) = self.categories.take() {
-            ctx.cancel(id);
-        }
+    /// The row holds the whole record: nothing more to ask for.
+    fn load_detail(&mut self, _: &PhysicalDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
+
+    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::New, "new"),
+            PaneHint::action(Action::Edit, "edit"),
+            PaneHint::action(Action::Delete, "delete"),
+        ]
     }
 
-    fn editor_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Some(editor) = &mut self.editor else {
-            return;
-        };
-        let before = editor.form.focused_name();
-        match editor.form.handle_key(key) {
-            FormOutcome::Submit => match editor.body() {
-                Ok(body) => {
-                    if !self.may_write(ctx) {
-                        return;
-                    }
-                    let call = match body {
-                        Body::Create(body) => Call::CreatePhysicalNexus { body },
-                        Body::Update(id, body) => Call::UpdatePhysicalNexus { id, body },
-                    };
-                    if let Some(editor) = &mut self.editor {
-                        editor.form.set_busy(true);
-                    }
-                    self.writing = Some(ctx.call(call));
-                }
-                Err(errors) => editor.form.set_errors(&errors),
-            },
-            FormOutcome::Cancel => self.close_editor(ctx),
-            FormOutcome::AskDiscard => {
-                self.question = Some((Confirm::discard_input(), Question::Discard));
-            }
-            FormOutcome::None | FormOutcome::Invalid => {
-                let left_state = before == Some("state_code")
-                    && editor.form.focused_name() != Some("state_code");
-                if left_state
-                    && let Some(typed) = editor.typed_jurisdiction()
-                    && editor.categories_for.as_ref() != Some(&typed)
-                {
-                    self.fetch_categories(typed, ctx);
-                }
-            }
-        }
+    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::Edit, "edit"),
+            PaneHint::action(Action::Delete, "delete"),
+        ]
     }
 
-    /// A key while [`Physical::captures_text`].
-    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        if self.question.is_some() {
-            self.answer(key, ctx);
-        } else if self.editor.is_some() {
-            self.editor_key(key, ctx);
-        } else {
-            let mut discard = None;
-            if let Some(values) = filter_key(&mut self.mode, &mut discard, key) {
-                self.filter = physical_of(&values);
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if parts.screen.view().is_some() {
+            return false;
+        }
+        match action {
+            Action::History => {
+                let toggle = ctx.key(Action::ToggleView);
                 ctx.notify(
                     Level::Info,
-                    format!("showing {}", describe_physical(&self.filter)),
+                    format!(
+                        "The exposure history is kept for economic nexus: {toggle} shows the economic view."
+                    ),
                 );
-                self.reload(ctx);
             }
-            if let Some(confirm) = discard {
-                self.question = Some((confirm, Question::Discard));
-            }
-        }
-    }
-
-    pub fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        match action {
-            // Movement: the table moves its cursor.
-            action if self.table.navigate(action) => {}
-            Action::Filter => self.open_filter(),
-            Action::Refresh => self.reload(ctx),
-            Action::CopyId => match self.table.selected() {
-                Some(p) => ctx.copy(p.id.clone()),
-                None => return false,
-            },
             Action::New => {
-                if self.may_write(ctx) {
-                    self.editor = Some(NexusForm::create());
+                if Self::may_write(parts, ctx) {
+                    parts.screen.open(Editor(NexusForm::create()));
                 }
             }
             Action::Edit => {
-                if self.may_write(ctx) {
-                    self.open_edit(ctx);
+                if Self::may_write(parts, ctx) {
+                    Self::open_edit(parts, ctx);
                 }
             }
             Action::Delete => {
-                if self.may_write(ctx) {
-                    self.ask_delete(ctx);
+                if Self::may_write(parts, ctx) {
+                    Self::ask_delete(parts, ctx);
                 }
             }
             _ => return false,
         }
-        self.fetch(ctx);
         true
     }
 
-    /// Takes the answer to `id` if it is one of the view's; answers whether it was.
-    pub fn receive(
+    /// Leaving the state field asks for the jurisdiction's categories, once per jurisdiction.
+    fn view_key(
         &mut self,
-        id: RequestId,
-        result: &Result<Reply, Failure>,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
         ctx: &mut Ctx,
-    ) -> bool {
-        if self.pages.owns(id) {
-            self.pages.receive(
-                id,
-                result.clone(),
-                &mut self.table,
-                ctx,
-                |reply| match reply {
-                    Reply::PhysicalNexusPage(rows) => Some(rows),
-                    _ => None,
-                },
-            );
-            self.fetch(ctx);
-            return true;
+    ) -> Option<FormOutcome> {
+        let Editor(editor) = parts.screen.view_mut()?;
+        let before = editor.form.focused_name();
+        let outcome = editor.form.handle_key(key);
+        let left_state =
+            before == Some("state_code") && editor.form.focused_name() != Some("state_code");
+        if matches!(outcome, FormOutcome::None | FormOutcome::Invalid)
+            && left_state
+            && let Some(typed) = editor.typed_jurisdiction()
+            && editor.categories_for.as_ref() != Some(&typed)
+        {
+            Self::fetch_categories(parts, typed, ctx);
         }
-        if self.categories == Some(id) {
-            self.categories = None;
-            match (result, &mut self.editor) {
-                (Ok(Reply::PhysicalNexusCategories(list)), Some(editor)) => {
-                    editor.form.set_choices(CATEGORY, category_choices(list));
+        Some(outcome)
+    }
+
+    fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let body = match parts.screen.view_mut() {
+            Some(Editor(editor)) => editor.body(),
+            None => return,
+        };
+        match body {
+            Ok(body) => {
+                if !Self::may_write(parts, ctx) {
+                    return;
                 }
-                (Err(failure), editor) => {
-                    // Leaving the state field again asks again.
-                    if let Some(editor) = editor {
-                        editor.categories_for = None;
-                    }
-                    ctx.notify(
-                        Level::Error,
-                        format!("Categories not loaded: {}", failure.message),
-                    );
+                let call = match body {
+                    Body::Create(body) => Call::CreatePhysicalNexus { body },
+                    Body::Update(id, body) => Call::UpdatePhysicalNexus { id, body },
+                };
+                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                    editor.form.set_busy(true);
                 }
-                _ => {}
+                parts.requests.call(ctx, call, Op::Write);
             }
-            return true;
+            Err(errors) => {
+                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                    editor.form.set_errors(&errors);
+                }
+            }
         }
-        if self.writing != Some(id) {
-            return false;
+    }
+
+    fn overlay_key(
+        &mut self,
+        question: &mut DeleteQuestion,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        match question.confirm.handle_key(key) {
+            ConfirmOutcome::None => LayerOutcome::Keep,
+            ConfirmOutcome::No => LayerOutcome::Close,
+            ConfirmOutcome::Yes => {
+                if Self::may_write(parts, ctx) {
+                    let id = question.record.id.clone();
+                    parts
+                        .requests
+                        .call(ctx, Call::DeletePhysicalNexus { id }, Op::Write);
+                }
+                LayerOutcome::Close
+            }
         }
-        self.writing = None;
-        match result {
-            Ok(Reply::PhysicalNexus(saved)) => {
+    }
+
+    fn receive(
+        &mut self,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        match (op, result) {
+            (Op::Categories, Ok(Reply::PhysicalNexusCategories(list))) => {
+                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                    editor.form.set_choices(CATEGORY, category_choices(&list));
+                }
+            }
+            (Op::Categories, Err(failure)) => {
+                // Leaving the state field again asks again.
+                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                    editor.categories_for = None;
+                }
+                ctx.notify(
+                    Level::Error,
+                    format!("Categories not loaded: {}", failure.message),
+                );
+            }
+            (Op::Write, Ok(Reply::PhysicalNexus(saved))) => {
                 ctx.notify(
                     Level::Success,
                     format!(
                         "Saved physical nexus {} ({} in {}).",
                         saved.id,
                         saved.category,
-                        jurisdiction(saved)
+                        jurisdiction(&saved)
                     ),
                 );
-                self.close_editor(ctx);
-                self.reload(ctx);
-            }
-            Ok(Reply::Deleted) => {
-                ctx.notify(Level::Success, "Physical nexus deleted.");
-                self.reload(ctx);
-            }
-            Ok(_) => {}
-            Err(failure) => {
-                ctx.notify(Level::Error, failure.message.clone());
-                if let Some(editor) = &mut self.editor {
-                    editor.form.set_busy(false);
-                    editor.form.set_errors(&failure.fields);
+                parts
+                    .requests
+                    .cancel_where(ctx, |op| matches!(op, Op::Categories));
+                if parts.screen.view().is_some() {
+                    parts.screen.close();
                 }
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.record = saved;
+                }
+                parts.list.reload(ctx);
             }
+            (Op::Write, Ok(Reply::Deleted)) => {
+                ctx.notify(Level::Success, "Physical nexus deleted.");
+                parts.requests.cancel_detail(ctx);
+                parts.screen = crate::ui::skeleton::Screen::List;
+                parts.list.reload(ctx);
+            }
+            (Op::Write, Err(failure)) => {
+                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
+                refused(form, &failure, ctx);
+            }
+            (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
-        true
     }
 
-    pub fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
-        match &mut self.mode {
-            Mode::Filter(form) => form.render(area, buf, theme),
-            Mode::List => self.table.render(area, buf, theme, &self.columns, focused),
-        }
-        if let Some(editor) = &mut self.editor {
-            let title = match &editor.editing {
-                Editing::Create => " New physical nexus ".to_owned(),
-                Editing::Update(id) => format!(" Edit physical nexus {id} "),
-            };
-            Clear.render(area, buf);
-            let block = Block::default()
-                .borders(Borders::ALL)
-                .border_style(theme.border_focus)
-                .title(Span::styled(title, theme.title));
-            let inner = block.inner(area);
-            block.render(area, buf);
-            editor.form.render(inner, buf, theme);
-        }
-        if let Some((confirm, _)) = &self.question {
-            confirm.render(area, buf, theme);
+    fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {
+        match &parts.screen {
+            crate::ui::skeleton::Screen::List | crate::ui::skeleton::Screen::Filter(_) => {
+                Some(format!("physical: {}", parts.list.subtitle()))
+            }
+            _ => None,
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::effect::{Effect, FailureKind};
-    use crate::model::{FieldError, LocPart};
-    use crossterm::event::{KeyCode, KeyModifiers};
+    use crossterm::event::KeyCode;
     use serde_json::json;
 
-    /// What one step asked of the runtime.
-    #[derive(Default)]
-    struct Out {
-        next_id: u64,
-        effects: Vec<Effect>,
-        notices: Vec<(Level, String)>,
+    use super::*;
+    use crate::effect::FailureKind;
+    use crate::model::{FieldError, LocPart};
+    use crate::ui::pane::Pane;
+    use crate::ui::skeleton::testing::Fixture;
+
+    fn view(read_only: bool) -> Fixture<PhysicalPane> {
+        let h = Fixture::new(PhysicalPane::default());
+        if read_only { h.read_only() } else { h }
     }
 
-    impl Out {
-        fn ctx(&mut self, read_only: bool) -> Ctx<'_> {
-            Ctx::new(
-                &mut self.next_id,
-                &mut self.effects,
-                &mut self.notices,
-                read_only,
-            )
-        }
-
-        fn calls(&self) -> Vec<&Call> {
-            self.effects
-                .iter()
-                .filter_map(|e| match e {
-                    Effect::Call { call, .. } => Some(&**call),
-                    _ => None,
-                })
-                .collect()
-        }
-    }
-
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
-    }
-
-    fn type_in(view: &mut Physical, out: &mut Out, text: &str) {
-        for c in text.chars() {
-            view.on_key(key(KeyCode::Char(c)), &mut out.ctx(false));
+    fn editor(h: &Fixture<PhysicalPane>) -> &NexusForm {
+        match h.pane.parts.screen.view() {
+            Some(Editor(editor)) => editor,
+            None => panic!("the form is open"),
         }
     }
 
@@ -508,32 +549,30 @@ mod tests {
 
     #[test]
     fn read_only_opens_no_form_and_says_why() {
-        let mut view = Physical::new();
-        let mut out = Out::default();
+        let mut h = view(true);
         for action in [Action::New, Action::Edit, Action::Delete] {
-            assert!(view.on_action(action, &mut out.ctx(true)));
+            assert!(h.action(action));
         }
-        assert!(view.editor.is_none() && view.question.is_none());
-        assert_eq!(out.notices.len(), 3);
-        assert!(out.notices[0].1.starts_with("Read-only mode"));
-        assert!(out.calls().iter().all(|c| !c.is_write()));
+        assert!(h.pane.parts.screen.view().is_none() && h.pane.parts.overlays.is_empty());
+        assert_eq!(h.notices.len(), 3);
+        assert!(h.notices[0].1.starts_with("Read-only mode"));
+        assert!(h.calls().iter().all(|(_, c)| !c.is_write()));
     }
 
     #[test]
     fn leaving_the_state_field_asks_for_its_categories_once() {
-        let mut view = Physical::new();
-        let mut out = Out::default();
-        view.on_action(Action::New, &mut out.ctx(false));
-        type_in(&mut view, &mut out, "US");
-        view.on_key(key(KeyCode::Tab), &mut out.ctx(false));
-        type_in(&mut view, &mut out, "CO");
-        view.on_key(key(KeyCode::Tab), &mut out.ctx(false));
-        view.on_key(key(KeyCode::Tab), &mut out.ctx(false));
-        let asked: Vec<_> = out
+        let mut h = view(false);
+        h.action(Action::New);
+        h.type_text("US");
+        h.press(KeyCode::Tab);
+        h.type_text("CO");
+        h.press(KeyCode::Tab);
+        h.press(KeyCode::Tab);
+        let asked: Vec<Call> = h
             .calls()
             .into_iter()
+            .map(|(_, c)| c)
             .filter(|c| matches!(c, Call::PhysicalNexusCategories { .. }))
-            .cloned()
             .collect();
         assert_eq!(
             asked,
@@ -546,12 +585,23 @@ mod tests {
 
     #[test]
     fn a_422_lands_under_its_field_and_keeps_the_values() {
-        let mut view = Physical::new();
-        let mut out = Out::default();
-        view.on_action(Action::New, &mut out.ctx(false));
-        type_in(&mut view, &mut out, "US");
-        let id = RequestId(99);
-        view.writing = Some(id);
+        let mut h = view(false);
+        let record: PhysicalNexus = serde_json::from_value(json!({
+            "id": "phys_1", "country_code": "US", "state_code": "CO",
+            "start_date": "2024-01-01", "category": "INVENTORY", "city": "Denver"
+        }))
+        .unwrap();
+        h.load(vec![record], Reply::PhysicalNexusPage);
+        h.action(Action::Edit);
+        h.calls();
+        h.submit();
+        let Some((id, _)) = h
+            .calls()
+            .into_iter()
+            .find(|(_, c)| matches!(c, Call::UpdatePhysicalNexus { .. }))
+        else {
+            panic!("the form was sent: {:?}", editor(&h).form.form_errors());
+        };
         let failure = Failure {
             kind: FailureKind::Validation,
             message: "The service refused the record.".into(),
@@ -562,11 +612,12 @@ mod tests {
                 json!("Nowhere"),
             )],
         };
-        assert!(view.receive(id, &Err(failure), &mut out.ctx(false)));
-        let editor = view.editor.as_ref().expect("the form stays open");
-        assert_eq!(editor.form.errors_for("city"), ["city is not in the state"]);
-        assert_eq!(editor.form.values().text("country_code"), Some("US"));
-        assert!(!editor.form.is_busy());
-        assert_eq!(out.notices.last().map(|n| n.0), Some(Level::Error));
+        h.answer(id, Err(failure));
+        let form = &editor(&h).form;
+        assert_eq!(form.errors_for("city"), ["city is not in the state"]);
+        assert_eq!(form.values().text("city"), Some("Denver"));
+        assert!(!form.is_busy());
+        assert_eq!(h.last_level(), Some(Level::Error));
+        assert!(h.pane.captures_text(), "the form keeps the keys");
     }
 }

@@ -20,8 +20,8 @@ use crate::model::tenanted::{ApiVersion, CredentialsUpdate, CredentialsUpdated, 
 use crate::model::{FieldError, LocPart, Registration};
 use crate::rules::{self, CredentialsRefusal};
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::skeleton::may_write;
 use crate::ui::shell::NEEDS_TENANTED;
+use crate::ui::skeleton::may_write;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValues};
 use crate::ui::widgets::keys::{is_ctrl, is_press};

@@ -78,12 +78,7 @@ fn masked(extras: &Extras, field: RevealField, value: Option<&String>, reveal_ke
 }
 
 /// Builds the detail view.
-pub fn build<'t>(
-    r: &Registration,
-    extras: &Extras,
-    theme: &'t Theme,
-    keys: &Keymap,
-) -> Detail<'t> {
+pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Keymap) -> Detail<'t> {
     let reveal_key = keys.keys_for(Action::Reveal);
     let open_key = keys.keys_for(Action::OpenUrl);
     let money = |v: &Option<rust_decimal::Decimal>| {
@@ -110,11 +105,21 @@ pub fn build<'t>(
                 ("Portal username", opt(&r.username)),
                 (
                     "Portal password",
-                    masked(extras, RevealField::Password, r.password_encrypted.as_ref(), &reveal_key),
+                    masked(
+                        extras,
+                        RevealField::Password,
+                        r.password_encrypted.as_ref(),
+                        &reveal_key,
+                    ),
                 ),
                 (
                     "Portal PIN",
-                    masked(extras, RevealField::Pin, r.pin_encrypted.as_ref(), &reveal_key),
+                    masked(
+                        extras,
+                        RevealField::Pin,
+                        r.pin_encrypted.as_ref(),
+                        &reveal_key,
+                    ),
                 ),
                 ("All credentials on file", flag(r.has_all_credentials)),
                 ("Comment", opt(&r.comment)),
@@ -134,8 +139,11 @@ pub fn build<'t>(
                 ("Do not file", flag(r.do_not_file)),
                 (
                     "Filing website",
-                    Some(Line::from(format!("{}  ({open_key} opens)", r.filing_website_url)))
-                        .filter(|_| !r.filing_website_url.is_empty()),
+                    Some(Line::from(format!(
+                        "{}  ({open_key} opens)",
+                        r.filing_website_url
+                    )))
+                    .filter(|_| !r.filing_website_url.is_empty()),
                 ),
                 ("Regime", opt(&r.registrations_regime)),
                 ("Regime change", opt(&r.change_regime_status)),

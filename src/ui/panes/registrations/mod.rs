@@ -23,8 +23,8 @@ use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests,
-    Scope, Screen, Skeleton, may_write, unexpected,
+    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests, Scope,
+    Screen, Skeleton, may_write, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -310,7 +310,12 @@ impl Registrations {
     }
 
     /// An answer to one of the detail's calls.
-    fn detail_answer(op: Op, result: Result<Reply, Failure>, d: &mut RegistrationDetail, ctx: &mut Ctx) {
+    fn detail_answer(
+        op: Op,
+        result: Result<Reply, Failure>,
+        d: &mut RegistrationDetail,
+        ctx: &mut Ctx,
+    ) {
         match (op, result) {
             (Op::Record, Ok(Reply::Registration(r))) => d.registration = r,
             (Op::Reveal(field), Ok(Reply::Registration(r))) => match field.value_in(&r) {
@@ -350,7 +355,12 @@ impl PaneSpec for Registrations {
         }
     }
 
-    fn load_detail(&mut self, detail: &RegistrationDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
+    fn load_detail(
+        &mut self,
+        detail: &RegistrationDetail,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) {
         let r = &detail.registration;
         let id = r.id.clone();
         requests.call(ctx, Call::Registration { id, reveal: None }, Op::Record);
@@ -442,7 +452,8 @@ impl PaneSpec for Registrations {
                 }
             }
             (Op::SaveCredentials, Ok(Reply::CredentialsUpdated(done))) => {
-                let words = credentials::saved_in_words(Self::credentials(parts).map(|f| &*f), &done);
+                let words =
+                    credentials::saved_in_words(Self::credentials(parts).map(|f| &*f), &done);
                 ctx.notify(Level::Success, words);
                 // The secrets typed are dropped with the form: never shown again.
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Credentials(_)));

@@ -17,7 +17,9 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::{Sort, TransactionFilter};
-use crate::model::{BackFilingTerms, EstimateResponse, Page, PageParams, Transaction, TransactionType};
+use crate::model::{
+    BackFilingTerms, EstimateResponse, Page, PageParams, Transaction, TransactionType,
+};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::{
@@ -246,7 +248,10 @@ impl Transactions {
         if t.kind != TransactionType::Sale {
             ctx.notify(
                 Level::Error,
-                format!("Credit notes are issued against a sale; this is a {}.", t.kind),
+                format!(
+                    "Credit notes are issued against a sale; this is a {}.",
+                    t.kind
+                ),
             );
             return;
         }
@@ -266,7 +271,9 @@ impl Transactions {
     }
 
     fn open_terms(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        parts.requests.cancel_where(ctx, |op| matches!(op, Op::Terms));
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::Terms));
         parts.requests.call(ctx, Call::BackFilingTerms, Op::Terms);
         parts
             .screen
@@ -308,7 +315,12 @@ impl PaneSpec for Transactions {
         }
     }
 
-    fn load_detail(&mut self, detail: &TransactionDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
+    fn load_detail(
+        &mut self,
+        detail: &TransactionDetail,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) {
         let id = detail.transaction.id.clone();
         requests.call(ctx, Call::Transaction { id }, Op::Record);
     }
@@ -352,17 +364,19 @@ impl PaneSpec for Transactions {
             screen, requests, ..
         } = parts;
         match screen.view_mut() {
-            Some(TransactionView::Credit { sale, form }) => match credit::credit_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    let call = Call::CreditNote {
-                        original_id: sale.id.clone(),
-                        body: Box::new(body),
-                    };
-                    requests.call(ctx, call, Op::Credit);
+            Some(TransactionView::Credit { sale, form }) => {
+                match credit::credit_body(&form.values()) {
+                    Ok(body) => {
+                        form.set_busy(true);
+                        let call = Call::CreditNote {
+                            original_id: sale.id.clone(),
+                            body: Box::new(body),
+                        };
+                        requests.call(ctx, call, Op::Credit);
+                    }
+                    Err(errors) => form.set_errors(&errors),
                 }
-                Err(errors) => form.set_errors(&errors),
-            },
+            }
             Some(TransactionView::Estimate { form, .. }) => {
                 match estimate::estimate_body(&form.values()) {
                     Ok(body) => {
@@ -454,7 +468,9 @@ impl PaneSpec for Transactions {
         if d.ticks >= REFRESH_TICKS {
             d.ticks = 0;
             let id = d.transaction.id.clone();
-            parts.requests.call(ctx, Call::Transaction { id }, Op::Record);
+            parts
+                .requests
+                .call(ctx, Call::Transaction { id }, Op::Record);
         }
         false
     }

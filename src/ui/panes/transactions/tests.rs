@@ -4,11 +4,11 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 use super::*;
-use crate::ui::pane::Pane;
-use crate::ui::skeleton::testing::Fixture;
 use crate::effect::FailureKind;
 use crate::model::filters::Sort;
 use crate::model::{FieldError, LocPart};
+use crate::ui::pane::Pane;
+use crate::ui::skeleton::testing::Fixture;
 
 type Harness = Fixture<TransactionsPane>;
 
@@ -16,7 +16,6 @@ fn harness(read_only: bool) -> Harness {
     let h = Fixture::new(TransactionsPane::default());
     if read_only { h.read_only() } else { h }
 }
-
 
 fn transaction(id: &str, kind: &str, processing: &str) -> Transaction {
     serde_json::from_value(json!({
@@ -32,7 +31,10 @@ fn transaction(id: &str, kind: &str, processing: &str) -> Transaction {
 #[test]
 fn the_list_says_it_shows_the_last_12_months_and_sorts_on_the_service() {
     let mut h = harness(false);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
+    h.load(
+        vec![transaction("t1", "SALE", "PROCESSED")],
+        Reply::TransactionsPage,
+    );
     assert!(h.pane.subtitle().starts_with("last 12 months"));
     h.action(Action::Sort);
     let (_, call) = h.only_call();
@@ -51,7 +53,10 @@ fn the_list_says_it_shows_the_last_12_months_and_sorts_on_the_service() {
 #[test]
 fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
     let mut h = harness(false);
-    h.load(vec![transaction("t1", "SALE", "QUEUED")], Reply::TransactionsPage);
+    h.load(
+        vec![transaction("t1", "SALE", "QUEUED")],
+        Reply::TransactionsPage,
+    );
     h.action(Action::Open);
     let (first, _) = h.only_call();
     (0..REFRESH_TICKS).for_each(|_| h.tick());
@@ -82,7 +87,10 @@ fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
 #[test]
 fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
     let mut h = harness(false);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
+    h.load(
+        vec![transaction("t1", "SALE", "PROCESSED")],
+        Reply::TransactionsPage,
+    );
     assert!(h.action(Action::CreditNote));
     let (load, _) = h.only_call();
     assert!(h.pane.parts.screen.is_detail(), "waits for the record");
@@ -94,7 +102,10 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
             "PROCESSED",
         )))),
     );
-    assert!(matches!(h.pane.parts.screen.view(), Some(TransactionView::Credit { .. })));
+    assert!(matches!(
+        h.pane.parts.screen.view(),
+        Some(TransactionView::Credit { .. })
+    ));
     h.submit();
     let (id, call) = h.only_call();
     let Call::CreditNote { original_id, body } = call else {
@@ -112,7 +123,10 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
 #[test]
 fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
     let mut h = harness(false);
-    h.load(vec![transaction("t1", "PARTIAL_CREDIT_NOTE", "PROCESSED")], Reply::TransactionsPage);
+    h.load(
+        vec![transaction("t1", "PARTIAL_CREDIT_NOTE", "PROCESSED")],
+        Reply::TransactionsPage,
+    );
     let offers_credit = |h: &Harness| {
         h.pane
             .hints()
@@ -125,7 +139,10 @@ fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
     assert!(h.notices.last().unwrap().1.contains("against a sale"));
 
     let mut h = harness(true);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
+    h.load(
+        vec![transaction("t1", "SALE", "PROCESSED")],
+        Reply::TransactionsPage,
+    );
     assert!(
         offers_credit(&h),
         "offered on a sale (the shell hides writes when read-only)"
@@ -143,7 +160,10 @@ fn estimate_and_terms_open_in_read_only_mode() {
     assert!(h.with(|p, ctx| p.command("terms", &[], ctx)));
     let (id, call) = h.only_call();
     assert_eq!(call, Call::BackFilingTerms);
-    assert!(matches!(h.pane.parts.screen.view(), Some(TransactionView::Terms(None, _))));
+    assert!(matches!(
+        h.pane.parts.screen.view(),
+        Some(TransactionView::Terms(None, _))
+    ));
     h.action(Action::Back);
     assert!(h.pane.parts.screen.is_list());
     h.answer(
@@ -169,7 +189,10 @@ fn estimate_and_terms_open_in_read_only_mode() {
 /// Opens the credit note form on a loaded sale.
 fn credit_form_open() -> Harness {
     let mut h = harness(false);
-    h.load(vec![transaction("t1", "SALE", "PROCESSED")], Reply::TransactionsPage);
+    h.load(
+        vec![transaction("t1", "SALE", "PROCESSED")],
+        Reply::TransactionsPage,
+    );
     h.action(Action::Open);
     let (load, _) = h.only_call();
     h.answer(
@@ -181,7 +204,13 @@ fn credit_form_open() -> Harness {
         )))),
     );
     assert!(h.action(Action::CreditNote));
-    assert!(matches!(h.pane.parts.screen.view(), Some(TransactionView::Credit { .. })), "opens at once");
+    assert!(
+        matches!(
+            h.pane.parts.screen.view(),
+            Some(TransactionView::Credit { .. })
+        ),
+        "opens at once"
+    );
     h
 }
 

@@ -3,84 +3,55 @@
 //! approves the marked ones (or the selected one) once the exemption type is chosen and the
 //! approval confirmed: one import with the single approval, several with the bulk approval,
 //! which takes all or none. Each approved row shows its new exemption; a refusal is said and
-//! every mark is kept.
+//! every mark is kept. On a v1 profile the client refuses the list without sending, and the
+//! view says what to change.
 
 mod columns;
 
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use crate::effect::{Call, Failure, FailureKind, Reply, RequestId};
+use crate::effect::{Call, Failure, Reply};
+use crate::model::filters::Sort;
 use crate::model::tenanted::{
     APPROVAL_EXEMPTION_TYPES, ApproveImport, BulkApproveImports, CertificateImport,
+    CertificateImportStatus,
 };
-use crate::ui::keymap::Action;
+use crate::model::{Page, PageParams};
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::marks::{Marked, Marks};
-use crate::ui::skeleton::paging::PageCalls;
+use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
+use crate::ui::skeleton::{
+    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests,
+    Skeleton, may_write, unexpected,
+};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::paged_table::{Column, PagedTable};
+use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
+use crate::ui::widgets::paged_table::Column;
 use crate::ui::widgets::picker::{Picker, PickerOutcome};
 
-/// The statuses the list can show, the first by default; `all` sends no status.
-pub const STATUSES: [&str; 4] = ["UPLOADED", "REQUESTED", "APPROVED", "all"];
-
-/// The question open over the list.
-enum Dialog {
-    /// Which status to list.
-    Status(Picker),
-    /// The exemption type the approval of `ids` creates.
-    Type { picker: Picker, ids: Vec<String> },
-    /// The last word before approving.
-    Confirm {
-        confirm: Confirm,
-        ids: Vec<String>,
-        exemption_type: String,
-    },
-}
-
-/// What an answer was to the view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Received {
-    Handled,
-    /// Imports were approved: the exemption list has new rows.
-    Approved,
-}
-
-/// The approval on its way.
-struct Approving {
-    id: RequestId,
-    ids: Vec<String>,
-    exemption_type: String,
-}
-
 /// The certificate imports view.
-pub struct Imports {
-    table: PagedTable<Marked<CertificateImport>>,
-    columns: Vec<Column<Marked<CertificateImport>>>,
-    /// Index into [`STATUSES`].
-    status: usize,
-    pages: PageCalls,
-    marks: Marks,
-    dialog: Option<Dialog>,
-    approving: Option<Approving>,
-    /// Why the view cannot list anything (the profile is on v1), shown instead of the list.
-    unavailable: Option<String>,
-    loaded: bool,
+pub type ImportsPane = Skeleton<Imports>;
+
+/// Which imports the list shows: one status (by default those awaiting approval), or all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportFilter {
+    pub status: Option<CertificateImportStatus>,
 }
 
-impl Default for Imports {
+impl Default for ImportFilter {
     fn default() -> Self {
-        Self::new()
+        ImportFilter {
+            status: Some(CertificateImportStatus::Uploaded),
+        }
     }
 }
 
-/// `1 certificate import`, `3 certificate imports`.
+/// `2 certificate imports`.
 fn imports_noun(n: usize) -> String {
     if n == 1 {
         "1 certificate import".to_owned()
@@ -89,155 +60,217 @@ fn imports_noun(n: usize) -> String {
     }
 }
 
-impl Imports {
-    pub fn new() -> Self {
-        Imports {
-            table: PagedTable::new("certificate imports"),
-            columns: columns::columns(),
-            status: 0,
-            pages: PageCalls::default(),
-            marks: Marks::default(),
-            dialog: None,
-            approving: None,
-            unavailable: None,
-            loaded: false,
+/// The import list, rows marked for the approval.
+pub struct ImportList;
+
+impl ListSpec for ImportList {
+    type Row = Marked<CertificateImport>;
+    type Filter = ImportFilter;
+    const NOUN: &'static str = "certificate imports";
+
+    fn columns() -> Vec<Column<Marked<CertificateImport>>> {
+        columns::columns()
+    }
+
+    fn call(filter: &ImportFilter, _: Vec<Sort>, page: PageParams) -> Call {
+        Call::CertificateImports {
+            status: filter.status.clone(),
+            page,
         }
     }
 
-    /// The status filter sent (`None`: every status).
-    fn status_filter(&self) -> Option<String> {
-        let status = STATUSES[self.status];
-        (status != "all").then(|| status.to_owned())
+    fn page(reply: Reply) -> Option<Page<Marked<CertificateImport>>> {
+        match reply {
+            Reply::CertificateImportsPage(page) => Some(page.map(Marked::new)),
+            _ => None,
+        }
     }
 
-    /// What the list shows, for the pane's title.
-    pub fn subtitle(&self) -> String {
-        let shown = match self.status_filter() {
-            Some(s) if s == "UPLOADED" => "awaiting approval (UPLOADED)".to_owned(),
-            Some(s) => s,
+    fn id(row: &Marked<CertificateImport>) -> &str {
+        &row.row.id
+    }
+
+    fn set_marked(row: &mut Marked<CertificateImport>, marked: bool) {
+        row.marked = marked;
+    }
+
+    fn describe(filter: &ImportFilter) -> String {
+        let shown = match &filter.status {
+            Some(CertificateImportStatus::Uploaded) => "awaiting approval (UPLOADED)".to_owned(),
+            Some(s) => s.as_str().to_owned(),
             None => "every status".to_owned(),
         };
-        let marked = match self.marks.len() {
-            0 => String::new(),
-            n => format!(", {n} marked"),
-        };
-        format!("certificate imports {shown}{marked}")
+        format!("certificate imports {shown}")
     }
 
-    /// Loads the first time the view is shown; on v1 it says what it needs instead.
-    pub fn show(&mut self, ctx: &mut Ctx) {
-        if !self.loaded {
-            self.loaded = true;
-            if ctx.tenanted().is_none() {
-                let why = format!("Certificate imports {NEEDS_TENANTED}.");
-                ctx.notify(Level::Error, why.clone());
-                self.unavailable = Some(why);
-            }
-            self.fetch(ctx);
+    fn filter_form(filter: &ImportFilter) -> Form {
+        let choices = CertificateImportStatus::KNOWN
+            .iter()
+            .map(|s| Choice::new(s.as_str(), s.as_str(), format!("imports {}", s.as_str())))
+            .chain(std::iter::once(Choice::new(
+                "",
+                "any",
+                "imports of every status",
+            )))
+            .collect();
+        Form::new(vec![
+            FieldSpec::new("status", "Status", FieldKind::Select(choices))
+                .rule("the imports shown; UPLOADED awaits approval"),
+        ])
+        .with_value(
+            "status",
+            filter
+                .status
+                .as_ref()
+                .map_or("", CertificateImportStatus::as_str),
+        )
+    }
+
+    fn filter_of(values: &FormValues, _: &ImportFilter) -> ImportFilter {
+        ImportFilter {
+            status: values
+                .text("status")
+                .filter(|s| !s.is_empty())
+                .map(CertificateImportStatus::parse),
+        }
+    }
+}
+
+/// The list has no detail of its own: Enter shows the row's fields.
+pub struct ImportDetail {
+    import: CertificateImport,
+    state: DetailState,
+}
+
+impl DetailView for ImportDetail {
+    fn id(&self) -> &str {
+        &self.import.id
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        format!("certificate import {}", self.import.id)
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+        use crate::ui::widgets::detail::{Detail, Section};
+        use ratatui::widgets::StatefulWidget;
+        let i = &self.import;
+        let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".to_owned());
+        let section = Section::new("Certificate import")
+            .row("Id", i.id.clone())
+            .row("Status", i.status.as_str().to_owned())
+            .row("Customer", text(&i.customer_name))
+            .row("Customer id", text(&i.customer_id))
+            .row("File", text(&i.file_name))
+            .row("Country", text(&i.country_code))
+            .row("Jurisdiction", text(&i.jurisdiction))
+            .row("Exemption type", text(&i.exemption_type))
+            .row("Exemption", text(&i.exemption_id));
+        Detail::new(theme, vec![section]).render(area, buf, &mut self.state);
+    }
+}
+
+/// The approval's dialogs: the exemption type, then the confirmation.
+pub enum ImportDialog {
+    Type {
+        picker: Picker,
+        ids: Vec<String>,
+    },
+    Confirm {
+        confirm: Confirm,
+        ids: Vec<String>,
+        exemption_type: String,
+    },
+}
+
+impl Layer for ImportDialog {
+    fn hints(&self) -> Vec<PaneHint> {
+        match self {
+            ImportDialog::Confirm { .. } => vec![PaneHint::keys("y/n", "answer")],
+            ImportDialog::Type { .. } => vec![
+                PaneHint::keys("←/→", "choose"),
+                PaneHint::keys("enter", "continue"),
+                PaneHint::keys("esc", "cancel"),
+            ],
         }
     }
 
-    fn fetch(&mut self, ctx: &mut Ctx) {
-        if self.unavailable.is_some() {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        match self {
+            ImportDialog::Type { picker, .. } => picker.render(area, buf, theme),
+            ImportDialog::Confirm { confirm, .. } => confirm.render(area, buf, theme),
+        }
+    }
+}
+
+/// What the view waits for.
+#[derive(Debug)]
+pub enum Op {
+    /// The approval of these imports as `exemption_type`.
+    Approve {
+        ids: Vec<String>,
+        exemption_type: String,
+    },
+}
+
+impl Operation for Op {}
+
+/// What is the imports view's own.
+#[derive(Default)]
+pub struct Imports {
+    /// An approval created exemptions the exemptions view does not show yet.
+    approved: bool,
+}
+
+impl Imports {
+    /// Says why the list cannot be had, when it cannot; returns whether it did.
+    fn action_unavailable(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
+        match parts.list.unavailable() {
+            Some(why) => {
+                ctx.notify(Level::Error, why.to_owned());
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn open_approval(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if let Some(why) = parts.list.unavailable() {
+            ctx.notify(Level::Error, why.to_owned());
             return;
         }
-        let status = self.status_filter();
-        self.pages
-            .fetch(&mut self.table, ctx, |want| Call::CertificateImports {
-                status: status.clone(),
-                page: want.params(),
-            });
-    }
-
-    /// Starts over with the status in force.
-    pub fn reload(&mut self, ctx: &mut Ctx) {
-        self.pages.cancel_all(ctx);
-        self.table.reset();
-        self.loaded = true;
-        self.fetch(ctx);
-    }
-
-    pub fn hints(&self) -> Vec<PaneHint> {
-        match &self.dialog {
-            Some(Dialog::Confirm { .. }) => return vec![PaneHint::keys("y/n", "answer")],
-            Some(_) => {
-                return vec![
-                    PaneHint::keys("←/→", "choose"),
-                    PaneHint::keys("enter", "continue"),
-                    PaneHint::keys("esc", "cancel"),
-                ];
-            }
-            None => {}
-        }
-        vec![
-            PaneHint::action(Action::Mark, "mark"),
-            PaneHint::action(Action::Approve, "approve"),
-            PaneHint::action(Action::Filter, "status"),
-            PaneHint::action(Action::Refresh, "refresh"),
-            PaneHint::action(Action::CopyId, "copy id"),
-            PaneHint::action(Action::Imports, "exemptions"),
-        ]
-    }
-
-    /// Whether a dialog has the keys.
-    pub fn captures_text(&self) -> bool {
-        self.dialog.is_some()
-    }
-
-    /// A key while a dialog is open.
-    pub fn on_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
-        let Some(dialog) = self.dialog.take() else {
+        if !may_write(ctx) {
             return;
-        };
-        self.dialog = match dialog {
-            Dialog::Status(mut picker) => match picker.handle_key(key) {
-                PickerOutcome::None => Some(Dialog::Status(picker)),
-                PickerOutcome::Cancelled => None,
-                PickerOutcome::Picked(status) => {
-                    self.status = STATUSES.iter().position(|s| *s == status).unwrap_or(0);
-                    self.marks.clear(&mut self.table);
-                    self.reload(ctx);
-                    None
-                }
-            },
-            Dialog::Type { mut picker, ids } => match picker.handle_key(key) {
-                PickerOutcome::None => Some(Dialog::Type { picker, ids }),
-                PickerOutcome::Cancelled => None,
-                PickerOutcome::Picked(exemption_type) => {
-                    let question = format!(
-                        "Approve {} ({}) as {exemption_type} exemptions? Each approval creates \
-                         an exemption for its customer.",
-                        imports_noun(ids.len()),
-                        ids.join(", ")
-                    );
-                    Some(Dialog::Confirm {
-                        confirm: Confirm::new(question, false).with_title("Approve"),
-                        ids,
-                        exemption_type,
-                    })
-                }
-            },
-            Dialog::Confirm {
-                mut confirm,
-                ids,
-                exemption_type,
-            } => match confirm.handle_key(key) {
-                ConfirmOutcome::None => Some(Dialog::Confirm {
-                    confirm,
-                    ids,
-                    exemption_type,
-                }),
-                ConfirmOutcome::No => None,
-                ConfirmOutcome::Yes => {
-                    self.approve(ids, exemption_type, ctx);
-                    None
-                }
-            },
-        };
+        }
+        if parts.requests.any(|op| matches!(op, Op::Approve { .. })) {
+            ctx.notify(
+                Level::Info,
+                "An approval is on its way; wait for its answer.",
+            );
+            return;
+        }
+        let ids = parts.list.targets();
+        if ids.is_empty() {
+            ctx.notify(Level::Info, "No certificate import to approve here.");
+            return;
+        }
+        let choices = APPROVAL_EXEMPTION_TYPES.map(str::to_owned).to_vec();
+        let default = APPROVAL_EXEMPTION_TYPES
+            .iter()
+            .position(|t| *t == "CUSTOMER")
+            .unwrap_or(0);
+        let message = format!("Approve {} as exemptions of type", imports_noun(ids.len()));
+        parts.push(ImportDialog::Type {
+            picker: Picker::new("Exemption type", message, choices, default),
+            ids,
+        });
     }
 
-    /// Sends the approval: the single one for one import, the bulk one for several.
-    fn approve(&mut self, ids: Vec<String>, exemption_type: String, ctx: &mut Ctx) {
+    fn approve(parts: &mut Parts<Self>, ids: Vec<String>, exemption_type: String, ctx: &mut Ctx) {
         let call = match ids.as_slice() {
             [id] => Call::ApproveCertificateImport {
                 id: id.clone(),
@@ -252,117 +285,128 @@ impl Imports {
                 },
             },
         };
-        let id = ctx.call(call);
-        self.approving = Some(Approving {
-            id,
+        let op = Op::Approve {
             ids,
             exemption_type,
-        });
-    }
-
-    /// `A`: asks for the exemption type of the marked imports (or the selected one).
-    fn open_approval(&mut self, ctx: &mut Ctx) {
-        if let Some(why) = &self.unavailable {
-            ctx.notify(Level::Error, why.clone());
-            return;
-        }
-        if ctx.read_only() {
-            ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
-            return;
-        }
-        if self.approving.is_some() {
-            ctx.notify(
-                Level::Info,
-                "An approval is on its way; wait for its answer.",
-            );
-            return;
-        }
-        let ids = self.marks.targets(&self.table);
-        if ids.is_empty() {
-            ctx.notify(Level::Info, "No certificate import to approve here.");
-            return;
-        }
-        let choices = APPROVAL_EXEMPTION_TYPES.map(str::to_owned).to_vec();
-        let default = APPROVAL_EXEMPTION_TYPES
-            .iter()
-            .position(|t| *t == "CUSTOMER")
-            .unwrap_or(0);
-        let message = format!("Approve {} as exemptions of type", imports_noun(ids.len()));
-        self.dialog = Some(Dialog::Type {
-            picker: Picker::new("Exemption type", message, choices, default),
-            ids,
-        });
-    }
-
-    pub fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
-        match action {
-            action if self.table.navigate(action) => {}
-            Action::Mark => {
-                if self.marks.toggle(&mut self.table).is_none() {
-                    return false;
-                }
-                self.table.down(1);
-            }
-            Action::Approve => self.open_approval(ctx),
-            Action::Filter => {
-                let choices = STATUSES.map(str::to_owned).to_vec();
-                self.dialog = Some(Dialog::Status(Picker::new(
-                    "Status",
-                    "Show the certificate imports of status",
-                    choices,
-                    self.status,
-                )));
-            }
-            Action::Refresh => self.reload(ctx),
-            Action::CopyId => match self.table.selected() {
-                Some(m) => ctx.copy(m.row.id.clone()),
-                None => return false,
-            },
-            _ => return false,
-        }
-        self.fetch(ctx);
-        true
-    }
-
-    /// Whether `id` is a call of this view.
-    pub fn owns(&self, id: RequestId) -> bool {
-        self.pages.owns(id) || self.approving.as_ref().is_some_and(|a| a.id == id)
-    }
-
-    /// Takes the answer to a call of this view (see [`Imports::owns`]).
-    pub fn receive(
-        &mut self,
-        id: RequestId,
-        result: Result<Reply, Failure>,
-        ctx: &mut Ctx,
-    ) -> Received {
-        if self.pages.owns(id) {
-            if let Err(f) = &result
-                && f.kind == FailureKind::Unsupported
-            {
-                self.unavailable = Some(f.message.clone());
-            }
-            let marks = &self.marks;
-            self.pages
-                .receive(id, result, &mut self.table, ctx, |reply| match reply {
-                    Reply::CertificateImportsPage(rows) => Some(marks.rows(rows)),
-                    _ => None,
-                });
-            self.fetch(ctx);
-            return Received::Handled;
-        }
-        let Some(approving) = self.approving.take_if(|a| a.id == id) else {
-            return Received::Handled;
         };
+        parts.requests.call(ctx, call, op);
+    }
+}
+
+impl PaneSpec for Imports {
+    type List = ImportList;
+    type Detail = ImportDetail;
+    type View = NoView;
+    type Overlay = ImportDialog;
+    type Op = Op;
+
+    const TITLE: &'static str = "Exemptions";
+    const FILTER: &'static str = "status";
+
+    fn detail(&self, row: &Marked<CertificateImport>) -> ImportDetail {
+        ImportDetail {
+            import: row.row.clone(),
+            state: DetailState::default(),
+        }
+    }
+
+    /// On a v1 profile the list says what it needs, and nothing is asked of the service.
+    fn show(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !parts.tenanted && parts.list.unavailable().is_none() {
+            let why = format!("Certificate imports {NEEDS_TENANTED}.");
+            ctx.notify(Level::Error, why.clone());
+            parts.list.set_unavailable(why);
+        }
+    }
+
+    /// The row holds every field the service sends: nothing more to ask for.
+    fn load_detail(&mut self, _: &ImportDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
+
+    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::Mark, "mark"),
+            PaneHint::action(Action::Approve, "approve"),
+        ]
+    }
+
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if matches!(action, Action::Refresh | Action::Filter)
+            && Self::action_unavailable(parts, ctx)
+        {
+            return true;
+        }
+        match action {
+            Action::Mark if parts.screen.is_list() => parts.list.toggle_mark().is_some(),
+            Action::Approve if parts.screen.is_list() => {
+                Self::open_approval(parts, ctx);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn overlay_key(
+        &mut self,
+        overlay: &mut ImportDialog,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        match overlay {
+            ImportDialog::Type { picker, ids } => match picker.handle_key(key) {
+                PickerOutcome::None => LayerOutcome::Keep,
+                PickerOutcome::Cancelled => LayerOutcome::Close,
+                PickerOutcome::Picked(exemption_type) => {
+                    let question = format!(
+                        "Approve {} ({}) as {exemption_type} exemptions? Each approval creates \
+                         an exemption for its customer.",
+                        imports_noun(ids.len()),
+                        ids.join(", ")
+                    );
+                    parts.push(ImportDialog::Confirm {
+                        confirm: Confirm::new(question, false).with_title("Approve"),
+                        ids: std::mem::take(ids),
+                        exemption_type,
+                    });
+                    LayerOutcome::Close
+                }
+            },
+            ImportDialog::Confirm {
+                confirm,
+                ids,
+                exemption_type,
+            } => match confirm.handle_key(key) {
+                ConfirmOutcome::None => LayerOutcome::Keep,
+                ConfirmOutcome::No => LayerOutcome::Close,
+                ConfirmOutcome::Yes => {
+                    let (ids, kind) = (std::mem::take(ids), std::mem::take(exemption_type));
+                    Self::approve(parts, ids, kind, ctx);
+                    LayerOutcome::Close
+                }
+            },
+        }
+    }
+
+    fn receive(
+        &mut self,
+        op: Op,
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        let Op::Approve {
+            ids,
+            exemption_type,
+        } = op;
         match result {
             Ok(Reply::CertificateImportsApproved(items)) => {
                 let mut exemptions = Vec::new();
                 for item in items {
-                    self.marks.remove(&mut self.table, &item.id);
+                    parts.list.unmark(&item.id);
                     if let Some(e) = &item.exemption_id {
                         exemptions.push(e.clone());
                     }
-                    self.marks.update(&mut self.table, item);
+                    parts.list.replace(&Marked::new(item));
                 }
                 let created = if exemptions.is_empty() {
                     String::new()
@@ -372,16 +416,15 @@ impl Imports {
                 ctx.notify(
                     Level::Success,
                     format!(
-                        "Approved {} as {}{created}",
-                        imports_noun(approving.ids.len()),
-                        approving.exemption_type
+                        "Approved {} as {exemption_type}{created}",
+                        imports_noun(ids.len())
                     ),
                 );
-                Received::Approved
+                self.approved = true;
             }
-            Ok(_) => Received::Handled,
+            Ok(reply) => unexpected("the approval", &reply, ctx),
             Err(failure) => {
-                let kept = if self.marks.is_empty() {
+                let kept = if parts.list.marked() == 0 {
                     String::new()
                 } else {
                     " The marks are kept.".to_owned()
@@ -390,34 +433,19 @@ impl Imports {
                     Level::Error,
                     format!("Nothing was approved. {}{kept}", failure.message),
                 );
-                Received::Handled
             }
         }
     }
 
-    pub fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
-        if let Some(why) = &self.unavailable {
-            let lines = vec![
-                Line::from(Span::styled(why.clone(), theme.warning)),
-                Line::default(),
-                Line::from(Span::styled(
-                    ":exemptions (or the key shown below) goes back to the exemptions, which work with both APIs.",
-                    theme.muted,
-                )),
-            ];
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .render(area, buf);
-        } else {
-            self.table.render(area, buf, theme, &self.columns, focused);
-        }
-        match &self.dialog {
-            Some(Dialog::Status(picker)) | Some(Dialog::Type { picker, .. }) => {
-                picker.render(area, buf, theme)
-            }
-            Some(Dialog::Confirm { confirm, .. }) => confirm.render(area, buf, theme),
-            None => {}
-        }
+    fn changed_elsewhere(&mut self) -> bool {
+        std::mem::take(&mut self.approved)
+    }
+
+    fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {
+        parts
+            .screen
+            .is_list()
+            .then(|| format!("{}{}", parts.list.subtitle(), parts.list.marked_note()))
     }
 }
 

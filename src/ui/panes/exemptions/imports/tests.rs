@@ -1,20 +1,13 @@
 //! The imports view on its own: keys and answers in, calls and notices out.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use super::*;
-use crate::effect::Effect;
+use crate::effect::FailureKind;
 use crate::model::Page;
-use crate::model::tenanted::{ApiVersion, CertificateImportStatus};
-
-struct Harness {
-    view: Imports,
-    next_id: u64,
-    effects: Vec<Effect>,
-    notices: Vec<(Level, String)>,
-    /// The release the client speaks; `None` on v1.
-    tenanted: Option<ApiVersion>,
-}
+use crate::model::tenanted::CertificateImportStatus;
+use crate::ui::pane::Pane;
+use crate::ui::skeleton::testing::Fixture;
 
 fn import(id: &str) -> CertificateImport {
     CertificateImport {
@@ -31,85 +24,44 @@ fn import(id: &str) -> CertificateImport {
     }
 }
 
-impl Harness {
-    /// The view showing imports `ids`, all awaiting approval.
-    fn with_rows(ids: &[&str]) -> Self {
-        let mut h = Harness::new(Some(ApiVersion::LATEST));
-        h.with(|v, ctx| v.show(ctx));
-        let (id, call) = h.calls().pop().expect("the first page");
-        assert_eq!(
-            call,
-            Call::CertificateImports {
-                status: Some("UPLOADED".into()),
-                page: crate::model::PageParams::new(1, 100),
-            },
-            "awaiting approval by default"
-        );
-        let rows: Vec<_> = ids.iter().map(|i| import(i)).collect();
-        let page = Page::new(rows, ids.len() as u64, 1, 100);
-        h.answer(id, Ok(Reply::CertificateImportsPage(page)));
-        h
-    }
+type Harness = Fixture<ImportsPane>;
 
-    fn new(tenanted: Option<ApiVersion>) -> Self {
-        Harness {
-            view: Imports::new(),
-            next_id: 0,
-            effects: Vec::new(),
-            notices: Vec::new(),
-            tenanted,
-        }
-    }
+/// The view showing imports `ids`, all awaiting approval.
+fn with_rows(ids: &[&str]) -> Harness {
+    let mut h = Fixture::new(ImportsPane::default()).tenanted();
+    h.show();
+    let (id, call) = h.calls().pop().expect("the first page");
+    assert_eq!(
+        call,
+        Call::CertificateImports {
+            status: Some(CertificateImportStatus::Uploaded),
+            page: crate::model::PageParams::new(1, 100),
+        },
+        "awaiting approval by default"
+    );
+    let rows: Vec<_> = ids.iter().map(|i| import(i)).collect();
+    let page = Page::new(rows, ids.len() as u64, 1, 100);
+    h.answer(id, Ok(Reply::CertificateImportsPage(page)));
+    h
+}
 
-    fn with<T>(&mut self, f: impl FnOnce(&mut Imports, &mut Ctx) -> T) -> T {
-        let mut ctx = Ctx::new(
-            &mut self.next_id,
-            &mut self.effects,
-            &mut self.notices,
-            false,
-        )
-        .with_tenanted(self.tenanted);
-        f(&mut self.view, &mut ctx)
-    }
-
-    fn action(&mut self, action: Action) -> bool {
-        self.with(|v, ctx| v.on_action(action, ctx))
-    }
-
-    fn press(&mut self, code: KeyCode) {
-        assert!(self.view.captures_text(), "a dialog has the keys");
-        let key = KeyEvent::new(code, KeyModifiers::NONE);
-        self.with(|v, ctx| v.on_key(key, ctx));
-    }
-
-    fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) -> Received {
-        assert!(self.view.owns(id));
-        self.with(|v, ctx| v.receive(id, result, ctx))
-    }
-
-    fn calls(&mut self) -> Vec<(RequestId, Call)> {
-        self.effects
-            .drain(..)
-            .filter_map(|e| match e {
-                Effect::Call { id, call } => Some((id, *call)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn marked(&self, index: u64) -> bool {
-        self.view.table.row(index).is_some_and(|m| m.marked)
-    }
+fn marked(h: &Harness, index: u64) -> bool {
+    h.pane
+        .parts
+        .list
+        .table()
+        .row(index)
+        .is_some_and(|m| m.marked)
 }
 
 #[test]
 fn two_marked_imports_go_in_one_bulk_approval_of_the_chosen_type() {
-    let mut h = Harness::with_rows(&["ci_1", "ci_2", "ci_3"]);
+    let mut h = with_rows(&["ci_1", "ci_2", "ci_3"]);
     h.action(Action::Mark);
     h.action(Action::Down);
     h.action(Action::Mark);
-    assert!(h.marked(0) && !h.marked(1) && h.marked(2));
-    assert!(h.view.subtitle().contains("2 marked"));
+    assert!(marked(&h, 0) && !marked(&h, 1) && marked(&h, 2));
+    assert!(h.pane.subtitle().contains("2 marked"));
 
     h.action(Action::Approve);
     // CUSTOMER first; Right twice gives TRANSACTION.
@@ -142,13 +94,13 @@ fn two_marked_imports_go_in_one_bulk_approval_of_the_chosen_type() {
             ..import(i)
         })
         .collect();
-    let got = h.answer(id, Ok(Reply::CertificateImportsApproved(approved)));
-    assert_eq!(got, Received::Approved);
-    let row = &h.view.table.row(2).unwrap().row;
+    h.answer(id, Ok(Reply::CertificateImportsApproved(approved)));
+    assert!(h.pane.changed_elsewhere(), "the exemptions view reloads");
+    let row = &h.pane.parts.list.table().row(2).unwrap().row;
     assert_eq!(row.status, CertificateImportStatus::Approved);
     assert_eq!(row.exemption_id.as_deref(), Some("exm_1"));
     assert!(
-        !h.marked(0) && !h.marked(2),
+        !marked(&h, 0) && !marked(&h, 2),
         "approved rows lose their mark"
     );
     let (level, text) = h.notices.last().unwrap();
@@ -158,7 +110,7 @@ fn two_marked_imports_go_in_one_bulk_approval_of_the_chosen_type() {
 
 #[test]
 fn one_import_goes_in_the_single_approval_and_a_refusal_keeps_the_marks() {
-    let mut h = Harness::with_rows(&["ci_1", "ci_2"]);
+    let mut h = with_rows(&["ci_1", "ci_2"]);
     // Nothing marked: the selected row.
     h.action(Action::Approve);
     h.press(KeyCode::Enter);
@@ -175,7 +127,7 @@ fn one_import_goes_in_the_single_approval_and_a_refusal_keeps_the_marks() {
         "CUSTOMER by default"
     );
 
-    let mut h = Harness::with_rows(&["ci_1", "ci_2"]);
+    let mut h = with_rows(&["ci_1", "ci_2"]);
     h.action(Action::Mark);
     h.action(Action::Mark);
     h.action(Action::Approve);
@@ -187,8 +139,9 @@ fn one_import_goes_in_the_single_approval_and_a_refusal_keeps_the_marks() {
         message: "Certificate import ci_2 is not awaiting approval.".into(),
         fields: Vec::new(),
     };
-    assert_eq!(h.answer(id, Err(refusal)), Received::Handled);
-    assert!(h.marked(0) && h.marked(1), "nothing lost");
+    h.answer(id, Err(refusal));
+    assert!(!h.pane.changed_elsewhere());
+    assert!(marked(&h, 0) && marked(&h, 1), "nothing lost");
     let (level, text) = h.notices.last().unwrap();
     assert_eq!(*level, Level::Error);
     assert!(text.contains("ci_2 is not awaiting approval"), "{text}");
@@ -197,43 +150,64 @@ fn one_import_goes_in_the_single_approval_and_a_refusal_keeps_the_marks() {
 
 #[test]
 fn esc_or_no_sends_nothing() {
-    let mut h = Harness::with_rows(&["ci_1"]);
+    let mut h = with_rows(&["ci_1"]);
     h.action(Action::Approve);
     h.press(KeyCode::Esc);
-    assert!(!h.view.captures_text());
+    assert!(!h.pane.captures_text());
     h.action(Action::Approve);
     h.press(KeyCode::Enter);
     h.press(KeyCode::Char('n'));
-    assert!(!h.view.captures_text());
+    assert!(!h.pane.captures_text());
     assert!(h.calls().is_empty());
 }
 
 #[test]
 fn on_v1_the_view_says_what_it_needs_without_a_call() {
-    let mut h = Harness::new(None);
-    h.with(|v, ctx| v.show(ctx));
+    let mut h = Fixture::new(ImportsPane::default());
+    h.show();
     assert!(h.calls().is_empty(), "nothing is asked of the service");
-    let why = h.view.unavailable.clone().expect("the view's message");
+    let why = h
+        .pane
+        .parts
+        .list
+        .unavailable()
+        .expect("the view's message")
+        .to_owned();
+    assert!(
+        h.screen(80, 10).contains("needs the Tenanted API"),
+        "said in the pane"
+    );
     assert!(why.contains("needs the Tenanted API"), "{why}");
     h.notices.clear();
     h.action(Action::Approve);
     h.action(Action::Refresh);
-    assert!(!h.view.captures_text(), "no dialog for what cannot be done");
+    assert!(!h.pane.captures_text(), "no dialog for what cannot be done");
     assert!(h.calls().is_empty());
-    assert_eq!(h.notices, vec![(Level::Error, why)]);
+    assert_eq!(
+        h.notices,
+        vec![(Level::Error, why.clone()), (Level::Error, why)],
+        "each refused key says why"
+    );
 }
 
 #[test]
 fn the_status_filter_reloads_and_forgets_the_marks() {
-    let mut h = Harness::with_rows(&["ci_1"]);
+    let mut h = with_rows(&["ci_1"]);
     h.action(Action::Mark);
     h.action(Action::Filter);
+    // UPLOADED (in force) → APPROVED, the next status the service knows.
     h.press(KeyCode::Right);
-    h.press(KeyCode::Enter);
+    h.submit();
     let (_, call) = h.calls().pop().unwrap();
     assert!(
-        matches!(call, Call::CertificateImports { status: Some(ref s), .. } if s == "REQUESTED"),
+        matches!(
+            call,
+            Call::CertificateImports {
+                status: Some(CertificateImportStatus::Approved),
+                ..
+            }
+        ),
         "{call:?}"
     );
-    assert!(h.view.marks.is_empty());
+    assert_eq!(h.pane.parts.list.marked(), 0);
 }
