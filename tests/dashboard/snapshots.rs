@@ -63,6 +63,9 @@ async fn list_detail_and_help() {
     insta::assert_snapshot!("registration_detail", d.screen());
 
     d.char('?');
+    d.wait_for("this help").await;
+    // The log file's line is the overlay's last: the end of the help shows it.
+    d.char('G');
     d.wait_for("Log file").await;
     insta::assert_snapshot!("help_overlay", d.screen());
     d.key(KeyCode::Esc);
