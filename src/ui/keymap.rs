@@ -7,59 +7,89 @@ use std::fmt;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-/// Everything a key can ask for outside a text field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Action {
-    Quit,
-    Help,
-    CommandLine,
-    Filter,
-    Refresh,
-    Up,
-    Down,
-    Top,
-    Bottom,
-    PageUp,
-    PageDown,
-    Open,
-    Back,
-    NextPane,
-    PrevPane,
-    Pane(u8),
-    Sort,
-    SortReverse,
-    CopyId,
-    Reveal,
-    OpenUrl,
+/// Declares [`Action`] with each action's name in the config file's `[keys]` table, so the list
+/// of actions and their names come from one place: an action cannot be left out of
+/// [`Action::ALL`] or be missing a name.
+macro_rules! actions {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)+) => {
+        /// Everything a key can ask for outside a text field.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action {
+            $($(#[$doc])* $variant,)+
+            /// Shows tab `n` (1-based).
+            Pane(u8),
+        }
+
+        impl Action {
+            /// Every action but the tabs, in declaration order.
+            const NAMED: &'static [Action] = &[$(Action::$variant,)+];
+
+            /// The name used in the config file's `[keys]` table: `copy_id`, `pane_2`.
+            pub fn name(self) -> String {
+                match self {
+                    $(Action::$variant => $name.to_owned(),)+
+                    Action::Pane(n) => format!("pane_{n}"),
+                }
+            }
+        }
+    };
+}
+
+actions! {
+    Quit = "quit",
+    Help = "help",
+    CommandLine = "command_line",
+    Filter = "filter",
+    Refresh = "refresh",
+    Up = "up",
+    Down = "down",
+    Top = "top",
+    Bottom = "bottom",
+    PageUp = "page_up",
+    PageDown = "page_down",
+    Open = "open",
+    Back = "back",
+    NextPane = "next_pane",
+    PrevPane = "prev_pane",
+    Sort = "sort",
+    SortReverse = "sort_reverse",
+    CopyId = "copy_id",
+    Reveal = "reveal",
+    OpenUrl = "open_url",
     /// Switches between the views of a pane (physical and economic nexus).
-    ToggleView,
-    New,
-    Edit,
-    Delete,
-    Deregister,
+    ToggleView = "toggle_view",
+    New = "new",
+    Edit = "edit",
+    Delete = "delete",
+    Deregister = "deregister",
     /// Issues a credit note against the selected sale.
-    CreditNote,
+    CreditNote = "credit_note",
     /// Attaches a file (an exemption's certificate).
-    Attach,
+    Attach = "attach",
     /// Adds or replaces a customer's tax id.
-    TaxId,
-    // Tenanted API: portal credentials, exposure history.
+    TaxId = "tax_id",
     /// Sets a registration's portal credentials and access code.
-    Credentials,
+    Credentials = "credentials",
     /// Opens an economic nexus's exposure history.
-    History,
-    // --- Certificate imports and filings -------------------------------------------------------
+    History = "history",
     /// Marks or unmarks the selected row for an action on several rows.
-    Mark,
+    Mark = "mark",
     /// Approves the marked rows (or the selected one): certificate imports, filings.
-    Approve,
+    Approve = "approve",
     /// Pauses the marked filings (or the selected one).
-    Pause,
+    Pause = "pause",
     /// Switches the Exemptions pane between exemptions and certificate imports.
-    Imports,
+    Imports = "imports",
     /// Shows the past periods that can be filed late.
-    BackFiling,
-    // --- end of certificate imports and filings ------------------------------------------------
+    BackFiling = "back_filing",
+}
+
+/// A `[keys]` name that names no action.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no such action (actions: {known})")]
+pub struct UnknownAction {
+    pub name: String,
+    known: String,
 }
 
 impl Action {
@@ -81,69 +111,24 @@ impl Action {
         Self::WRITES.contains(&self)
     }
 
-    /// The name used in the config file's `[keys]` table.
-    pub fn name(self) -> String {
-        match self {
-            Action::Pane(n) => format!("pane_{n}"),
-            other => {
-                let debug = format!("{other:?}");
-                let mut name = String::new();
-                for (i, c) in debug.chars().enumerate() {
-                    if c.is_uppercase() && i > 0 {
-                        name.push('_');
-                    }
-                    name.push(c.to_ascii_lowercase());
-                }
-                name
-            }
-        }
+    /// Every action, the tabs 1 to 9 included.
+    pub fn all() -> impl Iterator<Item = Action> {
+        Self::NAMED.iter().copied().chain((1..=9).map(Action::Pane))
     }
 
-    fn all() -> Vec<Action> {
-        use Action::*;
-        let mut all = vec![
-            Quit,
-            Help,
-            CommandLine,
-            Filter,
-            Refresh,
-            Up,
-            Down,
-            Top,
-            Bottom,
-            PageUp,
-            PageDown,
-            Open,
-            Back,
-            NextPane,
-            PrevPane,
-            Sort,
-            SortReverse,
-            CopyId,
-            Reveal,
-            OpenUrl,
-            ToggleView,
-            New,
-            Edit,
-            Delete,
-            Deregister,
-            CreditNote,
-            Attach,
-            TaxId,
-            Credentials,
-            History,
-            Mark,
-            Approve,
-            Pause,
-            Imports,
-            BackFiling,
-        ];
-        all.extend((1..=9).map(Pane));
-        all
-    }
-
-    pub fn from_name(name: &str) -> Option<Action> {
-        Self::all().into_iter().find(|a| a.name() == name)
+    /// The action a `[keys]` name names.
+    pub fn from_name(name: &str) -> Result<Action, UnknownAction> {
+        Self::all()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| UnknownAction {
+                name: name.to_owned(),
+                known: Self::NAMED
+                    .iter()
+                    .map(|a| a.name())
+                    .chain(std::iter::once("pane_1 … pane_9".to_owned()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
     }
 }
 
@@ -347,8 +332,7 @@ impl Keymap {
     pub fn with_overrides(overrides: &BTreeMap<String, String>) -> Result<Keymap, String> {
         let mut map = Keymap::default();
         for (name, key) in overrides {
-            let action =
-                Action::from_name(name).ok_or_else(|| format!("[keys] {name}: no such action"))?;
+            let action = Action::from_name(name).map_err(|e| format!("[keys] {name}: {e}"))?;
             let key = Key::parse(key).map_err(|e| format!("[keys] {name}: {e}"))?;
             map.bindings.retain(|(k, a)| *a != action && *k != key);
             map.bindings.push((key, action));
@@ -453,9 +437,18 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for a in Action::all() {
-            assert_eq!(Action::from_name(&a.name()), Some(a), "{a:?}");
+        let all: Vec<Action> = Action::all().collect();
+        for a in &all {
+            assert_eq!(Action::from_name(&a.name()), Ok(*a), "{a:?}");
         }
+        let names: std::collections::BTreeSet<String> = all.iter().map(|a| a.name()).collect();
+        assert_eq!(names.len(), all.len(), "every action has a name of its own");
+        assert!(
+            Action::from_name("fly")
+                .unwrap_err()
+                .to_string()
+                .contains("copy_id")
+        );
         assert_eq!(Action::CopyId.name(), "copy_id");
         assert!(Action::Deregister.is_write() && !Action::Refresh.is_write());
     }

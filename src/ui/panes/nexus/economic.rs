@@ -3,7 +3,6 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::StatefulWidget;
 use rust_decimal::Decimal;
@@ -11,6 +10,7 @@ use rust_decimal::prelude::ToPrimitive;
 
 use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
+pub use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::{NexusFilter, Sort};
 use crate::model::{Nexus, NexusStatus, Page, PageParams};
@@ -30,21 +30,6 @@ use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 /// Cells of the threshold bar, before its percentage.
 const BAR_CELLS: usize = 8;
 
-/// The style of an economic nexus status, by what it asks of the user.
-pub fn status_style(status: Option<&NexusStatus>, theme: &Theme) -> Style {
-    match status {
-        Some(NexusStatus::Exposed) => theme.status_bad,
-        Some(
-            NexusStatus::Approaching
-            | NexusStatus::PendingRegistration
-            | NexusStatus::OssPendingRegistration,
-        ) => theme.status_pending,
-        Some(NexusStatus::Registered | NexusStatus::OssRegistered) => theme.status_good,
-        Some(NexusStatus::NotExposed) => theme.status_closed,
-        Some(NexusStatus::Other(_)) | None => theme.base,
-    }
-}
-
 /// `current` as a share of `threshold`, in whole percent (floored); `None` without a threshold.
 pub fn percent(current: Decimal, threshold: Decimal) -> Option<u64> {
     if threshold <= Decimal::ZERO {
@@ -63,15 +48,6 @@ pub fn bar(percent: u64) -> String {
         "█".repeat(filled),
         "░".repeat(BAR_CELLS - filled)
     )
-}
-
-/// `US-CA`, or the country alone for a country-wide row.
-pub fn jurisdiction(n: &Nexus) -> String {
-    if n.state_code.is_empty() {
-        n.country_code.clone()
-    } else {
-        format!("{}-{}", n.country_code, n.state_code)
-    }
 }
 
 fn jurisdiction_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {

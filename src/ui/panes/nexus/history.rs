@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
-use super::economic::{jurisdiction, status_style};
+use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::tenanted::{ExposureEvent, ExposureEventType};
 use crate::model::{Nexus, NexusStatus, PageParams};

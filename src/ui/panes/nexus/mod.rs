@@ -8,6 +8,7 @@ mod filter;
 mod form;
 mod history;
 mod physical;
+mod status;
 
 pub use self::history::event_in_words;
 use crate::ui::keymap::Action;
