@@ -489,3 +489,108 @@ impl<L: ListSpec> ListView<L> {
         }
     }
 }
+
+/// Declares a [`ListSpec`] whose rows are a resource's records (`id` their id), listed by one
+/// call with the filter and the sort in force (`filter.order_by`), and read from one page reply:
+///
+/// ```ignore
+/// list_spec! {
+///     /// The customer list.
+///     CustomerList {
+///         row: Customer, filter: CustomerFilter, noun: "customers", columns: columns,
+///         call: Customers, page: CustomersPage,
+///         describe: filter::describe, form: filter::filter_form,
+///         filter_of: |values, _current| filter::filter_of(values),
+///     }
+/// }
+/// ```
+///
+/// With `=> marked` after the row type, rows are [`crate::ui::panes::marks::Marked`] records that
+/// carry their mark.
+macro_rules! list_spec {
+    (
+        $(#[$doc:meta])*
+        $name:ident {
+            row: $row:ty $(=> $marked:ident)?,
+            filter: $filter:ty,
+            noun: $noun:literal,
+            columns: $columns:path,
+            call: $call:ident,
+            page: $page:ident,
+            describe: $describe:path,
+            form: $form:path,
+            filter_of: |$values:ident, $current:ident| $filter_of:expr $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl $crate::ui::skeleton::ListSpec for $name {
+            type Row = $crate::ui::skeleton::list_row!($row $(, $marked)?);
+            type Filter = $filter;
+            const NOUN: &'static str = $noun;
+
+            fn columns() -> Vec<$crate::ui::widgets::paged_table::Column<Self::Row>> {
+                $columns()
+            }
+
+            fn call(
+                filter: &$filter,
+                sort: Vec<$crate::model::filters::Sort>,
+                page: $crate::model::PageParams,
+            ) -> $crate::effect::Call {
+                let mut filter = filter.clone();
+                filter.order_by = sort;
+                $crate::effect::Call::$call { filter, page }
+            }
+
+            fn page(reply: $crate::effect::Reply) -> Option<$crate::model::Page<Self::Row>> {
+                match reply {
+                    $crate::effect::Reply::$page(page) => {
+                        Some($crate::ui::skeleton::list_row!(@wrap page $(, $marked)?))
+                    }
+                    _ => None,
+                }
+            }
+
+            fn id(row: &Self::Row) -> &str {
+                $crate::ui::skeleton::list_row!(@id row $(, $marked)?)
+            }
+
+            $crate::ui::skeleton::list_row!(@set_marked $(, $marked)?);
+
+            fn describe(filter: &$filter) -> String {
+                $describe(filter)
+            }
+
+            fn filter_form(filter: &$filter) -> $crate::ui::widgets::form::Form {
+                $form(filter)
+            }
+
+            fn filter_of(
+                $values: &$crate::ui::widgets::form::FormValues,
+                $current: &$filter,
+            ) -> $filter {
+                $filter_of
+            }
+        }
+    };
+}
+
+/// The pieces of [`list_spec!`] that differ between plain and marked rows.
+macro_rules! list_row {
+    ($row:ty) => { $row };
+    ($row:ty, marked) => { $crate::ui::panes::marks::Marked<$row> };
+    (@wrap $page:ident) => { $page };
+    (@wrap $page:ident, marked) => { $page.map($crate::ui::panes::marks::Marked::new) };
+    (@id $row:ident) => { &$row.id };
+    (@id $row:ident, marked) => { &$row.row.id };
+    (@set_marked) => {};
+    (@set_marked , marked) => {
+        fn set_marked(row: &mut Self::Row, marked: bool) {
+            row.marked = marked;
+        }
+    };
+}
+
+pub(crate) use {list_row, list_spec};

@@ -37,6 +37,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 pub use self::list::{ListSpec, ListView, Load};
+pub(crate) use self::list::{list_row, list_spec};
 pub use self::requests::{Operation, Requests, Scope};
 pub use self::screen::{
     DetailView, Layer, LayerOutcome, NoLayer, NoView, Overlay, PaneView, Screen, form_hints,

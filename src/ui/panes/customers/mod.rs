@@ -12,61 +12,34 @@ use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::{CustomerFilter, Sort};
-use crate::model::{Customer, CustomerTaxRegistration, Page, PageParams};
+use crate::model::filters::CustomerFilter;
+use crate::model::{Customer, CustomerTaxRegistration};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, ListSpec, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
-    Skeleton, may_write, open_detail, refused, unexpected,
+    DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen, Skeleton,
+    may_write, open_detail, refused, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::Column;
+use crate::ui::widgets::form::Form;
 
 /// The Customers pane.
 pub type CustomersPane = Skeleton<Customers>;
 
-/// The customer list.
-pub struct CustomerList;
-
-impl ListSpec for CustomerList {
-    type Row = Customer;
-    type Filter = CustomerFilter;
-    const NOUN: &'static str = "customers";
-
-    fn columns() -> Vec<Column<Customer>> {
-        columns()
-    }
-
-    fn call(filter: &CustomerFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::Customers { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<Customer>> {
-        match reply {
-            Reply::CustomersPage(page) => Some(page),
-            _ => None,
-        }
-    }
-
-    fn id(row: &Customer) -> &str {
-        &row.id
-    }
-
-    fn describe(filter: &CustomerFilter) -> String {
-        filter::describe(filter)
-    }
-
-    fn filter_form(filter: &CustomerFilter) -> Form {
-        filter::filter_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, _: &CustomerFilter) -> CustomerFilter {
-        filter::filter_of(values)
+list_spec! {
+    /// The customer list.
+    CustomerList {
+        row: Customer,
+        filter: CustomerFilter,
+        noun: "customers",
+        columns: columns,
+        call: Customers,
+        page: CustomersPage,
+        describe: filter::describe,
+        form: filter::filter_form,
+        filter_of: |values, _current| filter::filter_of(values),
     }
 }
 

@@ -26,18 +26,18 @@ pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::{ExemptionFilter, Sort};
-use crate::model::{Attachment, Exemption, Page, PageParams};
+use crate::model::filters::ExemptionFilter;
+use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, ListSpec, Operation, PaneSpec, PaneView, Parts, Requests,
-    Scope, Screen, Skeleton, Switch, unexpected,
+    DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
+    Skeleton, Switch, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormOutcome, FormValues};
-use crate::ui::widgets::paged_table::Column;
+use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// Ticks (of 100 ms) the typing must pause before the search is sent.
 pub const SEARCH_DEBOUNCE_TICKS: u8 = 3;
@@ -55,45 +55,18 @@ pub fn pane() -> ExemptionsPane {
     )
 }
 
-/// The exemption list.
-pub struct ExemptionList;
-
-impl ListSpec for ExemptionList {
-    type Row = Exemption;
-    type Filter = ExemptionFilter;
-    const NOUN: &'static str = "exemptions";
-
-    fn columns() -> Vec<Column<Exemption>> {
-        columns()
-    }
-
-    fn call(filter: &ExemptionFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::Exemptions { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<Exemption>> {
-        match reply {
-            Reply::ExemptionsPage(page) => Some(page),
-            _ => None,
-        }
-    }
-
-    fn id(row: &Exemption) -> &str {
-        &row.id
-    }
-
-    fn describe(filter: &ExemptionFilter) -> String {
-        filter::describe(filter)
-    }
-
-    fn filter_form(filter: &ExemptionFilter) -> Form {
-        filter::filter_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, current: &ExemptionFilter) -> ExemptionFilter {
-        filter::filter_of(values, current)
+list_spec! {
+    /// The exemption list.
+    ExemptionList {
+        row: Exemption,
+        filter: ExemptionFilter,
+        noun: "exemptions",
+        columns: columns,
+        call: Exemptions,
+        page: ExemptionsPage,
+        describe: filter::describe,
+        form: filter::filter_form,
+        filter_of: |values, current| filter::filter_of(values, current),
     }
 }
 

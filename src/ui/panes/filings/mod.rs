@@ -23,68 +23,36 @@ use ratatui::widgets::StatefulWidget;
 use self::options::{OptionsView, help_url};
 use self::results::{Bulk, BulkReport, filings_noun};
 use crate::effect::{Call, Failure, FailureKind, Reply};
-use crate::model::filters::{FilingFilter, Sort};
-use crate::model::{Filing, FilingStatus, Page, PageParams};
+use crate::model::filters::FilingFilter;
+use crate::model::{Filing, FilingStatus};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests, Scope,
-    Screen, Skeleton, unexpected,
+    DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests, Scope, Screen,
+    Skeleton, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::Column;
 
 /// The Filings pane.
 pub type FilingsPane = Skeleton<Filings>;
 
-/// The filing list, rows marked for the bulk actions.
-pub struct FilingList;
-
-impl ListSpec for FilingList {
-    type Row = Marked<Filing>;
-    type Filter = FilingFilter;
-    const NOUN: &'static str = "filings";
-
-    fn columns() -> Vec<Column<Marked<Filing>>> {
-        columns::columns()
-    }
-
-    fn call(filter: &FilingFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::Filings { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<Marked<Filing>>> {
-        match reply {
-            Reply::FilingsPage(page) => Some(page.map(Marked::new)),
-            _ => None,
-        }
-    }
-
-    fn id(row: &Marked<Filing>) -> &str {
-        &row.row.id
-    }
-
-    fn set_marked(row: &mut Marked<Filing>, marked: bool) {
-        row.marked = marked;
-    }
-
-    fn describe(filter: &FilingFilter) -> String {
-        filter::describe(filter)
-    }
-
-    fn filter_form(filter: &FilingFilter) -> Form {
-        filter::filter_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, _: &FilingFilter) -> FilingFilter {
-        filter::filter_of(values)
+list_spec! {
+    /// The filing list, rows marked for the bulk actions.
+    FilingList {
+        row: Filing => marked,
+        filter: FilingFilter,
+        noun: "filings",
+        columns: columns::columns,
+        call: Filings,
+        page: FilingsPage,
+        describe: filter::describe,
+        form: filter::filter_form,
+        filter_of: |values, _current| filter::filter_of(values),
     }
 }
 

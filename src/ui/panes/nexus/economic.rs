@@ -12,19 +12,18 @@ use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::{NexusFilter, Sort};
-use crate::model::{Nexus, NexusStatus, Page, PageParams};
+use crate::model::filters::NexusFilter;
+use crate::model::{Nexus, NexusStatus};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, ListSpec, NoLayer, Operation, PaneSpec, Parts, Requests, Scope, Screen, Skeleton,
-    unexpected,
+    DetailView, NoLayer, Operation, PaneSpec, Parts, Requests, Scope, Screen, Skeleton, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Detail, DetailState, Section};
-use crate::ui::widgets::form::{Form, FormValues};
 use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 
 /// Cells of the threshold bar, before its percentage.
@@ -177,45 +176,18 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
 /// The economic nexus view.
 pub type EconomicPane = Skeleton<Economic>;
 
-/// The list of jurisdictions.
-pub struct EconomicList;
-
-impl ListSpec for EconomicList {
-    type Row = Nexus;
-    type Filter = NexusFilter;
-    const NOUN: &'static str = "jurisdictions";
-
-    fn columns() -> Vec<Column<Nexus>> {
-        columns()
-    }
-
-    fn call(filter: &NexusFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::Nexus { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<Nexus>> {
-        match reply {
-            Reply::NexusPage(page) => Some(page),
-            _ => None,
-        }
-    }
-
-    fn id(row: &Nexus) -> &str {
-        &row.id
-    }
-
-    fn describe(filter: &NexusFilter) -> String {
-        describe_economic(filter)
-    }
-
-    fn filter_form(filter: &NexusFilter) -> Form {
-        economic_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, _: &NexusFilter) -> NexusFilter {
-        economic_of(values)
+list_spec! {
+    /// The list of jurisdictions.
+    EconomicList {
+        row: Nexus,
+        filter: NexusFilter,
+        noun: "jurisdictions",
+        columns: columns,
+        call: Nexus,
+        page: NexusPage,
+        describe: describe_economic,
+        form: economic_form,
+        filter_of: |values, _current| economic_of(values),
     }
 }
 

@@ -10,19 +10,20 @@ use ratatui::widgets::{Block, Borders, Clear, StatefulWidget, Widget};
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::{PhysicalNexusFilter, Sort};
-use crate::model::{Page, PageParams, PhysicalNexus};
+use crate::model::PhysicalNexus;
+use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, ListSpec, Operation, PaneSpec, PaneView, Parts, Requests,
-    Skeleton, may_write, refused, unexpected,
+    DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests, Skeleton,
+    may_write, refused, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::{Detail, DetailState, Section};
-use crate::ui::widgets::form::{Form, FormOutcome, FormValues};
+use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 
 /// `US-CA`.
@@ -82,45 +83,18 @@ pub fn columns() -> Vec<Column<PhysicalNexus>> {
 /// The physical nexus view.
 pub type PhysicalPane = Skeleton<Physical>;
 
-/// The list of presence records.
-pub struct PhysicalList;
-
-impl ListSpec for PhysicalList {
-    type Row = PhysicalNexus;
-    type Filter = PhysicalNexusFilter;
-    const NOUN: &'static str = "records";
-
-    fn columns() -> Vec<Column<PhysicalNexus>> {
-        columns()
-    }
-
-    fn call(filter: &PhysicalNexusFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::PhysicalNexus { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<PhysicalNexus>> {
-        match reply {
-            Reply::PhysicalNexusPage(page) => Some(page),
-            _ => None,
-        }
-    }
-
-    fn id(row: &PhysicalNexus) -> &str {
-        &row.id
-    }
-
-    fn describe(filter: &PhysicalNexusFilter) -> String {
-        describe_physical(filter)
-    }
-
-    fn filter_form(filter: &PhysicalNexusFilter) -> Form {
-        physical_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, _: &PhysicalNexusFilter) -> PhysicalNexusFilter {
-        physical_of(values)
+list_spec! {
+    /// The list of presence records.
+    PhysicalList {
+        row: PhysicalNexus,
+        filter: PhysicalNexusFilter,
+        noun: "records",
+        columns: columns,
+        call: PhysicalNexus,
+        page: PhysicalNexusPage,
+        describe: describe_physical,
+        form: physical_form,
+        filter_of: |values, _current| physical_of(values),
     }
 }
 

@@ -17,62 +17,34 @@ use self::credentials::{CredentialsEvent, CredentialsForm};
 use self::detail::Extras;
 use self::wizard::{DeregisterWizard, WizardEvent};
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::{RegistrationFilter, Sort};
-use crate::model::{Page, PageParams, Registration, RevealField};
+use crate::model::filters::RegistrationFilter;
+use crate::model::{Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests, Scope,
-    Screen, Skeleton, may_write, unexpected,
+    DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests, Scope, Screen,
+    Skeleton, may_write, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::Column;
 
 /// The Registrations pane.
 pub type RegistrationsPane = Skeleton<Registrations>;
 
-/// The registration list.
-pub struct RegistrationList;
-
-impl ListSpec for RegistrationList {
-    type Row = Registration;
-    type Filter = RegistrationFilter;
-    const NOUN: &'static str = "registrations";
-
-    fn columns() -> Vec<Column<Registration>> {
-        columns()
-    }
-
-    fn call(filter: &RegistrationFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::Registrations { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<Registration>> {
-        match reply {
-            Reply::Registrations(page) => Some(page),
-            _ => None,
-        }
-    }
-
-    fn id(row: &Registration) -> &str {
-        &row.id
-    }
-
-    fn describe(filter: &RegistrationFilter) -> String {
-        filter::describe(filter)
-    }
-
-    fn filter_form(filter: &RegistrationFilter) -> Form {
-        filter::filter_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, _: &RegistrationFilter) -> RegistrationFilter {
-        filter::filter_of(values)
+list_spec! {
+    /// The registration list.
+    RegistrationList {
+        row: Registration,
+        filter: RegistrationFilter,
+        noun: "registrations",
+        columns: columns,
+        call: Registrations,
+        page: Registrations,
+        describe: filter::describe,
+        form: filter::filter_form,
+        filter_of: |values, _current| filter::filter_of(values),
     }
 }
 

@@ -16,20 +16,18 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::{Sort, TransactionFilter};
-use crate::model::{
-    BackFilingTerms, EstimateResponse, Page, PageParams, Transaction, TransactionType,
-};
+use crate::model::filters::TransactionFilter;
+use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, ListSpec, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
-    Skeleton, form_hints, may_write, open_detail, page_hints, refused, unexpected,
+    DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen, Skeleton,
+    form_hints, may_write, open_detail, page_hints, refused, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::Column;
+use crate::ui::widgets::form::Form;
 
 /// Ticks between two refreshes of a transaction whose tax is not in yet (about 2 s at the
 /// runtime's 100 ms tick).
@@ -38,45 +36,18 @@ const REFRESH_TICKS: u32 = 20;
 /// The Transactions pane.
 pub type TransactionsPane = Skeleton<Transactions>;
 
-/// The transaction list.
-pub struct TransactionList;
-
-impl ListSpec for TransactionList {
-    type Row = Transaction;
-    type Filter = TransactionFilter;
-    const NOUN: &'static str = "transactions";
-
-    fn columns() -> Vec<Column<Transaction>> {
-        columns()
-    }
-
-    fn call(filter: &TransactionFilter, sort: Vec<Sort>, page: PageParams) -> Call {
-        let mut filter = filter.clone();
-        filter.order_by = sort;
-        Call::Transactions { filter, page }
-    }
-
-    fn page(reply: Reply) -> Option<Page<Transaction>> {
-        match reply {
-            Reply::TransactionsPage(page) => Some(page),
-            _ => None,
-        }
-    }
-
-    fn id(row: &Transaction) -> &str {
-        &row.id
-    }
-
-    fn describe(filter: &TransactionFilter) -> String {
-        filter::describe(filter)
-    }
-
-    fn filter_form(filter: &TransactionFilter) -> Form {
-        filter::filter_form(filter)
-    }
-
-    fn filter_of(values: &FormValues, _: &TransactionFilter) -> TransactionFilter {
-        filter::filter_of(values)
+list_spec! {
+    /// The transaction list.
+    TransactionList {
+        row: Transaction,
+        filter: TransactionFilter,
+        noun: "transactions",
+        columns: columns,
+        call: Transactions,
+        page: TransactionsPage,
+        describe: filter::describe,
+        form: filter::filter_form,
+        filter_of: |values, _current| filter::filter_of(values),
     }
 }
 
