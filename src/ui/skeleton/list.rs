@@ -594,3 +594,149 @@ macro_rules! list_row {
 }
 
 pub(crate) use {list_row, list_spec};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effect::FailureKind;
+    use crate::model::Customer;
+    use crate::model::filters::CustomerFilter;
+    use crate::ui::pane::Pane;
+    use crate::ui::panes::customers::{CustomersPane, columns};
+    use crate::ui::skeleton::testing::{Fixture, failure};
+
+    list_spec! {
+        /// A list of customers, as a pane would declare it.
+        People {
+            row: Customer,
+            filter: CustomerFilter,
+            noun: "customers",
+            columns: columns,
+            call: Customers,
+            page: CustomersPage,
+            describe: everyone,
+            form: no_form,
+            filter_of: |_values, current| current.clone(),
+        }
+    }
+
+    fn everyone(_: &CustomerFilter) -> String {
+        "everyone".to_owned()
+    }
+
+    fn no_form(_: &CustomerFilter) -> Form {
+        Form::new(Vec::new())
+    }
+
+    fn customer(id: &str) -> Customer {
+        serde_json::from_value(serde_json::json!({"id": id, "name": format!("Name {id}")})).unwrap()
+    }
+
+    fn page(rows: Vec<Customer>, total: u64) -> Result<Reply, Failure> {
+        Ok(Reply::CustomersPage(Page::new(rows, total, 1, 100)))
+    }
+
+    fn shown() -> Fixture<CustomersPane> {
+        let mut h = Fixture::new(CustomersPane::default());
+        h.show();
+        h
+    }
+
+    #[test]
+    fn a_list_declared_by_the_macro_reads_its_pages() {
+        let rows = Page::new(vec![customer("c1")], 1, 1, 100);
+        let got = People::page(Reply::CustomersPage(rows.clone())).unwrap();
+        assert_eq!(got, rows);
+        assert!(People::page(Reply::Deleted).is_none());
+        assert_eq!(People::id(&customer("c1")), "c1");
+        let call = People::call(&CustomerFilter::default(), Vec::new(), PageParams::new(2, 10));
+        assert!(matches!(call, Call::Customers { page, .. } if page.page == 2));
+    }
+
+    #[test]
+    fn a_failed_first_load_shows_its_error_in_the_pane_and_r_retries() {
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        h.answer(id, Err(failure(FailureKind::Network, "could not connect to 127.0.0.1:9")));
+        let screen = h.screen(100, 12);
+        assert!(screen.contains("customers could not be loaded"), "{screen}");
+        assert!(screen.contains("could not connect to 127.0.0.1:9"), "{screen}");
+        assert!(screen.contains("r retries"), "{screen}");
+        assert!(!screen.contains("loading"), "no frozen spinner: {screen}");
+        assert_eq!(h.notices.len(), 1, "said once");
+
+        h.action(crate::ui::keymap::Action::Refresh);
+        let (again, _) = h.only_call();
+        h.answer(again, page(vec![customer("c1")], 1));
+        let screen = h.screen(100, 12);
+        assert!(screen.contains("Name c1"), "{screen}");
+        assert!(!screen.contains("✗"), "a success clears the error: {screen}");
+    }
+
+    #[test]
+    fn a_failed_refresh_keeps_the_rows_marked_stale() {
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        h.answer(id, page(vec![customer("c1"), customer("c2")], 2));
+        h.action(crate::ui::keymap::Action::Refresh);
+        let (again, _) = h.only_call();
+        let during = h.screen(100, 12);
+        assert!(during.contains("Name c2"), "the rows stay while refreshing: {during}");
+        h.answer(again, Err(failure(FailureKind::Server, "the service failed (503)")));
+        let screen = h.screen(100, 12);
+        assert!(screen.contains("Name c1") && screen.contains("Name c2"), "{screen}");
+        assert!(screen.contains("the service failed (503)"), "{screen}");
+        assert!(screen.contains("rows as fetched at"), "{screen}");
+        assert!(h.pane.parts.list.selected().is_some(), "still usable");
+    }
+
+    #[test]
+    fn an_empty_page_under_a_huge_total_ends_the_list_and_is_not_asked_again() {
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        h.answer(id, page(Vec::new(), 1_000_000));
+        assert!(h.calls().is_empty(), "no page is asked again");
+        for _ in 0..20 {
+            h.tick();
+            h.action(crate::ui::keymap::Action::Bottom);
+        }
+        assert!(h.calls().is_empty(), "not by ticks, not by moving");
+        let screen = h.screen(110, 12);
+        assert!(
+            screen.contains("the service announced 1,000,000 but page 1 was empty"),
+            "{screen}"
+        );
+        assert_eq!(h.pane.parts.list.table().total(), Some(0));
+        h.action(crate::ui::keymap::Action::Refresh);
+        assert_eq!(h.calls().len(), 1, "the user asks again with r");
+    }
+
+    #[test]
+    fn a_short_page_before_the_end_ends_the_list_there() {
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        let rows: Vec<Customer> = (0..40).map(|i| customer(&format!("c{i}"))).collect();
+        h.answer(id, page(rows, 500));
+        assert_eq!(h.pane.parts.list.table().total(), Some(40));
+        let short = h.pane.parts.list.table().shortfall().expect("said");
+        assert_eq!((short.page, short.rows, short.announced), (1, 40, 500));
+        for _ in 0..60 {
+            h.action(crate::ui::keymap::Action::Down);
+        }
+        assert!(h.calls().is_empty(), "nothing past the end is asked for");
+    }
+
+    #[test]
+    fn a_list_that_failed_loads_again_when_the_service_is_back() {
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        h.answer(id, Err(failure(FailureKind::Network, "connection refused")));
+        h.with(|p, ctx| p.reconnected(ctx));
+        assert_eq!(h.calls().len(), 1, "reloads by itself");
+        let mut fine = shown();
+        let (id, _) = fine.only_call();
+        fine.answer(id, page(vec![customer("c1")], 1));
+        fine.with(|p, ctx| p.reconnected(ctx));
+        assert!(fine.calls().is_empty(), "a list that loaded stays as it is");
+    }
+}
