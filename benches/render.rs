@@ -5,6 +5,7 @@
 //! Run: `cargo bench --bench render` (env BENCH_FRAMES to vary the number of frames).
 
 use std::time::{Duration, Instant};
+use taxdash::effect::RegistrationReply;
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -122,7 +123,12 @@ fn main() {
             let total = rows.len() as u64;
             shell.handle_answer(Answer {
                 id,
-                result: Ok(Reply::Registrations(Page::new(rows.clone(), total, 1, 100))),
+                result: Ok(Reply::Registrations(RegistrationReply::Page(Page::new(
+                    rows.clone(),
+                    total,
+                    1,
+                    100,
+                )))),
             });
         }
     }

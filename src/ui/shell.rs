@@ -3,6 +3,7 @@
 //! before a pane sees them, and a write call that gets through is answered with a failure
 //! without being sent.
 
+use crate::effect::OrganizationCall;
 use std::collections::HashMap;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -166,9 +167,9 @@ impl Shell {
         if self.tenanted.is_some() {
             effects.push(self.own_call(
                 ShellCall::Organizations,
-                Call::Organizations {
+                Call::Organizations(OrganizationCall::List {
                     page: PageParams::new(1, 100),
-                },
+                }),
             ));
         }
         effects.extend(self.with_pane(self.focus, |pane, ctx| pane.show(ctx)));

@@ -2,6 +2,7 @@
 //! and the switch from one to another.
 
 use super::{PaneFactory, Shell, THEMES};
+use crate::effect::OrganizationReply;
 use crate::effect::{Call, Effect, Failure, Reply, RequestId};
 use crate::model::tenanted::ApiVersion;
 use crate::ui::pane::Level;
@@ -44,7 +45,7 @@ impl Shell {
     /// The shell's own answers: the organizations list.
     pub(super) fn receive_own(&mut self, kind: ShellCall, result: Result<Reply, Failure>) {
         match (kind, result) {
-            (ShellCall::Organizations, Ok(Reply::Organizations(page))) => {
+            (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations = page.items;
                 let mut commands = self.base_commands.clone();
                 let ids: Vec<String> = self.organizations.iter().map(|o| o.id.clone()).collect();

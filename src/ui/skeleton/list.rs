@@ -498,7 +498,7 @@ impl<L: ListSpec> ListView<L> {
 ///     /// The customer list.
 ///     CustomerList {
 ///         row: Customer, filter: CustomerFilter, noun: "customers", columns: columns,
-///         call: Customers, page: CustomersPage,
+///         call: Customers(CustomerCall::List), page: CustomerReply::Page,
 ///         describe: filter::describe, form: filter::filter_form,
 ///         filter_of: |values, _current| filter::filter_of(values),
 ///     }
@@ -515,8 +515,8 @@ macro_rules! list_spec {
             filter: $filter:ty,
             noun: $noun:literal,
             columns: $columns:path,
-            call: $call:ident,
-            page: $page:ident,
+            call: $group:ident($call:ident :: $list:ident),
+            page: $reply:ident :: $page:ident,
             describe: $describe:path,
             form: $form:path,
             filter_of: |$values:ident, $current:ident| $filter_of:expr $(,)?
@@ -541,12 +541,12 @@ macro_rules! list_spec {
             ) -> $crate::effect::Call {
                 let mut filter = filter.clone();
                 filter.order_by = sort;
-                $crate::effect::Call::$call { filter, page }
+                $crate::effect::Call::$group($crate::effect::$call::$list { filter, page })
             }
 
             fn page(reply: $crate::effect::Reply) -> Option<$crate::model::Page<Self::Row>> {
                 match reply {
-                    $crate::effect::Reply::$page(page) => {
+                    $crate::effect::Reply::$group($crate::effect::$reply::$page(page)) => {
                         Some($crate::ui::skeleton::list_row!(@wrap page $(, $marked)?))
                     }
                     _ => None,
@@ -599,6 +599,7 @@ pub(crate) use {list_row, list_spec};
 mod tests {
     use super::*;
     use crate::effect::FailureKind;
+    use crate::effect::{CustomerCall, CustomerReply, NexusReply};
     use crate::model::Customer;
     use crate::model::filters::CustomerFilter;
     use crate::ui::pane::Pane;
@@ -612,8 +613,8 @@ mod tests {
             filter: CustomerFilter,
             noun: "customers",
             columns: columns,
-            call: Customers,
-            page: CustomersPage,
+            call: Customers(CustomerCall::List),
+            page: CustomerReply::Page,
             describe: everyone,
             form: no_form,
             filter_of: |_values, current| current.clone(),
@@ -633,7 +634,9 @@ mod tests {
     }
 
     fn page(rows: Vec<Customer>, total: u64) -> Result<Reply, Failure> {
-        Ok(Reply::CustomersPage(Page::new(rows, total, 1, 100)))
+        Ok(Reply::Customers(CustomerReply::Page(Page::new(
+            rows, total, 1, 100,
+        ))))
     }
 
     fn shown() -> Fixture<CustomersPane> {
@@ -645,22 +648,35 @@ mod tests {
     #[test]
     fn a_list_declared_by_the_macro_reads_its_pages() {
         let rows = Page::new(vec![customer("c1")], 1, 1, 100);
-        let got = People::page(Reply::CustomersPage(rows.clone())).unwrap();
+        let got = People::page(Reply::Customers(CustomerReply::Page(rows.clone()))).unwrap();
         assert_eq!(got, rows);
-        assert!(People::page(Reply::Deleted).is_none());
+        assert!(People::page(Reply::Nexus(NexusReply::PhysicalDeleted)).is_none());
         assert_eq!(People::id(&customer("c1")), "c1");
-        let call = People::call(&CustomerFilter::default(), Vec::new(), PageParams::new(2, 10));
-        assert!(matches!(call, Call::Customers { page, .. } if page.page == 2));
+        let call = People::call(
+            &CustomerFilter::default(),
+            Vec::new(),
+            PageParams::new(2, 10),
+        );
+        assert!(matches!(call, Call::Customers(CustomerCall::List { page, .. }) if page.page == 2));
     }
 
     #[test]
     fn a_failed_first_load_shows_its_error_in_the_pane_and_r_retries() {
         let mut h = shown();
         let (id, _) = h.only_call();
-        h.answer(id, Err(failure(FailureKind::Network, "could not connect to 127.0.0.1:9")));
+        h.answer(
+            id,
+            Err(failure(
+                FailureKind::Network,
+                "could not connect to 127.0.0.1:9",
+            )),
+        );
         let screen = h.screen(100, 12);
         assert!(screen.contains("customers could not be loaded"), "{screen}");
-        assert!(screen.contains("could not connect to 127.0.0.1:9"), "{screen}");
+        assert!(
+            screen.contains("could not connect to 127.0.0.1:9"),
+            "{screen}"
+        );
         assert!(screen.contains("r retries"), "{screen}");
         assert!(!screen.contains("loading"), "no frozen spinner: {screen}");
         assert_eq!(h.notices.len(), 1, "said once");
@@ -670,7 +686,10 @@ mod tests {
         h.answer(again, page(vec![customer("c1")], 1));
         let screen = h.screen(100, 12);
         assert!(screen.contains("Name c1"), "{screen}");
-        assert!(!screen.contains("✗"), "a success clears the error: {screen}");
+        assert!(
+            !screen.contains("✗"),
+            "a success clears the error: {screen}"
+        );
     }
 
     #[test]
@@ -681,10 +700,19 @@ mod tests {
         h.action(crate::ui::keymap::Action::Refresh);
         let (again, _) = h.only_call();
         let during = h.screen(100, 12);
-        assert!(during.contains("Name c2"), "the rows stay while refreshing: {during}");
-        h.answer(again, Err(failure(FailureKind::Server, "the service failed (503)")));
+        assert!(
+            during.contains("Name c2"),
+            "the rows stay while refreshing: {during}"
+        );
+        h.answer(
+            again,
+            Err(failure(FailureKind::Server, "the service failed (503)")),
+        );
         let screen = h.screen(100, 12);
-        assert!(screen.contains("Name c1") && screen.contains("Name c2"), "{screen}");
+        assert!(
+            screen.contains("Name c1") && screen.contains("Name c2"),
+            "{screen}"
+        );
         assert!(screen.contains("the service failed (503)"), "{screen}");
         assert!(screen.contains("rows as fetched at"), "{screen}");
         assert!(h.pane.parts.list.selected().is_some(), "still usable");

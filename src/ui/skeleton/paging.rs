@@ -83,15 +83,16 @@ impl PageCalls {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::effect::{CustomerCall, NexusReply};
     use crate::effect::{Effect, FailureKind};
     use crate::model::PageParams;
     use crate::model::filters::CustomerFilter;
 
     fn call(want: &PageRequest) -> Call {
-        Call::Customers {
+        Call::Customers(CustomerCall::List {
             filter: CustomerFilter::default(),
             page: want.params(),
-        }
+        })
     }
 
     fn ids(effects: &[Effect]) -> Vec<RequestId> {
@@ -123,10 +124,16 @@ mod tests {
             let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
             let page = Page::new(vec![1, 2, 3], 3, 1, PageParams::DEFAULT_SIZE);
             let pick = |reply: Reply| match reply {
-                Reply::Deleted => None,
+                Reply::Nexus(NexusReply::PhysicalDeleted) => None,
                 _ => Some(page.clone()),
             };
-            calls.receive(asked[0], Ok(Reply::Deleted), &mut table, &mut ctx, pick);
+            calls.receive(
+                asked[0],
+                Ok(Reply::Nexus(NexusReply::PhysicalDeleted)),
+                &mut table,
+                &mut ctx,
+                pick,
+            );
             assert!(!calls.owns(asked[0]), "answered once");
             assert_eq!(table.total(), None, "a reply that is no page fills nothing");
             table.reset();

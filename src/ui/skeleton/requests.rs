@@ -40,8 +40,8 @@ impl<Op> Default for Requests<Op> {
 
 impl<Op: Operation> Requests<Op> {
     /// Asks for `call` on behalf of `op`.
-    pub fn call(&mut self, ctx: &mut Ctx, call: Call, op: Op) -> RequestId {
-        let id = ctx.call(call);
+    pub fn call(&mut self, ctx: &mut Ctx, call: impl Into<Call>, op: Op) -> RequestId {
+        let id = ctx.call(call.into());
         self.waiting.insert(id, op);
         id
     }
@@ -85,6 +85,7 @@ impl<Op: Operation> Requests<Op> {
 mod tests {
     use super::*;
     use crate::effect::Effect;
+    use crate::effect::TransactionCall;
 
     #[derive(Debug, PartialEq)]
     enum Op {
@@ -106,8 +107,16 @@ mod tests {
         let (mut next, mut effects, mut notices) = (0, Vec::new(), Vec::new());
         let mut ctx = Ctx::new(&mut next, &mut effects, &mut notices, false);
         let mut requests = Requests::default();
-        let save = requests.call(&mut ctx, Call::BackFilingTerms, Op::Save);
-        let record = requests.call(&mut ctx, Call::BackFilingTerms, Op::Record);
+        let save = requests.call(
+            &mut ctx,
+            Call::Transactions(TransactionCall::BackFilingTerms),
+            Op::Save,
+        );
+        let record = requests.call(
+            &mut ctx,
+            Call::Transactions(TransactionCall::BackFilingTerms),
+            Op::Record,
+        );
         assert!(requests.any(|op| *op == Op::Record));
         requests.cancel_detail(&mut ctx);
         assert_eq!(requests.take(record), None, "cancelled with the detail");

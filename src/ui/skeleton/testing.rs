@@ -114,12 +114,12 @@ impl<P: Pane> Fixture<P> {
     }
 
     /// Shows the pane and answers its first page call with `rows`, wrapped by `reply`.
-    pub fn load<R>(&mut self, rows: Vec<R>, reply: impl FnOnce(Page<R>) -> Reply) {
+    pub fn load<R, A: Into<Reply>>(&mut self, rows: Vec<R>, reply: impl FnOnce(Page<R>) -> A) {
         self.show();
         let (id, _) = self.calls().remove(0);
         let total = rows.len() as u64;
         let page = Page::new(rows, total, 1, PageParams::DEFAULT_SIZE);
-        self.answer(id, Ok(reply(page)));
+        self.answer(id, Ok(reply(page).into()));
         self.calls();
     }
 

@@ -6,6 +6,7 @@ mod detail;
 mod filter;
 mod forms;
 
+use crate::effect::{CustomerCall, CustomerReply};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::StatefulWidget;
@@ -35,8 +36,8 @@ list_spec! {
         filter: CustomerFilter,
         noun: "customers",
         columns: columns,
-        call: Customers,
-        page: CustomersPage,
+        call: Customers(CustomerCall::List),
+        page: CustomerReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
@@ -199,9 +200,9 @@ impl Customers {
             parts.requests.cancel_detail(ctx);
             parts.requests.call(
                 ctx,
-                Call::Customer {
+                Call::Customers(CustomerCall::Get {
                     id: saved.customer_id.clone(),
-                },
+                }),
                 Op::Record,
             );
         }
@@ -227,7 +228,7 @@ impl PaneSpec for Customers {
 
     fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.customer.id.clone();
-        requests.call(ctx, Call::Customer { id }, Op::Record);
+        requests.call(ctx, Call::Customers(CustomerCall::Get { id }), Op::Record);
     }
 
     fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
@@ -265,7 +266,11 @@ impl PaneSpec for Customers {
                 Ok(body) => {
                     form.set_busy(true);
                     let body = Box::new(body);
-                    requests.call(ctx, Call::CreateCustomer { body }, Op::Create);
+                    requests.call(
+                        ctx,
+                        Call::Customers(CustomerCall::Create { body }),
+                        Op::Create,
+                    );
                 }
                 Err(errors) => form.set_errors(&errors),
             },
@@ -273,7 +278,7 @@ impl PaneSpec for Customers {
                 Ok(body) => {
                     form.set_busy(true);
                     let customer_id = customer.id.clone();
-                    let call = Call::CustomerTaxRegistration { customer_id, body };
+                    let call = Call::Customers(CustomerCall::TaxRegistration { customer_id, body });
                     requests.call(ctx, call, Op::SaveTax);
                 }
                 Err(errors) => form.set_errors(&errors),
@@ -290,9 +295,13 @@ impl PaneSpec for Customers {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Create, Ok(Reply::Customer(customer))) => self.created(&customer, parts, ctx),
-            (Op::SaveTax, Ok(Reply::CustomerTaxRegistration(r))) => self.tax_saved(&r, parts, ctx),
-            (Op::Record, Ok(Reply::Customer(customer))) => {
+            (Op::Create, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
+                self.created(&customer, parts, ctx)
+            }
+            (Op::SaveTax, Ok(Reply::Customers(CustomerReply::TaxRegistration(r)))) => {
+                self.tax_saved(&r, parts, ctx)
+            }
+            (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 parts.list.replace(&customer);
                 if let Some(d) = parts.screen.detail_mut() {
                     d.customer = customer;

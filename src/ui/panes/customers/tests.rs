@@ -1,5 +1,6 @@
 //! The pane on its own: keys and answers in, calls and notices out.
 
+use crate::effect::{CustomerCall, CustomerReply};
 use crossterm::event::KeyCode;
 use serde_json::json;
 
@@ -17,7 +18,7 @@ fn harness(read_only: bool) -> Harness {
 }
 
 fn load(h: &mut Harness, rows: Vec<Customer>) {
-    h.load(rows, Reply::CustomersPage);
+    h.load(rows, CustomerReply::Page);
 }
 
 fn form(h: &Harness) -> &Form {
@@ -48,7 +49,7 @@ fn a_refusal_lands_under_its_field_and_keeps_every_value() {
     h.type_text("ada@example.com");
     h.submit();
     let calls = h.calls();
-    let [(id, Call::CreateCustomer { body })] = calls.as_slice() else {
+    let [(id, Call::Customers(CustomerCall::Create { body }))] = calls.as_slice() else {
         panic!("one create call: {calls:?}");
     };
     assert_eq!(body.name.as_deref(), Some("Ada"));
@@ -86,14 +87,23 @@ fn a_created_customer_opens_in_the_detail_and_the_list_reloads() {
     h.type_text("Zed");
     h.submit();
     let (id, _) = h.calls().remove(0);
-    h.answer(id, Ok(Reply::Customer(customer("cust_2", "US"))));
+    h.answer(
+        id,
+        Ok(Reply::Customers(CustomerReply::One(customer(
+            "cust_2", "US",
+        )))),
+    );
     assert!(h.pane.parts.screen.is_detail());
     assert_eq!(detail(&h).id, "cust_2");
     let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
-    assert!(calls.contains(&Call::Customer {
+    assert!(calls.contains(&Call::Customers(CustomerCall::Get {
         id: "cust_2".into()
-    }));
-    assert!(calls.iter().any(|c| matches!(c, Call::Customers { .. })));
+    })));
+    assert!(
+        calls
+            .iter()
+            .any(|c| matches!(c, Call::Customers(CustomerCall::List { .. })))
+    );
     assert_eq!(h.last_level(), Some(Level::Success));
 }
 
@@ -105,7 +115,9 @@ fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
     h.type_text("123456789RT0001");
     h.press(KeyCode::Enter);
     let calls = h.calls();
-    let [(id, Call::CustomerTaxRegistration { customer_id, body })] = calls.as_slice() else {
+    let [(id, Call::Customers(CustomerCall::TaxRegistration { customer_id, body }))] =
+        calls.as_slice()
+    else {
         panic!("one tax registration call: {calls:?}");
     };
     assert_eq!(
@@ -120,19 +132,27 @@ fn a_saved_tax_id_shows_in_the_detail_fetched_again() {
         tax_id: "123456789RT0001".into(),
         is_valid: true,
     };
-    h.answer(*id, Ok(Reply::CustomerTaxRegistration(saved.clone())));
+    h.answer(
+        *id,
+        Ok(Reply::Customers(CustomerReply::TaxRegistration(
+            saved.clone(),
+        ))),
+    );
     assert!(h.pane.parts.screen.is_detail());
     let (fetch, call) = h.calls().remove(0);
     assert_eq!(
         call,
-        Call::Customer {
+        Call::Customers(CustomerCall::Get {
             id: "cust_1".into()
-        }
+        })
     );
 
     let mut fresh = customer("cust_1", "CA");
     fresh.customer_tax_registrations = Some(vec![saved]);
-    h.answer(fetch, Ok(Reply::Customer(fresh.clone())));
+    h.answer(
+        fetch,
+        Ok(Reply::Customers(CustomerReply::One(fresh.clone()))),
+    );
     assert_eq!(detail(&h), &fresh);
     assert_eq!(
         h.pane.parts.list.selected(),
@@ -152,11 +172,14 @@ fn a_stale_detail_answer_is_dropped() {
     let (second, _) = h.calls().remove(0);
     let mut renamed = customer("cust_1", "CA");
     renamed.name = Some("Old answer".into());
-    h.answer(first, Ok(Reply::Customer(renamed.clone())));
+    h.answer(
+        first,
+        Ok(Reply::Customers(CustomerReply::One(renamed.clone()))),
+    );
     let shown = |h: &Harness| detail(h).name.clone();
     assert_eq!(shown(&h).as_deref(), Some("Ada Lovelace"));
     renamed.name = Some("New answer".into());
-    h.answer(second, Ok(Reply::Customer(renamed)));
+    h.answer(second, Ok(Reply::Customers(CustomerReply::One(renamed))));
     assert_eq!(shown(&h).as_deref(), Some("New answer"));
 }
 
@@ -220,7 +243,7 @@ fn the_search_reloads_the_list_with_its_filter() {
     h.submit();
     assert!(h.pane.parts.screen.is_list());
     let calls = h.calls();
-    let [(_, Call::Customers { filter, page })] = calls.as_slice() else {
+    let [(_, Call::Customers(CustomerCall::List { filter, page }))] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
     };
     assert_eq!(filter.search_query.as_deref(), Some("ada"));

@@ -16,6 +16,7 @@ mod search;
 mod upload;
 mod writes;
 
+use crate::effect::{ExemptionCall, ExemptionReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -62,8 +63,8 @@ list_spec! {
         filter: ExemptionFilter,
         noun: "exemptions",
         columns: columns,
-        call: Exemptions,
-        page: ExemptionsPage,
+        call: Exemptions(ExemptionCall::List),
+        page: ExemptionReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, current| filter::filter_of(values, current),
@@ -264,8 +265,16 @@ impl PaneSpec for Exemptions {
         ctx: &mut Ctx,
     ) {
         let id = detail.exemption.id.clone();
-        requests.call(ctx, Call::Exemption { id: id.clone() }, Op::Record);
-        requests.call(ctx, Call::Attachments { exemption_id: id }, Op::Files);
+        requests.call(
+            ctx,
+            Call::Exemptions(ExemptionCall::Get { id: id.clone() }),
+            Op::Record,
+        );
+        requests.call(
+            ctx,
+            Call::Exemptions(ExemptionCall::Attachments { exemption_id: id }),
+            Op::Files,
+        );
     }
 
     fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
@@ -326,7 +335,7 @@ impl PaneSpec for Exemptions {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Exemption(exemption))) => {
+            (Op::Record, Ok(Reply::Exemptions(ExemptionReply::One(exemption)))) => {
                 let Some(d) = parts.screen.detail_mut() else {
                     return;
                 };
@@ -337,7 +346,7 @@ impl PaneSpec for Exemptions {
                 }
                 d.exemption = exemption;
             }
-            (Op::Files, Ok(Reply::Attachments(files))) => {
+            (Op::Files, Ok(Reply::Exemptions(ExemptionReply::Attachments(files)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
                     d.files = Some(files);
                 }

@@ -1,5 +1,8 @@
 //! The pane on its own: keys and answers in, calls and notices out.
 
+use crate::effect::{
+    CustomerCall, CustomerReply, ExemptionCall, ExemptionReply, FileCall, FileReply,
+};
 use crossterm::event::KeyCode;
 use serde_json::json;
 
@@ -30,7 +33,7 @@ trait Steps {
 impl Steps for Harness {
     /// Shows the pane and answers its first page with `rows`.
     fn load_rows(&mut self, rows: Vec<Exemption>) {
-        self.load(rows, Reply::ExemptionsPage);
+        self.load(rows, ExemptionReply::Page);
     }
 
     /// Lets the typing pause long enough for a debounced search to go.
@@ -107,7 +110,7 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
     );
     h.pause();
     let first = h.calls();
-    let [(a, Call::Exemptions { filter, .. })] = first.as_slice() else {
+    let [(a, Call::Exemptions(ExemptionCall::List { filter, .. }))] = first.as_slice() else {
         panic!("one page call: {first:?}");
     };
     assert_eq!(filter.search_query.as_deref(), Some("a"));
@@ -115,7 +118,7 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
     h.pause();
     assert_eq!(h.cancelled(), [*a], "the previous search is cancelled");
     let second = h.calls();
-    let [(ad, Call::Exemptions { filter, .. })] = second.as_slice() else {
+    let [(ad, Call::Exemptions(ExemptionCall::List { filter, .. }))] = second.as_slice() else {
         panic!("one page call: {second:?}");
     };
     assert_eq!(filter.search_query.as_deref(), Some("ad"));
@@ -123,12 +126,16 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
     // A late answer to the first search is dropped; the second one shows.
     h.answer(
         *a,
-        Ok(Reply::ExemptionsPage(page(vec![exemption("stale")]))),
+        Ok(Reply::Exemptions(ExemptionReply::Page(page(vec![
+            exemption("stale"),
+        ])))),
     );
     assert_eq!(h.pane.parts.list.table().total(), None);
     h.answer(
         *ad,
-        Ok(Reply::ExemptionsPage(page(vec![exemption("exm_2")]))),
+        Ok(Reply::Exemptions(ExemptionReply::Page(page(vec![
+            exemption("exm_2"),
+        ])))),
     );
     assert_eq!(
         h.pane.parts.list.selected().map(|e| e.id.as_str()),
@@ -145,7 +152,7 @@ fn the_search_is_sent_as_typed_with_one_request_in_flight() {
     h.press(KeyCode::Esc);
     let cleared = h.calls();
     assert!(
-        matches!(cleared.as_slice(), [(_, Call::Exemptions { filter, .. })] if filter.search_query.is_none()),
+        matches!(cleared.as_slice(), [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] if filter.search_query.is_none()),
         "esc clears the search: {cleared:?}"
     );
 }
@@ -159,7 +166,7 @@ fn fast_typing_costs_one_search() {
     h.pause();
     let calls = h.calls();
     assert!(
-        matches!(calls.as_slice(), [(_, Call::Exemptions { filter, .. })] if filter.search_query.as_deref() == Some("acme")),
+        matches!(calls.as_slice(), [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] if filter.search_query.as_deref() == Some("acme")),
         "one search for the whole word: {calls:?}"
     );
 }
@@ -174,7 +181,7 @@ fn the_search_command_searches_from_the_detail_too() {
     assert!(h.pane.parts.screen.is_list());
     assert!(h.pane.parts.screen.detail().is_none());
     let calls = h.calls();
-    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+    let [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
     };
     assert_eq!(filter.search_query.as_deref(), Some("acme co"));
@@ -195,7 +202,7 @@ fn the_filter_form_sends_the_status_and_keeps_the_search() {
     }
     h.submit();
     let calls = h.calls();
-    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+    let [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
     };
     assert_eq!(filter.status_in, [ExemptionStatus::Expired]);
@@ -210,7 +217,7 @@ fn sort_cycles_through_the_allowed_fields() {
     for _ in 0..4 {
         h.action(Action::Sort);
         let calls = h.calls();
-        let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+        let [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] = calls.as_slice() else {
             panic!("one page call: {calls:?}");
         };
         seen.push(filter.order_by[0].field.clone());
@@ -218,7 +225,7 @@ fn sort_cycles_through_the_allowed_fields() {
     assert_eq!(seen, ["status", "end_date", "FEIN", "sales_tax_id"]);
     h.action(Action::SortReverse);
     let calls = h.calls();
-    let [(_, Call::Exemptions { filter, .. })] = calls.as_slice() else {
+    let [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
     };
     assert!(filter.order_by[0].descending);
@@ -233,10 +240,10 @@ fn the_detail_loads_the_record_and_its_files() {
     assert_eq!(
         calls,
         [
-            Call::Exemption { id: "exm_1".into() },
-            Call::Attachments {
+            Call::Exemptions(ExemptionCall::Get { id: "exm_1".into() }),
+            Call::Exemptions(ExemptionCall::Attachments {
                 exemption_id: "exm_1".into()
-            }
+            })
         ]
     );
     h.action(Action::Back);
@@ -252,11 +259,11 @@ fn the_detail_loads_the_record_and_its_files() {
 fn open_create(h: &mut Harness, found: Vec<Customer>) {
     assert!(h.action(Action::New));
     let calls = h.calls();
-    let [(id, Call::Customers { filter, .. })] = calls.as_slice() else {
+    let [(id, Call::Customers(CustomerCall::List { filter, .. }))] = calls.as_slice() else {
         panic!("one customer lookup: {calls:?}");
     };
     assert_eq!(filter.search_query, None);
-    h.answer(*id, Ok(Reply::CustomersPage(page(found))));
+    h.answer(*id, Ok(Reply::Customers(CustomerReply::Page(page(found)))));
 }
 
 #[test]
@@ -267,15 +274,16 @@ fn the_customer_is_found_by_typing_and_chosen_among_the_matches() {
     h.type_text("gr");
     assert_eq!(h.cancelled().len(), 1, "the lookup of g is cancelled");
     let calls = h.calls();
-    let (id, Call::Customers { filter, .. }) = calls.last().unwrap().clone() else {
+    let (id, Call::Customers(CustomerCall::List { filter, .. })) = calls.last().unwrap().clone()
+    else {
         panic!("a customer lookup: {calls:?}");
     };
     assert_eq!(filter.search_query.as_deref(), Some("gr"));
     h.answer(
         id,
-        Ok(Reply::CustomersPage(page(vec![customer(
+        Ok(Reply::Customers(CustomerReply::Page(page(vec![customer(
             "cust_7", "Grace",
-        )]))),
+        )])))),
     );
     h.press(KeyCode::Tab);
     h.press(KeyCode::Right);
@@ -315,7 +323,7 @@ fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
     h.type_text("2026-01-01");
     h.submit();
     let calls = h.calls();
-    let [(id, Call::CreateExemption { body })] = calls.as_slice() else {
+    let [(id, Call::Exemptions(ExemptionCall::Create { body }))] = calls.as_slice() else {
         panic!("one create call: {calls:?}");
     };
     assert_eq!(body.customer_id, "cust_1");
@@ -347,19 +355,23 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
     h.type_text("/tmp/ce");
     h.press(KeyCode::Tab);
     let calls = h.calls();
-    let [(id, Call::CompletePath { partial })] = calls.as_slice() else {
+    let [(id, Call::Files(FileCall::CompletePath { partial }))] = calls.as_slice() else {
         panic!("one completion: {calls:?}");
     };
     assert_eq!(partial, "/tmp/ce");
     h.answer(
         *id,
-        Ok(Reply::PathCompletions(vec!["/tmp/cert.txt".into()])),
+        Ok(Reply::Files(FileReply::PathCompletions(vec![
+            "/tmp/cert.txt".into(),
+        ]))),
     );
     assert_eq!(h.form().values().text(upload::FILE), Some("/tmp/cert.txt"));
 
     h.press(KeyCode::Enter);
     let calls = h.calls();
-    let [(id, Call::UploadCertificate { exemption_id, path })] = calls.as_slice() else {
+    let [(id, Call::Exemptions(ExemptionCall::UploadCertificate { exemption_id, path }))] =
+        calls.as_slice()
+    else {
         panic!("one upload: {calls:?}");
     };
     assert_eq!(exemption_id, "exm_1");
@@ -381,14 +393,19 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
     h.press(KeyCode::Backspace);
     h.press(KeyCode::Enter);
     let (id, _) = h.calls().remove(0);
-    h.answer(id, Ok(Reply::Attachment(attachment("exm_1"))));
+    h.answer(
+        id,
+        Ok(Reply::Exemptions(ExemptionReply::Attachment(attachment(
+            "exm_1",
+        )))),
+    );
     assert!(h.pane.parts.screen.is_detail());
     let calls: Vec<Call> = h.calls().into_iter().map(|(_, c)| c).collect();
     assert_eq!(
         calls,
-        [Call::Attachments {
+        [Call::Exemptions(ExemptionCall::Attachments {
             exemption_id: "exm_1".into()
-        }]
+        })]
     );
     assert_eq!(h.last_notice(), Some(Level::Success));
 }

@@ -1,6 +1,9 @@
 //! The pane's writes: the new-exemption form with its customer lookup, and the certificate
 //! upload with its path completion. Both are refused in read-only mode before they open.
 
+use crate::effect::{
+    CustomerCall, CustomerReply, ExemptionCall, ExemptionReply, FileCall, FileReply,
+};
 use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -63,10 +66,10 @@ fn look_up(parts: &mut Parts<Exemptions>, text: String, ctx: &mut Ctx) {
         search_query: Some(text.clone()).filter(|t| !t.is_empty()),
         ..CustomerFilter::default()
     };
-    let call = Call::Customers {
+    let call = Call::Customers(CustomerCall::List {
         filter,
         page: PageParams::new(1, LOOKUP_SIZE),
-    };
+    });
     parts.requests.call(ctx, call, Op::Lookup(text));
 }
 
@@ -93,9 +96,9 @@ pub(super) fn view_key(
                     parts
                         .requests
                         .cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
-                    let call = Call::CompletePath {
+                    let call = Call::Files(FileCall::CompletePath {
                         partial: partial.clone(),
-                    };
+                    });
                     parts.requests.call(ctx, call, Op::Complete(partial));
                 }
                 return Some(FormOutcome::None);
@@ -115,7 +118,11 @@ pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
             Ok(body) => {
                 form.set_busy(true);
                 let body = Box::new(body);
-                requests.call(ctx, Call::CreateExemption { body }, Op::Create);
+                requests.call(
+                    ctx,
+                    Call::Exemptions(ExemptionCall::Create { body }),
+                    Op::Create,
+                );
             }
             Err(errors) => form.set_errors(&errors),
         },
@@ -123,10 +130,10 @@ pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
             // A completion still on its way would change the path after it was sent.
             requests.cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
             upload.form.set_busy(true);
-            let call = Call::UploadCertificate {
+            let call = Call::Exemptions(ExemptionCall::UploadCertificate {
                 exemption_id: upload.exemption.id.clone(),
                 path: PathBuf::from(upload.path().trim()),
-            };
+            });
             requests.call(ctx, call, Op::Upload);
         }
         None => {}
@@ -142,7 +149,7 @@ pub(super) fn receive(
     ctx: &mut Ctx,
 ) {
     match (op, result) {
-        (Op::Lookup(text), Ok(Reply::CustomersPage(page))) => {
+        (Op::Lookup(text), Ok(Reply::Customers(CustomerReply::Page(page)))) => {
             if let Some(ExemptionForm::Create(form)) = parts.screen.view_mut() {
                 if page.items.is_empty() {
                     ctx.notify(Level::Info, format!("no customer matches \"{text}\""));
@@ -151,7 +158,7 @@ pub(super) fn receive(
                 form.set_choices(CUSTOMER, choices);
             }
         }
-        (Op::Complete(partial), Ok(Reply::PathCompletions(found))) => {
+        (Op::Complete(partial), Ok(Reply::Files(FileReply::PathCompletions(found)))) => {
             if let Some(ExemptionForm::Upload(upload)) = parts.screen.view_mut() {
                 if found.is_empty() {
                     ctx.notify(Level::Info, format!("no path starts with {partial}"));
@@ -159,8 +166,12 @@ pub(super) fn receive(
                 upload.completions(&partial, found);
             }
         }
-        (Op::Create, Ok(Reply::Exemption(exemption))) => created(spec, &exemption, parts, ctx),
-        (Op::Upload, Ok(Reply::Attachment(file))) => attached(&file, parts, ctx),
+        (Op::Create, Ok(Reply::Exemptions(ExemptionReply::One(exemption)))) => {
+            created(spec, &exemption, parts, ctx)
+        }
+        (Op::Upload, Ok(Reply::Exemptions(ExemptionReply::Attachment(file)))) => {
+            attached(&file, parts, ctx)
+        }
         (Op::Create | Op::Upload, Err(failure)) => {
             let form = parts.screen.view_mut().and_then(PaneView::form_mut);
             refused(form, &failure, ctx);
@@ -205,8 +216,10 @@ fn attached(file: &Attachment, parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
             .requests
             .cancel_where(ctx, |op| matches!(op, Op::Files));
         let exemption_id = file.related_entity_id.clone();
-        parts
-            .requests
-            .call(ctx, Call::Attachments { exemption_id }, Op::Files);
+        parts.requests.call(
+            ctx,
+            Call::Exemptions(ExemptionCall::Attachments { exemption_id }),
+            Op::Files,
+        );
     }
 }

@@ -15,6 +15,7 @@ mod filter;
 mod options;
 mod results;
 
+use crate::effect::{FilingCall, FilingReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -48,8 +49,8 @@ list_spec! {
         filter: FilingFilter,
         noun: "filings",
         columns: columns::columns,
-        call: Filings,
-        page: FilingsPage,
+        call: Filings(FilingCall::List),
+        page: FilingReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
@@ -218,9 +219,11 @@ impl Filings {
         parts
             .requests
             .cancel_where(ctx, |op| matches!(op, Op::Options));
-        parts
-            .requests
-            .call(ctx, Call::BackFilingOptions, Op::Options);
+        parts.requests.call(
+            ctx,
+            Call::Filings(FilingCall::BackFilingOptions),
+            Op::Options,
+        );
     }
 
     /// An action while the options are open.
@@ -261,7 +264,7 @@ impl Filings {
         ctx: &mut Ctx,
     ) {
         match result {
-            Ok(Reply::BulkFilings(answer)) => {
+            Ok(Reply::Filings(FilingReply::Bulk(answer))) => {
                 for item in answer.results.iter().filter(|i| i.error.is_none()) {
                     let id = item.filing_id.as_str();
                     parts.list.unmark(id);
@@ -275,7 +278,7 @@ impl Filings {
                         }
                     }
                     // The whole record (its approval time) comes with the filing itself.
-                    let call = Call::Filing { id: id.to_owned() };
+                    let call = Call::Filings(FilingCall::Get { id: id.to_owned() });
                     parts.requests.call(ctx, call, Op::Refresh);
                 }
                 let report = BulkReport {
@@ -326,7 +329,7 @@ impl PaneSpec for Filings {
 
     fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.filing.id.clone();
-        requests.call(ctx, Call::Filing { id }, Op::Record);
+        requests.call(ctx, Call::Filings(FilingCall::Get { id }), Op::Record);
     }
 
     fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
@@ -393,8 +396,8 @@ impl PaneSpec for Filings {
             ConfirmOutcome::Yes => {
                 let ids = std::mem::take(ids);
                 let call = match action {
-                    Bulk::Approve => Call::BulkApproveFilings { ids: ids.clone() },
-                    Bulk::Pause => Call::BulkPauseFilings { ids: ids.clone() },
+                    Bulk::Approve => Call::Filings(FilingCall::BulkApprove { ids: ids.clone() }),
+                    Bulk::Pause => Call::Filings(FilingCall::BulkPause { ids: ids.clone() }),
                 };
                 parts.requests.call(
                     ctx,
@@ -426,7 +429,9 @@ impl PaneSpec for Filings {
                     return;
                 };
                 match result {
-                    Ok(Reply::BackFilingOptions(options)) => view.options = Some(options),
+                    Ok(Reply::Filings(FilingReply::BackFilingOptions(options))) => {
+                        view.options = Some(options)
+                    }
                     Ok(reply) => unexpected("the back-filing options", &reply, ctx),
                     Err(failure) => {
                         view.error = Some(failure.message.clone());
@@ -434,7 +439,7 @@ impl PaneSpec for Filings {
                     }
                 }
             }
-            (Op::Record | Op::Refresh, Ok(Reply::Filing(filing))) => {
+            (Op::Record | Op::Refresh, Ok(Reply::Filings(FilingReply::One(filing)))) => {
                 if let Some(d) = parts
                     .screen
                     .detail_mut()

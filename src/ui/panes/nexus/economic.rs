@@ -1,6 +1,7 @@
 //! The economic nexus view: one row per jurisdiction with its status, how far sales and
 //! transactions are from the thresholds, and when nexus was met; Enter opens every field.
 
+use crate::effect::{NexusCall, NexusReply};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -183,8 +184,8 @@ list_spec! {
         filter: NexusFilter,
         noun: "jurisdictions",
         columns: columns,
-        call: Nexus,
-        page: NexusPage,
+        call: Nexus(NexusCall::List),
+        page: NexusReply::Page,
         describe: describe_economic,
         form: economic_form,
         filter_of: |values, _current| economic_of(values),
@@ -277,7 +278,7 @@ impl PaneSpec for Economic {
 
     fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.nexus.id.clone();
-        requests.call(ctx, Call::NexusRow { id }, Op::Record);
+        requests.call(ctx, Call::Nexus(NexusCall::Get { id }), Op::Record);
     }
 
     fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
@@ -327,7 +328,7 @@ impl PaneSpec for Economic {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Nexus(fresh))) => {
+            (Op::Record, Ok(Reply::Nexus(NexusReply::One(fresh)))) => {
                 parts.list.replace(&fresh);
                 if let Some(d) = parts.screen.detail_mut()
                     && d.nexus.id == fresh.id

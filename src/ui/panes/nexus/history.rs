@@ -2,6 +2,7 @@
 //! period to registration, oldest first, as a vertical timeline with the nexus status after each
 //! event coloured as in the list, the sales counted so far as money and the transaction count.
 
+use crate::effect::{NexusCall, NexusReply};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -106,17 +107,17 @@ impl History {
 
     /// The call for page `page` of the history.
     pub fn page_call(&self, page: u32) -> Call {
-        Call::ExposureHistory {
+        Call::Nexus(NexusCall::ExposureHistory {
             nexus_id: self.nexus.id.clone(),
             page: PageParams::new(page, PAGE_SIZE),
-        }
+        })
     }
 
     /// Takes the answer to a page; returns the call for the next page while there is one. Pages
     /// are read to the end, one after another.
     pub fn receive(&mut self, result: Result<Reply, Failure>, ctx: &mut Ctx) -> Option<Call> {
         match result {
-            Ok(Reply::ExposureHistory(page)) => {
+            Ok(Reply::Nexus(NexusReply::ExposureHistory(page))) => {
                 let more = page.page < page.pages && !page.items.is_empty();
                 self.events.extend(page.items);
                 if more {

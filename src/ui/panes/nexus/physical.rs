@@ -1,6 +1,7 @@
 //! The physical nexus view: the paged list of presence records, filtered by country and state,
 //! with `n` new, `e` edit and `x` delete (after a confirmation naming the record).
 
+use crate::effect::{NexusCall, NexusReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -90,8 +91,8 @@ list_spec! {
         filter: PhysicalNexusFilter,
         noun: "records",
         columns: columns,
-        call: PhysicalNexus,
-        page: PhysicalNexusPage,
+        call: Nexus(NexusCall::Physical),
+        page: NexusReply::PhysicalPage,
         describe: describe_physical,
         form: physical_form,
         filter_of: |values, _current| physical_of(values),
@@ -234,7 +235,7 @@ impl Physical {
         parts
             .requests
             .cancel_where(ctx, |op| matches!(op, Op::Categories));
-        let call = Call::PhysicalNexusCategories { country, state };
+        let call = Call::Nexus(NexusCall::PhysicalCategories { country, state });
         parts.requests.call(ctx, call, Op::Categories);
     }
 
@@ -382,8 +383,8 @@ impl PaneSpec for Physical {
                     return;
                 }
                 let call = match body {
-                    Body::Create(body) => Call::CreatePhysicalNexus { body },
-                    Body::Update(id, body) => Call::UpdatePhysicalNexus { id, body },
+                    Body::Create(body) => Call::Nexus(NexusCall::CreatePhysical { body }),
+                    Body::Update(id, body) => Call::Nexus(NexusCall::UpdatePhysical { id, body }),
                 };
                 if let Some(Editor(editor)) = parts.screen.view_mut() {
                     editor.form.set_busy(true);
@@ -411,9 +412,11 @@ impl PaneSpec for Physical {
             ConfirmOutcome::Yes => {
                 if Self::may_write(parts, ctx) {
                     let id = question.record.id.clone();
-                    parts
-                        .requests
-                        .call(ctx, Call::DeletePhysicalNexus { id }, Op::Write);
+                    parts.requests.call(
+                        ctx,
+                        Call::Nexus(NexusCall::DeletePhysical { id }),
+                        Op::Write,
+                    );
                 }
                 LayerOutcome::Close
             }
@@ -428,7 +431,7 @@ impl PaneSpec for Physical {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Categories, Ok(Reply::PhysicalNexusCategories(list))) => {
+            (Op::Categories, Ok(Reply::Nexus(NexusReply::PhysicalCategories(list)))) => {
                 if let Some(Editor(editor)) = parts.screen.view_mut() {
                     editor.form.set_choices(CATEGORY, category_choices(&list));
                 }
@@ -443,7 +446,7 @@ impl PaneSpec for Physical {
                     format!("Categories not loaded: {}", failure.message),
                 );
             }
-            (Op::Write, Ok(Reply::PhysicalNexus(saved))) => {
+            (Op::Write, Ok(Reply::Nexus(NexusReply::Physical(saved)))) => {
                 ctx.notify(
                     Level::Success,
                     format!(
@@ -464,7 +467,7 @@ impl PaneSpec for Physical {
                 }
                 parts.list.reload(ctx);
             }
-            (Op::Write, Ok(Reply::Deleted)) => {
+            (Op::Write, Ok(Reply::Nexus(NexusReply::PhysicalDeleted))) => {
                 ctx.notify(Level::Success, "Physical nexus deleted.");
                 parts.requests.cancel_detail(ctx);
                 parts.screen = crate::ui::skeleton::Screen::List;
@@ -546,14 +549,14 @@ mod tests {
             .calls()
             .into_iter()
             .map(|(_, c)| c)
-            .filter(|c| matches!(c, Call::PhysicalNexusCategories { .. }))
+            .filter(|c| matches!(c, Call::Nexus(NexusCall::PhysicalCategories { .. })))
             .collect();
         assert_eq!(
             asked,
-            [Call::PhysicalNexusCategories {
+            [Call::Nexus(NexusCall::PhysicalCategories {
                 country: "US".into(),
                 state: "CO".into()
-            }]
+            })]
         );
     }
 
@@ -565,14 +568,14 @@ mod tests {
             "start_date": "2024-01-01", "category": "INVENTORY", "city": "Denver"
         }))
         .unwrap();
-        h.load(vec![record], Reply::PhysicalNexusPage);
+        h.load(vec![record], NexusReply::PhysicalPage);
         h.action(Action::Edit);
         h.calls();
         h.submit();
         let Some((id, _)) = h
             .calls()
             .into_iter()
-            .find(|(_, c)| matches!(c, Call::UpdatePhysicalNexus { .. }))
+            .find(|(_, c)| matches!(c, Call::Nexus(NexusCall::UpdatePhysical { .. })))
         else {
             panic!("the form was sent: {:?}", editor(&h).form.form_errors());
         };

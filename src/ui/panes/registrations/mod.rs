@@ -7,6 +7,7 @@ mod detail;
 mod filter;
 pub mod wizard;
 
+use crate::effect::{RegistrationCall, RegistrationReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -40,8 +41,8 @@ list_spec! {
         filter: RegistrationFilter,
         noun: "registrations",
         columns: columns,
-        call: Registrations,
-        page: Registrations,
+        call: Registrations(RegistrationCall::List),
+        page: RegistrationReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
@@ -189,7 +190,8 @@ impl Registrations {
             if d.extras.portal.is_some() {
                 ctx.notify(Level::Info, "The saved portal credentials are shown.");
             } else {
-                let call = Call::RevealCredentials { registration_id };
+                let call =
+                    Call::Registrations(RegistrationCall::RevealCredentials { registration_id });
                 requests.call(ctx, call, Op::RevealAll);
             }
             return;
@@ -201,10 +203,10 @@ impl Registrations {
             ctx.notify(Level::Info, "The portal password and PIN are both shown.");
             return;
         };
-        let call = Call::Registration {
+        let call = Call::Registrations(RegistrationCall::Get {
             id: registration_id,
             reveal: Some(field),
-        };
+        });
         requests.call(ctx, call, Op::Reveal(field));
     }
 
@@ -230,10 +232,10 @@ impl Registrations {
             WizardEvent::AskDiscard => LayerOutcome::AskDiscard,
             WizardEvent::Send(body) => {
                 let registration_id = wizard.registration().id.clone();
-                let call = Call::Deregister {
+                let call = Call::Registrations(RegistrationCall::Deregister {
                     registration_id,
                     body,
-                };
+                });
                 requests.call(ctx, call, Op::Deregister);
                 LayerOutcome::Keep
             }
@@ -252,15 +254,16 @@ impl Registrations {
             CredentialsEvent::Close => LayerOutcome::Close,
             CredentialsEvent::AskDiscard => LayerOutcome::AskDiscard,
             CredentialsEvent::Send(body) => {
-                let call = Call::UpdateCredentials {
+                let call = Call::Registrations(RegistrationCall::UpdateCredentials {
                     registration_id,
                     body,
-                };
+                });
                 requests.call(ctx, call, Op::SaveCredentials);
                 LayerOutcome::Keep
             }
             CredentialsEvent::Reveal => {
-                let call = Call::RevealCredentials { registration_id };
+                let call =
+                    Call::Registrations(RegistrationCall::RevealCredentials { registration_id });
                 requests.call(ctx, call, Op::RevealCredentials);
                 LayerOutcome::Keep
             }
@@ -289,19 +292,28 @@ impl Registrations {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Registration(r))) => d.registration = r,
-            (Op::Reveal(field), Ok(Reply::Registration(r))) => match field.value_in(&r) {
-                Some(v) => d.extras.revealed.push((field, v.clone())),
-                None => ctx.notify(
-                    Level::Info,
-                    format!("This registration has no {} on file.", field.label()),
-                ),
-            },
-            (Op::RevealAll, Ok(Reply::RevealedCredentials(revealed))) => {
+            (Op::Record, Ok(Reply::Registrations(RegistrationReply::One(r)))) => d.registration = r,
+            (Op::Reveal(field), Ok(Reply::Registrations(RegistrationReply::One(r)))) => {
+                match field.value_in(&r) {
+                    Some(v) => d.extras.revealed.push((field, v.clone())),
+                    None => ctx.notify(
+                        Level::Info,
+                        format!("This registration has no {} on file.", field.label()),
+                    ),
+                }
+            }
+            (
+                Op::RevealAll,
+                Ok(Reply::Registrations(RegistrationReply::RevealedCredentials(revealed))),
+            ) => {
                 d.extras.portal = Some(revealed.fields);
             }
-            (Op::Oss, Ok(Reply::OssCountries(c))) => d.extras.oss_countries = Some(Ok(c)),
-            (Op::Form, Ok(Reply::JurisdictionForm(f))) => d.extras.form = Some(Ok(f)),
+            (Op::Oss, Ok(Reply::Registrations(RegistrationReply::OssCountries(c)))) => {
+                d.extras.oss_countries = Some(Ok(c))
+            }
+            (Op::Form, Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f)))) => {
+                d.extras.form = Some(Ok(f))
+            }
             (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
             (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
             (_, Err(f)) => ctx.notify(Level::Error, f.message),
@@ -335,13 +347,25 @@ impl PaneSpec for Registrations {
     ) {
         let r = &detail.registration;
         let id = r.id.clone();
-        requests.call(ctx, Call::Registration { id, reveal: None }, Op::Record);
+        requests.call(
+            ctx,
+            Call::Registrations(RegistrationCall::Get { id, reveal: None }),
+            Op::Record,
+        );
         if r.country_code == EU_ONE_STOP_SHOP || r.oss_type.is_some() {
             let registration_id = r.id.clone();
-            requests.call(ctx, Call::OssCountries { registration_id }, Op::Oss);
+            requests.call(
+                ctx,
+                Call::Registrations(RegistrationCall::OssCountries { registration_id }),
+                Op::Oss,
+            );
         }
         let (country, state) = (r.country_code.clone(), r.state_code.clone());
-        requests.call(ctx, Call::JurisdictionForm { country, state }, Op::Form);
+        requests.call(
+            ctx,
+            Call::Registrations(RegistrationCall::JurisdictionForm { country, state }),
+            Op::Form,
+        );
     }
 
     fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
@@ -405,7 +429,10 @@ impl PaneSpec for Registrations {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Deregister, Ok(Reply::Deregistered(registration))) => {
+            (
+                Op::Deregister,
+                Ok(Reply::Registrations(RegistrationReply::Deregistered(registration))),
+            ) => {
                 ctx.notify(
                     Level::Success,
                     format!(
@@ -423,7 +450,10 @@ impl PaneSpec for Registrations {
                     w.failed(&failure);
                 }
             }
-            (Op::SaveCredentials, Ok(Reply::CredentialsUpdated(done))) => {
+            (
+                Op::SaveCredentials,
+                Ok(Reply::Registrations(RegistrationReply::CredentialsUpdated(done))),
+            ) => {
                 let words =
                     credentials::saved_in_words(Self::credentials(parts).map(|f| &*f), &done);
                 ctx.notify(Level::Success, words);
@@ -436,7 +466,10 @@ impl PaneSpec for Registrations {
                     form.failed(&failure);
                 }
             }
-            (Op::RevealCredentials, Ok(Reply::RevealedCredentials(revealed))) => {
+            (
+                Op::RevealCredentials,
+                Ok(Reply::Registrations(RegistrationReply::RevealedCredentials(revealed))),
+            ) => {
                 if let Some(form) = Self::credentials(parts) {
                     form.revealed(revealed.fields);
                 }

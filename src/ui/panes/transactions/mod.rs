@@ -8,6 +8,7 @@ mod detail;
 mod estimate;
 mod filter;
 
+use crate::effect::{TransactionCall, TransactionReply};
 use chrono::Utc;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -43,8 +44,8 @@ list_spec! {
         filter: TransactionFilter,
         noun: "transactions",
         columns: columns,
-        call: Transactions,
-        page: TransactionsPage,
+        call: Transactions(TransactionCall::List),
+        page: TransactionReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
@@ -245,7 +246,11 @@ impl Transactions {
         parts
             .requests
             .cancel_where(ctx, |op| matches!(op, Op::Terms));
-        parts.requests.call(ctx, Call::BackFilingTerms, Op::Terms);
+        parts.requests.call(
+            ctx,
+            Call::Transactions(TransactionCall::BackFilingTerms),
+            Op::Terms,
+        );
         parts
             .screen
             .open(TransactionView::Terms(None, DetailState::default()));
@@ -293,7 +298,11 @@ impl PaneSpec for Transactions {
         ctx: &mut Ctx,
     ) {
         let id = detail.transaction.id.clone();
-        requests.call(ctx, Call::Transaction { id }, Op::Record);
+        requests.call(
+            ctx,
+            Call::Transactions(TransactionCall::Get { id }),
+            Op::Record,
+        );
     }
 
     fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
@@ -339,10 +348,10 @@ impl PaneSpec for Transactions {
                 match credit::credit_body(&form.values()) {
                     Ok(body) => {
                         form.set_busy(true);
-                        let call = Call::CreditNote {
+                        let call = Call::Transactions(TransactionCall::CreditNote {
                             original_id: sale.id.clone(),
                             body: Box::new(body),
-                        };
+                        });
                         requests.call(ctx, call, Op::Credit);
                     }
                     Err(errors) => form.set_errors(&errors),
@@ -353,7 +362,11 @@ impl PaneSpec for Transactions {
                     Ok(body) => {
                         form.set_busy(true);
                         let body = Box::new(body);
-                        requests.call(ctx, Call::Estimate { body }, Op::Estimate);
+                        requests.call(
+                            ctx,
+                            Call::Transactions(TransactionCall::Estimate { body }),
+                            Op::Estimate,
+                        );
                     }
                     Err(errors) => form.set_errors(&errors),
                 }
@@ -370,7 +383,9 @@ impl PaneSpec for Transactions {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Transaction(t))) => Self::detail_loaded(parts, *t),
+            (Op::Record, Ok(Reply::Transactions(TransactionReply::One(t)))) => {
+                Self::detail_loaded(parts, *t)
+            }
             (Op::Record, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
                     d.credit_when_loaded = false;
@@ -378,7 +393,7 @@ impl PaneSpec for Transactions {
                 }
                 ctx.notify(Level::Error, failure.message);
             }
-            (Op::Credit, Ok(Reply::Transaction(note))) => {
+            (Op::Credit, Ok(Reply::Transactions(TransactionReply::One(note)))) => {
                 ctx.notify(
                     Level::Success,
                     format!("Credit note {} issued ({}).", note.external_id, note.kind),
@@ -386,7 +401,7 @@ impl PaneSpec for Transactions {
                 open_detail(self, parts, &note, ctx);
                 parts.list.reload(ctx);
             }
-            (Op::Estimate, Ok(Reply::Estimate(answer))) => {
+            (Op::Estimate, Ok(Reply::Transactions(TransactionReply::Estimate(answer)))) => {
                 if let Some(TransactionView::Estimate { result, state, .. }) =
                     parts.screen.view_mut()
                 {
@@ -394,7 +409,7 @@ impl PaneSpec for Transactions {
                     *state = DetailState::default();
                 }
             }
-            (Op::Terms, Ok(Reply::BackFilingTerms(terms))) => {
+            (Op::Terms, Ok(Reply::Transactions(TransactionReply::BackFilingTerms(terms)))) => {
                 if let Some(TransactionView::Terms(shown, _)) = parts.screen.view_mut() {
                     *shown = Some(Box::new(terms));
                 }
@@ -439,9 +454,11 @@ impl PaneSpec for Transactions {
         if d.ticks >= REFRESH_TICKS {
             d.ticks = 0;
             let id = d.transaction.id.clone();
-            parts
-                .requests
-                .call(ctx, Call::Transaction { id }, Op::Record);
+            parts.requests.call(
+                ctx,
+                Call::Transactions(TransactionCall::Get { id }),
+                Op::Record,
+            );
         }
         false
     }

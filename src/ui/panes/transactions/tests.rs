@@ -1,5 +1,6 @@
 //! The pane on its own: keys, ticks and answers in, calls and notices out.
 
+use crate::effect::{TransactionCall, TransactionReply};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
@@ -33,17 +34,17 @@ fn the_list_says_it_shows_the_last_12_months_and_sorts_on_the_service() {
     let mut h = harness(false);
     h.load(
         vec![transaction("t1", "SALE", "PROCESSED")],
-        Reply::TransactionsPage,
+        TransactionReply::Page,
     );
     assert!(h.pane.subtitle().starts_with("last 12 months"));
     h.action(Action::Sort);
     let (_, call) = h.only_call();
-    let Call::Transactions { filter, .. } = call else {
+    let Call::Transactions(TransactionCall::List { filter, .. }) = call else {
         panic!("a page call: {call:?}");
     };
     assert_eq!(filter.order_by, [Sort::asc("date")]);
     h.action(Action::SortReverse);
-    let Call::Transactions { filter, .. } = h.only_call().1 else {
+    let Call::Transactions(TransactionCall::List { filter, .. }) = h.only_call().1 else {
         panic!("a page call");
     };
     assert_eq!(filter.order_by, [Sort::desc("date")]);
@@ -55,7 +56,7 @@ fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
     let mut h = harness(false);
     h.load(
         vec![transaction("t1", "SALE", "QUEUED")],
-        Reply::TransactionsPage,
+        TransactionReply::Page,
     );
     h.action(Action::Open);
     let (first, _) = h.only_call();
@@ -63,17 +64,25 @@ fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
     assert!(h.calls().is_empty(), "no refresh while one is on its way");
     h.answer(
         first,
-        Ok(Reply::Transaction(Box::new(transaction(
-            "t1", "SALE", "QUEUED",
+        Ok(Reply::Transactions(TransactionReply::One(Box::new(
+            transaction("t1", "SALE", "QUEUED"),
         )))),
     );
     (0..REFRESH_TICKS - 1).for_each(|_| h.tick());
     assert!(h.calls().is_empty(), "not before about 2 s");
     h.tick();
     let (again, call) = h.only_call();
-    assert_eq!(call, Call::Transaction { id: "t1".into() });
+    assert_eq!(
+        call,
+        Call::Transactions(TransactionCall::Get { id: "t1".into() })
+    );
     let done = transaction("t1", "SALE", "PROCESSED");
-    h.answer(again, Ok(Reply::Transaction(Box::new(done.clone()))));
+    h.answer(
+        again,
+        Ok(Reply::Transactions(TransactionReply::One(Box::new(
+            done.clone(),
+        )))),
+    );
     assert_eq!(h.pane.parts.screen.detail().unwrap().transaction, done);
     assert_eq!(
         h.pane.parts.list.selected(),
@@ -89,17 +98,15 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
     let mut h = harness(false);
     h.load(
         vec![transaction("t1", "SALE", "PROCESSED")],
-        Reply::TransactionsPage,
+        TransactionReply::Page,
     );
     assert!(h.action(Action::CreditNote));
     let (load, _) = h.only_call();
     assert!(h.pane.parts.screen.is_detail(), "waits for the record");
     h.answer(
         load,
-        Ok(Reply::Transaction(Box::new(transaction(
-            "t1",
-            "SALE",
-            "PROCESSED",
+        Ok(Reply::Transactions(TransactionReply::One(Box::new(
+            transaction("t1", "SALE", "PROCESSED"),
         )))),
     );
     assert!(matches!(
@@ -108,13 +115,16 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
     ));
     h.submit();
     let (id, call) = h.only_call();
-    let Call::CreditNote { original_id, body } = call else {
+    let Call::Transactions(TransactionCall::CreditNote { original_id, body }) = call else {
         panic!("a credit note call: {call:?}");
     };
     assert_eq!(original_id, "t1");
     assert_eq!(body.total_amount, rust_decimal::Decimal::new(10000, 2));
     let note = transaction("t2", "FULL_CREDIT_NOTE", "PROCESSED");
-    h.answer(id, Ok(Reply::Transaction(Box::new(note))));
+    h.answer(
+        id,
+        Ok(Reply::Transactions(TransactionReply::One(Box::new(note)))),
+    );
     assert!(h.pane.parts.screen.is_detail());
     assert_eq!(h.pane.parts.screen.detail().unwrap().transaction.id, "t2");
     assert_eq!(h.last_level(), Some(Level::Success));
@@ -125,7 +135,7 @@ fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
     let mut h = harness(false);
     h.load(
         vec![transaction("t1", "PARTIAL_CREDIT_NOTE", "PROCESSED")],
-        Reply::TransactionsPage,
+        TransactionReply::Page,
     );
     let offers_credit = |h: &Harness| {
         h.pane
@@ -141,7 +151,7 @@ fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
     let mut h = harness(true);
     h.load(
         vec![transaction("t1", "SALE", "PROCESSED")],
-        Reply::TransactionsPage,
+        TransactionReply::Page,
     );
     assert!(
         offers_credit(&h),
@@ -156,10 +166,10 @@ fn credit_notes_are_refused_for_other_types_and_in_read_only_mode() {
 #[test]
 fn estimate_and_terms_open_in_read_only_mode() {
     let mut h = harness(true);
-    h.load(vec![], Reply::TransactionsPage);
+    h.load(vec![], TransactionReply::Page);
     assert!(h.with(|p, ctx| p.command("terms", &[], ctx)));
     let (id, call) = h.only_call();
-    assert_eq!(call, Call::BackFilingTerms);
+    assert_eq!(call, Call::Transactions(TransactionCall::BackFilingTerms));
     assert!(matches!(
         h.pane.parts.screen.view(),
         Some(TransactionView::Terms(None, _))
@@ -191,16 +201,14 @@ fn credit_form_open() -> Harness {
     let mut h = harness(false);
     h.load(
         vec![transaction("t1", "SALE", "PROCESSED")],
-        Reply::TransactionsPage,
+        TransactionReply::Page,
     );
     h.action(Action::Open);
     let (load, _) = h.only_call();
     h.answer(
         load,
-        Ok(Reply::Transaction(Box::new(transaction(
-            "t1",
-            "SALE",
-            "PROCESSED",
+        Ok(Reply::Transactions(TransactionReply::One(Box::new(
+            transaction("t1", "SALE", "PROCESSED"),
         )))),
     );
     assert!(h.action(Action::CreditNote));

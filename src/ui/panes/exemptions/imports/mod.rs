@@ -8,6 +8,7 @@
 
 mod columns;
 
+use crate::effect::{ExemptionCall, ExemptionReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -73,15 +74,15 @@ impl ListSpec for ImportList {
     }
 
     fn call(filter: &ImportFilter, _: Vec<Sort>, page: PageParams) -> Call {
-        Call::CertificateImports {
+        Call::Exemptions(ExemptionCall::Imports {
             status: filter.status.clone(),
             page,
-        }
+        })
     }
 
     fn page(reply: Reply) -> Option<Page<Marked<CertificateImport>>> {
         match reply {
-            Reply::CertificateImportsPage(page) => Some(page.map(Marked::new)),
+            Reply::Exemptions(ExemptionReply::ImportsPage(page)) => Some(page.map(Marked::new)),
             _ => None,
         }
     }
@@ -272,18 +273,18 @@ impl Imports {
 
     fn approve(parts: &mut Parts<Self>, ids: Vec<String>, exemption_type: String, ctx: &mut Ctx) {
         let call = match ids.as_slice() {
-            [id] => Call::ApproveCertificateImport {
+            [id] => Call::Exemptions(ExemptionCall::ApproveImport {
                 id: id.clone(),
                 body: ApproveImport {
                     exemption_type: Some(exemption_type.clone()),
                 },
-            },
-            _ => Call::BulkApproveCertificateImports {
+            }),
+            _ => Call::Exemptions(ExemptionCall::BulkApproveImports {
                 body: BulkApproveImports {
                     ids: ids.clone(),
                     exemption_type: Some(exemption_type.clone()),
                 },
-            },
+            }),
         };
         let op = Op::Approve {
             ids,
@@ -399,7 +400,7 @@ impl PaneSpec for Imports {
             exemption_type,
         } = op;
         match result {
-            Ok(Reply::CertificateImportsApproved(items)) => {
+            Ok(Reply::Exemptions(ExemptionReply::ImportsApproved(items))) => {
                 let mut exemptions = Vec::new();
                 for item in items {
                     parts.list.unmark(&item.id);

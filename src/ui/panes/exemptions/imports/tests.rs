@@ -1,5 +1,6 @@
 //! The imports view on its own: keys and answers in, calls and notices out.
 
+use crate::effect::{ExemptionCall, ExemptionReply};
 use crossterm::event::KeyCode;
 
 use super::*;
@@ -33,15 +34,15 @@ fn with_rows(ids: &[&str]) -> Harness {
     let (id, call) = h.calls().pop().expect("the first page");
     assert_eq!(
         call,
-        Call::CertificateImports {
+        Call::Exemptions(ExemptionCall::Imports {
             status: Some(CertificateImportStatus::Uploaded),
             page: crate::model::PageParams::new(1, 100),
-        },
+        }),
         "awaiting approval by default"
     );
     let rows: Vec<_> = ids.iter().map(|i| import(i)).collect();
     let page = Page::new(rows, ids.len() as u64, 1, 100);
-    h.answer(id, Ok(Reply::CertificateImportsPage(page)));
+    h.answer(id, Ok(Reply::Exemptions(ExemptionReply::ImportsPage(page))));
     h
 }
 
@@ -76,12 +77,12 @@ fn two_marked_imports_go_in_one_bulk_approval_of_the_chosen_type() {
     let (id, call) = h.calls().pop().expect("the approval");
     assert_eq!(
         call,
-        Call::BulkApproveCertificateImports {
+        Call::Exemptions(ExemptionCall::BulkApproveImports {
             body: BulkApproveImports {
                 ids: vec!["ci_1".into(), "ci_3".into()],
                 exemption_type: Some("TRANSACTION".into()),
             }
-        }
+        })
     );
 
     let approved: Vec<_> = ["ci_1", "ci_3"]
@@ -94,7 +95,10 @@ fn two_marked_imports_go_in_one_bulk_approval_of_the_chosen_type() {
             ..import(i)
         })
         .collect();
-    h.answer(id, Ok(Reply::CertificateImportsApproved(approved)));
+    h.answer(
+        id,
+        Ok(Reply::Exemptions(ExemptionReply::ImportsApproved(approved))),
+    );
     assert!(h.pane.changed_elsewhere(), "the exemptions view reloads");
     let row = &h.pane.parts.list.table().row(2).unwrap().row;
     assert_eq!(row.status, CertificateImportStatus::Approved);
@@ -118,12 +122,12 @@ fn one_import_goes_in_the_single_approval_and_a_refusal_keeps_the_marks() {
     let (_, call) = h.calls().pop().unwrap();
     assert_eq!(
         call,
-        Call::ApproveCertificateImport {
+        Call::Exemptions(ExemptionCall::ApproveImport {
             id: "ci_1".into(),
             body: ApproveImport {
                 exemption_type: Some("CUSTOMER".into())
             }
-        },
+        }),
         "CUSTOMER by default"
     );
 
@@ -202,10 +206,10 @@ fn the_status_filter_reloads_and_forgets_the_marks() {
     assert!(
         matches!(
             call,
-            Call::CertificateImports {
+            Call::Exemptions(ExemptionCall::Imports {
                 status: Some(CertificateImportStatus::Approved),
                 ..
-            }
+            })
         ),
         "{call:?}"
     );

@@ -1,0 +1,69 @@
+//! Carries out the calls panes ask for, with the client, and words their failures for users.
+
+use super::files;
+use crate::api::{ApiError, Client};
+use crate::effect::{
+    Call, Failure, FailureKind, FileCall, FileReply, OrganizationCall, OrganizationReply, Reply,
+};
+
+mod customers;
+mod exemptions;
+mod filings;
+mod nexus;
+mod registrations;
+mod transactions;
+
+/// Makes one call: each resource's calls are carried out by the module of the same name.
+pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
+    let result = match call {
+        Call::Registrations(call) => registrations::execute(client, call).await.map(Reply::from),
+        Call::Nexus(call) => nexus::execute(client, call).await.map(Reply::from),
+        Call::Customers(call) => customers::execute(client, call).await.map(Reply::from),
+        Call::Exemptions(call) => return exemptions::execute(client, call).await.map(Reply::from),
+        Call::Filings(call) => filings::execute(client, call).await.map(Reply::from),
+        Call::Transactions(call) => transactions::execute(client, call).await.map(Reply::from),
+        Call::Organizations(OrganizationCall::List { page }) => client
+            .list_organizations(page)
+            .await
+            .map(|p| Reply::Organizations(OrganizationReply::Page(p))),
+        Call::Files(FileCall::CompletePath { partial }) => {
+            let found = tokio::task::spawn_blocking(move || files::complete_path(&partial)).await;
+            return Ok(Reply::Files(FileReply::PathCompletions(
+                found.unwrap_or_default(),
+            )));
+        }
+    };
+    result.map_err(failure)
+}
+
+/// The failure a pane shows for a client error. The client's messages never hold the key.
+pub fn failure(error: ApiError) -> Failure {
+    let kind = match &error {
+        ApiError::Unauthorized { .. } => FailureKind::Unauthorized,
+        ApiError::Forbidden { .. } => FailureKind::Forbidden,
+        ApiError::NotFound { .. } => FailureKind::NotFound,
+        ApiError::Validation(_) => FailureKind::Validation,
+        ApiError::Conflict { .. } => FailureKind::Conflict,
+        ApiError::BadRequest { .. } => FailureKind::Other,
+        ApiError::RateLimited { .. } => FailureKind::RateLimited,
+        ApiError::Server { .. } => FailureKind::Server,
+        ApiError::Network { .. } => FailureKind::Network,
+        ApiError::Timeout { .. } => FailureKind::Timeout,
+        ApiError::Undecodable { .. } => FailureKind::Undecodable,
+        ApiError::MethodNotAllowed { .. } => FailureKind::Other,
+        ApiError::Tenanted(e) => match e.status {
+            401 => FailureKind::Unauthorized,
+            403 => FailureKind::Forbidden,
+            404 => FailureKind::NotFound,
+            409 => FailureKind::Conflict,
+            422 => FailureKind::Validation,
+            _ => FailureKind::Other,
+        },
+        ApiError::Unsupported { .. } => FailureKind::Unsupported,
+    };
+    Failure {
+        kind,
+        message: error.to_string(),
+        fields: error.field_errors().to_vec(),
+    }
+}

@@ -1,0 +1,29 @@
+//! Carries out the transaction calls.
+
+use crate::api::{ApiResult, Client};
+use crate::effect::{TransactionCall, TransactionReply};
+
+pub(super) async fn execute(client: &Client, call: TransactionCall) -> ApiResult<TransactionReply> {
+    match call {
+        TransactionCall::List { filter, page } => client
+            .list_transactions(&filter, page)
+            .await
+            .map(TransactionReply::Page),
+        TransactionCall::Get { id } => client
+            .get_transaction(&id)
+            .await
+            .map(|t| TransactionReply::One(Box::new(t))),
+        TransactionCall::CreditNote { original_id, body } => client
+            .create_credit_note(&original_id, &body)
+            .await
+            .map(|t| TransactionReply::One(Box::new(t))),
+        TransactionCall::Estimate { body } => client
+            .estimate_tax(&body)
+            .await
+            .map(|e| TransactionReply::Estimate(Box::new(e))),
+        TransactionCall::BackFilingTerms => client
+            .get_back_filing_terms()
+            .await
+            .map(TransactionReply::BackFilingTerms),
+    }
+}

@@ -1,0 +1,54 @@
+//! Customers: the list, one customer, a new customer, a customer's tax registration.
+
+use crate::model::filters::CustomerFilter;
+use crate::model::{
+    Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite, Page,
+    PageParams,
+};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CustomerCall {
+    List {
+        filter: CustomerFilter,
+        page: PageParams,
+    },
+    Get {
+        id: String,
+    },
+    Create {
+        body: Box<CustomerWrite>,
+    },
+    /// Adds the customer's tax id, or replaces the one of the same tax type and country.
+    TaxRegistration {
+        customer_id: String,
+        body: CustomerTaxRegistrationWrite,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CustomerReply {
+    Page(Page<Customer>),
+    /// A customer read or created.
+    One(Customer),
+    TaxRegistration(CustomerTaxRegistration),
+}
+
+impl CustomerCall {
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self,
+            CustomerCall::Create { .. } | CustomerCall::TaxRegistration { .. }
+        )
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            CustomerCall::List { page, .. } => format!("loading customers (page {})", page.page),
+            CustomerCall::Get { id } => format!("loading customer {id}"),
+            CustomerCall::Create { .. } => "creating a customer".to_owned(),
+            CustomerCall::TaxRegistration { customer_id, .. } => {
+                format!("saving a tax registration of {customer_id}")
+            }
+        }
+    }
+}

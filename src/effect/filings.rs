@@ -1,0 +1,54 @@
+//! Filings: the list, one filing, the back-filing options and the bulk actions (Tenanted API).
+
+use crate::model::filters::FilingFilter;
+use crate::model::tenanted::{BackFilingOption, BulkFilingResult};
+use crate::model::{Filing, Page, PageParams};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FilingCall {
+    List {
+        filter: FilingFilter,
+        page: PageParams,
+    },
+    Get {
+        id: String,
+    },
+    /// The past periods that can be filed late (Tenanted API only).
+    BackFilingOptions,
+    /// Approves filings for filing; each filing answers on its own (Tenanted API only).
+    BulkApprove {
+        ids: Vec<String>,
+    },
+    /// Pauses filings; each filing answers on its own (Tenanted API only).
+    BulkPause {
+        ids: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FilingReply {
+    Page(Page<Filing>),
+    One(Box<Filing>),
+    BackFilingOptions(Vec<BackFilingOption>),
+    /// What a bulk approval or pause did to each filing.
+    Bulk(BulkFilingResult),
+}
+
+impl FilingCall {
+    pub fn is_write(&self) -> bool {
+        matches!(
+            self,
+            FilingCall::BulkApprove { .. } | FilingCall::BulkPause { .. }
+        )
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            FilingCall::List { page, .. } => format!("loading filings (page {})", page.page),
+            FilingCall::Get { id } => format!("loading filing {id}"),
+            FilingCall::BackFilingOptions => "loading the back-filing options".to_owned(),
+            FilingCall::BulkApprove { ids } => format!("approving {} filings", ids.len()),
+            FilingCall::BulkPause { ids } => format!("pausing {} filings", ids.len()),
+        }
+    }
+}

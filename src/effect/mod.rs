@@ -1,0 +1,182 @@
+//! The vocabulary between panes and the runtime. A pane never calls the client: it returns
+//! effects (call the service, open a URL, copy text, quit), and the runtime answers each call
+//! with an [`Answer`] carrying the same [`RequestId`]. A pane keeps the ids it still waits for and
+//! drops any other answer, so a slow answer to an old filter never overwrites a newer one.
+
+mod customers;
+mod exemptions;
+mod files;
+mod filings;
+mod nexus;
+mod organizations;
+mod registrations;
+mod transactions;
+
+pub use self::customers::{CustomerCall, CustomerReply};
+pub use self::exemptions::{ExemptionCall, ExemptionReply};
+pub use self::files::{FileCall, FileReply};
+pub use self::filings::{FilingCall, FilingReply};
+pub use self::nexus::{NexusCall, NexusReply};
+pub use self::organizations::{OrganizationCall, OrganizationReply};
+pub use self::registrations::{RegistrationCall, RegistrationReply};
+pub use self::transactions::{TransactionCall, TransactionReply};
+use crate::model::FieldError;
+
+/// Names one call to the service, unique for the life of the dashboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RequestId(pub u64);
+
+/// What a pane asks the runtime to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Call the service; the answer comes back tagged with `id`.
+    Call {
+        id: RequestId,
+        call: Box<Call>,
+    },
+    /// The answer to `id` is no longer wanted: cancel the request if it is still running.
+    Cancel(RequestId),
+    /// Open a web page in the user's browser.
+    OpenUrl(String),
+    /// Copy text to the clipboard (OSC 52, so it works over SSH too).
+    Copy(String),
+    /// Switch to the named colour theme (files in the config directory may override it).
+    Theme(String),
+    /// Act on another organization from now on (Tenanted API): the runtime swaps the client's
+    /// organization selector, then the shell updates the header and reloads every pane.
+    SwitchOrganization(String),
+    Quit,
+}
+
+/// Every call the dashboard makes, by resource. Each resource's calls and answers live in a
+/// module of their own here, and are carried out by a module of the same name in `app/calls/`,
+/// so a new resource adds files rather than growing these matches.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Registrations(RegistrationCall),
+    Nexus(NexusCall),
+    Customers(CustomerCall),
+    Exemptions(ExemptionCall),
+    Filings(FilingCall),
+    Transactions(TransactionCall),
+    Organizations(OrganizationCall),
+    /// Work on local files (no call to the service).
+    Files(FileCall),
+}
+
+impl Call {
+    /// Whether the call changes records (refused in read-only mode, whatever asked for it).
+    pub fn is_write(&self) -> bool {
+        match self {
+            Call::Registrations(c) => c.is_write(),
+            Call::Nexus(c) => c.is_write(),
+            Call::Customers(c) => c.is_write(),
+            Call::Exemptions(c) => c.is_write(),
+            Call::Filings(c) => c.is_write(),
+            Call::Transactions(c) => c.is_write(),
+            Call::Organizations(_) | Call::Files(_) => false,
+        }
+    }
+
+    /// A few words for the spinner and the log: `loading registrations`.
+    pub fn describe(&self) -> String {
+        match self {
+            Call::Registrations(c) => c.describe(),
+            Call::Nexus(c) => c.describe(),
+            Call::Customers(c) => c.describe(),
+            Call::Exemptions(c) => c.describe(),
+            Call::Filings(c) => c.describe(),
+            Call::Transactions(c) => c.describe(),
+            Call::Organizations(c) => c.describe(),
+            Call::Files(c) => c.describe(),
+        }
+    }
+}
+
+/// What a call returned, by resource.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    Registrations(RegistrationReply),
+    Nexus(NexusReply),
+    Customers(CustomerReply),
+    Exemptions(ExemptionReply),
+    Filings(FilingReply),
+    Transactions(TransactionReply),
+    Organizations(OrganizationReply),
+    Files(FileReply),
+}
+
+/// Declares the `From` conversions of each resource's calls and answers into [`Call`] and
+/// [`Reply`], so a pane writes `CustomerCall::Get { id }.into()`.
+macro_rules! groups {
+    ($($variant:ident: $call:ident, $reply:ident;)+) => {
+        $(
+            impl From<$call> for Call {
+                fn from(call: $call) -> Self {
+                    Call::$variant(call)
+                }
+            }
+
+            impl From<$reply> for Reply {
+                fn from(reply: $reply) -> Self {
+                    Reply::$variant(reply)
+                }
+            }
+        )+
+    };
+}
+
+groups! {
+    Registrations: RegistrationCall, RegistrationReply;
+    Nexus: NexusCall, NexusReply;
+    Customers: CustomerCall, CustomerReply;
+    Exemptions: ExemptionCall, ExemptionReply;
+    Filings: FilingCall, FilingReply;
+    Transactions: TransactionCall, TransactionReply;
+    Organizations: OrganizationCall, OrganizationReply;
+    Files: FileCall, FileReply;
+}
+
+/// Why a call failed, in words for the user, with the fields a 422 named.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub message: String,
+    pub fields: Vec<FieldError>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    Unauthorized,
+    Forbidden,
+    NotFound,
+    Validation,
+    Conflict,
+    RateLimited,
+    Server,
+    Network,
+    Timeout,
+    Undecodable,
+    /// Refused before sending: read-only mode.
+    ReadOnly,
+    /// Refused before sending: the feature needs the Tenanted API and the profile uses v1.
+    Unsupported,
+    Other,
+}
+
+impl FailureKind {
+    /// Whether the connection itself is in doubt (the header shows it).
+    pub fn is_connection(self) -> bool {
+        matches!(
+            self,
+            FailureKind::Network | FailureKind::Timeout | FailureKind::Server
+        )
+    }
+}
+
+/// The answer to one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    pub id: RequestId,
+    pub result: Result<Reply, Failure>,
+}

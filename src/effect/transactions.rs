@@ -1,0 +1,56 @@
+//! Transactions: the list, one transaction, a credit note, a tax estimate, the back-filing
+//! terms.
+
+use crate::model::filters::TransactionFilter;
+use crate::model::{
+    BackFilingTerms, CreditNoteRequest, EstimateRequest, EstimateResponse, Page, PageParams,
+    Transaction,
+};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransactionCall {
+    List {
+        filter: TransactionFilter,
+        page: PageParams,
+    },
+    Get {
+        id: String,
+    },
+    CreditNote {
+        original_id: String,
+        body: Box<CreditNoteRequest>,
+    },
+    Estimate {
+        body: Box<EstimateRequest>,
+    },
+    BackFilingTerms,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TransactionReply {
+    Page(Page<Transaction>),
+    /// A transaction read, or a credit note issued.
+    One(Box<Transaction>),
+    Estimate(Box<EstimateResponse>),
+    BackFilingTerms(BackFilingTerms),
+}
+
+impl TransactionCall {
+    pub fn is_write(&self) -> bool {
+        matches!(self, TransactionCall::CreditNote { .. })
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            TransactionCall::List { page, .. } => {
+                format!("loading transactions (page {})", page.page)
+            }
+            TransactionCall::Get { id } => format!("loading transaction {id}"),
+            TransactionCall::CreditNote { original_id, .. } => {
+                format!("issuing a credit note on {original_id}")
+            }
+            TransactionCall::Estimate { .. } => "estimating tax".to_owned(),
+            TransactionCall::BackFilingTerms => "loading the back-filing terms".to_owned(),
+        }
+    }
+}
