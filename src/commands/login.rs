@@ -158,7 +158,7 @@ pub async fn login(
     prompt: &mut dyn KeyPrompt,
     out: &mut dyn Write,
 ) -> Result<(), LoginError> {
-    let mut config = ctx.load_config()?;
+    let mut config = ctx.load_config_to_update()?;
     let name = ctx
         .profile
         .clone()

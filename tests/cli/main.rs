@@ -5,4 +5,5 @@ mod binary;
 mod common;
 mod export;
 mod login;
+mod startup;
 mod tenanted_login;

@@ -2,6 +2,9 @@
 //! through a terminal emulator.
 
 mod pty;
+#[cfg(target_os = "linux")]
+mod signals;
+mod startup;
 mod svg;
 
 use std::time::Duration;
