@@ -70,7 +70,7 @@ pub async fn prepare(
             read_only: options.read_only,
         };
         (
-            Client::new(config)?,
+            Client::new(config.with_env(&ProcessEnv)?)?,
             header,
             Some(sandbox),
             Keymap::default(),
@@ -96,7 +96,7 @@ pub async fn prepare(
             .await??
         };
         let profile = config.profile(&resolved.name);
-        let client_config = ClientConfig::from_profile(&resolved);
+        let client_config = ClientConfig::from_profile(&resolved).with_env(&env)?;
         let header = HeaderInfo {
             profile: resolved.name.clone(),
             organization: resolved.organization_id.clone(),

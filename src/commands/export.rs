@@ -35,7 +35,9 @@ pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, Expo
         .resolve()
         .await
         .map_err(|e| ExportError::Setup(e.to_string()))?;
-    let client = Client::new(ClientConfig::from_profile(&profile))
+    let client = ClientConfig::from_profile(&profile)
+        .with_env(&*ctx.env)
+        .and_then(Client::new)
         .map_err(|e| ExportError::Setup(e.to_string()))?;
     let job = ExportJob::new(query, args.format);
     let progress = progress_bar(args.resource);
