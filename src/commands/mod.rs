@@ -14,9 +14,6 @@ use std::sync::Arc;
 use crate::config::{Config, ConfigError};
 use crate::credentials::{CredentialError, Env, KeyStore, ProcessEnv, ResolvedProfile, resolve};
 
-/// Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells expect.
-pub const EXIT_INTERRUPTED: u8 = 130;
-
 /// What a command reads from the machine.
 #[derive(Clone)]
 pub struct Context {

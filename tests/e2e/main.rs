@@ -1,6 +1,7 @@
 //! The real binary in a pseudo-terminal: `taxdash --demo`, driven by keystrokes, read back
 //! through a terminal emulator.
 
+mod export;
 mod pty;
 #[cfg(target_os = "linux")]
 mod signals;
