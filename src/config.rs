@@ -109,6 +109,16 @@ pub enum ConfigError {
     )]
     NoConfigDir,
 
+    /// The config file named by `--config` or `TAXDASH_CONFIG` does not exist.
+    #[error(
+        "the config file {} (named by --config or {ENV_CONFIG}) does not exist; check the \
+         path, or create it with `taxdash login --config {}`", path.display(), path.display()
+    )]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
+
     /// The config file exists but could not be read.
     #[error("could not read the config file {}: {source}", path.display())]
     Read {
@@ -379,6 +389,18 @@ impl Config {
             }
         };
         Self::parse(&text, Some(path))
+    }
+
+    /// Reads the config file at `path` as [`Config::load`] does, except that a missing file is
+    /// an error when `named` (the user named it with `--config` or `TAXDASH_CONFIG`): a typo
+    /// must not run the command on no profile at all.
+    pub fn load_named(path: &Path, named: bool) -> Result<Self, ConfigError> {
+        if named && !path.exists() {
+            return Err(ConfigError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        Self::load(path)
     }
 
     /// Parses and validates configuration text.

@@ -1,9 +1,10 @@
+use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use taxdash::app::DashboardOptions;
+use taxdash::app::{DashboardOptions, Ended};
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
 use taxdash::commands::{self, Context, Failure};
 use taxdash::sandbox::{
@@ -44,18 +45,27 @@ fn main() -> ExitCode {
             .block_on(commands::export::run(&ctx, &args))
             .map(drop)
             .map_err(Failure::from),
-        None => runtime.block_on(dashboard(cli)).map_err(Failure::new),
+        None => match runtime.block_on(dashboard(cli)) {
+            Ok(Ended::Signal(signal)) => Err(Failure {
+                message: signal.outcome(),
+                exit_code: signal.exit_code(),
+            }),
+            Ok(_) => Ok(()),
+            Err(e) => Err(Failure::new(e)),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("taxdash: {failure}");
+            // Not eprintln!: after SIGHUP the terminal may be gone, and a failed write must
+            // not turn into a panic.
+            let _ = writeln!(std::io::stderr(), "taxdash: {failure}");
             ExitCode::from(failure.exit_code)
         }
     }
 }
 
-async fn dashboard(cli: Cli) -> Result<(), Box<dyn std::error::Error>> {
+async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
     let options = DashboardOptions {
         demo: cli.demo,
         profile: cli.profile,

@@ -8,9 +8,16 @@ use url::Url;
 
 use super::generation::{Generation, InvalidHeader};
 use super::retry::RetryPolicy;
-use crate::config::{ApiKind, ConfigError, UrlProblem};
+use crate::config::{ApiKind, ConfigError, Env, UrlProblem};
 use crate::credentials::{ApiKey, ResolvedProfile};
 use crate::model::tenanted::ApiVersion;
+
+/// Environment variable: how long one attempt may wait for its answer, in seconds (`30`, `2.5`),
+/// over the default 30 s.
+pub const ENV_TIMEOUT: &str = "TAXDASH_TIMEOUT";
+
+/// The longest [`ENV_TIMEOUT`] taken, in seconds.
+const MAX_TIMEOUT_SECS: f64 = 600.0;
 
 /// Everything a [`Client`](super::Client) needs. Build it with [`ClientConfig::new`] or
 /// [`ClientConfig::from_profile`], then adjust the public fields.
@@ -85,6 +92,30 @@ impl ClientConfig {
         }
         config
     }
+}
+
+impl ClientConfig {
+    /// The settings the environment changes: [`ENV_TIMEOUT`], the wait of each attempt.
+    pub fn with_env(mut self, env: &dyn Env) -> Result<Self, ClientBuildError> {
+        if let Some(text) = env.non_empty(ENV_TIMEOUT) {
+            self.request_timeout = parse_timeout(&text)?;
+        }
+        Ok(self)
+    }
+}
+
+/// A number of seconds, more than 0 and at most 600.
+fn parse_timeout(text: &str) -> Result<Duration, ClientBuildError> {
+    let refused = || ClientBuildError::Setting {
+        name: ENV_TIMEOUT,
+        value: text.escape_debug().to_string(),
+        rule: "must be a number of seconds, more than 0 and at most 600 (such as 30 or 2.5)",
+    };
+    let secs: f64 = text.trim().parse().map_err(|_| refused())?;
+    if !(secs > 0.0 && secs <= MAX_TIMEOUT_SECS) {
+        return Err(refused());
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| refused())
 }
 
 impl fmt::Debug for ClientConfig {
@@ -172,6 +203,13 @@ pub enum ClientBuildError {
     Header(#[from] InvalidHeader),
     #[error("the HTTP client could not start: {0}")]
     Http(String),
+    /// A setting from the environment with a value that cannot be used.
+    #[error("{name} = \"{value}\" {rule}")]
+    Setting {
+        name: &'static str,
+        value: String,
+        rule: &'static str,
+    },
 }
 
 impl From<ConfigError> for ClientBuildError {
@@ -260,6 +298,32 @@ mod tests {
             ClientConfig::from_profile(&p).generation,
             Generation::TENANTED_LATEST
         );
+    }
+
+    #[test]
+    fn the_environment_sets_the_wait_of_an_attempt() {
+        let base = || resolved("organization_id = \"orgn_1\"\n", None);
+        let with = |value: &'static str| {
+            let env = move |name: &str| (name == ENV_TIMEOUT).then(|| value.to_owned());
+            ClientConfig::from_profile(&base()).with_env(&env)
+        };
+        assert_eq!(
+            with("2.5").unwrap().request_timeout,
+            Duration::from_millis(2500)
+        );
+        assert_eq!(
+            with(" ").unwrap().request_timeout,
+            ClientConfig::DEFAULT_REQUEST_TIMEOUT
+        );
+        for bad in ["0", "-1", "soon", "601", "NaN", "inf"] {
+            let e = with(bad).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "TAXDASH_TIMEOUT = \"{bad}\" must be a number of seconds"
+                )),
+                "{e}"
+            );
+        }
     }
 
     #[test]

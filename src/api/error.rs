@@ -62,18 +62,21 @@ pub enum ApiError {
          service may be down.", detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default()
     )]
     Server { status: u16, detail: Option<String> },
-    /// The service could not be reached, or the connection broke.
+    /// The service could not be reached, or the connection broke. `detail` says it in words
+    /// ("could not connect to 127.0.0.1:8080: connection refused"); the HTTP stack's own chain
+    /// of errors goes to the log.
     #[error(
-        "Could not reach the service: {detail}. Check the network connection and the \
-         profile's base URL."
+        "{}. Check the network connection and the profile's base URL.",
+        sentence(detail)
     )]
     Network { detail: String },
-    /// No answer within the request timeout.
+    /// No answer within the request timeout, on each of `attempts` attempts.
     #[error(
-        "The service did not answer within {}. Try again; if it keeps happening, the service \
-         is slow or the timeout is too short.", seconds(*.after)
+        "The service did not answer within {}{}. Try again later; if it keeps happening, the \
+         service is down or slow (TAXDASH_TIMEOUT sets the wait).",
+        seconds(*.after), tries(*.attempts)
     )]
-    Timeout { after: Duration },
+    Timeout { after: Duration, attempts: u32 },
     /// An answer that is not what the interface describes.
     #[error(
         "The service's answer to {what} could not be read ({detail}). The service may have \
@@ -149,12 +152,31 @@ impl ApiError {
     }
 }
 
-fn seconds(d: Duration) -> String {
+/// A duration as a person says it: `30 s`, `1.5 s`.
+pub(crate) fn seconds(d: Duration) -> String {
     let ms = d.as_millis();
     if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// ` (4 attempts)`, or nothing for one.
+fn tries(attempts: u32) -> String {
+    if attempts > 1 {
+        format!(" ({attempts} attempts)")
+    } else {
+        String::new()
+    }
+}
+
+/// `text` with a capital first letter.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -287,8 +309,26 @@ mod tests {
         assert!(e.to_string().contains("Try again in 60 s."));
         let e = ApiError::Timeout {
             after: Duration::from_millis(1500),
+            attempts: 1,
         };
-        assert!(e.to_string().contains("1.5 s"), "{e}");
+        assert!(e.to_string().contains("within 1.5 s. "), "{e}");
+        let e = ApiError::Timeout {
+            after: Duration::from_secs(30),
+            attempts: 4,
+        };
+        assert!(
+            e.to_string()
+                .starts_with("The service did not answer within 30 s (4 attempts)."),
+            "the wait of one attempt, not their sum: {e}"
+        );
+        let e = ApiError::Network {
+            detail: "could not connect to 127.0.0.1:8080: connection refused".into(),
+        };
+        assert!(
+            e.to_string()
+                .starts_with("Could not connect to 127.0.0.1:8080: connection refused. "),
+            "{e}"
+        );
     }
 
     #[test]

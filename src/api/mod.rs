@@ -24,6 +24,7 @@ mod config;
 mod endpoints;
 mod error;
 mod generation;
+mod network;
 mod retry;
 mod service_error;
 mod transport;
@@ -40,7 +41,7 @@ pub use crate::model::tenanted::{
     BulkFilingResult, CertificateImport, CredentialsUpdate, CredentialsUpdated, ErrorCode,
     ExposureEvent, Organization, RevealedCredentials,
 };
-pub use config::{ClientBuildError, ClientConfig, Selector};
+pub use config::{ClientBuildError, ClientConfig, ENV_TIMEOUT, Selector};
 pub use endpoints::{RevealField, Upload};
 pub use error::{ApiError, ApiResult, ServiceError};
 pub use generation::{Generation, InvalidHeader};

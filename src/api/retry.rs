@@ -264,7 +264,11 @@ mod tests {
         );
         assert_eq!(with(2).wait(None, max), None, "attempts used up");
         assert_eq!(
-            Failure::fatal(ApiError::Timeout { after: max }).wait(drawn, max),
+            Failure::fatal(ApiError::Timeout {
+                after: max,
+                attempts: 1
+            })
+            .wait(drawn, max),
             drawn
         );
     }

@@ -3,7 +3,7 @@
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use backon::Retryable;
@@ -18,6 +18,7 @@ use url::Url;
 use super::config::{ClientBuildError, ClientConfig, Selector};
 use super::error::{ApiError, ApiResult, Redactor};
 use super::generation::{ErrorContext, Generation, InvalidHeader};
+use super::network::Symptoms;
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
 use super::service_error::parse_allow;
 use crate::model::filters::Query;
@@ -142,6 +143,7 @@ pub(crate) struct Transport {
     /// after the build cannot travel in a header.
     target: Result<HeaderMap, InvalidHeader>,
     redactor: Redactor,
+    connect_timeout: Duration,
     request_timeout: Duration,
     retry: RetryPolicy,
     limiter: Option<Arc<DefaultDirectRateLimiter>>,
@@ -183,6 +185,7 @@ impl Transport {
             selector: config.selector,
             target: Ok(target),
             redactor: Redactor::new(config.api_key),
+            connect_timeout: config.connect_timeout,
             request_timeout: config.request_timeout,
             retry: config.retry,
             limiter,
@@ -204,6 +207,7 @@ impl Transport {
             selector,
             target,
             redactor: self.redactor.clone(),
+            connect_timeout: self.connect_timeout,
             request_timeout: self.request_timeout,
             retry: self.retry,
             limiter: self.limiter.clone(),
@@ -304,7 +308,11 @@ impl Transport {
         let what = format!("{} {}", call.method, url.path());
         let method = call.method.clone();
         let max_wait = self.retry.max_wait;
-        let attempt = || self.attempt(&call, &url, &what);
+        let attempts = AtomicU32::new(0);
+        let attempt = || {
+            attempts.fetch_add(1, Ordering::Relaxed);
+            self.attempt(&call, &url, &what)
+        };
         let body = attempt
             .retry(self.retry.backoff())
             .when(|f: &Failure| f.retryable(&method))
@@ -314,7 +322,13 @@ impl Transport {
                 tracing::debug!(%what, ?wait, error = %f.error, "retrying");
             })
             .await
-            .map_err(|f| f.error)?;
+            .map_err(|f| match f.error {
+                ApiError::Timeout { after, .. } => ApiError::Timeout {
+                    after,
+                    attempts: attempts.load(Ordering::Relaxed),
+                },
+                other => other,
+            })?;
         Ok((what, body))
     }
 
@@ -358,7 +372,7 @@ impl Transport {
                 request.multipart(Form::new().part(*part, file))
             }
         };
-        let response = request.send().await.map_err(|e| self.failure(e))?;
+        let response = request.send().await.map_err(|e| self.failure(e, what))?;
         let status = response.status();
         let retry_after = retry_after(&response);
         let allow = response
@@ -367,7 +381,7 @@ impl Transport {
             .and_then(|v| v.to_str().ok())
             .map(parse_allow)
             .unwrap_or_default();
-        let body = response.bytes().await.map_err(|e| self.failure(e))?;
+        let body = response.bytes().await.map_err(|e| self.failure(e, what))?;
         if status.is_success() {
             return Ok(body.to_vec());
         }
@@ -389,16 +403,25 @@ impl Transport {
     }
 
     /// A transport error as a failure: a timeout, or a network error (retryable for any method
-    /// when the connection never opened).
-    fn failure(&self, e: reqwest::Error) -> Failure {
-        let connect_failed = e.is_connect();
-        let error = if e.is_timeout() && !connect_failed {
+    /// when the connection never opened), said in words; the full chain goes to the log.
+    fn failure(&self, e: reqwest::Error, what: &str) -> Failure {
+        let symptoms = Symptoms::of(&e.without_url());
+        let connect_failed = symptoms.connect;
+        tracing::warn!(
+            %what,
+            chain = %self.redactor.text(&symptoms.chain()),
+            "transport error"
+        );
+        let error = if symptoms.timeout && !connect_failed {
             ApiError::Timeout {
                 after: self.request_timeout,
+                attempts: 1,
             }
         } else {
             ApiError::Network {
-                detail: self.redactor.text(&describe(e)),
+                detail: self
+                    .redactor
+                    .text(&symptoms.words(&self.base_url, self.connect_timeout)),
             }
         };
         Failure::transport(error, connect_failed)
@@ -411,21 +434,6 @@ fn retry_after(response: &Response) -> Option<Duration> {
         .get(RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| parse_retry_after(v, SystemTime::now()))
-}
-
-/// The error and its causes on one line, without the URL (the message names the call itself).
-fn describe(e: reqwest::Error) -> String {
-    let e = e.without_url();
-    let mut parts = vec![e.to_string()];
-    let mut source = std::error::Error::source(&e);
-    while let Some(cause) = source {
-        let text = cause.to_string();
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = cause.source();
-    }
-    parts.join(": ")
 }
 
 /// `Page<Registration>` rather than `taxdash::model::common::Page<taxdash::model::…>`.

@@ -1,11 +1,14 @@
 //! Opening the dashboard: on the embedded sandbox (`--demo`) or on a profile.
 
 use std::error::Error;
+use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 
 use crossterm::event::EventStream;
 
+use super::Ended;
 use super::platform::System;
+use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
 use crate::config::{ApiKind, Config, ProcessEnv};
 use crate::credentials::{ApiKey, KeyStore, resolve_with_api};
@@ -67,7 +70,7 @@ pub async fn prepare(
             read_only: options.read_only,
         };
         (
-            Client::new(config)?,
+            Client::new(config.with_env(&ProcessEnv)?)?,
             header,
             Some(sandbox),
             Keymap::default(),
@@ -76,8 +79,12 @@ pub async fn prepare(
         )
     } else {
         let env = ProcessEnv;
-        let path = Config::default_path(options.config.as_deref(), &env)?;
-        let config = Config::load(&path)?;
+        let named = options
+            .config
+            .as_deref()
+            .filter(|p| !p.as_os_str().is_empty());
+        let path = Config::default_path(named, &env)?;
+        let config = Config::load_named(&path, named.is_some())?;
         let requested = options.profile.clone();
         let api = options.api;
         let resolved = {
@@ -89,7 +96,7 @@ pub async fn prepare(
             .await??
         };
         let profile = config.profile(&resolved.name);
-        let client_config = ClientConfig::from_profile(&resolved);
+        let client_config = ClientConfig::from_profile(&resolved).with_env(&env)?;
         let header = HeaderInfo {
             profile: resolved.name.clone(),
             organization: resolved.organization_id.clone(),
@@ -138,30 +145,59 @@ pub async fn prepare(
     })
 }
 
-/// Runs the dashboard on the real terminal until the user quits. The terminal is restored on
-/// return, on error and on panic.
-pub async fn run(options: DashboardOptions) -> Result<(), BoxError> {
-    let log = super::logging::init().ok();
+/// Runs the dashboard on the real terminal until the user quits or a signal ends it. The
+/// terminal is restored on return, on error, on panic and on SIGINT, SIGTERM and SIGHUP.
+pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
+    let (log, log_problem) = match super::logging::init() {
+        Ok(log) => (Some(log), None),
+        Err(problem) => {
+            // Said once on the normal screen, where it stays after the dashboard closes, and
+            // once in the footer.
+            let _ = writeln!(std::io::stderr(), "taxdash: {problem}");
+            (None, Some(problem))
+        }
+    };
     let log_path = log.as_ref().map(|l| l.path.display().to_string());
     let Session {
         client,
         mut shell,
         sandbox,
     } = prepare(&options, log_path).await?;
+    if let Some(problem) = log_problem {
+        shell.notify_error(problem.to_string());
+    }
     tracing::info!(demo = options.demo, "dashboard starting");
-    let mut terminal = ratatui::init();
-    let result = super::run(
+    // Listening before the terminal is taken: from here on a signal cannot end the process
+    // with the terminal raw.
+    let signals = listen(Signal::DASHBOARD)?;
+    let mut terminal = match ratatui::try_init() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            let _ = ratatui::try_restore();
+            if let Some(sandbox) = sandbox {
+                sandbox.stop().await;
+            }
+            return Err(format!(
+                "the dashboard needs a terminal, and could not take this one: {e}"
+            )
+            .into());
+        }
+    };
+    let result = super::run_with_signals(
         &mut terminal,
         EventStream::new(),
+        signals,
         &mut shell,
         client,
         &mut System::from_env(),
     )
     .await;
-    ratatui::restore();
+    // The terminal may be gone (SIGHUP): restoring it can fail, and there is no one to tell.
+    let _ = terminal.show_cursor();
+    let _ = ratatui::try_restore();
     if let Some(sandbox) = sandbox {
         sandbox.stop().await;
     }
-    tracing::info!("dashboard closed");
+    tracing::info!(ended = ?result.as_ref().ok(), "dashboard closed");
     result.map_err(Into::into)
 }

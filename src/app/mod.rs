@@ -1,19 +1,25 @@
 //! The runtime: owns the terminal, the client and the request tasks; runs the event loop, routes
 //! keys and answers to the shell, and carries out the effects the panes return. It draws nothing
 //! itself.
+//!
+//! The loop also listens to signals (see [`signals`]): SIGINT, SIGTERM and SIGHUP end it as `q`
+//! does, so the terminal is restored on the way out; Ctrl-Z (a key in raw mode) and SIGTSTP hand
+//! the terminal back and stop the process, and after `fg` everything is drawn again at the
+//! terminal's current size.
 
 mod calls;
 pub mod files;
 mod launch;
 mod logging;
 pub mod platform;
+pub mod signals;
 pub mod themes;
 
 use std::collections::HashMap;
 use std::io;
 use std::time::Duration;
 
-use crossterm::event::{Event, KeyEventKind};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use futures::{FutureExt, Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -24,6 +30,7 @@ pub use calls::{execute, failure};
 pub use launch::{DashboardOptions, Session, prepare, run as run_dashboard};
 pub use logging::log_path;
 use platform::Platform;
+use signals::Signal;
 
 use crate::api::Client;
 use crate::effect::{Answer, Effect, RequestId};
@@ -108,11 +115,22 @@ impl Tasks {
     }
 }
 
+/// How the loop ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit (`q`, `:quit`).
+    Quit,
+    /// The event source ran out.
+    EventsEnded,
+    /// A signal that ends the program (SIGINT, SIGTERM, SIGHUP).
+    Signal(Signal),
+}
+
 /// Runs the dashboard until the user quits or the events end. Generic over the backend and the
 /// event source, so tests drive it with `TestBackend` and scripted keys.
 pub async fn run<B, E>(
     terminal: &mut Terminal<B>,
-    mut events: E,
+    events: E,
     shell: &mut Shell,
     client: Client,
     platform: &mut dyn Platform,
@@ -121,6 +139,29 @@ where
     B: Backend,
     B::Error: Send + Sync + 'static,
     E: Stream<Item = io::Result<Event>> + Unpin,
+{
+    let no_signals = futures::stream::pending::<Signal>();
+    run_with_signals(terminal, events, no_signals, shell, client, platform)
+        .await
+        .map(drop)
+}
+
+/// [`run`], also listening to `signals`: one that ends the program ends the loop (whatever is
+/// on screen: a signal asks nothing), [`Signal::Suspend`] suspends as Ctrl-Z does, and
+/// [`Signal::Continue`] takes the terminal again and redraws.
+pub async fn run_with_signals<B, E, S>(
+    terminal: &mut Terminal<B>,
+    mut events: E,
+    mut signals: S,
+    shell: &mut Shell,
+    client: Client,
+    platform: &mut dyn Platform,
+) -> io::Result<Ended>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    E: Stream<Item = io::Result<Event>> + Unpin,
+    S: Stream<Item = Signal> + Unpin,
 {
     let (sender, mut answers) = mpsc::unbounded_channel();
     let mut tasks = Tasks {
@@ -134,21 +175,34 @@ where
     let effects = shell.start();
     let mut quit = tasks.carry_out(effects, platform, shell);
     draw(terminal, shell)?;
+    let mut ended = Ended::Quit;
     while !quit && !shell.should_quit() {
         let mut dirty = false;
         let mut effects = Vec::new();
+        let mut stop = None;
         tokio::select! {
             event = events.next() => match event {
-                None => break,
+                None => {
+                    ended = Ended::EventsEnded;
+                    break;
+                }
                 Some(Err(e)) => return Err(e),
                 Some(Ok(event)) => {
-                    dirty |= apply_event(shell, event, &mut effects);
+                    dirty |= apply_event(shell, event, &mut effects, &mut stop);
                     // Apply every event already waiting before drawing once.
                     while let Some(Some(next)) = events.next().now_or_never() {
-                        dirty |= apply_event(shell, next?, &mut effects);
+                        dirty |= apply_event(shell, next?, &mut effects, &mut stop);
                     }
                 }
             },
+            Some(signal) = signals.next() => {
+                if signal.ends() {
+                    tracing::info!(signal = signal.name(), "ending on a signal");
+                    ended = Ended::Signal(signal);
+                    break;
+                }
+                stop = Some(signal);
+            }
             Some(answer) = answers.recv() => {
                 tasks.running.remove(&answer.id);
                 effects.extend(shell.handle_answer(answer));
@@ -163,16 +217,43 @@ where
             }
         }
         quit = tasks.carry_out(effects, platform, shell);
-        if dirty && !quit {
-            draw(terminal, shell)?;
+        if quit {
+            break;
+        }
+        match stop {
+            Some(Signal::Suspend) => {
+                platform.suspend()?;
+                redraw(terminal, shell)?;
+            }
+            Some(Signal::Continue) => {
+                platform.reenter()?;
+                redraw(terminal, shell)?;
+            }
+            _ if dirty => draw(terminal, shell)?,
+            _ => {}
         }
     }
     tasks.cancel_all();
-    Ok(())
+    Ok(ended)
 }
 
-fn apply_event(shell: &mut Shell, event: Event, effects: &mut Vec<Effect>) -> bool {
+/// Ctrl-Z, which arrives as a key while the terminal is raw.
+fn is_suspend_key(key: &KeyEvent) -> bool {
+    key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL)
+}
+
+/// Applies one terminal event; Ctrl-Z asks for a suspend instead of reaching the shell.
+fn apply_event(
+    shell: &mut Shell,
+    event: Event,
+    effects: &mut Vec<Effect>,
+    stop: &mut Option<Signal>,
+) -> bool {
     match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release && is_suspend_key(&key) => {
+            *stop = Some(Signal::Suspend);
+            false
+        }
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             effects.extend(shell.handle_key(key));
             true
@@ -192,3 +273,22 @@ where
         .map(|_| ())
         .map_err(io::Error::other)
 }
+
+/// Draws everything again, at the terminal's current size: after a suspend, what was on screen
+/// is gone.
+fn redraw<B>(terminal: &mut Terminal<B>, shell: &mut Shell) -> io::Result<()>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+{
+    // A resize to the current size clears the screen and forgets the last frame, so the next
+    // draw writes every cell (unlike `Terminal::clear`, it asks the terminal nothing).
+    let size = terminal.size().map_err(io::Error::other)?;
+    terminal
+        .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
+        .map_err(io::Error::other)?;
+    draw(terminal, shell)
+}
+
+#[cfg(test)]
+mod tests;

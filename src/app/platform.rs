@@ -1,6 +1,7 @@
-//! What the runtime does outside the terminal's drawing: opening a browser, copying text.
+//! What the runtime does outside the terminal's drawing: opening a browser, copying text,
+//! handing the terminal back to the shell on Ctrl-Z and taking it again after `fg`.
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use base64::Engine;
 
@@ -13,6 +14,19 @@ pub trait Platform: Send {
     fn copy(&mut self, text: &str) -> Result<(), String>;
     /// The named theme, as this terminal can show it.
     fn load_theme(&mut self, name: &str) -> Result<Theme, String>;
+
+    /// Ctrl-Z: hands the terminal back (raw mode off, the normal screen, the cursor shown),
+    /// stops the process until it is continued, then takes the terminal again. The caller
+    /// redraws everything afterwards. By default there is no terminal to hand back.
+    fn suspend(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// After a stop the program did not ask for (SIGSTOP from outside, then SIGCONT): takes the
+    /// terminal again, as the shell may have reset it. The caller redraws everything afterwards.
+    fn reenter(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The real machine: the system's URL opener, OSC 52 for the clipboard (works over SSH and in
@@ -46,7 +60,39 @@ impl System {
     }
 }
 
+/// Gives the terminal back to the shell: cooked mode, the normal screen, the cursor shown.
+pub fn leave_terminal() -> io::Result<()> {
+    crossterm::terminal::disable_raw_mode()?;
+    crossterm::execute!(
+        io::stdout(),
+        crossterm::terminal::LeaveAlternateScreen,
+        crossterm::cursor::Show
+    )
+}
+
+/// Takes the terminal for the dashboard: raw mode, the alternate screen, the cursor hidden.
+pub fn enter_terminal() -> io::Result<()> {
+    crossterm::terminal::enable_raw_mode()?;
+    crossterm::execute!(
+        io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        crossterm::cursor::Hide
+    )
+}
+
 impl Platform for System {
+    fn suspend(&mut self) -> io::Result<()> {
+        leave_terminal()?;
+        tracing::info!("suspended");
+        super::signals::stop_process_group()?;
+        tracing::info!("continued");
+        enter_terminal()
+    }
+
+    fn reenter(&mut self) -> io::Result<()> {
+        enter_terminal()
+    }
+
     fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
         let files = self.theme_files();
         Theme::select(
@@ -95,6 +141,10 @@ impl Platform for System {
 pub struct Recorder {
     pub opened: Vec<String>,
     pub copied: Vec<String>,
+    /// Times the terminal was handed back (Ctrl-Z).
+    pub suspended: u32,
+    /// Times the terminal was taken again after an outside stop.
+    pub reentered: u32,
 }
 
 impl Platform for Recorder {
@@ -109,6 +159,16 @@ impl Platform for Recorder {
 
     fn copy(&mut self, text: &str) -> Result<(), String> {
         self.copied.push(text.to_owned());
+        Ok(())
+    }
+
+    fn suspend(&mut self) -> io::Result<()> {
+        self.suspended += 1;
+        Ok(())
+    }
+
+    fn reenter(&mut self) -> io::Result<()> {
+        self.reentered += 1;
         Ok(())
     }
 }

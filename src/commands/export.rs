@@ -1,25 +1,25 @@
-//! `taxdash export`: the profile, the client, the progress bar, the output and Ctrl-C around
-//! [`crate::export`].
+//! `taxdash export`: the profile, the client, the progress line, the output and the signals
+//! around [`crate::export`].
 
 use std::io::{IsTerminal, Write};
-use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use futures::StreamExt;
 use tokio::io::AsyncWriteExt;
 
-use super::{Context, EXIT_INTERRUPTED, Failure};
+use super::{Context, Failure};
 use crate::api::{Client, ClientConfig};
+use crate::app::signals::{Signal, listen};
 use crate::cli::ExportArgs;
 use crate::export::{
-    ExportError, ExportJob, ExportSummary, ListQuery, Resource, export, export_to_file,
+    ExportError, ExportJob, ExportSummary, ListQuery, export, export_to_file, progress_bar,
 };
 
 impl From<ExportError> for Failure {
     fn from(e: ExportError) -> Self {
         match e {
-            ExportError::Interrupted => Failure {
-                message: "interrupted".into(),
-                exit_code: EXIT_INTERRUPTED,
+            ExportError::Interrupted(signal) => Failure {
+                message: signal.outcome(),
+                exit_code: signal.exit_code(),
             },
             other => Failure::new(other),
         }
@@ -27,18 +27,23 @@ impl From<ExportError> for Failure {
 }
 
 /// Runs `taxdash export`: checks the filter flags, resolves the profile (config, keyring and
-/// the `TAXDASH_*` overrides), then exports to `--out` or stdout, racing Ctrl-C. A progress bar
-/// is drawn on stderr only when stderr is a terminal.
+/// the `TAXDASH_*` overrides), then exports to `--out` or stdout, racing SIGINT (Ctrl-C),
+/// SIGTERM and SIGHUP: on any of them the export stops and no partial `--out` file or temporary
+/// file is left. A progress line is drawn on stderr only when stderr is a terminal.
 pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, ExportError> {
     let query = ListQuery::from_flags(args.resource, &args.filters)?;
     let profile = ctx
         .resolve()
         .await
         .map_err(|e| ExportError::Setup(e.to_string()))?;
-    let client = Client::new(ClientConfig::from_profile(&profile))
+    let client = ClientConfig::from_profile(&profile)
+        .with_env(&*ctx.env)
+        .and_then(Client::new)
         .map_err(|e| ExportError::Setup(e.to_string()))?;
     let job = ExportJob::new(query, args.format);
     let progress = progress_bar(args.resource);
+    let signals = listen(Signal::ENDING)
+        .map_err(|e| ExportError::Setup(format!("could not listen to signals: {e}")))?;
 
     let work = async {
         match &args.out {
@@ -56,7 +61,7 @@ pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, Expo
     };
     let result = tokio::select! {
         result = work => result,
-        () = interrupted() => Err(ExportError::Interrupted),
+        signal = first(signals) => Err(ExportError::Interrupted(signal)),
     };
     progress.finish_and_clear();
 
@@ -66,28 +71,12 @@ pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, Expo
     result
 }
 
-/// Completes on Ctrl-C; never, when the handler cannot be installed.
-async fn interrupted() {
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
+/// The first signal received; never, if the stream ends.
+async fn first(mut signals: crate::app::signals::Signals) -> Signal {
+    match signals.next().await {
+        Some(signal) => signal,
+        None => std::future::pending().await,
     }
-}
-
-/// A bar on stderr when it is a terminal; a hidden one (no output at all) otherwise.
-fn progress_bar(resource: Resource) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    let style = ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {human_pos}/{human_len} rows, {per_sec}, {eta} left",
-    )
-    .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    bar.set_style(style);
-    bar.set_prefix(format!("exporting {resource}"));
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
 }
 
 /// A line on stderr when it is a terminal, and a warning (always) when the list changed while

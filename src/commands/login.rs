@@ -120,10 +120,11 @@ fn explain(reason: &ApiError, base_url: &str, organization: &str) -> String {
             "the API key is valid but not for organization {organization} ({detail}); \
              check --organization"
         ),
-        ApiError::Network { detail } => {
-            format!("could not reach the service at {base_url} ({detail})")
-        }
-        ApiError::Timeout { .. } => format!("the service at {base_url} did not answer in time"),
+        ApiError::Network { detail } => detail.clone(),
+        ApiError::Timeout { after, .. } => format!(
+            "the service at {base_url} did not answer within {} s",
+            after.as_secs_f64()
+        ),
         e if e.is_unauthorized() => {
             format!("the service at {base_url} refused the API key ({e})")
         }
@@ -158,7 +159,7 @@ pub async fn login(
     prompt: &mut dyn KeyPrompt,
     out: &mut dyn Write,
 ) -> Result<(), LoginError> {
-    let mut config = ctx.load_config()?;
+    let mut config = ctx.load_config_to_update()?;
     let name = ctx
         .profile
         .clone()
@@ -203,6 +204,7 @@ pub async fn login(
         ..RetryPolicy::default()
     };
     client_config.request_timeout = Duration::from_secs(20);
+    let mut client_config = client_config.with_env(&*ctx.env)?;
     let release = existing
         .as_ref()
         .and_then(Profile::api_version)

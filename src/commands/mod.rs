@@ -14,9 +14,6 @@ use std::sync::Arc;
 use crate::config::{Config, ConfigError};
 use crate::credentials::{CredentialError, Env, KeyStore, ProcessEnv, ResolvedProfile, resolve};
 
-/// Exit code of a command stopped by Ctrl-C (128 + SIGINT), as shells expect.
-pub const EXIT_INTERRUPTED: u8 = 130;
-
 /// What a command reads from the machine.
 #[derive(Clone)]
 pub struct Context {
@@ -25,6 +22,9 @@ pub struct Context {
     /// The config file; `None` when no platform config directory exists (then there are no
     /// profiles, and only the environment can describe one).
     pub config_path: Option<PathBuf>,
+    /// The user named the config file (`--config`, `TAXDASH_CONFIG`): it must exist, except for
+    /// the commands that create it.
+    pub config_named: bool,
     /// Where environment variables come from.
     pub env: Arc<dyn Env + Send + Sync>,
     /// Where API keys are kept.
@@ -36,6 +36,7 @@ impl fmt::Debug for Context {
         f.debug_struct("Context")
             .field("profile", &self.profile)
             .field("config_path", &self.config_path)
+            .field("config_named", &self.config_named)
             .field("store", &self.store)
             .finish_non_exhaustive()
     }
@@ -45,9 +46,11 @@ impl Context {
     /// The real machine: the process environment, the OS keyring (opened on first use), and the
     /// config file named by `--config`, else `TAXDASH_CONFIG`, else the platform's.
     pub fn from_cli(profile: Option<String>, config: Option<&Path>) -> Self {
+        let config = config.filter(|p| !p.as_os_str().is_empty());
         Context {
             profile,
             config_path: Config::default_path(config, &ProcessEnv).ok(),
+            config_named: config.is_some(),
             env: Arc::new(ProcessEnv),
             store: Arc::new(KeyStore::platform()),
         }
@@ -63,13 +66,24 @@ impl Context {
         Context {
             profile,
             config_path: Some(config_path.into()),
+            config_named: false,
             env: Arc::new(env),
             store: Arc::new(store),
         }
     }
 
-    /// The config file's contents (empty when it does not exist yet).
+    /// The config file's contents: empty when it does not exist yet, an error when it does not
+    /// exist but was named (see [`Context::config_named`]).
     pub fn load_config(&self) -> Result<Config, ConfigError> {
+        match &self.config_path {
+            Some(path) => Config::load_named(path, self.config_named),
+            None => Ok(Config::default()),
+        }
+    }
+
+    /// The config file's contents, empty when it does not exist: for the commands that create
+    /// it (`login`).
+    pub fn load_config_to_update(&self) -> Result<Config, ConfigError> {
         match &self.config_path {
             Some(path) => Config::load(path),
             None => Ok(Config::default()),

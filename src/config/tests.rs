@@ -113,6 +113,23 @@ fn missing_file_is_an_empty_config() {
 }
 
 #[test]
+fn a_named_file_must_exist() {
+    let dir = tempfile::tempdir().unwrap();
+    let absent = dir.path().join("absent.toml");
+    let e = Config::load_named(&absent, true).unwrap_err();
+    assert!(matches!(e, ConfigError::Missing { .. }), "{e:?}");
+    let text = e.to_string();
+    assert!(
+        text.contains("absent.toml") && text.contains("does not exist"),
+        "{text}"
+    );
+    assert_eq!(
+        Config::load_named(&absent, false).unwrap(),
+        Config::default()
+    );
+}
+
+#[test]
 fn bad_toml_names_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");

@@ -13,9 +13,17 @@
 //! The list is read by page number while it may change on the service: a record added or removed
 //! during the export can shift the pages, so the row count can differ from the total announced
 //! by the first page. The summary reports both.
+//!
+//! A service can also promise more than it delivers: a page that comes back empty or short
+//! before the announced end stops the export there with [`ExportError::Short`], naming the page
+//! and both counts, after at most [`ExportJob::concurrency`] pages more were asked for. A list
+//! that really shrank (the short page's own total agrees with the rows read) is not short: the
+//! export ends there, complete.
 
 mod columns;
 mod filters;
+mod pages;
+mod progress;
 
 use std::fmt;
 use std::future::Future;
@@ -31,12 +39,15 @@ use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
 pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
+pub use progress::bar as progress_bar;
 
 use crate::api::{ApiError, Client};
+use crate::app::signals::Signal;
 use crate::model::{
     Customer, Exemption, Nexus, Page, PageParams, PhysicalNexus, Registration, Transaction,
 };
 use columns::{Record, cells, header};
+use pages::{Plan, Verdict};
 
 /// A list that can be exported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -162,12 +173,32 @@ pub enum ExportError {
         format: Format,
         detail: String,
     },
+    /// A page came back empty or short before the end the service announced, and the list did
+    /// not shrink: the service promised records it did not deliver.
+    #[error(
+        "the service announced {} {resource}, but page {page} {}; {} read in all, so the \
+         export is incomplete and stopped there",
+        indicatif::HumanCount(*.announced),
+        pages::held(*.rows, *.expected),
+        indicatif::HumanCount(*.read)
+    )]
+    Short {
+        resource: Resource,
+        page: u32,
+        /// The total the short page announced.
+        announced: u64,
+        /// The rows on that page, and the rows expected there.
+        rows: u64,
+        expected: u64,
+        /// The rows read, that page's included.
+        read: u64,
+    },
     /// A page's task ended without an answer (it panicked).
     #[error("fetching page {page} stopped unexpectedly: {detail}")]
     Task { page: u32, detail: String },
-    /// Ctrl-C.
-    #[error("interrupted")]
-    Interrupted,
+    /// A signal (Ctrl-C, SIGTERM, SIGHUP) stopped it.
+    #[error("{}", .0.outcome())]
+    Interrupted(Signal),
     /// Something the command needs before it can export (profile, key, client).
     #[error("{0}")]
     Setup(String),
@@ -177,8 +208,10 @@ pub enum ExportError {
 struct Chunk {
     bytes: Vec<u8>,
     rows: u64,
+    /// The total this page announced.
     total: u64,
-    pages: u32,
+    /// The page size the service says it used.
+    size: u32,
 }
 
 /// Exports every page of `job.query` to `out`, advancing `progress` (its length is set to the
@@ -195,14 +228,16 @@ where
     let size = job.page_size.clamp(1, PageParams::MAX_SIZE);
     let query = Arc::new(job.query.clone());
     let format = job.format;
+    progress::start(progress);
     let first = fetch(
         client.clone(),
         query.clone(),
         PageParams::new(1, size),
         format,
-    )
-    .await?;
-    progress.set_length(first.total);
+    );
+    let first = progress::waited(progress, 1, first).await?;
+    let plan = Plan::new(first.total, first.size, size);
+    progress::counting(progress, first.total);
     let mut writer = Writer::new(out, format);
     writer.begin(query.resource()).await?;
     let mut summary = ExportSummary {
@@ -210,36 +245,69 @@ where
         total: first.total,
         pages: 1,
     };
+    let verdict = accept(&plan, 1, &first, &mut summary, query.resource())?;
     writer.chunk(&first).await?;
-    summary.rows += first.rows;
     progress.inc(first.rows);
-
-    let pages = first.pages;
     drop(first);
-    let rest = stream::iter(2..=pages)
-        .map(|page| {
-            let fetched = fetch(
-                client.clone(),
-                query.clone(),
-                PageParams::new(page, size),
-                format,
-            );
-            PageTask {
-                handle: tokio::spawn(fetched),
-                page,
+
+    if verdict == Verdict::More {
+        let rest = stream::iter(2..=plan.pages())
+            .map(|page| {
+                let fetched = fetch(
+                    client.clone(),
+                    query.clone(),
+                    PageParams::new(page, size),
+                    format,
+                );
+                PageTask {
+                    handle: tokio::spawn(fetched),
+                    page,
+                }
+            })
+            .buffered(job.concurrency.max(1));
+        futures::pin_mut!(rest);
+        let mut page = 1;
+        loop {
+            page += 1;
+            let Some(chunk) = progress::waited(progress, page, rest.next()).await else {
+                break;
+            };
+            let chunk = chunk?;
+            summary.pages += 1;
+            let verdict = accept(&plan, page, &chunk, &mut summary, query.resource())?;
+            writer.chunk(&chunk).await?;
+            progress.inc(chunk.rows);
+            if verdict == Verdict::Ended {
+                // The list shrank: no page after this one has anything.
+                break;
             }
-        })
-        .buffered(job.concurrency.max(1));
-    futures::pin_mut!(rest);
-    while let Some(chunk) = rest.next().await {
-        let chunk = chunk?;
-        writer.chunk(&chunk).await?;
-        summary.rows += chunk.rows;
-        summary.pages += 1;
-        progress.inc(chunk.rows);
+        }
     }
     writer.end().await?;
     Ok(summary)
+}
+
+/// Counts page `page`'s rows into `summary` and judges them against the plan; a short page is
+/// an error.
+fn accept(
+    plan: &Plan,
+    page: u32,
+    chunk: &Chunk,
+    summary: &mut ExportSummary,
+    resource: Resource,
+) -> Result<Verdict, ExportError> {
+    summary.rows += chunk.rows;
+    match plan.judge(page, chunk.rows, chunk.total, summary.rows) {
+        Verdict::Short => Err(ExportError::Short {
+            resource,
+            page,
+            announced: chunk.total,
+            rows: chunk.rows,
+            expected: plan.expected(page),
+            read: summary.rows,
+        }),
+        verdict => Ok(verdict),
+    }
 }
 
 /// Exports to the file at `path`: written to a temporary file in the same directory, flushed to
@@ -360,7 +428,7 @@ fn render<T: Record>(page: Page<T>, format: Format) -> Result<Chunk, String> {
         bytes,
         rows: page.items.len() as u64,
         total: page.total,
-        pages: page.pages,
+        size: page.size,
     })
 }
 

@@ -1,8 +1,9 @@
 //! The real `taxdash` binary: `export` with the environment overrides against the sandbox, its
 //! exit codes, and Ctrl-C.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use taxdash::sandbox::{Sandbox, SandboxConfig};
@@ -10,14 +11,25 @@ use tokio::process::Command;
 
 use crate::common::{ORG1, sandbox, sandbox_with};
 
-/// `taxdash ARGS` with the sandbox in the environment and a config file that does not exist, so
-/// neither the user's config nor the OS keyring is touched.
-fn taxdash(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Command {
+/// An empty config file, outside the test's directory (whose files the tests count).
+pub fn empty_config() -> &'static Path {
+    static DIR: LazyLock<tempfile::TempDir> = LazyLock::new(|| {
+        let dir = tempfile::tempdir().expect("a directory");
+        std::fs::write(dir.path().join("config.toml"), "").expect("an empty config file");
+        dir
+    });
+    static PATH: LazyLock<PathBuf> = LazyLock::new(|| DIR.path().join("config.toml"));
+    &PATH
+}
+
+/// `taxdash ARGS` with the sandbox in the environment and an empty config file, so neither the
+/// user's config nor the OS keyring is touched.
+pub fn taxdash(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_taxdash"));
     command
         .args(args)
         .current_dir(dir)
-        .env("TAXDASH_CONFIG", dir.join("no-config.toml"))
+        .env("TAXDASH_CONFIG", empty_config())
         .env("TAXDASH_BASE_URL", sandbox.base_url())
         .env("TAXDASH_API_KEY", ORG1.1)
         .env("TAXDASH_ORGANIZATION_ID", ORG1.0)
@@ -26,14 +38,14 @@ fn taxdash(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Command {
     command
 }
 
-async fn run(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Output {
+pub async fn run(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Output {
     taxdash(sandbox, dir, args)
         .output()
         .await
         .expect("taxdash runs")
 }
 
-fn stderr(output: &Output) -> String {
+pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 

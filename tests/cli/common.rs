@@ -91,13 +91,7 @@ pub async fn failing_after(target: &str, healthy: usize) -> String {
         served: Arc::new(AtomicUsize::new(0)),
         healthy,
     };
-    let router = Router::new().fallback(forward).with_state(relay);
-    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("address");
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    format!("http://{addr}")
+    serve(Router::new().fallback(forward).with_state(relay)).await
 }
 
 async fn forward(State(relay): State<Relay>, request: Request) -> Response {
@@ -131,4 +125,120 @@ async fn forward(State(relay): State<Relay>, request: Request) -> Response {
         HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// Rewrites the JSON of a relayed page: the page number, and the page as the sandbox sent it.
+pub type Rewrite = Arc<dyn Fn(u32, &mut serde_json::Value) + Send + Sync>;
+
+#[derive(Clone)]
+struct Rewriting {
+    target: String,
+    http: reqwest::Client,
+    served: Arc<AtomicUsize>,
+    rewrite: Rewrite,
+}
+
+/// A server in front of `target` that relays every request and passes each answer through
+/// `rewrite`: a service whose pages lie. Returns its base URL and the count of requests served.
+pub async fn rewriting(target: &str, rewrite: Rewrite) -> (String, Arc<AtomicUsize>) {
+    let served = Arc::new(AtomicUsize::new(0));
+    let state = Rewriting {
+        target: target.to_owned(),
+        http: reqwest::Client::new(),
+        served: served.clone(),
+        rewrite,
+    };
+    let router = Router::new().fallback(relay_rewritten).with_state(state);
+    (serve(router).await, served)
+}
+
+async fn relay_rewritten(State(relay): State<Rewriting>, request: Request) -> Response {
+    relay.served.fetch_add(1, Ordering::SeqCst);
+    let path = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let page = request
+        .uri()
+        .query()
+        .and_then(|q| {
+            q.split('&')
+                .find_map(|pair| pair.strip_prefix("page="))
+                .and_then(|p| p.parse().ok())
+        })
+        .unwrap_or(1);
+    let mut call = relay.http.get(format!("{}{path}", relay.target));
+    for name in ["x-api-key", "x-organization-id"] {
+        if let Some(value) = request.headers().get(name) {
+            call = call.header(name, value.clone());
+        }
+    }
+    let answer = call.send().await.expect("the sandbox answers");
+    let status = answer.status();
+    let mut body: serde_json::Value = answer.json().await.expect("a JSON body");
+    if status.is_success() {
+        (relay.rewrite)(page, &mut body);
+    }
+    (status, axum::Json(body)).into_response()
+}
+
+/// Serves `router` on a free loopback port for as long as the test's runtime lives.
+pub async fn serve(router: Router) -> String {
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    format!("http://{addr}")
+}
+
+/// A service whose every page is empty while it announces `total` records; returns its base
+/// URL and the count of requests it served.
+pub async fn empty_pages(total: u64) -> (String, Arc<AtomicUsize>) {
+    let served = Arc::new(AtomicUsize::new(0));
+    let counter = served.clone();
+    let router = Router::new().fallback(move |request: Request| {
+        let counter = counter.clone();
+        async move {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let query = request.uri().query().unwrap_or("").to_owned();
+            let number = |key: &str| -> u64 {
+                query
+                    .split('&')
+                    .find_map(|pair| pair.strip_prefix(key))
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(1)
+            };
+            let (page, size) = (number("page="), number("size="));
+            axum::Json(serde_json::json!({
+                "items": [],
+                "total": total,
+                "page": page,
+                "size": size,
+                "pages": total.div_ceil(size.max(1)),
+            }))
+        }
+    });
+    (serve(router).await, served)
+}
+
+/// A service that accepts connections, reads the requests and never answers; returns its base
+/// URL.
+pub async fn silent() -> String {
+    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("address");
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        // Bounded: no test opens more than a few connections.
+        for _ in 0..64 {
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
+            held.push(socket);
+        }
+    });
+    format!("http://{addr}")
 }

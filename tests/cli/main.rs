@@ -4,5 +4,7 @@
 mod binary;
 mod common;
 mod export;
+mod hostile;
 mod login;
+mod startup;
 mod tenanted_login;

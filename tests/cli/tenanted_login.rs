@@ -185,7 +185,7 @@ async fn export(
     command
         .args(["export", "registrations", "--format", "jsonl"])
         .current_dir(dir.path())
-        .env("TAXDASH_CONFIG", dir.path().join("no-config.toml"))
+        .env("TAXDASH_CONFIG", crate::binary::empty_config())
         .env("TAXDASH_BASE_URL", sandbox.base_url())
         .env("TAXDASH_API_KEY", key)
         .env_remove("TAXDASH_ORGANIZATION_ID")

@@ -322,7 +322,8 @@ async fn a_request_timeout_shorter_than_the_answer() {
     assert_eq!(
         e,
         ApiError::Timeout {
-            after: Duration::from_millis(100)
+            after: Duration::from_millis(100),
+            attempts: 2
         }
     );
     assert_eq!(

@@ -4,6 +4,7 @@
 mod common;
 mod endpoints;
 mod errors;
+mod hostile;
 mod resilience;
 mod tenanted;
 mod tenanted_features;

@@ -1,7 +1,11 @@
 //! The real binary in a pseudo-terminal: `taxdash --demo`, driven by keystrokes, read back
 //! through a terminal emulator.
 
+mod export;
 mod pty;
+#[cfg(target_os = "linux")]
+mod signals;
+mod startup;
 mod svg;
 
 use std::time::Duration;

@@ -30,6 +30,31 @@ impl Pty {
         home: &Path,
         env: &[(&str, &str)],
     ) -> Pty {
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_taxdash"));
+        command.args(args);
+        Self::spawn_command(command, cols, rows, home, env)
+    }
+
+    /// `taxdash ARGS` run by `sh`, as a user's shell would, followed by what the user would see
+    /// of the terminal afterwards: the exit status (`taxdash exited N`), `stty -a`, then one
+    /// line read back (`read back: ...`).
+    pub fn spawn_under_sh(args: &[&str], cols: u16, rows: u16, home: &Path) -> Pty {
+        let script = r#""$0" "$@"; echo "taxdash exited $?"; stty -a; IFS= read -r line; echo "read back: $line""#;
+        let mut command = CommandBuilder::new("sh");
+        command.arg("-c");
+        command.arg(script);
+        command.arg(env!("CARGO_BIN_EXE_taxdash"));
+        command.args(args);
+        Self::spawn_command(command, cols, rows, home, &[])
+    }
+
+    fn spawn_command(
+        mut command: CommandBuilder,
+        cols: u16,
+        rows: u16,
+        home: &Path,
+        env: &[(&str, &str)],
+    ) -> Pty {
         let system = native_pty_system();
         let pair = system
             .openpty(PtySize {
@@ -39,8 +64,6 @@ impl Pty {
                 pixel_height: 0,
             })
             .expect("a pty");
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_taxdash"));
-        command.args(args);
         command.env("TERM", "xterm-256color");
         command.env("HOME", home);
         command.env("XDG_STATE_HOME", home.join("state"));
@@ -96,6 +119,40 @@ impl Pty {
         self.parser.lock().unwrap().screen().alternate_screen()
     }
 
+    /// Whether the emulated terminal shows the cursor.
+    pub fn cursor_shown(&self) -> bool {
+        !self.parser.lock().unwrap().screen().hide_cursor()
+    }
+
+    /// Resizes the terminal (the window was made smaller or larger).
+    pub fn resize(&mut self, cols: u16, rows: u16) {
+        self._master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resized");
+        let size = |n: u16| std::num::NonZeroU16::new(n).expect("rows and columns");
+        self.parser.lock().unwrap().set_size(size(rows), size(cols));
+    }
+
+    /// The process the pty runs (`sh` under [`Pty::spawn_under_sh`]).
+    pub fn pid(&self) -> u32 {
+        self.child.process_id().expect("a process id")
+    }
+
+    /// The terminal's local modes (`c_lflag`) as the program left them.
+    #[cfg(unix)]
+    pub fn local_modes(&self) -> libc::tcflag_t {
+        let fd = self._master.as_raw_fd().expect("a pty descriptor");
+        // SAFETY: tcgetattr writes one termios through a valid pointer; fd is the open master.
+        let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0, "tcgetattr");
+        termios.c_lflag
+    }
+
     pub fn raw(&self) -> String {
         String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
     }
@@ -122,6 +179,17 @@ impl Pty {
         while self.screen().contains(text) {
             if start.elapsed() > timeout {
                 panic!("timed out waiting for {text:?} to go:\n{}", self.screen());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until `done` holds, checking every 50 ms.
+    pub fn wait_until(&self, what: &str, timeout: Duration, mut done: impl FnMut(&Pty) -> bool) {
+        let start = Instant::now();
+        while !done(self) {
+            if start.elapsed() > timeout {
+                panic!("timed out waiting until {what}:\n{}", self.screen());
             }
             std::thread::sleep(Duration::from_millis(50));
         }

@@ -1,0 +1,217 @@
+//! The loop's answers to signals and Ctrl-Z, on a `TestBackend` with a platform that records.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use futures::{Stream, StreamExt, stream};
+use ratatui::Terminal;
+use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::layout::{Position, Size};
+use url::Url;
+
+use super::platform::{Platform, Recorder};
+use super::signals::Signal;
+use super::{Ended, run_with_signals};
+use crate::api::{Client, ClientConfig, RetryPolicy};
+use crate::credentials::ApiKey;
+use crate::ui::keymap::Keymap;
+use crate::ui::panes;
+use crate::ui::shell::{HeaderInfo, Shell};
+use crate::ui::theme::{Theme, ThemeFiles};
+
+/// A backend the test keeps a handle on, so a "suspend" can change the terminal's size.
+#[derive(Clone)]
+struct Shared(Arc<Mutex<TestBackend>>);
+
+impl Backend for Shared {
+    type Error = std::convert::Infallible;
+
+    fn draw<'a, I: Iterator<Item = (u16, u16, &'a Cell)>>(
+        &mut self,
+        content: I,
+    ) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().draw(content)
+    }
+    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().hide_cursor()
+    }
+    fn show_cursor(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().show_cursor()
+    }
+    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
+        self.0.lock().unwrap().get_cursor_position()
+    }
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().set_cursor_position(position)
+    }
+    fn clear(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().clear()
+    }
+    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().clear_region(clear_type)
+    }
+    fn size(&self) -> Result<Size, Self::Error> {
+        self.0.lock().unwrap().size()
+    }
+    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
+        self.0.lock().unwrap().window_size()
+    }
+    fn flush(&mut self) -> Result<(), Self::Error> {
+        self.0.lock().unwrap().flush()
+    }
+}
+
+/// A platform that records, and whose suspend resizes the terminal (the user resized the window
+/// while the dashboard was stopped).
+struct Resizing {
+    recorder: Recorder,
+    backend: Shared,
+    size: (u16, u16),
+}
+
+impl Platform for Resizing {
+    fn open_url(&mut self, url: &str) -> Result<(), String> {
+        self.recorder.open_url(url)
+    }
+    fn copy(&mut self, text: &str) -> Result<(), String> {
+        self.recorder.copy(text)
+    }
+    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+        self.recorder.load_theme(name)
+    }
+    fn suspend(&mut self) -> std::io::Result<()> {
+        self.backend
+            .0
+            .lock()
+            .unwrap()
+            .resize(self.size.0, self.size.1);
+        self.recorder.suspend()
+    }
+    fn reenter(&mut self) -> std::io::Result<()> {
+        self.recorder.reenter()
+    }
+}
+
+fn shell() -> Shell {
+    let header = HeaderInfo {
+        profile: "test".into(),
+        organization: "orgn_test".into(),
+        generation: "v1".into(),
+        demo: true,
+        read_only: true,
+    };
+    let theme = Theme::select(None, true, false, None::<&dyn ThemeFiles>).unwrap();
+    Shell::new(panes::all(), Keymap::default(), theme, header)
+}
+
+/// A client of a port nothing listens on: every call fails at once.
+fn client() -> Client {
+    let mut config = ClientConfig::new(
+        Url::parse("http://127.0.0.1:9").unwrap(),
+        "orgn_test",
+        ApiKey::new("k").unwrap(),
+    );
+    config.retry = RetryPolicy::never();
+    config.rate_limit_per_min = None;
+    Client::new(config).unwrap()
+}
+
+fn keys(events: Vec<Event>) -> impl Stream<Item = std::io::Result<Event>> + Unpin {
+    // The keys, then silence: the loop must be ended by something else.
+    Box::pin(stream::iter(events.into_iter().map(Ok)).chain(stream::pending()))
+}
+
+/// `signals`, each after `delay`.
+fn later(signals: Vec<Signal>, delay: Duration) -> impl Stream<Item = Signal> + Unpin {
+    Box::pin(stream::iter(signals).then(move |s| async move {
+        tokio::time::sleep(delay).await;
+        s
+    }))
+}
+
+fn ctrl(c: char) -> Event {
+    Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+}
+
+async fn run(
+    events: Vec<Event>,
+    signals: Vec<Signal>,
+    platform: &mut dyn Platform,
+    backend: Shared,
+) -> Ended {
+    let mut terminal = Terminal::new(backend).unwrap();
+    let mut shell = shell();
+    let run = run_with_signals(
+        &mut terminal,
+        keys(events),
+        later(signals, Duration::from_millis(150)),
+        &mut shell,
+        client(),
+        platform,
+    );
+    tokio::time::timeout(Duration::from_secs(10), run)
+        .await
+        .expect("the loop ends")
+        .expect("without an error")
+}
+
+fn backend(cols: u16, rows: u16) -> Shared {
+    Shared(Arc::new(Mutex::new(TestBackend::new(cols, rows))))
+}
+
+#[tokio::test]
+async fn each_ending_signal_ends_the_loop_whatever_is_on_screen() {
+    for signal in Signal::ENDING {
+        let mut platform = Recorder::default();
+        // A form with input open: `q` would ask first; a signal does not.
+        let typing = vec![Event::Key(KeyEvent::from(KeyCode::Char('/')))];
+        let ended = run(typing, vec![*signal], &mut platform, backend(100, 30)).await;
+        assert_eq!(ended, Ended::Signal(*signal));
+        assert_eq!(platform.suspended, 0);
+    }
+}
+
+#[tokio::test]
+async fn ctrl_z_and_sigtstp_suspend_then_everything_is_drawn_at_the_new_size() {
+    let shared = backend(100, 30);
+    let mut platform = Resizing {
+        recorder: Recorder::default(),
+        backend: shared.clone(),
+        size: (80, 24),
+    };
+    let ended = run(
+        vec![ctrl('z')],
+        vec![Signal::Suspend, Signal::Continue, Signal::Terminate],
+        &mut platform,
+        shared.clone(),
+    )
+    .await;
+    assert_eq!(ended, Ended::Signal(Signal::Terminate));
+    assert_eq!(platform.recorder.suspended, 2, "Ctrl-Z, then SIGTSTP");
+    assert_eq!(platform.recorder.reentered, 1, "SIGCONT");
+    let buffer = shared.0.lock().unwrap().buffer().clone();
+    assert_eq!((buffer.area.width, buffer.area.height), (80, 24));
+    let text: String = buffer.content.iter().map(Cell::symbol).collect();
+    assert!(text.contains("Registrations"), "drawn again: {text}");
+}
+
+#[tokio::test]
+async fn the_events_running_out_is_not_a_signal() {
+    let mut platform = Recorder::default();
+    let mut terminal = Terminal::new(backend(80, 24)).unwrap();
+    let mut shell = shell();
+    let ended = run_with_signals(
+        &mut terminal,
+        stream::iter(vec![Ok(ctrl('z'))]),
+        stream::pending(),
+        &mut shell,
+        client(),
+        &mut platform,
+    )
+    .await
+    .unwrap();
+    assert_eq!(ended, Ended::EventsEnded);
+    assert_eq!(platform.suspended, 1);
+}

@@ -1,0 +1,121 @@
+//! The progress line of an export, honest about waiting: until the first page answers it says
+//! that it waits for the service and for how long (no `0/0 rows` as if done), then it counts rows
+//! against the announced total; whenever a page keeps it waiting for a second or more, it says
+//! which page and for how long.
+
+use std::future::Future;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tokio::time::Instant;
+
+use super::Resource;
+
+/// How long a page may take before the line says it is waited for.
+const PATIENCE: Duration = Duration::from_secs(1);
+
+/// A progress line on stderr when it is a terminal; a hidden one (no output at all) otherwise.
+pub fn bar(resource: Resource) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_prefix(format!("exporting {resource}"));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// Before the first page: what is waited for, and nothing counted yet.
+pub(crate) fn start(progress: &ProgressBar) {
+    let style = ProgressStyle::with_template("{prefix}: {spinner} {msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    progress.set_style(style);
+    progress.set_message(waiting(1, Duration::ZERO));
+}
+
+/// Once the first page told the total: rows against it.
+pub(crate) fn counting(progress: &ProgressBar, total: u64) {
+    let style = ProgressStyle::with_template(
+        "{prefix} [{bar:30}] {human_pos}/{human_len} rows, {per_sec}, {eta} left{msg}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    progress.set_style(style);
+    progress.set_length(total);
+    progress.set_message("");
+}
+
+/// What the line says while page `page` has been waited for `waited`.
+fn waiting(page: u32, waited: Duration) -> String {
+    let secs = waited.as_secs();
+    if page == 1 {
+        format!("waiting for the service to answer ({secs} s so far)")
+    } else {
+        format!(" · waiting for page {page} ({secs} s so far)")
+    }
+}
+
+/// Awaits `fetch`, the fetch of page `page`, saying on the line each second past the first how
+/// long it has been waited for (retries included), and clearing that once it is done.
+pub(crate) async fn waited<F: Future>(progress: &ProgressBar, page: u32, fetch: F) -> F::Output {
+    let started = Instant::now();
+    let mut ticks = tokio::time::interval_at(started + PATIENCE, PATIENCE);
+    futures::pin_mut!(fetch);
+    let mut said = false;
+    loop {
+        tokio::select! {
+            output = &mut fetch => {
+                if said && page > 1 {
+                    progress.set_message("");
+                }
+                return output;
+            }
+            _ = ticks.tick() => {
+                progress.set_message(waiting(page, started.elapsed()));
+                said = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_slow_page_is_said_with_its_real_wait_then_cleared() {
+        let progress = ProgressBar::hidden();
+        start(&progress);
+        assert_eq!(
+            progress.message(),
+            "waiting for the service to answer (0 s so far)"
+        );
+        let first = waited(&progress, 1, async {
+            tokio::time::sleep(Duration::from_millis(3500)).await;
+            7
+        });
+        assert_eq!(first.await, 7);
+        assert_eq!(
+            progress.message(),
+            "waiting for the service to answer (3 s so far)"
+        );
+        counting(&progress, 100);
+        assert_eq!(progress.message(), "");
+
+        let progress_ref = &progress;
+        let slow = waited(progress_ref, 4, async {
+            tokio::time::sleep(Duration::from_millis(2500)).await;
+        });
+        let watch = async {
+            tokio::time::sleep(Duration::from_millis(2200)).await;
+            progress_ref.message()
+        };
+        let ((), during) = tokio::join!(slow, watch);
+        assert_eq!(during, " · waiting for page 4 (2 s so far)");
+        assert_eq!(progress.message(), "", "cleared once the page came");
+
+        waited(&progress, 5, async {}).await;
+        assert_eq!(progress.message(), "", "a quick page says nothing");
+    }
+}
