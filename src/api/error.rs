@@ -348,3 +348,11 @@ mod tests {
         assert!(!format!("{e:?}").contains("SECRET"));
     }
 }
+
+/// What an error message may name besides the service's own words.
+pub(crate) struct ErrorContext<'a> {
+    /// `GET /v1/registrations/regs_1`.
+    pub what: &'a str,
+    pub organization_id: &'a str,
+    pub redactor: &'a Redactor,
+}

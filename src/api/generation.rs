@@ -7,8 +7,8 @@ use reqwest::StatusCode;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
-use super::config::Selector;
-use super::error::{ApiError, Redactor};
+use super::error::{ApiError, ErrorContext};
+use super::selector::Selector;
 use super::service_error::{status_detail, tenanted_error};
 use crate::credentials::ApiKey;
 use crate::model::casing;
@@ -29,14 +29,6 @@ pub enum Generation {
     /// headers, organization selector headers, camelCase bodies, the `{code, message, requestId,
     /// errors}` error envelope.
     Tenanted(ApiVersion),
-}
-
-/// What an error message may name besides the service's own words.
-pub(crate) struct ErrorContext<'a> {
-    /// `GET /v1/registrations/regs_1`.
-    pub what: &'a str,
-    pub organization_id: &'a str,
-    pub redactor: &'a Redactor,
 }
 
 impl Generation {

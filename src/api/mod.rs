@@ -26,6 +26,7 @@ mod error;
 mod generation;
 mod network;
 mod retry;
+mod selector;
 mod service_error;
 mod transport;
 

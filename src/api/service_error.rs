@@ -6,8 +6,7 @@ use std::fmt;
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use super::error::{ApiError, validation_message};
-use super::generation::ErrorContext;
+use super::error::{ApiError, ErrorContext, validation_message};
 use crate::model::tenanted::{ErrorCode, ErrorEnvelope};
 use crate::model::{FieldError, LocPart, casing};
 

@@ -16,8 +16,8 @@ use serde::de::DeserializeOwned;
 use url::Url;
 
 use super::config::{ClientBuildError, ClientConfig, Selector};
-use super::error::{ApiError, ApiResult, Redactor};
-use super::generation::{ErrorContext, Generation, InvalidHeader};
+use super::error::{ApiError, ApiResult, ErrorContext, Redactor};
+use super::generation::{Generation, InvalidHeader};
 use super::network::Symptoms;
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
 use super::service_error::parse_allow;
