@@ -249,6 +249,7 @@ fn v1_error(status: StatusCode, body: &[u8], ctx: &ErrorContext) -> ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::error::Redactor;
     use serde_json::json;
 
     fn read(status: u16, body: serde_json::Value) -> ApiError {
