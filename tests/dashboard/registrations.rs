@@ -467,3 +467,54 @@ async fn a_refused_submission_keeps_every_value() {
     d.char('y');
     d.sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn the_review_warns_of_a_closure_date_before_the_registration_and_still_sends_it() {
+    let d = Dashboard::start(Options::default()).await;
+    let filter = RegistrationFilter {
+        status_in: vec![RegistrationStatus::Registered],
+        state_code: Some("WA".into()),
+        ..Default::default()
+    };
+    let target = d
+        .client
+        .list_registrations(&filter, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let began = target
+        .registration_date
+        .expect("the demo registration has a date");
+    d.wait_for("row 1 of").await;
+    d.filter_to_state("WA", true).await;
+    d.char('D');
+    d.wait_for("step 1 of 6").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("step 2 of 6: Reason").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Enter);
+    d.wait_for("step 3 of 6: Closure date").await;
+    d.type_text("1900-01-01");
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6: Final return").await;
+    d.key(KeyCode::Char(' '));
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("step 5 of 6").await;
+    assert!(
+        screen.contains("before this registration began") && screen.contains(&began.to_string()),
+        "the review warns: {screen}"
+    );
+    d.key(KeyCode::Enter);
+    d.wait_for("step 6 of 6").await;
+    d.type_text("WA");
+    d.key(KeyCode::Enter);
+    d.wait_for("DEREGISTERING").await;
+    let now = d.client.get_registration(&target.id).await.unwrap();
+    assert_eq!(
+        now.status,
+        RegistrationStatus::Deregistering,
+        "sent as typed"
+    );
+    d.quit().await;
+}

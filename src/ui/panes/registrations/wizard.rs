@@ -4,6 +4,7 @@
 //! the service applies, so the wizard cannot send a body the service would refuse; a refusal
 //! the service still makes (a 422) lands under the field it names, and nothing typed is lost.
 
+use chrono::{NaiveDate, Utc};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -100,6 +101,28 @@ fn step_form(spec: FieldSpec) -> Form {
     })
 }
 
+/// A closure date the service accepts but that reads like a slip: before the registration
+/// began, or more than a year from `today`. The request is still sent as typed.
+pub fn closure_warning(
+    closure: NaiveDate,
+    registered: Option<NaiveDate>,
+    today: NaiveDate,
+) -> Option<String> {
+    if let Some(registered) = registered
+        && closure < registered
+    {
+        return Some(format!(
+            "The closure date {closure} is before this registration began ({registered}). It will be sent as typed: check it is the date you mean."
+        ));
+    }
+    let year_ahead = today.checked_add_months(chrono::Months::new(12))?;
+    (closure > year_ahead).then(|| {
+        format!(
+            "The closure date {closure} is more than a year from today ({today}). It will be sent as typed: check it is the date you mean."
+        )
+    })
+}
+
 /// The wizard's state.
 pub struct DeregisterWizard {
     registration: Registration,
@@ -113,6 +136,8 @@ pub struct DeregisterWizard {
     sending: bool,
     /// Why the last attempt failed, when the failure names no field.
     failure: Option<String>,
+    /// What the review asks the user to look at twice (a closure date that reads like a slip).
+    warning: Option<String>,
 }
 
 impl DeregisterWizard {
@@ -148,7 +173,13 @@ impl DeregisterWizard {
             step: Step::Registration,
             sending: false,
             failure: None,
+            warning: None,
         }
+    }
+
+    /// The warning the review step shows, if any.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
     }
 
     pub fn step(&self) -> Step {
@@ -289,7 +320,14 @@ impl DeregisterWizard {
     fn enter_review(&mut self) {
         self.failure = None;
         match rules::deregistration(Some(&self.body())) {
-            Ok(_) => self.review = Some(Review::new(&self.body())),
+            Ok(body) => {
+                self.warning = closure_warning(
+                    body.closure_date,
+                    self.registration.registration_date,
+                    Utc::now().date_naive(),
+                );
+                self.review = Some(Review::new(&self.body()));
+            }
             Err(errors) => {
                 self.place_errors(&errors);
             }
@@ -364,7 +402,16 @@ impl DeregisterWizard {
             }
             Step::Confirm => self.confirm.render(body, buf, theme),
         }
-        if let Some(message) = &self.failure {
+        if let (Some(warning), None, Step::Review | Step::Confirm) =
+            (&self.warning, &self.failure, self.step)
+        {
+            Paragraph::new(Line::from(Span::styled(
+                format!("⚠ {warning}"),
+                theme.warning,
+            )))
+            .wrap(Wrap { trim: true })
+            .render(failure, buf);
+        } else if let Some(message) = &self.failure {
             Paragraph::new(Line::from(Span::styled(message.clone(), theme.error)))
                 .wrap(Wrap { trim: true })
                 .render(failure, buf);
@@ -444,5 +491,34 @@ fn confirmation_code(r: &Registration) -> String {
         r.country_code.clone()
     } else {
         r.state_code.clone()
+    }
+}
+
+#[cfg(test)]
+mod warning_tests {
+    use super::*;
+
+    fn day(s: &str) -> NaiveDate {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_closure_date_that_reads_like_a_slip_is_pointed_out() {
+        let today = day("2026-11-24");
+        let registered = Some(day("2024-04-25"));
+        let before = closure_warning(day("1900-01-01"), registered, today).unwrap();
+        assert!(
+            before.contains("before this registration began (2024-04-25)"),
+            "{before}"
+        );
+        let far = closure_warning(day("9999-12-31"), registered, today).unwrap();
+        assert!(far.contains("more than a year from today"), "{far}");
+        assert_eq!(closure_warning(day("2026-12-31"), registered, today), None);
+        assert_eq!(closure_warning(day("2024-04-25"), registered, today), None);
+        assert_eq!(
+            closure_warning(day("2027-11-24"), None, today),
+            None,
+            "a year to the day"
+        );
     }
 }
