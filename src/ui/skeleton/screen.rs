@@ -196,7 +196,7 @@ pub enum Overlay<O> {
 impl<O: Layer> Overlay<O> {
     pub fn hints(&self) -> Vec<PaneHint> {
         match self {
-            Overlay::Discard(_) => vec![PaneHint::keys("y/n", "answer")],
+            Overlay::Discard(_) => question_hints(),
             Overlay::Own(o) => o.hints(),
         }
     }
@@ -228,6 +228,11 @@ pub fn form_hints(submit: &'static str) -> Vec<PaneHint> {
         PaneHint::keys("ctrl-s", submit),
         PaneHint::keys("esc", "cancel"),
     ]
+}
+
+/// The hints of a yes/no question (the question widget's own keys, not the keymap's).
+pub fn question_hints() -> Vec<PaneHint> {
+    vec![PaneHint::keys("y/n", "answer")]
 }
 
 /// The hints of a read-only page.

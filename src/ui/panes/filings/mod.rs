@@ -33,7 +33,7 @@ use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests, Scope, Screen,
-    Skeleton, unexpected,
+    Skeleton, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -98,7 +98,7 @@ pub enum FilingDialog {
 impl Layer for FilingDialog {
     fn hints(&self) -> Vec<PaneHint> {
         match self {
-            FilingDialog::Bulk { .. } => vec![PaneHint::keys("y/n", "answer")],
+            FilingDialog::Bulk { .. } => question_hints(),
             FilingDialog::Report(_) => vec![PaneHint::action(Action::Back, "close")],
             FilingDialog::Options(_) => vec![
                 PaneHint::action(Action::Back, "close"),

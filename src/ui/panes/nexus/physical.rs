@@ -18,7 +18,7 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests, Skeleton,
-    may_write, refused, unexpected,
+    may_write, question_hints, refused, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -189,7 +189,7 @@ pub struct DeleteQuestion {
 
 impl Layer for DeleteQuestion {
     fn hints(&self) -> Vec<PaneHint> {
-        vec![PaneHint::keys("y/n", "answer")]
+        question_hints()
     }
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {

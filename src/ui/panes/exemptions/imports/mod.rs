@@ -26,7 +26,7 @@ use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
     DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests,
-    Skeleton, may_write, unexpected,
+    Skeleton, may_write, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -191,7 +191,7 @@ pub enum ImportDialog {
 impl Layer for ImportDialog {
     fn hints(&self) -> Vec<PaneHint> {
         match self {
-            ImportDialog::Confirm { .. } => vec![PaneHint::keys("y/n", "answer")],
+            ImportDialog::Confirm { .. } => question_hints(),
             ImportDialog::Type { .. } => vec![
                 PaneHint::keys("←/→", "choose"),
                 PaneHint::keys("enter", "continue"),
