@@ -40,8 +40,8 @@ pub use self::list::{ListSpec, ListView, Load};
 pub(crate) use self::list::{list_row, list_spec};
 pub use self::requests::{Operation, Requests, Scope};
 pub use self::screen::{
-    DetailView, Layer, LayerOutcome, NoLayer, NoView, Overlay, PaneView, Screen, form_hints,
-    page_hints, question_hints,
+    DetailView, Layer, LayerOutcome, NoLayer, NoView, Overlay, PaneView, RecordDetail, RecordView,
+    Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
 use crate::effect::{Failure, Reply, RequestId};

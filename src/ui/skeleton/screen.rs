@@ -9,7 +9,7 @@ use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
-use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::detail::{Detail, DetailState};
 use crate::ui::widgets::form::Form;
 
 /// The detail of one record.
@@ -241,4 +241,48 @@ pub fn page_hints() -> Vec<PaneHint> {
         PaneHint::action(Action::Back, "back"),
         PaneHint::action(Action::Up, "scroll"),
     ]
+}
+
+/// How a record reads in a detail of its own: its id, its words for the title, and the
+/// sections of its fields.
+pub struct RecordView<R> {
+    pub id: fn(&R) -> &str,
+    pub title: fn(&R) -> String,
+    pub build: for<'t> fn(&R, &'t Theme) -> Detail<'t>,
+}
+
+/// The detail of a record that needs nothing beside it: the record, its scroll, how it reads.
+pub struct RecordDetail<R: 'static> {
+    pub record: R,
+    state: DetailState,
+    view: &'static RecordView<R>,
+}
+
+impl<R> RecordDetail<R> {
+    pub fn new(record: R, view: &'static RecordView<R>) -> Self {
+        RecordDetail {
+            record,
+            state: DetailState::default(),
+            view,
+        }
+    }
+}
+
+impl<R: Send + Sync> DetailView for RecordDetail<R> {
+    fn id(&self) -> &str {
+        (self.view.id)(&self.record)
+    }
+
+    fn state(&mut self) -> &mut DetailState {
+        &mut self.state
+    }
+
+    fn subtitle(&self) -> String {
+        (self.view.title)(&self.record)
+    }
+
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+        use ratatui::widgets::StatefulWidget;
+        (self.view.build)(&self.record, theme).render(area, buf, &mut self.state);
+    }
 }

@@ -9,21 +9,19 @@ mod forms;
 use crate::effect::{CustomerCall, CustomerReply};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{Customer, CustomerTaxRegistration};
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen, Skeleton,
-    may_write, open_detail, refused, unexpected,
+    NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests, Scope,
+    Screen, Skeleton, may_write, open_detail, refused, unexpected,
 };
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::Form;
 
 /// The Customers pane.
@@ -59,29 +57,15 @@ fn describe_registration(r: &CustomerTaxRegistration) -> String {
     format!("{} {} ({valid})", r.tax_type, r.tax_id)
 }
 
-/// The customer the detail shows.
-pub struct CustomerDetail {
-    pub customer: Customer,
-    state: DetailState,
-}
+/// The detail of one customer.
+pub type CustomerDetail = RecordDetail<Customer>;
 
-impl DetailView for CustomerDetail {
-    fn id(&self) -> &str {
-        &self.customer.id
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        display_name(&self.customer).to_owned()
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail::build(&self.customer, theme).render(area, buf, &mut self.state);
-    }
-}
+/// How a customer reads in the detail.
+static CUSTOMER: RecordView<Customer> = RecordView {
+    id: |c| &c.id,
+    title: |c| display_name(c).to_owned(),
+    build: detail::build,
+};
 
 /// The pane's forms.
 pub enum CustomerForm {
@@ -156,7 +140,7 @@ impl Customers {
             return;
         }
         let current = match parts.screen.detail() {
-            Some(d) => Some(d.customer.clone()),
+            Some(d) => Some(d.record.clone()),
             None => parts.list.selected().cloned(),
         };
         match current {
@@ -195,7 +179,7 @@ impl Customers {
             let customer = (**customer).clone();
             open_detail(self, parts, &customer, ctx);
         } else if let Screen::Detail(d) = &parts.screen
-            && d.customer.id == saved.customer_id
+            && d.record.id == saved.customer_id
         {
             parts.requests.cancel_detail(ctx);
             parts.requests.call(
@@ -220,14 +204,11 @@ impl PaneSpec for Customers {
     const FILTER: &'static str = "search";
 
     fn detail(&self, row: &Customer) -> CustomerDetail {
-        CustomerDetail {
-            customer: row.clone(),
-            state: DetailState::default(),
-        }
+        RecordDetail::new(row.clone(), &CUSTOMER)
     }
 
     fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.customer.id.clone();
+        let id = detail.record.id.clone();
         requests.call(ctx, Call::Customers(CustomerCall::Get { id }), Op::Record);
     }
 
@@ -304,7 +285,7 @@ impl PaneSpec for Customers {
             (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 parts.list.replace(&customer);
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.customer = customer;
+                    d.record = customer;
                 }
             }
             (Op::Create | Op::SaveTax, Err(failure)) => {

@@ -31,7 +31,7 @@ fn detail(h: &Harness) -> &Customer {
         .screen
         .detail()
         .expect("the detail is open")
-        .customer
+        .record
 }
 
 fn customer(id: &str, country: &str) -> Customer {

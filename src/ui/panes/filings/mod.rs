@@ -19,25 +19,23 @@ use crate::effect::{FilingCall, FilingReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::StatefulWidget;
 
 use self::options::{OptionsView, help_url};
 use self::results::{Bulk, BulkReport, filings_noun};
 use crate::effect::{Call, Failure, FailureKind, Reply};
 use crate::model::filters::FilingFilter;
 use crate::model::{Filing, FilingStatus};
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests, Scope, Screen,
-    Skeleton, question_hints, unexpected,
+    Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests,
+    Scope, Screen, Skeleton, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::detail::DetailState;
 
 /// The Filings pane.
 pub type FilingsPane = Skeleton<Filings>;
@@ -57,29 +55,15 @@ list_spec! {
     }
 }
 
-/// The filing the detail shows.
-pub struct FilingDetail {
-    pub filing: Filing,
-    state: DetailState,
-}
+/// The detail of one filing.
+pub type FilingDetail = RecordDetail<Filing>;
 
-impl DetailView for FilingDetail {
-    fn id(&self) -> &str {
-        &self.filing.id
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        self.filing.id.clone()
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail::build(&self.filing, theme).render(area, buf, &mut self.state);
-    }
-}
+/// How a filing reads in the detail.
+static FILING: RecordView<Filing> = RecordView {
+    id: |f| &f.id,
+    title: |f| f.id.clone(),
+    build: detail::build,
+};
 
 /// The pane's dialogs.
 pub enum FilingDialog {
@@ -181,7 +165,7 @@ impl Filings {
             return;
         }
         let ids = match parts.screen.detail() {
-            Some(d) => vec![d.filing.id.clone()],
+            Some(d) => vec![d.record.id.clone()],
             None => parts.list.targets(),
         };
         if ids.is_empty() {
@@ -273,8 +257,8 @@ impl Filings {
                         parts
                             .list
                             .update(id, |m| m.row.status = Some(status.clone()));
-                        if let Some(d) = parts.screen.detail_mut().filter(|d| d.filing.id == id) {
-                            d.filing.status = Some(status);
+                        if let Some(d) = parts.screen.detail_mut().filter(|d| d.record.id == id) {
+                            d.record.status = Some(status);
                         }
                     }
                     // The whole record (its approval time) comes with the filing itself.
@@ -321,14 +305,11 @@ impl PaneSpec for Filings {
     const FILTER: &'static str = "status";
 
     fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
-        FilingDetail {
-            filing: row.row.clone(),
-            state: DetailState::default(),
-        }
+        RecordDetail::new(row.row.clone(), &FILING)
     }
 
     fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.filing.id.clone();
+        let id = detail.record.id.clone();
         requests.call(ctx, Call::Filings(FilingCall::Get { id }), Op::Record);
     }
 
@@ -367,8 +348,8 @@ impl PaneSpec for Filings {
             (Action::Pause, _) => Self::ask_bulk(Bulk::Pause, parts, ctx),
             (Action::BackFiling, _) => Self::open_options(parts, ctx),
             (Action::Mark, Screen::List) => return parts.list.toggle_mark().is_some(),
-            (Action::OpenUrl, Screen::Detail(d)) if !d.filing.filing_website_url.is_empty() => {
-                ctx.open_url(d.filing.filing_website_url.clone());
+            (Action::OpenUrl, Screen::Detail(d)) if !d.record.filing_website_url.is_empty() => {
+                ctx.open_url(d.record.filing_website_url.clone());
             }
             _ => return false,
         }
@@ -443,9 +424,9 @@ impl PaneSpec for Filings {
                 if let Some(d) = parts
                     .screen
                     .detail_mut()
-                    .filter(|d| d.filing.id == filing.id)
+                    .filter(|d| d.record.id == filing.id)
                 {
-                    d.filing = (*filing).clone();
+                    d.record = (*filing).clone();
                 }
                 parts.list.replace(&Marked::new(*filing));
             }

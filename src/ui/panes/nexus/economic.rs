@@ -2,10 +2,7 @@
 //! transactions are from the thresholds, and when nexus was met; Enter opens every field.
 
 use crate::effect::{NexusCall, NexusReply};
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::StatefulWidget;
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
@@ -15,16 +12,17 @@ pub use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus};
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, NoLayer, Operation, PaneSpec, Parts, Requests, Scope, Screen, Skeleton, unexpected,
+    NoLayer, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope, Screen,
+    Skeleton, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::{Detail, DetailState, Section};
+use crate::ui::widgets::detail::{Detail, Section};
 use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 
 /// Cells of the threshold bar, before its percentage.
@@ -192,29 +190,15 @@ list_spec! {
     }
 }
 
-/// One jurisdiction's economic nexus, every field of it.
-pub struct EconomicDetail {
-    nexus: Nexus,
-    state: DetailState,
-}
+/// The detail of one jurisdiction's economic nexus.
+pub type EconomicDetail = RecordDetail<Nexus>;
 
-impl DetailView for EconomicDetail {
-    fn id(&self) -> &str {
-        &self.nexus.id
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        format!("economic: {}", jurisdiction(&self.nexus))
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail(&self.nexus, theme).render(area, buf, &mut self.state);
-    }
-}
+/// How an economic nexus reads in the detail: every field of it.
+static NEXUS: RecordView<Nexus> = RecordView {
+    id: |n| &n.id,
+    title: |n| format!("economic: {}", jurisdiction(n)),
+    build: detail,
+};
 
 /// What the view waits for.
 #[derive(Debug)]
@@ -242,7 +226,7 @@ impl Economic {
     /// `h`: the exposure history of the nexus the user is on (Tenanted API).
     fn open_history(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let nexus = match parts.screen.detail() {
-            Some(d) => Some(d.nexus.clone()),
+            Some(d) => Some(d.record.clone()),
             None => parts.list.selected().cloned(),
         };
         match (ctx.tenanted(), nexus) {
@@ -270,14 +254,11 @@ impl PaneSpec for Economic {
     const TITLE: &'static str = "Nexus";
 
     fn detail(&self, row: &Nexus) -> EconomicDetail {
-        EconomicDetail {
-            nexus: row.clone(),
-            state: DetailState::default(),
-        }
+        RecordDetail::new(row.clone(), &NEXUS)
     }
 
     fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.nexus.id.clone();
+        let id = detail.record.id.clone();
         requests.call(ctx, Call::Nexus(NexusCall::Get { id }), Op::Record);
     }
 
@@ -331,9 +312,9 @@ impl PaneSpec for Economic {
             (Op::Record, Ok(Reply::Nexus(NexusReply::One(fresh)))) => {
                 parts.list.replace(&fresh);
                 if let Some(d) = parts.screen.detail_mut()
-                    && d.nexus.id == fresh.id
+                    && d.record.id == fresh.id
                 {
-                    d.nexus = fresh;
+                    d.record = fresh;
                 }
             }
             (Op::History, result) => {

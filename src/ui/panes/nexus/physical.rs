@@ -6,24 +6,24 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, StatefulWidget, Widget};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests, Skeleton,
-    may_write, question_hints, refused, unexpected,
+    Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Skeleton, may_write, question_hints, refused, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::detail::{Detail, DetailState, Section};
+use crate::ui::widgets::detail::{Detail, Section};
 use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::{Column, ColumnWidth};
 
@@ -99,48 +99,34 @@ list_spec! {
     }
 }
 
-/// One record, every field of it.
-pub struct PhysicalDetail {
-    record: PhysicalNexus,
-    state: DetailState,
+/// Every field of one record.
+fn record_detail<'t>(p: &PhysicalNexus, theme: &'t Theme) -> Detail<'t> {
+    let dash = || "—".to_owned();
+    let section = Section::new("Physical nexus")
+        .row("Id", p.id.clone())
+        .row("Jurisdiction", jurisdiction(p))
+        .row("Category", category_words(p.category.as_str()))
+        .row("Start date", p.start_date.to_string())
+        .row("End date", p.end_date.map_or_else(dash, |d| d.to_string()))
+        .row("Street", p.street_1.clone().unwrap_or_else(dash))
+        .row("City", p.city.clone().unwrap_or_else(dash))
+        .row("Postal code", p.postal_code.clone().unwrap_or_else(dash))
+        .row(
+            "Source",
+            p.source.as_ref().map_or_else(dash, ToString::to_string),
+        );
+    Detail::new(theme, vec![section])
 }
 
-impl DetailView for PhysicalDetail {
-    fn id(&self) -> &str {
-        &self.record.id
-    }
+/// The detail of one record.
+pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        format!(
-            "physical: {} in {}",
-            self.record.category,
-            jurisdiction(&self.record)
-        )
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        let p = &self.record;
-        let dash = || "—".to_owned();
-        let section = Section::new("Physical nexus")
-            .row("Id", p.id.clone())
-            .row("Jurisdiction", jurisdiction(p))
-            .row("Category", category_words(p.category.as_str()))
-            .row("Start date", p.start_date.to_string())
-            .row("End date", p.end_date.map_or_else(dash, |d| d.to_string()))
-            .row("Street", p.street_1.clone().unwrap_or_else(dash))
-            .row("City", p.city.clone().unwrap_or_else(dash))
-            .row("Postal code", p.postal_code.clone().unwrap_or_else(dash))
-            .row(
-                "Source",
-                p.source.as_ref().map_or_else(dash, ToString::to_string),
-            );
-        Detail::new(theme, vec![section]).render(area, buf, &mut self.state);
-    }
-}
+/// How a record reads in the detail.
+static RECORD: RecordView<PhysicalNexus> = RecordView {
+    id: |p| &p.id,
+    title: |p| format!("physical: {} in {}", p.category, jurisdiction(p)),
+    build: record_detail,
+};
 
 /// The record form (new or edit), drawn in a box over the list.
 pub struct Editor(NexusForm);
@@ -292,10 +278,7 @@ impl PaneSpec for Physical {
     const TITLE: &'static str = "Nexus";
 
     fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
-        PhysicalDetail {
-            record: row.clone(),
-            state: DetailState::default(),
-        }
+        RecordDetail::new(row.clone(), &RECORD)
     }
 
     /// The row holds the whole record: nothing more to ask for.

@@ -20,17 +20,17 @@ use crate::model::tenanted::{
     CertificateImportStatus,
 };
 use crate::model::{Page, PageParams};
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, Requests,
-    Skeleton, may_write, question_hints, unexpected,
+    Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Requests, Skeleton, may_write, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::detail::{Detail, Section};
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
 use crate::ui::widgets::paged_table::Column;
 use crate::ui::widgets::picker::{Picker, PickerOutcome};
@@ -137,43 +137,31 @@ impl ListSpec for ImportList {
     }
 }
 
-/// The list has no detail of its own: Enter shows the row's fields.
-pub struct ImportDetail {
-    import: CertificateImport,
-    state: DetailState,
+/// Every field of one import (the row holds them all).
+fn import_detail<'t>(i: &CertificateImport, theme: &'t Theme) -> Detail<'t> {
+    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".to_owned());
+    let section = Section::new("Certificate import")
+        .row("Id", i.id.clone())
+        .row("Status", i.status.as_str().to_owned())
+        .row("Customer", text(&i.customer_name))
+        .row("Customer id", text(&i.customer_id))
+        .row("File", text(&i.file_name))
+        .row("Country", text(&i.country_code))
+        .row("Jurisdiction", text(&i.jurisdiction))
+        .row("Exemption type", text(&i.exemption_type))
+        .row("Exemption", text(&i.exemption_id));
+    Detail::new(theme, vec![section])
 }
 
-impl DetailView for ImportDetail {
-    fn id(&self) -> &str {
-        &self.import.id
-    }
+/// The detail of one import.
+pub type ImportDetail = RecordDetail<CertificateImport>;
 
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        format!("certificate import {}", self.import.id)
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        use crate::ui::widgets::detail::{Detail, Section};
-        use ratatui::widgets::StatefulWidget;
-        let i = &self.import;
-        let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".to_owned());
-        let section = Section::new("Certificate import")
-            .row("Id", i.id.clone())
-            .row("Status", i.status.as_str().to_owned())
-            .row("Customer", text(&i.customer_name))
-            .row("Customer id", text(&i.customer_id))
-            .row("File", text(&i.file_name))
-            .row("Country", text(&i.country_code))
-            .row("Jurisdiction", text(&i.jurisdiction))
-            .row("Exemption type", text(&i.exemption_type))
-            .row("Exemption", text(&i.exemption_id));
-        Detail::new(theme, vec![section]).render(area, buf, &mut self.state);
-    }
-}
+/// How an import reads in the detail.
+static IMPORT: RecordView<CertificateImport> = RecordView {
+    id: |i| &i.id,
+    title: |i| format!("certificate import {}", i.id),
+    build: import_detail,
+};
 
 /// The approval's dialogs: the exemption type, then the confirmation.
 pub enum ImportDialog {
@@ -305,10 +293,7 @@ impl PaneSpec for Imports {
     const FILTER: &'static str = "status";
 
     fn detail(&self, row: &Marked<CertificateImport>) -> ImportDetail {
-        ImportDetail {
-            import: row.row.clone(),
-            state: DetailState::default(),
-        }
+        RecordDetail::new(row.row.clone(), &IMPORT)
     }
 
     /// On a v1 profile the list says what it needs, and nothing is asked of the service.
