@@ -15,7 +15,7 @@ use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
-use crate::sandbox::store::Org;
+use crate::sandbox::store::{Kind, Org};
 
 const ORDER_FIELDS: &[&str] = &[
     "name",
@@ -152,6 +152,7 @@ pub async fn create(
         };
         apply(&mut customer, request);
         data.demo.customers.push(customer.clone());
+        data.touch(Kind::Customer, customer.id.clone());
         customer
     };
     saved(&app)?;
@@ -174,7 +175,9 @@ pub async fn update(
             .find(|c| c.id == id)
             .ok_or_else(|| ApiError::not_found("Customer", &id))?;
         apply(customer, request);
-        customer.clone()
+        let customer = customer.clone();
+        data.touch(Kind::Customer, id);
+        customer
     };
     saved(&app)?;
     Ok(Json(customer))
@@ -238,7 +241,7 @@ pub async fn tax_registration(
         let list = customer
             .customer_tax_registrations
             .get_or_insert_with(Vec::new);
-        match list
+        let registration = match list
             .iter_mut()
             .find(|r| r.tax_type == tax_type && r.country_code == country)
         {
@@ -259,7 +262,9 @@ pub async fn tax_registration(
                 list.push(r.clone());
                 r
             }
-        }
+        };
+        data.touch(Kind::Customer, id.clone());
+        registration
     };
     saved(&app)?;
     Ok(Json(registration))

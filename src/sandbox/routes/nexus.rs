@@ -17,7 +17,7 @@ use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
-use crate::sandbox::store::Org;
+use crate::sandbox::store::{Kind, Org};
 
 const ECONOMIC_ORDER: &[&str] = &[
     "state_code",
@@ -158,6 +158,7 @@ pub async fn create_physical(
             postal_code: request.postal_code,
         };
         data.demo.physical_nexus.push(record.clone());
+        data.touch(Kind::PhysicalNexus, record.id.clone());
         record
     };
     saved(&app)?;
@@ -186,7 +187,9 @@ pub async fn update_physical(
         record.street_2 = request.street_2;
         record.city = request.city;
         record.postal_code = request.postal_code;
-        record.clone()
+        let record = record.clone();
+        data.touch(Kind::PhysicalNexus, id);
+        record
     };
     saved(&app)?;
     Ok(Json(record))
@@ -204,6 +207,7 @@ pub async fn delete_physical(
         if data.demo.physical_nexus.len() == before {
             return Err(ApiError::not_found("Physical nexus", &id));
         }
+        data.touch(Kind::PhysicalNexus, id.clone());
     }
     saved(&app)?;
     Ok(Json(

@@ -21,7 +21,7 @@ use crate::model::{
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::query::Query;
-use crate::sandbox::store::{Org, OrgData};
+use crate::sandbox::store::{Kind, Org, OrgData};
 use crate::sandbox::transactions::{DEFAULT_ORDER, Filter, ORDER_FIELDS, calculate_tax};
 
 fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
@@ -182,6 +182,7 @@ fn match_customer(data: &mut OrgData, org_id: &str, v: &Value) -> Customer {
         store_name: None,
     };
     data.demo.customers.push(customer.clone());
+    data.touch(Kind::Customer, customer.id.clone());
     customer
 }
 
