@@ -5,6 +5,7 @@
 mod auth;
 mod common;
 mod endpoints;
+mod field_limits;
 mod kill;
 mod lifecycle;
 mod rules;

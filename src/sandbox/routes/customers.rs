@@ -174,6 +174,14 @@ pub async fn update(
             .iter_mut()
             .find(|c| c.id == id)
             .ok_or_else(|| ApiError::not_found("Customer", &id))?;
+        // The body's own country was checked with its postal code; a postal code sent alone is
+        // held to the country on file.
+        if request.country.is_none()
+            && let (Some(code), Some(country)) = (&request.postal_code, &customer.country)
+            && let Some(rule) = crate::rules::postal_code_rule("postal_code", country, code)
+        {
+            return Err(super::nexus::postal_code_error(rule, code));
+        }
         apply(customer, request);
         let customer = customer.clone();
         data.touch(Kind::Customer, id);

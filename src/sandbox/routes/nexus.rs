@@ -180,6 +180,12 @@ pub async fn update_physical(
             .iter_mut()
             .find(|p| p.id == id)
             .ok_or_else(|| ApiError::not_found("Physical nexus", &id))?;
+        if let Some(code) = &request.postal_code
+            && let Some(rule) =
+                crate::rules::postal_code_rule("postal_code", &record.country_code, code)
+        {
+            return Err(postal_code_error(rule, code));
+        }
         record.start_date = request.start_date;
         record.end_date = request.end_date;
         record.category = request.category;
@@ -193,6 +199,17 @@ pub async fn update_physical(
     };
     saved(&app)?;
     Ok(Json(record))
+}
+
+/// A postal code that breaks the form of the record's country.
+pub(super) fn postal_code_error(rule: String, code: &str) -> ApiError {
+    crate::model::FieldError::new(
+        "value_error",
+        vec!["body".into(), "postal_code".into()],
+        format!("Value error, {rule}"),
+        Value::String(code.to_owned()),
+    )
+    .into()
 }
 
 pub async fn delete_physical(

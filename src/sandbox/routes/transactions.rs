@@ -403,6 +403,8 @@ pub async fn credit_note(
                 request.total_amount
             )));
         }
+        let earlier = data.transactions.credit_notes_of(&id);
+        crate::rules::credit_note_lines(&request, &original, &earlier)?;
         let full = request.total_amount == left;
         let kind = if full {
             TransactionType::FullCreditNote
