@@ -27,13 +27,14 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
-/// The `n`-th write of client `client`: creates a customer, edits one, or creates a sale.
-fn write(n: u64, client: usize, edited: &str) -> (reqwest::Method, String, Value) {
+/// The `n`-th write of client `client` in phase `phase`: creates a customer, edits one, or
+/// creates a sale.
+fn write(n: u64, client: usize, phase: usize, edited: &str) -> (reqwest::Method, String, Value) {
     match n % 3 {
         0 => (
             reqwest::Method::POST,
             "/v1/customers".into(),
-            json!({"name": format!("Bench {client}-{n}"), "email": format!("b{client}-{n}@example.com")}),
+            json!({"name": format!("Bench {phase}-{client}-{n}"), "email": format!("b{phase}-{client}-{n}@example.com")}),
         ),
         1 => (
             reqwest::Method::PUT,
@@ -44,7 +45,7 @@ fn write(n: u64, client: usize, edited: &str) -> (reqwest::Method, String, Value
             reqwest::Method::POST,
             "/v1/transactions".into(),
             json!({
-                "external_id": format!("bench-{client}-{n}"), "date": "2026-11-02T09:30:00Z",
+                "external_id": format!("bench-{phase}-{client}-{n}"), "date": "2026-11-02T09:30:00Z",
                 "type": "SALE", "currency": "USD",
                 "customer": {"name": "Ada Lovelace", "email": "ada@example.com", "external_id": "cust-ada"},
                 "addresses": [{"type": "SHIP_TO", "street_1": "1 Main St", "city": "Austin",
@@ -58,7 +59,13 @@ fn write(n: u64, client: usize, edited: &str) -> (reqwest::Method, String, Value
 }
 
 /// Runs `clients` writers for `seconds`; answers every acknowledged write's latency.
-async fn phase(base: &str, clients: usize, seconds: u64, edited: &str) -> Vec<Duration> {
+async fn phase(
+    base: &str,
+    phase: usize,
+    clients: usize,
+    seconds: u64,
+    edited: &str,
+) -> Vec<Duration> {
     let http = reqwest::Client::new();
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let mut workers = Vec::new();
@@ -68,7 +75,7 @@ async fn phase(base: &str, clients: usize, seconds: u64, edited: &str) -> Vec<Du
             let mut latencies = Vec::new();
             let mut n = 0u64;
             while Instant::now() < deadline {
-                let (method, path, body) = write(n, client, &edited);
+                let (method, path, body) = write(n, client, phase, &edited);
                 let t = Instant::now();
                 let r = http
                     .request(method, format!("{base}{path}"))
@@ -139,9 +146,9 @@ async fn main() {
         .expect("a customer")
         .to_owned();
 
-    let one = phase(&base, 1, seconds, &edited).await;
+    let one = phase(&base, 1, 1, seconds, &edited).await;
     report("1 client", &one, seconds);
-    let many = phase(&base, clients, seconds, &edited).await;
+    let many = phase(&base, 2, clients, seconds, &edited).await;
     report(&format!("{clients} clients"), &many, seconds);
     sandbox.stop().await;
 

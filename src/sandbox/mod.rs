@@ -94,6 +94,8 @@ pub enum SandboxError {
     },
     #[error("the sandbox failed while starting: {0}")]
     Start(String),
+    #[error("the state could not be saved: {0}")]
+    Save(String),
 }
 
 /// What every handler shares.

@@ -155,7 +155,7 @@ pub async fn create(
         data.touch(Kind::Customer, customer.id.clone());
         customer
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(customer))
 }
 
@@ -187,7 +187,7 @@ pub async fn update(
         data.touch(Kind::Customer, id);
         customer
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(customer))
 }
 
@@ -274,7 +274,7 @@ pub async fn tax_registration(
         data.touch(Kind::Customer, id.clone());
         registration
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(registration))
 }
 

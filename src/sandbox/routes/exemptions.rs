@@ -159,7 +159,7 @@ pub async fn create(
         data.touch(Kind::Exemption, exemption.id.clone());
         exemption
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(exemption))
 }
 
@@ -274,6 +274,6 @@ pub async fn upload(
         data.touch(Kind::Attachment, attachment.id.clone());
         attachment
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(attachment))
 }

@@ -161,7 +161,7 @@ pub async fn create_physical(
         data.touch(Kind::PhysicalNexus, record.id.clone());
         record
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(record))
 }
 
@@ -197,7 +197,7 @@ pub async fn update_physical(
         data.touch(Kind::PhysicalNexus, id);
         record
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(record))
 }
 
@@ -226,7 +226,7 @@ pub async fn delete_physical(
         }
         data.touch(Kind::PhysicalNexus, id.clone());
     }
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(
         serde_json::json!({ "detail": format!("Physical nexus {id} deleted") }),
     ))

@@ -238,6 +238,6 @@ pub async fn deregister(
         registration.deregistration_requested = Some(Timestamp::now());
         registration.clone()
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(registration))
 }

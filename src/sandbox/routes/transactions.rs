@@ -348,7 +348,7 @@ pub async fn create(
         } = &mut *data;
         transactions.insert(t, Some(ready_at), &demo.customers)
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok((StatusCode::ACCEPTED, Json(vec![created])))
 }
 
@@ -468,6 +468,6 @@ pub async fn credit_note(
         transactions.update(original, &demo.customers);
         transactions.insert(t, None, &demo.customers)
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(note))
 }

@@ -11,6 +11,7 @@
 
 mod db;
 mod legacy;
+mod load;
 mod records;
 #[cfg(test)]
 mod tests;
@@ -29,7 +30,8 @@ use super::demo_data::{self, DemoOrg};
 use super::tenanted::features::{seal_secrets, vault::Vault};
 use super::transactions::{BASE_COUNT, Changes, Origin, StoredTransaction, Transactions};
 use crate::model::Registration;
-use db::{Change, Db, Found, Initial, corrupt};
+use db::{Change, Db, Found, Initial};
+use load::{from_database, from_legacy};
 use records::Row;
 
 /// The demo organizations and their API keys, documented in the README.
@@ -361,6 +363,19 @@ impl Store {
         self.users.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// [`save`](Self::save) on a blocking thread, so that the server's workers go on taking
+    /// requests while a commit waits for the disk; the writes they accept meanwhile are saved
+    /// together by the next commit (a group commit). Without a database, saves in place.
+    pub async fn save_in_background(&self, app: &Arc<super::App>) -> Result<(), SandboxError> {
+        if self.saver.is_none() {
+            return self.save();
+        }
+        let app = Arc::clone(app);
+        tokio::task::spawn_blocking(move || app.store.save())
+            .await
+            .map_err(|e| SandboxError::Save(format!("the saving thread ended early: {e}")))?
+    }
+
     /// Saves what changed since the last save (the records named by [`OrgData::touch`], the
     /// transactions created or changed, the users added) in one transaction of the database,
     /// if there is one. When this returns `Ok`, the change is on disk. Writes that arrive while
@@ -488,123 +503,4 @@ fn collect_changes(
         });
     }
     Ok(changes)
-}
-
-/// The contents of an earlier JSON state file.
-fn from_legacy(file: legacy::StateFile) -> Saved {
-    Saved {
-        seed: file.seed,
-        scale: file.scale,
-        anchor: file.anchor,
-        orgs: file
-            .organizations
-            .into_iter()
-            .map(|o| SavedOrg {
-                next_id: o.next_id,
-                demo: o.records,
-                changes: o.transactions,
-            })
-            .collect(),
-        users: file.users.unwrap_or_else(demo_users),
-    }
-}
-
-/// The contents of a state database; a row that does not read is a corrupt state.
-fn from_database(path: &std::path::Path, db: &Db) -> Result<Saved, SandboxError> {
-    let contents = db.read()?;
-    let setting = |name: &str| {
-        contents
-            .settings
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .ok_or_else(|| corrupt(path, format!("its setting {name} is missing")))
-    };
-    let bad = |what: &str| corrupt(path, format!("its setting {what} does not read"));
-    let seed = setting("seed")?.parse().map_err(|_| bad("seed"))?;
-    let scale = setting("scale")?.parse().map_err(|_| bad("scale"))?;
-    let anchor = setting("anchor")?.parse().map_err(|_| bad("anchor"))?;
-    let mut orgs: Vec<SavedOrg> = contents
-        .organizations
-        .iter()
-        .map(|(id, next_id)| SavedOrg {
-            next_id: *next_id,
-            demo: DemoOrg {
-                organization_id: id.clone(),
-                ..DemoOrg::default()
-            },
-            changes: Changes::default(),
-        })
-        .collect();
-    if orgs.is_empty() {
-        return Err(corrupt(path, "it holds no organization"));
-    }
-    let mut stored: Vec<Vec<(u32, StoredTransaction)>> = vec![Vec::new(); orgs.len()];
-    let mut users = Vec::new();
-    for (org_id, row) in contents.rows {
-        let unreadable = |e: &dyn std::fmt::Display| {
-            corrupt(
-                path,
-                format!(
-                    "its {} record {} does not read: {e}",
-                    row.kind.name(),
-                    row.id
-                ),
-            )
-        };
-        if row.kind == Kind::User {
-            users.push(serde_json::from_str(&row.body).map_err(|e| unreadable(&e))?);
-            continue;
-        }
-        let Some(i) = orgs.iter().position(|o| o.demo.organization_id == org_id) else {
-            return Err(corrupt(
-                path,
-                format!("it holds records of an unknown organization {org_id:?}"),
-            ));
-        };
-        let index = || -> Result<u32, SandboxError> { row.id.parse().map_err(|e| unreadable(&e)) };
-        match row.kind {
-            Kind::Transaction => {
-                let n = index()?;
-                let t = serde_json::from_str(&row.body).map_err(|e| unreadable(&e))?;
-                stored[i].push((n, t));
-            }
-            Kind::DemoTransaction => {
-                let n = index()?;
-                let t = serde_json::from_str(&row.body).map_err(|e| unreadable(&e))?;
-                orgs[i].changes.changed.push((n, t));
-            }
-            _ => {
-                let (kind, id) = (row.kind, row.id.clone());
-                records::put(&mut orgs[i].demo, row).map_err(|e| {
-                    corrupt(
-                        path,
-                        format!("its {} record {id} does not read: {e}", kind.name()),
-                    )
-                })?;
-            }
-        }
-    }
-    for (org, mut list) in orgs.iter_mut().zip(stored) {
-        list.sort_by_key(|(n, _)| *n);
-        if list.iter().enumerate().any(|(i, (n, _))| *n as usize != i) {
-            return Err(corrupt(
-                path,
-                format!(
-                    "the created transactions of {} are not numbered 0 to {}",
-                    org.demo.organization_id,
-                    list.len().saturating_sub(1)
-                ),
-            ));
-        }
-        org.changes.stored = list.into_iter().map(|(_, t)| t).collect();
-        org.changes.changed.sort_by_key(|(n, _)| *n);
-    }
-    Ok(Saved {
-        seed,
-        scale,
-        anchor,
-        orgs,
-        users,
-    })
 }

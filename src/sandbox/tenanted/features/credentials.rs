@@ -193,7 +193,7 @@ pub async fn update(
         has_all
     };
     if !updated_fields.is_empty() {
-        saved(&app)?;
+        saved(&app).await?;
     }
     Ok(Json(json!({
         "registrationId": id,
@@ -355,6 +355,6 @@ pub async fn deregister(
         data.touch(Kind::Closure, id.clone());
         answer
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(to_tenanted(tenant.version, to_json(&registration)?)))
 }

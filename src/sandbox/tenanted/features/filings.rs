@@ -158,7 +158,12 @@ impl Action {
 /// Runs `action` on each filing: an UNFILED one changes; any other keeps its status and gets a
 /// `conflict` error, an unknown id a `not_found` one. `{jobId: null, results}` before
 /// 2026-10-06, `{results}` from it.
-async fn bulk(app: &App, tenant: &Tenant, body: Bytes, action: Action) -> TenantedResult<Value> {
+async fn bulk(
+    app: &Arc<App>,
+    tenant: &Tenant,
+    body: Bytes,
+    action: Action,
+) -> TenantedResult<Value> {
     let org = tenant.target()?;
     let ids = filing_ids(json_body(&body)?)?;
     let mut changed = false;
@@ -206,7 +211,7 @@ async fn bulk(app: &App, tenant: &Tenant, body: Bytes, action: Action) -> Tenant
         results
     };
     if changed {
-        saved(app)?;
+        saved(app).await?;
     }
     Ok(if tenant.version.is_latest_shape() {
         json!({ "results": results })

@@ -258,7 +258,7 @@ pub async fn upload(
         data.touch(Kind::CertificateImport, import.id.clone());
         import
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok((StatusCode::CREATED, Json(row(&import, tenant.version))))
 }
 
@@ -379,7 +379,7 @@ pub async fn approve(
         awaiting(&data.demo.tenanted.certificate_imports[index])?;
         approve_at(org, &mut data, index, &kind)
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(row(&import, tenant.version)))
 }
 
@@ -424,7 +424,7 @@ pub async fn bulk_approve(
             .map(|i| approve_at(org, &mut data, i, &kind))
             .collect::<Vec<_>>()
     };
-    saved(&app)?;
+    saved(&app).await?;
     let items: Vec<Value> = approved.iter().map(|c| row(c, tenant.version)).collect();
     Ok(Json(json!({ "items": items })))
 }
@@ -493,7 +493,7 @@ pub async fn confirm_upload(
         data.touch(Kind::CertificateImport, import.id.clone());
         import
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(json!({
         "importId": import.id,
         "status": status_text(import.status, tenant.version),
