@@ -38,7 +38,8 @@ pub(crate) fn customer_fields(c: &mut Check) {
             "email must be an email address such as name@example.com",
         );
     }
-    c.optional_country("country");
+    let country = c.optional_country("country");
+    c.postal_code_of("postal_code", country);
 }
 
 /// Body of POST /v1/customers and PUT /v1/customers/{id}: every field optional; `email`, when
@@ -210,5 +211,26 @@ mod tests {
     fn a_body_the_model_cannot_read_is_refused_field_by_field() {
         sweep(&valid(), customer_write);
         sweep(&json!({"tax_id": "T-1"}), customer_tax_registration);
+    }
+
+    #[test]
+    fn postal_codes_of_the_us_and_canada_have_their_form() {
+        let mut body = valid();
+        body["country"] = json!("US");
+        body["postal_code"] = json!("9410,5");
+        let errs = errors_of(customer_write(&body));
+        only(&errs);
+        expect(
+            &errs,
+            json!(["body", "postal_code"]),
+            "value_error",
+            json!("9410,5"),
+        );
+        body["country"] = json!("CA");
+        body["postal_code"] = json!("M5V 2T6");
+        assert!(customer_write(&body).is_ok());
+        // Without a country the code is only bounded in length.
+        let body = json!({"postal_code": "9410,5"});
+        assert!(customer_write(&body).is_ok());
     }
 }

@@ -9,12 +9,14 @@ use crate::model::{AddressType, EstimateRequest};
 const ESTIMATE_ADDRESS_TYPES: &[AddressType] = &[AddressType::ShipTo, AddressType::BillTo];
 
 /// An address to estimate for, as the live service requires it: `type` `SHIP_TO` or `BILL_TO`,
-/// and `state`, `postal_code`, `country` (an accepted code) present; the rest optional strings.
+/// and `state`, `postal_code`, `country` (an accepted code) present, the postal code in the
+/// country's form (US and CA); the rest optional strings.
 fn estimate_address(c: &mut Check) {
     c.enum_of("type", ESTIMATE_ADDRESS_TYPES);
     c.required_str("state");
     c.required_str("postal_code");
-    c.country("country");
+    let country = c.country("country");
+    c.postal_code_of("postal_code", country);
     c.optional_strs(&[
         "phone",
         "street_1",
@@ -186,6 +188,20 @@ mod tests {
             json!(["body", "addresses", 0, "country"]),
             "enum",
             json!("USA"),
+        );
+    }
+
+    #[test]
+    fn a_us_address_needs_a_zip_code() {
+        let mut body = valid();
+        body["addresses"][0]["postal_code"] = json!("787");
+        let errs = errors_of(estimate(&body));
+        only(&errs);
+        expect(
+            &errs,
+            json!(["body", "addresses", 0, "postal_code"]),
+            "value_error",
+            json!("787"),
         );
     }
 

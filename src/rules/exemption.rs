@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::check::{Check, Checked};
+use super::limits::is_fein;
 use crate::model::{ExemptionCreate, ExemptionStatus, ExemptionType};
 
 /// Body of POST /v1/exemptions.
@@ -19,8 +20,16 @@ pub fn exemption_create(body: &Value) -> Checked<ExemptionCreate> {
     let start = c.date("start_date");
     let end = c.optional_date("end_date");
     c.not_before("end_date", end, "start_date", start);
-    for field in ["customer_id", "FEIN", "sales_tax_id"] {
+    for field in ["customer_id", "sales_tax_id"] {
         c.non_blank_str(field);
+    }
+    if let Some(fein) = c.non_blank_str("FEIN")
+        && !is_fein(fein)
+    {
+        c.rule(
+            "FEIN",
+            "FEIN must be nine digits, with or without a hyphen after the second: 12-3456789",
+        );
     }
     c.optional_strs(&["jurisdiction", "transaction_id"]);
     c.optional_country("country_code");
@@ -70,7 +79,7 @@ mod tests {
     #[test]
     fn a_minimal_body() {
         let body = json!({"exemption_type": "customer", "status": "INACTIVE",
-                          "start_date": "2025-01-01", "customer_id": "c", "FEIN": "f",
+                          "start_date": "2025-01-01", "customer_id": "c", "FEIN": "123456789",
                           "sales_tax_id": "s"});
         let req = exemption_create(&body).unwrap();
         assert_eq!(req.end_date, None);
@@ -142,6 +151,25 @@ mod tests {
             let e = only(&errs);
             expect(&errs, json!(["body", field]), "value_error", json!(" "));
             assert_eq!(e.msg, format!("Value error, {field} must not be blank"));
+        }
+    }
+
+    #[test]
+    fn a_fein_is_nine_digits_hyphen_optional() {
+        for fein in ["12-3456789", "123456789"] {
+            assert!(
+                exemption_create(&with("FEIN", json!(fein))).is_ok(),
+                "{fein}"
+            );
+        }
+        for fein in ["123", "12-345678", "1-23456789", "12 3456789"] {
+            let errs = errors_of(exemption_create(&with("FEIN", json!(fein))));
+            let e = only(&errs);
+            expect(&errs, json!(["body", "FEIN"]), "value_error", json!(fein));
+            assert_eq!(
+                e.msg,
+                "Value error, FEIN must be nine digits, with or without a hyphen after the second: 12-3456789"
+            );
         }
     }
 

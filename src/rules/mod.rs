@@ -15,6 +15,8 @@
 //!   `model_attributes_type` (not an object), and `value_error` for business rules, whose message
 //!   names the field and the rule.
 //! - Country and currency codes fail as `enum` with a short message instead of the whole list.
+//! - Every text is bounded (`string_too_long`, see [`max_chars`]); a postal code given with the
+//!   country US or CA has that country's form; a FEIN is nine digits, hyphen optional.
 //! - An optional field sent as `null` counts as absent.
 //!
 //! The field-level helpers ([`parse_date`], [`is_country_code`], ...) let a form check one value as
@@ -23,9 +25,11 @@
 mod check;
 mod codes;
 mod credentials;
+mod credit;
 mod customer;
 mod estimate;
 mod exemption;
+mod limits;
 mod nexus;
 mod registration;
 mod transaction;
@@ -36,9 +40,13 @@ pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
 pub use credentials::{
     CA_CODE, CredentialsRefusal, ID_CODE, credentials_update, missing_registration_details,
 };
+pub use credit::credit_note_lines;
 pub use customer::{customer_tax_registration, customer_write};
 pub use estimate::estimate;
 pub use exemption::exemption_create;
+pub use limits::{
+    DEFAULT_MAX_CHARS, is_canadian_postal_code, is_fein, is_us_zip, max_chars, postal_code_rule,
+};
 pub use nexus::{physical_nexus_create, physical_nexus_update};
 pub use registration::deregistration;
 pub use transaction::{credit_note, transaction_create};

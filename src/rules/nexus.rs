@@ -27,13 +27,14 @@ fn period_and_place(c: &mut Check) {
 /// optional string.
 pub fn physical_nexus_create(body: &Value) -> Checked<PhysicalNexusCreate> {
     let mut c = Check::body(body)?;
-    c.country("country_code");
+    let country = c.country("country_code");
     if let Some(state) = c.required_str("state_code")
         && let Err(rule) = check_state_code(state)
     {
         c.rule("state_code", rule);
     }
     period_and_place(&mut c);
+    c.postal_code_of("postal_code", country);
     c.optional_str("external_id");
     c.finish(body)
 }
@@ -109,6 +110,20 @@ mod tests {
         assert!(physical_nexus_create(&body).is_ok());
         let body = with(body, "country_code", json!("ZZ_EU"));
         assert!(physical_nexus_create(&body).is_ok());
+    }
+
+    #[test]
+    fn a_postal_code_has_the_form_of_its_country() {
+        let body = json!({"country_code": "US", "state_code": "UT", "start_date": "2024-05-01",
+                          "category": "INVENTORY", "postal_code": "9410,5"});
+        let errs = errors_of(physical_nexus_create(&body));
+        only(&errs);
+        expect(
+            &errs,
+            json!(["body", "postal_code"]),
+            "value_error",
+            json!("9410,5"),
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Rules on transactions and credit notes, and on the addresses they carry.
 
+use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::check::{Check, Checked};
@@ -27,7 +28,8 @@ pub(crate) const ADDRESS_TEXT: &[&str] = &[
 fn address(c: &mut Check) {
     c.enum_of("type", AddressType::KNOWN);
     c.optional_strs(ADDRESS_TEXT);
-    c.optional_country("country");
+    let country = c.optional_country("country");
+    c.postal_code_of("postal_code", country);
 }
 
 /// Body of POST /v1/transactions/{id}/credit_notes.
@@ -67,6 +69,12 @@ fn credit_note_item(c: &mut Check) {
     c.required_str("external_product_id");
     c.decimal("quantity");
     let amount = c.decimal("amount");
+    if amount.is_some_and(|a| a <= Decimal::ZERO) {
+        c.rule(
+            "amount",
+            "amount must be more than 0: a credit note line credits a positive amount",
+        );
+    }
     c.optional_str("description");
     c.optional_decimals(&["tax_amount_imported", "tax_rate_imported", "taxable_amount"]);
     let discount = c.optional_decimal("discount_amount");
@@ -205,6 +213,42 @@ mod tests {
         let errs = errors_of(credit_note(&body));
         only(&errs);
         expect(&errs, json!(["body", "currency"]), "enum", json!("XYZ"));
+    }
+
+    #[test]
+    fn a_credit_line_credits_a_positive_amount() {
+        for amount in [json!("-5.00"), json!(0), json!("0.00")] {
+            let mut body = note();
+            body["transaction_items"][0]["amount"] = amount.clone();
+            body["transaction_items"][0]["discount_amount"] = json!("-10");
+            let errs = errors_of(credit_note(&body));
+            let e = expect(
+                &errs,
+                json!(["body", "transaction_items", 0, "amount"]),
+                "value_error",
+                amount.clone(),
+            );
+            assert_eq!(
+                e.msg,
+                "Value error, amount must be more than 0: a credit note line credits a positive amount"
+            );
+        }
+    }
+
+    #[test]
+    fn a_us_address_takes_a_zip_code() {
+        let mut body = sale();
+        body["addresses"][0] = json!({"type": "SHIP_TO", "country": "US", "postal_code": "9410,5"});
+        let errs = errors_of(transaction_create(&body));
+        only(&errs);
+        expect(
+            &errs,
+            json!(["body", "addresses", 0, "postal_code"]),
+            "value_error",
+            json!("9410,5"),
+        );
+        body["addresses"][0]["postal_code"] = json!("94105-0001");
+        assert!(transaction_create(&body).is_ok());
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub struct SandboxConfig {
     pub seed: u64,
     /// Multiplies the demo transactions (10,000 at 1; `100` gives a million).
     pub scale: u32,
-    /// Where accepted writes are saved, and resumed from on start.
+    /// The database where accepted writes are saved, and resumed from on start (a JSON state
+    /// file of earlier versions is moved into a new database under the same name).
     pub state_file: Option<PathBuf>,
     /// Added to every request.
     pub latency: Duration,
@@ -77,6 +78,10 @@ pub enum SandboxError {
         "the state file {path} is not a sandbox state ({reason}); it was left untouched: move it away or name another file"
     )]
     StateCorrupt { path: PathBuf, reason: String },
+    #[error(
+        "the state file {path} is in use by another running sandbox; stop it or name another file"
+    )]
+    StateInUse { path: PathBuf },
     #[error("cannot save the state file {path}: {source}")]
     StateWrite {
         path: PathBuf,
@@ -89,6 +94,8 @@ pub enum SandboxError {
     },
     #[error("the sandbox failed while starting: {0}")]
     Start(String),
+    #[error("the state could not be saved: {0}")]
+    Save(String),
 }
 
 /// What every handler shares.
@@ -97,7 +104,7 @@ pub(crate) struct App {
     rate_limit: Option<auth::RateLimit>,
     faults: faults::Faults,
     processing_delay: Duration,
-    /// Seals the portal access codes saved through the Tenanted credentials endpoint.
+    /// Seals every secret the records hold (passwords, PINs, access codes, security answers).
     vault: tenanted::features::vault::Vault,
 }
 
@@ -115,10 +122,8 @@ impl Sandbox {
         let anchor = config.anchor.unwrap_or_else(|| Utc::now().date_naive());
         let (seed, scale, state_file) = (config.seed, config.scale, config.state_file.clone());
         let (store, vault) = tokio::task::spawn_blocking(move || {
-            Store::open(seed, scale, anchor, state_file.clone()).map(|store| {
-                let vault = tenanted::features::open_vault(&store, state_file.as_deref());
-                (store, vault)
-            })
+            let vault = tenanted::features::vault::Vault::new(state_file.as_deref());
+            Store::open(seed, scale, anchor, state_file, &vault).map(|store| (store, vault))
         })
         .await
         .map_err(|e| SandboxError::Start(e.to_string()))??;

@@ -79,13 +79,17 @@ async fn credit_notes_refund_part_then_all_of_a_sale() {
     tokio::time::sleep(Duration::from_millis(400)).await;
     let original = h.get_json(&format!("/v1/transactions/{id}")).await;
     let total = dec(&original["final_total_amount"]);
-    let line = |amount: &str| json!({"external_id": "l1", "date": "2026-11-05T00:00:00Z", "external_product_id": "prod_sku_kbd", "quantity": 1, "amount": amount});
-    let note = |ext: &str, amount: Decimal| {
+    let line = |product: &str, amount: &str| json!({"external_id": "l1", "date": "2026-11-05T00:00:00Z", "external_product_id": product, "quantity": 1, "amount": amount});
+    // A credit note of `amount` in all, its lines crediting `lines` (product, amount).
+    let credit = |ext: &str, amount: Decimal, lines: &[(&str, &str)]| {
+        let items: Vec<Value> = lines.iter().map(|(p, a)| line(p, a)).collect();
         json!({
             "external_id": ext, "date": "2026-11-05T00:00:00Z", "status": "COMMITTED", "total_amount": amount.to_string(),
-            "currency": "USD", "transaction_items": [line(&amount.to_string())]
+            "currency": "USD", "transaction_items": items
         })
     };
+    let note =
+        |ext: &str, amount: Decimal| credit(ext, amount, &[("prod_sku_kbd", &amount.to_string())]);
     let path = format!("/v1/transactions/{id}/credit_notes");
     let r = h
         .send(Method::POST, &path, &note("cn-1", Decimal::from(20)))
@@ -102,13 +106,13 @@ async fn credit_notes_refund_part_then_all_of_a_sale() {
     // More than is left is refused; exactly what is left closes the sale.
     let r = h.send(Method::POST, &path, &note("cn-2", total)).await;
     assert_eq!(r.status(), StatusCode::BAD_REQUEST);
-    let r = h
-        .send(
-            Method::POST,
-            &path,
-            &note("cn-3", total - Decimal::from(20)),
-        )
-        .await;
+    // The rest of the sale: its lines less what cn-1 credited, and the tax.
+    let rest = credit(
+        "cn-3",
+        total - Decimal::from(20),
+        &[("prod_sku_kbd", "109.00"), ("prod_sku_mouse", "98")],
+    );
+    let r = h.send(Method::POST, &path, &rest).await;
     assert_eq!(r.status(), StatusCode::OK);
     let full: Value = r.json().await.unwrap();
     assert_eq!(full["type"], json!("FULL_CREDIT_NOTE"));

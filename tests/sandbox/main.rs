@@ -1,11 +1,16 @@
 //! The sandbox over real loopback HTTP: every endpoint, the auth matrix, the documented rules,
-//! pagination, the transaction lifecycle, limits, faults and the state file.
+//! pagination, the transaction lifecycle, limits, faults, the state database (kill -9, files
+//! that are not a state, earlier JSON states) and secrets at rest.
 
 mod auth;
 mod common;
 mod endpoints;
+mod field_limits;
+mod kill;
 mod lifecycle;
 mod rules;
+mod secrets_at_rest;
+mod state_files;
 mod tenanted_auth;
 mod tenanted_features;
 mod tenanted_releases;

@@ -576,11 +576,18 @@ async fn invited_users_survive_a_restart_and_older_state_files_still_load() {
     );
     h.sandbox.stop().await;
 
-    // A state file from before the users endpoints starts with the demo users.
-    let mut state: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    state.as_object_mut().unwrap().remove("users");
-    std::fs::write(&path, state.to_string()).unwrap();
-    let h = Harness::with(config).await;
+    // A JSON state file of earlier versions, from before the users endpoints, starts with the
+    // demo users.
+    let legacy = dir.path().join("legacy.json");
+    let text = crate::state_files::legacy_state("Legacy-Pw-1", "4321")
+        .await
+        .to_string();
+    std::fs::write(&legacy, text).unwrap();
+    let h = Harness::with(SandboxConfig {
+        state_file: Some(legacy),
+        ..SandboxConfig::default()
+    })
+    .await;
     let (status, users) = answer(session(&h, DEMO_SESSION_OWNER, Method::GET, "/users")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(users["total"], json!(2));

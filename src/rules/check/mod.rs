@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::model::{FieldError, LocPart};
+use crate::rules::limits::{max_chars, postal_code_rule, too_long};
 
 mod typed;
 
@@ -120,14 +121,46 @@ impl<'a> Check<'a> {
         }
     }
 
+    /// A string no longer than the field takes ([`max_chars`]).
     fn str_at(&mut self, field: &str, need: Need) -> Option<&'a str> {
         let v = self.take(field, need)?;
-        match v.as_str() {
-            Some(s) => Some(s),
-            None => {
-                self.fail(field, "string_type", "Input should be a valid string", v);
-                None
-            }
+        let Some(s) = v.as_str() else {
+            self.fail(field, "string_type", "Input should be a valid string", v);
+            return None;
+        };
+        let max = max_chars(field);
+        let chars = s.chars().count();
+        if chars > max {
+            let loc = self.loc_of(field);
+            self.errors.push(
+                FieldError::new(
+                    "string_too_long",
+                    loc,
+                    too_long(field, max, chars),
+                    v.clone(),
+                )
+                .with_ctx(json!({ "max_length": max })),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
+    /// Whether an error was already recorded on `field`.
+    fn failed(&self, field: &str) -> bool {
+        let loc = self.loc_of(field);
+        self.errors.iter().any(|e| e.loc == loc)
+    }
+
+    /// The rule that `field`, when given as a text without another fault, has the form of a
+    /// postal code of `country`: a ZIP code in the US, `A1A 1A1` in Canada (see
+    /// [`postal_code_rule`]); other countries' codes are only bounded in length.
+    pub fn postal_code_of(&mut self, field: &str, country: Option<&str>) {
+        if let (Some(country), Some(Value::String(code))) = (country, self.raw(field))
+            && !self.failed(field)
+            && let Some(rule) = postal_code_rule(field, country, code)
+        {
+            self.rule(field, rule);
         }
     }
 
@@ -454,5 +487,67 @@ mod tests {
         let c = Check::body(&body).unwrap();
         let errs = c.finish::<T>(&body).unwrap_err();
         expect(&errs, json!(["body"]), "value_error", Value::Null);
+    }
+
+    #[test]
+    fn texts_longer_than_their_field_takes_are_refused_with_the_bound() {
+        let body = json!({"street_1": "x".repeat(256), "city": "y".repeat(255),
+                          "customer_id": "c".repeat(101), "description": "é".repeat(1000)});
+        let errs = errors_of(body, |c| {
+            assert_eq!(c.optional_str("street_1"), None);
+            assert!(c.optional_str("city").is_some());
+            c.required_str("customer_id");
+            assert!(
+                c.optional_str("description").is_some(),
+                "characters, not bytes"
+            );
+        });
+        assert_eq!(errs.len(), 2, "{errs:#?}");
+        let e = expect(
+            &errs,
+            json!(["body", "street_1"]),
+            "string_too_long",
+            json!("x".repeat(256)),
+        );
+        assert_eq!(
+            e.msg,
+            "street_1 must be at most 255 characters; this one has 256"
+        );
+        assert_eq!(e.ctx, Some(json!({"max_length": 255})));
+        expect(
+            &errs,
+            json!(["body", "customer_id"]),
+            "string_too_long",
+            json!("c".repeat(101)),
+        );
+    }
+
+    #[test]
+    fn postal_codes_follow_their_country_once_the_text_is_fine() {
+        let body = json!({"a": "9410,5", "b": "K1A 0B1", "c": "12345",
+                          "postal_code": "1".repeat(21)});
+        let errs = errors_of(body, |c| {
+            for f in ["a", "b", "c", "postal_code"] {
+                c.optional_str(f);
+            }
+            c.postal_code_of("a", Some("US"));
+            c.postal_code_of("b", Some("CA"));
+            c.postal_code_of("c", None);
+            c.postal_code_of("postal_code", Some("US"));
+        });
+        assert_eq!(errs.len(), 2, "{errs:#?}");
+        let e = expect(&errs, json!(["body", "a"]), "value_error", json!("9410,5"));
+        assert!(
+            e.msg.starts_with("Value error, a must be a US ZIP code"),
+            "{}",
+            e.msg
+        );
+        // Too long already: one error, not two.
+        expect(
+            &errs,
+            json!(["body", "postal_code"]),
+            "string_too_long",
+            json!("1".repeat(21)),
+        );
     }
 }

@@ -15,7 +15,7 @@ use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
-use crate::sandbox::store::Org;
+use crate::sandbox::store::{Kind, Org};
 
 const ORDER_FIELDS: &[&str] = &[
     "name",
@@ -152,9 +152,10 @@ pub async fn create(
         };
         apply(&mut customer, request);
         data.demo.customers.push(customer.clone());
+        data.touch(Kind::Customer, customer.id.clone());
         customer
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(customer))
 }
 
@@ -173,10 +174,20 @@ pub async fn update(
             .iter_mut()
             .find(|c| c.id == id)
             .ok_or_else(|| ApiError::not_found("Customer", &id))?;
+        // The body's own country was checked with its postal code; a postal code sent alone is
+        // held to the country on file.
+        if request.country.is_none()
+            && let (Some(code), Some(country)) = (&request.postal_code, &customer.country)
+            && let Some(rule) = crate::rules::postal_code_rule("postal_code", country, code)
+        {
+            return Err(super::nexus::postal_code_error(rule, code));
+        }
         apply(customer, request);
-        customer.clone()
+        let customer = customer.clone();
+        data.touch(Kind::Customer, id);
+        customer
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(customer))
 }
 
@@ -238,7 +249,7 @@ pub async fn tax_registration(
         let list = customer
             .customer_tax_registrations
             .get_or_insert_with(Vec::new);
-        match list
+        let registration = match list
             .iter_mut()
             .find(|r| r.tax_type == tax_type && r.country_code == country)
         {
@@ -259,9 +270,11 @@ pub async fn tax_registration(
                 list.push(r.clone());
                 r
             }
-        }
+        };
+        data.touch(Kind::Customer, id.clone());
+        registration
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(registration))
 }
 

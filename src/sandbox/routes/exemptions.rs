@@ -18,7 +18,7 @@ use crate::sandbox::demo_data::StoredAttachment;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
-use crate::sandbox::store::Org;
+use crate::sandbox::store::{Kind, Org};
 
 /// The fields the list's `order_by` accepts.
 const ORDER_FIELDS: &[&str] = &["end_date", "FEIN", "sales_tax_id", "status"];
@@ -156,9 +156,10 @@ pub async fn create(
         listed.customer = None;
         listed.attachment = None;
         data.demo.exemptions.push(listed);
+        data.touch(Kind::Exemption, exemption.id.clone());
         exemption
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(exemption))
 }
 
@@ -264,13 +265,15 @@ pub async fn upload(
             && e.attachment_id.is_none()
         {
             e.attachment_id = Some(attachment.id.clone());
+            data.touch(Kind::Exemption, id.clone());
         }
         data.demo.attachments.push(StoredAttachment {
             attachment: attachment.clone(),
             bytes: bytes.to_vec(),
         });
+        data.touch(Kind::Attachment, attachment.id.clone());
         attachment
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(attachment))
 }

@@ -174,9 +174,9 @@ fn required_body(bytes: &Bytes) -> ApiResult<Value> {
     })
 }
 
-/// Saves the state after an accepted write.
-fn saved(app: &App) -> ApiResult<()> {
-    app.store.save().map_err(|e| {
+/// Saves the state after an accepted write; the answer waits until it is on disk.
+async fn saved(app: &Arc<App>) -> ApiResult<()> {
+    app.store.save_in_background(app).await.map_err(|e| {
         tracing::error!("{e}");
         ApiError::Status(
             StatusCode::INTERNAL_SERVER_ERROR,

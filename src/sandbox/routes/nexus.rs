@@ -17,7 +17,7 @@ use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
-use crate::sandbox::store::Org;
+use crate::sandbox::store::{Kind, Org};
 
 const ECONOMIC_ORDER: &[&str] = &[
     "state_code",
@@ -158,9 +158,10 @@ pub async fn create_physical(
             postal_code: request.postal_code,
         };
         data.demo.physical_nexus.push(record.clone());
+        data.touch(Kind::PhysicalNexus, record.id.clone());
         record
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(record))
 }
 
@@ -179,6 +180,12 @@ pub async fn update_physical(
             .iter_mut()
             .find(|p| p.id == id)
             .ok_or_else(|| ApiError::not_found("Physical nexus", &id))?;
+        if let Some(code) = &request.postal_code
+            && let Some(rule) =
+                crate::rules::postal_code_rule("postal_code", &record.country_code, code)
+        {
+            return Err(postal_code_error(rule, code));
+        }
         record.start_date = request.start_date;
         record.end_date = request.end_date;
         record.category = request.category;
@@ -186,10 +193,23 @@ pub async fn update_physical(
         record.street_2 = request.street_2;
         record.city = request.city;
         record.postal_code = request.postal_code;
-        record.clone()
+        let record = record.clone();
+        data.touch(Kind::PhysicalNexus, id);
+        record
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(record))
+}
+
+/// A postal code that breaks the form of the record's country.
+pub(super) fn postal_code_error(rule: String, code: &str) -> ApiError {
+    crate::model::FieldError::new(
+        "value_error",
+        vec!["body".into(), "postal_code".into()],
+        format!("Value error, {rule}"),
+        Value::String(code.to_owned()),
+    )
+    .into()
 }
 
 pub async fn delete_physical(
@@ -204,8 +224,9 @@ pub async fn delete_physical(
         if data.demo.physical_nexus.len() == before {
             return Err(ApiError::not_found("Physical nexus", &id));
         }
+        data.touch(Kind::PhysicalNexus, id.clone());
     }
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(
         serde_json::json!({ "detail": format!("Physical nexus {id} deleted") }),
     ))

@@ -7,6 +7,7 @@ use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
 use serde_json::Value;
 
 use super::{json_body, saved};
@@ -20,6 +21,7 @@ use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
 use crate::sandbox::store::Org;
+use crate::sandbox::tenanted::features::{opened, secret};
 
 fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
     known.iter().map(f).collect()
@@ -133,6 +135,7 @@ fn find<'a>(registrations: &'a [Registration], id: &str) -> ApiResult<&'a Regist
 }
 
 pub async fn get_one(
+    State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
@@ -143,12 +146,12 @@ pub async fn get_one(
     let data = org.read();
     let mut registration = find(&data.demo.registrations, &id)?.clone();
     if let Some(field) = reveal {
-        let secret = data
-            .demo
-            .secrets
-            .iter()
-            .find(|(rid, f, _)| *rid == id && *f == field)
-            .map(|(_, _, v)| v.clone());
+        let secret = secret(&data, &id, &field)
+            .map(|sealed| {
+                opened(&app.vault, sealed, "credential")
+                    .map_err(|e| ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, e))
+            })
+            .transpose()?;
         match field.as_str() {
             "password_encrypted" => registration.password_encrypted = secret,
             _ => registration.pin_encrypted = secret,
@@ -235,6 +238,6 @@ pub async fn deregister(
         registration.deregistration_requested = Some(Timestamp::now());
         registration.clone()
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(registration))
 }

@@ -21,7 +21,7 @@ use crate::model::{
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::query::Query;
-use crate::sandbox::store::{Org, OrgData};
+use crate::sandbox::store::{Kind, Org, OrgData};
 use crate::sandbox::transactions::{DEFAULT_ORDER, Filter, ORDER_FIELDS, calculate_tax};
 
 fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
@@ -182,6 +182,7 @@ fn match_customer(data: &mut OrgData, org_id: &str, v: &Value) -> Customer {
         store_name: None,
     };
     data.demo.customers.push(customer.clone());
+    data.touch(Kind::Customer, customer.id.clone());
     customer
 }
 
@@ -347,7 +348,7 @@ pub async fn create(
         } = &mut *data;
         transactions.insert(t, Some(ready_at), &demo.customers)
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok((StatusCode::ACCEPTED, Json(vec![created])))
 }
 
@@ -402,6 +403,8 @@ pub async fn credit_note(
                 request.total_amount
             )));
         }
+        let earlier = data.transactions.credit_notes_of(&id);
+        crate::rules::credit_note_lines(&request, &original, &earlier)?;
         let full = request.total_amount == left;
         let kind = if full {
             TransactionType::FullCreditNote
@@ -465,6 +468,6 @@ pub async fn credit_note(
         transactions.update(original, &demo.customers);
         transactions.insert(t, None, &demo.customers)
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(note))
 }

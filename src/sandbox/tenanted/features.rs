@@ -3,15 +3,14 @@
 //! options and the bulk filing actions.
 //!
 //! Their records live in each organization's [`TenantedRecords`](crate::sandbox::demo_data::TenantedRecords)
-//! and are saved with the state file like every v1 write; portal access codes are kept sealed by
-//! the [`vault::Vault`].
+//! and are saved with the state like every v1 write; portal access codes, passwords, PINs and
+//! security answers are kept sealed by the [`vault::Vault`].
 
 mod credentials;
 mod filings;
 mod imports;
 pub(crate) mod vault;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
@@ -22,8 +21,10 @@ use serde_json::Value;
 use super::{TenantedResult, page_of, saved, to_json};
 use crate::model::FieldError;
 use crate::sandbox::App;
-use crate::sandbox::store::Store;
-use vault::Vault;
+use crate::sandbox::demo_data::DemoOrg;
+use vault::{Vault, VaultError};
+
+pub(crate) use credentials::{opened, secret};
 
 /// The feature routes, merged under the Tenanted authentication layer (the `/public/` ones take
 /// no credential there).
@@ -68,40 +69,31 @@ pub(crate) fn routes() -> Router<Arc<App>> {
         .route("/filings/bulk/pause", post(filings::bulk_pause))
 }
 
-/// The vault of a sandbox whose state is kept in `state_file` (if any). Portal access codes the
-/// demo data holds in clear are sealed into it and dropped from the clear records, so that no
-/// state file written afterwards holds one.
-pub(crate) fn open_vault(store: &Store, state_file: Option<&Path>) -> Vault {
-    let vault = Vault::new(state_file);
-    for org in store.orgs() {
-        let mut data = org.write();
-        let demo = &mut data.demo;
-        let clear: Vec<(String, String, String)> = demo
-            .secrets
-            .iter()
-            .filter(|(id, field, _)| {
-                credentials::code_of_secret(field).is_some()
-                    && demo
-                        .registrations
-                        .iter()
-                        .any(|r| r.id == *id && credentials::has_portal_code(r))
-            })
-            .cloned()
-            .collect();
-        for (id, field, value) in clear {
-            let Some(key) = credentials::code_of_secret(&field) else {
-                continue;
-            };
-            match vault.seal(&value) {
-                Ok(sealed) => {
-                    credentials::keep_sealed(&mut demo.tenanted, &id, key, sealed);
-                    demo.secrets.retain(|(i, f, _)| !(*i == id && *f == field));
-                }
-                Err(e) => tracing::warn!("a demo portal code stays unsealed: {e}"),
-            }
+/// Seals every secret `demo` holds in clear (generated demo data, or an earlier JSON state):
+/// portal access codes of registrations whose portal takes one move to the sealed codes; every
+/// other secret (passwords, PINs, codes kept in the jurisdiction-specific fields) and every
+/// security question's answer is sealed where it is. Afterwards no secret of `demo` is in
+/// clear, in memory or in any state written from it.
+pub(crate) fn seal_secrets(demo: &mut DemoOrg, vault: &Vault) -> Result<(), VaultError> {
+    let secrets = std::mem::take(&mut demo.secrets);
+    for (id, field, value) in secrets {
+        let sealed = vault.seal(&value)?;
+        let portal_code = credentials::code_of_secret(&field).filter(|_| {
+            demo.registrations
+                .iter()
+                .any(|r| r.id == id && credentials::has_portal_code(r))
+        });
+        match portal_code {
+            Some(key) => credentials::keep_sealed(&mut demo.tenanted, &id, key, sealed),
+            None => demo.secrets.push((id, field, sealed)),
         }
     }
-    vault
+    for (_, questions) in &mut demo.tenanted.security_questions {
+        for q in questions {
+            q.answer = vault.seal(&q.answer)?;
+        }
+    }
+    Ok(())
 }
 
 /// A body that must be a JSON object when sent (absent and `null` are `None`).

@@ -66,9 +66,9 @@ pub(crate) fn router(app: Arc<App>, mirror: Router<Arc<App>>) -> Router<Arc<App>
         .route_layer(middleware::from_fn_with_state(app, select::authenticate))
 }
 
-/// Saves the state after an accepted write.
-fn saved(app: &App) -> TenantedResult<()> {
-    app.store.save().map_err(|e| {
+/// Saves the state after an accepted write; the answer waits until it is on disk.
+async fn saved(app: &Arc<App>) -> TenantedResult<()> {
+    app.store.save_in_background(app).await.map_err(|e| {
         tracing::error!("{e}");
         TenantedError::Internal("The sandbox could not save its state file.".into())
     })

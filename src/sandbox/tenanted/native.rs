@@ -199,7 +199,7 @@ pub async fn invite(
         users.push(user.clone());
         user
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok((StatusCode::CREATED, Json(user_row(&user))))
 }
 

@@ -94,6 +94,8 @@ pub struct Transactions {
     stored: Vec<StoredTransaction>,
     changed: HashMap<u32, Transaction>,
     external_ids: HashMap<String, Origin>,
+    /// Transactions created or changed since the state was last saved.
+    unsaved: Vec<Origin>,
     generation: u64,
     cache: Mutex<QueryCache>,
 }
@@ -249,6 +251,26 @@ impl Transactions {
         self.generation += 1;
     }
 
+    /// The transactions created or changed since the last call, for the state to save.
+    pub fn take_changed(&mut self) -> Vec<Origin> {
+        std::mem::take(&mut self.unsaved)
+    }
+
+    /// Names transactions as changed again (their save failed).
+    pub fn mark_changed(&mut self, origins: Vec<Origin>) {
+        self.unsaved.extend(origins);
+    }
+
+    /// The `n`-th transaction created through the interface.
+    pub fn stored(&self, n: u32) -> Option<&StoredTransaction> {
+        self.stored.get(n as usize)
+    }
+
+    /// Demo transaction `n` as changed since generation, if it was.
+    pub fn changed_demo(&self, n: u32) -> Option<&Transaction> {
+        self.changed.get(&n)
+    }
+
     /// Adds a created transaction; it stays `QUEUED` until `ready_at`.
     pub fn insert(
         &mut self,
@@ -257,6 +279,7 @@ impl Transactions {
         customers: &[Customer],
     ) -> Transaction {
         t.id = format!("tran_{}n{}", self.org_index + 1, self.stored.len());
+        self.unsaved.push(Origin::Stored(self.stored.len() as u32));
         self.push_stored(
             StoredTransaction {
                 transaction: t.clone(),
@@ -294,6 +317,7 @@ impl Transactions {
                 self.changed.insert(n, t);
             }
         }
+        self.unsaved.push(origin);
         self.touch();
     }
 

@@ -17,7 +17,8 @@ use crate::model::{Registration, RegistrationStatus, Timestamp};
 use crate::rules::{CA_CODE, CredentialsRefusal, ID_CODE};
 use crate::sandbox::App;
 use crate::sandbox::demo_data::{MASK, SealedCode, TenantedRecords};
-use crate::sandbox::store::OrgData;
+use crate::sandbox::store::{Kind, OrgData, secret_key};
+use crate::sandbox::tenanted::features::vault::Vault;
 
 /// The portal codes: camelCase key, and the key of the clear demo secret it replaces.
 const CODES: [(&str, &str); 2] = [
@@ -38,23 +39,28 @@ pub(super) fn has_portal_code(r: &Registration) -> bool {
     r.country_code == "US" && matches!(r.state_code.as_str(), "CA" | "ID")
 }
 
-/// Keeps `sealed` as the saved code `key` of registration `id`, replacing any earlier one.
+/// Keeps `sealed` as the saved code `key` of registration `id`, in place of any earlier one.
 pub(super) fn keep_sealed(records: &mut TenantedRecords, id: &str, key: &str, sealed: String) {
-    records
+    match records
         .sealed_codes
-        .retain(|c| !(c.registration_id == id && c.field == key));
-    records.sealed_codes.push(SealedCode {
-        registration_id: id.to_owned(),
-        field: key.to_owned(),
-        sealed,
-    });
+        .iter_mut()
+        .find(|c| c.registration_id == id && c.field == key)
+    {
+        Some(code) => code.sealed = sealed,
+        None => records.sealed_codes.push(SealedCode {
+            registration_id: id.to_owned(),
+            field: key.to_owned(),
+            sealed,
+        }),
+    }
 }
 
 fn not_found(id: &str) -> TenantedError {
     TenantedError::NotFound(format!("Registration {id} not found."))
 }
 
-fn secret<'a>(data: &'a OrgData, id: &str, field: &str) -> Option<&'a str> {
+/// The sealed secret `field` of registration `id`.
+pub(crate) fn secret<'a>(data: &'a OrgData, id: &str, field: &str) -> Option<&'a str> {
     data.demo
         .secrets
         .iter()
@@ -62,13 +68,30 @@ fn secret<'a>(data: &'a OrgData, id: &str, field: &str) -> Option<&'a str> {
         .map(|(_, _, v)| v.as_str())
 }
 
-fn set_secret(data: &mut OrgData, id: &str, field: &str, value: String) {
-    data.demo
+/// Keeps `sealed` as secret `field` of registration `id`, in place of any earlier one.
+fn set_secret(data: &mut OrgData, id: &str, field: &str, sealed: String) {
+    match data
+        .demo
         .secrets
-        .retain(|(r, f, _)| !(r == id && f == field));
-    data.demo
-        .secrets
-        .push((id.to_owned(), field.to_owned(), value));
+        .iter_mut()
+        .find(|(r, f, _)| r == id && f == field)
+    {
+        Some(slot) => slot.2 = sealed,
+        None => data
+            .demo
+            .secrets
+            .push((id.to_owned(), field.to_owned(), sealed)),
+    }
+    data.touch(Kind::Secret, secret_key(id, field));
+}
+
+/// Opens a sealed secret for an answer; a secret that does not open is a 500 (the vault's key
+/// is not the one it was sealed with), never a wrong value.
+pub(crate) fn opened(vault: &Vault, sealed: &str, what: &str) -> Result<String, String> {
+    vault.open(sealed).map_err(|e| {
+        tracing::error!("a saved {what} does not open: {e}");
+        format!("The saved {what} could not be opened: the sandbox's key file is not the one it was saved with.")
+    })
 }
 
 /// `PUT /registrations/{id}/credentials`: saves the credentials sent (rules 1-5 of the
@@ -106,7 +129,15 @@ pub async fn update(
             words(&details)
         )));
     }
-    // Seal the codes before taking the lock: a vault error changes nothing.
+    // Seal every secret before taking the lock: a vault error changes nothing.
+    let seal = |value: &str| {
+        app.vault.seal(value).map_err(|e| {
+            tracing::error!("{e}");
+            TenantedError::Internal("The credentials could not be stored.".into())
+        })
+    };
+    let password = update.password.as_deref().map(seal).transpose()?;
+    let pin = update.pin.as_deref().map(seal).transpose()?;
     let mut sealed = Vec::new();
     if let Some(codes) = &update.jurisdiction_specific_fields {
         for (key, value) in [
@@ -114,11 +145,7 @@ pub async fn update(
             (ID_CODE, &codes.access_code),
         ] {
             if let Some(value) = value {
-                let s = app.vault.seal(value).map_err(|e| {
-                    tracing::error!("{e}");
-                    TenantedError::Internal("The portal code could not be stored.".into())
-                })?;
-                sealed.push((key, s));
+                sealed.push((key, seal(value)?));
             }
         }
     }
@@ -132,8 +159,8 @@ pub async fn update(
             updated_fields.push("username".to_owned());
         }
         for (key, field, value) in [
-            ("password", "password_encrypted", update.password),
-            ("pin", "pin_encrypted", update.pin),
+            ("password", "password_encrypted", password),
+            ("pin", "pin_encrypted", pin),
         ] {
             if let Some(value) = value {
                 set_secret(&mut data, &id, field, value);
@@ -148,10 +175,12 @@ pub async fn update(
         }
         for (key, s) in sealed {
             keep_sealed(&mut data.demo.tenanted, &id, key, s);
-            if let Some((_, clear)) = CODES.iter().find(|(k, _)| *k == key) {
+            data.touch(Kind::SealedCode, secret_key(&id, key));
+            if let Some((_, earlier)) = CODES.iter().find(|(k, _)| *k == key) {
                 data.demo
                     .secrets
-                    .retain(|(r, f, _)| !(*r == id && f == clear));
+                    .retain(|(r, f, _)| !(*r == id && f == earlier));
+                data.touch(Kind::Secret, secret_key(&id, earlier));
             }
             updated_fields.push(format!("jurisdictionSpecificFields.{key}"));
         }
@@ -164,7 +193,7 @@ pub async fn update(
         has_all
     };
     if !updated_fields.is_empty() {
-        saved(&app)?;
+        saved(&app).await?;
     }
     Ok(Json(json!({
         "registrationId": id,
@@ -194,7 +223,10 @@ pub async fn reveal(
     let org = tenant.target()?;
     let data = org.read();
     let r = data.registration(&id).ok_or_else(|| not_found(&id))?;
-    let questions = data
+    let open = |sealed: &str, what: &str| {
+        opened(&app.vault, sealed, what).map_err(TenantedError::Internal)
+    };
+    let mut questions = data
         .demo
         .tenanted
         .security_questions
@@ -202,13 +234,19 @@ pub async fn reveal(
         .find(|(rid, _)| *rid == id)
         .map(|(_, q)| q.clone())
         .unwrap_or_default();
+    for q in &mut questions {
+        q.answer = open(&q.answer, "security answer")?;
+    }
+    let password = secret(&data, &id, "password_encrypted")
+        .map(|s| open(s, "password"))
+        .transpose()?;
+    let pin = secret(&data, &id, "pin_encrypted")
+        .map(|s| open(s, "PIN"))
+        .transpose()?;
     let mut fields = Map::new();
     fields.insert("username".into(), json!(r.username));
-    fields.insert(
-        "password".into(),
-        json!(secret(&data, &id, "password_encrypted")),
-    );
-    fields.insert("pin".into(), json!(secret(&data, &id, "pin_encrypted")));
+    fields.insert("password".into(), json!(password));
+    fields.insert("pin".into(), json!(pin));
     let questions_key = if tenant.version.is_latest_shape() {
         "securityQuestions"
     } else {
@@ -293,16 +331,30 @@ pub async fn deregister(
         registration.deregistration_requested = Some(Timestamp::now());
         let answer = registration.clone();
         let records = &mut data.demo.tenanted;
-        records.closures.retain(|c| c.registration_id != id);
-        if let Some((closure_date, reason)) = closure {
-            records.closures.push(crate::sandbox::demo_data::Closure {
-                registration_id: id.clone(),
-                closure_date,
-                reason,
-            });
+        let at = records
+            .closures
+            .iter()
+            .position(|c| c.registration_id == id);
+        match (closure, at) {
+            (Some((closure_date, reason)), Some(at)) => {
+                records.closures[at].closure_date = closure_date;
+                records.closures[at].reason = reason;
+            }
+            (Some((closure_date, reason)), None) => {
+                records.closures.push(crate::sandbox::demo_data::Closure {
+                    registration_id: id.clone(),
+                    closure_date,
+                    reason,
+                });
+            }
+            (None, Some(at)) => {
+                records.closures.remove(at);
+            }
+            (None, None) => {}
         }
+        data.touch(Kind::Closure, id.clone());
         answer
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(to_tenanted(tenant.version, to_json(&registration)?)))
 }

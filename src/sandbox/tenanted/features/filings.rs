@@ -15,6 +15,7 @@ use crate::model::{FieldError, Filing, FilingStatus, Timestamp};
 use crate::sandbox::App;
 use crate::sandbox::demo_data::{BackFilingOptionRecord, ExposureRecord};
 use crate::sandbox::query::Query;
+use crate::sandbox::store::Kind;
 
 /// An exposure event: the state is `stateCode` from 2026-10-06, always present (null for a
 /// country-level nexus); before, `state`, left out when the nexus has none.
@@ -157,13 +158,20 @@ impl Action {
 /// Runs `action` on each filing: an UNFILED one changes; any other keeps its status and gets a
 /// `conflict` error, an unknown id a `not_found` one. `{jobId: null, results}` before
 /// 2026-10-06, `{results}` from it.
-async fn bulk(app: &App, tenant: &Tenant, body: Bytes, action: Action) -> TenantedResult<Value> {
+async fn bulk(
+    app: &Arc<App>,
+    tenant: &Tenant,
+    body: Bytes,
+    action: Action,
+) -> TenantedResult<Value> {
     let org = tenant.target()?;
     let ids = filing_ids(json_body(&body)?)?;
     let mut changed = false;
     let results: Vec<Value> = {
         let mut data = org.write();
-        ids.iter()
+        let mut touched = Vec::new();
+        let results: Vec<Value> = ids
+            .iter()
             .map(|id| {
                 let Some(filing) = data.demo.filings.iter_mut().find(|f| f.id == *id) else {
                     return json!({
@@ -175,6 +183,7 @@ async fn bulk(app: &App, tenant: &Tenant, body: Bytes, action: Action) -> Tenant
                 let error = if filing.status == Some(FilingStatus::Unfiled) {
                     action.apply(filing);
                     changed = true;
+                    touched.push(id.clone());
                     Value::Null
                 } else {
                     let status = filing
@@ -195,10 +204,14 @@ async fn bulk(app: &App, tenant: &Tenant, body: Bytes, action: Action) -> Tenant
                     "error": error,
                 })
             })
-            .collect()
+            .collect();
+        for id in touched {
+            data.touch(Kind::Filing, id);
+        }
+        results
     };
     if changed {
-        saved(app)?;
+        saved(app).await?;
     }
     Ok(if tenant.version.is_latest_shape() {
         json!({ "results": results })

@@ -19,7 +19,7 @@ use crate::model::{Exemption, ExemptionStatus, ExemptionType, FieldError, Timest
 use crate::sandbox::App;
 use crate::sandbox::demo_data::{CertificateImportRecord, ImportStatus};
 use crate::sandbox::query::{Query, enum_error};
-use crate::sandbox::store::{Org, OrgData};
+use crate::sandbox::store::{Kind, Org, OrgData};
 
 /// Largest certificate taken (as for v1 attachments).
 const MAX_CERTIFICATE_BYTES: usize = 10 * 1024 * 1024;
@@ -255,9 +255,10 @@ pub async fn upload(
             request_token: None,
         };
         data.demo.tenanted.certificate_imports.push(import.clone());
+        data.touch(Kind::CertificateImport, import.id.clone());
         import
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok((StatusCode::CREATED, Json(row(&import, tenant.version))))
 }
 
@@ -346,11 +347,14 @@ fn approve_at(org: &Org, data: &mut OrgData, index: usize, kind: &str) -> Certif
         updated_at: Some(now),
     };
     data.demo.exemptions.push(exemption);
+    data.touch(Kind::Exemption, exemption_id.clone());
     let import = &mut data.demo.tenanted.certificate_imports[index];
     import.status = ImportStatus::Approved;
     import.exemption_id = Some(exemption_id);
     import.exemption_type = Some(kind.to_owned());
-    import.clone()
+    let import = import.clone();
+    data.touch(Kind::CertificateImport, import.id.clone());
+    import
 }
 
 /// `POST /certificate-imports/{id}/approve` `{exemptionType?}`.
@@ -375,7 +379,7 @@ pub async fn approve(
         awaiting(&data.demo.tenanted.certificate_imports[index])?;
         approve_at(org, &mut data, index, &kind)
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(row(&import, tenant.version)))
 }
 
@@ -420,7 +424,7 @@ pub async fn bulk_approve(
             .map(|i| approve_at(org, &mut data, i, &kind))
             .collect::<Vec<_>>()
     };
-    saved(&app)?;
+    saved(&app).await?;
     let items: Vec<Value> = approved.iter().map(|c| row(c, tenant.version)).collect();
     Ok(Json(json!({ "items": items })))
 }
@@ -485,9 +489,11 @@ pub async fn confirm_upload(
         import.file_name = Some(upload.file_name);
         import.file_size = Some(upload.size);
         import.uploaded_at = Some(Timestamp::now());
-        import.clone()
+        let import = import.clone();
+        data.touch(Kind::CertificateImport, import.id.clone());
+        import
     };
-    saved(&app)?;
+    saved(&app).await?;
     Ok(Json(json!({
         "importId": import.id,
         "status": status_text(import.status, tenant.version),

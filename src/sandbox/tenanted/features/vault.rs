@@ -1,6 +1,6 @@
-//! The vault of the portal access codes: each code is sealed with AES-256-CBC and authenticated
-//! with HMAC-SHA256 (encrypt-then-MAC) before it is kept, so that the state file holds only
-//! ciphertext.
+//! The vault of the sandbox's secrets (portal passwords, PINs, access codes, security answers):
+//! each is sealed with AES-256-CBC and authenticated with HMAC-SHA256 (encrypt-then-MAC) before
+//! it is kept, so that the state holds only ciphertext.
 //!
 //! The key is made on first need: in a file next to the state file (`<state>.key`, readable by its
 //! owner only), or in memory when the sandbox has no state file (then the codes last as long as
@@ -39,7 +39,7 @@ pub(crate) enum VaultError {
     Tampered,
 }
 
-/// Seals and opens the portal access codes.
+/// Seals and opens the sandbox's secrets.
 pub(crate) struct Vault {
     key_file: Option<PathBuf>,
     keys: Mutex<Option<Keys>>,
@@ -166,7 +166,13 @@ fn load_or_create(path: &Path) -> Result<Keys, VaultError> {
             Ok(keys)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // Written whole under another name, then renamed: a crash never leaves a key file
+            // that is empty or cut short.
             let keys = fresh_keys();
+            let mut creating = path.as_os_str().to_owned();
+            creating.push(".creating");
+            let creating = PathBuf::from(creating);
+            let _ = fs::remove_file(&creating);
             let mut options = fs::OpenOptions::new();
             options.write(true).create_new(true);
             #[cfg(unix)]
@@ -174,11 +180,20 @@ fn load_or_create(path: &Path) -> Result<Keys, VaultError> {
                 use std::os::unix::fs::OpenOptionsExt;
                 options.mode(0o600);
             }
-            let mut file = options.open(path).map_err(|e| fail(e.to_string()))?;
-            let text = Zeroizing::new(STANDARD.encode(keys.as_ref()));
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.sync_all())
-                .map_err(|e| fail(e.to_string()))?;
+            let written = options.open(&creating).and_then(|mut file| {
+                let text = Zeroizing::new(STANDARD.encode(keys.as_ref()));
+                file.write_all(text.as_bytes())?;
+                file.sync_all()
+            });
+            let renamed = written.and_then(|()| fs::rename(&creating, path));
+            if let Err(e) = renamed {
+                let _ = fs::remove_file(&creating);
+                return Err(fail(e.to_string()));
+            }
+            #[cfg(unix)]
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = fs::File::open(dir).and_then(|d| d.sync_all());
+            }
             Ok(keys)
         }
         Err(e) => Err(fail(e.to_string())),
