@@ -105,11 +105,16 @@ fn credit_json(values: &FormValues) -> (Value, Vec<u64>) {
     (body, kept)
 }
 
-/// The credit note the form describes, or the rule errors that keep it from being sent, each
-/// naming the form's field even when items before it were left out.
-pub fn credit_body(values: &FormValues) -> Result<CreditNoteRequest, Vec<FieldError>> {
+/// The credit note the form describes against `sale`, or the rule errors that keep it from being
+/// sent, each naming the form's field even when items before it were left out: the note's own
+/// rules, then its lines against what the sale's lines hold (credit notes issued before are
+/// checked by the service, which knows them).
+pub fn credit_body(
+    values: &FormValues,
+    sale: &Transaction,
+) -> Result<CreditNoteRequest, Vec<FieldError>> {
     let (body, kept) = credit_json(values);
-    rules::credit_note(&body).map_err(|mut errors| {
+    let remap = |mut errors: Vec<FieldError>| {
         for error in &mut errors {
             if let [_, LocPart::Key(list), LocPart::Index(i), ..] = error.loc.as_mut_slice()
                 && list == "transaction_items"
@@ -119,7 +124,10 @@ pub fn credit_body(values: &FormValues) -> Result<CreditNoteRequest, Vec<FieldEr
             }
         }
         errors
-    })
+    };
+    let note = rules::credit_note(&body).map_err(remap)?;
+    rules::credit_note_lines(&note, sale, &[]).map_err(remap)?;
+    Ok(note)
 }
 
 /// The `c` form against `sale`, dated `today`, crediting every item in full until edited.
@@ -160,8 +168,9 @@ pub fn credit_form(sale: &Transaction, today: NaiveDate) -> Form {
                 .rule("optional; less than the amount"),
         ]);
     }
+    let checked = sale.clone();
     let mut form = Form::new(specs)
-        .with_validator(|values| credit_body(values).err().unwrap_or_default())
+        .with_validator(move |values| credit_body(values, &checked).err().unwrap_or_default())
         .with_value("external_id", format!("{}-credit", sale.external_id))
         .with_value("date", today.to_string())
         .with_value(
@@ -242,9 +251,34 @@ mod tests {
     }
 
     #[test]
+    fn a_line_crediting_more_than_the_sale_holds_or_a_negative_one_is_refused_at_its_field() {
+        let form = credit_form(&sale(), today()).with_value("transaction_items.1.amount", "50.01");
+        let errors = credit_body(&form.values(), &sale()).unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.field_path() == "transaction_items.1.amount"),
+            "{errors:?}"
+        );
+        let form = credit_form(&sale(), today()).with_value("transaction_items.0.amount", "-5.00");
+        let errors = credit_body(&form.values(), &sale()).unwrap_err();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.field_path() == "transaction_items.0.amount"),
+            "{errors:?}"
+        );
+        let form = credit_form(&sale(), today()).with_value("transaction_items.1.amount", "50.00");
+        assert!(
+            credit_body(&form.values(), &sale()).is_ok(),
+            "the whole line is fine"
+        );
+    }
+
+    #[test]
     fn the_form_credits_the_whole_sale_until_edited() {
         let form = credit_form(&sale(), today());
-        let body = credit_body(&form.values()).unwrap();
+        let body = credit_body(&form.values(), &sale()).unwrap();
         assert_eq!(body.external_id, "ord-1-credit");
         assert_eq!(body.currency, "USD");
         assert_eq!(body.status, CreditNoteStatus::Committed);
@@ -271,7 +305,7 @@ mod tests {
         let form = credit_form(&sale(), today())
             .with_value("transaction_items.1.discount_amount", "50")
             .with_value("currency", "DOLLARS");
-        let errors = credit_body(&form.values()).unwrap_err();
+        let errors = credit_body(&form.values(), &sale()).unwrap_err();
         let mut paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
         paths.sort();
         assert_eq!(paths, ["currency", "transaction_items.1.discount_amount"]);
@@ -283,12 +317,12 @@ mod tests {
             .with_value("transaction_items.0.amount", "")
             .with_value("transaction_items.0.discount_amount", "5")
             .with_value("transaction_items.1.discount_amount", "80");
-        let errors = credit_body(&form.values()).unwrap_err();
+        let errors = credit_body(&form.values(), &sale()).unwrap_err();
         let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
         assert_eq!(paths, ["transaction_items.1.discount_amount"]);
         let form = form.with_value("transaction_items.1.discount_amount", "");
         assert_eq!(total(&form.values()), Decimal::new(5000, 2));
-        let body = credit_body(&form.values()).unwrap();
+        let body = credit_body(&form.values(), &sale()).unwrap();
         assert_eq!(body.transaction_items.len(), 1);
         assert_eq!(body.transaction_items[0].external_product_id, "sku-2");
         assert_eq!(body.total_amount, Decimal::new(5000, 2));
@@ -300,7 +334,7 @@ mod tests {
         let item = long.transaction_items[0].clone();
         long.transaction_items = vec![item; MAX_ITEMS + 2];
         let form = credit_form(&long, today());
-        let body = credit_body(&form.values()).unwrap();
+        let body = credit_body(&form.values(), &long).unwrap();
         assert_eq!(body.transaction_items.len(), MAX_ITEMS);
     }
 }

@@ -345,7 +345,7 @@ impl PaneSpec for Transactions {
         } = parts;
         match screen.view_mut() {
             Some(TransactionView::Credit { sale, form }) => {
-                match credit::credit_body(&form.values()) {
+                match credit::credit_body(&form.values(), sale) {
                     Ok(body) => {
                         form.set_busy(true);
                         let call = Call::Transactions(TransactionCall::CreditNote {
