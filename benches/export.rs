@@ -6,8 +6,8 @@
 //!     6.0 s (the floor); the target is within 105 % of it, without a single 429;
 //! (b) unpaced: both limits off, so the figure is the client's (and this machine's) own ceiling.
 //!
-//! Run: `cargo bench --bench export` (env BENCH_SCALE to vary the size, BENCH_FORMAT
-//! `csv`/`json`/`jsonl`, BENCH_CONCURRENCY for the pages in flight).
+//! Run: `cargo bench --bench export` (env `BENCH_SCALE` to vary the size, `BENCH_FORMAT`
+//! `csv`/`json`/`jsonl`, `BENCH_CONCURRENCY` for the pages in flight).
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -82,7 +82,7 @@ async fn measure(scale: u32, format: Format, sandbox_limit: u32, client_limit: O
         .expect("the export succeeds");
     let elapsed = started.elapsed();
     let stats = client.stats();
-    let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    let bytes = std::fs::metadata(&out).map_or(0, |m| m.len());
     assert_eq!(summary.rows, summary.total, "every row was written");
     sandbox.stop().await;
     Run {

@@ -3,7 +3,7 @@
 //! loopback, first from one client (each write waits for the previous answer: the cost of one
 //! durable write), then from several at once.
 //!
-//! Run: `cargo bench --bench persistence` (env BENCH_SECONDS per phase, BENCH_CLIENTS for the
+//! Run: `cargo bench --bench persistence` (env `BENCH_SECONDS` per phase, `BENCH_CLIENTS` for the
 //! second phase). The state lives under the build's temporary directory, on the same disk as the
 //! project, so every answer waits for a real flush to that disk.
 
@@ -156,7 +156,7 @@ async fn main() {
         .expect("the state directory")
         .filter_map(Result::ok)
         .map(|e| {
-            let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+            let size = e.metadata().map_or(0, |m| m.len());
             (e.file_name().to_string_lossy().into_owned(), size)
         })
         .collect();

@@ -2,7 +2,7 @@
 //! holding 1,000 and 1,000,000 rows (only the pages near the cursor are held, so frame time and
 //! memory must not grow with the row count).
 //!
-//! Run: `cargo bench --bench render` (env BENCH_FRAMES to vary the number of frames).
+//! Run: `cargo bench --bench render` (env `BENCH_FRAMES` to vary the number of frames).
 
 use std::time::{Duration, Instant};
 use taxdash::effect::RegistrationReply;

@@ -2,8 +2,8 @@
 //! GET /v1/transactions?size=100 with filters, from concurrent clients over loopback, in the
 //! same process (both share the machine's cores, as they would on a laptop).
 //!
-//! Run: `cargo bench --bench sandbox` (env BENCH_SECONDS, BENCH_SCALE, BENCH_CLIENTS and
-//! BENCH_SIZE, the page size, to vary; BENCH_API=tenanted asks the Tenanted API's
+//! Run: `cargo bench --bench sandbox` (env `BENCH_SECONDS`, `BENCH_SCALE`, `BENCH_CLIENTS` and
+//! `BENCH_SIZE`, the page size, to vary; `BENCH_API=tenanted` asks the Tenanted API's
 //! `GET /transactions` at release 2026-10-06 instead, to measure its translation). The client reads each answer whole but keeps only the
 //! envelope's counters, so most of the CPU measured is the server's.
 

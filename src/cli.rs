@@ -33,12 +33,12 @@ pub struct Cli {
     #[arg(long)]
     pub read_only: bool,
 
-    /// Colour theme: dark, light, high-contrast or mono (NO_COLOR selects mono).
+    /// Colour theme: dark, light, high-contrast or mono (`NO_COLOR` selects mono).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
 
-    /// The API to speak, over the profile's `api` and TAXDASH_API: `v1`, or `tenanted` (the
-    /// dated Tenanted API, at the profile's api_version or the latest release; with --demo, on
+    /// The API to speak, over the profile's `api` and `TAXDASH_API`: `v1`, or `tenanted` (the
+    /// dated Tenanted API, at the profile's `api_version` or the latest release; with --demo, on
     /// a partner key reaching both demo organizations).
     #[arg(long, value_enum, value_name = "API")]
     pub api: Option<ApiFlag>,
@@ -79,8 +79,8 @@ pub enum Command {
     Profiles,
     /// Write every record of a list to CSV, JSON or JSON Lines.
     ///
-    /// Uses the profile's settings, overridden by TAXDASH_API_KEY, TAXDASH_ORGANIZATION_ID and
-    /// TAXDASH_BASE_URL. Exits with 130 on Ctrl-C and leaves no partial --out file.
+    /// Uses the profile's settings, overridden by `TAXDASH_API_KEY`, `TAXDASH_ORGANIZATION_ID` and
+    /// `TAXDASH_BASE_URL`. Exits with 130 on Ctrl-C and leaves no partial --out file.
     Export(ExportArgs),
 }
 

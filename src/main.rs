@@ -72,7 +72,7 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
         config: cli.config,
         read_only: cli.read_only,
         theme: cli.theme,
-        api: cli.api.map(|a| a.kind()),
+        api: cli.api.map(taxdash::cli::ApiFlag::kind),
     };
     taxdash::app::run_dashboard(options)
         .await

@@ -268,6 +268,14 @@ impl fmt::Debug for Redactor {
     }
 }
 
+/// What an error message may name besides the service's own words.
+pub(crate) struct ErrorContext<'a> {
+    /// `GET /v1/registrations/regs_1`.
+    pub what: &'a str,
+    pub organization_id: &'a str,
+    pub redactor: &'a Redactor,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,7 +312,7 @@ mod tests {
     #[test]
     fn rate_limit_says_when() {
         let e = ApiError::RateLimited {
-            retry_after: Some(Duration::from_secs(60)),
+            retry_after: Some(Duration::from_mins(1)),
         };
         assert!(e.to_string().contains("Try again in 60 s."));
         let e = ApiError::Timeout {
@@ -347,12 +355,4 @@ mod tests {
         );
         assert!(!format!("{e:?}").contains("SECRET"));
     }
-}
-
-/// What an error message may name besides the service's own words.
-pub(crate) struct ErrorContext<'a> {
-    /// `GET /v1/registrations/regs_1`.
-    pub what: &'a str,
-    pub organization_id: &'a str,
-    pub redactor: &'a Redactor,
 }

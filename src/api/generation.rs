@@ -18,7 +18,7 @@ use crate::model::{ErrorBody, ErrorDetail, FieldError};
 /// Which interface generation the client speaks.
 ///
 /// This is the one place that knows how they differ; the endpoint methods describe v1 calls
-/// (v1 paths without the prefix, snake_case bodies, v1 answer types) and work on both.
+/// (v1 paths without the prefix, `snake_case` bodies, v1 answer types) and work on both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Generation {
     /// The legacy v1 interface: paths under `/v1`, `x-api-key` and `x-organization-id`,
@@ -152,7 +152,7 @@ impl Generation {
         }
     }
 
-    /// An answer's JSON as the v1 model types read it: the Tenanted API's keys to snake_case
+    /// An answer's JSON as the v1 model types read it: the Tenanted API's keys to `snake_case`
     /// (a `country_code` that v1 calls `country` is read by alias).
     pub(crate) fn decode_answer(self, answer: Value) -> Value {
         match self {
@@ -365,8 +365,12 @@ mod tenanted_tests {
     #[test]
     fn paths_lose_the_prefix_and_the_estimate_is_renamed() {
         let path = |g: Generation, s: &[&str]| {
-            let segments: Vec<String> = s.iter().map(|s| s.to_string()).collect();
-            let mut all: Vec<String> = g.path_prefix().iter().map(|s| s.to_string()).collect();
+            let segments: Vec<String> = s.iter().map(std::string::ToString::to_string).collect();
+            let mut all: Vec<String> = g
+                .path_prefix()
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect();
             all.extend(g.map_path(&segments));
             all.join("/")
         };

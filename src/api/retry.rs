@@ -31,7 +31,7 @@ impl Default for RetryPolicy {
         RetryPolicy {
             max_attempts: 4,
             base_delay: Duration::from_millis(250),
-            max_wait: Duration::from_secs(60),
+            max_wait: Duration::from_mins(1),
         }
     }
 }
@@ -175,7 +175,7 @@ mod tests {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_445_412_400);
         assert_eq!(
             parse_retry_after(" 120 ", now),
-            Some(Duration::from_secs(120))
+            Some(Duration::from_mins(2))
         );
         assert_eq!(
             parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now),

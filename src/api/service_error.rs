@@ -162,10 +162,10 @@ pub(crate) fn tenanted_error(status: StatusCode, body: &[u8], ctx: &ErrorContext
             }
         };
     }
-    let code = envelope
-        .as_ref()
-        .map(|e| ErrorCode::parse(&redactor.text(&e.code)))
-        .unwrap_or_else(|| code_of_status(status));
+    let code = envelope.as_ref().map_or_else(
+        || code_of_status(status),
+        |e| ErrorCode::parse(&redactor.text(&e.code)),
+    );
     let errors = envelope
         .map(|e| e.errors)
         .unwrap_or_default()

@@ -51,14 +51,11 @@ pub fn log_path() -> PathBuf {
         return PathBuf::from(path);
     }
     let dirs = directories::ProjectDirs::from("", "", "taxdash");
-    let dir = dirs
-        .as_ref()
-        .map(|d| {
-            d.state_dir()
-                .unwrap_or_else(|| d.data_local_dir())
-                .to_path_buf()
-        })
-        .unwrap_or_else(std::env::temp_dir);
+    let dir = dirs.as_ref().map_or_else(std::env::temp_dir, |d| {
+        d.state_dir()
+            .unwrap_or_else(|| d.data_local_dir())
+            .to_path_buf()
+    });
     dir.join("taxdash.log")
 }
 

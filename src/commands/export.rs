@@ -46,17 +46,16 @@ pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, Expo
         .map_err(|e| ExportError::Setup(format!("could not listen to signals: {e}")))?;
 
     let work = async {
-        match &args.out {
-            Some(path) => export_to_file(&client, &job, path, &progress).await,
-            None => {
-                let mut stdout = tokio::io::stdout();
-                let summary = export(&client, &job, &mut stdout, &progress).await?;
-                stdout.flush().await.map_err(|source| ExportError::Write {
-                    target: "stdout".into(),
-                    source,
-                })?;
-                Ok(summary)
-            }
+        if let Some(path) = &args.out {
+            export_to_file(&client, &job, path, &progress).await
+        } else {
+            let mut stdout = tokio::io::stdout();
+            let summary = export(&client, &job, &mut stdout, &progress).await?;
+            stdout.flush().await.map_err(|source| ExportError::Write {
+                target: "stdout".into(),
+                source,
+            })?;
+            Ok(summary)
         }
     };
     let result = tokio::select! {

@@ -61,7 +61,10 @@ pub(crate) const RULE_API: &str = "must be `v1` or `tenanted`";
 
 /// The rule an `api_version` value breaks.
 fn rule_api_version() -> String {
-    let releases: Vec<String> = ApiVersion::RELEASES.iter().map(|v| v.to_string()).collect();
+    let releases: Vec<String> = ApiVersion::RELEASES
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     format!(
         "must be a release date YYYY-MM-DD on or after {} (releases: {})",
         ApiVersion::DEFAULT,

@@ -5,7 +5,7 @@
 //!
 //! | OS | store |
 //! |---|---|
-//! | Linux | Secret Service over D-Bus (GNOME Keyring, KWallet, KeePassXC), else the kernel keyring (keyutils) |
+//! | Linux | Secret Service over D-Bus (GNOME Keyring, `KWallet`, `KeePassXC`), else the kernel keyring (keyutils) |
 //! | FreeBSD, OpenBSD | Secret Service over D-Bus |
 //! | macOS | the login keychain |
 //! | Windows | Credential Manager |

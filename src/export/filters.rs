@@ -76,7 +76,7 @@ pub enum Flag {
 impl Flag {
     /// The resources that take the flag.
     fn takers(self) -> &'static [Resource] {
-        use Resource::*;
+        use Resource::{Customers, Exemptions, Nexus, Registrations, Transactions};
         match self {
             Flag::Status => &[Registrations, Nexus, Exemptions, Transactions],
             Flag::State | Flag::Country => Resource::ALL,

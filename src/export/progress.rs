@@ -39,8 +39,10 @@ pub(crate) fn counting(progress: &ProgressBar, total: u64) {
     let style = ProgressStyle::with_template(
         "{prefix} [{bar:30}] {human_pos}/{human_len} rows, {per_sec}, {eta} left{msg}",
     )
-    .map(|s| s.progress_chars("=> "))
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    .map_or_else(
+        |_| ProgressStyle::default_bar(),
+        |s| s.progress_chars("=> "),
+    );
     progress.set_style(style);
     progress.set_length(total);
     progress.set_message("");

@@ -175,7 +175,7 @@ impl ListFilter for NexusFilter {
     }
 }
 
-/// GET /v1/nexus/physical_nexus.
+/// GET /`v1/nexus/physical_nexus`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PhysicalNexusFilter {
     pub country_code: Option<String>,

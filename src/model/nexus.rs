@@ -60,7 +60,7 @@ pub struct PhysicalNexus {
     pub postal_code: Option<String>,
 }
 
-/// Body of POST /v1/nexus/physical_nexus.
+/// Body of POST /`v1/nexus/physical_nexus`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PhysicalNexusCreate {
     pub country_code: String,
@@ -81,7 +81,7 @@ pub struct PhysicalNexusCreate {
     pub postal_code: Option<String>,
 }
 
-/// Body of PUT /v1/nexus/physical_nexus/{id}: every field is replaced (country and state cannot
+/// Body of PUT /`v1/nexus/physical_nexus/{id}`: every field is replaced (country and state cannot
 /// change).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PhysicalNexusUpdate {
@@ -94,7 +94,7 @@ pub struct PhysicalNexusUpdate {
     pub postal_code: Option<String>,
 }
 
-/// A category as offered for one jurisdiction (GET /v1/nexus/physical_nexus/categories).
+/// A category as offered for one jurisdiction (GET /`v1/nexus/physical_nexus/categories`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PhysicalNexusCategoryInfo {
     pub name: PhysicalNexusCategory,

@@ -136,7 +136,7 @@ pub struct Organization {
     pub created_at: Option<Timestamp>,
 }
 
-/// Body of PUT /registrations/{id}/credentials (snake_case here; the client sends camelCase).
+/// Body of PUT /registrations/{id}/credentials (`snake_case` here; the client sends camelCase).
 /// A field left `None` is not sent, and keeps its saved value. `Debug` shows which fields are set,
 /// never their values.
 #[derive(Clone, Default, PartialEq, Serialize, Deserialize)]

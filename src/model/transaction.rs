@@ -373,7 +373,7 @@ pub struct CreditNoteItem {
     pub discount_amount: Option<Decimal>,
 }
 
-/// Body of POST /v1/transactions/{id}/credit_notes.
+/// Body of POST /`v1/transactions/{id}/credit_notes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CreditNoteRequest {
     pub external_id: String,

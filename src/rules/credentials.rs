@@ -249,7 +249,7 @@ pub fn credentials_update(
 
 /// Rule 5: which of the details a registration must have on file before its credentials are
 /// saved are missing from its jurisdiction-specific fields (`business_name`,
-/// `registration_type`, `sales_tax_id`, snake_case or camelCase), as words: `"business name"`,
+/// `registration_type`, `sales_tax_id`, `snake_case` or camelCase), as words: `"business name"`,
 /// `"registration type"`, `"sales tax id"`. A blank value counts as missing. Empty when all are
 /// there.
 pub fn missing_registration_details(

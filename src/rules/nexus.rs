@@ -19,7 +19,7 @@ fn period_and_place(c: &mut Check) {
     c.optional_strs(ADDRESS);
 }
 
-/// Body of POST /v1/nexus/physical_nexus.
+/// Body of POST /`v1/nexus/physical_nexus`.
 ///
 /// Besides [`physical_nexus_update`]'s rules: `country_code` a country code the service accepts
 /// (ISO 3166-1 alpha-2, or `ZZ_EU`), `state_code` the bare subdivision part of an ISO 3166-2 code
@@ -39,7 +39,7 @@ pub fn physical_nexus_create(body: &Value) -> Checked<PhysicalNexusCreate> {
     c.finish(body)
 }
 
-/// Body of PUT /v1/nexus/physical_nexus/{id}: `start_date` and `category` required, `end_date`
+/// Body of PUT /`v1/nexus/physical_nexus/{id}`: `start_date` and `category` required, `end_date`
 /// optional and not before `start_date`, `street_1`, `street_2`, `city`, `postal_code` optional
 /// strings. Country and state cannot change.
 pub fn physical_nexus_update(body: &Value) -> Checked<PhysicalNexusUpdate> {

@@ -32,7 +32,7 @@ fn address(c: &mut Check) {
     c.postal_code_of("postal_code", country);
 }
 
-/// Body of POST /v1/transactions/{id}/credit_notes.
+/// Body of POST /`v1/transactions/{id}/credit_notes`.
 ///
 /// - Required: `external_id`, `date` (a timestamp), `status` (`PENDING`, `CANCELLED`,
 ///   `COMMITTED`), `total_amount` (a decimal, number or string), `currency` (the spec's

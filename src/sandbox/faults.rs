@@ -33,7 +33,10 @@ impl Faults {
         if self.error_rate <= 0.0 {
             return None;
         }
-        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        let mut rng = self
+            .rng
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         rng.random_bool(self.error_rate).then(|| {
             if rng.random_bool(0.5) {
                 StatusCode::INTERNAL_SERVER_ERROR

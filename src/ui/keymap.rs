@@ -275,7 +275,12 @@ pub struct Keymap {
 
 impl Default for Keymap {
     fn default() -> Self {
-        use Action::*;
+        use Action::{
+            Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
+            CreditNote, Delete, Deregister, Down, Edit, Filter, Help, History, Imports, Mark, New,
+            NextPane, Open, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, Quit, Refresh,
+            Reveal, Sort, SortReverse, TaxId, ToggleView, Top, Up,
+        };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
         let mut bindings = vec![

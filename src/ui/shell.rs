@@ -264,7 +264,7 @@ impl Shell {
         match &answer.result {
             Ok(_) => self.connection = Connection::Connected,
             Err(f) if f.kind.is_connection() => {
-                self.connection = Connection::Trouble(f.message.clone())
+                self.connection = Connection::Trouble(f.message.clone());
             }
             Err(f) if f.kind == FailureKind::Unauthorized || f.kind == FailureKind::Forbidden => {
                 self.connection = Connection::Trouble("the service refused the API key".into());
@@ -397,12 +397,11 @@ impl Shell {
             }
             "org" => return self.org_command(&args),
             "theme" => {
-                return match args.first() {
-                    Some(theme) => vec![Effect::Theme((*theme).to_owned())],
-                    None => {
-                        self.notify_error(format!("Usage: :theme NAME ({})", THEMES.join(", ")));
-                        Vec::new()
-                    }
+                return if let Some(theme) = args.first() {
+                    vec![Effect::Theme((*theme).to_owned())]
+                } else {
+                    self.notify_error(format!("Usage: :theme NAME ({})", THEMES.join(", ")));
+                    Vec::new()
                 };
             }
             _ => {}
@@ -550,24 +549,21 @@ impl Shell {
         } else {
             frame.render_widget(Paragraph::new(self.status_line()), status);
         }
-        match &mut self.overlay {
-            Some(Overlay::Command) => {
-                self.command_line.render(footer, frame.buffer_mut(), &theme);
-            }
-            _ => {
-                let hints: Vec<Hint> = self
-                    .hints()
-                    .into_iter()
-                    .map(|(k, l)| Hint::new(k, l, ""))
-                    .collect();
-                let line = footer_line(&hints, footer.width.saturating_sub(1), &theme);
-                let indented = Rect {
-                    x: footer.x + 1,
-                    width: footer.width.saturating_sub(1),
-                    ..footer
-                };
-                frame.render_widget(Paragraph::new(line), indented);
-            }
+        if let Some(Overlay::Command) = &mut self.overlay {
+            self.command_line.render(footer, frame.buffer_mut(), &theme);
+        } else {
+            let hints: Vec<Hint> = self
+                .hints()
+                .into_iter()
+                .map(|(k, l)| Hint::new(k, l, ""))
+                .collect();
+            let line = footer_line(&hints, footer.width.saturating_sub(1), &theme);
+            let indented = Rect {
+                x: footer.x + 1,
+                width: footer.width.saturating_sub(1),
+                ..footer
+            };
+            frame.render_widget(Paragraph::new(line), indented);
         }
         match &mut self.overlay {
             Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),

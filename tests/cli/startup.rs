@@ -31,7 +31,7 @@ async fn taxdash(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     for (name, value) in env {
         command.env(name, value);
     }
-    let output = tokio::time::timeout(std::time::Duration::from_secs(60), command.output())
+    let output = tokio::time::timeout(std::time::Duration::from_mins(1), command.output())
         .await
         .expect("taxdash ends")
         .expect("taxdash runs");

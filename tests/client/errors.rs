@@ -227,7 +227,7 @@ async fn answers_the_sandbox_never_gives() {
     assert_eq!(
         e,
         ApiError::RateLimited {
-            retry_after: Some(Duration::from_secs(600))
+            retry_after: Some(Duration::from_mins(10))
         },
         "a wait past the cap is reported, not slept"
     );

@@ -134,7 +134,7 @@ impl Dashboard {
         Self::run_loop(sandbox, client, shell, options.size)
     }
 
-    /// Runs the real loop on `shell` with `client`, drawn on a TestBackend of `size`, keys sent
+    /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
     fn run_loop(sandbox: Sandbox, client: Client, mut shell: Shell, size: (u16, u16)) -> Self {
         let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(size.0, size.1))));
@@ -223,9 +223,10 @@ impl Dashboard {
             if pred(&screen) {
                 return screen;
             }
-            if start.elapsed() > timeout {
-                panic!("timed out waiting for {what}; the screen:\n{screen}");
-            }
+            assert!(
+                start.elapsed() <= timeout,
+                "timed out waiting for {what}; the screen:\n{screen}"
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -263,7 +264,7 @@ impl Dashboard {
 }
 
 /// The dashboard on the Tenanted API, as `taxdash --demo --api tenanted` opens it: the partner
-/// key reaching both demo organizations, orgn_demo_1 selected, fresh panes on a switch.
+/// key reaching both demo organizations, `orgn_demo_1` selected, fresh panes on a switch.
 impl Dashboard {
     pub async fn start_tenanted(options: Options) -> Self {
         use taxdash::api::{Generation, Selector};

@@ -301,7 +301,7 @@ async fn read_only_mode_hides_and_refuses_writes() {
 #[tokio::test]
 async fn a_slow_service_never_freezes_the_keys() {
     let sandbox = SandboxConfig {
-        latency: Duration::from_millis(2000),
+        latency: Duration::from_secs(2),
         ..SandboxConfig::default()
     };
     let d = Dashboard::start(Options {

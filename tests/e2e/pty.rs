@@ -149,7 +149,11 @@ impl Pty {
         let fd = self._master.as_raw_fd().expect("a pty descriptor");
         // SAFETY: tcgetattr writes one termios through a valid pointer; fd is the open master.
         let mut termios: libc::termios = unsafe { std::mem::zeroed() };
-        assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0, "tcgetattr");
+        assert_eq!(
+            unsafe { libc::tcgetattr(fd, &raw mut termios) },
+            0,
+            "tcgetattr"
+        );
         termios.c_lflag
     }
 
@@ -166,9 +170,11 @@ impl Pty {
                     self.screen()
                 );
             }
-            if start.elapsed() > timeout {
-                panic!("timed out waiting for {text:?}:\n{}", self.screen());
-            }
+            assert!(
+                start.elapsed() <= timeout,
+                "timed out waiting for {text:?}:\n{}",
+                self.screen()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -177,9 +183,11 @@ impl Pty {
     pub fn wait_until_gone(&mut self, text: &str, timeout: Duration) {
         let start = Instant::now();
         while self.screen().contains(text) {
-            if start.elapsed() > timeout {
-                panic!("timed out waiting for {text:?} to go:\n{}", self.screen());
-            }
+            assert!(
+                start.elapsed() <= timeout,
+                "timed out waiting for {text:?} to go:\n{}",
+                self.screen()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -188,9 +196,11 @@ impl Pty {
     pub fn wait_until(&self, what: &str, timeout: Duration, mut done: impl FnMut(&Pty) -> bool) {
         let start = Instant::now();
         while !done(self) {
-            if start.elapsed() > timeout {
-                panic!("timed out waiting until {what}:\n{}", self.screen());
-            }
+            assert!(
+                start.elapsed() <= timeout,
+                "timed out waiting until {what}:\n{}",
+                self.screen()
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }

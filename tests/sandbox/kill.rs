@@ -4,7 +4,7 @@
 //!
 //! The short run (5 kills) runs with the other tests; the full one (20 kills) with
 //! `cargo test --test sandbox twenty_kills -- --ignored`. The moments are drawn from a seed
-//! printed at the start (set TAXDASH_KILL_SEED to replay one).
+//! printed at the start (set `TAXDASH_KILL_SEED` to replay one).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -68,7 +68,7 @@ async fn spawn(state: &Path) -> Child {
 async fn ready(mut child: Child) -> Server {
     let stdout = child.stdout.take().expect("stdout is piped");
     let mut lines = BufReader::new(stdout).lines();
-    let url = tokio::time::timeout(Duration::from_secs(120), async {
+    let url = tokio::time::timeout(Duration::from_mins(2), async {
         while let Some(line) = lines.next_line().await.expect("stdout reads") {
             if let Some(rest) = line.split(" at ").nth(1)
                 && let Some(url) = rest.split("/v1").next()

@@ -498,7 +498,7 @@ async fn exposure_history_names_the_state_per_release() {
     h.sandbox.stop().await;
 }
 
-/// What the client does with an answer: keys to snake_case, then the model type.
+/// What the client does with an answer: keys to `snake_case`, then the model type.
 fn decode<T: serde::de::DeserializeOwned>(body: Value) -> T {
     let snake = taxdash::model::casing::to_snake(body.clone());
     serde_json::from_value(snake).unwrap_or_else(|e| panic!("{e}: {body}"))

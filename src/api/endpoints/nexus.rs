@@ -26,7 +26,7 @@ impl Client {
         self.transport.send(Call::get(&["nexus", id])).await
     }
 
-    /// GET /v1/nexus/physical_nexus: one page of physical nexus records.
+    /// GET /`v1/nexus/physical_nexus`: one page of physical nexus records.
     pub async fn list_physical_nexus(
         &self,
         filter: &PhysicalNexusFilter,
@@ -36,7 +36,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// POST /v1/nexus/physical_nexus.
+    /// POST /`v1/nexus/physical_nexus`.
     pub async fn create_physical_nexus(
         &self,
         request: &PhysicalNexusCreate,
@@ -45,7 +45,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// PUT /v1/nexus/physical_nexus/{id}: replaces the editable fields.
+    /// PUT /`v1/nexus/physical_nexus/{id}`: replaces the editable fields.
     pub async fn update_physical_nexus(
         &self,
         id: &str,
@@ -55,13 +55,13 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// DELETE /v1/nexus/physical_nexus/{id}.
+    /// DELETE /`v1/nexus/physical_nexus/{id`}.
     pub async fn delete_physical_nexus(&self, id: &str) -> ApiResult<()> {
         let call = Call::new(Method::DELETE, &["nexus", "physical_nexus", id]);
         self.transport.send_discarding(call).await
     }
 
-    /// GET /v1/nexus/physical_nexus/categories: the categories offered in a jurisdiction, each
+    /// GET /`v1/nexus/physical_nexus/categories`: the categories offered in a jurisdiction, each
     /// saying whether a record already uses it.
     pub async fn list_physical_nexus_categories(
         &self,

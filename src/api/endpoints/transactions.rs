@@ -34,7 +34,7 @@ impl Client {
         self.transport.send(Call::get(&["transactions", id])).await
     }
 
-    /// GET /v1/transactions/external/{external_id}.
+    /// GET /`v1/transactions/external/{external_id`}.
     pub async fn get_transaction_by_external_id(
         &self,
         external_id: &str,
@@ -59,7 +59,7 @@ impl Client {
         }
     }
 
-    /// POST /v1/transactions/{id}/credit_notes: a full or partial credit note against a sale.
+    /// POST /`v1/transactions/{id}/credit_notes`: a full or partial credit note against a sale.
     pub async fn create_credit_note(
         &self,
         original_transaction_id: &str,

@@ -193,13 +193,12 @@ impl<'a> Check<'a> {
 
     fn bool_at(&mut self, field: &str, need: Need) -> Option<bool> {
         let v = self.take(field, need)?;
-        match v.as_bool() {
-            Some(b) => Some(b),
-            None => {
-                let msg = "Input should be a valid boolean, true or false";
-                self.fail(field, "bool_type", msg, v);
-                None
-            }
+        if let Some(b) = v.as_bool() {
+            Some(b)
+        } else {
+            let msg = "Input should be a valid boolean, true or false";
+            self.fail(field, "bool_type", msg, v);
+            None
         }
     }
 

@@ -66,14 +66,13 @@ impl<'a> Check<'a> {
             );
             return None;
         };
-        match Timestamp::parse(s) {
-            Some(t) => Some(t),
-            None => {
-                let msg = "Input should be a valid datetime, such as 2026-01-31T13:45:00Z, \
-                           2026-01-31T13:45:00 or 2026-01-31";
-                self.fail(field, "datetime_parsing", msg, v);
-                None
-            }
+        if let Some(t) = Timestamp::parse(s) {
+            Some(t)
+        } else {
+            let msg = "Input should be a valid datetime, such as 2026-01-31T13:45:00Z, \
+                       2026-01-31T13:45:00 or 2026-01-31";
+            self.fail(field, "datetime_parsing", msg, v);
+            None
         }
     }
 

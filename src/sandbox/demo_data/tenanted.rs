@@ -271,8 +271,7 @@ fn certificate_imports(
             .unwrap_or_else(|| customer_id.clone());
         let approved_on = exemption
             .created_at
-            .map(|t| t.date())
-            .unwrap_or(exemption.start_date);
+            .map_or(exemption.start_date, |t| t.date());
         out.push(CertificateImportRecord {
             id: ctx.id("cimp", out.len() + 1),
             status: ImportStatus::Approved,

@@ -249,27 +249,24 @@ pub async fn tax_registration(
         let list = customer
             .customer_tax_registrations
             .get_or_insert_with(Vec::new);
-        let registration = match list
+        let registration = if let Some(existing) = list
             .iter_mut()
             .find(|r| r.tax_type == tax_type && r.country_code == country)
         {
-            Some(existing) => {
-                existing.tax_id = tax_id;
-                existing.is_valid = is_valid;
-                existing.clone()
-            }
-            None => {
-                let r = CustomerTaxRegistration {
-                    id: fresh_id,
-                    customer_id: id.clone(),
-                    country_code: country,
-                    tax_type,
-                    tax_id,
-                    is_valid,
-                };
-                list.push(r.clone());
-                r
-            }
+            existing.tax_id = tax_id;
+            existing.is_valid = is_valid;
+            existing.clone()
+        } else {
+            let r = CustomerTaxRegistration {
+                id: fresh_id,
+                customer_id: id.clone(),
+                country_code: country,
+                tax_type,
+                tax_id,
+                is_valid,
+            };
+            list.push(r.clone());
+            r
         };
         data.touch(Kind::Customer, id.clone());
         registration

@@ -45,9 +45,10 @@ const REVEALABLE: &[&str] = &["password_encrypted", "pin_encrypted"];
 
 fn status_filter(q: &mut Query) -> Vec<RegistrationStatus> {
     let allowed = names(RegistrationStatus::KNOWN, RegistrationStatus::as_str);
-    q.one_of_list("status__in", &allowed)
-        .map(|v| v.iter().map(|s| RegistrationStatus::parse(s)).collect())
-        .unwrap_or_else(|| RegistrationStatus::KNOWN.to_vec())
+    q.one_of_list("status__in", &allowed).map_or_else(
+        || RegistrationStatus::KNOWN.to_vec(),
+        |v| v.iter().map(|s| RegistrationStatus::parse(s)).collect(),
+    )
 }
 
 pub async fn list(

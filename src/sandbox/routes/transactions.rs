@@ -352,7 +352,7 @@ pub async fn create(
     Ok((StatusCode::ACCEPTED, Json(vec![created])))
 }
 
-/// POST /v1/transactions/{id}/credit_notes: a full or partial credit note against a sale.
+/// POST /`v1/transactions/{id}/credit_notes`: a full or partial credit note against a sale.
 pub async fn credit_note(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,

@@ -1,4 +1,4 @@
-//! The state database: one SQLite file (`--state FILE`), in WAL mode, held exclusively by the
+//! The state database: one `SQLite` file (`--state FILE`), in WAL mode, held exclusively by the
 //! running sandbox.
 //!
 //! - Durability: every write is one transaction, committed with `synchronous=FULL` before the
@@ -6,11 +6,11 @@
 //!   survives a crash of the process and of the machine; NORMAL would sync only at checkpoints
 //!   and could lose the last writes on a power cut, which an answer that says "saved" must not.
 //! - Identity: the file carries the sandbox's `application_id` and its schema version in
-//!   `user_version`, raised by the [`MIGRATIONS`] in order. A file that is not SQLite, or SQLite
+//!   `user_version`, raised by the [`MIGRATIONS`] in order. A file that is not `SQLite`, or `SQLite`
 //!   without that id, or of a newer schema, stops the start and is never written to.
 //! - Creation: a new database is built whole under `FILE.creating` and renamed into place, so a
 //!   crash while building leaves no half-made `FILE` (the leftover is removed at the next start).
-//! - Files: the database and, while it runs, its `FILE-wal`; exclusive locking keeps SQLite from
+//! - Files: the database and, while it runs, its `FILE-wal`; exclusive locking keeps `SQLite` from
 //!   making a shared-memory file, and a clean stop folds the log back and removes it.
 
 use std::fs;
@@ -92,7 +92,7 @@ fn write_error(path: &Path, e: impl std::fmt::Display) -> SandboxError {
     }
 }
 
-/// Whether SQLite refused because another connection holds the file.
+/// Whether `SQLite` refused because another connection holds the file.
 fn is_busy(e: &rusqlite::Error) -> bool {
     matches!(
         e.sqlite_error_code(),
@@ -233,7 +233,7 @@ pub(super) struct Contents {
 }
 
 impl Db {
-    /// Opens an existing state database after checking that it is one: SQLite, with the
+    /// Opens an existing state database after checking that it is one: `SQLite`, with the
     /// sandbox's application id, a schema no newer than this program's, and intact pages. Only
     /// then does it take the file for itself, switch to WAL and bring the schema up to date.
     pub fn open(path: &Path) -> Result<Db, SandboxError> {

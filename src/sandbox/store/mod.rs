@@ -1,6 +1,6 @@
 //! The sandbox's records, one set per organization, and where they are kept.
 //!
-//! Records live in memory; with `--state FILE` they are also kept in a SQLite database (see
+//! Records live in memory; with `--state FILE` they are also kept in a `SQLite` database (see
 //! [`db`]), one row per record ([`records`]). A handler names each record it changed
 //! ([`OrgData::touch`]; transactions track their own), and [`Store::save`] writes those rows in
 //! one transaction before the handler answers. Secrets are kept sealed by the vault, in memory
@@ -88,11 +88,15 @@ pub struct Org {
 
 impl Org {
     pub fn read(&self) -> RwLockReadGuard<'_, OrgData> {
-        self.data.read().unwrap_or_else(|e| e.into_inner())
+        self.data
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn write(&self) -> RwLockWriteGuard<'_, OrgData> {
-        self.data.write().unwrap_or_else(|e| e.into_inner())
+        self.data
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
@@ -360,7 +364,9 @@ impl Store {
     /// The users of every organization (Tenanted users endpoints). Users are only added, at the
     /// end.
     pub fn users(&self) -> MutexGuard<'_, Vec<DirectoryUser>> {
-        self.users.lock().unwrap_or_else(|e| e.into_inner())
+        self.users
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// [`save`](Self::save) on a blocking thread, so that the server's workers go on taking
@@ -389,7 +395,9 @@ impl Store {
             }
             return Ok(());
         };
-        let mut saver = saver.lock().unwrap_or_else(|e| e.into_inner());
+        let mut saver = saver
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut changes = Vec::new();
         let mut next_ids = Vec::new();
         let mut taken = Vec::new();

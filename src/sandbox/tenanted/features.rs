@@ -133,18 +133,17 @@ fn id_list(body: Option<&Value>, key: &str, too_short: &str) -> TenantedResult<V
     let mut errors = Vec::new();
     let mut ids = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        match item.as_str() {
-            Some(s) => ids.push(s.to_owned()),
-            None => {
-                let mut at = loc();
-                at.push(i.into());
-                errors.push(FieldError::new(
-                    "string_type",
-                    at,
-                    "Input should be a valid string",
-                    item.clone(),
-                ));
-            }
+        if let Some(s) = item.as_str() {
+            ids.push(s.to_owned())
+        } else {
+            let mut at = loc();
+            at.push(i.into());
+            errors.push(FieldError::new(
+                "string_type",
+                at,
+                "Input should be a valid string",
+                item.clone(),
+            ));
         }
     }
     if errors.is_empty() {

@@ -213,15 +213,13 @@ fn carries_country(path: &str) -> bool {
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     matches!(
         parts.as_slice(),
-        ["customers"]
+        ["customers" | "transactions" | "tax-estimations"]
             | ["customers", _]
-            | ["transactions"]
             | ["transactions", _, "credit_notes"]
-            | ["tax-estimations"]
     )
 }
 
-/// A Tenanted request body in its v1 form for the handler at `path`: keys in snake_case and,
+/// A Tenanted request body in its v1 form for the handler at `path`: keys in `snake_case` and,
 /// from 2026-10-06, `countryCode` of the body, its addresses and its customer read as `country`.
 pub(crate) fn from_tenanted(version: ApiVersion, path: &str, body: Value) -> Value {
     let mut body = to_snake(body);

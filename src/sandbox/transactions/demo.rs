@@ -226,7 +226,7 @@ impl Transactions {
     /// Builds demo transaction `n` from its row; the details come from a generator seeded by `n`.
     pub(super) fn build_demo(&self, n: u32, row: &Row, customers: &[Customer]) -> Transaction {
         let mut rng = ChaCha8Rng::seed_from_u64(
-            self.seed.wrapping_mul(31).wrapping_add(n as u64) ^ ((self.org_index as u64) << 48),
+            self.seed.wrapping_mul(31).wrapping_add(u64::from(n)) ^ ((self.org_index as u64) << 48),
         );
         let (country, state) = &self.jurisdictions[row.jurisdiction as usize];
         let currency = CURRENCIES

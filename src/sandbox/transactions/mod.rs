@@ -197,16 +197,15 @@ impl Transactions {
     fn row_of(&mut self, t: &Transaction, origin: Origin, customers: &[Customer]) -> Row {
         let country = t.country.clone().unwrap_or_default();
         let state = t.state.clone().unwrap_or_default();
-        let jurisdiction = match self
+        let jurisdiction = if let Some(i) = self
             .jurisdictions
             .iter()
             .position(|(c, s)| *c == country && *s == state)
         {
-            Some(i) => i,
-            None => {
-                self.jurisdictions.push((country, state));
-                self.jurisdictions.len() - 1
-            }
+            i
+        } else {
+            self.jurisdictions.push((country, state));
+            self.jurisdictions.len() - 1
         };
         let cents = cents_of(t.total_amount.unwrap_or_default());
         Row {

@@ -53,7 +53,10 @@ impl Transactions {
     ) -> Arc<Vec<u32>> {
         let key = format!("{filter:?}|{order:?}|{today}");
         {
-            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            let mut cache = self
+                .cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if cache.generation != self.generation {
                 *cache = QueryCache {
                     generation: self.generation,
@@ -65,7 +68,10 @@ impl Transactions {
             }
         }
         let positions = Arc::new(self.compute(filter, order, today, customers));
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if cache.generation == self.generation {
             if cache.order.len() >= CACHE_ENTRIES
                 && let Some(old) = cache.order.pop_front()
@@ -264,16 +270,22 @@ impl Ranks {
             "status" => {
                 let known: Vec<&str> = TransactionStatus::KNOWN
                     .iter()
-                    .map(|s| s.as_str())
+                    .map(TransactionStatus::as_str)
                     .collect();
                 text(a.status, &known).cmp(text(b.status, &known))
             }
             "processing_status" => {
-                let known: Vec<&str> = ProcessingStatus::KNOWN.iter().map(|s| s.as_str()).collect();
+                let known: Vec<&str> = ProcessingStatus::KNOWN
+                    .iter()
+                    .map(ProcessingStatus::as_str)
+                    .collect();
                 text(a.processing, &known).cmp(text(b.processing, &known))
             }
             "type" => {
-                let known: Vec<&str> = TransactionType::KNOWN.iter().map(|s| s.as_str()).collect();
+                let known: Vec<&str> = TransactionType::KNOWN
+                    .iter()
+                    .map(TransactionType::as_str)
+                    .collect();
                 text(a.kind, &known).cmp(text(b.kind, &known))
             }
             "total_amount" => a.total_cents.cmp(&b.total_cents),

@@ -759,12 +759,12 @@ mod tests {
         let mut h = shown();
         let (id, _) = h.only_call();
         h.answer(id, Err(failure(FailureKind::Network, "connection refused")));
-        h.with(|p, ctx| p.reconnected(ctx));
+        h.with(crate::ui::pane::Pane::reconnected);
         assert_eq!(h.calls().len(), 1, "reloads by itself");
         let mut fine = shown();
         let (id, _) = fine.only_call();
         fine.answer(id, page(vec![customer("c1")], 1));
-        fine.with(|p, ctx| p.reconnected(ctx));
+        fine.with(crate::ui::pane::Pane::reconnected);
         assert!(fine.calls().is_empty(), "a list that loaded stays as it is");
     }
 }

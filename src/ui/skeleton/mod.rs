@@ -560,7 +560,11 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 
     fn has_unsaved_input(&self) -> bool {
         self.parts.overlays.iter().any(Overlay::has_unsaved_input)
-            || self.parts.screen.form().is_some_and(|f| f.is_dirty())
+            || self
+                .parts
+                .screen
+                .form()
+                .is_some_and(super::widgets::form::Form::is_dirty)
     }
 
     fn tick(&mut self, ctx: &mut Ctx) -> bool {

@@ -58,7 +58,7 @@ impl<P: Pane> Fixture<P> {
     }
 
     pub fn show(&mut self) {
-        self.with(|p, ctx| p.show(ctx));
+        self.with(super::super::pane::Pane::show);
     }
 
     pub fn action(&mut self, action: Action) -> bool {
@@ -88,7 +88,7 @@ impl<P: Pane> Fixture<P> {
     }
 
     pub fn tick(&mut self) {
-        self.with(|p, ctx| p.tick(ctx));
+        self.with(super::super::pane::Pane::tick);
     }
 
     pub fn answer(&mut self, id: RequestId, result: Result<Reply, Failure>) {

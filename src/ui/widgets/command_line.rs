@@ -364,7 +364,7 @@ mod tests {
                 "nexus" => &["CA", "CO", "NY", "TX"],
                 _ => &[],
             };
-            args.iter().map(|s| s.to_string()).collect()
+            args.iter().map(std::string::ToString::to_string).collect()
         });
         line.open();
         line

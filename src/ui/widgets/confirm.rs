@@ -1,5 +1,5 @@
 //! A yes/no question in a small centered dialog: "Discard unsaved input?", "Delete physical nexus
-//! phys_123 in CO?". The owner keeps what it asked about and acts on the answer.
+//! `phys_123` in CO?". The owner keeps what it asked about and acts on the answer.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;

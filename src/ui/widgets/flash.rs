@@ -131,7 +131,7 @@ mod tests {
         let mut line = FlashLine::default();
         line.show(Flash::info("Refreshed").with_ticks(2));
         assert!(!line.tick());
-        assert_eq!(line.current().map(|f| f.ticks_left()), Some(1));
+        assert_eq!(line.current().map(super::Flash::ticks_left), Some(1));
         assert!(line.tick(), "the expiring tick asks for a redraw");
         assert!(line.current().is_none());
         assert!(!line.tick());

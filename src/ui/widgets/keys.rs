@@ -9,7 +9,7 @@ pub fn is_press(key: &KeyEvent) -> bool {
 }
 
 /// The character a key types, if it types one: a `Char` key without Ctrl or Alt (Shift is part of
-/// the character). Ctrl and Alt together count as text, as that is how AltGr arrives on Windows.
+/// the character). Ctrl and Alt together count as text, as that is how `AltGr` arrives on Windows.
 pub fn typed_char(key: &KeyEvent) -> Option<char> {
     let KeyCode::Char(c) = key.code else {
         return None;

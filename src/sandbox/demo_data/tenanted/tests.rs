@@ -70,7 +70,7 @@ fn every_history_is_oldest_first_and_ends_in_the_nexus_status() {
             let last = events.last().unwrap();
             assert_eq!(
                 Some(last.status.as_str()),
-                n.status.as_ref().map(|s| s.as_str()),
+                n.status.as_ref().map(crate::model::NexusStatus::as_str),
                 "{}",
                 n.id
             );

@@ -200,7 +200,7 @@ async fn bulk(
                 };
                 json!({
                     "filingId": id,
-                    "status": filing.status.as_ref().map(|s| s.as_str()),
+                    "status": filing.status.as_ref().map(crate::model::FilingStatus::as_str),
                     "error": error,
                 })
             })

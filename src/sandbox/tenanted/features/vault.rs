@@ -61,7 +61,10 @@ impl Vault {
     }
 
     fn with_keys<T>(&self, f: impl FnOnce(&[u8; KEY_LEN]) -> T) -> Result<T, VaultError> {
-        let mut slot = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = self
+            .keys
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if slot.is_none() {
             let keys = match &self.key_file {
                 Some(path) => load_or_create(path)?,

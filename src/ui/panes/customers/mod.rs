@@ -277,10 +277,10 @@ impl PaneSpec for Customers {
     ) {
         match (op, result) {
             (Op::Create, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
-                self.created(&customer, parts, ctx)
+                self.created(&customer, parts, ctx);
             }
             (Op::SaveTax, Ok(Reply::Customers(CustomerReply::TaxRegistration(r)))) => {
-                self.tax_saved(&r, parts, ctx)
+                self.tax_saved(&r, parts, ctx);
             }
             (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 parts.list.replace(&customer);

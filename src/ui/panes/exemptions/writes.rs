@@ -167,10 +167,10 @@ pub(super) fn receive(
             }
         }
         (Op::Create, Ok(Reply::Exemptions(ExemptionReply::One(exemption)))) => {
-            created(spec, &exemption, parts, ctx)
+            created(spec, &exemption, parts, ctx);
         }
         (Op::Upload, Ok(Reply::Exemptions(ExemptionReply::Attachment(file)))) => {
-            attached(&file, parts, ctx)
+            attached(&file, parts, ctx);
         }
         (Op::Create | Op::Upload, Err(failure)) => {
             let form = parts.screen.view_mut().and_then(PaneView::form_mut);

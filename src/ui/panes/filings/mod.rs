@@ -411,7 +411,7 @@ impl PaneSpec for Filings {
                 };
                 match result {
                     Ok(Reply::Filings(FilingReply::BackFilingOptions(options))) => {
-                        view.options = Some(options)
+                        view.options = Some(options);
                     }
                     Ok(reply) => unexpected("the back-filing options", &reply, ctx),
                     Err(failure) => {

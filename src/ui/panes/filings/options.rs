@@ -84,8 +84,7 @@ impl OptionsView {
             };
             let liability = o
                 .estimated_liability
-                .map(|a| text::money(a, None))
-                .unwrap_or_else(|| "—".to_owned());
+                .map_or_else(|| "—".to_owned(), |a| text::money(a, None));
             lines.push(Line::from(vec![
                 Span::styled(marker, theme.key),
                 Span::styled(o.label.clone(), style),

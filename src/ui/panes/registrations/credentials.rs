@@ -328,14 +328,14 @@ fn body_error(message: String) -> FieldError {
 /// What the rules refuse in the values, before anything is sent: the service's own rules on
 /// the body (blank values, codes of the release and of the registration's state) and its rule
 /// that the registration must have its details on file. Paths come back in the form's
-/// snake_case.
+/// `snake_case`.
 fn refusals(
     values: &FormValues,
     registration: &Registration,
     version: ApiVersion,
 ) -> Vec<FieldError> {
     let body = values.to_json();
-    if body.as_object().is_none_or(|o| o.is_empty()) {
+    if body.as_object().is_none_or(serde_json::Map::is_empty) {
         return vec![body_error(
             "Nothing to save: fill the fields to change (an empty field keeps its saved value)."
                 .into(),

@@ -309,10 +309,10 @@ impl Registrations {
                 d.extras.portal = Some(revealed.fields);
             }
             (Op::Oss, Ok(Reply::Registrations(RegistrationReply::OssCountries(c)))) => {
-                d.extras.oss_countries = Some(Ok(c))
+                d.extras.oss_countries = Some(Ok(c));
             }
             (Op::Form, Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f)))) => {
-                d.extras.form = Some(Ok(f))
+                d.extras.form = Some(Ok(f));
             }
             (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
             (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),

@@ -271,7 +271,7 @@ impl DeregisterWizard {
                         }
                     }
                     FormOutcome::Cancel | FormOutcome::AskDiscard => {
-                        self.step = step.previous().unwrap_or(step)
+                        self.step = step.previous().unwrap_or(step);
                     }
                     FormOutcome::None | FormOutcome::Invalid => {}
                 }

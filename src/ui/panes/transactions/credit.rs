@@ -219,7 +219,7 @@ pub fn draw_credit(
     }
     if sale.transaction_items.len() > MAX_ITEMS {
         spans.push(Span::styled(
-            format!(" — the first {} items are offered", MAX_ITEMS),
+            format!(" — the first {MAX_ITEMS} items are offered"),
             theme.warning,
         ));
     }

@@ -384,7 +384,7 @@ impl PaneSpec for Transactions {
     ) {
         match (op, result) {
             (Op::Record, Ok(Reply::Transactions(TransactionReply::One(t)))) => {
-                Self::detail_loaded(parts, *t)
+                Self::detail_loaded(parts, *t);
             }
             (Op::Record, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {

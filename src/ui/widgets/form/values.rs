@@ -110,28 +110,25 @@ fn insert_at(into: &mut Value, path: &[&str], value: Value) {
         *into = value;
         return;
     };
-    let slot = match head.parse::<usize>() {
-        Ok(index) => {
-            if !into.is_array() {
-                *into = Value::Array(Vec::new());
-            }
-            let Value::Array(items) = into else {
-                unreachable!("made an array above")
-            };
-            if items.len() <= index {
-                items.resize(index + 1, Value::Null);
-            }
-            &mut items[index]
+    let slot = if let Ok(index) = head.parse::<usize>() {
+        if !into.is_array() {
+            *into = Value::Array(Vec::new());
         }
-        Err(_) => {
-            if !into.is_object() {
-                *into = Value::Object(Map::new());
-            }
-            let Value::Object(map) = into else {
-                unreachable!("made an object above")
-            };
-            map.entry(head.to_string()).or_insert(Value::Null)
+        let Value::Array(items) = into else {
+            unreachable!("made an array above")
+        };
+        if items.len() <= index {
+            items.resize(index + 1, Value::Null);
         }
+        &mut items[index]
+    } else {
+        if !into.is_object() {
+            *into = Value::Object(Map::new());
+        }
+        let Value::Object(map) = into else {
+            unreachable!("made an object above")
+        };
+        map.entry(head.to_string()).or_insert(Value::Null)
     };
     insert_at(slot, rest, value);
 }

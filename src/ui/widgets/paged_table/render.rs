@@ -118,8 +118,8 @@ impl<R> PagedTable<R> {
         focused: bool,
     ) -> Row<'a> {
         let selected = (index == self.cursor).then(|| selection_style(theme, focused));
-        let cells: Vec<Cell<'a>> = match self.row(index) {
-            Some(item) => shown
+        let cells: Vec<Cell<'a>> = if let Some(item) = self.row(index) {
+            shown
                 .iter()
                 .map(|&(c, w)| {
                     let mut line = truncate_line((c.cell)(item, theme), usize::from(w));
@@ -130,15 +130,14 @@ impl<R> PagedTable<R> {
                     }
                     Cell::from(line.alignment(c.align))
                 })
-                .collect(),
-            None => {
-                let mark = if self.has_failed(index) {
-                    Span::styled("✗", theme.error)
-                } else {
-                    Span::styled(ELLIPSIS.to_string(), theme.muted)
-                };
-                vec![Cell::from(Line::from(mark))]
-            }
+                .collect()
+        } else {
+            let mark = if self.has_failed(index) {
+                Span::styled("✗", theme.error)
+            } else {
+                Span::styled(ELLIPSIS.to_string(), theme.muted)
+            };
+            vec![Cell::from(Line::from(mark))]
         };
         match selected {
             Some(style) => Row::new(cells).style(style),
