@@ -252,7 +252,7 @@ impl Redactor {
                 .into_iter()
                 .map(|p| match p {
                     crate::model::LocPart::Key(k) => crate::model::LocPart::Key(self.text(&k)),
-                    index => index,
+                    index @ crate::model::LocPart::Index(_) => index,
                 })
                 .collect(),
             msg: self.text(&e.msg),

@@ -6,6 +6,7 @@
 //! key or organization leaves the keyring and the config file as they were. The key is never
 //! printed, logged or put in an error message.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
 
@@ -410,7 +411,7 @@ pub async fn profiles(ctx: &Context, out: &mut dyn Write) -> Result<(), LoginErr
             if i + 1 == row.len() {
                 line.push_str(cell);
             } else {
-                line.push_str(&format!("{cell:<width$}  "));
+                let _ = write!(line, "{cell:<width$}  ");
             }
         }
         writeln!(out, "{}", line.trim_end())?;

@@ -138,7 +138,7 @@ theme_struct! {
     status_good,
     /// Under way (PROCESSING, QUEUED, DEREGISTERING, APPROACHING).
     status_pending,
-    /// Needs attention (EXPOSED, AWAITING_CLARIFICATION, INVALID).
+    /// Needs attention (`EXPOSED`, `AWAITING_CLARIFICATION`, `INVALID`).
     status_bad,
     /// Over (DEREGISTERED, CANCELLED, EXPIRED, ARCHIVED).
     status_closed,

@@ -18,7 +18,7 @@ use crate::common::{ORG1, ORG2, sandbox};
 fn tenanted_profile(path: &Path, base_url: &str, extra: impl FnOnce(&mut Profile)) {
     let mut config = Config::default();
     let mut profile = Profile::new("partner");
-    profile.base_url = base_url.to_owned();
+    base_url.clone_into(&mut profile.base_url);
     profile.api = Some("tenanted".into());
     extra(&mut profile);
     config.insert_profile(profile).unwrap();

@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use taxdash::api::{ApiError, Client, RetryPolicy};
+use taxdash::model::PageParams;
+use taxdash::model::filters::RegistrationFilter;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 
@@ -121,7 +123,7 @@ async fn a_silent_service_times_out_per_attempt_and_says_the_wait_of_one() {
     );
     let started = Instant::now();
     let e = client
-        .list_registrations(&Default::default(), Default::default())
+        .list_registrations(&RegistrationFilter::default(), PageParams::default())
         .await;
     let waited = started.elapsed();
     let e = e.unwrap_err();

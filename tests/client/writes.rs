@@ -120,7 +120,10 @@ async fn physical_nexus_create_update_delete() {
 async fn exemption_with_an_uploaded_certificate() {
     let (sandbox, client) = start().await;
     let customer = client
-        .list_customers(&Default::default(), PageParams::new(1, 1))
+        .list_customers(
+            &taxdash::model::filters::CustomerFilter::default(),
+            PageParams::new(1, 1),
+        )
         .await
         .unwrap()
         .items

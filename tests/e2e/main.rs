@@ -69,7 +69,7 @@ fn a_profile_from_the_environment_opens_read_only_with_no_keyring() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let sandbox = runtime
         .block_on(taxdash::sandbox::Sandbox::start(
-            Default::default(),
+            taxdash::sandbox::SandboxConfig::default(),
             "127.0.0.1:0".parse().unwrap(),
         ))
         .unwrap();

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
 
 pub struct Pty {
-    _master: Box<dyn MasterPty + Send>,
+    master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn Child + Send + Sync>,
     parser: Arc<Mutex<vt100::Parser>>,
@@ -92,7 +92,7 @@ impl Pty {
             }
         });
         Pty {
-            _master: pair.master,
+            master: pair.master,
             writer,
             child,
             parser,
@@ -126,7 +126,7 @@ impl Pty {
 
     /// Resizes the terminal (the window was made smaller or larger).
     pub fn resize(&mut self, cols: u16, rows: u16) {
-        self._master
+        self.master
             .resize(PtySize {
                 rows,
                 cols,
@@ -146,7 +146,7 @@ impl Pty {
     /// The terminal's local modes (`c_lflag`) as the program left them.
     #[cfg(unix)]
     pub fn local_modes(&self) -> libc::tcflag_t {
-        let fd = self._master.as_raw_fd().expect("a pty descriptor");
+        let fd = self.master.as_raw_fd().expect("a pty descriptor");
         // SAFETY: tcgetattr writes one termios through a valid pointer; fd is the open master.
         let mut termios: libc::termios = unsafe { std::mem::zeroed() };
         assert_eq!(

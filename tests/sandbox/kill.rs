@@ -52,7 +52,7 @@ struct Server {
 
 /// Starts `taxdash sandbox serve` on a free loopback port with `state`; waits (at most 120 s)
 /// for it to say where it listens.
-async fn spawn(state: &Path) -> Child {
+fn spawn(state: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_taxdash"))
         .args(["sandbox", "serve", "--port", "0", "--rate-limit", "0"])
         .args(["--processing-delay-ms", "50", "--state"])
@@ -223,12 +223,12 @@ async fn kills(count: u64) {
     let started = Instant::now();
 
     // The first kill lands while the first start builds the database.
-    let mut child = spawn(&state).await;
+    let mut child = spawn(&state);
     tokio::time::sleep(Duration::from_millis(moments.next(300))).await;
     child.kill().await.expect("SIGKILL");
 
     for round in 0..count {
-        let server = ready(spawn(&state).await).await;
+        let server = ready(spawn(&state)).await;
         if round == 0 {
             // One customer per writer to edit.
             let http = reqwest::Client::new();
@@ -262,7 +262,7 @@ async fn kills(count: u64) {
         }
     }
 
-    let server = ready(spawn(&state).await).await;
+    let server = ready(spawn(&state)).await;
     let so_far = acked.lock().unwrap().clone();
     check(&server.url, &so_far).await;
     stop(server).await;

@@ -331,7 +331,7 @@ pub async fn create(
         let items_total: Decimal = t.transaction_items.iter().filter_map(|i| i.amount).sum();
         t.total_amount = Some(request.total_amount.unwrap_or(items_total));
         t.subtotal = Some(items_total);
-        t.description = request.description.clone();
+        t.description.clone_from(&request.description);
         t.marketplace = request.marketplace;
         t.status = Some(
             request
@@ -422,8 +422,8 @@ pub async fn credit_note(
             Some(a) if !a.is_empty() => a.iter().map(address).collect(),
             _ => original.addresses.clone(),
         };
-        t.country = original.country.clone();
-        t.state = original.state.clone();
+        t.country.clone_from(&original.country);
+        t.state.clone_from(&original.state);
         t.transaction_items = request
             .transaction_items
             .iter()
@@ -445,7 +445,7 @@ pub async fn credit_note(
             })
             .collect();
         t.total_amount = Some(request.total_amount);
-        t.description = request.description.clone();
+        t.description.clone_from(&request.description);
         t.marketplace = request.marketplace.or(original.marketplace);
         t.status = Some(match request.status.as_str() {
             "PENDING" => TransactionStatus::Pending,
@@ -453,8 +453,8 @@ pub async fn credit_note(
             _ => TransactionStatus::Committed,
         });
         t.related_to = Some(id.clone());
-        t.customer_id = original.customer_id.clone();
-        t.customer = original.customer.clone();
+        t.customer_id.clone_from(&original.customer_id);
+        t.customer.clone_from(&original.customer);
         calculate_tax(&mut t);
         let mut original = original;
         original.refund_status = Some(if full {

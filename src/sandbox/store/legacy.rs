@@ -76,7 +76,7 @@ pub(super) fn backup(path: &Path) -> Result<PathBuf, SandboxError> {
         };
         match fs::hard_link(path, &name) {
             Ok(()) => return Ok(name),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             // A file system without hard links: a copy does as well.
             Err(_) if !name.exists() => {
                 fs::copy(path, &name).map_err(fail)?;

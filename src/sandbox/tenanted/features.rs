@@ -134,7 +134,7 @@ fn id_list(body: Option<&Value>, key: &str, too_short: &str) -> TenantedResult<V
     let mut ids = Vec::new();
     for (i, item) in items.iter().enumerate() {
         if let Some(s) = item.as_str() {
-            ids.push(s.to_owned())
+            ids.push(s.to_owned());
         } else {
             let mut at = loc();
             at.push(i.into());

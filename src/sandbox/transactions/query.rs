@@ -145,6 +145,11 @@ struct Matcher {
     search: Option<(String, Vec<bool>)>,
 }
 
+/// The codes of the `wanted` values among `known`; `None` when nothing is wanted (any value).
+fn codes<T: PartialEq>(known: &[T], wanted: &[T]) -> Option<Vec<u8>> {
+    (!wanted.is_empty()).then(|| wanted.iter().map(|w| code(known, w)).collect())
+}
+
 impl Matcher {
     fn new(t: &Transactions, f: &Filter, customers: &[Customer]) -> Self {
         let jurisdictions = (f.state_code.is_some() || !f.countries.is_empty()).then(|| {
@@ -159,9 +164,6 @@ impl Matcher {
                 })
                 .collect()
         });
-        fn codes<T: PartialEq>(known: &[T], wanted: &[T]) -> Option<Vec<u8>> {
-            (!wanted.is_empty()).then(|| wanted.iter().map(|w| code(known, w)).collect())
-        }
         let search = f.search.as_ref().map(|s| {
             let needle = s.to_lowercase();
             let hits = customers

@@ -151,7 +151,7 @@ impl Shell {
     /// (the records shown belonged to the organization left). Returns what the focused pane
     /// asks for as it loads again.
     pub fn organization_switched(&mut self, organization: &str) -> Vec<Effect> {
-        self.header.organization = organization.to_owned();
+        organization.clone_into(&mut self.header.organization);
         self.waiting.clear();
         if let Some(factory) = self.pane_factory {
             let panes = factory();

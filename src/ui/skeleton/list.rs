@@ -602,7 +602,6 @@ mod tests {
     use crate::effect::{CustomerCall, CustomerReply, NexusReply};
     use crate::model::Customer;
     use crate::model::filters::CustomerFilter;
-    use crate::ui::pane::Pane;
     use crate::ui::panes::customers::{CustomersPane, columns};
     use crate::ui::skeleton::testing::{Fixture, failure};
 
@@ -633,10 +632,10 @@ mod tests {
         serde_json::from_value(serde_json::json!({"id": id, "name": format!("Name {id}")})).unwrap()
     }
 
+    #[allow(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
     fn page(rows: Vec<Customer>, total: u64) -> Result<Reply, Failure> {
-        Ok(Reply::Customers(CustomerReply::Page(Page::new(
-            rows, total, 1, 100,
-        ))))
+        let page = Page::new(rows, total, 1, 100);
+        Ok(Reply::Customers(CustomerReply::Page(page)))
     }
 
     fn shown() -> Fixture<CustomersPane> {

@@ -101,7 +101,7 @@ pub(super) fn parse_theme(
         }
     }
 
-    theme.name = name.to_owned();
+    name.clone_into(&mut theme.name);
     theme.depth = if theme.is_monochrome() {
         ColorDepth::Monochrome
     } else {
@@ -113,11 +113,7 @@ pub(super) fn parse_theme(
 /// The 1-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    text[..end].matches('\n').count() + 1
 }
 
 const STYLE_HELP: &str =

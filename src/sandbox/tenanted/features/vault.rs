@@ -84,9 +84,8 @@ impl Vault {
             let (enc, mac_key) = keys.split_at(32);
             let mut iv = [0u8; IV_LEN];
             rand::rng().fill_bytes(&mut iv);
-            let cipher = match cbc::Encryptor::<Aes256>::new_from_slices(enc, &iv) {
-                Ok(c) => c,
-                Err(_) => return Err(VaultError::Tampered),
+            let Ok(cipher) = cbc::Encryptor::<Aes256>::new_from_slices(enc, &iv) else {
+                return Err(VaultError::Tampered);
             };
             let ciphertext = cipher.encrypt_padded_vec::<Pkcs7>(plain.as_bytes());
             let mut out = Vec::with_capacity(IV_LEN + ciphertext.len() + TAG_LEN);

@@ -342,7 +342,9 @@ impl PaneSpec for Exemptions {
                 // The list's row keeps the customer's name the record itself leaves out.
                 let mut exemption = *exemption;
                 if exemption.customer_name.is_none() {
-                    exemption.customer_name = d.exemption.customer_name.clone();
+                    exemption
+                        .customer_name
+                        .clone_from(&d.exemption.customer_name);
                 }
                 d.exemption = exemption;
             }

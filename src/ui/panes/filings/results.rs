@@ -5,6 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use std::fmt::Write as _;
 
 use crate::model::tenanted::BulkFilingItem;
 use crate::ui::theme::Theme;
@@ -68,7 +69,7 @@ impl BulkReport {
             filings_noun(self.items.len())
         );
         if refused > 0 {
-            out.push_str(&format!("; {refused} refused"));
+            let _ = write!(out, "; {refused} refused");
         }
         out.push('.');
         out

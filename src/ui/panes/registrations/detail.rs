@@ -23,6 +23,7 @@ fn section(title: &'static str, rows: Vec<(&'static str, Cell)>) -> Section<'sta
 /// A value cell, or `None` for an empty one (the widget shows a muted dash).
 type Cell = Option<Line<'static>>;
 
+#[allow(clippy::unnecessary_wraps)] // a row's value is a `Cell`, given or not
 fn plain(v: impl ToString) -> Cell {
     Some(Line::from(v.to_string()))
 }

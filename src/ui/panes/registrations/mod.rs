@@ -80,8 +80,8 @@ impl DetailView for RegistrationDetail {
 
 /// The pane's dialogs.
 pub enum RegistrationDialog {
-    Deregister(DeregisterWizard),
-    Credentials(CredentialsForm),
+    Deregister(Box<DeregisterWizard>),
+    Credentials(Box<CredentialsForm>),
 }
 
 impl Layer for RegistrationDialog {
@@ -167,7 +167,9 @@ impl Registrations {
             return;
         }
         match current(parts).cloned() {
-            Some(r) => parts.push(RegistrationDialog::Deregister(DeregisterWizard::new(r))),
+            Some(r) => parts.push(RegistrationDialog::Deregister(Box::new(
+                DeregisterWizard::new(r),
+            ))),
             None => ctx.notify(Level::Info, "Select a registration first."),
         }
     }
@@ -272,14 +274,14 @@ impl Registrations {
 
     fn wizard(parts: &mut Parts<Self>) -> Option<&mut DeregisterWizard> {
         parts.own_overlays_mut().find_map(|o| match o {
-            RegistrationDialog::Deregister(w) => Some(w),
+            RegistrationDialog::Deregister(w) => Some(&mut **w),
             RegistrationDialog::Credentials(_) => None,
         })
     }
 
     fn credentials(parts: &mut Parts<Self>) -> Option<&mut CredentialsForm> {
         parts.own_overlays_mut().find_map(|o| match o {
-            RegistrationDialog::Credentials(f) => Some(f),
+            RegistrationDialog::Credentials(f) => Some(&mut **f),
             RegistrationDialog::Deregister(_) => None,
         })
     }
@@ -390,7 +392,7 @@ impl PaneSpec for Registrations {
             (Action::Deregister, _) => Self::open_wizard(parts, ctx),
             (Action::Credentials, _) => {
                 if let Some(form) = credentials::open(current(parts), ctx) {
-                    parts.push(RegistrationDialog::Credentials(form));
+                    parts.push(RegistrationDialog::Credentials(Box::new(form)));
                 }
             }
             (Action::OpenUrl, _) => match current(parts) {

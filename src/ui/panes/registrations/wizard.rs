@@ -299,7 +299,7 @@ impl DeregisterWizard {
                     self.step = Step::Review;
                     WizardEvent::None
                 }
-                _ => WizardEvent::None,
+                TypedOutcome::None => WizardEvent::None,
             },
         }
     }

@@ -4,6 +4,7 @@
 
 use ratatui::text::{Line, Span};
 use rust_decimal::Decimal;
+use std::fmt::Write as _;
 
 use super::columns::{customer_name, processing_style, status_style};
 use crate::model::{TaxItem, Transaction, TransactionAddress, TransactionItem};
@@ -106,10 +107,11 @@ fn tax_item_line(tax: &TaxItem, amounts: &Amounts) -> Line<'static> {
         text::money(tax.amount, tax.currency.as_deref().or(amounts.currency))
     );
     if let Some(converted) = tax.converted_amount {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             " = {}",
             text::money(converted, tax.destination_currency.as_deref())
-        ));
+        );
     }
     let place = [
         tax.jurisdiction_type.as_deref(),
@@ -120,7 +122,7 @@ fn tax_item_line(tax: &TaxItem, amounts: &Amounts) -> Line<'static> {
     .collect::<Vec<_>>()
     .join(" ");
     if !place.is_empty() {
-        text.push_str(&format!("  ({place})"));
+        let _ = write!(text, "  ({place})");
     }
     Line::from(text)
 }

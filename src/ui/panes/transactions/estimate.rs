@@ -171,6 +171,7 @@ mod tests {
     use super::*;
     use rust_decimal::Decimal;
     use serde_json::json;
+    use std::fmt::Write as _;
 
     fn today() -> NaiveDate {
         NaiveDate::from_ymd_opt(2026, 3, 5).unwrap()
@@ -228,11 +229,14 @@ mod tests {
         }))
         .unwrap();
         let theme = Theme::default();
-        let shown: String = estimate_detail(&e, &theme)
-            .lines(100)
-            .iter()
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let shown: String =
+            estimate_detail(&e, &theme)
+                .lines(100)
+                .iter()
+                .fold(String::new(), |mut out, l| {
+                    let _ = writeln!(out, "{l}");
+                    out
+                });
         assert!(shown.contains("8.25 USD"), "{shown}");
         assert!(shown.contains("Texas  6.25%  6.25 USD"), "{shown}");
     }

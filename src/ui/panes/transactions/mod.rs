@@ -97,8 +97,8 @@ pub enum TransactionView {
 impl PaneView for TransactionView {
     fn form(&self) -> Option<&Form> {
         match self {
-            TransactionView::Credit { form, .. } => Some(form),
-            TransactionView::Estimate {
+            TransactionView::Credit { form, .. }
+            | TransactionView::Estimate {
                 form, result: None, ..
             } => Some(form),
             _ => None,
@@ -107,8 +107,8 @@ impl PaneView for TransactionView {
 
     fn form_mut(&mut self) -> Option<&mut Form> {
         match self {
-            TransactionView::Credit { form, .. } => Some(form),
-            TransactionView::Estimate {
+            TransactionView::Credit { form, .. }
+            | TransactionView::Estimate {
                 form, result: None, ..
             } => Some(form),
             _ => None,

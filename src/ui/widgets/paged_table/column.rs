@@ -45,7 +45,7 @@ impl ColumnWidth {
     }
 
     /// Whether the column can take one more cell of width `current + 1`.
-    fn can_grow(&self, current: u16) -> bool {
+    fn can_grow(self, current: u16) -> bool {
         self.weight > 0 && (self.max == 0 || current < self.max)
     }
 }
