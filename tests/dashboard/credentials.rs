@@ -241,3 +241,78 @@ fn without_status_line(screen: &str) -> String {
     }
     lines.join("\n")
 }
+
+/// Every file under `dir`, read as bytes, with its path.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else if let Ok(bytes) = std::fs::read(&path) {
+            out.push((path, bytes));
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn secrets_saved_through_the_form_are_in_no_file_of_the_state_or_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = std::fs::File::create(dir.path().join("taxdash.log")).unwrap();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(log))
+        .with_max_level(tracing::Level::TRACE)
+        .with_ansi(false)
+        .finish();
+    let _log = tracing::subscriber::set_default(subscriber);
+    let mut options = Options::default();
+    options.sandbox.state_file = Some(dir.path().join("state.db"));
+    let d = Dashboard::start_tenanted(options).await;
+    d.wait_for("row 1 of").await;
+    d.filter_to_state("CA", true).await;
+
+    const PASSWORD: &str = "Pw-unique-4471";
+    const PIN: &str = "884213";
+    d.char('C');
+    d.wait_for("CDTFA third-party access security code").await;
+    d.key(KeyCode::Tab);
+    d.type_text(PASSWORD);
+    d.key(KeyCode::Tab);
+    d.type_text(PIN);
+    d.key(KeyCode::Tab);
+    d.type_text(CODE);
+    save(&d);
+    let screen = d
+        .wait_for("Saved the portal credentials of California (US-CA)")
+        .await;
+    for secret in [PASSWORD, PIN, CODE] {
+        assert!(!screen.contains(secret), "{secret} on screen: {screen}");
+    }
+    let california = registration_in(&d.client, "CA").await;
+    let saved = d
+        .client
+        .reveal_registration_credentials(&california.id)
+        .await
+        .unwrap()
+        .fields;
+    assert_eq!(saved.password.as_deref(), Some(PASSWORD), "saved");
+    assert_eq!(saved.pin.as_deref(), Some(PIN), "saved");
+    d.quit().await;
+
+    let files = files_under(dir.path());
+    assert!(
+        files.iter().any(|(p, _)| p.ends_with("state.db")),
+        "the state is on disk"
+    );
+    for (path, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes);
+        for secret in [PASSWORD, PIN, CODE] {
+            assert!(
+                !text.contains(secret),
+                "{secret} found in {}",
+                path.display()
+            );
+        }
+    }
+}
