@@ -11,6 +11,8 @@ use taxdash::model::filters::RegistrationFilter;
 use crate::harness::{Dashboard, Options};
 
 const CODE: &str = "QZRT7351";
+const PASSWORD: &str = "Pw-unique-4471";
+const PIN: &str = "884213";
 
 fn save(d: &Dashboard) {
     d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
@@ -272,8 +274,6 @@ async fn secrets_saved_through_the_form_are_in_no_file_of_the_state_or_the_log()
     d.wait_for("row 1 of").await;
     d.filter_to_state("CA", true).await;
 
-    const PASSWORD: &str = "Pw-unique-4471";
-    const PIN: &str = "884213";
     d.char('C');
     d.wait_for("CDTFA third-party access security code").await;
     d.key(KeyCode::Tab);
