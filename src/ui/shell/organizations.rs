@@ -1,11 +1,12 @@
 //! The organizations a Tenanted key reaches: listed once at start for the header and `:org`,
 //! and the switch from one to another.
 
-use super::{PaneFactory, Shell, THEMES};
+use super::{PaneFactory, Shell};
 use crate::effect::OrganizationReply;
 use crate::effect::{Call, Effect, Failure, Reply, RequestId};
 use crate::model::tenanted::ApiVersion;
 use crate::ui::pane::Level;
+use crate::ui::theme::Theme;
 use crate::ui::widgets::command_line::CommandLine;
 
 use super::NEEDS_TENANTED;
@@ -170,7 +171,7 @@ impl Shell {
 /// The command line completing `commands`, `:theme`'s themes and `:org`'s organizations.
 pub(super) fn command_line(commands: Vec<String>, organizations: Vec<String>) -> CommandLine {
     CommandLine::new(commands).with_arguments(move |command| match command {
-        "theme" => THEMES.iter().map(|t| (*t).to_owned()).collect(),
+        "theme" => Theme::available(None),
         "org" => organizations.clone(),
         _ => Vec::new(),
     })

@@ -49,9 +49,6 @@ enum Connection {
 /// Ticks a notice stays (at 100 ms a tick); errors stay twice as long.
 const NOTICE_TICKS: u32 = 50;
 
-/// Themes `:theme` offers.
-pub const THEMES: [&str; 4] = ["dark", "light", "high-contrast", "mono"];
-
 /// What a feature of the Tenanted API says on a v1 profile.
 pub const NEEDS_TENANTED: &str = "needs the Tenanted API: set api = \"tenanted\" in the profile";
 
@@ -401,7 +398,10 @@ impl Shell {
                 return if let Some(theme) = args.first() {
                     vec![Effect::Theme((*theme).to_owned())]
                 } else {
-                    self.notify_error(format!("Usage: :theme NAME ({})", THEMES.join(", ")));
+                    self.notify_error(format!(
+                        "Usage: :theme NAME ({})",
+                        Theme::available(None).join(", ")
+                    ));
                     Vec::new()
                 };
             }

@@ -52,13 +52,13 @@ pub const MONO_THEME: &str = "mono";
 
 /// The built-in themes, embedded at build time: (name, TOML text).
 const BUILT_IN: &[(&str, &str)] = &[
-    ("dark", include_str!("../../themes/dark.toml")),
-    ("light", include_str!("../../themes/light.toml")),
+    ("dark", include_str!("../../../themes/dark.toml")),
+    ("light", include_str!("../../../themes/light.toml")),
     (
         "high-contrast",
-        include_str!("../../themes/high-contrast.toml"),
+        include_str!("../../../themes/high-contrast.toml"),
     ),
-    ("mono", include_str!("../../themes/mono.toml")),
+    ("mono", include_str!("../../../themes/mono.toml")),
 ];
 
 /// Which colours a theme may emit.
