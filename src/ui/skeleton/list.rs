@@ -89,6 +89,8 @@ pub struct ListView<L: ListSpec> {
     marks: Vec<String>,
     /// Why this list cannot be had with this profile (nothing is asked of the service).
     unavailable: Option<String>,
+    /// The row to select once the first page of a restored list is in.
+    pending_cursor: Option<u64>,
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -109,6 +111,7 @@ impl<L: ListSpec> ListView<L> {
             fetched_at: None,
             marks: Vec::new(),
             unavailable: None,
+            pending_cursor: None,
         }
     }
 
@@ -228,6 +231,30 @@ impl<L: ListSpec> ListView<L> {
         L::filter_of(values, &self.filter)
     }
 
+    /// The sort chosen, if any.
+    pub fn sort(&self) -> Option<crate::ui::widgets::paged_table::Sort> {
+        self.table.sort()
+    }
+
+    /// Shows the list as it was saved: `filter`, `sort`, and the cursor on row `cursor` once
+    /// the rows are in.
+    pub fn restore(
+        &mut self,
+        filter: L::Filter,
+        sort: Option<crate::ui::widgets::paged_table::Sort>,
+        cursor: u64,
+        ctx: &mut Ctx,
+    ) {
+        self.pages.cancel_all(ctx);
+        self.filter = filter;
+        self.marks.clear();
+        self.table.set_sort(sort);
+        self.pending_cursor = Some(cursor);
+        self.previous = None;
+        self.table.reset();
+        self.fetch(ctx);
+    }
+
     /// Whether `id` is one of the list's page calls.
     pub fn owns(&self, id: RequestId) -> bool {
         self.pages.owns(id)
@@ -248,6 +275,9 @@ impl<L: ListSpec> ListView<L> {
                     L::set_marked(row, marked);
                 }
                 self.table.receive(generation, page, rows);
+                if let Some(cursor) = self.pending_cursor.take() {
+                    self.table.select(cursor);
+                }
                 self.previous = None;
                 self.load = Load::Loaded;
                 self.fetched_at = Some(Local::now());
@@ -765,5 +795,50 @@ mod tests {
         fine.answer(id, page(vec![customer("c1")], 1));
         fine.with(crate::ui::pane::Pane::reconnected);
         assert!(fine.calls().is_empty(), "a list that loaded stays as it is");
+    }
+
+    #[test]
+    fn a_pane_state_saved_and_given_back_reloads_its_filter_sort_cursor_and_detail() {
+        use crate::ui::keymap::Action;
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        let rows: Vec<Customer> = (0..5).map(|i| customer(&format!("c{i}"))).collect();
+        h.answer(id, page(rows.clone(), 5));
+        *h.pane.parts.list.filter_mut() = CustomerFilter {
+            search_query: Some("name".into()),
+            ..CustomerFilter::default()
+        };
+        h.action(Action::Down);
+        h.action(Action::Down);
+        h.action(Action::Open);
+        h.calls();
+        let saved = h.pane.state();
+        assert_eq!(saved.cursor, 2);
+        assert_eq!(saved.detail.as_ref().map(|c| c.id.as_str()), Some("c2"));
+
+        // Elsewhere: back to the list, another filter.
+        h.action(Action::Back);
+        h.with(|p, ctx| p.parts.list.apply_filter(CustomerFilter::default(), ctx));
+        h.calls();
+
+        h.with(|p, ctx| p.restore(saved, ctx));
+        let calls = h.calls();
+        let list = calls
+            .iter()
+            .find_map(|(id, c)| match c {
+                Call::Customers(CustomerCall::List { filter, .. }) => Some((*id, filter.clone())),
+                _ => None,
+            })
+            .expect("the list is asked for again");
+        assert_eq!(list.1.search_query.as_deref(), Some("name"), "its filter");
+        assert!(
+            calls
+                .iter()
+                .any(|(_, c)| *c == Call::Customers(CustomerCall::Get { id: "c2".into() })),
+            "the detail asks for its record: {calls:?}"
+        );
+        assert!(h.pane.parts.screen.is_detail());
+        h.answer(list.0, page(rows, 5));
+        assert_eq!(h.pane.parts.list.table().cursor(), 2, "the cursor is back");
     }
 }

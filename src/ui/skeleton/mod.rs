@@ -268,6 +268,27 @@ pub fn unexpected(what: &str, reply: &Reply, ctx: &mut Ctx) {
     );
 }
 
+/// Where a pane stands, as one value that can be kept and given back (the jump list, saved
+/// views): the list's filter, sort and cursor, and the record whose detail is open.
+pub struct PaneState<S: PaneSpec> {
+    pub filter: <S::List as ListSpec>::Filter,
+    pub sort: Option<crate::ui::widgets::paged_table::Sort>,
+    pub cursor: u64,
+    /// The row whose detail is open, when the detail shows a row of the list.
+    pub detail: Option<Row<S>>,
+}
+
+impl<S: PaneSpec> Clone for PaneState<S> {
+    fn clone(&self) -> Self {
+        PaneState {
+            filter: self.filter.clone(),
+            sort: self.sort,
+            cursor: self.cursor,
+            detail: self.detail.clone(),
+        }
+    }
+}
+
 /// A pane built on the skeleton.
 pub struct Skeleton<S: PaneSpec> {
     pub spec: S,
@@ -291,6 +312,37 @@ impl<S: PaneSpec> Skeleton<S> {
     /// Opens the detail of `row`.
     pub fn open(&mut self, row: &Row<S>, ctx: &mut Ctx) {
         open_detail(&mut self.spec, &mut self.parts, row, ctx);
+    }
+
+    /// Where the pane stands now (see [`PaneState`]).
+    pub fn state(&self) -> PaneState<S> {
+        let list = &self.parts.list;
+        let cursor = list.table().cursor();
+        let detail = self.parts.screen.detail().and_then(|d| {
+            let row = list.table().row(cursor)?;
+            (S::List::id(row) == d.id()).then(|| row.clone())
+        });
+        PaneState {
+            filter: list.filter().clone(),
+            sort: list.sort(),
+            cursor,
+            detail,
+        }
+    }
+
+    /// Puts the pane back where `state` was: the list reloads with its filter and sort, the
+    /// cursor goes back to its row, and the detail opens again (asking for the current record).
+    /// What was open over the list is closed first.
+    pub fn restore(&mut self, state: PaneState<S>, ctx: &mut Ctx) {
+        self.parts.requests.cancel_detail(ctx);
+        self.parts.overlays.clear();
+        self.parts.screen = Screen::List;
+        self.parts
+            .list
+            .restore(state.filter, state.sort, state.cursor, ctx);
+        if let Some(row) = &state.detail {
+            self.open(row, ctx);
+        }
     }
 
     /// The words after the title.
