@@ -209,6 +209,36 @@ impl StatefulWidget for Detail<'_> {
     }
 }
 
+/// A row's value in a detail: a line, or nothing when the record leaves it out.
+pub type Cell = Option<Line<'static>>;
+
+/// The value of an optional field, in words.
+pub fn opt<T: ToString>(v: Option<&T>) -> Cell {
+    v.map(|v| Line::from(v.to_string()))
+}
+
+/// A value the record always has.
+#[allow(clippy::unnecessary_wraps)] // a row's value is a `Cell`, given or not
+pub fn plain(v: impl ToString) -> Cell {
+    Some(Line::from(v.to_string()))
+}
+
+/// `yes` or `no`, when the record says.
+pub fn flag(v: Option<bool>) -> Cell {
+    v.map(|b| Line::from(if b { "yes" } else { "no" }))
+}
+
+/// A section from rows whose values may be absent (absent ones are left out).
+pub fn section(
+    title: impl Into<Cow<'static, str>>,
+    rows: Vec<(&'static str, Cell)>,
+) -> Section<'static> {
+    rows.into_iter()
+        .fold(Section::new(title), |s, (label, value)| {
+            s.maybe(label, value)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use ratatui::style::Stylize;

@@ -5,22 +5,7 @@ use ratatui::text::{Line, Span};
 use super::columns::status_style;
 use crate::model::{AddressStatus, Customer, CustomerTaxRegistration};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::{Detail, Section};
-
-/// A value cell, or `None` for an empty one (the widget shows a muted dash).
-type Cell = Option<Line<'static>>;
-
-fn opt<T: ToString>(v: &Option<T>) -> Cell {
-    v.as_ref().map(|v| Line::from(v.to_string()))
-}
-
-/// A section from rows whose values may be absent.
-fn section(title: &'static str, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
-    rows.into_iter()
-        .fold(Section::new(title), |s, (label, value)| {
-            s.maybe(label, value)
-        })
-}
+use crate::ui::widgets::detail::{Detail, Section, opt, section};
 
 /// The style of an address verification result.
 fn address_style(status: &AddressStatus, theme: &Theme) -> ratatui::style::Style {
@@ -69,36 +54,39 @@ pub fn build<'t>(c: &Customer, theme: &'t Theme) -> Detail<'t> {
                 "Identity",
                 vec![
                     ("ID", Some(Line::from(c.id.clone()))),
-                    ("Name", opt(&c.name)),
-                    ("Company", opt(&c.company_name)),
+                    ("Name", opt(c.name.as_ref())),
+                    ("Company", opt(c.company_name.as_ref())),
                     (
                         "Status",
                         c.status.as_ref().map(|s| {
                             Line::from(Span::styled(s.to_string(), status_style(s, theme)))
                         }),
                     ),
-                    ("External ID", opt(&c.external_id)),
-                    ("Friendly ID", opt(&c.external_friendly_id)),
-                    ("Registration number", opt(&c.registration_number)),
-                    ("Source", opt(&c.source)),
-                    ("Store", opt(&c.store_name)),
+                    ("External ID", opt(c.external_id.as_ref())),
+                    ("Friendly ID", opt(c.external_friendly_id.as_ref())),
+                    ("Registration number", opt(c.registration_number.as_ref())),
+                    ("Source", opt(c.source.as_ref())),
+                    ("Store", opt(c.store_name.as_ref())),
                 ],
             ),
             section(
                 "Contact",
-                vec![("Email", opt(&c.email)), ("Phone", opt(&c.phone))],
+                vec![
+                    ("Email", opt(c.email.as_ref())),
+                    ("Phone", opt(c.phone.as_ref())),
+                ],
             ),
             section(
                 "Address",
                 vec![
-                    ("Street", opt(&c.street_1)),
-                    ("Street (2)", opt(&c.street_2)),
-                    ("City", opt(&c.city)),
-                    ("County", opt(&c.county)),
-                    ("State", opt(&c.state)),
-                    ("Postal code", opt(&c.postal_code)),
-                    ("Country", opt(&c.country)),
-                    ("Full address", opt(&c.full_address)),
+                    ("Street", opt(c.street_1.as_ref())),
+                    ("Street (2)", opt(c.street_2.as_ref())),
+                    ("City", opt(c.city.as_ref())),
+                    ("County", opt(c.county.as_ref())),
+                    ("State", opt(c.state.as_ref())),
+                    ("Postal code", opt(c.postal_code.as_ref())),
+                    ("Country", opt(c.country.as_ref())),
+                    ("Full address", opt(c.full_address.as_ref())),
                     (
                         "Address status",
                         c.address_status.as_ref().map(|s| {

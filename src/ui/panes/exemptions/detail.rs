@@ -5,22 +5,7 @@ use ratatui::text::{Line, Span};
 use super::columns::status_style;
 use crate::model::{Attachment, Exemption};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::{Detail, Section};
-
-/// A value cell, or `None` for an empty one (the widget shows a muted dash).
-type Cell = Option<Line<'static>>;
-
-fn opt<T: ToString>(v: &Option<T>) -> Cell {
-    v.as_ref().map(|v| Line::from(v.to_string()))
-}
-
-/// A section from rows whose values may be absent.
-fn section(title: &'static str, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
-    rows.into_iter()
-        .fold(Section::new(title), |s, (label, value)| {
-            s.maybe(label, value)
-        })
-}
+use crate::ui::widgets::detail::{Detail, Section, opt, section};
 
 /// `12.3 KB`, `1.2 MB`, `512 B`.
 fn size(bytes: u64) -> String {
@@ -79,33 +64,33 @@ pub fn build<'t>(e: &Exemption, files: Option<&[Attachment]>, theme: &'t Theme) 
                         }),
                     ),
                     ("Start date", Some(Line::from(e.start_date.to_string()))),
-                    ("End date", opt(&e.end_date)),
-                    ("Reseller", opt(&reseller)),
+                    ("End date", opt(e.end_date.as_ref())),
+                    ("Reseller", opt(reseller.as_ref())),
                 ],
             ),
             section(
                 "Customer",
                 vec![
-                    ("Customer", opt(&customer)),
-                    ("Customer ID", opt(&e.customer_id)),
-                    ("Transaction ID", opt(&e.transaction_id)),
+                    ("Customer", opt(customer.as_ref())),
+                    ("Customer ID", opt(e.customer_id.as_ref())),
+                    ("Transaction ID", opt(e.transaction_id.as_ref())),
                 ],
             ),
             section(
                 "Certificate",
                 vec![
-                    ("FEIN", opt(&e.fein)),
-                    ("Sales tax ID", opt(&e.sales_tax_id)),
-                    ("Jurisdiction", opt(&e.jurisdiction)),
-                    ("Country", opt(&e.country_code)),
+                    ("FEIN", opt(e.fein.as_ref())),
+                    ("Sales tax ID", opt(e.sales_tax_id.as_ref())),
+                    ("Jurisdiction", opt(e.jurisdiction.as_ref())),
+                    ("Country", opt(e.country_code.as_ref())),
                 ],
             ),
             section(
                 "Record",
                 vec![
-                    ("Organization", opt(&e.organization_id)),
-                    ("Created", opt(&e.created_at)),
-                    ("Updated", opt(&e.updated_at)),
+                    ("Organization", opt(e.organization_id.as_ref())),
+                    ("Created", opt(e.created_at.as_ref())),
+                    ("Updated", opt(e.updated_at.as_ref())),
                 ],
             ),
             attachments_section(files, theme),

@@ -10,31 +10,7 @@ use crate::model::{JurisdictionForm, OssCountry, Registration, RegistrationStatu
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::{Detail, Section};
-
-/// A section from rows whose values may be absent.
-fn section(title: &'static str, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
-    rows.into_iter()
-        .fold(Section::new(title), |s, (label, value)| {
-            s.maybe(label, value)
-        })
-}
-
-/// A value cell, or `None` for an empty one (the widget shows a muted dash).
-type Cell = Option<Line<'static>>;
-
-#[allow(clippy::unnecessary_wraps)] // a row's value is a `Cell`, given or not
-fn plain(v: impl ToString) -> Cell {
-    Some(Line::from(v.to_string()))
-}
-
-fn opt<T: ToString>(v: &Option<T>) -> Cell {
-    v.as_ref().map(|v| Line::from(v.to_string()))
-}
-
-fn flag(v: Option<bool>) -> Cell {
-    v.map(|b| Line::from(if b { "yes" } else { "no" }))
-}
+use crate::ui::widgets::detail::{Cell, Detail, Section, flag, opt, plain, section};
 
 /// The style of a registration status, by what it means for the user.
 pub fn status_style(status: &RegistrationStatus, theme: &Theme) -> ratatui::style::Style {
@@ -99,11 +75,11 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                     ))),
                 ),
                 ("Registration type", plain(&r.registration_type)),
-                ("Category", opt(&r.registration_category)),
-                ("Tax type", opt(&r.tax_type)),
-                ("Sales tax ID", opt(&r.sales_tax_id)),
-                ("Registration email", opt(&r.registration_email)),
-                ("Portal username", opt(&r.username)),
+                ("Category", opt(r.registration_category.as_ref())),
+                ("Tax type", opt(r.tax_type.as_ref())),
+                ("Sales tax ID", opt(r.sales_tax_id.as_ref())),
+                ("Registration email", opt(r.registration_email.as_ref())),
+                ("Portal username", opt(r.username.as_ref())),
                 (
                     "Portal password",
                     masked(
@@ -123,7 +99,7 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                     ),
                 ),
                 ("All credentials on file", flag(r.has_all_credentials)),
-                ("Comment", opt(&r.comment)),
+                ("Comment", opt(r.comment.as_ref())),
             ],
         ),
         section(
@@ -131,11 +107,17 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
             vec![
                 ("Filing frequency", plain(&r.filing_frequency)),
                 ("Filing days", plain(r.filing_days)),
-                ("First frequency", opt(&r.initial_filing_frequency)),
-                ("Scheduled frequency", opt(&r.scheduled_filing_frequency)),
-                ("Scheduled from", opt(&r.filing_frequency_effective_date)),
-                ("Fiscal year ends (month)", opt(&r.period_end_month)),
-                ("Create filings from", opt(&r.create_filings_from)),
+                ("First frequency", opt(r.initial_filing_frequency.as_ref())),
+                (
+                    "Scheduled frequency",
+                    opt(r.scheduled_filing_frequency.as_ref()),
+                ),
+                (
+                    "Scheduled from",
+                    opt(r.filing_frequency_effective_date.as_ref()),
+                ),
+                ("Fiscal year ends (month)", opt(r.period_end_month.as_ref())),
+                ("Create filings from", opt(r.create_filings_from.as_ref())),
                 ("Back-filing", flag(r.create_back_filing)),
                 ("Do not file", flag(r.do_not_file)),
                 (
@@ -146,14 +128,14 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                     )))
                     .filter(|_| !r.filing_website_url.is_empty()),
                 ),
-                ("Regime", opt(&r.registrations_regime)),
-                ("Regime change", opt(&r.change_regime_status)),
+                ("Regime", opt(r.registrations_regime.as_ref())),
+                ("Regime change", opt(r.change_regime_status.as_ref())),
             ],
         ),
         section(
             "Dates",
             vec![
-                ("Registration date", opt(&r.registration_date)),
+                ("Registration date", opt(r.registration_date.as_ref())),
                 (
                     "Registration requested",
                     r.registration_requested
@@ -168,9 +150,9 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                     "Created",
                     r.created_at.map(|t| Line::from(text::timestamp(&t))),
                 ),
-                ("Marked collecting", opt(&r.marked_collecting_date)),
-                ("Importer of record no.", opt(&r.ior_number)),
-                ("Importer of record date", opt(&r.ior_date)),
+                ("Marked collecting", opt(r.marked_collecting_date.as_ref())),
+                ("Importer of record no.", opt(r.ior_number.as_ref())),
+                ("Importer of record date", opt(r.ior_date.as_ref())),
             ],
         ),
         section(
@@ -213,17 +195,17 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                 ("Retail delivery fee", flag(r.retail_delivery_fee_obligated)),
                 (
                     "Retail delivery fee from",
-                    opt(&r.retail_delivery_fee_effective_from),
+                    opt(r.retail_delivery_fee_effective_from.as_ref()),
                 ),
             ],
         ),
     ];
     if r.country_code == "ZZ_EU" || r.oss_type.is_some() {
         let mut rows = vec![
-            ("OSS scheme", opt(&r.oss_type)),
+            ("OSS scheme", opt(r.oss_type.as_ref())),
             (
                 "Member state of identification",
-                opt(&r.oss_member_state_of_identification_code),
+                opt(r.oss_member_state_of_identification_code.as_ref()),
             ),
         ];
         match &extras.oss_countries {

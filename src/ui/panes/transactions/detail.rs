@@ -10,22 +10,7 @@ use super::columns::{customer_name, processing_style, status_style};
 use crate::model::{TaxItem, Transaction, TransactionAddress, TransactionItem};
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::{Detail, Section};
-
-/// A value cell, or `None` for an empty one (the widget shows a muted dash).
-type Cell = Option<Line<'static>>;
-
-fn opt<T: ToString>(v: &Option<T>) -> Cell {
-    v.as_ref().map(|v| Line::from(v.to_string()))
-}
-
-/// A section from rows whose values may be absent.
-fn section(title: impl Into<String>, rows: Vec<(&'static str, Cell)>) -> Section<'static> {
-    rows.into_iter()
-        .fold(Section::new(title.into()), |s, (label, value)| {
-            s.maybe(label, value)
-        })
-}
+use crate::ui::widgets::detail::{Cell, Detail, Section, opt, section};
 
 /// Formats amounts of one currency, and tax amounts as pending while the tax is not in.
 struct Amounts<'t> {
@@ -143,10 +128,10 @@ fn item_section(n: usize, item: &TransactionItem, amounts: &Amounts) -> Section<
     let mut s = section(
         format!("Item {n}: {product}"),
         vec![
-            ("External ID", opt(&item.external_id)),
-            ("Product", opt(&item.external_product_id)),
-            ("Description", opt(&item.description)),
-            ("Quantity", opt(&item.quantity)),
+            ("External ID", opt(item.external_id.as_ref())),
+            ("Product", opt(item.external_product_id.as_ref())),
+            ("Description", opt(item.description.as_ref())),
+            ("Quantity", opt(item.quantity.as_ref())),
             ("Amount", amounts.money(item.amount)),
             ("Discount", amounts.money(item.total_discount)),
             ("Taxable amount", amounts.money(item.taxable_amount)),
@@ -213,20 +198,20 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
                     }),
                 ),
                 ("Date", Some(Line::from(text::timestamp(&t.date)))),
-                ("Direction", opt(&t.direction)),
+                ("Direction", opt(t.direction.as_ref())),
                 ("Customer", customer),
-                ("Description", opt(&t.description)),
-                ("Credit note of", opt(&t.related_to)),
-                ("Refund status", opt(&t.refund_status)),
-                ("Document type", opt(&t.document_type)),
-                ("Marketplace", opt(&t.marketplace)),
-                ("Source", opt(&t.source)),
+                ("Description", opt(t.description.as_ref())),
+                ("Credit note of", opt(t.related_to.as_ref())),
+                ("Refund status", opt(t.refund_status.as_ref())),
+                ("Document type", opt(t.document_type.as_ref())),
+                ("Marketplace", opt(t.marketplace.as_ref())),
+                ("Source", opt(t.source.as_ref())),
             ],
         ),
         section(
             "Amounts",
             vec![
-                ("Currency", opt(&t.currency)),
+                ("Currency", opt(t.currency.as_ref())),
                 ("Subtotal", amounts.money(t.subtotal)),
                 ("Discount", amounts.money(t.total_discount)),
                 ("Total", amounts.money(t.total_amount)),
@@ -251,8 +236,8 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
         sections.push(section(
             "Converted amounts",
             vec![
-                ("Currency", opt(&t.destination_currency)),
-                ("Conversion rate", opt(&t.conversion_rate)),
+                ("Currency", opt(t.destination_currency.as_ref())),
+                ("Conversion rate", opt(t.conversion_rate.as_ref())),
                 ("Total", amounts.in_currency(t.converted_total_amount, to)),
                 (
                     "Tax calculated",
@@ -265,7 +250,7 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
     sections.push(section(
         "Exemption",
         vec![
-            ("Exempt", opt(&t.exempt)),
+            ("Exempt", opt(t.exempt.as_ref())),
             (
                 "Exemptions applied",
                 t.exemptions
