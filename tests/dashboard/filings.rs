@@ -125,6 +125,18 @@ async fn on_v1_the_list_works_and_the_tenanted_features_say_what_they_need() {
     // The list still moves.
     d.char('j');
     d.wait_for("row 2 of").await;
+    // The footer offers only what works on v1.
+    let footer = d.screen().lines().last().unwrap_or_default().to_owned();
+    assert!(
+        !footer.contains("approve") && !footer.contains("back-filing"),
+        "{footer}"
+    );
+    // A message about this tab does not follow the user to the next one.
+    d.char('4');
+    d.wait_until("the Customers tab", Duration::from_secs(5), |s| {
+        s.contains("┌ Customers") && !s.contains("needs the Tenanted API")
+    })
+    .await;
     d.quit().await;
 }
 

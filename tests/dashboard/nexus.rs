@@ -169,7 +169,24 @@ async fn a_physical_nexus_is_refused_then_created() {
     d.type_text("Testville");
     save(&d);
     d.wait_for("Saved physical nexus").await;
-    d.wait_for(&format!("row 1 of {} ", before + 1)).await;
+    // The list shows the new record, and the cursor is on it.
+    let screen = d.wait_for(&format!(" of {} ", before + 1)).await;
+    let status = screen
+        .lines()
+        .find(|l| l.contains(&format!(" of {} ", before + 1)))
+        .unwrap_or_default();
+    let row: usize = status
+        .split("row ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the row number");
+    // Lines: header, tabs, the box's top, the column titles, then the rows.
+    let selected = screen.lines().nth(3 + row).unwrap_or_default();
+    assert!(
+        selected.contains("Testville"),
+        "the cursor stays on the saved record (row {row}): {selected}"
+    );
     let created: Vec<PhysicalNexus> = physical(&d, Some("CO"))
         .await
         .into_iter()
@@ -190,8 +207,12 @@ async fn a_physical_nexus_is_edited_then_deleted() {
 
     // Edit: the city is the sixth field.
     d.char('e');
-    d.wait_for(&format!("Edit physical nexus {}", first.id))
-        .await;
+    // The form names the record in words, its id beside.
+    let screen = d.wait_for(&format!("({})", first.id)).await;
+    assert!(
+        screen.contains(" Edit ") && screen.contains(" in US-CO"),
+        "{screen}"
+    );
     (0..5).for_each(|_| d.key(KeyCode::Tab));
     clear(&d, 40);
     d.type_text("Aspen");
@@ -242,7 +263,7 @@ async fn read_only_mode_opens_no_form() {
         let screen = d.wait_for("Read-only mode").await;
         assert!(
             !screen.contains("New physical nexus")
-                && !screen.contains("Edit physical nexus")
+                && !screen.contains(" Edit ")
                 && !screen.contains("Delete physical nexus"),
             "{screen}"
         );

@@ -474,6 +474,10 @@ impl Shell {
         if index >= self.panes.len() {
             return Vec::new();
         }
+        if index != self.focus {
+            // A message about one pane does not follow the user to another.
+            self.flash.clear();
+        }
         self.focus = index;
         self.shown[index] = true;
         self.with_pane(index, |p, ctx| p.show(ctx))

@@ -89,8 +89,10 @@ pub struct ListView<L: ListSpec> {
     marks: Vec<String>,
     /// Why this list cannot be had with this profile (nothing is asked of the service).
     unavailable: Option<String>,
-    /// The row to select once the first page of a restored list is in.
+    /// The row to select once the first page of a restored or reloaded list is in.
     pending_cursor: Option<u64>,
+    /// The record to select once it is among the rows (a record just saved).
+    pending_id: Option<String>,
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -112,6 +114,7 @@ impl<L: ListSpec> ListView<L> {
             marks: Vec::new(),
             unavailable: None,
             pending_cursor: None,
+            pending_id: None,
         }
     }
 
@@ -185,6 +188,15 @@ impl<L: ListSpec> ListView<L> {
         self.fetch(ctx);
     }
 
+    /// Starts over after a write, keeping the cursor where it was and moving it onto the record
+    /// `id` once its row is in (a record just saved stays selected).
+    pub fn reload_at(&mut self, id: Option<String>, ctx: &mut Ctx) {
+        let cursor = self.table.cursor();
+        self.reload(ctx);
+        self.pending_cursor = Some(cursor);
+        self.pending_id = id;
+    }
+
     /// Asks again for the same list (`r`): the rows stay on screen until the answer comes, and
     /// stay (marked stale) if it fails.
     pub fn refresh(&mut self, ctx: &mut Ctx) {
@@ -204,6 +216,22 @@ impl<L: ListSpec> ListView<L> {
         ctx.notify(
             Level::Info,
             format!("showing {}", L::describe(&self.filter)),
+        );
+        self.reload(ctx);
+    }
+
+    /// Whether a filter other than the list's own default is in force.
+    pub fn is_filtered(&self) -> bool {
+        self.filter != L::Filter::default()
+    }
+
+    /// Goes back to the list's default filter and says what it now shows.
+    pub fn clear_filter(&mut self, ctx: &mut Ctx) {
+        self.filter = L::Filter::default();
+        self.marks.clear();
+        ctx.notify(
+            Level::Info,
+            format!("filter cleared: showing {}", L::describe(&self.filter)),
         );
         self.reload(ctx);
     }
@@ -277,6 +305,12 @@ impl<L: ListSpec> ListView<L> {
                 self.table.receive(generation, page, rows);
                 if let Some(cursor) = self.pending_cursor.take() {
                     self.table.select(cursor);
+                }
+                // The saved record, when it is among the rows now held; else the cursor stays.
+                if let Some(id) = self.pending_id.take()
+                    && let Some(index) = self.table.position(|r| L::id(r) == id)
+                {
+                    self.table.select(index);
                 }
                 self.previous = None;
                 self.load = Load::Loaded;
@@ -840,5 +874,51 @@ mod tests {
         assert!(h.pane.parts.screen.is_detail());
         h.answer(list.0, page(rows, 5));
         assert_eq!(h.pane.parts.list.table().cursor(), 2, "the cursor is back");
+    }
+
+    #[test]
+    fn esc_on_a_filtered_list_clears_the_filter_and_says_so() {
+        use crate::ui::keymap::Action;
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        h.answer(id, page(vec![customer("c1")], 1));
+        assert!(
+            !h.action(Action::Back),
+            "an unfiltered list has nothing to clear"
+        );
+        h.with(|p, ctx| {
+            let filter = CustomerFilter {
+                search_query: Some("ada".into()),
+                ..CustomerFilter::default()
+            };
+            p.parts.list.apply_filter(filter, ctx);
+        });
+        h.calls();
+        assert!(h.action(Action::Back));
+        let (_, call) = h.only_call();
+        assert_eq!(
+            call,
+            Call::Customers(CustomerCall::List {
+                filter: CustomerFilter::default(),
+                page: PageParams::new(1, 100),
+            })
+        );
+        let said = &h.notices.last().unwrap().1;
+        assert!(said.starts_with("filter cleared: showing"), "{said}");
+        assert!(!h.pane.parts.list.is_filtered());
+    }
+
+    #[test]
+    fn a_reload_after_a_write_keeps_the_saved_record_selected() {
+        use crate::ui::keymap::Action;
+        let mut h = shown();
+        let (id, _) = h.only_call();
+        let rows: Vec<Customer> = (0..5).map(|i| customer(&format!("c{i}"))).collect();
+        h.answer(id, page(rows.clone(), 5));
+        h.action(Action::Down);
+        h.with(|p, ctx| p.parts.list.reload_at(Some("c3".into()), ctx));
+        let (again, _) = h.only_call();
+        h.answer(again, page(rows, 5));
+        assert_eq!(h.pane.parts.list.table().cursor(), 3, "on the saved record");
     }
 }

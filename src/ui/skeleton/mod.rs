@@ -435,6 +435,10 @@ impl<S: PaneSpec> Skeleton<S> {
                 None => return false,
             },
             Action::Filter => self.parts.screen = Screen::Filter(self.parts.list.filter_form()),
+            // Esc on a filtered list goes back to the whole list, and says so.
+            Action::Back if self.parts.list.is_filtered() => {
+                self.parts.list.clear_filter(ctx);
+            }
             action => return self.parts.list.action(action, ctx),
         }
         true

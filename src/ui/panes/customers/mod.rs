@@ -160,7 +160,7 @@ impl Customers {
         if matches!(parts.screen.view(), Some(CustomerForm::Create(_))) {
             open_detail(self, parts, customer, ctx);
         }
-        parts.list.reload(ctx);
+        parts.list.reload_at(Some(customer.id.clone()), ctx);
     }
 
     /// A tax registration saved: the customer's detail is opened (or refreshed) to show it as

@@ -194,7 +194,7 @@ fn created(
     if matches!(parts.screen.view(), Some(ExemptionForm::Create(_))) {
         open_detail(spec, parts, exemption, ctx);
     }
-    parts.list.reload(ctx);
+    parts.list.reload_at(Some(exemption.id.clone()), ctx);
 }
 
 /// A certificate attached: back where the upload was opened, the files shown again.

@@ -313,7 +313,12 @@ impl PaneSpec for Filings {
         requests.call(ctx, Call::Filings(FilingCall::Get { id }), Op::Record);
     }
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+    /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
+    /// their keys still say what they need).
+    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
+        if !parts.tenanted {
+            return Vec::new();
+        }
         vec![
             PaneHint::action(Action::Mark, "mark"),
             PaneHint::action(Action::Approve, "approve"),
@@ -322,7 +327,10 @@ impl PaneSpec for Filings {
         ]
     }
 
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
+    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
+        if !parts.tenanted {
+            return Vec::new();
+        }
         vec![
             PaneHint::action(Action::Approve, "approve"),
             PaneHint::action(Action::Pause, "pause"),

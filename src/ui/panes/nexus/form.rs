@@ -14,8 +14,11 @@ pub const CATEGORY: &str = "category";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Editing {
     Create,
-    /// Editing the record with this id.
-    Update(String),
+    /// Editing the record with this id, named in words (`Inventory in US-TX, Austin`).
+    Update {
+        id: String,
+        words: String,
+    },
 }
 
 /// A form open on a physical nexus, with what it knows about its jurisdiction.
@@ -105,7 +108,7 @@ impl NexusForm {
 
     /// A form holding `record`'s values; its category is the only choice until the
     /// jurisdiction's categories arrive.
-    pub fn edit(record: &PhysicalNexus) -> Self {
+    pub fn edit(record: &PhysicalNexus, words: String) -> Self {
         let current = Choice::new(record.category.as_str(), record.category.as_str(), "");
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         let form = Form::new(period_and_place(vec![current]))
@@ -125,7 +128,10 @@ impl NexusForm {
             .with_value("postal_code", text(&record.postal_code));
         NexusForm {
             form,
-            editing: Editing::Update(record.id.clone()),
+            editing: Editing::Update {
+                id: record.id.clone(),
+                words,
+            },
             categories_for: Some((record.country_code.clone(), record.state_code.clone())),
         }
     }
@@ -144,7 +150,7 @@ impl NexusForm {
         let json = self.form.to_json();
         match &self.editing {
             Editing::Create => rules::physical_nexus_create(&json).map(Body::Create),
-            Editing::Update(id) => {
+            Editing::Update { id, .. } => {
                 rules::physical_nexus_update(&json).map(|b| Body::Update(id.clone(), b))
             }
         }
@@ -205,7 +211,7 @@ mod tests {
             city: Some("Denver".into()),
             postal_code: None,
         };
-        let mut f = NexusForm::edit(&record);
+        let mut f = NexusForm::edit(&record, "Inventory in US-CO".to_owned());
         assert!(!f.form.is_dirty());
         let Ok(Body::Update(id, body)) = f.body() else {
             panic!("the record's own values pass");

@@ -118,6 +118,20 @@ fn record_detail<'t>(p: &PhysicalNexus, theme: &'t Theme) -> Detail<'t> {
     Detail::new(theme, vec![section])
 }
 
+/// A record in words: `Inventory in US-TX, Austin`.
+pub fn record_in_words(p: &PhysicalNexus) -> String {
+    let city = p
+        .city
+        .as_deref()
+        .filter(|c| !c.trim().is_empty())
+        .map_or_else(String::new, |c| format!(", {c}"));
+    format!(
+        "{} in {}{city}",
+        category_words(p.category.as_str()),
+        jurisdiction(p)
+    )
+}
+
 /// The detail of one record.
 pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 
@@ -143,7 +157,7 @@ impl PaneView for Editor {
     fn subtitle(&self) -> String {
         match &self.0.editing {
             Editing::Create => "new physical nexus".to_owned(),
-            Editing::Update(id) => format!("edit physical nexus {id}"),
+            Editing::Update { words, .. } => format!("edit {words}"),
         }
     }
 
@@ -154,7 +168,7 @@ impl PaneView for Editor {
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let title = match &self.0.editing {
             Editing::Create => " New physical nexus ".to_owned(),
-            Editing::Update(id) => format!(" Edit physical nexus {id} "),
+            Editing::Update { id, words } => format!(" Edit {words} ({id}) "),
         };
         Clear.render(area, buf);
         let block = Block::default()
@@ -238,7 +252,7 @@ impl Physical {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
-        let editor = NexusForm::edit(&record);
+        let editor = NexusForm::edit(&record, record_in_words(&record));
         let jurisdiction = editor.categories_for.clone();
         parts.screen.open(Editor(editor));
         if let Some(j) = jurisdiction {
@@ -445,16 +459,17 @@ impl PaneSpec for Physical {
                 if parts.screen.view().is_some() {
                     parts.screen.close();
                 }
+                let id = saved.id.clone();
                 if let Some(d) = parts.screen.detail_mut() {
                     d.record = saved;
                 }
-                parts.list.reload(ctx);
+                parts.list.reload_at(Some(id), ctx);
             }
             (Op::Write, Ok(Reply::Nexus(NexusReply::PhysicalDeleted))) => {
                 ctx.notify(Level::Success, "Physical nexus deleted.");
                 parts.requests.cancel_detail(ctx);
                 parts.screen = crate::ui::skeleton::Screen::List;
-                parts.list.reload(ctx);
+                parts.list.reload_at(None, ctx);
             }
             (Op::Write, Err(failure)) => {
                 let form = parts.screen.view_mut().and_then(PaneView::form_mut);

@@ -399,7 +399,7 @@ impl PaneSpec for Transactions {
                     format!("Credit note {} issued ({}).", note.external_id, note.kind),
                 );
                 open_detail(self, parts, &note, ctx);
-                parts.list.reload(ctx);
+                parts.list.reload_at(Some(note.id.clone()), ctx);
             }
             (Op::Estimate, Ok(Reply::Transactions(TransactionReply::Estimate(answer)))) => {
                 if let Some(TransactionView::Estimate { result, state, .. }) =

@@ -351,6 +351,14 @@ impl<R> PagedTable<R> {
         replaced
     }
 
+    /// The index of the first cached row matching `pred` (only the pages held are looked at).
+    pub fn position(&self, pred: impl Fn(&R) -> bool) -> Option<u64> {
+        self.pages.iter().find_map(|(page, rows)| {
+            let first = u64::from(page - 1) * u64::from(self.page_size);
+            rows.iter().position(&pred).map(|i| first + i as u64)
+        })
+    }
+
     /// Changes every cached row matching `pred` in place with `change` (a mark set on a row).
     /// Returns how many rows were changed.
     pub fn update_where(
