@@ -72,7 +72,10 @@ struct Field {
 impl Field {
     fn new(spec: FieldSpec) -> Self {
         let input = match spec.kind {
-            FieldKind::Select(_) => Input::Choice(None),
+            // A select offering "any" (a choice sent as nothing) starts on it.
+            FieldKind::Select(ref choices) => {
+                Input::Choice(choices.iter().position(|c| c.value.is_empty()))
+            }
             FieldKind::Checkbox => Input::Check(false),
             _ => Input::Text(Box::new(text_area(&spec.kind, ""))),
         };
@@ -108,7 +111,7 @@ impl Field {
             }
             (Input::Choice(chosen), FieldValue::Choice(v) | FieldValue::Text(v)) => {
                 if v.is_empty() {
-                    *chosen = None;
+                    *chosen = self.spec.choices().iter().position(|c| c.value.is_empty());
                     return true;
                 }
                 let found = self.spec.choices().iter().position(|c| c.value == *v);
