@@ -13,6 +13,7 @@ mod launch;
 mod logging;
 pub mod platform;
 pub mod signals;
+pub mod testing;
 pub mod themes;
 
 use std::collections::HashMap;

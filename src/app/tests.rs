@@ -6,9 +6,8 @@ use std::time::Duration;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures::{Stream, StreamExt, stream};
 use ratatui::Terminal;
-use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
+use ratatui::backend::TestBackend;
 use ratatui::buffer::Cell;
-use ratatui::layout::{Position, Size};
 use url::Url;
 
 use super::platform::{Platform, Recorder};
@@ -22,46 +21,7 @@ use crate::ui::shell::{HeaderInfo, Shell};
 use crate::ui::theme::{Theme, ThemeFiles};
 
 /// A backend the test keeps a handle on, so a "suspend" can change the terminal's size.
-#[derive(Clone)]
-struct Shared(Arc<Mutex<TestBackend>>);
-
-impl Backend for Shared {
-    type Error = std::convert::Infallible;
-
-    fn draw<'a, I: Iterator<Item = (u16, u16, &'a Cell)>>(
-        &mut self,
-        content: I,
-    ) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().draw(content)
-    }
-    fn hide_cursor(&mut self) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().hide_cursor()
-    }
-    fn show_cursor(&mut self) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().show_cursor()
-    }
-    fn get_cursor_position(&mut self) -> Result<Position, Self::Error> {
-        self.0.lock().unwrap().get_cursor_position()
-    }
-    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().set_cursor_position(position)
-    }
-    fn clear(&mut self) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().clear()
-    }
-    fn clear_region(&mut self, clear_type: ClearType) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().clear_region(clear_type)
-    }
-    fn size(&self) -> Result<Size, Self::Error> {
-        self.0.lock().unwrap().size()
-    }
-    fn window_size(&mut self) -> Result<WindowSize, Self::Error> {
-        self.0.lock().unwrap().window_size()
-    }
-    fn flush(&mut self) -> Result<(), Self::Error> {
-        self.0.lock().unwrap().flush()
-    }
-}
+type Shared = super::testing::SharedBackend;
 
 /// A platform that records, and whose suspend resizes the terminal (the user resized the window
 /// while the dashboard was stopped).
@@ -158,7 +118,7 @@ async fn run(
 }
 
 fn backend(cols: u16, rows: u16) -> Shared {
-    Shared(Arc::new(Mutex::new(TestBackend::new(cols, rows))))
+    super::testing::SharedBackend(Arc::new(Mutex::new(TestBackend::new(cols, rows))))
 }
 
 #[tokio::test]
