@@ -183,21 +183,25 @@ async fn the_detail_reveals_copies_and_opens_the_portal() {
     d.quit().await;
 }
 
-#[tokio::test]
-async fn the_wizard_refuses_bad_input_then_deregisters() {
-    let d = Dashboard::start(Options::default()).await;
+/// The first registration in good standing in `state`.
+async fn registered_in(d: &Dashboard, state: &str) -> taxdash::model::Registration {
     let filter = RegistrationFilter {
         status_in: vec![RegistrationStatus::Registered],
-        state_code: Some("WA".into()),
+        state_code: Some(state.into()),
         ..Default::default()
     };
-    let target = d
-        .client
+    d.client
         .list_registrations(&filter, PageParams::new(1, 1))
         .await
         .unwrap()
         .items
-        .remove(0);
+        .remove(0)
+}
+
+#[tokio::test]
+async fn the_wizard_refuses_bad_input_then_deregisters() {
+    let d = Dashboard::start(Options::default()).await;
+    let target = registered_in(&d, "WA").await;
     d.wait_for("row 1 of").await;
     // Show only Washington, so the row is the first.
     d.filter_to_state("WA", true).await;
@@ -471,18 +475,7 @@ async fn a_refused_submission_keeps_every_value() {
 #[tokio::test]
 async fn the_review_warns_of_a_closure_date_before_the_registration_and_still_sends_it() {
     let d = Dashboard::start(Options::default()).await;
-    let filter = RegistrationFilter {
-        status_in: vec![RegistrationStatus::Registered],
-        state_code: Some("WA".into()),
-        ..Default::default()
-    };
-    let target = d
-        .client
-        .list_registrations(&filter, PageParams::new(1, 1))
-        .await
-        .unwrap()
-        .items
-        .remove(0);
+    let target = registered_in(&d, "WA").await;
     let began = target
         .registration_date
         .expect("the demo registration has a date");
