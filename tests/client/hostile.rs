@@ -98,7 +98,11 @@ impl Log {
             .with_ansi(false)
             .with_max_level(tracing::Level::DEBUG)
             .finish();
-        tracing::subscriber::set_default(subscriber)
+        let guard = tracing::subscriber::set_default(subscriber);
+        // Another test's thread may have met the client's log lines first, with no subscriber,
+        // and had them cached as never wanted: ask every line again, now that this one listens.
+        tracing::callsite::rebuild_interest_cache();
+        guard
     }
 
     fn text(&self) -> String {
