@@ -185,45 +185,36 @@ async fn a_refused_connection_is_said_in_words_and_the_chain_goes_to_the_log() {
     assert!(!logged.contains(KEY) && !text.contains(KEY));
 }
 
-#[tokio::test]
-async fn a_reset_a_hang_up_and_a_service_without_tls_are_said_in_words() {
-    let reset = hostile(Behaviour::Reset).await;
+/// The error of one registration asked of a hostile server behaving as `behaviour` (over
+/// `scheme`, in `attempts` tries), with the server's port.
+async fn refused_by(behaviour: Behaviour, scheme: &str, attempts: u32) -> (u16, ApiError) {
+    let port = hostile(behaviour).await;
     let e = client(
-        &format!("http://127.0.0.1:{reset}"),
-        2,
+        &format!("{scheme}://127.0.0.1:{port}"),
+        attempts,
         Duration::from_secs(5),
     )
     .get_registration("regs_1")
     .await
     .unwrap_err();
+    (port, e)
+}
+
+#[tokio::test]
+async fn a_reset_a_hang_up_and_a_service_without_tls_are_said_in_words() {
+    let (reset, e) = refused_by(Behaviour::Reset, "http", 2).await;
     assert_eq!(
         network_detail(&e),
         format!("the connection to 127.0.0.1:{reset} was reset before an answer came")
     );
 
-    let hang_up = hostile(Behaviour::HangUp).await;
-    let e = client(
-        &format!("http://127.0.0.1:{hang_up}"),
-        2,
-        Duration::from_secs(5),
-    )
-    .get_registration("regs_1")
-    .await
-    .unwrap_err();
+    let (hang_up, e) = refused_by(Behaviour::HangUp, "http", 2).await;
     assert_eq!(
         network_detail(&e),
         format!("the service at 127.0.0.1:{hang_up} closed the connection without answering")
     );
 
-    let plain = hostile(Behaviour::PlainText).await;
-    let e = client(
-        &format!("https://127.0.0.1:{plain}"),
-        1,
-        Duration::from_secs(5),
-    )
-    .get_registration("regs_1")
-    .await
-    .unwrap_err();
+    let (plain, e) = refused_by(Behaviour::PlainText, "https", 1).await;
     let detail = network_detail(&e);
     assert!(
         detail.starts_with(&format!(

@@ -198,6 +198,24 @@ async fn registered_in(d: &Dashboard, state: &str) -> taxdash::model::Registrati
         .remove(0)
 }
 
+/// Opens the wizard on the first registration of the (filtered) list and walks it to the review
+/// with the first reason, `closure_date` and the acknowledgement ticked; returns the review.
+async fn wizard_to_review(d: &Dashboard, closure_date: &str) -> String {
+    d.char('D');
+    d.wait_for("step 1 of 6").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("step 2 of 6: Reason").await;
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Enter);
+    d.wait_for("step 3 of 6: Closure date").await;
+    d.type_text(closure_date);
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6: Final return").await;
+    d.key(KeyCode::Char(' '));
+    d.key(KeyCode::Enter);
+    d.wait_for("step 5 of 6").await
+}
+
 #[tokio::test]
 async fn the_wizard_refuses_bad_input_then_deregisters() {
     let d = Dashboard::start(Options::default()).await;
@@ -413,33 +431,10 @@ async fn the_wizard_stops_for_a_registration_already_closing() {
 #[tokio::test]
 async fn a_refused_submission_keeps_every_value() {
     let d = Dashboard::start(Options::default()).await;
-    let filter = RegistrationFilter {
-        status_in: vec![RegistrationStatus::Registered],
-        state_code: Some("NY".into()),
-        ..Default::default()
-    };
-    let target = d
-        .client
-        .list_registrations(&filter, PageParams::new(1, 1))
-        .await
-        .unwrap()
-        .items
-        .remove(0);
+    let target = registered_in(&d, "NY").await;
     d.wait_for("row 1 of").await;
     d.filter_to_state("NY", true).await;
-    d.char('D');
-    d.wait_for("step 1 of 6").await;
-    d.key(KeyCode::Enter);
-    d.wait_for("step 2 of 6").await;
-    d.key(KeyCode::Right);
-    d.key(KeyCode::Enter);
-    d.wait_for("step 3 of 6").await;
-    d.type_text("2027-01-15");
-    d.key(KeyCode::Enter);
-    d.wait_for("step 4 of 6").await;
-    d.key(KeyCode::Char(' '));
-    d.key(KeyCode::Enter);
-    d.wait_for("step 5 of 6").await;
+    wizard_to_review(&d, "2027-01-15").await;
     d.key(KeyCode::Enter);
     d.wait_for("step 6 of 6").await;
 
@@ -481,19 +476,7 @@ async fn the_review_warns_of_a_closure_date_before_the_registration_and_still_se
         .expect("the demo registration has a date");
     d.wait_for("row 1 of").await;
     d.filter_to_state("WA", true).await;
-    d.char('D');
-    d.wait_for("step 1 of 6").await;
-    d.key(KeyCode::Enter);
-    d.wait_for("step 2 of 6: Reason").await;
-    d.key(KeyCode::Right);
-    d.key(KeyCode::Enter);
-    d.wait_for("step 3 of 6: Closure date").await;
-    d.type_text("1900-01-01");
-    d.key(KeyCode::Enter);
-    d.wait_for("step 4 of 6: Final return").await;
-    d.key(KeyCode::Char(' '));
-    d.key(KeyCode::Enter);
-    let screen = d.wait_for("step 5 of 6").await;
+    let screen = wizard_to_review(&d, "1900-01-01").await;
     assert!(
         screen.contains("before this registration began") && screen.contains(&began.to_string()),
         "the review warns: {screen}"
