@@ -11,9 +11,9 @@
 use chrono::NaiveDate;
 
 use super::{
-    Direction, ExemptionStatus, FilingFrequency, FilingStatus, NexusStatus, PageParams,
-    ProcessingStatus, ProductStatus, RefundStatus, RegistrationStatus, TaxType,
-    TransactionExemptStatus, TransactionStatus, TransactionType,
+    AddressStatus, Direction, Exemption, ExemptionStatus, Filing, FilingFrequency, FilingStatus,
+    NexusStatus, PageParams, ProcessingStatus, ProductStatus, RefundStatus, RegistrationStatus,
+    TaxType, TransactionExemptStatus, TransactionStatus, TransactionType,
 };
 
 /// One `order_by` key: a field name, ascending or descending (`-field`).
@@ -106,6 +106,32 @@ impl Query {
         self.0.push(("page", page.page.to_string()));
         self.0.push(("size", page.size.to_string()));
         self
+    }
+}
+
+/// Dates from one day to another, both included; an open end is no bound.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DateWindow {
+    pub from: Option<NaiveDate>,
+    pub to: Option<NaiveDate>,
+}
+
+impl DateWindow {
+    pub fn new(from: Option<NaiveDate>, to: Option<NaiveDate>) -> Self {
+        DateWindow { from, to }
+    }
+
+    /// Whether `date` lies in the window; a missing date lies in no window.
+    pub fn contains(&self, date: Option<NaiveDate>) -> bool {
+        date.is_some_and(|d| self.from.is_none_or(|f| d >= f) && self.to.is_none_or(|t| d <= t))
+    }
+}
+
+/// The earlier of a bound given by the user and one implied by a window kept on this side.
+fn tighter(given: Option<NaiveDate>, implied: Option<NaiveDate>) -> Option<NaiveDate> {
+    match (given, implied) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -204,8 +230,25 @@ pub struct ExemptionFilter {
     pub end_date: Option<NaiveDate>,
     pub customer_id: Option<String>,
     pub transaction_id: Option<String>,
+    /// Kept on this side: only exemptions whose end date lies in the window ("expiring within
+    /// 30 days", "expired in the last 30 days"). The service is asked for end dates up to the
+    /// window's end; the rest is dropped here.
+    pub ends: Option<DateWindow>,
     /// Allowed fields: `end_date`, `FEIN`, `sales_tax_id`, `status`.
     pub order_by: Vec<Sort>,
+}
+
+impl ExemptionFilter {
+    /// Whether part of the filter is kept on this side: every page must be read and the rows
+    /// passed through [`ExemptionFilter::keeps`].
+    pub fn is_local(&self) -> bool {
+        self.ends.is_some()
+    }
+
+    /// Whether `row` passes the part of the filter the service cannot apply.
+    pub fn keeps(&self, row: &Exemption) -> bool {
+        self.ends.is_none_or(|w| w.contains(row.end_date))
+    }
 }
 
 impl ListFilter for ExemptionFilter {
@@ -215,7 +258,10 @@ impl ListFilter for ExemptionFilter {
             .repeated("country_code", &self.country_code)
             .text("jurisdiction", self.jurisdiction.as_deref())
             .date("start_date", self.start_date)
-            .date("end_date", self.end_date)
+            .date(
+                "end_date",
+                tighter(self.end_date, self.ends.and_then(|w| w.to)),
+            )
             .text("customer_id", self.customer_id.as_deref())
             .text("transaction_id", self.transaction_id.as_deref())
             .order_by(&self.order_by);
@@ -252,6 +298,7 @@ pub struct TransactionFilter {
     pub refund_status: Option<RefundStatus>,
     pub processing_status_in: Vec<ProcessingStatus>,
     pub exempt_in: Vec<TransactionExemptStatus>,
+    pub address_status_in: Vec<AddressStatus>,
     pub transaction_type: Vec<TransactionType>,
     pub marketplace: Option<bool>,
     pub direction: Option<Direction>,
@@ -286,6 +333,11 @@ impl ListFilter for TransactionFilter {
                 TransactionExemptStatus::as_str,
             )
             .comma_of(
+                "address_status__in",
+                &self.address_status_in,
+                AddressStatus::as_str,
+            )
+            .comma_of(
                 "transaction_type",
                 &self.transaction_type,
                 TransactionType::as_str,
@@ -304,9 +356,32 @@ pub struct FilingFilter {
     pub status_in: Vec<FilingStatus>,
     pub state_code: Option<String>,
     pub country_code: Vec<String>,
+    /// Periods starting on or after this date.
     pub start_date: Option<NaiveDate>,
+    /// Periods ending on or before this date.
     pub end_date: Option<NaiveDate>,
+    /// `date_filed__gte`.
+    pub filed_from: Option<NaiveDate>,
+    /// `date_filed__lte`.
+    pub filed_to: Option<NaiveDate>,
+    /// Kept on this side: only filings due in the window ("overdue", "due within 30 days").
+    /// A return is due after its period ends, so the service is asked for periods ending by
+    /// the window's end; the rest is dropped here.
+    pub due: Option<DateWindow>,
     pub order_by: Vec<Sort>,
+}
+
+impl FilingFilter {
+    /// Whether part of the filter is kept on this side: every page must be read and the rows
+    /// passed through [`FilingFilter::keeps`].
+    pub fn is_local(&self) -> bool {
+        self.due.is_some()
+    }
+
+    /// Whether `row` passes the part of the filter the service cannot apply.
+    pub fn keeps(&self, row: &Filing) -> bool {
+        self.due.is_none_or(|w| w.contains(row.due_date))
+    }
 }
 
 impl ListFilter for FilingFilter {
@@ -315,7 +390,12 @@ impl ListFilter for FilingFilter {
             .text("state_code", self.state_code.as_deref())
             .repeated("country_code", &self.country_code)
             .date("start_date", self.start_date)
-            .date("end_date", self.end_date)
+            .date(
+                "end_date",
+                tighter(self.end_date, self.due.and_then(|w| w.to)),
+            )
+            .date("date_filed__gte", self.filed_from)
+            .date("date_filed__lte", self.filed_to)
             .order_by(&self.order_by);
     }
 }
@@ -467,6 +547,53 @@ mod tests {
             ph.query(PageParams::default()).encode(),
             "country_code=US&page=1&size=50",
             "empty text is no filter"
+        );
+    }
+
+    #[test]
+    fn windows_kept_here_narrow_what_is_asked() {
+        let today = date(2026, 11, 24).unwrap();
+        let overdue = FilingFilter {
+            status_in: vec![FilingStatus::Unfiled],
+            due: Some(DateWindow::new(None, today.pred_opt())),
+            filed_from: date(2026, 1, 1),
+            ..Default::default()
+        };
+        assert!(overdue.is_local());
+        assert_eq!(
+            overdue.query(PageParams::default()).encode(),
+            "status__in=UNFILED&end_date=2026-11-23&date_filed__gte=2026-01-01&page=1&size=50",
+            "a return due by the 23rd has a period ending by then"
+        );
+        let mut filing: Filing = serde_json::from_value(serde_json::json!({
+            "id": "f1", "registration_id": "r1", "start_date": "2026-10-01", "end_date": "2026-10-31",
+            "country_code": "US", "due_date": "2026-11-20"
+        }))
+        .unwrap();
+        assert!(overdue.keeps(&filing));
+        filing.due_date = date(2026, 11, 24);
+        assert!(!overdue.keeps(&filing), "due today is not overdue");
+        filing.due_date = None;
+        assert!(!overdue.keeps(&filing), "no due date, not overdue");
+        assert!(FilingFilter::default().keeps(&filing));
+
+        let expiring = ExemptionFilter {
+            end_date: date(2026, 12, 1),
+            ends: Some(DateWindow::new(Some(today), date(2026, 12, 24))),
+            ..Default::default()
+        };
+        assert_eq!(
+            expiring.query(PageParams::default()).encode(),
+            "end_date=2026-12-01&page=1&size=50",
+            "the tighter of the two bounds is asked"
+        );
+        let t = TransactionFilter {
+            address_status_in: vec![AddressStatus::Invalid, AddressStatus::Unverified],
+            ..Default::default()
+        };
+        assert_eq!(
+            t.query(PageParams::default()).encode(),
+            "address_status__in=INVALID%2CUNVERIFIED&page=1&size=50"
         );
     }
 }
