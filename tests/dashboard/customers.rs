@@ -150,7 +150,7 @@ async fn a_bad_email_sends_nothing_and_a_good_one_creates_the_customer() {
     d.key(KeyCode::Tab);
     d.type_text("zed@");
     submit(&d);
-    d.wait_for("email must be an email address").await;
+    d.wait_for("Email must be an email address").await;
     tokio::time::sleep(Duration::from_millis(150)).await;
     insta::assert_snapshot!("customer_create_bad_email", d.screen());
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -225,7 +225,7 @@ async fn a_blank_tax_id_is_refused_and_closing_asks_first() {
     d.wait_for("Tax ID").await;
     d.type_text("  ");
     submit(&d);
-    d.wait_for("tax_id must not be blank").await;
+    d.wait_for("Tax ID must not be blank").await;
     d.key(KeyCode::Esc);
     d.wait_for("Discard").await;
     d.char('y');

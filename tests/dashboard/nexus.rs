@@ -154,7 +154,7 @@ async fn a_physical_nexus_is_refused_then_created() {
     d.key(KeyCode::Tab);
     choose_category(&d).await;
     save(&d);
-    let screen = d.wait_for("must not be before start_date").await;
+    let screen = d.wait_for("must not be before start date").await;
     assert!(
         screen.contains("New physical nexus"),
         "the form stays: {screen}"

@@ -335,7 +335,7 @@ async fn a_slow_service_never_freezes_the_keys() {
     d.wait_for("loading registrations").await;
     d.char('?');
     d.wait_until("the help overlay", Duration::from_millis(500), |s| {
-        s.contains("Log file")
+        s.contains("this help")
     })
     .await;
     d.key(KeyCode::Esc);

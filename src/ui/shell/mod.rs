@@ -454,6 +454,11 @@ impl Shell {
         for (i, p) in self.panes.iter().enumerate() {
             hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
         }
+        hints.extend(
+            crate::ui::widgets::line_edit::KEYS
+                .iter()
+                .map(|(keys, label)| Hint::new(*keys, *label, "Text fields")),
+        );
         let mut extra = Vec::new();
         if let Some(path) = &self.log_path {
             extra.push(format!("Log file: {path}"));
@@ -542,6 +547,9 @@ impl Shell {
             Constraint::Length(1),
         ])
         .areas(frame.area());
+        // The theme's background under everything: its colours were chosen for it.
+        let whole = frame.area();
+        frame.buffer_mut().set_style(whole, self.theme.base);
         frame.render_widget(
             Paragraph::new(self.header_line()).style(self.theme.header),
             header,

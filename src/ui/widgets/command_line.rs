@@ -11,7 +11,8 @@ use ratatui::widgets::Widget;
 use ratatui_textarea::{CursorMove, TextArea};
 use unicode_width::UnicodeWidthStr;
 
-use super::keys::{is_back_tab, is_press, typed_char};
+use super::keys::{is_back_tab, is_press};
+use super::line_edit;
 use crate::ui::theme::Theme;
 
 /// How many commands the history keeps.
@@ -140,14 +141,7 @@ impl CommandLine {
             KeyCode::Up => self.recall_older(),
             KeyCode::Down => self.recall_newer(),
             _ => {
-                let edited = match typed_char(&key) {
-                    Some(c) => {
-                        self.input.insert_char(c);
-                        true
-                    }
-                    None => self.input.input(key),
-                };
-                if edited {
+                if line_edit::edit(&mut self.input, &key).changed() {
                     self.cycle = None;
                     self.browsing = None;
                 }
@@ -350,7 +344,7 @@ impl CommandLine {
 mod tests {
     use super::*;
     use crate::ui::widgets::testing::{
-        assert_styled, back_tab, blank, find, key, row_text, typing,
+        assert_styled, back_tab, blank, ctrl, find, key, row_text, typing,
     };
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
@@ -397,6 +391,22 @@ mod tests {
             CommandOutcome::Cancelled
         );
         assert_eq!(line.history(), ["nexus CA"]);
+    }
+
+    #[test]
+    fn the_shell_editing_keys_edit_the_line() {
+        let mut line = line();
+        type_in(&mut line, "theme dark");
+        line.handle_key(ctrl('w'));
+        assert_eq!(line.text(), "theme ");
+        type_in(&mut line, "light");
+        line.handle_key(ctrl('a'));
+        line.handle_key(ctrl('k'));
+        assert_eq!(line.text(), "", "Ctrl-K from the start deletes the line");
+        type_in(&mut line, "nexus TX");
+        line.handle_key(ctrl('u'));
+        assert_eq!(line.text(), "", "Ctrl-U deletes back to the start");
+        assert!(line.is_open());
     }
 
     #[test]

@@ -72,7 +72,7 @@ fn a_refusal_lands_under_its_field_and_keeps_every_value() {
         "the form stays open"
     );
     let form = form(&h);
-    assert_eq!(form.errors_for("email"), ["email is already in use"]);
+    assert_eq!(form.errors_for("email"), ["Email is already in use"]);
     assert_eq!(form.values().text("name"), Some("Ada"));
     assert_eq!(form.values().text("email"), Some("ada@example.com"));
     assert!(!form.is_busy(), "ready to be sent again");

@@ -3,9 +3,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::text::{Line, Span};
+use ratatui_textarea::{CursorMove, TextArea};
 
 use crate::ui::theme::Theme;
-use crate::ui::widgets::keys::{is_ctrl, is_press, typed_char};
+use crate::ui::widgets::keys::is_press;
+use crate::ui::widgets::line_edit;
 
 /// What a key did to the search line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,55 +24,51 @@ pub enum SearchOutcome {
 }
 
 /// The search line's text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Search {
-    text: String,
+    input: TextArea<'static>,
 }
 
 impl Search {
-    /// A search line holding the search in force.
+    /// A search line holding the search in force, the cursor at its end.
     pub fn new(text: &str) -> Self {
-        Search {
-            text: text.to_owned(),
-        }
+        let mut input = TextArea::new(vec![text.to_owned()]);
+        input.move_cursor(CursorMove::End);
+        Search { input }
     }
 
     pub fn text(&self) -> &str {
-        &self.text
+        self.input.lines().first().map_or("", String::as_str)
     }
 
-    /// Printable keys are typed; Backspace deletes, Ctrl-U clears the line.
+    /// Printable keys are typed; the shell's editing keys edit (see
+    /// [`line_edit`](crate::ui::widgets::line_edit)).
     pub fn handle_key(&mut self, key: KeyEvent) -> SearchOutcome {
         if !is_press(&key) {
             return SearchOutcome::None;
         }
-        if is_ctrl(&key, 'u') {
-            let had = !self.text.is_empty();
-            self.text.clear();
-            return if had {
-                SearchOutcome::Edited
-            } else {
-                SearchOutcome::None
-            };
-        }
-        if let Some(c) = typed_char(&key) {
-            self.text.push(c);
-            return SearchOutcome::Edited;
-        }
         match key.code {
-            KeyCode::Backspace if self.text.pop().is_some() => SearchOutcome::Edited,
             KeyCode::Enter => SearchOutcome::Done,
             KeyCode::Esc => SearchOutcome::Cleared,
             KeyCode::Tab => SearchOutcome::MoreFilters,
+            _ if line_edit::edit(&mut self.input, &key).changed() => SearchOutcome::Edited,
             _ => SearchOutcome::None,
         }
     }
 
-    /// `/ acme▏  enter keeps · esc clears · tab more filters`.
+    /// `/ ac▏me  enter keeps · esc clears · tab more filters`, the bar where the cursor is.
     pub fn line(&self, theme: &Theme) -> Line<'static> {
+        let text = self.text();
+        let at = text
+            .char_indices()
+            .nth(self.input.cursor().1)
+            .map_or(text.len(), |(i, _)| i);
         Line::from(vec![
             Span::styled("/ ", theme.key),
-            Span::styled(format!("{}▏", self.text), theme.input_focus),
+            Span::styled(
+                format!("{}▏{}", &text[..at], &text[at..]),
+                theme.input_focus,
+            ),
             Span::styled("  enter keeps · esc clears · tab more filters", theme.muted),
         ])
     }
@@ -101,5 +99,25 @@ mod tests {
         assert_eq!(s.handle_key(key(KeyCode::Enter)), SearchOutcome::Done);
         assert_eq!(s.handle_key(key(KeyCode::Esc)), SearchOutcome::Cleared);
         assert_eq!(s.handle_key(key(KeyCode::Tab)), SearchOutcome::MoreFilters);
+    }
+
+    #[test]
+    fn the_shell_editing_keys_work_in_the_search() {
+        let mut s = Search::new("acme corp");
+        assert_eq!(s.handle_key(ctrl('w')), SearchOutcome::Edited);
+        assert_eq!(s.text(), "acme ");
+        assert_eq!(s.handle_key(ctrl('a')), SearchOutcome::None, "a move");
+        s.handle_key(key(KeyCode::Char('>')));
+        assert_eq!(s.text(), ">acme ");
+        let theme = Theme::default();
+        let shown: String = s
+            .line(&theme)
+            .spans
+            .iter()
+            .map(|sp| sp.content.as_ref())
+            .collect();
+        assert!(shown.starts_with("/ >▏acme "), "{shown}");
+        assert_eq!(s.handle_key(ctrl('k')), SearchOutcome::Edited);
+        assert_eq!(s.text(), ">");
     }
 }

@@ -589,7 +589,7 @@ mod tests {
         };
         h.answer(id, Err(failure));
         let form = &editor(&h).form;
-        assert_eq!(form.errors_for("city"), ["city is not in the state"]);
+        assert_eq!(form.errors_for("city"), ["City is not in the state"]);
         assert_eq!(form.values().text("city"), Some("Denver"));
         assert!(!form.is_busy());
         assert_eq!(h.last_level(), Some(Level::Error));

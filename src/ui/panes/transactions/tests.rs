@@ -244,7 +244,7 @@ fn a_refused_credit_note_keeps_every_value_and_shows_the_error() {
     let form = h.pane.parts.screen.form().expect("the form stays open");
     assert_eq!(
         form.errors_for("external_id"),
-        ["external_id is already in use"]
+        ["External ID is already in use"]
     );
     assert_eq!(form.values().text("external_id"), Some("ord-t1-creditx"));
     assert!(!form.is_busy());

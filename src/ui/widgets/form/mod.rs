@@ -26,6 +26,7 @@ pub use values::{FieldValue, FormValues, body_rule};
 
 use super::help::Hint;
 use super::keys::{is_back_tab, is_ctrl, is_press, typed_char};
+use super::line_edit::{self, LineEdit};
 use crate::model::FieldError;
 
 /// Checks a form's values; every error names its field by wire path.
@@ -309,11 +310,23 @@ impl Form {
         }
         for error in errors {
             let path = error.field_path();
+            let msg = self.in_words(&error.msg);
             match self.fields.iter_mut().find(|f| f.spec.name == path) {
-                Some(field) => push_new(&mut field.reported, error.msg.clone()),
-                None => push_new(&mut self.reported, unplaced(&path, &error.msg)),
+                Some(field) => push_new(&mut field.reported, msg),
+                None => push_new(&mut self.reported, unplaced(&path, &msg)),
             }
         }
+    }
+
+    /// `msg` in the form's own words: the service's `Value error, ` prefix dropped, each field's
+    /// wire name (`end_date`) replaced by its label (`end date`), and the first letter capital.
+    pub fn in_words(&self, msg: &str) -> String {
+        let labels: Vec<(&str, &str)> = self
+            .fields
+            .iter()
+            .map(|f| (f.spec.name, f.spec.label))
+            .collect();
+        in_words(msg, &labels)
     }
 
     /// Removes every error shown, reported or found by the rules, until the next check.
@@ -358,9 +371,10 @@ impl Form {
         }
         for error in &errors {
             let path = error.field_path();
+            let msg = self.in_words(&error.msg);
             match self.fields.iter_mut().find(|f| f.spec.name == path) {
-                Some(field) => push_new(&mut field.checked, error.msg.clone()),
-                None => push_new(&mut self.checked, unplaced(&path, &error.msg)),
+                Some(field) => push_new(&mut field.checked, msg),
+                None => push_new(&mut self.checked, unplaced(&path, &msg)),
             }
         }
         errors.is_empty()
@@ -452,15 +466,25 @@ impl Form {
         let choices = field.spec.choices();
         match &mut field.input {
             Input::Text(area) => {
-                if let Some(c) = typed {
-                    area.insert_char(c);
-                    return true;
+                let multi_line = field.spec.kind == FieldKind::MultiLine;
+                match line_edit::edit(area, &key) {
+                    LineEdit::Ignored if multi_line => match key.code {
+                        KeyCode::Enter => {
+                            area.insert_newline();
+                            true
+                        }
+                        KeyCode::Up => {
+                            area.move_cursor(CursorMove::Up);
+                            false
+                        }
+                        KeyCode::Down => {
+                            area.move_cursor(CursorMove::Down);
+                            false
+                        }
+                        _ => false,
+                    },
+                    edit => edit.changed(),
                 }
-                let newline = matches!(key.code, KeyCode::Enter) || is_ctrl(&key, 'm');
-                if newline && field.spec.kind != FieldKind::MultiLine {
-                    return false;
-                }
-                area.input(key)
             }
             Input::Choice(chosen) => {
                 let n = choices.len();
@@ -508,6 +532,73 @@ impl Form {
             _ => hints.insert(0, Hint::new("Enter", "next/submit", GROUP)),
         }
         hints
+    }
+}
+
+/// `msg` with the service's `Value error, ` prefix dropped, each wire name of `labels` that
+/// stands as a word replaced by its label (lower-cased inside a sentence, unless it is an
+/// acronym such as `FEIN`), and a capital first letter.
+fn in_words(msg: &str, labels: &[(&str, &str)]) -> String {
+    let msg = msg.strip_prefix("Value error, ").unwrap_or(msg);
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    while let Some(c) = rest.chars().next() {
+        if is_word(c) {
+            let end = rest.find(|c: char| !is_word(c)).unwrap_or(rest.len());
+            let (word, tail) = rest.split_at(end);
+            // A sentence's full stop is not part of the name.
+            let (name, dot) = match word.strip_suffix('.') {
+                Some(name) => (name, "."),
+                None => (word, ""),
+            };
+            let snake = snake_case(name);
+            match labels
+                .iter()
+                .find(|(wire, _)| *wire == name || *wire == snake)
+            {
+                Some((_, label)) if out.is_empty() => out.push_str(label),
+                Some((_, label)) => out.push_str(&inside_sentence(label)),
+                None => out.push_str(name),
+            }
+            out.push_str(dot);
+            rest = tail;
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    let mut chars = out.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => out,
+    }
+}
+
+/// `jurisdictionSpecificFields.accessCode` → `jurisdiction_specific_fields.access_code`: the
+/// Tenanted API's spelling of a wire name, in the v1 spelling the forms use.
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_uppercase() {
+            out.push('_');
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A label as it reads inside a sentence: `End date` → `end date`, `FEIN` stays.
+fn inside_sentence(label: &str) -> String {
+    let mut chars = label.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second)) if !second.is_uppercase() => first
+            .to_lowercase()
+            .chain(label[first.len_utf8()..].chars())
+            .collect(),
+        _ => label.to_owned(),
     }
 }
 

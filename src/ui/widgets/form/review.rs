@@ -13,6 +13,7 @@ use unicode_width::UnicodeWidthStr;
 
 use crate::ui::theme::Theme;
 use crate::ui::widgets::keys::{is_press, typed_char};
+use crate::ui::widgets::line_edit;
 use crate::ui::widgets::wrap::wrap;
 
 /// The body of a request as `field: value` lines, nested fields by their dotted path
@@ -164,14 +165,7 @@ impl TypedConfirmation {
             KeyCode::Enter if self.is_satisfied() => return TypedOutcome::Confirmed,
             KeyCode::Enter => self.refused = true,
             _ => {
-                let edited = match typed_char(&key) {
-                    Some(c) => {
-                        self.input.insert_char(c);
-                        true
-                    }
-                    None => self.input.input(key),
-                };
-                if edited {
+                if line_edit::edit(&mut self.input, &key).changed() {
                     self.refused = false;
                 }
             }

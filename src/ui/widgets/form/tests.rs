@@ -5,6 +5,7 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::testing::{
     all_text, assert_styled, back_tab, blank, ctrl, find, key, row_text, typing,
 };
+use crossterm::event::KeyModifiers;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::{Value, json};
@@ -386,7 +387,7 @@ fn snapshot_of_a_form_with_errors() {
     assert_styled(buf, "Closing nexus in state", theme.input_focus);
     assert_styled(buf, "No more presence", theme.base);
     assert_styled(buf, "✗ Input should be a valid date", theme.error);
-    assert_styled(buf, "✗ Value error, final_return_acknowledged", theme.error);
+    assert_styled(buf, "✗ Final return acknowledged must be true", theme.error);
 }
 
 #[test]
@@ -421,4 +422,77 @@ fn choices_fetched_later_keep_the_value_when_still_offered() {
     // Not a select: nothing happens.
     form.set_choices("closure_date", vec![Choice::new("x", "x", "")]);
     assert_eq!(form.specs().next().map(|s| &s.kind), Some(&FieldKind::Date));
+}
+
+#[test]
+fn text_fields_take_the_shell_editing_keys() {
+    let mut form = every_kind();
+    type_in(&mut form, "Acme Industrial");
+    form.handle_key(ctrl('w'));
+    assert_eq!(form.values().text("name"), Some("Acme "));
+    form.handle_key(ctrl('u'));
+    assert_eq!(
+        form.values().text("name"),
+        Some(""),
+        "Ctrl-U deletes to the start, not one character"
+    );
+    type_in(&mut form, "Beta Supply");
+    form.handle_key(ctrl('a'));
+    type_in(&mut form, "The ");
+    form.handle_key(KeyEvent::new(KeyCode::Char('f'), KeyModifiers::ALT));
+    form.handle_key(ctrl('k'));
+    assert_eq!(form.values().text("name"), Some("The Beta "));
+    form.handle_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::ALT));
+    assert_eq!(form.values().text("name"), Some("The "));
+    assert!(form.is_dirty());
+    assert_eq!(form.focused_name(), Some("name"), "no key moved the focus");
+}
+
+#[test]
+fn a_multi_line_field_keeps_enter_for_new_lines() {
+    let mut form = every_kind();
+    form.handle_key(key(KeyCode::Tab));
+    type_in(&mut form, "first");
+    assert_eq!(form.handle_key(key(KeyCode::Enter)), FormOutcome::None);
+    type_in(&mut form, "second");
+    form.handle_key(ctrl('u'));
+    type_in(&mut form, "2nd");
+    assert_eq!(form.values().text("note"), Some("first\n2nd"));
+}
+
+#[test]
+fn messages_name_fields_by_their_labels() {
+    let mut form = Form::new(vec![
+        FieldSpec::new("start_date", "Start date", FieldKind::Date),
+        FieldSpec::new("end_date", "End date", FieldKind::Date),
+        FieldSpec::new("FEIN", "FEIN", FieldKind::Text),
+    ]);
+    assert_eq!(
+        form.in_words("Value error, end_date must not be before start_date (2025-06-01)"),
+        "End date must not be before start date (2025-06-01)"
+    );
+    assert_eq!(
+        form.in_words("FEIN must be 9 digits; end_date."),
+        "FEIN must be 9 digits; end date."
+    );
+    assert_eq!(
+        form.in_words("Value error, endDate must follow startDate"),
+        "End date must follow start date",
+        "the Tenanted API's camelCase names too"
+    );
+    assert_eq!(
+        form.in_words("the start_dates differ"),
+        "The start_dates differ",
+        "only whole names are replaced"
+    );
+    form.set_errors(&[FieldError::new(
+        "value_error",
+        vec![LocPart::from("body"), LocPart::from("end_date")],
+        "Value error, end_date must not be before start_date",
+        json!("2025-01-01"),
+    )]);
+    assert_eq!(
+        form.errors_for("end_date"),
+        ["End date must not be before start date"]
+    );
 }
