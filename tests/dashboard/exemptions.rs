@@ -180,6 +180,9 @@ async fn an_end_before_the_start_sends_nothing_and_the_fixed_form_creates_it() {
     d.key(KeyCode::Tab);
     d.key(KeyCode::Right); // ACTIVE
     d.key(KeyCode::Tab);
+    d.type_text("us");
+    d.key(KeyCode::Tab); // jurisdiction, left empty
+    d.key(KeyCode::Tab);
     d.type_text("2025-06-01");
     d.key(KeyCode::Tab);
     d.type_text("2025-01-01");
@@ -188,7 +191,7 @@ async fn an_end_before_the_start_sends_nothing_and_the_fixed_form_creates_it() {
     d.key(KeyCode::Tab);
     d.type_text("ST-LOOP-1");
     submit(&d);
-    d.wait_for("end_date must not be before start_date").await;
+    d.wait_for("End date must not be before start date").await;
     tokio::time::sleep(Duration::from_millis(150)).await;
     insta::assert_snapshot!("exemption_create_end_before_start", d.screen());
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -214,6 +217,7 @@ async fn an_end_before_the_start_sends_nothing_and_the_fixed_form_creates_it() {
         .find(|e| e.sales_tax_id.as_deref() == Some("ST-LOOP-1"))
         .expect("the new exemption is listed");
     assert_eq!(created.customer_id.as_deref(), Some(customer.id.as_str()));
+    assert_eq!(created.country_code.as_deref(), Some("US"));
     assert_eq!(
         created.end_date.map(|d| d.to_string()).as_deref(),
         Some("2026-06-01")

@@ -144,6 +144,7 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
     t.send("\t\x1b[C"); // the first customer found
     t.send("\t\x1b[C"); // type: customer
     t.send("\t\x1b[C"); // status: ACTIVE
+    t.send("\tUS\t"); // country, then the jurisdiction left empty
     t.send("\t2026-01-01");
     t.send("\t\t12-3456789");
     t.send("\tST-E2E-0001");

@@ -77,6 +77,16 @@ pub fn create_form() -> Form {
         FieldSpec::new("status", "Status", FieldKind::Select(statuses))
             .rule("←/→ to choose")
             .required(),
+        text(
+            "country_code",
+            "Country",
+            "optional; where the certificate holds: an ISO code such as US or CA",
+        ),
+        text(
+            "jurisdiction",
+            "Jurisdiction",
+            "optional; the state or province, such as TX or ON",
+        ),
         date("start_date", "Start date", "YYYY-MM-DD").required(),
         date(
             "end_date",
@@ -85,12 +95,6 @@ pub fn create_form() -> Form {
         ),
         text("FEIN", "FEIN", "federal employer id, such as 12-3456789").required(),
         text("sales_tax_id", "Sales tax ID", "the certificate's number").required(),
-        text("jurisdiction", "Jurisdiction", "optional; such as TX or ON"),
-        text(
-            "country_code",
-            "Country",
-            "optional; an ISO code such as US",
-        ),
         FieldSpec::new("reseller", "Reseller", FieldKind::Checkbox).rule("space to toggle"),
     ])
     .with_validator(|values| create_body(values).err().unwrap_or_default())

@@ -302,6 +302,9 @@ fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
     h.press(KeyCode::Tab);
     h.press(KeyCode::Right); // ACTIVE
     h.press(KeyCode::Tab);
+    h.type_text("us"); // country
+    h.press(KeyCode::Tab); // jurisdiction, left empty
+    h.press(KeyCode::Tab);
     h.type_text("2025-06-01");
     h.press(KeyCode::Tab);
     h.type_text("2025-01-01");
@@ -328,6 +331,7 @@ fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
     };
     assert_eq!(body.customer_id, "cust_1");
     assert_eq!(body.sales_tax_id, "ST-1");
+    assert_eq!(body.country_code.as_deref(), Some("US"), "sent in capitals");
     let failure = Failure {
         kind: FailureKind::Validation,
         message: "The service refused the exemption.".into(),
@@ -387,7 +391,11 @@ fn an_upload_completes_the_path_and_a_refusal_lands_under_the_file() {
         )],
     };
     h.answer(*id, Err(refusal));
-    assert_eq!(h.form().errors_for(upload::FILE), ["file must be a PDF"]);
+    assert_eq!(
+        h.form().errors_for(upload::FILE),
+        ["Certificate must be a PDF"],
+        "the field's label, not the wire name"
+    );
 
     // Another path, accepted: back to the detail, whose files are fetched again.
     h.press(KeyCode::Backspace);
@@ -430,4 +438,15 @@ fn read_only_opens_no_write() {
         );
     }
     assert!(h.calls().is_empty());
+}
+
+#[test]
+fn the_new_exemption_asks_where_it_holds_on_the_first_screen() {
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
+    open_create(&mut h, vec![customer("cust_1", "Ada")]);
+    // The pane's share of a 200x50 terminal.
+    let screen = h.screen(200, 44);
+    assert!(screen.contains("Country"), "{screen}");
+    assert!(screen.contains("Jurisdiction"), "{screen}");
 }
