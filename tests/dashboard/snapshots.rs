@@ -97,7 +97,7 @@ async fn every_wizard_step() {
     d.wait_for("February").await;
     insta::assert_snapshot!("wizard_3_closure_date_error", d.screen());
     assert_eq!(
-        style_of(&d, "closure_date must")
+        style_of(&d, "Closure date must")
             .or(style_of(&d, "day 31"))
             .and_then(|s| s.fg),
         Some(Color::Red),
@@ -157,6 +157,36 @@ async fn an_error_state() {
     assert_eq!(
         style_of(&d, "The service failed").and_then(|s| s.fg),
         Some(Color::Red)
+    );
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_light_theme_paints_its_own_background() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    d.command("theme light");
+    d.wait_until("the light theme", Duration::from_secs(5), |_| {
+        d.buffer()[(0, 10)].style().bg == Some(Color::Rgb(0xff, 0xff, 0xff))
+    })
+    .await;
+    // Under the list's text, in the empty part of the footer, and under the table's title: the
+    // theme's white, not the terminal's own (dark) background.
+    let buffer = d.buffer();
+    let last = buffer.area.height - 1;
+    let width = buffer.area.width;
+    for (x, y) in [(width - 2, last), (width / 2, 6), (1, 3)] {
+        assert_eq!(
+            buffer[(x, y)].style().bg,
+            Some(Color::Rgb(0xff, 0xff, 0xff)),
+            "cell ({x}, {y})"
+        );
+    }
+    let title = style_of(&d, "Registrations —").expect("the pane's title");
+    assert_ne!(
+        title.fg,
+        Some(Color::Rgb(0xff, 0xff, 0xff)),
+        "readable on white"
     );
     d.quit().await;
 }

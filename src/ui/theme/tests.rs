@@ -54,6 +54,24 @@ fn every_built_in_theme_parses_and_sets_every_field() {
 }
 
 #[test]
+fn every_theme_with_colours_sets_its_own_background() {
+    // Colours chosen for one background are unreadable on the other: a theme that colours its
+    // text paints the background it was chosen for.
+    for (name, _) in BUILT_IN {
+        let theme = Theme::load(name, None).unwrap();
+        if theme.is_monochrome() {
+            continue;
+        }
+        let (fg, bg) = (theme.base.fg, theme.base.bg);
+        assert!(
+            matches!(fg, Some(c) if c != Color::Reset)
+                && matches!(bg, Some(c) if c != Color::Reset),
+            "{name}: base is {fg:?} on {bg:?}"
+        );
+    }
+}
+
+#[test]
 fn mono_has_no_colour_but_reset() {
     let mono = Theme::load("mono", None).unwrap();
     for (field, c) in colours(&mono) {
