@@ -86,7 +86,7 @@ pub enum Command {
     /// --expiring-within and --expired-within count from today and are applied here to every
     /// page read, so all pages are read and only the matching rows written. Exits with 130 on
     /// Ctrl-C and leaves no partial --out file.
-    Export(ExportArgs),
+    Export(Box<ExportArgs>),
 }
 
 #[derive(Debug, Clone, Args)]

@@ -72,16 +72,16 @@ pub struct FilterFlags {
     /// Only records matching this text (the service decides which fields it searches).
     #[arg(long, value_name = "TEXT")]
     pub search: Option<String>,
-    /// Transactions: only these exempt statuses, e.g. FULLY_EXEMPT (repeat or use commas).
+    /// Transactions: only these exempt statuses, e.g. `FULLY_EXEMPT` (repeat or use commas).
     #[arg(long, value_name = "STATUS", value_delimiter = ',')]
     pub exempt: Vec<String>,
-    /// Transactions: only these processing statuses, e.g. PENDING (repeat or use commas).
+    /// Transactions: only these processing statuses, e.g. `PENDING` (repeat or use commas).
     #[arg(long, value_name = "STATUS", value_delimiter = ',')]
     pub processing_status: Vec<String>,
-    /// Transactions: only these address statuses, e.g. UNVERIFIED (repeat or use commas).
+    /// Transactions: only these address statuses, e.g. `UNVERIFIED` (repeat or use commas).
     #[arg(long, value_name = "STATUS", value_delimiter = ',')]
     pub address_status: Vec<String>,
-    /// Transactions: only these types, e.g. SALE, FULL_CREDIT_NOTE (repeat or use commas).
+    /// Transactions: only these types, e.g. `SALE`, `FULL_CREDIT_NOTE` (repeat or use commas).
     #[arg(long = "type", value_name = "TYPE", value_delimiter = ',')]
     pub kind: Vec<String>,
     /// Transactions: only marketplace sales (true) or only the others (false).
