@@ -218,3 +218,32 @@ async fn blank_end_dates_sort_last_in_both_directions() {
         assert_eq!(dated, sorted, "{order}");
     }
 }
+
+#[tokio::test]
+async fn transactions_without_a_state_sort_last_in_both_directions() {
+    let h = Harness::start().await;
+    for order in ["state", "-state"] {
+        let rows = all(
+            &h,
+            &format!("/v1/transactions?country=CA&country=DE&order_by={order}"),
+        )
+        .await;
+        let states: Vec<Option<&str>> = rows.iter().map(|t| t["state"].as_str()).collect();
+        let first_blank = states
+            .iter()
+            .position(Option::is_none)
+            .expect("German sales have no state");
+        assert!(first_blank > 0, "{order}: provinces come first");
+        assert!(
+            states[first_blank..].iter().all(Option::is_none),
+            "{order}: every sale without a state is after the others"
+        );
+        let named: Vec<&str> = states[..first_blank].iter().flatten().copied().collect();
+        let mut sorted = named.clone();
+        sorted.sort_unstable();
+        if order.starts_with('-') {
+            sorted.reverse();
+        }
+        assert_eq!(named, sorted, "{order}");
+    }
+}
