@@ -50,7 +50,7 @@ fn main() -> ExitCode {
                 &ctx,
                 &args,
                 if cli.demo {
-                    commands::export::Service::Demo
+                    commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
                 } else {
                     commands::export::Service::Profile
                 },

@@ -11,6 +11,7 @@ use crate::api::{Client, ClientConfig};
 use crate::app::signals::{Signal, listen};
 use crate::app::start_demo;
 use crate::cli::ExportArgs;
+use crate::config::ApiKind;
 use crate::export::{
     ExportError, ExportJob, ExportSummary, ListQuery, export, export_to_file, progress_bar,
 };
@@ -33,8 +34,9 @@ pub enum Service {
     /// The profile's service (config, keyring and the `TAXDASH_*` overrides).
     Profile,
     /// `--demo`: the embedded sandbox on demo data, started for this export and stopped after
-    /// it, as the dashboard's `--demo` starts it; no profile or key is read.
-    Demo,
+    /// it, as the dashboard's `--demo` starts it (on the API `--api` names, v1 by default); no
+    /// profile or key is read.
+    Demo(Option<ApiKind>),
 }
 
 /// Runs `taxdash export`: checks the filter flags, resolves the profile (config, keyring and
@@ -54,8 +56,8 @@ pub async fn run(
             let profile = ctx.resolve().await.map_err(|e| setup(&e))?;
             (ClientConfig::from_profile(&profile), None)
         }
-        Service::Demo => {
-            let (sandbox, config) = start_demo(None).await.map_err(|e| {
+        Service::Demo(api) => {
+            let (sandbox, config) = start_demo(api).await.map_err(|e| {
                 ExportError::Setup(format!("the demo sandbox could not start: {e}"))
             })?;
             (config, Some(sandbox))

@@ -308,6 +308,17 @@ async fn export_demo_runs_on_the_embedded_sandbox_without_a_profile() {
     let rows = csv_maps(&output.stdout);
     assert!(!rows.is_empty() && rows.iter().all(|e| e["status"] == "EXPIRED"));
 
+    let output = offline(&["--api", "tenanted", "--demo", "export", "filings"]).await;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        csv_maps(&output.stdout).len() > 10,
+        "the same filings over the Tenanted API"
+    );
+
     let output = offline(&["login", "--demo"]).await;
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--demo does not apply to `login`"));
