@@ -9,16 +9,17 @@ use crate::export::{FilterFlags, Format, Resource};
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
 ///
 /// With no command, opens the dashboard on the default profile. `--demo` opens it on the
-/// embedded sandbox instead: no account, no key, no config file.
+/// embedded sandbox instead: no account, no key, no config file. `taxdash export --demo` exports
+/// from that sandbox the same way.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Open the dashboard on the embedded sandbox with demo data (touches neither the keyring
-    /// nor the config file).
-    #[arg(long, conflicts_with = "profile")]
+    /// Run on the embedded sandbox with demo data instead of a profile's service: the dashboard,
+    /// or `export` (touches neither the keyring nor the config file).
+    #[arg(long, global = true, conflicts_with = "profile")]
     pub demo: bool,
 
     /// The profile to use (default: the config file's default profile).
@@ -80,8 +81,12 @@ pub enum Command {
     /// Write every record of a list to CSV, JSON or JSON Lines.
     ///
     /// Uses the profile's settings, overridden by `TAXDASH_API_KEY`, `TAXDASH_ORGANIZATION_ID` and
-    /// `TAXDASH_BASE_URL`. Exits with 130 on Ctrl-C and leaves no partial --out file.
-    Export(ExportArgs),
+    /// `TAXDASH_BASE_URL`; with --demo, the embedded sandbox's demo data instead (no profile, no
+    /// key). Every filter of the dashboard's lists is a flag below; --overdue, --due-within,
+    /// --expiring-within and --expired-within count from today and are applied here to every
+    /// page read, so all pages are read and only the matching rows written. Exits with 130 on
+    /// Ctrl-C and leaves no partial --out file.
+    Export(Box<ExportArgs>),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -149,5 +154,25 @@ fn parse_rate(s: &str) -> Result<f64, String> {
         Ok(r)
     } else {
         Err(format!("{r} is not between 0 and 1"))
+    }
+}
+
+impl Command {
+    /// The subcommand's name on the command line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Sandbox(_) => "sandbox",
+            Command::Login(_) => "login",
+            Command::Logout => "logout",
+            Command::Profiles => "profiles",
+            Command::Export(_) => "export",
+        }
+    }
+
+    /// Whether `--demo` applies: only to the commands that read the service's lists (`login`
+    /// checks a key against a real service, the others touch no service or serve the sandbox
+    /// themselves).
+    pub fn takes_demo(&self) -> bool {
+        matches!(self, Command::Export(_))
     }
 }

@@ -24,6 +24,10 @@ fn main() -> ExitCode {
     let ctx = Context::from_cli(cli.profile.clone(), cli.config.as_deref());
     let mut stdout = std::io::stdout();
     let result: Result<(), Failure> = match cli.command {
+        Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
+            "--demo does not apply to `{}`; it runs the dashboard or `export` on the demo sandbox",
+            command.name()
+        ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
             runtime.block_on(serve(args)).map_err(Failure::new)
         }
@@ -42,7 +46,15 @@ fn main() -> ExitCode {
             .block_on(commands::login::profiles(&ctx, &mut stdout))
             .map_err(Failure::from),
         Some(Command::Export(args)) => runtime
-            .block_on(commands::export::run(&ctx, &args))
+            .block_on(commands::export::run(
+                &ctx,
+                &args,
+                if cli.demo {
+                    commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
+                } else {
+                    commands::export::Service::Profile
+                },
+            ))
             .map(drop)
             .map_err(Failure::from),
         None => match runtime.block_on(dashboard(cli)) {

@@ -41,6 +41,27 @@ pub struct Session {
 
 type BoxError = Box<dyn Error + Send + Sync>;
 
+/// Starts the embedded sandbox on demo data on a free loopback port, as `--demo` does, with the
+/// client settings that reach it: the first demo organization and its key over v1, or with
+/// `api` Tenanted the partner key (which reaches both demo organizations) at the latest release.
+/// The caller applies the environment's overrides and stops the sandbox when done.
+pub async fn start_demo(api: Option<ApiKind>) -> Result<(Sandbox, ClientConfig), BoxError> {
+    let sandbox = Sandbox::start(
+        SandboxConfig::default(),
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+    )
+    .await?;
+    let (org, key) = DEMO_CREDENTIALS[0];
+    let tenanted = api == Some(ApiKind::Tenanted);
+    let key = if tenanted { DEMO_PARTNER_KEY } else { key };
+    let mut config = ClientConfig::new(sandbox.base_url().parse()?, org, ApiKey::new(key)?);
+    if tenanted {
+        config.generation = Generation::TENANTED_LATEST;
+        config.selector = Selector::Organization(org.to_owned());
+    }
+    Ok((sandbox, config))
+}
+
 /// Prepares a session: starts the sandbox or resolves the profile, picks the theme and keys.
 pub async fn prepare(
     options: &DashboardOptions,
@@ -48,23 +69,10 @@ pub async fn prepare(
 ) -> Result<Session, BoxError> {
     let system = System::from_env();
     let (client, header, sandbox, keymap, theme_name, accent) = if options.demo {
-        let sandbox = Sandbox::start(
-            SandboxConfig::default(),
-            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        )
-        .await?;
-        let (org, key) = DEMO_CREDENTIALS[0];
-        let tenanted = options.api == Some(ApiKind::Tenanted);
-        // The Tenanted demo runs on the partner key, which reaches both demo organizations.
-        let key = if tenanted { DEMO_PARTNER_KEY } else { key };
-        let mut config = ClientConfig::new(sandbox.base_url().parse()?, org, ApiKey::new(key)?);
-        if tenanted {
-            config.generation = Generation::TENANTED_LATEST;
-            config.selector = Selector::Organization(org.to_owned());
-        }
+        let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),
-            organization: org.into(),
+            organization: config.organization_id.clone(),
             generation: config.generation.label().into(),
             demo: true,
             read_only: options.read_only,

@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 pub use calls::{execute, failure};
-pub use launch::{DashboardOptions, Session, prepare, run as run_dashboard};
+pub use launch::{DashboardOptions, Session, prepare, run as run_dashboard, start_demo};
 pub use logging::log_path;
 use platform::Platform;
 use signals::Signal;

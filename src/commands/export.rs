@@ -9,7 +9,9 @@ use tokio::io::AsyncWriteExt;
 use super::{Context, Failure};
 use crate::api::{Client, ClientConfig};
 use crate::app::signals::{Signal, listen};
+use crate::app::start_demo;
 use crate::cli::ExportArgs;
+use crate::config::ApiKind;
 use crate::export::{
     ExportError, ExportJob, ExportSummary, ListQuery, export, export_to_file, progress_bar,
 };
@@ -26,20 +28,58 @@ impl From<ExportError> for Failure {
     }
 }
 
+/// Where `taxdash export` reads from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    /// The profile's service (config, keyring and the `TAXDASH_*` overrides).
+    Profile,
+    /// `--demo`: the embedded sandbox on demo data, started for this export and stopped after
+    /// it, as the dashboard's `--demo` starts it (on the API `--api` names, v1 by default); no
+    /// profile or key is read.
+    Demo(Option<ApiKind>),
+}
+
 /// Runs `taxdash export`: checks the filter flags, resolves the profile (config, keyring and
-/// the `TAXDASH_*` overrides), then exports to `--out` or stdout, racing SIGINT (Ctrl-C),
-/// SIGTERM and SIGHUP: on any of them the export stops and no partial `--out` file or temporary
-/// file is left. A progress line is drawn on stderr only when stderr is a terminal.
-pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, ExportError> {
+/// the `TAXDASH_*` overrides) or starts the demo sandbox, then exports to `--out` or stdout,
+/// racing SIGINT (Ctrl-C), SIGTERM and SIGHUP: on any of them the export stops and no partial
+/// `--out` file or temporary file is left. A progress line is drawn on stderr only when stderr
+/// is a terminal.
+pub async fn run(
+    ctx: &Context,
+    args: &ExportArgs,
+    service: Service,
+) -> Result<ExportSummary, ExportError> {
     let query = ListQuery::from_flags(args.resource, &args.filters)?;
-    let profile = ctx
-        .resolve()
-        .await
-        .map_err(|e| ExportError::Setup(e.to_string()))?;
-    let client = ClientConfig::from_profile(&profile)
-        .with_env(&*ctx.env)
-        .and_then(Client::new)
-        .map_err(|e| ExportError::Setup(e.to_string()))?;
+    let setup = |e: &dyn std::fmt::Display| ExportError::Setup(e.to_string());
+    let (config, sandbox) = match service {
+        Service::Profile => {
+            let profile = ctx.resolve().await.map_err(|e| setup(&e))?;
+            (ClientConfig::from_profile(&profile), None)
+        }
+        Service::Demo(api) => {
+            let (sandbox, config) = start_demo(api).await.map_err(|e| {
+                ExportError::Setup(format!("the demo sandbox could not start: {e}"))
+            })?;
+            (config, Some(sandbox))
+        }
+    };
+    let client = config.with_env(&*ctx.env).and_then(Client::new);
+    let result = match client {
+        Ok(client) => export_with(&client, query, args).await,
+        Err(e) => Err(setup(&e)),
+    };
+    if let Some(sandbox) = sandbox {
+        sandbox.stop().await;
+    }
+    result
+}
+
+/// The export itself, on a ready client.
+async fn export_with(
+    client: &Client,
+    query: ListQuery,
+    args: &ExportArgs,
+) -> Result<ExportSummary, ExportError> {
     let job = ExportJob::new(query, args.format);
     let progress = progress_bar(args.resource);
     let signals = listen(Signal::ENDING)
@@ -47,10 +87,10 @@ pub async fn run(ctx: &Context, args: &ExportArgs) -> Result<ExportSummary, Expo
 
     let work = async {
         if let Some(path) = &args.out {
-            export_to_file(&client, &job, path, &progress).await
+            export_to_file(client, &job, path, &progress).await
         } else {
             let mut stdout = tokio::io::stdout();
-            let summary = export(&client, &job, &mut stdout, &progress).await?;
+            let summary = export(client, &job, &mut stdout, &progress).await?;
             stdout.flush().await.map_err(|source| ExportError::Write {
                 target: "stdout".into(),
                 source,
@@ -82,12 +122,12 @@ async fn first(mut signals: crate::app::signals::Signals) -> Signal {
 /// it was read.
 fn report(args: &ExportArgs, summary: &ExportSummary) {
     let mut stderr = std::io::stderr();
-    if summary.rows != summary.total {
+    if summary.checked != summary.total {
         let _ = writeln!(
             stderr,
-            "taxdash: warning: wrote {} {} but the service announced {}; \
+            "taxdash: warning: read {} {} but the service announced {}; \
              the list changed during the export",
-            summary.rows, args.resource, summary.total
+            summary.checked, args.resource, summary.total
         );
     }
     if stderr.is_terminal() {
@@ -95,10 +135,53 @@ fn report(args: &ExportArgs, summary: &ExportSummary) {
             .out
             .as_ref()
             .map_or_else(|| "stdout".to_owned(), |p| p.display().to_string());
-        let _ = writeln!(
-            stderr,
-            "exported {} {} ({} pages) to {target}",
-            summary.rows, args.resource, summary.pages
+        let _ = writeln!(stderr, "{}", done(args, summary, &target));
+    }
+}
+
+/// The closing line: `exported 5 filings (5 of 37 checked, 1 page) to stdout`.
+fn done(args: &ExportArgs, summary: &ExportSummary, target: &str) -> String {
+    let pages = match summary.pages {
+        1 => "1 page".to_owned(),
+        n => format!("{n} pages"),
+    };
+    let read = if summary.rows == summary.checked {
+        pages
+    } else {
+        format!("{} of {} checked, {pages}", summary.rows, summary.checked)
+    };
+    format!(
+        "exported {} {} ({read}) to {target}",
+        summary.rows, args.resource
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::{FilterFlags, Format, Resource};
+
+    #[test]
+    fn the_closing_line_says_how_many_rows_were_checked_when_some_were_dropped() {
+        let args = ExportArgs {
+            resource: Resource::Filings,
+            format: Format::Csv,
+            out: None,
+            filters: FilterFlags::default(),
+        };
+        let summary = |rows, checked, pages| ExportSummary {
+            rows,
+            checked,
+            total: checked,
+            pages,
+        };
+        assert_eq!(
+            done(&args, &summary(5, 37, 1), "stdout"),
+            "exported 5 filings (5 of 37 checked, 1 page) to stdout"
+        );
+        assert_eq!(
+            done(&args, &summary(250, 250, 3), "out.csv"),
+            "exported 250 filings (3 pages) to out.csv"
         );
     }
 }

@@ -16,7 +16,7 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::model::{Customer, Exemption, Nexus, PhysicalNexus, Registration, Transaction};
+use crate::model::{Customer, Exemption, Filing, Nexus, PhysicalNexus, Registration, Transaction};
 
 /// One CSV column: its header and how a record fills it.
 pub(crate) type Column<T> = (&'static str, fn(&T) -> String);
@@ -233,6 +233,24 @@ impl Record for Transaction {
     ];
 }
 
+impl Record for Filing {
+    const COLUMNS: &'static [Column<Self>] = &[
+        ("id", |f| f.id.clone()),
+        ("registration_id", |f| f.registration_id.clone()),
+        ("start_date", |f| show(&f.start_date)),
+        ("end_date", |f| show(&f.end_date)),
+        ("country_code", |f| f.country_code.clone()),
+        ("state_code", |f| opt(&f.state_code)),
+        ("state_name", |f| opt(&f.state_name)),
+        ("status", |f| opt(&f.status)),
+        ("due_date", |f| opt(&f.due_date)),
+        ("amount", |f| opt(&f.amount)),
+        ("currency", |f| opt(&f.currency)),
+        ("date_filed", |f| opt(&f.date_filed)),
+        ("approved_at", |f| opt(&f.approved_at)),
+    ];
+}
+
 /// The header names of `T`'s columns.
 pub(crate) fn header<T: Record>() -> impl Iterator<Item = &'static str> {
     T::COLUMNS.iter().map(|(name, _)| *name)
@@ -266,6 +284,7 @@ mod tests {
             names::<Exemption>(),
             names::<Customer>(),
             names::<Transaction>(),
+            names::<Filing>(),
         ] {
             assert_eq!(cols[0], "id");
             let unique: HashSet<_> = cols.iter().collect();

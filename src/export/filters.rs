@@ -1,28 +1,51 @@
 //! The export's filter flags and how they map onto each resource's filter.
 //!
-//! | flag | registrations | physical-nexus | nexus | exemptions | customers | transactions |
-//! |---|---|---|---|---|---|---|
-//! | `--status` | `status__in` | - | `status__in` | `status__in` | - | `status` (one) |
-//! | `--state` | `state_code` | `state_code` | `state_code` | `jurisdiction` | `state` | `state_code` |
-//! | `--country` | `country_code__in` | `country_code` (one) | `country_code__in` | `country_code` | `country` | `country` |
-//! | `--from` / `--to` | - | - | - | `start_date` / `end_date` | - | `date__gte` / `date__lte` |
-//! | `--search` | - | - | `search_query` | `search_query` | `search_query` | `search_query` |
-//! | `--order-by` | yes | yes | yes | yes | yes | yes |
+//! | flag | registrations | physical-nexus | nexus | exemptions | customers | transactions | filings |
+//! |---|---|---|---|---|---|---|---|
+//! | `--status` | `status__in` | - | `status__in` | `status__in` | - | `status` (one) | `status__in` |
+//! | `--state` | `state_code` | `state_code` | `state_code` | `jurisdiction` | `state` | `state_code` | `state_code` |
+//! | `--country` | `country_code__in` | `country_code` (one) | `country_code__in` | `country_code` | `country` | `country` | `country_code` |
+//! | `--from` / `--to` | - | - | - | `start_date` / `end_date` | - | `date__gte` / `date__lte` | `start_date` / `end_date` (the period) |
+//! | `--search` | - | - | `search_query` | `search_query` | `search_query` | `search_query` | - |
+//! | `--exempt` | - | - | - | - | - | `exempt__in` | - |
+//! | `--processing-status` | - | - | - | - | - | `processing_status__in` | - |
+//! | `--address-status` | - | - | - | - | - | `address_status__in` | - |
+//! | `--type` | - | - | - | - | - | `transaction_type` | - |
+//! | `--marketplace` | - | - | - | - | - | `marketplace` | - |
+//! | `--filed-from` / `--filed-to` | - | - | - | - | - | - | `date_filed__gte` / `date_filed__lte` |
+//! | `--overdue`, `--due-within` | - | - | - | - | - | - | kept here (`end_date` narrows the read) |
+//! | `--expiring-within`, `--expired-within` | - | - | - | kept here (`end_date` narrows the read) | - | - | - |
+//! | `--order-by` | yes | yes | yes | yes | yes | yes | yes |
 //!
-//! A flag a resource does not take is an error naming the resources that do take it; a status
-//! is checked against the resource's enumeration, and the error lists the allowed values.
+//! A flag a resource does not take is an error naming the resources that do take it; a status,
+//! exempt status, processing status, address status or type is checked against its enumeration,
+//! and the error lists the allowed values.
+//!
+//! The windows the service cannot filter by are kept on this side ([`FilingFilter::due`],
+//! [`ExemptionFilter::ends`]): every page is read and only the rows inside the window are
+//! written. Relative to `today`:
+//!
+//! - `--overdue`: due before today; `--due-within N`: due from today to today + N. Both leave
+//!   out filed returns: without `--status`, only `UNFILED`, `FILING` and `PAUSED` ones. Given
+//!   together, a filing that is either is kept.
+//! - `--expiring-within N`: ending from today to today + N, and without `--status` only
+//!   `ACTIVE` ones; `--expired-within N`: ending from today - N to yesterday. Given together, an
+//!   exemption that is either is kept (of any status).
 
 use std::fmt;
 
-use chrono::NaiveDate;
+use chrono::{Days, NaiveDate};
 use clap::Args;
 
 use super::Resource;
 use crate::model::filters::{
-    CustomerFilter, ExemptionFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter, Sort,
-    TransactionFilter,
+    CustomerFilter, DateWindow, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter,
+    RegistrationFilter, Sort, TransactionFilter,
 };
-use crate::model::{ExemptionStatus, NexusStatus, RegistrationStatus, TransactionStatus};
+use crate::model::{
+    AddressStatus, ExemptionStatus, FilingStatus, NexusStatus, ProcessingStatus,
+    RegistrationStatus, TransactionExemptStatus, TransactionStatus, TransactionType,
+};
 
 /// Filter flags of `taxdash export`, common to every resource; each resource takes some of them.
 #[derive(Debug, Clone, Default, PartialEq, Args)]
@@ -37,16 +60,51 @@ pub struct FilterFlags {
     /// Only these country codes (repeat the flag or separate with commas).
     #[arg(long, value_name = "CODE", value_delimiter = ',')]
     pub country: Vec<String>,
-    /// From this date, YYYY-MM-DD (transactions: their date; exemptions: their start date).
-    /// Without --from or --to, the service lists only the last 12 months of transactions.
+    /// From this date, YYYY-MM-DD (transactions: their date; exemptions: their start date;
+    /// filings: their period's start). Without --from or --to, the service lists only the last
+    /// 12 months of transactions.
     #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
     pub from: Option<NaiveDate>,
-    /// Up to this date, YYYY-MM-DD (transactions: their date; exemptions: their end date).
+    /// Up to this date, YYYY-MM-DD (transactions: their date; exemptions: their end date;
+    /// filings: their period's end).
     #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
     pub to: Option<NaiveDate>,
     /// Only records matching this text (the service decides which fields it searches).
     #[arg(long, value_name = "TEXT")]
     pub search: Option<String>,
+    /// Transactions: only these exempt statuses, e.g. `FULLY_EXEMPT` (repeat or use commas).
+    #[arg(long, value_name = "STATUS", value_delimiter = ',')]
+    pub exempt: Vec<String>,
+    /// Transactions: only these processing statuses, e.g. `PENDING` (repeat or use commas).
+    #[arg(long, value_name = "STATUS", value_delimiter = ',')]
+    pub processing_status: Vec<String>,
+    /// Transactions: only these address statuses, e.g. `UNVERIFIED` (repeat or use commas).
+    #[arg(long, value_name = "STATUS", value_delimiter = ',')]
+    pub address_status: Vec<String>,
+    /// Transactions: only these types, e.g. `SALE`, `FULL_CREDIT_NOTE` (repeat or use commas).
+    #[arg(long = "type", value_name = "TYPE", value_delimiter = ',')]
+    pub kind: Vec<String>,
+    /// Transactions: only marketplace sales (true) or only the others (false).
+    #[arg(long, value_name = "true|false")]
+    pub marketplace: Option<bool>,
+    /// Filings: only those filed on or after this date, YYYY-MM-DD.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    pub filed_from: Option<NaiveDate>,
+    /// Filings: only those filed on or before this date, YYYY-MM-DD.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    pub filed_to: Option<NaiveDate>,
+    /// Filings: only overdue ones (due before today and not filed).
+    #[arg(long)]
+    pub overdue: bool,
+    /// Filings: only those due from today to DAYS days from now (and not filed).
+    #[arg(long, value_name = "DAYS")]
+    pub due_within: Option<u32>,
+    /// Exemptions: only active ones ending from today to DAYS days from now.
+    #[arg(long, value_name = "DAYS")]
+    pub expiring_within: Option<u32>,
+    /// Exemptions: only those that ended in the last DAYS days (up to yesterday).
+    #[arg(long, value_name = "DAYS")]
+    pub expired_within: Option<u32>,
     /// Sort by these fields, `-field` for descending (comma-separated or repeated).
     #[arg(
         long,
@@ -71,17 +129,77 @@ pub enum Flag {
     From,
     To,
     Search,
+    Exempt,
+    ProcessingStatus,
+    AddressStatus,
+    Type,
+    Marketplace,
+    FiledFrom,
+    FiledTo,
+    Overdue,
+    DueWithin,
+    ExpiringWithin,
+    ExpiredWithin,
 }
 
 impl Flag {
+    /// Every flag.
+    const ALL: &'static [Flag] = &[
+        Flag::Status,
+        Flag::State,
+        Flag::Country,
+        Flag::From,
+        Flag::To,
+        Flag::Search,
+        Flag::Exempt,
+        Flag::ProcessingStatus,
+        Flag::AddressStatus,
+        Flag::Type,
+        Flag::Marketplace,
+        Flag::FiledFrom,
+        Flag::FiledTo,
+        Flag::Overdue,
+        Flag::DueWithin,
+        Flag::ExpiringWithin,
+        Flag::ExpiredWithin,
+    ];
+
     /// The resources that take the flag.
     fn takers(self) -> &'static [Resource] {
-        use Resource::{Customers, Exemptions, Nexus, Registrations, Transactions};
+        use Resource::{
+            Customers, Exemptions, Filings, Nexus, PhysicalNexus, Registrations, Transactions,
+        };
         match self {
-            Flag::Status => &[Registrations, Nexus, Exemptions, Transactions],
-            Flag::State | Flag::Country => Resource::ALL,
-            Flag::From | Flag::To => &[Exemptions, Transactions],
+            Flag::Status => &[Registrations, Nexus, Exemptions, Transactions, Filings],
+            Flag::State | Flag::Country => &[
+                Registrations,
+                PhysicalNexus,
+                Nexus,
+                Exemptions,
+                Customers,
+                Transactions,
+                Filings,
+            ],
+            Flag::From | Flag::To => &[Exemptions, Transactions, Filings],
             Flag::Search => &[Nexus, Exemptions, Customers, Transactions],
+            Flag::Exempt
+            | Flag::ProcessingStatus
+            | Flag::AddressStatus
+            | Flag::Type
+            | Flag::Marketplace => &[Transactions],
+            Flag::FiledFrom | Flag::FiledTo | Flag::Overdue | Flag::DueWithin => &[Filings],
+            Flag::ExpiringWithin | Flag::ExpiredWithin => &[Exemptions],
+        }
+    }
+
+    /// What one value of the flag is, in an error message: `a status`.
+    fn value_kind(self) -> &'static str {
+        match self {
+            Flag::Exempt => "an exempt status",
+            Flag::ProcessingStatus => "a processing status",
+            Flag::AddressStatus => "an address status",
+            Flag::Type => "a transaction type",
+            _ => "a status",
         }
     }
 }
@@ -95,6 +213,17 @@ impl fmt::Display for Flag {
             Flag::From => "--from",
             Flag::To => "--to",
             Flag::Search => "--search",
+            Flag::Exempt => "--exempt",
+            Flag::ProcessingStatus => "--processing-status",
+            Flag::AddressStatus => "--address-status",
+            Flag::Type => "--type",
+            Flag::Marketplace => "--marketplace",
+            Flag::FiledFrom => "--filed-from",
+            Flag::FiledTo => "--filed-to",
+            Flag::Overdue => "--overdue",
+            Flag::DueWithin => "--due-within",
+            Flag::ExpiringWithin => "--expiring-within",
+            Flag::ExpiredWithin => "--expired-within",
         })
     }
 }
@@ -112,19 +241,26 @@ pub enum FilterError {
         resource: Resource,
         given: usize,
     },
-    /// A status the resource does not have.
+    /// A value of an enumerated filter (`--status`, `--exempt`, `--type`, …) the resource does
+    /// not have.
     #[error(
-        "--status {value} is not a status {resource} can be filtered by; allowed values: {}",
+        "{flag} {value} is not {} {resource} can be filtered by; allowed values: {}",
+        flag.value_kind(),
         allowed.join(", ")
     )]
     UnknownStatus {
+        flag: Flag,
         value: String,
         resource: Resource,
         allowed: Vec<String>,
     },
-    /// `--from` after `--to`.
-    #[error("--from {from} is after --to {to}")]
-    EmptyRange { from: NaiveDate, to: NaiveDate },
+    /// `--from` after `--to`, or `--filed-from` after `--filed-to`.
+    #[error("{} {from} is after {} {to}", .flags.0, .flags.1)]
+    EmptyRange {
+        flags: (Flag, Flag),
+        from: NaiveDate,
+        to: NaiveDate,
+    },
     /// An empty `--order-by` field.
     #[error("--order-by needs field names, such as `date` or `-date` for descending")]
     EmptyOrderField,
@@ -147,6 +283,12 @@ pub enum ListQuery {
     Exemptions(ExemptionFilter),
     Customers(CustomerFilter),
     Transactions(TransactionFilter),
+    Filings(FilingFilter),
+}
+
+/// Today on this machine's calendar: the day `--overdue` and the other windows count from.
+pub fn today() -> NaiveDate {
+    chrono::Local::now().date_naive()
 }
 
 impl ListQuery {
@@ -156,13 +298,34 @@ impl ListQuery {
         Self::from_flags(resource, &FilterFlags::default()).expect("no flag, nothing to refuse")
     }
 
-    /// Maps the flags onto `resource`'s filter, refusing any flag or value it does not take.
+    /// Maps the flags onto `resource`'s filter, refusing any flag or value it does not take;
+    /// the windows count from [`today`].
     pub fn from_flags(resource: Resource, flags: &FilterFlags) -> Result<Self, FilterError> {
+        Self::from_flags_on(resource, flags, today())
+    }
+
+    /// [`ListQuery::from_flags`] with the windows (`--overdue`, `--due-within`,
+    /// `--expiring-within`, `--expired-within`) counted from `today`.
+    pub fn from_flags_on(
+        resource: Resource,
+        flags: &FilterFlags,
+        today: NaiveDate,
+    ) -> Result<Self, FilterError> {
         let m = Mapper { resource, flags };
-        if let (Some(from), Some(to)) = (flags.from, flags.to)
-            && from > to
-        {
-            return Err(FilterError::EmptyRange { from, to });
+        m.refuse_others()?;
+        for (from, to, flags) in [
+            (flags.from, flags.to, (Flag::From, Flag::To)),
+            (
+                flags.filed_from,
+                flags.filed_to,
+                (Flag::FiledFrom, Flag::FiledTo),
+            ),
+        ] {
+            if let (Some(from), Some(to)) = (from, to)
+                && from > to
+            {
+                return Err(FilterError::EmptyRange { flags, from, to });
+            }
         }
         let order_by = order_by(&flags.order_by)?;
         let state = flags.state.as_ref().map(|s| s.trim().to_ascii_uppercase());
@@ -173,67 +336,125 @@ impl ListQuery {
             .filter(|c| !c.is_empty())
             .collect();
         let search = flags.search.clone();
+        let days = |n: u32| Days::new(u64::from(n));
         Ok(match resource {
-            Resource::Registrations => {
-                m.refuse(&[Flag::From, Flag::To, Flag::Search])?;
-                ListQuery::Registrations(RegistrationFilter {
-                    status_in: m.statuses(RegistrationStatus::KNOWN, RegistrationStatus::as_str)?,
-                    state_code: state,
-                    country_code_in: countries,
-                    order_by,
-                    ..Default::default()
-                })
-            }
-            Resource::PhysicalNexus => {
-                m.refuse(&[Flag::Status, Flag::From, Flag::To, Flag::Search])?;
-                ListQuery::PhysicalNexus(PhysicalNexusFilter {
-                    country_code: m.at_most_one(Flag::Country, countries)?,
-                    state_code: state,
-                    order_by,
-                })
-            }
-            Resource::Nexus => {
-                m.refuse(&[Flag::From, Flag::To])?;
-                ListQuery::Nexus(NexusFilter {
-                    search_query: search,
-                    status_in: m.statuses(NexusStatus::KNOWN, NexusStatus::as_str)?,
-                    state_code: state,
-                    country_code_in: countries,
-                    order_by,
-                    ..Default::default()
-                })
-            }
-            Resource::Exemptions => ListQuery::Exemptions(ExemptionFilter {
-                search_query: search,
-                status_in: m.statuses(ExemptionStatus::FILTERABLE, ExemptionStatus::as_str)?,
-                country_code: countries,
-                jurisdiction: state,
-                start_date: flags.from,
-                end_date: flags.to,
+            Resource::Registrations => ListQuery::Registrations(RegistrationFilter {
+                status_in: m.values(Flag::Status, RegistrationStatus::KNOWN, |s| s.as_str())?,
+                state_code: state,
+                country_code_in: countries,
                 order_by,
                 ..Default::default()
             }),
-            Resource::Customers => {
-                m.refuse(&[Flag::Status, Flag::From, Flag::To])?;
-                ListQuery::Customers(CustomerFilter {
+            Resource::PhysicalNexus => ListQuery::PhysicalNexus(PhysicalNexusFilter {
+                country_code: m.at_most_one(Flag::Country, countries)?,
+                state_code: state,
+                order_by,
+            }),
+            Resource::Nexus => ListQuery::Nexus(NexusFilter {
+                search_query: search,
+                status_in: m.values(Flag::Status, NexusStatus::KNOWN, |s| s.as_str())?,
+                state_code: state,
+                country_code_in: countries,
+                order_by,
+                ..Default::default()
+            }),
+            Resource::Exemptions => {
+                let mut status_in =
+                    m.values(Flag::Status, ExemptionStatus::FILTERABLE, |s| s.as_str())?;
+                let expiring = flags
+                    .expiring_within
+                    .map(|n| (today, today.checked_add_days(days(n))));
+                let expired = flags.expired_within.map(|n| {
+                    (
+                        today.checked_sub_days(days(n)),
+                        today.pred_opt().unwrap_or(today),
+                    )
+                });
+                let ends = match (expiring, expired) {
+                    (Some((from, to)), None) => {
+                        if status_in.is_empty() {
+                            status_in = vec![ExemptionStatus::Active];
+                        }
+                        Some(DateWindow::new(Some(from), to))
+                    }
+                    (None, Some((from, to))) => Some(DateWindow::new(from, Some(to))),
+                    (Some((_, to)), Some((from, _))) => Some(DateWindow::new(from, to)),
+                    (None, None) => None,
+                };
+                ListQuery::Exemptions(ExemptionFilter {
                     search_query: search,
-                    country: countries,
-                    state,
+                    status_in,
+                    country_code: countries,
+                    jurisdiction: state,
+                    start_date: flags.from,
+                    end_date: flags.to,
+                    ends,
                     order_by,
                     ..Default::default()
                 })
             }
+            Resource::Customers => ListQuery::Customers(CustomerFilter {
+                search_query: search,
+                country: countries,
+                state,
+                order_by,
+                ..Default::default()
+            }),
             Resource::Transactions => {
-                let statuses = m.statuses(TransactionStatus::KNOWN, TransactionStatus::as_str)?;
+                let statuses = m.values(Flag::Status, TransactionStatus::KNOWN, |s| s.as_str())?;
                 ListQuery::Transactions(TransactionFilter {
                     search_query: search,
                     state_code: state,
                     country: countries,
                     status: m.at_most_one(Flag::Status, statuses)?,
+                    processing_status_in: m.values(
+                        Flag::ProcessingStatus,
+                        ProcessingStatus::KNOWN,
+                        |s| s.as_str(),
+                    )?,
+                    exempt_in: m
+                        .values(Flag::Exempt, TransactionExemptStatus::KNOWN, |s| s.as_str())?,
+                    address_status_in: m.values(
+                        Flag::AddressStatus,
+                        AddressStatus::KNOWN,
+                        |s| s.as_str(),
+                    )?,
+                    transaction_type: m
+                        .values(Flag::Type, TransactionType::KNOWN, |s| s.as_str())?,
+                    marketplace: flags.marketplace,
                     date_from: flags.from,
                     date_to: flags.to,
                     order_by,
                     ..Default::default()
+                })
+            }
+            Resource::Filings => {
+                let mut status_in = m.values(Flag::Status, FilingStatus::KNOWN, |s| s.as_str())?;
+                let yesterday = today.pred_opt().unwrap_or(today);
+                let ahead = flags.due_within.map(|n| today.checked_add_days(days(n)));
+                let due = match (flags.overdue, ahead) {
+                    (false, None) => None,
+                    (true, None) => Some(DateWindow::new(None, Some(yesterday))),
+                    (false, Some(to)) => Some(DateWindow::new(Some(today), to)),
+                    (true, Some(to)) => Some(DateWindow::new(None, to)),
+                };
+                if due.is_some() && status_in.is_empty() {
+                    status_in = vec![
+                        FilingStatus::Unfiled,
+                        FilingStatus::Filing,
+                        FilingStatus::Paused,
+                    ];
+                }
+                ListQuery::Filings(FilingFilter {
+                    status_in,
+                    state_code: state,
+                    country_code: countries,
+                    start_date: flags.from,
+                    end_date: flags.to,
+                    filed_from: flags.filed_from,
+                    filed_to: flags.filed_to,
+                    due,
+                    order_by,
                 })
             }
         })
@@ -248,6 +469,17 @@ impl ListQuery {
             ListQuery::Exemptions(_) => Resource::Exemptions,
             ListQuery::Customers(_) => Resource::Customers,
             ListQuery::Transactions(_) => Resource::Transactions,
+            ListQuery::Filings(_) => Resource::Filings,
+        }
+    }
+
+    /// Whether part of the filter is kept on this side, so rows of each page are dropped before
+    /// they are written.
+    pub fn is_local(&self) -> bool {
+        match self {
+            ListQuery::Exemptions(f) => f.is_local(),
+            ListQuery::Filings(f) => f.is_local(),
+            _ => false,
         }
     }
 }
@@ -268,12 +500,26 @@ impl Mapper<'_> {
             Flag::From => f.from.is_some(),
             Flag::To => f.to.is_some(),
             Flag::Search => f.search.is_some(),
+            Flag::Exempt => !f.exempt.is_empty(),
+            Flag::ProcessingStatus => !f.processing_status.is_empty(),
+            Flag::AddressStatus => !f.address_status.is_empty(),
+            Flag::Type => !f.kind.is_empty(),
+            Flag::Marketplace => f.marketplace.is_some(),
+            Flag::FiledFrom => f.filed_from.is_some(),
+            Flag::FiledTo => f.filed_to.is_some(),
+            Flag::Overdue => f.overdue,
+            Flag::DueWithin => f.due_within.is_some(),
+            Flag::ExpiringWithin => f.expiring_within.is_some(),
+            Flag::ExpiredWithin => f.expired_within.is_some(),
         }
     }
 
-    /// Refuses the first of `flags` that was given.
-    fn refuse(&self, flags: &[Flag]) -> Result<(), FilterError> {
-        match flags.iter().find(|flag| self.given(**flag)) {
+    /// Refuses the first flag given that the resource does not take.
+    fn refuse_others(&self) -> Result<(), FilterError> {
+        match Flag::ALL
+            .iter()
+            .find(|flag| self.given(**flag) && !flag.takers().contains(&self.resource))
+        {
             Some(&flag) => Err(FilterError::NotApplicable {
                 flag,
                 resource: self.resource,
@@ -282,14 +528,26 @@ impl Mapper<'_> {
         }
     }
 
-    /// The `--status` values as `allowed` members (case-insensitive).
-    fn statuses<T: Clone>(
+    /// The raw values of an enumerated flag.
+    fn raw(&self, flag: Flag) -> &[String] {
+        let f = self.flags;
+        match flag {
+            Flag::Exempt => &f.exempt,
+            Flag::ProcessingStatus => &f.processing_status,
+            Flag::AddressStatus => &f.address_status,
+            Flag::Type => &f.kind,
+            _ => &f.status,
+        }
+    }
+
+    /// The values of `flag` as `allowed` members (case-insensitive).
+    fn values<T: Clone>(
         &self,
+        flag: Flag,
         allowed: &[T],
         name: fn(&T) -> &str,
     ) -> Result<Vec<T>, FilterError> {
-        self.flags
-            .status
+        self.raw(flag)
             .iter()
             .map(|s| s.trim())
             .filter(|s| !s.is_empty())
@@ -299,6 +557,7 @@ impl Mapper<'_> {
                     .find(|a| name(a).eq_ignore_ascii_case(value))
                     .cloned()
                     .ok_or_else(|| FilterError::UnknownStatus {
+                        flag,
                         value: value.to_owned(),
                         resource: self.resource,
                         allowed: allowed.iter().map(|a| name(a).to_owned()).collect(),
@@ -348,6 +607,7 @@ mod tests {
             ListQuery::Exemptions(f) => f.write(&mut q),
             ListQuery::Customers(f) => f.write(&mut q),
             ListQuery::Transactions(f) => f.write(&mut q),
+            ListQuery::Filings(f) => f.write(&mut q),
         }
         q.page(PageParams::new(1, 100));
         q.encode()
@@ -403,7 +663,8 @@ mod tests {
         let err = ListQuery::from_flags(Resource::Registrations, &flags).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--from does not apply to registrations; it applies to exemptions and transactions"
+            "--from does not apply to registrations; it applies to exemptions, transactions and \
+             filings"
         );
         let flags = FilterFlags {
             status: vec!["ACTIVE".into()],
@@ -462,5 +723,167 @@ mod tests {
             Err(FilterError::EmptyOrderField)
         );
         assert!(parse_date("2025-02-30").is_err());
+    }
+
+    #[test]
+    fn transaction_flags_map_onto_the_service_parameters() {
+        let flags = FilterFlags {
+            exempt: vec!["fully_exempt".into(), "PARTIALLY_EXEMPT".into()],
+            processing_status: vec!["PENDING".into()],
+            address_status: vec!["unverified".into(), "INVALID".into()],
+            kind: vec!["SALE".into()],
+            marketplace: Some(false),
+            from: date("2000-01-01"),
+            ..Default::default()
+        };
+        assert_eq!(
+            encode(Resource::Transactions, &flags),
+            "processing_status__in=PENDING&exempt__in=FULLY_EXEMPT%2CPARTIALLY_EXEMPT\
+             &address_status__in=UNVERIFIED%2CINVALID&transaction_type=SALE&marketplace=false\
+             &date__gte=2000-01-01&page=1&size=100"
+        );
+        let flags = FilterFlags {
+            exempt: vec!["SOMETIMES".into()],
+            ..Default::default()
+        };
+        assert_eq!(
+            ListQuery::from_flags(Resource::Transactions, &flags)
+                .unwrap_err()
+                .to_string(),
+            "--exempt SOMETIMES is not an exempt status transactions can be filtered by; \
+             allowed values: NOT_EXEMPT, PARTIALLY_EXEMPT, FULLY_EXEMPT, ZERO_RATE_NOT_EXEMPT"
+        );
+        let flags = FilterFlags {
+            marketplace: Some(true),
+            ..Default::default()
+        };
+        assert_eq!(
+            ListQuery::from_flags(Resource::Filings, &flags)
+                .unwrap_err()
+                .to_string(),
+            "--marketplace does not apply to filings; it applies to transactions"
+        );
+    }
+
+    #[test]
+    fn filing_flags_and_their_windows_count_from_the_given_day() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 15).unwrap();
+        let flags = FilterFlags {
+            state: Some("ca".into()),
+            country: vec!["US".into()],
+            from: date("2025-01-01"),
+            filed_from: date("2025-02-01"),
+            filed_to: date("2025-12-31"),
+            ..Default::default()
+        };
+        assert_eq!(
+            encode(Resource::Filings, &flags),
+            "state_code=CA&country_code=US&start_date=2025-01-01&date_filed__gte=2025-02-01\
+             &date_filed__lte=2025-12-31&page=1&size=100"
+        );
+        let query =
+            |flags: &FilterFlags| match ListQuery::from_flags_on(Resource::Filings, flags, today)
+                .unwrap()
+            {
+                ListQuery::Filings(f) => f,
+                other => panic!("{other:?}"),
+            };
+        let overdue = query(&FilterFlags {
+            overdue: true,
+            ..Default::default()
+        });
+        assert_eq!(
+            overdue.due,
+            Some(DateWindow::new(None, date("2026-11-14"))),
+            "due before today"
+        );
+        assert_eq!(
+            overdue.status_in,
+            [
+                FilingStatus::Unfiled,
+                FilingStatus::Filing,
+                FilingStatus::Paused
+            ],
+            "filed returns are not overdue"
+        );
+        let soon = query(&FilterFlags {
+            due_within: Some(30),
+            status: vec!["UNFILED".into()],
+            ..Default::default()
+        });
+        assert_eq!(
+            soon.due,
+            Some(DateWindow::new(date("2026-11-15"), date("2026-12-15")))
+        );
+        assert_eq!(soon.status_in, [FilingStatus::Unfiled], "--status wins");
+        let either = query(&FilterFlags {
+            overdue: true,
+            due_within: Some(7),
+            ..Default::default()
+        });
+        assert_eq!(either.due, Some(DateWindow::new(None, date("2026-11-22"))));
+        let filed_backwards = FilterFlags {
+            filed_from: date("2025-03-01"),
+            filed_to: date("2025-02-01"),
+            ..Default::default()
+        };
+        assert_eq!(
+            ListQuery::from_flags(Resource::Filings, &filed_backwards)
+                .unwrap_err()
+                .to_string(),
+            "--filed-from 2025-03-01 is after --filed-to 2025-02-01"
+        );
+    }
+
+    #[test]
+    fn exemption_windows_count_from_the_given_day() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 15).unwrap();
+        let query = |flags: &FilterFlags| match ListQuery::from_flags_on(
+            Resource::Exemptions,
+            flags,
+            today,
+        )
+        .unwrap()
+        {
+            ListQuery::Exemptions(f) => f,
+            other => panic!("{other:?}"),
+        };
+        let expiring = query(&FilterFlags {
+            expiring_within: Some(30),
+            ..Default::default()
+        });
+        assert_eq!(
+            expiring.ends,
+            Some(DateWindow::new(date("2026-11-15"), date("2026-12-15")))
+        );
+        assert_eq!(expiring.status_in, [ExemptionStatus::Active]);
+        let expired = query(&FilterFlags {
+            expired_within: Some(30),
+            ..Default::default()
+        });
+        assert_eq!(
+            expired.ends,
+            Some(DateWindow::new(date("2026-10-16"), date("2026-11-14")))
+        );
+        assert!(expired.status_in.is_empty(), "any status");
+        let both = query(&FilterFlags {
+            expiring_within: Some(10),
+            expired_within: Some(5),
+            ..Default::default()
+        });
+        assert_eq!(
+            both.ends,
+            Some(DateWindow::new(date("2026-11-10"), date("2026-11-25")))
+        );
+        let refused = FilterFlags {
+            overdue: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            ListQuery::from_flags(Resource::Exemptions, &refused)
+                .unwrap_err()
+                .to_string(),
+            "--overdue does not apply to exemptions; it applies to filings"
+        );
     }
 }

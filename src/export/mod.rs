@@ -10,6 +10,11 @@
 //! target only once the whole list is written: a failed or interrupted export (dropping the
 //! future) leaves neither a half-written file nor the temporary one behind.
 //!
+//! A filter kept on this side ([`ListQuery::is_local`]: `--overdue`, `--expiring-within`, …)
+//! drops rows of each page before they are written: the summary then counts the rows checked
+//! (read from the service) apart from the rows written, and the progress line says how many of
+//! the rows checked were kept.
+//!
 //! The list is read by page number while it may change on the service: a record added or removed
 //! during the export can shift the pages, so the row count can differ from the total announced
 //! by the first page. The summary reports both.
@@ -38,13 +43,13 @@ use indicatif::ProgressBar;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
-pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
+pub use filters::{FilterError, FilterFlags, Flag, ListQuery, today};
 pub use progress::bar as progress_bar;
 
 use crate::api::{ApiError, Client};
 use crate::app::signals::Signal;
 use crate::model::{
-    Customer, Exemption, Nexus, Page, PageParams, PhysicalNexus, Registration, Transaction,
+    Customer, Exemption, Filing, Nexus, Page, PageParams, PhysicalNexus, Registration, Transaction,
 };
 use columns::{Record, cells, header};
 use pages::{Plan, Verdict};
@@ -58,6 +63,7 @@ pub enum Resource {
     Exemptions,
     Customers,
     Transactions,
+    Filings,
 }
 
 impl Resource {
@@ -69,6 +75,7 @@ impl Resource {
         Resource::Exemptions,
         Resource::Customers,
         Resource::Transactions,
+        Resource::Filings,
     ];
 
     /// The name on the command line: `physical-nexus`.
@@ -80,6 +87,7 @@ impl Resource {
             Resource::Exemptions => "exemptions",
             Resource::Customers => "customers",
             Resource::Transactions => "transactions",
+            Resource::Filings => "filings",
         }
     }
 
@@ -92,6 +100,7 @@ impl Resource {
             Resource::Exemptions => header::<Exemption>().collect(),
             Resource::Customers => header::<Customer>().collect(),
             Resource::Transactions => header::<Transaction>().collect(),
+            Resource::Filings => header::<Filing>().collect(),
         }
     }
 }
@@ -144,7 +153,9 @@ impl ExportJob {
 pub struct ExportSummary {
     /// Records written.
     pub rows: u64,
-    /// The total the first page announced.
+    /// Records read from the service: `rows`, plus those a filter kept on this side dropped.
+    pub checked: u64,
+    /// The total the first page announced (before any filter kept on this side).
     pub total: u64,
     /// Pages fetched.
     pub pages: u32,
@@ -207,7 +218,10 @@ pub enum ExportError {
 /// One fetched page, already written in the output format.
 struct Chunk {
     bytes: Vec<u8>,
+    /// Rows written: those the filter kept on this side keeps.
     rows: u64,
+    /// Rows the service sent.
+    fetched: u64,
     /// The total this page announced.
     total: u64,
     /// The page size the service says it used.
@@ -237,17 +251,19 @@ where
     );
     let first = progress::waited(progress, 1, first).await?;
     let plan = Plan::new(first.total, first.size, size);
+    let local = query.is_local();
     progress::counting(progress, first.total);
     let mut writer = Writer::new(out, format);
     writer.begin(query.resource()).await?;
     let mut summary = ExportSummary {
         rows: 0,
+        checked: 0,
         total: first.total,
         pages: 1,
     };
     let verdict = accept(&plan, 1, &first, &mut summary, query.resource())?;
     writer.chunk(&first).await?;
-    progress.inc(first.rows);
+    progress::advance(progress, &summary, local, first.fetched);
     drop(first);
 
     if verdict == Verdict::More {
@@ -276,7 +292,7 @@ where
             summary.pages += 1;
             let verdict = accept(&plan, page, &chunk, &mut summary, query.resource())?;
             writer.chunk(&chunk).await?;
-            progress.inc(chunk.rows);
+            progress::advance(progress, &summary, local, chunk.fetched);
             if verdict == Verdict::Ended {
                 // The list shrank: no page after this one has anything.
                 break;
@@ -297,14 +313,15 @@ fn accept(
     resource: Resource,
 ) -> Result<Verdict, ExportError> {
     summary.rows += chunk.rows;
-    match plan.judge(page, chunk.rows, chunk.total, summary.rows) {
+    summary.checked += chunk.fetched;
+    match plan.judge(page, chunk.fetched, chunk.total, summary.checked) {
         Verdict::Short => Err(ExportError::Short {
             resource,
             page,
             announced: chunk.total,
-            rows: chunk.rows,
+            rows: chunk.fetched,
             expected: plan.expected(page),
-            read: summary.rows,
+            read: summary.checked,
         }),
         verdict => Ok(verdict),
     }
@@ -364,6 +381,10 @@ async fn fetch(
             .list_registrations(f, page)
             .await
             .map(|p| render(p, format)),
+        ListQuery::Filings(f) => client
+            .list_filings(f, page)
+            .await
+            .map(|p| render(keep(p, |row| f.keeps(row)), format)),
         ListQuery::PhysicalNexus(f) => client
             .list_physical_nexus(f, page)
             .await
@@ -372,7 +393,7 @@ async fn fetch(
         ListQuery::Exemptions(f) => client
             .list_exemptions(f, page)
             .await
-            .map(|p| render(p, format)),
+            .map(|p| render(keep(p, |row| f.keeps(row)), format)),
         ListQuery::Customers(f) => client
             .list_customers(f, page)
             .await
@@ -391,9 +412,34 @@ async fn fetch(
         })
 }
 
+/// A page and how many rows the service sent on it, keeping only the rows `keeps` keeps.
+fn keep<T>(mut page: Page<T>, keeps: impl Fn(&T) -> bool) -> (Page<T>, u64) {
+    let fetched = page.items.len() as u64;
+    page.items.retain(|row| keeps(row));
+    (page, fetched)
+}
+
+/// A page no filter thinned.
+impl<T> From<Page<T>> for Kept<T> {
+    fn from(page: Page<T>) -> Self {
+        let fetched = page.items.len() as u64;
+        Kept(page, fetched)
+    }
+}
+
+impl<T> From<(Page<T>, u64)> for Kept<T> {
+    fn from((page, fetched): (Page<T>, u64)) -> Self {
+        Kept(page, fetched)
+    }
+}
+
+/// A page whose rows a filter kept on this side may have thinned, and the rows the service sent.
+struct Kept<T>(Page<T>, u64);
+
 /// Writes a page's records in `format` (CSV rows without the header; JSON records separated by
 /// `,\n`; JSON Lines records each ending in `\n`).
-fn render<T: Record>(page: Page<T>, format: Format) -> Result<Chunk, String> {
+fn render<T: Record>(page: impl Into<Kept<T>>, format: Format) -> Result<Chunk, String> {
+    let Kept(page, fetched) = page.into();
     let mut bytes = Vec::with_capacity(page.items.len() * 512);
     let written = match format {
         Format::Csv => {
@@ -427,6 +473,7 @@ fn render<T: Record>(page: Page<T>, format: Format) -> Result<Chunk, String> {
     written.map(|()| Chunk {
         bytes,
         rows: page.items.len() as u64,
+        fetched,
         total: page.total,
         size: page.size,
     })

@@ -48,6 +48,29 @@ pub(crate) fn counting(progress: &ProgressBar, total: u64) {
     progress.set_message("");
 }
 
+/// Counts one page: `fetched` rows more checked against the total; with a filter kept on this
+/// side (`local`), the line also says how many of the rows checked were kept: `5 kept`.
+pub(crate) fn advance(
+    progress: &ProgressBar,
+    summary: &super::ExportSummary,
+    local: bool,
+    fetched: u64,
+) {
+    progress.inc(fetched);
+    if local {
+        progress.set_message(kept(summary.rows, summary.checked));
+    }
+}
+
+/// The message of a filtered export: `, 5 kept of 37 checked`.
+fn kept(rows: u64, checked: u64) -> String {
+    format!(
+        ", {} kept of {} checked",
+        indicatif::HumanCount(rows),
+        indicatif::HumanCount(checked)
+    )
+}
+
 /// What the line says while page `page` has been waited for `waited`.
 fn waiting(page: u32, waited: Duration) -> String {
     let secs = waited.as_secs();
@@ -119,5 +142,23 @@ mod tests {
 
         waited(&progress, 5, async {}).await;
         assert_eq!(progress.message(), "", "a quick page says nothing");
+    }
+
+    #[test]
+    fn a_filtered_export_counts_rows_checked_and_says_how_many_were_kept() {
+        let progress = ProgressBar::hidden();
+        counting(&progress, 250);
+        let mut summary = crate::export::ExportSummary {
+            rows: 3,
+            checked: 100,
+            total: 250,
+            pages: 1,
+        };
+        advance(&progress, &summary, true, 100);
+        assert_eq!(progress.position(), 100, "the bar counts rows checked");
+        assert_eq!(progress.message(), ", 3 kept of 100 checked");
+        summary.rows = 100;
+        advance(&progress, &summary, false, 100);
+        assert_eq!(progress.position(), 200);
     }
 }

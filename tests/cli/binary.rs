@@ -119,7 +119,8 @@ async fn failures_exit_non_zero_with_a_message() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stderr(&output),
-        "taxdash: --from does not apply to customers; it applies to exemptions and transactions\n"
+        "taxdash: --from does not apply to customers; it applies to exemptions, transactions and \
+         filings\n"
     );
 
     let output = run(

@@ -4,6 +4,7 @@
 mod binary;
 mod common;
 mod export;
+mod export_filters;
 mod hostile;
 mod login;
 mod startup;

@@ -51,6 +51,8 @@ pub async fn filings(
     let countries = q.list("country_code");
     let start = q.date("start_date");
     let end = q.date("end_date");
+    let filed_from = q.date("date_filed__gte");
+    let filed_to = q.date("date_filed__lte");
     let order = q.order_by(FILING_ORDER, "");
     let page = q.page();
     q.finish()?;
@@ -81,6 +83,11 @@ pub async fn filings(
         })
         .filter(|f| start.is_none_or(|d| f.start_date >= d))
         .filter(|f| end.is_none_or(|d| f.end_date <= d))
+        .filter(|f| {
+            let filed = f.date_filed.map(|t| t.0.date_naive());
+            filed_from.is_none_or(|d| filed.is_some_and(|x| x >= d))
+                && filed_to.is_none_or(|d| filed.is_some_and(|x| x <= d))
+        })
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }

@@ -14,9 +14,9 @@ use serde_json::Value;
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressWrite, Customer, CustomerStatus, Direction, Page, ProcessingStatus, RefundStatus,
-    Timestamp, Transaction, TransactionAddress, TransactionExemptStatus, TransactionItem,
-    TransactionStatus, TransactionType,
+    AddressStatus, AddressWrite, Customer, CustomerStatus, Direction, Page, ProcessingStatus,
+    RefundStatus, Timestamp, Transaction, TransactionAddress, TransactionExemptStatus,
+    TransactionItem, TransactionStatus, TransactionType,
 };
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
@@ -77,17 +77,25 @@ pub async fn list(
         &names(RefundStatus::KNOWN, RefundStatus::as_str),
     );
     let direction = q.one_of("direction", &names(Direction::KNOWN, Direction::as_str));
+    let address = q.one_of_list(
+        "address_status__in",
+        &names(AddressStatus::KNOWN, AddressStatus::as_str),
+    );
     let filter = Filter {
         search: q.get("search_query").map(str::to_owned),
-        state_code: q.get("state_code").or(q.get("state")).map(str::to_owned),
+        state_code: q.get("state_code").map(str::to_owned),
+        state_name: q.get("state").map(str::to_owned),
         countries: q.list("country"),
         statuses: parse_all(statuses, TransactionStatus::parse),
         refund_status: refund_status.map(|s| RefundStatus::parse(&s)),
         processing: parse_all(processing, ProcessingStatus::parse),
         exempt: parse_all(exempt, TransactionExemptStatus::parse),
         kinds: parse_all(kinds, TransactionType::parse),
+        address: parse_all(address, AddressStatus::parse),
         marketplace: q.bool("marketplace"),
         direction: direction.map(|d| Direction::parse(&d)),
+        filing_id: q.get("filing_id").map(str::to_owned),
+        source: q.get("transaction_source").map(str::to_owned),
         from: q.date("date__gte"),
         to: q.date("date__lte"),
     };

@@ -90,6 +90,16 @@ pub fn demo_transaction_id(org_index: usize, n: u32) -> String {
     format!("tran_{}{n:07}", org_index + 1)
 }
 
+/// The sources of demo transactions.
+pub(super) const DEMO_SOURCES: &[&str] = &["API", "CUSTOM", "CHECKOUT", "BILLING_PLATFORM"];
+
+/// The address status of a demo transaction: its customer's (verified without one).
+pub(super) fn demo_address_status(customer: Option<&Customer>) -> AddressStatus {
+    customer
+        .and_then(|c| c.address_status.clone())
+        .unwrap_or(AddressStatus::Verified)
+}
+
 pub(super) const CURRENCIES: &[&str] = &["USD", "CAD", "EUR", "GBP"];
 
 fn currency_for(country: &str) -> &'static str {
@@ -223,6 +233,18 @@ impl Transactions {
         format!("ORD-{}{n:07}", self.org_index + 1)
     }
 
+    /// Where demo transaction `n` came from: `API`, `CUSTOM`, `CHECKOUT` or `BILLING_PLATFORM`,
+    /// from a hash of the seed and `n`, so lists can filter on it without building the record.
+    pub(super) fn demo_source(&self, n: u32) -> &'static str {
+        let mut h = self.seed
+            ^ u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ ((self.org_index as u64) << 56);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        h ^= h >> 33;
+        DEMO_SOURCES[(h % DEMO_SOURCES.len() as u64) as usize]
+    }
+
     /// Builds demo transaction `n` from its row; the details come from a generator seeded by `n`.
     pub(super) fn build_demo(&self, n: u32, row: &Row, customers: &[Customer]) -> Transaction {
         let mut rng = ChaCha8Rng::seed_from_u64(
@@ -244,6 +266,7 @@ impl Transactions {
         let date = Timestamp(DateTime::<Utc>::from_timestamp(row.at, 0).unwrap_or_default());
         let id = self.demo_id(n);
         let customer = customers.get(row.customer as usize).cloned();
+        let address_status = demo_address_status(customers.get(row.customer as usize));
 
         // Split the total across items.
         let mut items = Vec::with_capacity(row.items as usize);
@@ -321,7 +344,7 @@ impl Transactions {
             country: Some(country.clone()),
             full_address: None,
             is_unincorporated: Some(false),
-            status: Some(AddressStatus::Verified),
+            status: Some(address_status.clone()),
             connection_id: None,
         };
         let converted = (currency != "USD").then(|| usd_rate(currency));
@@ -361,10 +384,7 @@ impl Transactions {
             taxable_amount: calculated.then_some(taxable_total),
             currency: Some(currency.to_owned()),
             locked: Some(matches!(processing, Some(ProcessingStatus::FilingDone))),
-            source: Some(
-                ["API", "CUSTOM", "CHECKOUT", "BILLING_PLATFORM"][rng.random_range(0..4)]
-                    .to_owned(),
-            ),
+            source: Some(self.demo_source(n).to_owned()),
             connection_id: None,
             filing_id: None,
             city: None,
@@ -375,7 +395,7 @@ impl Transactions {
             status: decode(TransactionStatus::KNOWN, row.status),
             document_type: None,
             created_from: None,
-            address_status: Some(AddressStatus::Verified),
+            address_status: Some(address_status.clone()),
             processing_status: processing,
             is_duplicate: Some(false),
             destination_currency: Some("USD".into()),

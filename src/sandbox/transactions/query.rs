@@ -5,26 +5,35 @@ use std::sync::Arc;
 
 use chrono::{Duration, Months, NaiveDate};
 
+use super::demo::demo_address_status;
 use super::{CACHE_ENTRIES, Origin, QueryCache, Row, Transactions, code};
 use crate::model::{
-    Customer, Direction, ProcessingStatus, RefundStatus, TransactionExemptStatus,
-    TransactionStatus, TransactionType,
+    AddressStatus, Customer, Direction, ProcessingStatus, RefundStatus, Transaction,
+    TransactionExemptStatus, TransactionStatus, TransactionType,
 };
+use crate::sandbox::listing::sort_key_order;
 use crate::sandbox::query::SortKey;
+use crate::sandbox::reference;
 
 /// What the list endpoint filters on, already checked against the service's enumerations.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Filter {
     pub search: Option<String>,
     pub state_code: Option<String>,
+    /// `state`: the full state or province name (`California`).
+    pub state_name: Option<String>,
     pub countries: Vec<String>,
     pub statuses: Vec<TransactionStatus>,
     pub refund_status: Option<RefundStatus>,
     pub processing: Vec<ProcessingStatus>,
     pub exempt: Vec<TransactionExemptStatus>,
     pub kinds: Vec<TransactionType>,
+    pub address: Vec<AddressStatus>,
     pub marketplace: Option<bool>,
     pub direction: Option<Direction>,
+    pub filing_id: Option<String>,
+    /// `transaction_source`: where the transaction came from (`API`, `CHECKOUT`, …).
+    pub source: Option<String>,
     pub from: Option<NaiveDate>,
     pub to: Option<NaiveDate>,
 }
@@ -121,8 +130,12 @@ impl Transactions {
                 order
                     .iter()
                     .map(|k| {
-                        let o = ranks.compare(&k.field, ra, rb);
-                        if k.descending { o.reverse() } else { o }
+                        sort_key_order(
+                            k,
+                            ranks.is_blank(&k.field, ra),
+                            ranks.is_blank(&k.field, rb),
+                            || ranks.compare(&k.field, ra, rb),
+                        )
                     })
                     .find(|o| o.is_ne())
                     .unwrap_or(std::cmp::Ordering::Equal)
@@ -143,6 +156,69 @@ struct Matcher {
     marketplace: Option<bool>,
     purchase: Option<bool>,
     search: Option<(String, Vec<bool>)>,
+    /// The checks that need more than the row: address status, filing and source.
+    detail: Option<Detail>,
+}
+
+/// The checks of a filter on what a [`Row`] does not hold, read from the stored record, or for
+/// an unchanged demo transaction from what it is built from.
+struct Detail {
+    /// The address statuses wanted, and each customer's (a demo transaction's is its
+    /// customer's).
+    address: Option<(Vec<AddressStatus>, Vec<AddressStatus>)>,
+    filing_id: Option<String>,
+    source: Option<String>,
+}
+
+impl Detail {
+    fn new(f: &Filter, customers: &[Customer]) -> Option<Self> {
+        let address = (!f.address.is_empty()).then(|| {
+            let of_customers = customers
+                .iter()
+                .map(|c| demo_address_status(Some(c)))
+                .collect();
+            (f.address.clone(), of_customers)
+        });
+        let detail = Detail {
+            address,
+            filing_id: f.filing_id.clone(),
+            source: f.source.clone(),
+        };
+        (detail.address.is_some() || detail.filing_id.is_some() || detail.source.is_some())
+            .then_some(detail)
+    }
+
+    fn matches(&self, t: &Transactions, r: &Row) -> bool {
+        let record: Option<&Transaction> = match r.origin {
+            Origin::Stored(n) => t.stored.get(n as usize).map(|s| &s.transaction),
+            Origin::Demo(n) => t.changed.get(&n),
+        };
+        let address_ok = self.address.as_ref().is_none_or(|(wanted, of_customers)| {
+            let status = match record {
+                Some(x) => x.address_status.clone(),
+                None => Some(
+                    of_customers
+                        .get(r.customer as usize)
+                        .cloned()
+                        .unwrap_or_else(|| demo_address_status(None)),
+                ),
+            };
+            status.is_some_and(|s| wanted.contains(&s))
+        });
+        let filing_ok = self
+            .filing_id
+            .as_ref()
+            .is_none_or(|id| record.is_some_and(|x| x.filing_id.as_deref() == Some(id.as_str())));
+        let source_ok = self.source.as_ref().is_none_or(|wanted| {
+            let source = match (record, r.origin) {
+                (Some(x), _) => x.source.as_deref(),
+                (None, Origin::Demo(n)) => Some(t.demo_source(n)),
+                (None, Origin::Stored(_)) => None,
+            };
+            source.is_some_and(|s| s.eq_ignore_ascii_case(wanted))
+        });
+        address_ok && filing_ok && source_ok
+    }
 }
 
 /// The codes of the `wanted` values among `known`; `None` when nothing is wanted (any value).
@@ -152,13 +228,21 @@ fn codes<T: PartialEq>(known: &[T], wanted: &[T]) -> Option<Vec<u8>> {
 
 impl Matcher {
     fn new(t: &Transactions, f: &Filter, customers: &[Customer]) -> Self {
-        let jurisdictions = (f.state_code.is_some() || !f.countries.is_empty()).then(|| {
+        let jurisdictions = (f.state_code.is_some()
+            || f.state_name.is_some()
+            || !f.countries.is_empty())
+        .then(|| {
             t.jurisdictions
                 .iter()
                 .map(|(c, s)| {
                     f.state_code
                         .as_ref()
                         .is_none_or(|x| x.eq_ignore_ascii_case(s))
+                        && f.state_name.as_ref().is_none_or(|x| {
+                            !s.is_empty()
+                                && reference::lookup(c, s)
+                                    .is_some_and(|j| j.name.eq_ignore_ascii_case(x.trim()))
+                        })
                         && (f.countries.is_empty()
                             || f.countries.iter().any(|x| x.eq_ignore_ascii_case(c)))
                 })
@@ -190,6 +274,7 @@ impl Matcher {
             marketplace: f.marketplace,
             purchase: f.direction.as_ref().map(|d| *d == Direction::Purchase),
             search,
+            detail: Detail::new(f, customers),
         }
     }
 
@@ -205,6 +290,7 @@ impl Matcher {
             && self.refund.is_none_or(|x| x == r.refund)
             && self.marketplace.is_none_or(|m| m == r.marketplace)
             && self.purchase.is_none_or(|p| p == r.purchase)
+            && self.detail.as_ref().is_none_or(|d| d.matches(t, r))
             && self.search.as_ref().is_none_or(|(needle, hits)| {
                 hits.get(r.customer as usize).copied().unwrap_or(false)
                     || match r.origin {
@@ -225,6 +311,9 @@ impl Matcher {
 struct Ranks {
     state: Vec<u32>,
     customer: Vec<u32>,
+    /// Jurisdictions without a state (EU countries), customers without a name.
+    no_state: Vec<bool>,
+    no_name: Vec<bool>,
 }
 
 impl Ranks {
@@ -239,6 +328,11 @@ impl Ranks {
             ranks
         }
         Ranks {
+            no_state: t.jurisdictions.iter().map(|(_, s)| s.is_empty()).collect(),
+            no_name: customers
+                .iter()
+                .map(|c| c.name.as_deref().is_none_or(|n| n.trim().is_empty()))
+                .collect(),
             state: ranks_of(
                 t.jurisdictions
                     .iter()
@@ -251,6 +345,25 @@ impl Ranks {
                     .map(|c| c.name.clone().unwrap_or_default().to_lowercase())
                     .collect(),
             ),
+        }
+    }
+
+    /// Whether the row has no value in `field`, so it sorts last either way.
+    fn is_blank(&self, field: &str, r: &Row) -> bool {
+        match field {
+            "state" => self
+                .no_state
+                .get(r.jurisdiction as usize)
+                .copied()
+                .unwrap_or(true),
+            "customer_name" => self
+                .no_name
+                .get(r.customer as usize)
+                .copied()
+                .unwrap_or(true),
+            "status" => r.status == u8::MAX,
+            "processing_status" => r.processing == u8::MAX,
+            _ => false,
         }
     }
 

@@ -1,0 +1,374 @@
+//! `export` with every filter of the lists: the `FULLY_EXEMPT` transactions, filings with their
+//! filed dates and the windows kept on this side (overdue, due, expiring, expired), through the
+//! library and through the real binary, including `--demo`.
+
+use std::process::Stdio;
+
+use chrono::NaiveDate;
+use indicatif::ProgressBar;
+use taxdash::api::TransactionFilter;
+use taxdash::export::{ExportJob, ExportSummary, FilterFlags, Format, ListQuery, Resource, export};
+use taxdash::model::filters::FilingFilter;
+use taxdash::model::{PageParams, TransactionExemptStatus};
+use taxdash::sandbox::demo_data::DEMO_TODAY;
+use tokio::process::Command;
+
+use crate::binary::{empty_config, run, stderr};
+use crate::common::{client, sandbox};
+
+/// The CSV's rows as maps from column to cell.
+fn csv_maps(bytes: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let header: Vec<String> = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    reader
+        .records()
+        .map(|r| {
+            header
+                .iter()
+                .cloned()
+                .zip(r.expect("a row").iter().map(str::to_owned))
+                .collect()
+        })
+        .collect()
+}
+
+/// Exports `query` as CSV, 25 rows a page, into memory.
+async fn export_csv(client: &taxdash::api::Client, query: ListQuery) -> (Vec<u8>, ExportSummary) {
+    let mut job = ExportJob::new(query, Format::Csv);
+    job.page_size = 25;
+    let mut out = Vec::new();
+    let summary = export(client, &job, &mut out, &ProgressBar::hidden())
+        .await
+        .expect("export succeeds");
+    (out, summary)
+}
+
+fn day(s: &str) -> NaiveDate {
+    s.parse().expect("a date")
+}
+
+#[tokio::test]
+async fn the_fully_exempt_transactions_are_exported_whole() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let flags = FilterFlags {
+        exempt: vec!["FULLY_EXEMPT".into()],
+        from: Some(day("2000-01-01")),
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags(Resource::Transactions, &flags).unwrap();
+    let (bytes, summary) = export_csv(&client, query).await;
+    let rows = csv_maps(&bytes);
+    let expected = client
+        .list_transactions(
+            &TransactionFilter {
+                exempt_in: vec![TransactionExemptStatus::FullyExempt],
+                date_from: Some(day("2000-01-01")),
+                ..TransactionFilter::default()
+            },
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .total;
+    assert!(expected > 100, "the demo has hundreds of them");
+    assert_eq!(rows.len() as u64, expected);
+    assert_eq!(
+        (summary.rows, summary.checked, summary.total),
+        (expected, expected, expected)
+    );
+    assert!(rows.iter().all(|r| r["exempt"] == "FULLY_EXEMPT"));
+}
+
+#[tokio::test]
+async fn filings_are_exported_with_their_columns_and_filed_dates() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let (bytes, summary) = export_csv(&client, ListQuery::all(Resource::Filings)).await;
+    let all = csv_maps(&bytes);
+    let header = csv::Reader::from_reader(&bytes[..])
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>();
+    assert_eq!(header, Resource::Filings.csv_columns());
+    for column in [
+        "id",
+        "start_date",
+        "end_date",
+        "state_code",
+        "country_code",
+        "status",
+        "due_date",
+        "amount",
+        "currency",
+        "date_filed",
+        "approved_at",
+    ] {
+        assert!(header.iter().any(|h| h == column), "{column}");
+    }
+    let total = client
+        .list_filings(&FilingFilter::default(), PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .total;
+    assert_eq!((all.len() as u64, summary.total), (total, total));
+    assert!(
+        all.iter()
+            .any(|f| f["status"] == "FILED" && !f["date_filed"].is_empty())
+    );
+
+    let flags = FilterFlags {
+        filed_from: Some(day("2026-01-01")),
+        filed_to: Some(day("2026-06-30")),
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags(Resource::Filings, &flags).unwrap();
+    let filed = csv_maps(&export_csv(&client, query).await.0);
+    let in_window = |f: &&std::collections::HashMap<String, String>| {
+        let d = f["date_filed"].get(..10).unwrap_or("");
+        ("2026-01-01"..="2026-06-30").contains(&d)
+    };
+    assert!(!filed.is_empty());
+    assert_eq!(filed.len(), all.iter().filter(in_window).count());
+    assert!(filed.iter().all(|f| in_window(&f)));
+}
+
+#[tokio::test]
+async fn windows_kept_here_write_only_the_kept_rows_and_count_every_row_checked() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let all = csv_maps(
+        &export_csv(&client, ListQuery::all(Resource::Filings))
+            .await
+            .0,
+    );
+    // The demo files every return due by its own today; three weeks on, some are overdue.
+    let later = DEMO_TODAY + chrono::Days::new(21);
+    let today = later.to_string();
+    let open = |f: &std::collections::HashMap<String, String>| {
+        ["UNFILED", "FILING", "PAUSED"].contains(&f["status"].as_str())
+    };
+
+    let flags = FilterFlags {
+        overdue: true,
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags_on(Resource::Filings, &flags, later).unwrap();
+    let (bytes, summary) = export_csv(&client, query).await;
+    let overdue = csv_maps(&bytes);
+    let expected: Vec<&String> = all
+        .iter()
+        .filter(|f| open(f) && !f["due_date"].is_empty() && f["due_date"] < today)
+        .map(|f| &f["id"])
+        .collect();
+    assert!(!expected.is_empty(), "the demo has overdue returns");
+    assert_eq!(
+        overdue.iter().map(|f| &f["id"]).collect::<Vec<_>>(),
+        expected
+    );
+    assert_eq!(summary.rows, expected.len() as u64);
+    assert!(
+        summary.checked >= summary.rows && summary.checked == summary.total,
+        "every row the service sent was checked: {summary:?}"
+    );
+
+    let flags = FilterFlags {
+        due_within: Some(45),
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags_on(Resource::Filings, &flags, DEMO_TODAY).unwrap();
+    let due = csv_maps(&export_csv(&client, query).await.0);
+    let (from, horizon) = (
+        DEMO_TODAY.to_string(),
+        (DEMO_TODAY + chrono::Days::new(45)).to_string(),
+    );
+    let expected = all
+        .iter()
+        .filter(|f| open(f) && f["due_date"] >= from && f["due_date"] <= horizon)
+        .count();
+    assert!(expected > 0, "the demo has returns due soon");
+    assert_eq!(due.len(), expected);
+
+    // The demo's active certificates end on 31 December; a fortnight before one of them, some
+    // are expiring.
+    let before_new_year = day("2027-12-17");
+    let flags = FilterFlags {
+        expiring_within: Some(30),
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags_on(Resource::Exemptions, &flags, before_new_year).unwrap();
+    let expiring = csv_maps(&export_csv(&client, query).await.0);
+    assert!(!expiring.is_empty());
+    assert!(
+        expiring
+            .iter()
+            .all(|e| e["status"] == "ACTIVE" && e["end_date"] == "2027-12-31")
+    );
+
+    let flags = FilterFlags {
+        expired_within: Some(30),
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags_on(Resource::Exemptions, &flags, DEMO_TODAY).unwrap();
+    let (bytes, summary) = export_csv(&client, query).await;
+    let expired = csv_maps(&bytes);
+    assert!(!expired.is_empty());
+    assert!(
+        summary.checked > summary.rows && summary.checked == summary.total,
+        "rows outside the window were read and dropped: {summary:?}"
+    );
+
+    assert!(expired.iter().all(|e| {
+        e["end_date"].as_str() >= "2026-10-16" && e["end_date"].as_str() <= "2026-11-14"
+    }));
+}
+
+#[tokio::test]
+async fn the_binary_exports_fully_exempt_transactions_and_refuses_a_window_they_lack() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        &sandbox,
+        dir.path(),
+        &[
+            "export",
+            "transactions",
+            "--exempt",
+            "FULLY_EXEMPT",
+            "--from",
+            "2000-01-01",
+            "--format",
+            "csv",
+        ],
+    )
+    .await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = csv_maps(&output.stdout);
+    assert!(rows.len() > 100);
+    assert!(rows.iter().all(|r| r["exempt"] == "FULLY_EXEMPT"));
+
+    let output = run(
+        &sandbox,
+        dir.path(),
+        &["export", "transactions", "--overdue"],
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("--overdue does not apply to transactions; it applies to filings"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(
+        &sandbox,
+        dir.path(),
+        &["export", "filings", "--due-within", "soon"],
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(2), "a value of the wrong type");
+}
+
+/// `taxdash ARGS` with no service, key or profile in the environment.
+async fn offline(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(args)
+        .env("TAXDASH_CONFIG", empty_config())
+        .env_remove("TAXDASH_BASE_URL")
+        .env_remove("TAXDASH_API_KEY")
+        .env_remove("TAXDASH_ORGANIZATION_ID")
+        .env_remove("TAXDASH_PROFILE")
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("taxdash runs")
+}
+
+#[tokio::test]
+async fn export_demo_runs_on_the_embedded_sandbox_without_a_profile() {
+    let output = offline(&["export", "filings", "--demo", "--format", "csv"]).await;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = csv_maps(&output.stdout);
+    assert!(rows.len() > 10, "the demo's filings");
+    assert!(rows.iter().all(|f| f["id"].starts_with("file_demo1_")));
+
+    let output = offline(&["--demo", "export", "exemptions", "--status", "EXPIRED"]).await;
+    assert!(output.status.success());
+    let rows = csv_maps(&output.stdout);
+    assert!(!rows.is_empty() && rows.iter().all(|e| e["status"] == "EXPIRED"));
+
+    let output = offline(&["--api", "tenanted", "--demo", "export", "filings"]).await;
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        csv_maps(&output.stdout).len() > 10,
+        "the same filings over the Tenanted API"
+    );
+
+    let output = offline(&["login", "--demo"]).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--demo does not apply to `login`"));
+
+    let output = offline(&["export", "filings", "--demo", "--profile", "work"]).await;
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "--demo and --profile conflict"
+    );
+}
+
+#[tokio::test]
+async fn export_help_lists_every_filter_on_one_line() {
+    let output = offline(&["export", "-h"]).await;
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    let long = offline(&["export", "--help"]).await;
+    let long = String::from_utf8_lossy(&long.stdout);
+    for flag in [
+        "--status",
+        "--state",
+        "--country",
+        "--from",
+        "--to",
+        "--search",
+        "--exempt",
+        "--processing-status",
+        "--address-status",
+        "--type",
+        "--marketplace",
+        "--filed-from",
+        "--filed-to",
+        "--overdue",
+        "--due-within",
+        "--expiring-within",
+        "--expired-within",
+        "--order-by",
+        "--demo",
+    ] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{flag} ")) || l.trim() == flag)
+            .unwrap_or_else(|| panic!("{flag} is in the help:\n{help}"));
+        assert!(
+            line.len() > flag.len() + 10,
+            "{flag} says what it does: {line}"
+        );
+        assert!(long.contains(&format!("      {flag}")), "{flag} in --help");
+    }
+    assert!(help.contains("filings"), "the resource is listed");
+    assert!(help.contains("--demo"));
+}
