@@ -7,6 +7,7 @@ pub mod flash;
 pub mod form;
 pub mod help;
 pub mod keys;
+pub mod messages;
 pub mod paged_table;
 pub mod picker;
 pub mod spinner;
