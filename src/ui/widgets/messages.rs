@@ -139,17 +139,9 @@ impl MessagesView {
         lines
     }
 
-    /// Draws the overlay over `area` (a margin of one cell), remembering how many rows fit.
+    /// Draws the overlay over the whole of `area`, remembering how many rows fit.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let popup = if area.width > 4 && area.height > 4 {
-            Rect {
-                x: area.x + 1,
-                width: area.width - 2,
-                ..area
-            }
-        } else {
-            area
-        };
+        let popup = area;
         // Borders and the padding on either side.
         let lines = self.lines(popup.width.saturating_sub(4), theme);
         self.visible = popup.height.saturating_sub(2);
@@ -212,7 +204,7 @@ mod tests {
         let text = all_text(&buf);
         assert_eq!(
             row_text(&buf, 1),
-            " │ 09:15:40 error  Approving filings in bulk needs the    │"
+            "│ 09:15:40 error  Approving filings in bulk needs the      │"
         );
         assert!(text.contains("09:15:02 info   Refreshed"), "{text}");
         // Every word of the long message is on screen, in order, continuation lines indented.
@@ -225,7 +217,7 @@ mod tests {
             .collect();
         assert_eq!(body.join(" "), LONG);
         assert!(
-            row_text(&buf, 2).starts_with(" │                 "),
+            row_text(&buf, 2).starts_with("│                 Tenanted"),
             "{text}"
         );
         assert_styled(&buf, "error", theme.error);

@@ -114,7 +114,8 @@ pub fn columns() -> Vec<Column<Transaction>> {
         Column::new("Status", status_cell)
             .sort_key("status")
             .width(ColumnWidth::between(6, 18, 1))
-            .priority(priority::STATUS),
+            .priority(priority::STATUS)
+            .keep(),
         Column::new("Processing", processing_cell)
             .width(ColumnWidth::between(6, 23, 1))
             .priority(priority::DEFAULT),

@@ -81,8 +81,9 @@ pub struct Column<R> {
     pub cell: CellFn<R>,
     /// When the table is too narrow, the columns of the lowest priority are hidden first.
     pub priority: u8,
-    /// Never cut (amounts): the column is as wide as its widest cell on screen before any other
-    /// column gets room, and is hidden only after every column that is not kept.
+    /// Never cut (amounts, short statuses): the column is as wide as its widest cell on screen
+    /// before any other column gets room, and is hidden only after every column that is not
+    /// kept.
     pub keep: bool,
 }
 
@@ -108,8 +109,8 @@ impl<R> Column<R> {
         self
     }
 
-    /// Marks the column as never cut (amounts, totals): it gets the full width of its cells
-    /// first and is hidden last.
+    /// Marks the column as never cut (amounts, totals, a status whose words are short): it gets
+    /// the full width of its cells first and is hidden last.
     pub const fn keep(mut self) -> Self {
         self.keep = true;
         self

@@ -21,9 +21,15 @@ impl<R> PagedTable<R> {
     /// `no rows`, and `· failed to load` when the cursor's page could not be fetched). Only the
     /// rows on screen are built, whatever the total.
     ///
+    /// When the area is too narrow for every column, whole columns are hidden by priority (see
+    /// [`fit_widths`]) and the header counts them at its right: `+2 columns`, or `+2` where the
+    /// long form would cost one more column. Kept columns (amounts) are as wide as their widest
+    /// cell on screen.
+    ///
     /// The selected row takes `theme.selection` (dimmed when the table is not `focused`); rows
-    /// whose page is on its way show `…` in the muted style, rows whose page failed `✗`. Remembers the body height, which
-    /// keeps the cursor on screen and tells [`PagedTable::wants`] which rows are visible.
+    /// whose page is on its way show `…` in the muted style, rows whose page failed `✗`.
+    /// Remembers the body height, which keeps the cursor on screen and tells
+    /// [`PagedTable::wants`] which rows are visible.
     pub fn render(
         &mut self,
         area: Rect,
