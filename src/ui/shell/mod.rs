@@ -691,22 +691,40 @@ impl Shell {
     }
 }
 
+/// How a tab is named in the tab bar.
+#[derive(Debug, Clone, Copy)]
+enum TabForm {
+    /// `5 Transactions`
+    Full,
+    /// `5 Tra`
+    Short,
+    /// `5`
+    Number,
+}
+
+impl TabForm {
+    fn label(self, index: usize, title: &str) -> String {
+        match self {
+            TabForm::Full => format!("{} {title}", index + 1),
+            TabForm::Short => {
+                let letters: String = title.chars().take(3).collect();
+                format!("{} {letters}", index + 1)
+            }
+            TabForm::Number => (index + 1).to_string(),
+        }
+    }
+}
+
 /// The tabs' labels for a bar `width` cells wide (see [`Shell::tabs_line`]): the first of the
 /// four forms that fits, each applied to every tab alike, and the spaces between tabs.
 fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, usize) {
     use unicode_width::UnicodeWidthStr;
-    let full = |i: usize, t: &String| format!("{} {t}", i + 1);
-    let short = |i: usize, t: &String| {
-        let letters: String = t.chars().take(3).collect();
-        format!("{} {letters}", i + 1)
-    };
-    let number = |i: usize, _: &String| (i + 1).to_string();
-    type Form = dyn Fn(usize, &String) -> String;
-    let forms: [(&Form, &Form, usize); 4] = [
-        (&full, &full, 3),
-        (&full, &short, 2),
-        (&full, &number, 2),
-        (&number, &number, 2),
+    // The selected tab's form, the others', and the gap.
+    let forms = [
+        (TabForm::Full, TabForm::Full, 3),
+        (TabForm::Full, TabForm::Short, 2),
+        (TabForm::Full, TabForm::Number, 2),
+        (TabForm::Number, TabForm::Number, 2),
     ];
     let mut labels = (Vec::new(), 2);
     for (selected, other, gap) in forms {
@@ -714,11 +732,8 @@ fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, us
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                if i == focus {
-                    selected(i, t)
-                } else {
-                    other(i, t)
-                }
+                let form = if i == focus { selected } else { other };
+                form.label(i, t)
             })
             .collect();
         let used: usize = 1
