@@ -147,6 +147,10 @@ async fn filings_at_80x24_keep_the_amount_and_count_the_columns_that_gave_way() 
         header.contains("+3"),
         "the hidden columns are counted: {header}"
     );
+    assert!(
+        screen.contains("row 1 of 85 · not shown: Country, Approved at, Filing"),
+        "the status line names them: {screen}"
+    );
     d.quit().await;
 }
 

@@ -47,8 +47,8 @@ impl<R> PagedTable<R> {
             height: 1,
             ..area
         };
-        self.render_status(status_area, buf, theme);
         if area.height < 2 {
+            self.render_status(status_area, buf, theme, &[]);
             return;
         }
         let table_area = Rect {
@@ -68,6 +68,13 @@ impl<R> PagedTable<R> {
             .map(|c| self.column_fit(c, visible.clone(), theme))
             .collect();
         let (widths, marker) = fit_with_marker(&fits, table_area.width);
+        let hidden: Vec<&str> = columns
+            .iter()
+            .zip(&widths)
+            .filter(|&(_, &w)| w == 0)
+            .map(|(c, _)| c.title)
+            .collect();
+        self.render_status(status_area, buf, theme, &hidden);
         let shown: Vec<(&Column<R>, u16)> =
             columns.iter().zip(widths).filter(|&(_, w)| w > 0).collect();
 
@@ -199,8 +206,9 @@ impl<R> PagedTable<R> {
         }
     }
 
-    /// `row 1,234 of 1,000,000`, with `· loading…` while the cursor's page is on its way.
-    fn render_status(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    /// `row 1,234 of 1,000,000`, with `· loading…` while the cursor's page is on its way, and
+    /// the titles of the columns `hidden` for want of room (`· not shown: Country, Filing`).
+    fn render_status(&self, area: Rect, buf: &mut Buffer, theme: &Theme, hidden: &[&str]) {
         let text = match self.total {
             None => "loading…".to_owned(),
             Some(0) => format!("no {}", self.noun),
@@ -214,6 +222,11 @@ impl<R> PagedTable<R> {
                 }
                 text
             }
+        };
+        let text = if hidden.is_empty() {
+            text
+        } else {
+            format!("{text} · not shown: {}", hidden.join(", "))
         };
         let text = truncate(&text, usize::from(area.width)).into_owned();
         Line::styled(text, theme.muted).render(area, buf);

@@ -464,6 +464,7 @@ fn narrow_tables_hide_low_priority_columns_whole_and_say_so() {
     let lines = draw_prioritised(&mut t, 36);
     assert_eq!(lines[0], "State      Status          Amount +1");
     assert_eq!(lines[2].trim_end(), "State 1233 REGISTE… 12,330.05 USD");
+    assert_eq!(lines[3].trim_end(), "row 1,234 of 2,000 · not shown: ID");
     // With room to spare the marker says what it counts.
     let wide_id = vec![
         Column::new("Filing", |r: &Reg, _| Line::from(r.id.to_string()))
