@@ -7,6 +7,7 @@ use std::time::Duration;
 use crossterm::event::KeyCode;
 use taxdash::model::PageParams;
 use taxdash::model::filters::{FilingFilter, TransactionFilter};
+use taxdash::sandbox::SandboxConfig;
 use taxdash::ui::text::{money, thousands};
 
 use crate::harness::{Dashboard, Options};
@@ -299,4 +300,44 @@ async fn a_long_message_is_cut_at_80_columns_and_read_whole_with_messages() {
 fn time_of(screen: &str) -> String {
     let at = screen.find(" error  ").expect("a message");
     screen[at - 8..at].to_owned()
+}
+
+#[tokio::test]
+async fn connection_trouble_is_kept_among_the_messages() {
+    let d = Dashboard::start(Options {
+        size: SMALL,
+        sandbox: SandboxConfig {
+            error_rate: 1.0,
+            ..SandboxConfig::default()
+        },
+        ..Options::default()
+    })
+    .await;
+    let screen = d
+        .wait_until("the trouble", Duration::from_secs(20), |s| {
+            s.contains("connection trouble")
+        })
+        .await;
+    d.command("messages");
+    let overlay = d.wait_for("┌ Messages").await;
+    // The header says so, the footer's message is cut and points to :messages, which has the
+    // reason whole, once, though both the connection and the pane reported it.
+    let status = row(&screen, 22);
+    assert!(status.ends_with("… (:messages)"), "{screen}");
+    let entries: Vec<&str> = overlay.lines().filter(|l| l.contains(" error  ")).collect();
+    assert_eq!(entries.len(), 1, "{overlay}");
+    assert!(
+        entries[0].contains("The service failed (HTTP 503"),
+        "{overlay}"
+    );
+    assert!(
+        overlay.contains("it keeps failing, the service may be down."),
+        "{overlay}"
+    );
+    d.key(KeyCode::Esc);
+    d.wait_until("the overlay closed", Duration::from_secs(5), |s| {
+        !s.contains("┌ Messages")
+    })
+    .await;
+    d.quit().await;
 }

@@ -17,7 +17,7 @@ use super::pane::{Ctx, HintKey, Level, Pane};
 use super::theme::Theme;
 use super::widgets::command_line::{CommandLine, CommandOutcome};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
-use super::widgets::flash::{Flash, FlashLevel, FlashLine};
+use super::widgets::flash::{Flash, FlashLevel, FlashLine, pointed_line};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
@@ -272,11 +272,9 @@ impl Shell {
         };
         let was_in_trouble = matches!(self.connection, Connection::Trouble(_));
         match &answer.result {
-            Err(f) if f.kind.is_connection() => {
-                self.connection = Connection::Trouble(f.message.clone());
-            }
+            Err(f) if f.kind.is_connection() => self.trouble(f.message.clone()),
             Err(f) if f.kind == FailureKind::Unauthorized || f.kind == FailureKind::Forbidden => {
-                self.connection = Connection::Trouble("the service refused the API key".into());
+                self.trouble("the service refused the API key".into());
             }
             Ok(_) | Err(_) => self.connection = Connection::Connected,
         }
@@ -287,6 +285,15 @@ impl Shell {
             effects.extend(self.reconnected());
         }
         effects
+    }
+
+    /// The connection is in trouble for `why`, which the status line shows and `:messages`
+    /// keeps (once, not for every answer that says the same).
+    fn trouble(&mut self, why: String) {
+        if !matches!(&self.connection, Connection::Trouble(was) if *was == why) {
+            self.messages.push_now(FlashLevel::Error, why.clone());
+        }
+        self.connection = Connection::Trouble(why);
     }
 
     /// The service answers again: every pane shown so far whose last load failed loads again.
@@ -592,7 +599,7 @@ impl Shell {
         if self.flash.current().is_some() {
             self.flash.render(status, frame.buffer_mut(), &theme);
         } else {
-            frame.render_widget(Paragraph::new(self.status_line()), status);
+            frame.render_widget(Paragraph::new(self.status_line(status.width)), status);
         }
         if let Some(Overlay::Command) = &mut self.overlay {
             self.command_line.render(footer, frame.buffer_mut(), &theme);
@@ -671,7 +678,9 @@ impl Shell {
         Line::from(spans)
     }
 
-    fn status_line(&self) -> Line<'static> {
+    /// What is under way on the focused pane, else the connection's trouble (cut to `width`,
+    /// pointing to `:messages` when too long).
+    fn status_line(&self, width: u16) -> Line<'static> {
         let loading: Vec<&str> = self
             .waiting
             .values()
@@ -685,7 +694,12 @@ impl Shell {
             ));
         }
         if let Connection::Trouble(why) = &self.connection {
-            return Line::from(Span::styled(format!(" {why}"), self.theme.warning));
+            return pointed_line(
+                &format!(" {why}"),
+                usize::from(width),
+                self.theme.warning,
+                &self.theme,
+            );
         }
         Line::default()
     }

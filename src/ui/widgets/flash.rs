@@ -13,6 +13,22 @@ use crate::ui::theme::Theme;
 /// What a cut message ends with, after its ellipsis: where to read it whole.
 pub const READ_WHOLE: &str = " (:messages)";
 
+/// `text` in `style` within `width` cells; when it is too long, cut so that it ends in
+/// `… (:messages)`, which tells where to read it whole.
+pub fn pointed_line(full: &str, width: usize, style: Style, theme: &Theme) -> Line<'static> {
+    if text::width(full) <= width {
+        return Line::styled(full.to_owned(), style);
+    }
+    let budget = width.saturating_sub(text::width(READ_WHOLE));
+    if budget < 2 {
+        return Line::styled(text::truncate(full, width).into_owned(), style);
+    }
+    Line::from(vec![
+        Span::styled(text::truncate(full, budget).into_owned(), style),
+        Span::styled(READ_WHOLE, theme.muted),
+    ])
+}
+
 /// How long a message stays, in ticks, unless told otherwise.
 pub const DEFAULT_TICKS: u32 = 20;
 
@@ -88,15 +104,7 @@ impl Flash {
             return line;
         }
         let (mark, style) = self.mark(theme);
-        let full = format!("{mark}{}", self.message);
-        let budget = width.saturating_sub(text::width(READ_WHOLE));
-        if budget < 2 {
-            return Line::styled(text::truncate(&full, width).into_owned(), style);
-        }
-        Line::from(vec![
-            Span::styled(text::truncate(&full, budget).into_owned(), style),
-            Span::styled(READ_WHOLE, theme.muted),
-        ])
+        pointed_line(&format!("{mark}{}", self.message), width, style, theme)
     }
 
     /// The mark that tells the level apart without colour, and the level's style.

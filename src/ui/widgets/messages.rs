@@ -27,6 +27,8 @@ pub struct Message {
     pub time: String,
     pub level: FlashLevel,
     pub text: String,
+    /// How many times in a row it was shown (the time is the last one's).
+    pub times: u32,
 }
 
 /// The last [`MESSAGES_KEPT`] messages, oldest dropped first.
@@ -36,15 +38,26 @@ pub struct MessageLog {
 }
 
 impl MessageLog {
-    /// Records a message shown at `time` (`HH:MM:SS`).
+    /// Records a message shown at `time` (`HH:MM:SS`). The same message again right after
+    /// itself is counted, not listed twice.
     pub fn push(&mut self, time: impl Into<String>, level: FlashLevel, text: impl Into<String>) {
+        let text = text.into();
+        if let Some(last) = self.messages.back_mut()
+            && last.level == level
+            && last.text == text
+        {
+            last.times += 1;
+            last.time = time.into();
+            return;
+        }
         if self.messages.len() == MESSAGES_KEPT {
             self.messages.pop_front();
         }
         self.messages.push_back(Message {
             time: time.into(),
             level,
-            text: text.into(),
+            text,
+            times: 1,
         });
     }
 
@@ -122,7 +135,12 @@ impl MessagesView {
         let mut lines = Vec::new();
         for message in &self.messages {
             let (label, style) = level_label(message.level, theme);
-            for (i, part) in wrap(&message.text, text_width).into_iter().enumerate() {
+            let text = if message.times > 1 {
+                format!("{} (×{})", message.text, message.times)
+            } else {
+                message.text.clone()
+            };
+            for (i, part) in wrap(&text, text_width).into_iter().enumerate() {
                 let lead = if i == 0 {
                     vec![
                         Span::styled(format!("{} ", message.time), theme.muted),
@@ -222,6 +240,24 @@ mod tests {
         );
         assert_styled(&buf, "error", theme.error);
         assert_styled(&buf, "09:15:40", theme.muted);
+    }
+
+    #[test]
+    fn the_same_message_again_is_counted() {
+        let mut log = log();
+        log.push("09:16:00", FlashLevel::Error, LONG);
+        log.push("09:16:05", FlashLevel::Error, LONG);
+        assert_eq!(log.len(), 2);
+        let newest = log.newest_first().next().unwrap();
+        assert_eq!((newest.time.as_str(), newest.times), ("09:16:05", 3));
+        let mut view = MessagesView::new(&log);
+        let mut buf = blank(60, 12);
+        view.render(buf.area, &mut buf, &Theme::default());
+        assert!(all_text(&buf).contains("APIs. (×3)"), "{}", all_text(&buf));
+        // Another message in between starts a new entry.
+        log.push("09:17:00", FlashLevel::Info, "Refreshed");
+        log.push("09:17:01", FlashLevel::Error, LONG);
+        assert_eq!(log.len(), 4);
     }
 
     #[test]
