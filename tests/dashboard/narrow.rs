@@ -341,3 +341,45 @@ async fn connection_trouble_is_kept_among_the_messages() {
     .await;
     d.quit().await;
 }
+
+/// The first four tabs at `size`: each screen once its rows are in, snapshotted as
+/// `tab_<title>_<size>`.
+async fn every_tab(size: (u16, u16)) {
+    let d = Dashboard::start(Options {
+        size,
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    for title in ["Registrations", "Nexus", "Exemptions", "Customers"] {
+        open_tab(&d, title);
+        d.wait_until(title, Duration::from_secs(10), |s| {
+            s.contains(&format!("┌ {title} —")) && s.contains("row 1 of")
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let screen = d.screen();
+        let name = format!("tab_{}_{}x{}", title.to_lowercase(), size.0, size.1);
+        insta::assert_snapshot!(name, screen);
+        // No column is cut to nothing, and nothing runs past the edge.
+        for line in screen.lines() {
+            assert!(line.chars().count() <= usize::from(size.0), "{line}");
+        }
+        let footer = row(&screen, usize::from(size.1) - 1);
+        assert!(
+            footer.ends_with("? help  q/ctrl-c quit"),
+            "{title}: {footer}"
+        );
+    }
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn every_list_tab_at_80x24() {
+    every_tab(SMALL).await;
+}
+
+#[tokio::test]
+async fn every_list_tab_at_200x50() {
+    every_tab(LARGE).await;
+}
