@@ -8,6 +8,7 @@ mod exemptions;
 mod exposure;
 mod filings;
 mod harness;
+mod narrow;
 mod nexus;
 mod organizations;
 mod registrations;

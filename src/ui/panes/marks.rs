@@ -6,7 +6,7 @@
 use ratatui::text::{Line, Span};
 
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 /// A row of a list offering marks: the record and whether it is marked.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +24,9 @@ impl<R> Marked<R> {
 
 /// The marker column: `●` on a marked row.
 pub fn marker_column<R>() -> Column<Marked<R>> {
-    Column::new(" ", marker_cell::<R>).width(ColumnWidth::fixed(1))
+    Column::new(" ", marker_cell::<R>)
+        .width(ColumnWidth::fixed(1))
+        .priority(priority::STATUS)
 }
 
 fn marker_cell<'r, R>(m: &'r Marked<R>, theme: &Theme) -> Line<'r> {

@@ -17,8 +17,9 @@ use super::pane::{Ctx, HintKey, Level, Pane};
 use super::theme::Theme;
 use super::widgets::command_line::{CommandLine, CommandOutcome};
 use super::widgets::confirm::{Confirm, ConfirmOutcome};
-use super::widgets::flash::{Flash, FlashLine};
+use super::widgets::flash::{Flash, FlashLevel, FlashLine, pointed_line};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
+use super::widgets::messages::{MessageLog, MessagesView};
 
 mod organizations;
 
@@ -58,6 +59,7 @@ pub type PaneFactory = fn() -> Vec<Box<dyn Pane>>;
 /// What covers the panes, if anything.
 enum Overlay {
     Help(Help),
+    Messages(MessagesView),
     Command,
     ConfirmQuit(Confirm),
 }
@@ -75,6 +77,8 @@ pub struct Shell {
     waiting: HashMap<RequestId, (usize, String)>,
     next_id: u64,
     flash: FlashLine,
+    /// Every message the flash line showed, for `:messages`.
+    messages: MessageLog,
     overlay: Option<Overlay>,
     command_line: CommandLine,
     spinner: usize,
@@ -100,7 +104,7 @@ impl Shell {
         header: HeaderInfo,
     ) -> Self {
         let shown = vec![false; panes.len()];
-        let mut commands: Vec<String> = ["quit", "help", "theme"]
+        let mut commands: Vec<String> = ["quit", "help", "messages", "theme"]
             .iter()
             .map(|c| (*c).to_owned())
             .collect();
@@ -122,6 +126,7 @@ impl Shell {
             waiting: HashMap::new(),
             next_id: 0,
             flash: FlashLine::default(),
+            messages: MessageLog::default(),
             overlay: None,
             command_line,
             spinner: 0,
@@ -184,6 +189,12 @@ impl Shell {
     }
 
     fn notify(&mut self, level: Level, text: String) {
+        let logged = match level {
+            Level::Info => FlashLevel::Info,
+            Level::Success => FlashLevel::Success,
+            Level::Error => FlashLevel::Error,
+        };
+        self.messages.push_now(logged, text.clone());
         let flash = match level {
             Level::Info => Flash::info(text).with_ticks(NOTICE_TICKS),
             Level::Success => Flash::success(text).with_ticks(NOTICE_TICKS),
@@ -261,11 +272,9 @@ impl Shell {
         };
         let was_in_trouble = matches!(self.connection, Connection::Trouble(_));
         match &answer.result {
-            Err(f) if f.kind.is_connection() => {
-                self.connection = Connection::Trouble(f.message.clone());
-            }
+            Err(f) if f.kind.is_connection() => self.trouble(f.message.clone()),
             Err(f) if f.kind == FailureKind::Unauthorized || f.kind == FailureKind::Forbidden => {
-                self.connection = Connection::Trouble("the service refused the API key".into());
+                self.trouble("the service refused the API key".into());
             }
             Ok(_) | Err(_) => self.connection = Connection::Connected,
         }
@@ -276,6 +285,15 @@ impl Shell {
             effects.extend(self.reconnected());
         }
         effects
+    }
+
+    /// The connection is in trouble for `why`, which the status line shows and `:messages`
+    /// keeps (once, not for every answer that says the same).
+    fn trouble(&mut self, why: String) {
+        if !matches!(&self.connection, Connection::Trouble(was) if *was == why) {
+            self.messages.push_now(FlashLevel::Error, why.clone());
+        }
+        self.connection = Connection::Trouble(why);
     }
 
     /// The service answers again: every pane shown so far whose last load failed loads again.
@@ -307,6 +325,16 @@ impl Shell {
             Some(Overlay::Help(mut help)) => {
                 if help.handle_key(key) == HelpOutcome::None && !ctrl_c {
                     self.overlay = Some(Overlay::Help(help));
+                }
+                return if ctrl_c {
+                    self.request_quit()
+                } else {
+                    Vec::new()
+                };
+            }
+            Some(Overlay::Messages(mut view)) => {
+                if view.handle_key(key) == HelpOutcome::None && !ctrl_c {
+                    self.overlay = Some(Overlay::Messages(view));
                 }
                 return if ctrl_c {
                     self.request_quit()
@@ -378,7 +406,8 @@ impl Shell {
         vec![Effect::Quit]
     }
 
-    /// Runs a `:` command: the shell's own (`quit`, `help`, `theme NAME`, a pane's name), else
+    /// Runs a `:` command: the shell's own (`quit`, `help`, `messages`, `theme NAME`, a pane's
+    /// name), else
     /// the focused pane's.
     fn run_command(&mut self, text: &str) -> Vec<Effect> {
         let mut words = text.split_whitespace();
@@ -391,6 +420,10 @@ impl Shell {
             "q" | "quit" => return self.request_quit(),
             "help" => {
                 self.overlay = Some(Overlay::Help(self.help()));
+                return Vec::new();
+            }
+            "messages" => {
+                self.overlay = Some(Overlay::Messages(MessagesView::new(&self.messages)));
                 return Vec::new();
             }
             "org" => return self.org_command(&args),
@@ -443,7 +476,7 @@ impl Shell {
             (Action::PrevPane, "previous tab"),
             (
                 Action::CommandLine,
-                "command line (:theme, :quit, pane names)",
+                "command line (:messages, :theme, :quit, pane names)",
             ),
             (Action::Help, "this help"),
             (Action::Quit, "quit"),
@@ -451,6 +484,11 @@ impl Shell {
         for (action, label) in global {
             hints.push(Hint::new(self.keymap.keys_for(action), label, "Everywhere"));
         }
+        hints.push(Hint::new(
+            ":messages",
+            "the last messages, whole, with their times",
+            "Everywhere",
+        ));
         for (i, p) in self.panes.iter().enumerate() {
             hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
         }
@@ -509,16 +547,25 @@ impl Shell {
     /// The footer's hints: the focused pane's, then the shell's, with their live keys.
     pub fn hints(&self) -> Vec<(String, &'static str)> {
         let mut hints = self.pane_hints();
-        if !self.panes[self.focus].captures_text() {
-            for (action, label) in [
-                (Action::CommandLine, "command"),
-                (Action::Help, "help"),
-                (Action::Quit, "quit"),
-            ] {
-                hints.push((self.keymap.keys_for(action), label));
-            }
-        }
+        hints.extend(self.shell_hints());
         hints
+    }
+
+    /// The shell's own footer hints (command line, help, quit), which the footer always keeps;
+    /// none while the focused pane takes typed text.
+    fn shell_hints(&self) -> Vec<(String, &'static str)> {
+        if self.panes[self.focus].captures_text() {
+            return Vec::new();
+        }
+        [
+            (Action::CommandLine, "command"),
+            (Action::Help, "help"),
+            (Action::Quit, "quit"),
+        ]
+        .into_iter()
+        .map(|(action, label)| (self.keymap.keys_for(action), label))
+        .filter(|(keys, _)| !keys.is_empty())
+        .collect()
     }
 
     /// The focused pane's hints with their live keys, writes left out in read-only mode.
@@ -554,13 +601,13 @@ impl Shell {
             Paragraph::new(self.header_line()).style(self.theme.header),
             header,
         );
-        frame.render_widget(Paragraph::new(self.tabs_line()), tabs);
+        frame.render_widget(Paragraph::new(self.tabs_line(tabs.width)), tabs);
         let theme = self.theme.clone();
         self.panes[self.focus].draw(frame, body, &theme, &self.keymap, true);
         if self.flash.current().is_some() {
             self.flash.render(status, frame.buffer_mut(), &theme);
         } else {
-            frame.render_widget(Paragraph::new(self.status_line()), status);
+            frame.render_widget(Paragraph::new(self.status_line(status.width)), status);
         }
         if let Some(Overlay::Command) = &mut self.overlay {
             self.command_line.render(footer, frame.buffer_mut(), &theme);
@@ -570,7 +617,8 @@ impl Shell {
                 .into_iter()
                 .map(|(k, l)| Hint::new(k, l, ""))
                 .collect();
-            let line = footer_line(&hints, footer.width.saturating_sub(1), &theme);
+            let kept = self.shell_hints().len();
+            let line = footer_line(&hints, kept, footer.width.saturating_sub(1), &theme);
             let indented = Rect {
                 x: footer.x + 1,
                 width: footer.width.saturating_sub(1),
@@ -580,6 +628,7 @@ impl Shell {
         }
         match &mut self.overlay {
             Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::Messages(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
             _ => {}
         }
@@ -614,21 +663,32 @@ impl Shell {
         Line::from(spans)
     }
 
-    fn tabs_line(&self) -> Line<'static> {
+    /// The tab bar in `width` cells. Every tab in full when they all fit; else the selected tab
+    /// in full and the others as their number and first three letters (`2 Nex`); else the
+    /// others as their number only; else every tab as its number. So a tab is never cut where
+    /// the edge happens to fall.
+    fn tabs_line(&self, width: u16) -> Line<'static> {
+        let titles: Vec<String> = self.panes.iter().map(|p| p.title().to_owned()).collect();
+        let (labels, gap) = tab_labels(&titles, self.focus, usize::from(width));
+        let gap = " ".repeat(gap);
         let mut spans = vec![Span::raw(" ")];
-        for (i, pane) in self.panes.iter().enumerate() {
+        for (i, label) in labels.into_iter().enumerate() {
             let style = if i == self.focus {
                 self.theme.tab_active
             } else {
                 self.theme.tab
             };
-            spans.push(Span::styled(format!("{} {}", i + 1, pane.title()), style));
-            spans.push(Span::raw("   "));
+            if i > 0 {
+                spans.push(Span::raw(gap.clone()));
+            }
+            spans.push(Span::styled(label, style));
         }
         Line::from(spans)
     }
 
-    fn status_line(&self) -> Line<'static> {
+    /// What is under way on the focused pane, else the connection's trouble (cut to `width`,
+    /// pointing to `:messages` when too long).
+    fn status_line(&self, width: u16) -> Line<'static> {
         let loading: Vec<&str> = self
             .waiting
             .values()
@@ -642,8 +702,113 @@ impl Shell {
             ));
         }
         if let Connection::Trouble(why) = &self.connection {
-            return Line::from(Span::styled(format!(" {why}"), self.theme.warning));
+            return pointed_line(
+                &format!(" {why}"),
+                usize::from(width),
+                self.theme.warning,
+                &self.theme,
+            );
         }
         Line::default()
+    }
+}
+
+/// How a tab is named in the tab bar.
+#[derive(Debug, Clone, Copy)]
+enum TabForm {
+    /// `5 Transactions`
+    Full,
+    /// `5 Tra`
+    Short,
+    /// `5`
+    Number,
+}
+
+impl TabForm {
+    fn label(self, index: usize, title: &str) -> String {
+        match self {
+            TabForm::Full => format!("{} {title}", index + 1),
+            TabForm::Short => {
+                let letters: String = title.chars().take(3).collect();
+                format!("{} {letters}", index + 1)
+            }
+            TabForm::Number => (index + 1).to_string(),
+        }
+    }
+}
+
+/// The tabs' labels for a bar `width` cells wide (see [`Shell::tabs_line`]): the first of the
+/// four forms that fits, each applied to every tab alike, and the spaces between tabs.
+fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, usize) {
+    use unicode_width::UnicodeWidthStr;
+    // The selected tab's form, the others', and the gap.
+    let forms = [
+        (TabForm::Full, TabForm::Full, 3),
+        (TabForm::Full, TabForm::Short, 2),
+        (TabForm::Full, TabForm::Number, 2),
+        (TabForm::Number, TabForm::Number, 2),
+    ];
+    let mut labels = (Vec::new(), 2);
+    for (selected, other, gap) in forms {
+        let these: Vec<String> = titles
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let form = if i == focus { selected } else { other };
+                form.label(i, t)
+            })
+            .collect();
+        let used: usize = 1
+            + these.iter().map(|l| l.width()).sum::<usize>()
+            + gap * these.len().saturating_sub(1);
+        labels = (these, gap);
+        if used <= width {
+            break;
+        }
+    }
+    labels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tab_labels;
+
+    fn titles() -> Vec<String> {
+        [
+            "Registrations",
+            "Nexus",
+            "Exemptions",
+            "Customers",
+            "Transactions",
+            "Filings",
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    }
+
+    #[test]
+    fn tabs_shorten_one_way_for_all() {
+        let (labels, gap) = tab_labels(&titles(), 5, 200);
+        assert_eq!(labels[0], "1 Registrations");
+        assert_eq!((labels[5].as_str(), gap), ("6 Filings", 3));
+        // Too narrow for every title: the selected one in full, the others by three letters.
+        let (labels, gap) = tab_labels(&titles(), 5, 80);
+        assert_eq!(
+            labels,
+            ["1 Reg", "2 Nex", "3 Exe", "4 Cus", "5 Tra", "6 Filings"]
+        );
+        assert_eq!(gap, 2);
+        // Narrower: numbers for the others; then numbers only.
+        let (labels, _) = tab_labels(&titles(), 0, 32);
+        assert_eq!(labels, ["1 Registrations", "2", "3", "4", "5", "6"]);
+        let (labels, _) = tab_labels(&titles(), 0, 20);
+        assert_eq!(labels, ["1", "2", "3", "4", "5", "6"]);
+        // The same width gives the same form whichever tab is selected.
+        for focus in 0..6 {
+            let (labels, _) = tab_labels(&titles(), focus, 80);
+            for (i, label) in labels.iter().enumerate() {
+                assert_eq!(label.len() > 5, i == focus && titles()[i].len() > 3);
+            }
+        }
     }
 }

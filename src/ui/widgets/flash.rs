@@ -3,10 +3,31 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
+use crate::ui::text;
 use crate::ui::theme::Theme;
+
+/// What a cut message ends with, after its ellipsis: where to read it whole.
+pub const READ_WHOLE: &str = " (:messages)";
+
+/// `text` in `style` within `width` cells; when it is too long, cut so that it ends in
+/// `… (:messages)`, which tells where to read it whole.
+pub fn pointed_line(full: &str, width: usize, style: Style, theme: &Theme) -> Line<'static> {
+    if text::width(full) <= width {
+        return Line::styled(full.to_owned(), style);
+    }
+    let budget = width.saturating_sub(text::width(READ_WHOLE));
+    if budget < 2 {
+        return Line::styled(text::truncate(full, width).into_owned(), style);
+    }
+    Line::from(vec![
+        Span::styled(text::truncate(full, budget).into_owned(), style),
+        Span::styled(READ_WHOLE, theme.muted),
+    ])
+}
 
 /// How long a message stays, in ticks, unless told otherwise.
 pub const DEFAULT_TICKS: u32 = 20;
@@ -67,15 +88,32 @@ impl Flash {
     /// The message as a styled line: a mark that tells the level apart without colour, then the
     /// text, both in the level's style.
     pub fn line(&self, theme: &Theme) -> Line<'static> {
-        let (mark, style) = match self.level {
-            FlashLevel::Info => ("", theme.info),
-            FlashLevel::Success => ("✓ ", theme.success),
-            FlashLevel::Error => ("✗ ", theme.error),
-        };
+        let (mark, style) = self.mark(theme);
         Line::from(vec![
             Span::styled(mark, style),
             Span::styled(self.message.clone(), style),
         ])
+    }
+
+    /// The line cut to `width`: a message too long for it ends in `… (:messages)`, which tells
+    /// where to read it whole.
+    pub fn fitted_line(&self, width: u16, theme: &Theme) -> Line<'static> {
+        let line = self.line(theme);
+        let width = usize::from(width);
+        if line.width() <= width {
+            return line;
+        }
+        let (mark, style) = self.mark(theme);
+        pointed_line(&format!("{mark}{}", self.message), width, style, theme)
+    }
+
+    /// The mark that tells the level apart without colour, and the level's style.
+    fn mark(&self, theme: &Theme) -> (&'static str, Style) {
+        match self.level {
+            FlashLevel::Info => ("", theme.info),
+            FlashLevel::Success => ("✓ ", theme.success),
+            FlashLevel::Error => ("✗ ", theme.error),
+        }
     }
 }
 
@@ -113,10 +151,11 @@ impl FlashLine {
         false
     }
 
-    /// Draws the message, if any, on the first row of `area`; the line is cut at the edge.
+    /// Draws the message, if any, on the first row of `area`; a message too long for it is cut
+    /// and ends in `… (:messages)`.
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         if let Some(flash) = &self.current {
-            flash.line(theme).render(area, buf);
+            flash.fitted_line(area.width, theme).render(area, buf);
         }
     }
 }
@@ -176,5 +215,25 @@ mod tests {
             assert_eq!(row_text(&buf, 0), text);
             assert_styled(&buf, text, style);
         }
+    }
+
+    #[test]
+    fn a_long_message_is_cut_and_says_where_to_read_it() {
+        let theme = Theme::default();
+        let flash = Flash::error("needs the Tenanted API: set api = \"tenanted\" in the profile");
+        let mut line = FlashLine::default();
+        line.show(flash);
+        let mut buf = blank(40, 1);
+        line.render(buf.area, &mut buf, &theme);
+        assert_eq!(
+            row_text(&buf, 0),
+            "✗ needs the Tenanted API: s… (:messages)"
+        );
+        assert_styled(&buf, "✗ needs", theme.error);
+        assert_styled(&buf, "(:messages)", theme.muted);
+        // A message that fits is left alone.
+        let mut buf = blank(80, 1);
+        line.render(buf.area, &mut buf, &theme);
+        assert!(row_text(&buf, 0).ends_with("in the profile"));
     }
 }

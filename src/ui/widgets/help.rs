@@ -35,20 +35,41 @@ impl Hint {
     }
 }
 
-/// The footer's hint line: `key label` pairs in order, two spaces apart. A pair that does not fit
-/// in `width` is left out, and shorter ones after it still get their chance.
-pub fn footer_line(hints: &[Hint], width: u16, theme: &Theme) -> Line<'static> {
+/// The footer's hint line: `key label` pairs in order, two spaces apart. The last `kept` hints
+/// (help, quit) always show when they fit at all: room is made for them first, the last first.
+/// The others fill what is left in order; a pair that does not fit is left out, and shorter
+/// ones after it still get their chance.
+pub fn footer_line(hints: &[Hint], kept: usize, width: u16, theme: &Theme) -> Line<'static> {
     let width = usize::from(width);
+    let pair = |hint: &Hint| hint.keys.width() + 1 + hint.label.width();
+    let split = hints.len().saturating_sub(kept);
+    let (others, pinned) = hints.split_at(split);
+    // The kept hints that fit, from the last backwards.
+    let mut shown_pinned = vec![false; pinned.len()];
     let mut used = 0;
-    let mut spans = Vec::new();
-    for hint in hints {
-        let gap = if spans.is_empty() { 0 } else { 2 };
-        let needed = gap + hint.keys.width() + 1 + hint.label.width();
-        if used + needed > width {
-            continue;
+    for (i, hint) in pinned.iter().enumerate().rev() {
+        let gap = if used == 0 { 0 } else { 2 };
+        if used + gap + pair(hint) <= width {
+            used += gap + pair(hint);
+            shown_pinned[i] = true;
         }
-        used += needed;
-        if gap > 0 {
+    }
+    let mut shown_others = vec![false; others.len()];
+    for (i, hint) in others.iter().enumerate() {
+        let gap = if used == 0 { 0 } else { 2 };
+        if used + gap + pair(hint) <= width {
+            used += gap + pair(hint);
+            shown_others[i] = true;
+        }
+    }
+    let chosen = others
+        .iter()
+        .zip(shown_others)
+        .chain(pinned.iter().zip(shown_pinned))
+        .filter_map(|(hint, shown)| shown.then_some(hint));
+    let mut spans = Vec::new();
+    for hint in chosen {
+        if !spans.is_empty() {
             spans.push(Span::raw("  "));
         }
         spans.push(Span::styled(hint.keys.clone(), theme.key));
@@ -257,17 +278,37 @@ mod tests {
     #[test]
     fn footer_keeps_what_fits_in_order() {
         let theme = Theme::default();
-        let line = footer_line(&hints(), 200, &theme);
+        let line = footer_line(&hints(), 0, 200, &theme);
         assert!(
             line.to_string()
                 .starts_with("j/k move  g/G first/last  Enter open")
         );
         // "j/k move" (8) + "  g/G first/last" (16) passes 22 columns, "  Enter open" (12) fits.
-        let narrow = footer_line(&hints(), 22, &theme).to_string();
+        let narrow = footer_line(&hints(), 0, 22, &theme).to_string();
         assert_eq!(narrow, "j/k move  Enter open");
         assert!(narrow.width() <= 22);
-        let line = footer_line(&hints(), 8, &theme);
+        let line = footer_line(&hints(), 0, 8, &theme);
         assert_eq!(line.spans[0].style, theme.key);
         assert_eq!(line.spans[1].style, theme.muted);
+    }
+
+    #[test]
+    fn footer_keeps_help_and_quit_and_the_pane_hints_give_way() {
+        let theme = Theme::default();
+        // "? help  q quit" is 14; "j/k move  " and "Enter open  " fit in the 22 left of 36.
+        let line = footer_line(&hints(), 2, 36, &theme).to_string();
+        assert_eq!(line, "j/k move  Enter open  ? help  q quit");
+        let line = footer_line(&hints(), 2, 16, &theme).to_string();
+        assert_eq!(line, "? help  q quit");
+        // Narrower than both: quit stays.
+        let line = footer_line(&hints(), 2, 10, &theme).to_string();
+        assert_eq!(line, "q quit");
+        for width in 0..120 {
+            let line = footer_line(&hints(), 2, width, &theme).to_string();
+            assert!(line.width() <= usize::from(width), "{width}: {line}");
+            if width >= 14 {
+                assert!(line.ends_with("? help  q quit"), "{width}: {line}");
+            }
+        }
     }
 }

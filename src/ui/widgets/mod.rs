@@ -8,6 +8,7 @@ pub mod form;
 pub mod help;
 pub mod keys;
 pub mod line_edit;
+pub mod messages;
 pub mod paged_table;
 pub mod picker;
 pub mod spinner;

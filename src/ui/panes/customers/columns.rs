@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Customer, CustomerStatus};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 /// The style of a customer status: active ones read as good, archived ones as closed.
 pub fn status_style(status: &CustomerStatus, theme: &Theme) -> Style {
@@ -49,12 +49,26 @@ fn source_cell<'r>(c: &'r Customer, _: &Theme) -> Line<'r> {
 /// The list's columns, in the service's order (the list is not sortable here).
 pub fn columns() -> Vec<Column<Customer>> {
     vec![
-        Column::new("Name", name_cell).width(ColumnWidth::between(12, 28, 2)),
-        Column::new("Company", company_cell).width(ColumnWidth::between(10, 34, 2)),
-        Column::new("Email", email_cell).width(ColumnWidth::between(14, 40, 3)),
-        Column::new("Country", country_cell).width(ColumnWidth::fixed(7)),
-        Column::new("State", state_cell).width(ColumnWidth::fixed(5)),
-        Column::new("Status", status_cell).width(ColumnWidth::fixed(8)),
-        Column::new("Source", source_cell).width(ColumnWidth::between(6, 16, 1)),
+        Column::new("Name", name_cell)
+            .width(ColumnWidth::between(12, 28, 2))
+            .priority(priority::NAME),
+        Column::new("Company", company_cell)
+            .width(ColumnWidth::between(10, 34, 2))
+            .priority(priority::DEFAULT),
+        Column::new("Email", email_cell)
+            .width(ColumnWidth::between(14, 40, 3))
+            .priority(priority::DEFAULT),
+        Column::new("Country", country_cell)
+            .width(ColumnWidth::fixed(7))
+            .priority(priority::DETAIL),
+        Column::new("State", state_cell)
+            .width(ColumnWidth::fixed(5))
+            .priority(priority::DEFAULT),
+        Column::new("Status", status_cell)
+            .width(ColumnWidth::fixed(8))
+            .priority(priority::STATUS),
+        Column::new("Source", source_cell)
+            .width(ColumnWidth::between(6, 16, 1))
+            .priority(priority::DETAIL),
     ]
 }

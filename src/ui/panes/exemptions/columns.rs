@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Exemption, ExemptionStatus};
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 /// The style of an exemption status: active reads as good, inactive as pending, the ended ones
 /// as closed.
@@ -68,22 +68,36 @@ fn sales_tax_id_cell<'r>(e: &'r Exemption, _: &Theme) -> Line<'r> {
 /// The list's columns.
 pub fn columns() -> Vec<Column<Exemption>> {
     vec![
-        Column::new("Customer", customer_cell).width(ColumnWidth::between(12, 30, 3)),
-        Column::new("Type", type_cell).width(ColumnWidth::between(8, 14, 1)),
+        Column::new("Customer", customer_cell)
+            .width(ColumnWidth::between(12, 30, 3))
+            .priority(priority::NAME),
+        Column::new("Type", type_cell)
+            .width(ColumnWidth::between(8, 14, 1))
+            .priority(priority::DETAIL),
         Column::new("Status", status_cell)
             .sort_key("status")
-            .width(ColumnWidth::fixed(11)),
-        Column::new("Jurisdiction", jurisdiction_cell).width(ColumnWidth::fixed(12)),
-        Column::new("Country", country_cell).width(ColumnWidth::fixed(7)),
-        Column::new("Start", start_cell).width(ColumnWidth::fixed(10)),
+            .width(ColumnWidth::fixed(11))
+            .priority(priority::STATUS),
+        Column::new("Jurisdiction", jurisdiction_cell)
+            .width(ColumnWidth::fixed(12))
+            .priority(priority::NAME),
+        Column::new("Country", country_cell)
+            .width(ColumnWidth::fixed(7))
+            .priority(priority::DETAIL),
+        Column::new("Start", start_cell)
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::TIME),
         Column::new("End", end_cell)
             .sort_key("end_date")
-            .width(ColumnWidth::fixed(10)),
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::DATE),
         Column::new("FEIN", fein_cell)
             .sort_key("FEIN")
-            .width(ColumnWidth::between(10, 14, 1)),
+            .width(ColumnWidth::between(10, 14, 1))
+            .priority(priority::ID),
         Column::new("Sales tax ID", sales_tax_id_cell)
             .sort_key("sales_tax_id")
-            .width(ColumnWidth::between(12, 20, 1)),
+            .width(ColumnWidth::between(12, 20, 1))
+            .priority(priority::ID),
     ]
 }

@@ -7,7 +7,7 @@ use crate::model::{Filing, FilingStatus};
 use crate::ui::panes::marks::{Marked, marker_column};
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 type Row = Marked<Filing>;
 
@@ -95,22 +95,33 @@ pub fn columns() -> Vec<Column<Row>> {
         marker_column(),
         Column::new("Period", period_cell)
             .sort_key("start_date")
-            .width(ColumnWidth::fixed(23)),
+            .width(ColumnWidth::fixed(23))
+            .priority(priority::NAME),
         Column::new("State", state_cell)
             .sort_key("state_code")
-            .width(ColumnWidth::fixed(13)),
-        Column::new("Country", country_cell).width(ColumnWidth::fixed(7)),
+            .width(ColumnWidth::fixed(13))
+            .priority(priority::NAME),
+        Column::new("Country", country_cell)
+            .width(ColumnWidth::fixed(7))
+            .priority(priority::DETAIL),
         Column::new("Status", status_cell)
             .sort_key("status")
-            .width(ColumnWidth::fixed(8)),
+            .width(ColumnWidth::fixed(8))
+            .priority(priority::STATUS),
         Column::new("Due", due_cell)
             .sort_key("due_date")
-            .width(ColumnWidth::fixed(10)),
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::DATE),
         Column::new("Amount", amount_cell)
             .sort_key("amount")
             .right()
-            .width(ColumnWidth::between(14, 18, 1)),
-        Column::new("Approved at", approved_cell).width(ColumnWidth::fixed(20)),
-        Column::new("Filing", id_cell).width(ColumnWidth::between(12, 24, 1)),
+            .width(ColumnWidth::between(14, 18, 1))
+            .keep(),
+        Column::new("Approved at", approved_cell)
+            .width(ColumnWidth::fixed(20))
+            .priority(priority::TIME),
+        Column::new("Filing", id_cell)
+            .width(ColumnWidth::between(12, 24, 1))
+            .priority(priority::ID),
     ]
 }

@@ -23,7 +23,7 @@ use crate::ui::skeleton::{
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Detail, Section};
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 /// Cells of the threshold bar, before its percentage.
 const BAR_CELLS: usize = 8;
@@ -85,13 +85,22 @@ fn met_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
 /// The list's columns.
 pub fn columns() -> Vec<Column<Nexus>> {
     vec![
-        Column::new("Jurisdiction", jurisdiction_cell).width(ColumnWidth::between(12, 30, 2)),
-        Column::new("Status", status_cell).width(ColumnWidth::between(12, 22, 1)),
-        Column::new("Sales vs threshold", sales_cell).width(ColumnWidth::fixed(18)),
+        Column::new("Jurisdiction", jurisdiction_cell)
+            .width(ColumnWidth::between(12, 30, 2))
+            .priority(priority::NAME),
+        Column::new("Status", status_cell)
+            .width(ColumnWidth::between(12, 22, 1))
+            .priority(priority::STATUS),
+        Column::new("Sales vs threshold", sales_cell)
+            .width(ColumnWidth::fixed(18))
+            .keep(),
         Column::new("Transactions", count_cell)
             .width(ColumnWidth::between(12, 16, 1))
-            .right(),
-        Column::new("Nexus met", met_cell).width(ColumnWidth::fixed(10)),
+            .right()
+            .priority(priority::DEFAULT),
+        Column::new("Nexus met", met_cell)
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::STATUS),
     ]
 }
 

@@ -25,7 +25,7 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::{Detail, Section};
 use crate::ui::widgets::form::{Form, FormOutcome};
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 /// `US-CA`.
 pub fn jurisdiction(p: &PhysicalNexus) -> String {
@@ -72,12 +72,24 @@ fn source_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
 /// The list's columns, in the service's default order (no sort offered).
 pub fn columns() -> Vec<Column<PhysicalNexus>> {
     vec![
-        Column::new("Jurisdiction", jurisdiction_cell).width(ColumnWidth::fixed(12)),
-        Column::new("Category", category_cell).width(ColumnWidth::between(16, 50, 3)),
-        Column::new("Start", start_cell).width(ColumnWidth::fixed(10)),
-        Column::new("End", end_cell).width(ColumnWidth::fixed(10)),
-        Column::new("City", city_cell).width(ColumnWidth::between(8, 24, 1)),
-        Column::new("Source", source_cell).width(ColumnWidth::between(6, 14, 1)),
+        Column::new("Jurisdiction", jurisdiction_cell)
+            .width(ColumnWidth::fixed(12))
+            .priority(priority::NAME),
+        Column::new("Category", category_cell)
+            .width(ColumnWidth::between(16, 50, 3))
+            .priority(priority::DEFAULT),
+        Column::new("Start", start_cell)
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::TIME),
+        Column::new("End", end_cell)
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::DATE),
+        Column::new("City", city_cell)
+            .width(ColumnWidth::between(8, 24, 1))
+            .priority(priority::DEFAULT),
+        Column::new("Source", source_cell)
+            .width(ColumnWidth::between(6, 14, 1))
+            .priority(priority::DETAIL),
     ]
 }
 

@@ -6,7 +6,7 @@ use super::detail::status_style;
 use super::wizard;
 use crate::model::Registration;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 fn jurisdiction_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
     Line::from(wizard::jurisdiction(r))
@@ -48,24 +48,31 @@ pub fn columns() -> Vec<Column<Registration>> {
     vec![
         Column::new("Jurisdiction", jurisdiction_cell)
             .sort_key("state_code")
-            .width(ColumnWidth::between(14, 34, 3)),
+            .width(ColumnWidth::between(14, 34, 3))
+            .priority(priority::NAME),
         Column::new("Status", status_cell)
             .sort_key("status")
-            .width(ColumnWidth::between(10, 22, 1)),
+            .width(ColumnWidth::between(10, 22, 1))
+            .priority(priority::STATUS),
         Column::new("Filing", frequency_cell)
             .sort_key("filing_frequency")
-            .width(ColumnWidth::between(8, 20, 1)),
+            .width(ColumnWidth::between(8, 20, 1))
+            .priority(priority::DEFAULT),
         Column::new("Type", type_cell)
             .sort_key("registration_type")
-            .width(ColumnWidth::fixed(6)),
+            .width(ColumnWidth::fixed(6))
+            .priority(priority::DETAIL),
         Column::new("Tax type", tax_type_cell)
             .sort_key("tax_type")
-            .width(ColumnWidth::between(9, 18, 1)),
+            .width(ColumnWidth::between(9, 18, 1))
+            .priority(priority::DETAIL),
         Column::new("Sales tax ID", sales_tax_id_cell)
             .sort_key("sales_tax_id")
-            .width(ColumnWidth::between(12, 20, 1)),
+            .width(ColumnWidth::between(12, 20, 1))
+            .priority(priority::ID),
         Column::new("Registered", registered_cell)
             .sort_key("registration_date")
-            .width(ColumnWidth::fixed(10)),
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::TIME),
     ]
 }

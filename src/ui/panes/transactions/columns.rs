@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use crate::model::{ProcessingStatus, Transaction, TransactionStatus};
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 /// The style of a transaction status: committed ones read as good, cancelled or invalid ones as
 /// bad, refunded or archived ones as closed.
@@ -99,22 +99,34 @@ pub fn columns() -> Vec<Column<Transaction>> {
     vec![
         Column::new("Date", date_cell)
             .sort_key("date")
-            .width(ColumnWidth::fixed(10)),
-        Column::new("External ID", external_id_cell).width(ColumnWidth::between(10, 24, 2)),
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::DATE),
+        Column::new("External ID", external_id_cell)
+            .width(ColumnWidth::between(10, 24, 2))
+            .priority(priority::ID),
         Column::new("Customer", customer_cell)
             .sort_key("customer_name")
-            .width(ColumnWidth::between(10, 28, 2)),
-        Column::new("Type", type_cell).width(ColumnWidth::between(4, 19, 1)),
+            .width(ColumnWidth::between(10, 28, 2))
+            .priority(priority::NAME),
+        Column::new("Type", type_cell)
+            .width(ColumnWidth::between(4, 19, 1))
+            .priority(priority::DETAIL),
         Column::new("Status", status_cell)
             .sort_key("status")
-            .width(ColumnWidth::between(6, 18, 1)),
-        Column::new("Processing", processing_cell).width(ColumnWidth::between(6, 23, 1)),
+            .width(ColumnWidth::between(6, 18, 1))
+            .priority(priority::STATUS)
+            .keep(),
+        Column::new("Processing", processing_cell)
+            .width(ColumnWidth::between(6, 23, 1))
+            .priority(priority::DEFAULT),
         Column::new("Region", region_cell)
             .sort_key("state")
-            .width(ColumnWidth::fixed(8)),
+            .width(ColumnWidth::fixed(8))
+            .priority(priority::DEFAULT),
         Column::new("Total", total_cell)
             .sort_key("total_amount")
             .width(ColumnWidth::between(10, 20, 1))
-            .right(),
+            .right()
+            .keep(),
     ]
 }

@@ -50,6 +50,27 @@ impl ColumnWidth {
     }
 }
 
+/// How long a column stays when the table is too narrow for all of them, unless told otherwise.
+pub const DEFAULT_PRIORITY: u8 = priority::DEFAULT;
+
+/// The priorities the panes give their columns; higher stays longer. Amounts are not ranked
+/// here: they are kept ([`Column::keep`]).
+pub mod priority {
+    /// Identifiers (the service's ids, external ids, tax ids): the first to give way.
+    pub const ID: u8 = 10;
+    /// Timestamps and secondary dates.
+    pub const TIME: u8 = 20;
+    /// Details that the detail view shows anyway (country, source, type).
+    pub const DETAIL: u8 = 30;
+    pub const DEFAULT: u8 = 50;
+    /// Dates that drive the work (due, end).
+    pub const DATE: u8 = 60;
+    /// What names the row (jurisdiction, customer, period).
+    pub const NAME: u8 = 70;
+    /// Status, and the mark of a marked row: the last to give way before amounts.
+    pub const STATUS: u8 = 90;
+}
+
 /// One column of a paged table over rows of type `R`.
 pub struct Column<R> {
     pub title: &'static str,
@@ -58,6 +79,12 @@ pub struct Column<R> {
     pub width: ColumnWidth,
     pub align: Alignment,
     pub cell: CellFn<R>,
+    /// When the table is too narrow, the columns of the lowest priority are hidden first.
+    pub priority: u8,
+    /// Never cut (amounts, short statuses): the column is as wide as its widest cell on screen
+    /// before any other column gets room, and is hidden only after every column that is not
+    /// kept.
+    pub keep: bool,
 }
 
 impl<R> Column<R> {
@@ -70,7 +97,23 @@ impl<R> Column<R> {
             width: ColumnWidth::flex(title.len() as u16, 1),
             align: Alignment::Left,
             cell,
+            priority: DEFAULT_PRIORITY,
+            keep: false,
         }
+    }
+
+    /// How long the column stays when the table is too narrow: lower gives way first (ids and
+    /// timestamps low, status high). The default is [`DEFAULT_PRIORITY`].
+    pub const fn priority(mut self, priority: u8) -> Self {
+        self.priority = priority;
+        self
+    }
+
+    /// Marks the column as never cut (amounts, totals, a status whose words are short): it gets
+    /// the full width of its cells first and is hidden last.
+    pub const fn keep(mut self) -> Self {
+        self.keep = true;
+        self
     }
 
     /// Makes the column sortable by the server field `key`.
@@ -112,38 +155,70 @@ impl<R> fmt::Debug for Column<R> {
             .field("key", &self.key)
             .field("width", &self.width)
             .field("align", &self.align)
+            .field("priority", &self.priority)
+            .field("keep", &self.keep)
             .finish_non_exhaustive()
+    }
+}
+
+/// What the fitting needs to know of a column: its width rules, its priority, and whether it is
+/// never cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColumnFit {
+    pub width: ColumnWidth,
+    pub priority: u8,
+    pub keep: bool,
+}
+
+impl From<ColumnWidth> for ColumnFit {
+    /// A column of the default priority that may be cut.
+    fn from(width: ColumnWidth) -> Self {
+        ColumnFit {
+            width,
+            priority: DEFAULT_PRIORITY,
+            keep: false,
+        }
     }
 }
 
 /// Fits columns into `available` cells with `spacing` cells between neighbours.
 ///
-/// Columns are shown from the left while their minimum widths (and the spacing) fit; the rest
-/// get width 0 and are hidden, so the grid never wraps or squeezes text into nothing. The room
-/// left over is shared by weight, never taking a column past its maximum; rounding leftovers
-/// go one cell at a time from the left. Room that no column may take stays unused on the right.
-pub fn fit_widths(widths: &[ColumnWidth], available: u16, spacing: u16) -> Vec<u16> {
-    let mut out = vec![0u16; widths.len()];
-    let mut used: u16 = 0;
-    let mut shown = 0;
-    for (i, w) in widths.iter().enumerate() {
-        let min = w.min.max(1);
-        let need = if i == 0 {
-            min
-        } else {
-            min.saturating_add(spacing)
-        };
-        if used.saturating_add(need) > available {
-            break;
+/// While the minimum widths (and the spacing) of the shown columns do not fit, one whole column
+/// is hidden (width 0): the one of the lowest priority, a kept column only once no other is
+/// left, the rightmost among equals. So the grid never wraps or squeezes text into nothing, and
+/// what matters most stays. The room left over is shared by weight, never taking a column past
+/// its maximum; rounding leftovers go one cell at a time from the left. Room that no column may
+/// take stays unused on the right.
+pub fn fit_widths(columns: &[ColumnFit], available: u16, spacing: u16) -> Vec<u16> {
+    let widths: Vec<ColumnWidth> = columns.iter().map(|c| c.width).collect();
+    let mut shown = vec![true; columns.len()];
+    let needed = |shown: &[bool]| -> u32 {
+        let mins: Vec<u32> = (0..widths.len())
+            .filter(|&i| shown[i])
+            .map(|i| u32::from(widths[i].min.max(1)))
+            .collect();
+        let gaps = u32::from(spacing) * (mins.len() as u32).saturating_sub(1);
+        mins.iter().sum::<u32>() + gaps
+    };
+    while needed(&shown) > u32::from(available) {
+        let victim = (0..columns.len())
+            .filter(|&i| shown[i])
+            .min_by_key(|&i| (columns[i].keep, columns[i].priority, std::cmp::Reverse(i)));
+        match victim {
+            Some(i) => shown[i] = false,
+            None => break,
         }
-        used += need;
-        out[i] = min;
-        shown = i + 1;
     }
 
-    let mut spare = available - used;
+    let mut out: Vec<u16> = (0..widths.len())
+        .map(|i| if shown[i] { widths[i].min.max(1) } else { 0 })
+        .collect();
+    let used = u16::try_from(needed(&shown)).unwrap_or(available);
+    let mut spare = available.saturating_sub(used);
     while spare > 0 {
-        let growable: Vec<usize> = (0..shown).filter(|&i| widths[i].can_grow(out[i])).collect();
+        let growable: Vec<usize> = (0..widths.len())
+            .filter(|&i| shown[i] && widths[i].can_grow(out[i]))
+            .collect();
         if growable.is_empty() {
             break;
         }
@@ -177,6 +252,10 @@ pub fn fit_widths(widths: &[ColumnWidth], available: u16, spacing: u16) -> Vec<u
 mod tests {
     use super::*;
 
+    fn fits(widths: &[ColumnWidth]) -> Vec<ColumnFit> {
+        widths.iter().copied().map(ColumnFit::from).collect()
+    }
+
     fn total(widths: &[u16], spacing: u16) -> u16 {
         let shown: Vec<u16> = widths.iter().copied().filter(|&w| w > 0).collect();
         shown.iter().sum::<u16>() + spacing * (shown.len() as u16).saturating_sub(1)
@@ -190,7 +269,7 @@ mod tests {
             ColumnWidth::fixed(6),
         ];
         // 4 + 4 + 6 + 2 spaces = 16; 24 spare: 6 to the first, 18 to the second.
-        let w = fit_widths(&cols, 40, 1);
+        let w = fit_widths(&fits(&cols), 40, 1);
         assert_eq!(w, [10, 22, 6]);
         assert_eq!(total(&w, 1), 40);
     }
@@ -198,10 +277,10 @@ mod tests {
     #[test]
     fn respects_maximums_and_leaves_the_rest() {
         let cols = [ColumnWidth::between(2, 5, 1), ColumnWidth::between(2, 8, 1)];
-        assert_eq!(fit_widths(&cols, 100, 1), [5, 8]);
+        assert_eq!(fit_widths(&fits(&cols), 100, 1), [5, 8]);
         // A capped column's share goes to the others.
         let cols = [ColumnWidth::between(2, 3, 1), ColumnWidth::flex(2, 1)];
-        assert_eq!(fit_widths(&cols, 21, 1), [3, 17]);
+        assert_eq!(fit_widths(&fits(&cols), 21, 1), [3, 17]);
     }
 
     #[test]
@@ -212,19 +291,43 @@ mod tests {
             ColumnWidth::flex(5, 1),
         ];
         // 10 + 1 + 8 = 19 fits in 22, the third (1 + 5) does not.
-        let w = fit_widths(&cols, 22, 1);
+        let w = fit_widths(&fits(&cols), 22, 1);
         assert_eq!(w, [13, 8, 0]);
         assert_eq!(total(&w, 1), 22);
-        assert_eq!(fit_widths(&cols, 5, 1), [0, 0, 0]);
+        assert_eq!(fit_widths(&fits(&cols), 5, 1), [0, 0, 0]);
+    }
+
+    #[test]
+    fn hides_the_lowest_priority_first_and_kept_columns_last() {
+        let fit = |min, priority, keep| ColumnFit {
+            width: ColumnWidth::fixed(min),
+            priority,
+            keep,
+        };
+        // An id (low), an amount (kept, lowest number), a status (high), a timestamp (low).
+        let cols = [
+            fit(10, 10, false),
+            fit(12, 0, true),
+            fit(8, 90, false),
+            fit(16, 20, false),
+        ];
+        // All: 10 + 12 + 8 + 16 + 3 = 49.
+        assert_eq!(fit_widths(&cols, 49, 1), [10, 12, 8, 16]);
+        // The id goes first, though it is the leftmost.
+        assert_eq!(fit_widths(&cols, 48, 1), [0, 12, 8, 16]);
+        // Then the timestamp, then the status; the kept amount stays to the end.
+        assert_eq!(fit_widths(&cols, 30, 1), [0, 12, 8, 0]);
+        assert_eq!(fit_widths(&cols, 20, 1), [0, 12, 0, 0]);
+        assert_eq!(fit_widths(&cols, 11, 1), [0, 0, 0, 0]);
     }
 
     #[test]
     fn spreads_rounding_leftovers_from_the_left() {
         let cols = [ColumnWidth::flex(1, 1); 3];
         // 3 + 2 spaces = 5; 2 spare for three equal weights.
-        assert_eq!(fit_widths(&cols, 7, 1), [2, 2, 1]);
+        assert_eq!(fit_widths(&fits(&cols), 7, 1), [2, 2, 1]);
         for width in 0..60 {
-            let w = fit_widths(&cols, width, 1);
+            let w = fit_widths(&fits(&cols), width, 1);
             assert!(total(&w, 1) <= width, "{width}: {w:?}");
         }
     }

@@ -24,7 +24,7 @@ mod render;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use column::{CellFn, Column, ColumnWidth, fit_widths};
+pub use column::{CellFn, Column, ColumnFit, ColumnWidth, DEFAULT_PRIORITY, fit_widths, priority};
 
 use crate::model::{Page, PageParams};
 use crate::ui::keymap::Action;

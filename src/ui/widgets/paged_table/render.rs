@@ -6,8 +6,10 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Row, Table, Widget};
 
-use super::{Column, PagedTable, fit_widths};
-use crate::ui::text::{ELLIPSIS, thousands, truncate, truncate_line};
+use std::ops::Range;
+
+use super::{Column, ColumnFit, PagedTable, fit_widths};
+use crate::ui::text::{self, ELLIPSIS, thousands, truncate, truncate_line};
 use crate::ui::theme::Theme;
 
 /// Cells between columns.
@@ -19,9 +21,15 @@ impl<R> PagedTable<R> {
     /// `no rows`, and `· failed to load` when the cursor's page could not be fetched). Only the
     /// rows on screen are built, whatever the total.
     ///
+    /// When the area is too narrow for every column, whole columns are hidden by priority (see
+    /// [`fit_widths`]) and the header counts them at its right: `+2 columns`, or `+2` where the
+    /// long form would cost one more column. Kept columns (amounts) are as wide as their widest
+    /// cell on screen.
+    ///
     /// The selected row takes `theme.selection` (dimmed when the table is not `focused`); rows
-    /// whose page is on its way show `…` in the muted style, rows whose page failed `✗`. Remembers the body height, which
-    /// keeps the cursor on screen and tells [`PagedTable::wants`] which rows are visible.
+    /// whose page is on its way show `…` in the muted style, rows whose page failed `✗`.
+    /// Remembers the body height, which keeps the cursor on screen and tells
+    /// [`PagedTable::wants`] which rows are visible.
     pub fn render(
         &mut self,
         area: Rect,
@@ -39,8 +47,8 @@ impl<R> PagedTable<R> {
             height: 1,
             ..area
         };
-        self.render_status(status_area, buf, theme);
         if area.height < 2 {
+            self.render_status(status_area, buf, theme, &[]);
             return;
         }
         let table_area = Rect {
@@ -51,8 +59,22 @@ impl<R> PagedTable<R> {
         self.viewport = body_height.max(1);
         self.follow_cursor();
 
-        let specs: Vec<_> = columns.iter().map(|c| c.width).collect();
-        let widths = fit_widths(&specs, table_area.width, SPACING);
+        let visible = match self.total {
+            Some(total) => self.offset..(self.offset + u64::from(body_height)).min(total),
+            None => 0..0,
+        };
+        let fits: Vec<ColumnFit> = columns
+            .iter()
+            .map(|c| self.column_fit(c, visible.clone(), theme))
+            .collect();
+        let (widths, marker) = fit_with_marker(&fits, table_area.width);
+        let hidden: Vec<&str> = columns
+            .iter()
+            .zip(&widths)
+            .filter(|&(_, &w)| w == 0)
+            .map(|(c, _)| c.title)
+            .collect();
+        self.render_status(status_area, buf, theme, &hidden);
         let shown: Vec<(&Column<R>, u16)> =
             columns.iter().zip(widths).filter(|&(_, w)| w > 0).collect();
 
@@ -86,6 +108,45 @@ impl<R> PagedTable<R> {
             .header(header)
             .column_spacing(SPACING)
             .render(table_area, buf);
+        if let Some(marker) = marker {
+            let width = text::width(&marker) as u16;
+            if width <= table_area.width {
+                let at = Rect {
+                    x: table_area.right() - width,
+                    width,
+                    height: 1,
+                    ..table_area
+                };
+                Line::styled(marker, theme.muted).render(at, buf);
+            }
+        }
+    }
+
+    /// What the fitting needs of `column`. A kept column is at least as wide as its title (with
+    /// the sort arrow) and its widest cell among the rows `visible`, so an amount is never cut.
+    fn column_fit(&self, column: &Column<R>, visible: Range<u64>, theme: &Theme) -> ColumnFit {
+        let mut width = column.width;
+        if column.keep {
+            let sorted = self
+                .sort
+                .is_some_and(|s| s.key == column.key && column.sortable());
+            let title = text::width(column.title) + if sorted { 2 } else { 0 };
+            let widest = visible
+                .filter_map(|i| self.row(i))
+                .map(|row| (column.cell)(row, theme).width())
+                .max()
+                .unwrap_or(0);
+            let full = u16::try_from(title.max(widest)).unwrap_or(u16::MAX);
+            width.min = width.min.max(full);
+            if width.max > 0 {
+                width.max = width.max.max(width.min);
+            }
+        }
+        ColumnFit {
+            width,
+            priority: column.priority,
+            keep: column.keep,
+        }
     }
 
     /// A column title, cut to the width, with `▲`/`▼` when the table is sorted by it.
@@ -145,8 +206,9 @@ impl<R> PagedTable<R> {
         }
     }
 
-    /// `row 1,234 of 1,000,000`, with `· loading…` while the cursor's page is on its way.
-    fn render_status(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    /// `row 1,234 of 1,000,000`, with `· loading…` while the cursor's page is on its way, and
+    /// the titles of the columns `hidden` for want of room (`· not shown: Country, Filing`).
+    fn render_status(&self, area: Rect, buf: &mut Buffer, theme: &Theme, hidden: &[&str]) {
         let text = match self.total {
             None => "loading…".to_owned(),
             Some(0) => format!("no {}", self.noun),
@@ -161,9 +223,49 @@ impl<R> PagedTable<R> {
                 text
             }
         };
+        let text = if hidden.is_empty() {
+            text
+        } else {
+            format!("{text} · not shown: {}", hidden.join(", "))
+        };
         let text = truncate(&text, usize::from(area.width)).into_owned();
         Line::styled(text, theme.muted).render(area, buf);
     }
+}
+
+/// How many columns the table could not show, at the right of its header: `+2 columns`, or
+/// `+2` where the long form would cost one more column.
+fn hidden_marker(hidden: usize, long: bool) -> String {
+    match (long, hidden) {
+        (true, 1) => "+1 column".to_owned(),
+        (true, _) => format!("+{hidden} columns"),
+        (false, _) => format!("+{hidden}"),
+    }
+}
+
+/// Fits the columns into `available` cells, keeping room at the right of the header for the
+/// marker of the columns hidden, when some are. Returns the widths and the marker.
+fn fit_with_marker(fits: &[ColumnFit], available: u16) -> (Vec<u16>, Option<String>) {
+    let hidden_of = |widths: &[u16]| widths.iter().filter(|&&w| w == 0).count();
+    let widths = fit_widths(fits, available, SPACING);
+    let hidden = hidden_of(&widths);
+    if hidden == 0 {
+        return (widths, None);
+    }
+    // The marker takes room, which may hide one more column, which changes the marker: the
+    // fewest hidden columns whose marker leaves room for the rest wins, the long form first. A
+    // marker that would leave no column at all gives way itself.
+    for count in hidden..fits.len() {
+        for long in [true, false] {
+            let marker = hidden_marker(count, long);
+            let room = (text::width(&marker) as u16).saturating_add(SPACING);
+            let fitted = fit_widths(fits, available.saturating_sub(room), SPACING);
+            if hidden_of(&fitted) == count {
+                return (fitted, Some(marker));
+            }
+        }
+    }
+    (widths, None)
 }
 
 /// The selected row's style: the theme's selection, dimmed when the table has no focus.

@@ -5,7 +5,7 @@ use ratatui::text::Line;
 use rust_decimal::Decimal;
 
 use super::*;
-use crate::ui::text::{buffer_lines, money};
+use crate::ui::text::{self, buffer_lines, money};
 use crate::ui::theme::Theme;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -347,8 +347,12 @@ fn the_header_marks_the_sort() {
 fn narrow_terminals_hide_columns_instead_of_wrapping() {
     let mut t = loaded(3, 3);
     let lines = buffer_lines(&draw(&mut t, 14, 5, &Theme::default()));
-    assert_eq!(lines[0].trim_end(), "     ID State");
-    assert_eq!(lines[1].trim_end(), "      0 State…");
+    // The ID and State fit, but the marker of the hidden columns takes the State's room.
+    assert_eq!(lines[0], "     ID     +2");
+    assert_eq!(lines[1].trim_end(), "      0");
+    let lines = buffer_lines(&draw(&mut t, 18, 5, &Theme::default()));
+    assert_eq!(lines[0], "     ID State   +1");
+    assert_eq!(lines[1].trim_end(), "      0 State 0");
 }
 
 #[test]
@@ -401,4 +405,91 @@ fn movement_actions_move_the_cursor_and_others_are_left_alone() {
     assert_eq!(t.cursor(), 0);
     assert!(!t.navigate(Action::Open), "not a movement");
     assert_eq!(t.cursor(), 0);
+}
+
+/// The columns of a pane that declares priorities: the id gives way first, the state next, the
+/// status late, and the amount is never cut.
+fn prioritised() -> Vec<Column<Reg>> {
+    vec![
+        Column::new("ID", |r: &Reg, _| Line::from(r.id.to_string()))
+            .width(ColumnWidth::fixed(7))
+            .priority(10)
+            .right(),
+        Column::new("State", |r: &Reg, _| Line::from(r.state.as_str()))
+            .width(ColumnWidth::flex(8, 1)),
+        Column::new("Status", |_: &Reg, _| Line::from("REGISTERED"))
+            .width(ColumnWidth::between(6, 10, 1))
+            .priority(90),
+        Column::new("Amount", |r: &Reg, t: &Theme| {
+            Line::styled(money(r.amount, Some("USD")), t.money)
+        })
+        .width(ColumnWidth::between(8, 10, 1))
+        .keep()
+        .right(),
+    ]
+}
+
+fn draw_prioritised(t: &mut PagedTable<Reg>, width: u16) -> Vec<String> {
+    let area = Rect::new(0, 0, width, 4);
+    let mut buf = Buffer::empty(area);
+    t.render(area, &mut buf, &Theme::default(), &prioritised(), true);
+    buffer_lines(&buf)
+}
+
+/// A table of 2,000 rows showing rows 1,233 and 1,234, whose amounts are `12,330.05 USD` wide.
+fn wide_amounts() -> PagedTable<Reg> {
+    let mut t = loaded(2_000, 2);
+    t.select(1_233);
+    for r in t.wants() {
+        t.receive(r.generation, r.page, page(r.page, 2_000));
+    }
+    t
+}
+
+#[test]
+fn a_kept_amount_is_shown_whole_past_its_maximum() {
+    let mut t = wide_amounts();
+    // ID 7 + State 8 + Status 6 + Amount 13 (its widest cell, past its maximum of 10) + 3 = 37.
+    let lines = draw_prioritised(&mut t, 40);
+    assert_eq!(lines[0], "     ID State      Status         Amount");
+    assert_eq!(lines[2], "   1233 State 1233 REGIST… 12,330.05 USD");
+    assert!(!lines.join("\n").contains("column"), "nothing is hidden");
+}
+
+#[test]
+fn narrow_tables_hide_low_priority_columns_whole_and_say_so() {
+    let mut t = wide_amounts();
+    // 36 cells: the id (lowest priority) goes, though it comes first; the header says so, short
+    // where the long form would cost a column.
+    let lines = draw_prioritised(&mut t, 36);
+    assert_eq!(lines[0], "State      Status          Amount +1");
+    assert_eq!(lines[2].trim_end(), "State 1233 REGISTE… 12,330.05 USD");
+    assert_eq!(lines[3].trim_end(), "row 1,234 of 2,000 · not shown: ID");
+    // With room to spare the marker says what it counts.
+    let wide_id = vec![
+        Column::new("Filing", |r: &Reg, _| Line::from(r.id.to_string()))
+            .width(ColumnWidth::fixed(20))
+            .priority(10),
+        Column::new("State", |r: &Reg, _| Line::from(r.state.as_str()))
+            .width(ColumnWidth::flex(5, 1)),
+    ];
+    let area = Rect::new(0, 0, 25, 4);
+    let mut buf = Buffer::empty(area);
+    t.render(area, &mut buf, &Theme::default(), &wide_id, true);
+    let lines = buffer_lines(&buf);
+    assert_eq!(lines[0], "State           +1 column");
+    assert_eq!(lines[2].trim_end(), "State 1233");
+    // 22 cells: the state goes next; the status stays, and the amount is whole.
+    let lines = draw_prioritised(&mut t, 24);
+    assert_eq!(lines[0], "Status         Amount +2");
+    assert_eq!(lines[2].trim_end(), "REGIST… 12,330.05 USD");
+    for width in 14..60 {
+        let lines = draw_prioritised(&mut t, width);
+        let amount = lines[2].contains("12,330.05 USD");
+        let status = lines[0].contains("Status");
+        assert!(amount, "{width}: the amount is cut: {lines:?}");
+        assert!(!status || amount, "{width}: the status outlived the amount");
+        assert!(lines.iter().all(|l| text::width(l) <= usize::from(width)));
+        assert!(!lines[2].contains("12,330.0…"), "{width}: {lines:?}");
+    }
 }

@@ -7,7 +7,7 @@ use crate::model::tenanted::{CertificateImport, CertificateImportStatus};
 use crate::ui::panes::marks::{Marked, marker_column};
 use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::paged_table::{Column, ColumnWidth};
+use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
 type Row = Marked<CertificateImport>;
 
@@ -82,13 +82,29 @@ fn id_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
 pub fn columns() -> Vec<Column<Row>> {
     vec![
         marker_column(),
-        Column::new("Status", status_cell).width(ColumnWidth::fixed(9)),
-        Column::new("Customer", customer_cell).width(ColumnWidth::between(12, 30, 2)),
-        Column::new("File", file_cell).width(ColumnWidth::flex(12, 3)),
-        Column::new("Jurisdiction", jurisdiction_cell).width(ColumnWidth::fixed(12)),
-        Column::new("Uploaded", uploaded_cell).width(ColumnWidth::fixed(10)),
-        Column::new("Exemption", exemption_cell).width(ColumnWidth::between(12, 24, 1)),
-        Column::new("Type", type_cell).width(ColumnWidth::between(11, 14, 1)),
-        Column::new("Import", id_cell).width(ColumnWidth::between(16, 24, 1)),
+        Column::new("Status", status_cell)
+            .width(ColumnWidth::fixed(9))
+            .priority(priority::STATUS),
+        Column::new("Customer", customer_cell)
+            .width(ColumnWidth::between(12, 30, 2))
+            .priority(priority::NAME),
+        Column::new("File", file_cell)
+            .width(ColumnWidth::flex(12, 3))
+            .priority(priority::DEFAULT),
+        Column::new("Jurisdiction", jurisdiction_cell)
+            .width(ColumnWidth::fixed(12))
+            .priority(priority::NAME),
+        Column::new("Uploaded", uploaded_cell)
+            .width(ColumnWidth::fixed(10))
+            .priority(priority::TIME),
+        Column::new("Exemption", exemption_cell)
+            .width(ColumnWidth::between(12, 24, 1))
+            .priority(priority::ID),
+        Column::new("Type", type_cell)
+            .width(ColumnWidth::between(11, 14, 1))
+            .priority(priority::DETAIL),
+        Column::new("Import", id_cell)
+            .width(ColumnWidth::between(16, 24, 1))
+            .priority(priority::ID),
     ]
 }
