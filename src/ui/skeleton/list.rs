@@ -8,6 +8,8 @@
 //!   says so; nothing is asked again until the user refreshes.
 //! - Any success clears the error.
 
+use std::fmt::Write as _;
+
 use chrono::{DateTime, Local};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -20,10 +22,10 @@ use crate::model::filters::Sort as SortKey;
 use crate::model::{Page, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::text::truncate;
+use crate::ui::text::{thousands, truncate};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::{Column, PagedTable};
+use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable};
 
 /// What a list is of: its rows, its filter, its call and its columns.
 pub trait ListSpec: Send + 'static {
@@ -57,6 +59,51 @@ pub trait ListSpec: Send + 'static {
     /// The filter a submitted form describes (`current`: the filter in force, for what the
     /// form leaves out).
     fn filter_of(values: &FormValues, current: &Self::Filter) -> Self::Filter;
+
+    /// Whether part of `filter` is kept on this side (a window the service cannot filter by):
+    /// the list then reads every page of the query, up to [`LOCAL_PAGES`], and shows only the
+    /// rows [`ListSpec::keeps`] keeps.
+    fn is_local(_filter: &Self::Filter) -> bool {
+        false
+    }
+
+    /// Whether `row` passes the part of `filter` kept on this side.
+    fn keeps(_filter: &Self::Filter, _row: &Self::Row) -> bool {
+        true
+    }
+}
+
+/// Pages a list read whole (a filter kept on this side) reads at most.
+pub const LOCAL_PAGES: u32 = 20;
+
+/// A list read whole for a filter kept on this side: the pages read so far and the rows kept.
+#[derive(Debug, Clone)]
+struct Scan<R> {
+    /// The table generation the scan is for.
+    generation: u64,
+    kept: Vec<R>,
+    /// Rows read from the service.
+    checked: u64,
+    /// What the service announced for the query.
+    announced: u64,
+    pages_read: u32,
+    /// A page call on its way.
+    asking: bool,
+    done: bool,
+}
+
+impl<R> Scan<R> {
+    fn new(generation: u64) -> Self {
+        Scan {
+            generation,
+            kept: Vec::new(),
+            checked: 0,
+            announced: 0,
+            pages_read: 0,
+            asking: false,
+            done: false,
+        }
+    }
 }
 
 /// How the last load went.
@@ -93,6 +140,8 @@ pub struct ListView<L: ListSpec> {
     pending_cursor: Option<u64>,
     /// The record to select once it is among the rows (a record just saved).
     pending_id: Option<String>,
+    /// The reading of every page, while a filter kept on this side is in force.
+    scan: Option<Scan<L::Row>>,
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -115,6 +164,7 @@ impl<L: ListSpec> ListView<L> {
             unavailable: None,
             pending_cursor: None,
             pending_id: None,
+            scan: None,
         }
     }
 
@@ -168,6 +218,11 @@ impl<L: ListSpec> ListView<L> {
         if self.unavailable.is_some() {
             return;
         }
+        if L::is_local(&self.filter) {
+            self.fetch_whole(ctx);
+            return;
+        }
+        self.scan = None;
         let filter = &self.filter;
         let sort = self.table.sort_keys();
         let before = self.pages.len();
@@ -177,6 +232,101 @@ impl<L: ListSpec> ListView<L> {
         if self.pages.len() > before && self.table.total().is_none() {
             self.load = Load::Loading;
         }
+    }
+
+    /// The fetch of a list read whole: the next page of the query while there is one to read,
+    /// then the table's pages served from the rows kept.
+    fn fetch_whole(&mut self, ctx: &mut Ctx) {
+        let generation = self.table.generation();
+        if self
+            .scan
+            .as_ref()
+            .is_none_or(|s| s.generation != generation)
+        {
+            self.scan = Some(Scan::new(generation));
+        }
+        let Some(scan) = self.scan.as_mut() else {
+            return;
+        };
+        if !scan.done {
+            if !scan.asking {
+                scan.asking = true;
+                let page = scan.pages_read + 1;
+                let params = PageParams::new(page, PAGE_SIZE);
+                let id = ctx.call(L::call(&self.filter, self.table.sort_keys(), params));
+                self.pages.insert(id, generation, page);
+                if self.table.total().is_none() {
+                    self.load = Load::Loading;
+                }
+            }
+            return;
+        }
+        for want in self.table.wants() {
+            let size = want.size as usize;
+            let start = (want.page as usize - 1) * size;
+            let rows: Vec<L::Row> = scan.kept.iter().skip(start).take(size).cloned().collect();
+            let total = scan.kept.len() as u64;
+            self.table.receive(
+                generation,
+                want.page,
+                Page::new(rows, total, want.page, want.size),
+            );
+        }
+    }
+
+    /// Files one page of a list read whole: its kept rows join the others; once the last page
+    /// (or the [`LOCAL_PAGES`]th) is in, the table shows the rows kept.
+    fn receive_whole(&mut self, page: Page<L::Row>, ctx: &mut Ctx) {
+        let Some(scan) = self.scan.as_mut() else {
+            return;
+        };
+        scan.asking = false;
+        scan.pages_read += 1;
+        scan.announced = page.total;
+        scan.checked += page.items.len() as u64;
+        let short = page.items.len() < PAGE_SIZE as usize;
+        scan.kept.extend(
+            page.items
+                .into_iter()
+                .filter(|row| L::keeps(&self.filter, row)),
+        );
+        if short || scan.checked >= scan.announced || scan.pages_read >= LOCAL_PAGES {
+            scan.done = true;
+            for row in &mut scan.kept {
+                let marked = self.marks.iter().any(|m| m == L::id(row));
+                L::set_marked(row, marked);
+            }
+            // The table starts over on the kept rows, keeping the cursor where a reload put it.
+            self.fetch_whole(ctx);
+            self.previous = None;
+            self.load = Load::Loaded;
+            self.fetched_at = Some(Local::now());
+            if let Some(cursor) = self.pending_cursor.take() {
+                self.table.select(cursor);
+            }
+            if let Some(id) = self.pending_id.take()
+                && let Some(index) = self.table.position(|r| L::id(r) == id)
+            {
+                self.table.select(index);
+            }
+        }
+    }
+
+    /// For a list read whole, how many rows were kept of how many read: `5 of 37 filings
+    /// checked`, saying when the reading stopped before the end.
+    pub fn checked(&self) -> Option<String> {
+        let scan = self.scan.as_ref().filter(|s| s.done)?;
+        let kept = thousands(scan.kept.len() as u64);
+        let checked = thousands(scan.checked);
+        let mut said = format!("{kept} of {checked} {} checked", L::NOUN);
+        if scan.checked < scan.announced {
+            let _ = write!(
+                said,
+                " (the first {LOCAL_PAGES} pages of {}; narrow the filter to check the rest)",
+                thousands(scan.announced)
+            );
+        }
+        Some(said)
     }
 
     /// Starts over (a new filter or sort): answers still on their way are cancelled and the
@@ -294,6 +444,26 @@ impl<L: ListSpec> ListView<L> {
             return;
         };
         if generation != self.table.generation() {
+            return;
+        }
+        if self
+            .scan
+            .as_ref()
+            .is_some_and(|s| s.generation == generation && !s.done)
+        {
+            match result.map(L::page) {
+                Ok(Some(rows)) => self.receive_whole(rows, ctx),
+                Ok(None) => {
+                    self.scan = None;
+                    self.table.fail(generation, page);
+                    self.failed("the service answered with something other than a page", ctx);
+                }
+                Err(failure) => {
+                    self.scan = None;
+                    self.table.fail(generation, page);
+                    self.failed(&failure.message, ctx);
+                }
+            }
             return;
         }
         match result.map(L::page) {
@@ -454,13 +624,17 @@ impl<L: ListSpec> ListView<L> {
         }
     }
 
-    /// The list in words, for the title: the filter and the sort.
+    /// The list in words, for the title: the filter, what a filter kept on this side
+    /// checked, and the sort.
     pub fn subtitle(&self) -> String {
         let sort = self
             .table
             .sort()
             .map_or_else(String::new, |s| format!(", sorted by {s}"));
-        format!("{}{sort}", L::describe(&self.filter))
+        let checked = self
+            .checked()
+            .map_or_else(String::new, |c| format!(": {c}"));
+        format!("{}{checked}{sort}", L::describe(&self.filter))
     }
 
     /// Advances the loading spinner.
@@ -570,7 +744,8 @@ impl<L: ListSpec> ListView<L> {
 /// ```
 ///
 /// With `=> marked` after the row type, rows are [`crate::ui::panes::marks::Marked`] records that
-/// carry their mark.
+/// carry their mark. With `kept_here: Filter::is_local, Filter::keeps` last, part of the filter is
+/// kept on this side (see [`ListSpec::is_local`]).
 macro_rules! list_spec {
     (
         $(#[$doc:meta])*
@@ -583,7 +758,8 @@ macro_rules! list_spec {
             page: $reply:ident :: $page:ident,
             describe: $describe:path,
             form: $form:path,
-            filter_of: |$values:ident, $current:ident| $filter_of:expr $(,)?
+            filter_of: |$values:ident, $current:ident| $filter_of:expr
+            $(, kept_here: $is_local:path, $keeps:path)? $(,)?
         }
     ) => {
         $(#[$doc])*
@@ -637,6 +813,16 @@ macro_rules! list_spec {
             ) -> $filter {
                 $filter_of
             }
+
+            $(
+                fn is_local(filter: &$filter) -> bool {
+                    $is_local(filter)
+                }
+
+                fn keeps(filter: &$filter, row: &Self::Row) -> bool {
+                    $keeps(filter, std::borrow::Borrow::borrow(row))
+                }
+            )?
         }
     };
 }

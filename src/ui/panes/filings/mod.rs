@@ -15,6 +15,8 @@ mod filter;
 mod options;
 mod results;
 
+use chrono::Local;
+
 use crate::effect::{FilingCall, FilingReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
@@ -51,7 +53,8 @@ list_spec! {
         page: FilingReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, _current| filter::filter_of(values),
+        filter_of: |values, _current| filter::filter_of(values, Local::now().date_naive()),
+        kept_here: FilingFilter::is_local, FilingFilter::keeps,
     }
 }
 
