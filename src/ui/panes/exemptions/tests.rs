@@ -196,17 +196,28 @@ fn the_filter_form_sends_the_status_and_keeps_the_search() {
     h.calls();
     h.press(KeyCode::Tab);
     assert!(matches!(h.pane.parts.screen, Screen::Filter(_)));
-    // The select starts on "any": → ACTIVE → INACTIVE → EXPIRED.
-    for _ in 0..3 {
-        h.press(KeyCode::Right);
-    }
+    // The cursor starts on ACTIVE: → INACTIVE → EXPIRED, space chooses it; ← ← ACTIVE too.
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Char(' '));
+    h.press(KeyCode::Left);
+    h.press(KeyCode::Left);
+    h.press(KeyCode::Char(' '));
     h.submit();
     let calls = h.calls();
     let [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
     };
-    assert_eq!(filter.status_in, [ExemptionStatus::Expired]);
+    assert_eq!(
+        filter.status_in,
+        [ExemptionStatus::Active, ExemptionStatus::Expired]
+    );
     assert_eq!(filter.search_query.as_deref(), Some("acme"));
+    let title = h.pane.parts.list.subtitle();
+    assert!(
+        title.starts_with("ACTIVE or EXPIRED, matching \"acme\""),
+        "{title}"
+    );
 }
 
 #[test]
