@@ -89,6 +89,8 @@ struct Scan<R> {
     pages_read: u32,
     /// A page call on its way.
     asking: bool,
+    /// A page failed: nothing more is asked until the user refreshes.
+    failed: bool,
     done: bool,
 }
 
@@ -101,6 +103,7 @@ impl<R> Scan<R> {
             announced: 0,
             pages_read: 0,
             asking: false,
+            failed: false,
             done: false,
         }
     }
@@ -249,7 +252,7 @@ impl<L: ListSpec> ListView<L> {
             return;
         };
         if !scan.done {
-            if !scan.asking {
+            if !scan.asking && !scan.failed {
                 scan.asking = true;
                 let page = scan.pages_read + 1;
                 let params = PageParams::new(page, PAGE_SIZE);
@@ -296,7 +299,7 @@ impl<L: ListSpec> ListView<L> {
                 let marked = self.marks.iter().any(|m| m == L::id(row));
                 L::set_marked(row, marked);
             }
-            // The table starts over on the kept rows, keeping the cursor where a reload put it.
+            // The table takes the kept rows before the cursor is put back on them.
             self.fetch_whole(ctx);
             self.previous = None;
             self.load = Load::Loaded;
@@ -451,19 +454,22 @@ impl<L: ListSpec> ListView<L> {
             .as_ref()
             .is_some_and(|s| s.generation == generation && !s.done)
         {
-            match result.map(L::page) {
-                Ok(Some(rows)) => self.receive_whole(rows, ctx),
-                Ok(None) => {
-                    self.scan = None;
-                    self.table.fail(generation, page);
-                    self.failed("the service answered with something other than a page", ctx);
+            let message = match result.map(L::page) {
+                Ok(Some(rows)) => {
+                    self.receive_whole(rows, ctx);
+                    self.fetch(ctx);
+                    return;
                 }
-                Err(failure) => {
-                    self.scan = None;
-                    self.table.fail(generation, page);
-                    self.failed(&failure.message, ctx);
-                }
+                Ok(None) => "the service answered with something other than a page".to_owned(),
+                Err(failure) => failure.message,
+            };
+            // Not asked again until the user refreshes (a new reading).
+            if let Some(scan) = self.scan.as_mut() {
+                scan.asking = false;
+                scan.failed = true;
             }
+            self.table.fail(generation, page);
+            self.failed(&message, ctx);
             return;
         }
         match result.map(L::page) {
@@ -852,8 +858,10 @@ mod tests {
     use crate::effect::{CustomerCall, CustomerReply, NexusReply};
     use crate::model::Customer;
     use crate::model::filters::CustomerFilter;
+    use crate::ui::keymap::Action;
     use crate::ui::panes::customers::{CustomersPane, columns};
     use crate::ui::skeleton::testing::{Fixture, failure};
+    use chrono::NaiveDate;
 
     list_spec! {
         /// A list of customers, as a pane would declare it.
@@ -1106,5 +1114,135 @@ mod tests {
         let (again, _) = h.only_call();
         h.answer(again, page(rows, 5));
         assert_eq!(h.pane.parts.list.table().cursor(), 3, "on the saved record");
+    }
+
+    // ----- a filter kept on this side: every page read, only the kept rows shown ------------
+
+    use crate::effect::{FilingCall, FilingReply};
+    use crate::model::Filing;
+    use crate::model::filters::{DateWindow, FilingFilter};
+    use crate::ui::panes::filings::FilingsPane;
+
+    /// Filing `n`, due on November `due` 2026.
+    fn filing(n: usize, due: u32) -> Filing {
+        serde_json::from_value(serde_json::json!({
+            "id": format!("f{n}"), "registration_id": "r1", "status": "UNFILED",
+            "start_date": "2026-10-01", "end_date": "2026-10-31", "country_code": "US",
+            "due_date": format!("2026-11-{due:02}")
+        }))
+        .unwrap()
+    }
+
+    /// Overdue on 2026-11-24: due by the 23rd.
+    fn overdue() -> FilingFilter {
+        FilingFilter {
+            due: Some(DateWindow::new(None, NaiveDate::from_ymd_opt(2026, 11, 23))),
+            ..FilingFilter::default()
+        }
+    }
+
+    #[allow(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
+    fn filings(rows: Vec<Filing>, total: u64, page: u32) -> Result<Reply, Failure> {
+        let page = Page::new(rows, total, page, PAGE_SIZE);
+        Ok(Reply::Filings(FilingReply::Page(page)))
+    }
+
+    /// The one call on its way: its id and the page it asks for.
+    fn asked(h: &mut Fixture<FilingsPane>) -> (RequestId, u32) {
+        match h.only_call() {
+            (id, Call::Filings(FilingCall::List { page, .. })) => (id, page.page),
+            other => panic!("a page of filings: {other:?}"),
+        }
+    }
+
+    fn overdue_list() -> Fixture<FilingsPane> {
+        let mut h = Fixture::new(FilingsPane::default());
+        h.show();
+        h.calls();
+        h.with(|p, ctx| p.parts.list.apply_filter(overdue(), ctx));
+        h
+    }
+
+    #[test]
+    fn a_filter_kept_here_reads_every_page_and_shows_only_the_kept_rows() {
+        let mut h = overdue_list();
+        // 150 rows: every third one due on the 20th (overdue), the others on the 30th.
+        let rows: Vec<Filing> = (0..150)
+            .map(|n| filing(n, if n % 3 == 0 { 20 } else { 30 }))
+            .collect();
+        let (first, page) = asked(&mut h);
+        assert_eq!(page, 1);
+        h.answer(first, filings(rows[..100].to_vec(), 150, 1));
+        assert!(h.pane.parts.list.checked().is_none(), "not done yet");
+        let (second, page) = asked(&mut h);
+        assert_eq!(page, 2, "the next page is read before anything is shown");
+        h.answer(second, filings(rows[100..].to_vec(), 150, 2));
+        assert!(h.calls().is_empty(), "nothing past the end");
+
+        let list = &h.pane.parts.list;
+        assert_eq!(
+            list.table().total(),
+            Some(50),
+            "the count is the kept count"
+        );
+        assert_eq!(list.table().row(1).map(|r| r.row.id.as_str()), Some("f3"));
+        assert_eq!(list.checked().as_deref(), Some("50 of 150 filings checked"));
+        let title = list.subtitle();
+        assert!(title.contains(": 50 of 150 filings checked"), "{title}");
+        let screen = h.screen(120, 12);
+        assert!(screen.contains("f3"), "{screen}");
+        assert!(!screen.contains("f1 "), "{screen}");
+
+        // Moving down the kept rows asks the service nothing more.
+        for _ in 0..49 {
+            h.action(Action::Down);
+        }
+        assert!(h.calls().is_empty());
+        assert_eq!(
+            h.pane.parts.list.selected().map(|r| r.row.id.as_str()),
+            Some("f147")
+        );
+    }
+
+    #[test]
+    fn a_filter_kept_here_stops_after_the_page_bound_and_says_how_many_were_checked() {
+        let mut h = overdue_list();
+        for n in 1..=LOCAL_PAGES {
+            let (id, page) = asked(&mut h);
+            assert_eq!(page, n);
+            let rows = (0..100)
+                .map(|k| filing(k, if k == 0 { 20 } else { 30 }))
+                .collect();
+            h.answer(id, filings(rows, 5_000, n));
+        }
+        assert!(h.calls().is_empty(), "no page past the bound");
+        let said = h.pane.parts.list.checked().unwrap();
+        assert_eq!(
+            said,
+            "20 of 2,000 filings checked (the first 20 pages of 5,000; narrow the filter to \
+             check the rest)"
+        );
+    }
+
+    #[test]
+    fn a_failed_page_of_a_list_read_whole_says_so_and_r_reads_again() {
+        let mut h = overdue_list();
+        let (id, _) = asked(&mut h);
+        h.answer(
+            id,
+            Err(failure(FailureKind::Server, "the service failed (503)")),
+        );
+        assert!(h.pane.parts.list.has_failed());
+        h.action(Action::Refresh);
+        let (again, page) = asked(&mut h);
+        assert_eq!(page, 1, "the reading starts over");
+        h.answer(again, filings(vec![filing(1, 20), filing(2, 30)], 2, 1));
+        assert_eq!(h.pane.parts.list.table().total(), Some(1));
+        // Back to a filter the service applies: pages are asked as the table wants them.
+        h.with(|p, ctx| p.parts.list.apply_filter(FilingFilter::default(), ctx));
+        let (id, _) = asked(&mut h);
+        h.answer(id, filings(vec![filing(1, 20), filing(2, 30)], 2, 1));
+        assert_eq!(h.pane.parts.list.table().total(), Some(2));
+        assert!(h.pane.parts.list.checked().is_none());
     }
 }
