@@ -71,6 +71,11 @@ pub trait ListSpec: Send + 'static {
     fn keeps(_filter: &Self::Filter, _row: &Self::Row) -> bool {
         true
     }
+
+    /// The sort a new list opens with (`None`: the service's own order).
+    fn default_sort() -> Option<crate::ui::widgets::paged_table::Sort> {
+        None
+    }
 }
 
 /// Pages a list read whole (a filter kept on this side) reads at most.
@@ -155,8 +160,10 @@ impl<L: ListSpec> Default for ListView<L> {
 
 impl<L: ListSpec> ListView<L> {
     pub fn new() -> Self {
+        let mut table = PagedTable::new(L::NOUN);
+        table.set_sort(L::default_sort());
         ListView {
-            table: PagedTable::new(L::NOUN),
+            table,
             columns: L::columns(),
             filter: L::Filter::default(),
             pages: PageCalls::default(),
@@ -751,7 +758,8 @@ impl<L: ListSpec> ListView<L> {
 ///
 /// With `=> marked` after the row type, rows are [`crate::ui::panes::marks::Marked`] records that
 /// carry their mark. With `kept_here: Filter::is_local, Filter::keeps` last, part of the filter is
-/// kept on this side (see [`ListSpec::is_local`]).
+/// kept on this side (see [`ListSpec::is_local`]); with `default_sort: Sort { … }`, the list opens
+/// so sorted.
 macro_rules! list_spec {
     (
         $(#[$doc:meta])*
@@ -765,7 +773,8 @@ macro_rules! list_spec {
             describe: $describe:path,
             form: $form:path,
             filter_of: |$values:ident, $current:ident| $filter_of:expr
-            $(, kept_here: $is_local:path, $keeps:path)? $(,)?
+            $(, kept_here: $is_local:path, $keeps:path)?
+            $(, default_sort: $sort:expr)? $(,)?
         }
     ) => {
         $(#[$doc])*
@@ -827,6 +836,12 @@ macro_rules! list_spec {
 
                 fn keeps(filter: &$filter, row: &Self::Row) -> bool {
                     $keeps(filter, std::borrow::Borrow::borrow(row))
+                }
+            )?
+
+            $(
+                fn default_sort() -> Option<$crate::ui::widgets::paged_table::Sort> {
+                    Some($sort)
                 }
             )?
         }
