@@ -5,7 +5,7 @@
 
 use std::borrow::Borrow;
 
-use chrono::{Local, NaiveDate};
+use chrono::NaiveDate;
 use ratatui::text::{Line, Span};
 
 use crate::ui::theme::Theme;
@@ -23,7 +23,7 @@ pub struct Marked<R> {
 impl<R> Marked<R> {
     /// A row not marked (the list marks it when it arrives), read today.
     pub fn new(row: R) -> Self {
-        Marked::read_on(row, Local::now().date_naive())
+        Marked::read_on(row, crate::ui::clock::today())
     }
 
     /// A row not marked, read on `day`.

@@ -16,8 +16,6 @@ mod search;
 mod upload;
 mod writes;
 
-use chrono::Local;
-
 use crate::effect::{ExemptionCall, ExemptionReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
@@ -69,7 +67,7 @@ list_spec! {
         page: ExemptionReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, current| filter::filter_of(values, current, Local::now().date_naive()),
+        filter_of: |values, current| filter::filter_of(values, current, crate::ui::clock::today()),
         kept_here: ExemptionFilter::is_local, ExemptionFilter::keeps,
     }
 }
@@ -301,11 +299,11 @@ impl PaneSpec for Exemptions {
             (Action::New, Screen::List | Screen::Detail(_)) => writes::open_create(parts, ctx),
             (Action::Attach, Screen::List | Screen::Detail(_)) => writes::open_upload(parts, ctx),
             (Action::Expiring, Screen::List) => {
-                let filter = filter::expiring(parts.list.filter(), Local::now().date_naive());
+                let filter = filter::expiring(parts.list.filter(), crate::ui::clock::today());
                 parts.list.apply_filter(filter, ctx);
             }
             (Action::Expired, Screen::List) => {
-                let filter = filter::expired(parts.list.filter(), Local::now().date_naive());
+                let filter = filter::expired(parts.list.filter(), crate::ui::clock::today());
                 parts.list.apply_filter(filter, ctx);
             }
             (Action::Filter, Screen::List) => {

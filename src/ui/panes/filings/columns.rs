@@ -97,12 +97,12 @@ pub fn due_on(f: &Filing, today: NaiveDate) -> Due {
     }
 }
 
-/// The due date; an overdue one in the bad style with `⚠ overdue` (read without colour), one
-/// due within a week in the pending style.
+/// The due date; an overdue one in the bad style with `⚠` (read without colour), one due
+/// within a week in the pending style.
 fn due_cell<'r>(m: &'r Row, theme: &Theme) -> Line<'r> {
     let date = m.row.due_date.map(text::date).unwrap_or_default();
     match due_on(&m.row, m.read_on) {
-        Due::Overdue => Line::from(Span::styled(format!("{date} ⚠ overdue"), theme.status_bad)),
+        Due::Overdue => Line::from(Span::styled(format!("{date} ⚠"), theme.status_bad)),
         Due::Soon => Line::from(Span::styled(date, theme.status_pending)),
         Due::Fine => Line::from(date),
     }
@@ -142,7 +142,7 @@ pub fn columns() -> Vec<Column<Row>> {
             .width(ColumnWidth::fixed(8)),
         Column::new("Due", due_cell)
             .sort_key("due_date")
-            .width(ColumnWidth::between(10, 20, 1)),
+            .width(ColumnWidth::fixed(12)),
         Column::new("Amount", amount_cell)
             .sort_key("amount")
             .right()
@@ -174,7 +174,7 @@ mod tests {
         let today = day(24);
         let row = Marked::read_on(filing("UNFILED", "2026-11-20"), today);
         let cell = due_cell(&row, &theme);
-        assert_eq!(cell.to_string(), "2026-11-20 ⚠ overdue");
+        assert_eq!(cell.to_string(), "2026-11-20 ⚠");
         assert_eq!(cell.spans[0].style, theme.status_bad);
         assert_eq!(due_on(&filing("PAUSED", "2026-11-23"), today), Due::Overdue);
 
