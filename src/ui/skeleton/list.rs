@@ -568,11 +568,22 @@ impl<L: ListSpec> ListView<L> {
         let id = L::id(row).to_owned();
         let mut row = row.clone();
         L::set_marked(&mut row, self.is_marked(&id));
+        if let Some(scan) = self.scan.as_mut() {
+            for kept in scan.kept.iter_mut().filter(|r| L::id(r) == id) {
+                kept.clone_from(&row);
+            }
+        }
         self.table.replace_where(|r| L::id(r) == id, row);
     }
 
-    /// Changes the cached row `id` in place.
-    pub fn update(&mut self, id: &str, change: impl FnMut(&mut L::Row)) {
+    /// Changes the cached row `id` in place (in the rows a list read whole kept, too).
+    pub fn update(&mut self, id: &str, mut change: impl FnMut(&mut L::Row)) {
+        if let Some(scan) = self.scan.as_mut() {
+            scan.kept
+                .iter_mut()
+                .filter(|r| L::id(r) == id)
+                .for_each(&mut change);
+        }
         self.table.update_where(|r| L::id(r) == id, change);
     }
 
