@@ -742,6 +742,26 @@ impl<L: ListSpec> ListView<L> {
                     Span::styled(format!("{when} · {refresh_key} retries"), theme.muted),
                 ]))
             }
+            _ if self
+                .scan
+                .as_ref()
+                .is_some_and(|s| !s.done && s.pages_read > 0) =>
+            {
+                let scan = self.scan.as_ref()?;
+                let pages = scan
+                    .announced
+                    .div_ceil(u64::from(PAGE_SIZE))
+                    .min(u64::from(LOCAL_PAGES));
+                Some(Line::styled(
+                    format!(
+                        "reading every page for the filter: page {} of {pages}, {} {} read",
+                        scan.pages_read + 1,
+                        thousands(scan.checked),
+                        L::NOUN
+                    ),
+                    theme.muted,
+                ))
+            }
             _ => self.table.shortfall().map(|short| {
                 Line::styled(
                     format!("⚠ {short} · {refresh_key} asks again"),
@@ -1200,6 +1220,11 @@ mod tests {
         assert_eq!(page, 1);
         h.answer(first, filings(rows[..100].to_vec(), 150, 1));
         assert!(h.pane.parts.list.checked().is_none(), "not done yet");
+        let reading = h.screen(120, 12);
+        assert!(
+            reading.contains("reading every page for the filter: page 2 of 2, 100 filings read"),
+            "{reading}"
+        );
         let (second, page) = asked(&mut h);
         assert_eq!(page, 2, "the next page is read before anything is shown");
         h.answer(second, filings(rows[100..].to_vec(), 150, 2));

@@ -116,3 +116,37 @@ pub fn describe(filter: &RegistrationFilter) -> String {
         parts.join(", ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn several_statuses_read_as_the_filter_and_back() {
+        let form = filter_form(&RegistrationFilter::default())
+            .with_value(
+                "status",
+                FieldValue::List(vec!["REGISTERED".into(), "PROCESSING".into()]),
+            )
+            .with_value("state", "tx");
+        let filter = filter_of(&form.values());
+        assert_eq!(
+            filter.status_in,
+            [
+                RegistrationStatus::Registered,
+                RegistrationStatus::Processing
+            ]
+        );
+        assert_eq!(
+            describe(&filter),
+            "status REGISTERED or PROCESSING, state TX"
+        );
+        let again = filter_form(&filter);
+        assert_eq!(filter_of(&again.values()), filter);
+        assert!(!again.is_dirty());
+        assert_eq!(
+            describe(&RegistrationFilter::default()),
+            "all registrations"
+        );
+    }
+}
