@@ -82,6 +82,10 @@ actions! {
     Imports = "imports",
     /// Shows the past periods that can be filed late.
     BackFiling = "back_filing",
+    /// Filters the exemptions to the active ones ending within 30 days.
+    Expiring = "expiring",
+    /// Filters the exemptions to those that ended in the last 30 days.
+    Expired = "expired",
 }
 
 /// A `[keys]` name that names no action.
@@ -277,9 +281,9 @@ impl Default for Keymap {
     fn default() -> Self {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
-            CreditNote, Delete, Deregister, Down, Edit, Filter, Help, History, Imports, Mark, New,
-            NextPane, Open, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, Quit, Refresh,
-            Reveal, Sort, SortReverse, TaxId, ToggleView, Top, Up,
+            CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Help, History,
+            Imports, Mark, New, NextPane, Open, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane,
+            Quit, Refresh, Reveal, Sort, SortReverse, TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -325,6 +329,9 @@ impl Default for Keymap {
             (Key::plain('P'), Pause),
             (Key::plain('I'), Imports),
             (Key::plain('b'), BackFiling),
+            // Exemptions: the expiry windows one key away.
+            (Key::plain('E'), Expiring),
+            (Key::plain('X'), Expired),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

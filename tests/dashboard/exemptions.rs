@@ -130,11 +130,12 @@ async fn the_live_search_narrows_the_list_and_the_status_filter_shows_expired_on
     );
     d.char('/');
     d.key(KeyCode::Tab);
-    d.wait_for("ACTIVE, INACTIVE or EXPIRED").await;
-    // The select starts on "any": → ACTIVE → INACTIVE → EXPIRED.
-    for _ in 0..3 {
-        d.key(KeyCode::Right);
-    }
+    d.wait_for("none chosen for ACTIVE, INACTIVE and EXPIRED")
+        .await;
+    // The cursor starts on ACTIVE: → INACTIVE → EXPIRED, and space chooses it.
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Right);
+    d.char(' ');
     submit(&d);
     d.wait_for("Exemptions — EXPIRED").await;
     let screen = d.wait_for(&format!("row 1 of {expired_total} ")).await;
@@ -328,5 +329,50 @@ async fn list_snapshot() {
     open_list(&d).await;
     tokio::time::sleep(Duration::from_millis(150)).await;
     insta::assert_snapshot!("exemptions_list", d.screen());
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn e_shows_the_exemptions_expiring_within_30_days() {
+    use taxdash::model::filters::DateWindow;
+    let d = Dashboard::start(Options::default()).await;
+    open_list(&d).await;
+    let today = crate::harness::TODAY;
+    let expiring = ExemptionFilter {
+        status_in: vec![ExemptionStatus::Active],
+        ends: Some(DateWindow::new(
+            Some(today),
+            today.checked_add_days(chrono::Days::new(30)),
+        )),
+        ..ExemptionFilter::default()
+    };
+    let (checked, rows) = exemptions(&d, expiring.clone()).await;
+    assert!(checked <= 100, "one page holds them");
+    let kept = rows.iter().filter(|e| expiring.keeps(e)).count();
+    // The key is offered in the footer of the list.
+    assert!(
+        d.screen().contains("E expiring within 30 days"),
+        "{}",
+        d.screen()
+    );
+
+    d.char('E');
+    let screen = d
+        .wait_for(&format!("ACTIVE: {kept} of {checked} exemptions checked"))
+        .await;
+    assert!(
+        screen.contains(&format!(
+            "expiring within 30 days (ending {today} to {})",
+            today + chrono::Days::new(30)
+        )),
+        "{screen}"
+    );
+    if kept > 0 {
+        d.wait_for(&format!("row 1 of {kept} ")).await;
+    }
+    // Esc goes back to every exemption.
+    d.key(KeyCode::Esc);
+    d.wait_for("Exemptions — active, inactive and expired")
+        .await;
     d.quit().await;
 }

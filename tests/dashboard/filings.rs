@@ -293,3 +293,69 @@ async fn the_back_filing_options_show_and_open_their_help_article() {
     .await;
     d.quit().await;
 }
+
+/// Every filing `filter` lists, page by page, and the total the service announced.
+async fn all_of(d: &Dashboard, filter: &FilingFilter) -> (u64, Vec<Filing>) {
+    let mut rows = Vec::new();
+    for page in 1.. {
+        let answer = d
+            .client
+            .list_filings(filter, PageParams::new(page, 100))
+            .await
+            .unwrap();
+        let last = answer.items.len() < 100;
+        rows.extend(answer.items);
+        if last {
+            return (answer.total, rows);
+        }
+    }
+    unreachable!("the pages end")
+}
+
+#[tokio::test]
+async fn the_overdue_filter_shows_the_filings_past_due_and_not_filed() {
+    use taxdash::model::filters::DateWindow;
+    let d = Dashboard::start(Options::default()).await;
+    open_list(&d).await;
+    // What "overdue" is on the dashboard's day: due before it and not filed.
+    let today = crate::harness::TODAY;
+    let overdue = FilingFilter {
+        status_in: vec![
+            FilingStatus::Unfiled,
+            FilingStatus::Filing,
+            FilingStatus::Paused,
+        ],
+        due: Some(DateWindow::new(None, today.pred_opt())),
+        ..FilingFilter::default()
+    };
+    let (checked, rows) = all_of(&d, &overdue).await;
+    let kept = rows.iter().filter(|f| overdue.keeps(f)).count();
+
+    d.char('/');
+    d.wait_for("space toggle").await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Right);
+    d.wait_for("‹ overdue ›").await;
+    d.key_with(KeyCode::Char('s'), crossterm::event::KeyModifiers::CONTROL);
+    let said = format!(
+        "overdue (due before {today}), UNFILED or FILING or PAUSED: {kept} of {checked} filings \
+         checked"
+    );
+    let screen = d.wait_for(&said).await;
+    if kept > 0 {
+        let screen = d.wait_for(&format!("row 1 of {kept} ")).await;
+        let marked = screen.matches(" ⚠ ").count();
+        assert!(
+            marked > 0 && marked <= kept,
+            "overdue rows are marked: {screen}"
+        );
+        assert_eq!(
+            style_of(&d, " ⚠ ").and_then(|s| s.fg),
+            taxdash::ui::theme::Theme::default().status_bad.fg,
+        );
+        assert!(!screen.contains(" FILED "), "{screen}");
+    } else {
+        assert!(!screen.contains(" ⚠ "), "{screen}");
+    }
+    d.quit().await;
+}

@@ -300,3 +300,56 @@ async fn snapshots_of_the_list_and_the_form() {
     .await;
     d.quit().await;
 }
+
+#[tokio::test]
+async fn the_economic_filter_shows_several_statuses_at_once() {
+    use taxdash::model::NexusStatus;
+    let d = Dashboard::start(Options::default()).await;
+    open_nexus(&d).await;
+    let both = NexusFilter {
+        status_in: vec![NexusStatus::PendingRegistration, NexusStatus::Exposed],
+        ..NexusFilter::default()
+    };
+    let rows = d
+        .client
+        .list_nexus(&both, PageParams::new(1, 100))
+        .await
+        .unwrap();
+    let count = |status: &NexusStatus| {
+        rows.items
+            .iter()
+            .filter(|n| n.status.as_ref() == Some(status))
+            .count()
+    };
+    assert!(
+        count(&NexusStatus::PendingRegistration) > 0 && count(&NexusStatus::Exposed) > 0,
+        "demo jurisdictions of both statuses"
+    );
+    d.char('V');
+    d.wait_for("economic: all jurisdictions").await;
+    d.char('/');
+    d.wait_for("space toggle").await;
+    // The cursor starts on APPROACHING: → NOT_EXPOSED → PENDING_REGISTRATION, chosen; →
+    // EXPOSED, chosen.
+    d.key(KeyCode::Right);
+    d.key(KeyCode::Right);
+    d.char(' ');
+    d.key(KeyCode::Right);
+    d.char(' ');
+    let form = d.wait_for("[x] EXPOSED").await;
+    assert!(form.contains("[x] PENDING_REGISTRATION"), "{form}");
+    assert!(form.contains("[ ] APPROACHING"), "{form}");
+    save(&d);
+    d.wait_for("economic: status PENDING_REGISTRATION or EXPOSED")
+        .await;
+    let screen = d.wait_for(&format!("row 1 of {} ", rows.total)).await;
+    assert!(
+        screen.contains("PENDING_REGISTRATION") && screen.contains("EXPOSED"),
+        "both statuses in one list: {screen}"
+    );
+    for other in ["APPROACHING", "NOT_EXPOSED", " REGISTERED"] {
+        let listed = screen.lines().skip(4).filter(|l| l.contains(other)).count();
+        assert_eq!(listed, 0, "no {other} row: {screen}");
+    }
+    d.quit().await;
+}

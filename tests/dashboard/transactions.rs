@@ -259,3 +259,29 @@ async fn the_filter_form() {
     d.key(KeyCode::Esc);
     d.quit().await;
 }
+
+#[tokio::test]
+async fn transactions_open_newest_first() {
+    use taxdash::model::filters::Sort;
+    let d = Dashboard::start(Options::default()).await;
+    let newest = TransactionFilter {
+        order_by: vec![Sort::desc("date")],
+        ..TransactionFilter::default()
+    };
+    let first = d
+        .client
+        .list_transactions(&newest, PageParams::new(1, 3))
+        .await
+        .unwrap()
+        .items;
+    let screen = open_transactions(&d).await;
+    assert!(
+        screen.contains("(the service's default), sorted by date (descending)"),
+        "{screen}"
+    );
+    assert!(screen.contains("Date ▼"), "the sort indicator: {screen}");
+    // The first row (after the header, tabs, box top and column titles) is the newest.
+    let row = screen.lines().nth(4).unwrap_or_default();
+    assert!(row.contains(&first[0].external_id), "{row}\n{screen}");
+    d.quit().await;
+}

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::model::{FieldError, LocPart};
 use crate::rules;
-use crate::ui::widgets::form::FormValues;
+use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, FormValues};
 
 /// The trimmed text of field `name`, when not empty.
 pub fn given<'v>(values: &'v FormValues, name: &str) -> Option<&'v str> {
@@ -15,6 +15,69 @@ pub fn given<'v>(values: &'v FormValues, name: &str) -> Option<&'v str> {
 /// The trimmed, upper-cased text of field `name`, when not empty: a code as the service wants it.
 pub fn code(values: &FormValues, name: &str) -> Option<String> {
     given(values, name).map(str::to_uppercase)
+}
+
+/// A multi-select over the values of an enumeration (`known`, named by `name`); nothing chosen
+/// is any.
+pub fn any_of_field<T>(
+    field: &'static str,
+    label: &'static str,
+    known: &[T],
+    name: fn(&T) -> &str,
+) -> FieldSpec {
+    let choices = known
+        .iter()
+        .map(|v| Choice::new(name(v), name(v), ""))
+        .collect();
+    FieldSpec::new(field, label, FieldKind::MultiSelect(choices))
+        .rule("←/→ move · space toggle; none chosen for any")
+}
+
+/// The values chosen in multi-select `field`, read back as the enumeration.
+pub fn chosen<T>(values: &FormValues, field: &str, parse: fn(&str) -> T) -> Vec<T> {
+    values.list(field).into_iter().map(parse).collect()
+}
+
+/// The value a multi-select holds for `items`: their names.
+pub fn list_value<T>(items: &[T], name: fn(&T) -> &str) -> FieldValue {
+    FieldValue::List(items.iter().map(|i| name(i).to_owned()).collect())
+}
+
+/// Values in words: `EXPOSED or PENDING_REGISTRATION`.
+pub fn either<T>(items: &[T], name: fn(&T) -> &str) -> String {
+    items.iter().map(name).collect::<Vec<_>>().join(" or ")
+}
+
+/// The date in field `name`, when it is given and well formed.
+pub fn date(values: &FormValues, name: &str) -> Option<chrono::NaiveDate> {
+    given(values, name).and_then(|d| rules::parse_date(d).ok())
+}
+
+/// The refusals of date fields given in `(from, to)` pairs: each date, when given, well formed,
+/// and no `to` before its `from`.
+pub fn check_date_ranges(values: &FormValues, ranges: &[(&str, &str)]) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    for &(from_name, to_name) in ranges {
+        let mut dates = [None, None];
+        for (i, name) in [from_name, to_name].into_iter().enumerate() {
+            if let Some(d) = given(values, name) {
+                match rules::parse_date(d) {
+                    Ok(date) => dates[i] = Some(date),
+                    Err(msg) => errors.push(query_error(name, msg, d)),
+                }
+            }
+        }
+        if let [Some(from), Some(to)] = dates
+            && to < from
+        {
+            errors.push(query_error(
+                to_name,
+                format!("must not be before {from}"),
+                &to.to_string(),
+            ));
+        }
+    }
+    errors
 }
 
 /// A refusal of query field `name`, showing what was typed.

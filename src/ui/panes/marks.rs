@@ -3,22 +3,42 @@
 //! ([`crate::ui::skeleton::ListView::toggle_mark`]), by record id, so they survive paging and a
 //! row updated by a write keeps its mark; a row carries a copy of its mark for drawing.
 
+use std::borrow::Borrow;
+
+use chrono::NaiveDate;
 use ratatui::text::{Line, Span};
 
 use crate::ui::theme::Theme;
 use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
-/// A row of a list offering marks: the record and whether it is marked.
+/// A row of a list offering marks: the record, whether it is marked, and the day it was read
+/// (what "overdue" is measured against when the row is drawn).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Marked<R> {
     pub row: R,
     pub marked: bool,
+    pub read_on: NaiveDate,
 }
 
 impl<R> Marked<R> {
-    /// A row not marked (the list marks it when it arrives).
+    /// A row not marked (the list marks it when it arrives), read today.
     pub fn new(row: R) -> Self {
-        Marked { row, marked: false }
+        Marked::read_on(row, crate::ui::clock::today())
+    }
+
+    /// A row not marked, read on `day`.
+    pub fn read_on(row: R, day: NaiveDate) -> Self {
+        Marked {
+            row,
+            marked: false,
+            read_on: day,
+        }
+    }
+}
+
+impl<R> Borrow<R> for Marked<R> {
+    fn borrow(&self) -> &R {
+        &self.row
     }
 }
 

@@ -8,6 +8,8 @@
 //!   says so; nothing is asked again until the user refreshes.
 //! - Any success clears the error.
 
+use std::fmt::Write as _;
+
 use chrono::{DateTime, Local};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -20,10 +22,10 @@ use crate::model::filters::Sort as SortKey;
 use crate::model::{Page, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::text::truncate;
+use crate::ui::text::{thousands, truncate};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::{Column, PagedTable};
+use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable};
 
 /// What a list is of: its rows, its filter, its call and its columns.
 pub trait ListSpec: Send + 'static {
@@ -57,6 +59,59 @@ pub trait ListSpec: Send + 'static {
     /// The filter a submitted form describes (`current`: the filter in force, for what the
     /// form leaves out).
     fn filter_of(values: &FormValues, current: &Self::Filter) -> Self::Filter;
+
+    /// Whether part of `filter` is kept on this side (a window the service cannot filter by):
+    /// the list then reads every page of the query, up to [`LOCAL_PAGES`], and shows only the
+    /// rows [`ListSpec::keeps`] keeps.
+    fn is_local(_filter: &Self::Filter) -> bool {
+        false
+    }
+
+    /// Whether `row` passes the part of `filter` kept on this side.
+    fn keeps(_filter: &Self::Filter, _row: &Self::Row) -> bool {
+        true
+    }
+
+    /// The sort a new list opens with (`None`: the service's own order).
+    fn default_sort() -> Option<crate::ui::widgets::paged_table::Sort> {
+        None
+    }
+}
+
+/// Pages a list read whole (a filter kept on this side) reads at most.
+pub const LOCAL_PAGES: u32 = 20;
+
+/// A list read whole for a filter kept on this side: the pages read so far and the rows kept.
+#[derive(Debug, Clone)]
+struct Scan<R> {
+    /// The table generation the scan is for.
+    generation: u64,
+    kept: Vec<R>,
+    /// Rows read from the service.
+    checked: u64,
+    /// What the service announced for the query.
+    announced: u64,
+    pages_read: u32,
+    /// A page call on its way.
+    asking: bool,
+    /// A page failed: nothing more is asked until the user refreshes.
+    failed: bool,
+    done: bool,
+}
+
+impl<R> Scan<R> {
+    fn new(generation: u64) -> Self {
+        Scan {
+            generation,
+            kept: Vec::new(),
+            checked: 0,
+            announced: 0,
+            pages_read: 0,
+            asking: false,
+            failed: false,
+            done: false,
+        }
+    }
 }
 
 /// How the last load went.
@@ -93,6 +148,8 @@ pub struct ListView<L: ListSpec> {
     pending_cursor: Option<u64>,
     /// The record to select once it is among the rows (a record just saved).
     pending_id: Option<String>,
+    /// The reading of every page, while a filter kept on this side is in force.
+    scan: Option<Scan<L::Row>>,
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -103,8 +160,10 @@ impl<L: ListSpec> Default for ListView<L> {
 
 impl<L: ListSpec> ListView<L> {
     pub fn new() -> Self {
+        let mut table = PagedTable::new(L::NOUN);
+        table.set_sort(L::default_sort());
         ListView {
-            table: PagedTable::new(L::NOUN),
+            table,
             columns: L::columns(),
             filter: L::Filter::default(),
             pages: PageCalls::default(),
@@ -115,6 +174,7 @@ impl<L: ListSpec> ListView<L> {
             unavailable: None,
             pending_cursor: None,
             pending_id: None,
+            scan: None,
         }
     }
 
@@ -168,6 +228,11 @@ impl<L: ListSpec> ListView<L> {
         if self.unavailable.is_some() {
             return;
         }
+        if L::is_local(&self.filter) {
+            self.fetch_whole(ctx);
+            return;
+        }
+        self.scan = None;
         let filter = &self.filter;
         let sort = self.table.sort_keys();
         let before = self.pages.len();
@@ -177,6 +242,101 @@ impl<L: ListSpec> ListView<L> {
         if self.pages.len() > before && self.table.total().is_none() {
             self.load = Load::Loading;
         }
+    }
+
+    /// The fetch of a list read whole: the next page of the query while there is one to read,
+    /// then the table's pages served from the rows kept.
+    fn fetch_whole(&mut self, ctx: &mut Ctx) {
+        let generation = self.table.generation();
+        if self
+            .scan
+            .as_ref()
+            .is_none_or(|s| s.generation != generation)
+        {
+            self.scan = Some(Scan::new(generation));
+        }
+        let Some(scan) = self.scan.as_mut() else {
+            return;
+        };
+        if !scan.done {
+            if !scan.asking && !scan.failed {
+                scan.asking = true;
+                let page = scan.pages_read + 1;
+                let params = PageParams::new(page, PAGE_SIZE);
+                let id = ctx.call(L::call(&self.filter, self.table.sort_keys(), params));
+                self.pages.insert(id, generation, page);
+                if self.table.total().is_none() {
+                    self.load = Load::Loading;
+                }
+            }
+            return;
+        }
+        for want in self.table.wants() {
+            let size = want.size as usize;
+            let start = (want.page as usize - 1) * size;
+            let rows: Vec<L::Row> = scan.kept.iter().skip(start).take(size).cloned().collect();
+            let total = scan.kept.len() as u64;
+            self.table.receive(
+                generation,
+                want.page,
+                Page::new(rows, total, want.page, want.size),
+            );
+        }
+    }
+
+    /// Files one page of a list read whole: its kept rows join the others; once the last page
+    /// (or the [`LOCAL_PAGES`]th) is in, the table shows the rows kept.
+    fn receive_whole(&mut self, page: Page<L::Row>, ctx: &mut Ctx) {
+        let Some(scan) = self.scan.as_mut() else {
+            return;
+        };
+        scan.asking = false;
+        scan.pages_read += 1;
+        scan.announced = page.total;
+        scan.checked += page.items.len() as u64;
+        let short = page.items.len() < PAGE_SIZE as usize;
+        scan.kept.extend(
+            page.items
+                .into_iter()
+                .filter(|row| L::keeps(&self.filter, row)),
+        );
+        if short || scan.checked >= scan.announced || scan.pages_read >= LOCAL_PAGES {
+            scan.done = true;
+            for row in &mut scan.kept {
+                let marked = self.marks.iter().any(|m| m == L::id(row));
+                L::set_marked(row, marked);
+            }
+            // The table takes the kept rows before the cursor is put back on them.
+            self.fetch_whole(ctx);
+            self.previous = None;
+            self.load = Load::Loaded;
+            self.fetched_at = Some(Local::now());
+            if let Some(cursor) = self.pending_cursor.take() {
+                self.table.select(cursor);
+            }
+            if let Some(id) = self.pending_id.take()
+                && let Some(index) = self.table.position(|r| L::id(r) == id)
+            {
+                self.table.select(index);
+            }
+        }
+    }
+
+    /// For a list read whole, how many rows were kept of how many read: `5 of 37 filings
+    /// checked`, saying when the reading stopped before the end.
+    pub fn checked(&self) -> Option<String> {
+        let scan = self.scan.as_ref().filter(|s| s.done)?;
+        let kept = thousands(scan.kept.len() as u64);
+        let checked = thousands(scan.checked);
+        let mut said = format!("{kept} of {checked} {} checked", L::NOUN);
+        if scan.checked < scan.announced {
+            let _ = write!(
+                said,
+                " (the first {LOCAL_PAGES} pages of {}; narrow the filter to check the rest)",
+                thousands(scan.announced)
+            );
+        }
+        Some(said)
     }
 
     /// Starts over (a new filter or sort): answers still on their way are cancelled and the
@@ -296,6 +456,29 @@ impl<L: ListSpec> ListView<L> {
         if generation != self.table.generation() {
             return;
         }
+        if self
+            .scan
+            .as_ref()
+            .is_some_and(|s| s.generation == generation && !s.done)
+        {
+            let message = match result.map(L::page) {
+                Ok(Some(rows)) => {
+                    self.receive_whole(rows, ctx);
+                    self.fetch(ctx);
+                    return;
+                }
+                Ok(None) => "the service answered with something other than a page".to_owned(),
+                Err(failure) => failure.message,
+            };
+            // Not asked again until the user refreshes (a new reading).
+            if let Some(scan) = self.scan.as_mut() {
+                scan.asking = false;
+                scan.failed = true;
+            }
+            self.table.fail(generation, page);
+            self.failed(&message, ctx);
+            return;
+        }
         match result.map(L::page) {
             Ok(Some(mut rows)) => {
                 for row in &mut rows.items {
@@ -385,11 +568,22 @@ impl<L: ListSpec> ListView<L> {
         let id = L::id(row).to_owned();
         let mut row = row.clone();
         L::set_marked(&mut row, self.is_marked(&id));
+        if let Some(scan) = self.scan.as_mut() {
+            for kept in scan.kept.iter_mut().filter(|r| L::id(r) == id) {
+                kept.clone_from(&row);
+            }
+        }
         self.table.replace_where(|r| L::id(r) == id, row);
     }
 
-    /// Changes the cached row `id` in place.
-    pub fn update(&mut self, id: &str, change: impl FnMut(&mut L::Row)) {
+    /// Changes the cached row `id` in place (in the rows a list read whole kept, too).
+    pub fn update(&mut self, id: &str, mut change: impl FnMut(&mut L::Row)) {
+        if let Some(scan) = self.scan.as_mut() {
+            scan.kept
+                .iter_mut()
+                .filter(|r| L::id(r) == id)
+                .for_each(&mut change);
+        }
         self.table.update_where(|r| L::id(r) == id, change);
     }
 
@@ -454,13 +648,17 @@ impl<L: ListSpec> ListView<L> {
         }
     }
 
-    /// The list in words, for the title: the filter and the sort.
+    /// The list in words, for the title: the filter, what a filter kept on this side
+    /// checked, and the sort.
     pub fn subtitle(&self) -> String {
         let sort = self
             .table
             .sort()
             .map_or_else(String::new, |s| format!(", sorted by {s}"));
-        format!("{}{sort}", L::describe(&self.filter))
+        let checked = self
+            .checked()
+            .map_or_else(String::new, |c| format!(": {c}"));
+        format!("{}{checked}{sort}", L::describe(&self.filter))
     }
 
     /// Advances the loading spinner.
@@ -544,6 +742,26 @@ impl<L: ListSpec> ListView<L> {
                     Span::styled(format!("{when} · {refresh_key} retries"), theme.muted),
                 ]))
             }
+            _ if self
+                .scan
+                .as_ref()
+                .is_some_and(|s| !s.done && s.pages_read > 0) =>
+            {
+                let scan = self.scan.as_ref()?;
+                let pages = scan
+                    .announced
+                    .div_ceil(u64::from(PAGE_SIZE))
+                    .min(u64::from(LOCAL_PAGES));
+                Some(Line::styled(
+                    format!(
+                        "reading every page for the filter: page {} of {pages}, {} {} read",
+                        scan.pages_read + 1,
+                        thousands(scan.checked),
+                        L::NOUN
+                    ),
+                    theme.muted,
+                ))
+            }
             _ => self.table.shortfall().map(|short| {
                 Line::styled(
                     format!("⚠ {short} · {refresh_key} asks again"),
@@ -570,7 +788,9 @@ impl<L: ListSpec> ListView<L> {
 /// ```
 ///
 /// With `=> marked` after the row type, rows are [`crate::ui::panes::marks::Marked`] records that
-/// carry their mark.
+/// carry their mark. With `kept_here: Filter::is_local, Filter::keeps` last, part of the filter is
+/// kept on this side (see [`ListSpec::is_local`]); with `default_sort: Sort { … }`, the list opens
+/// so sorted.
 macro_rules! list_spec {
     (
         $(#[$doc:meta])*
@@ -583,7 +803,9 @@ macro_rules! list_spec {
             page: $reply:ident :: $page:ident,
             describe: $describe:path,
             form: $form:path,
-            filter_of: |$values:ident, $current:ident| $filter_of:expr $(,)?
+            filter_of: |$values:ident, $current:ident| $filter_of:expr
+            $(, kept_here: $is_local:path, $keeps:path)?
+            $(, default_sort: $sort:expr)? $(,)?
         }
     ) => {
         $(#[$doc])*
@@ -637,6 +859,22 @@ macro_rules! list_spec {
             ) -> $filter {
                 $filter_of
             }
+
+            $(
+                fn is_local(filter: &$filter) -> bool {
+                    $is_local(filter)
+                }
+
+                fn keeps(filter: &$filter, row: &Self::Row) -> bool {
+                    $keeps(filter, std::borrow::Borrow::borrow(row))
+                }
+            )?
+
+            $(
+                fn default_sort() -> Option<$crate::ui::widgets::paged_table::Sort> {
+                    Some($sort)
+                }
+            )?
         }
     };
 }
@@ -666,8 +904,10 @@ mod tests {
     use crate::effect::{CustomerCall, CustomerReply, NexusReply};
     use crate::model::Customer;
     use crate::model::filters::CustomerFilter;
+    use crate::ui::keymap::Action;
     use crate::ui::panes::customers::{CustomersPane, columns};
     use crate::ui::skeleton::testing::{Fixture, failure};
+    use chrono::NaiveDate;
 
     list_spec! {
         /// A list of customers, as a pane would declare it.
@@ -920,5 +1160,140 @@ mod tests {
         let (again, _) = h.only_call();
         h.answer(again, page(rows, 5));
         assert_eq!(h.pane.parts.list.table().cursor(), 3, "on the saved record");
+    }
+
+    // ----- a filter kept on this side: every page read, only the kept rows shown ------------
+
+    use crate::effect::{FilingCall, FilingReply};
+    use crate::model::Filing;
+    use crate::model::filters::{DateWindow, FilingFilter};
+    use crate::ui::panes::filings::FilingsPane;
+
+    /// Filing `n`, due on November `due` 2026.
+    fn filing(n: usize, due: u32) -> Filing {
+        serde_json::from_value(serde_json::json!({
+            "id": format!("f{n}"), "registration_id": "r1", "status": "UNFILED",
+            "start_date": "2026-10-01", "end_date": "2026-10-31", "country_code": "US",
+            "due_date": format!("2026-11-{due:02}")
+        }))
+        .unwrap()
+    }
+
+    /// Overdue on 2026-11-24: due by the 23rd.
+    fn overdue() -> FilingFilter {
+        FilingFilter {
+            due: Some(DateWindow::new(None, NaiveDate::from_ymd_opt(2026, 11, 23))),
+            ..FilingFilter::default()
+        }
+    }
+
+    #[allow(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
+    fn filings(rows: Vec<Filing>, total: u64, page: u32) -> Result<Reply, Failure> {
+        let page = Page::new(rows, total, page, PAGE_SIZE);
+        Ok(Reply::Filings(FilingReply::Page(page)))
+    }
+
+    /// The one call on its way: its id and the page it asks for.
+    fn asked(h: &mut Fixture<FilingsPane>) -> (RequestId, u32) {
+        match h.only_call() {
+            (id, Call::Filings(FilingCall::List { page, .. })) => (id, page.page),
+            other => panic!("a page of filings: {other:?}"),
+        }
+    }
+
+    fn overdue_list() -> Fixture<FilingsPane> {
+        let mut h = Fixture::new(FilingsPane::default());
+        h.show();
+        h.calls();
+        h.with(|p, ctx| p.parts.list.apply_filter(overdue(), ctx));
+        h
+    }
+
+    #[test]
+    fn a_filter_kept_here_reads_every_page_and_shows_only_the_kept_rows() {
+        let mut h = overdue_list();
+        // 150 rows: every third one due on the 20th (overdue), the others on the 30th.
+        let rows: Vec<Filing> = (0..150)
+            .map(|n| filing(n, if n % 3 == 0 { 20 } else { 30 }))
+            .collect();
+        let (first, page) = asked(&mut h);
+        assert_eq!(page, 1);
+        h.answer(first, filings(rows[..100].to_vec(), 150, 1));
+        assert!(h.pane.parts.list.checked().is_none(), "not done yet");
+        let reading = h.screen(120, 12);
+        assert!(
+            reading.contains("reading every page for the filter: page 2 of 2, 100 filings read"),
+            "{reading}"
+        );
+        let (second, page) = asked(&mut h);
+        assert_eq!(page, 2, "the next page is read before anything is shown");
+        h.answer(second, filings(rows[100..].to_vec(), 150, 2));
+        assert!(h.calls().is_empty(), "nothing past the end");
+
+        let list = &h.pane.parts.list;
+        assert_eq!(
+            list.table().total(),
+            Some(50),
+            "the count is the kept count"
+        );
+        assert_eq!(list.table().row(1).map(|r| r.row.id.as_str()), Some("f3"));
+        assert_eq!(list.checked().as_deref(), Some("50 of 150 filings checked"));
+        let title = list.subtitle();
+        assert!(title.contains(": 50 of 150 filings checked"), "{title}");
+        let screen = h.screen(120, 12);
+        assert!(screen.contains("f3"), "{screen}");
+        assert!(!screen.contains("f1 "), "{screen}");
+
+        // Moving down the kept rows asks the service nothing more.
+        for _ in 0..49 {
+            h.action(Action::Down);
+        }
+        assert!(h.calls().is_empty());
+        assert_eq!(
+            h.pane.parts.list.selected().map(|r| r.row.id.as_str()),
+            Some("f147")
+        );
+    }
+
+    #[test]
+    fn a_filter_kept_here_stops_after_the_page_bound_and_says_how_many_were_checked() {
+        let mut h = overdue_list();
+        for n in 1..=LOCAL_PAGES {
+            let (id, page) = asked(&mut h);
+            assert_eq!(page, n);
+            let rows = (0..100)
+                .map(|k| filing(k, if k == 0 { 20 } else { 30 }))
+                .collect();
+            h.answer(id, filings(rows, 5_000, n));
+        }
+        assert!(h.calls().is_empty(), "no page past the bound");
+        let said = h.pane.parts.list.checked().unwrap();
+        assert_eq!(
+            said,
+            "20 of 2,000 filings checked (the first 20 pages of 5,000; narrow the filter to \
+             check the rest)"
+        );
+    }
+
+    #[test]
+    fn a_failed_page_of_a_list_read_whole_says_so_and_r_reads_again() {
+        let mut h = overdue_list();
+        let (id, _) = asked(&mut h);
+        h.answer(
+            id,
+            Err(failure(FailureKind::Server, "the service failed (503)")),
+        );
+        assert!(h.pane.parts.list.has_failed());
+        h.action(Action::Refresh);
+        let (again, page) = asked(&mut h);
+        assert_eq!(page, 1, "the reading starts over");
+        h.answer(again, filings(vec![filing(1, 20), filing(2, 30)], 2, 1));
+        assert_eq!(h.pane.parts.list.table().total(), Some(1));
+        // Back to a filter the service applies: pages are asked as the table wants them.
+        h.with(|p, ctx| p.parts.list.apply_filter(FilingFilter::default(), ctx));
+        let (id, _) = asked(&mut h);
+        h.answer(id, filings(vec![filing(1, 20), filing(2, 30)], 2, 1));
+        assert_eq!(h.pane.parts.list.table().total(), Some(2));
+        assert!(h.pane.parts.list.checked().is_none());
     }
 }

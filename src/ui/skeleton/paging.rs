@@ -26,6 +26,12 @@ impl PageCalls {
         }
     }
 
+    /// Records call `id` as asking for `page` of table generation `generation` (a page asked
+    /// outside [`PageCalls::fetch`]).
+    pub fn insert(&mut self, id: RequestId, generation: u64, page: u32) {
+        self.0.insert(id, (generation, page));
+    }
+
     /// Cancels every page request still on its way.
     pub fn cancel_all(&mut self, ctx: &mut Ctx) {
         for (id, _) in self.0.drain() {

@@ -67,7 +67,8 @@ list_spec! {
         page: ExemptionReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, current| filter::filter_of(values, current),
+        filter_of: |values, current| filter::filter_of(values, current, crate::ui::clock::today()),
+        kept_here: ExemptionFilter::is_local, ExemptionFilter::keeps,
     }
 }
 
@@ -281,6 +282,8 @@ impl PaneSpec for Exemptions {
         vec![
             PaneHint::action(Action::New, "new exemption"),
             PaneHint::action(Action::Attach, "attach certificate"),
+            PaneHint::action(Action::Expiring, "expiring within 30 days"),
+            PaneHint::action(Action::Expired, "expired in the last 30 days"),
         ]
     }
 
@@ -295,6 +298,14 @@ impl PaneSpec for Exemptions {
         match (action, &parts.screen) {
             (Action::New, Screen::List | Screen::Detail(_)) => writes::open_create(parts, ctx),
             (Action::Attach, Screen::List | Screen::Detail(_)) => writes::open_upload(parts, ctx),
+            (Action::Expiring, Screen::List) => {
+                let filter = filter::expiring(parts.list.filter(), crate::ui::clock::today());
+                parts.list.apply_filter(filter, ctx);
+            }
+            (Action::Expired, Screen::List) => {
+                let filter = filter::expired(parts.list.filter(), crate::ui::clock::today());
+                parts.list.apply_filter(filter, ctx);
+            }
             (Action::Filter, Screen::List) => {
                 let text = parts.list.filter().search_query.clone().unwrap_or_default();
                 parts.push(SearchLine(Search::new(&text)));

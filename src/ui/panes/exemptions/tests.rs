@@ -196,17 +196,28 @@ fn the_filter_form_sends_the_status_and_keeps_the_search() {
     h.calls();
     h.press(KeyCode::Tab);
     assert!(matches!(h.pane.parts.screen, Screen::Filter(_)));
-    // The select starts on "any": → ACTIVE → INACTIVE → EXPIRED.
-    for _ in 0..3 {
-        h.press(KeyCode::Right);
-    }
+    // The cursor starts on ACTIVE: → INACTIVE → EXPIRED, space chooses it; ← ← ACTIVE too.
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Char(' '));
+    h.press(KeyCode::Left);
+    h.press(KeyCode::Left);
+    h.press(KeyCode::Char(' '));
     h.submit();
     let calls = h.calls();
     let [(_, Call::Exemptions(ExemptionCall::List { filter, .. }))] = calls.as_slice() else {
         panic!("one page call: {calls:?}");
     };
-    assert_eq!(filter.status_in, [ExemptionStatus::Expired]);
+    assert_eq!(
+        filter.status_in,
+        [ExemptionStatus::Active, ExemptionStatus::Expired]
+    );
     assert_eq!(filter.search_query.as_deref(), Some("acme"));
+    let title = h.pane.parts.list.subtitle();
+    assert!(
+        title.starts_with("ACTIVE or EXPIRED, matching \"acme\""),
+        "{title}"
+    );
 }
 
 #[test]
@@ -449,4 +460,80 @@ fn the_new_exemption_asks_where_it_holds_on_the_first_screen() {
     let screen = h.screen(200, 44);
     assert!(screen.contains("Country"), "{screen}");
     assert!(screen.contains("Jurisdiction"), "{screen}");
+}
+
+/// An exemption ending on `end`.
+fn ending(id: &str, end: chrono::NaiveDate) -> Exemption {
+    let mut e = exemption(id);
+    e.end_date = Some(end);
+    e
+}
+
+#[test]
+fn e_and_x_filter_to_the_expiry_windows_one_key_away() {
+    use chrono::Days;
+    let today = crate::ui::clock::today();
+    let mut h = harness(false);
+    h.load_rows(vec![exemption("exm_1")]);
+    assert!(h.action(Action::Expiring));
+    let (id, call) = h.only_call();
+    let Call::Exemptions(ExemptionCall::List { filter, .. }) = call else {
+        panic!("a page call: {call:?}");
+    };
+    assert_eq!(filter.status_in, [ExemptionStatus::Active]);
+    let in_30 = today + Days::new(30);
+    let asked = |f: &ExemptionFilter| {
+        use crate::model::filters::ListFilter;
+        f.query(crate::model::PageParams::default()).encode()
+    };
+    assert!(
+        asked(&filter).contains(&format!("end_date={in_30}")),
+        "the service is asked up to the window's end: {}",
+        asked(&filter)
+    );
+    // The service cannot ask for ends from today: those ending earlier are dropped here.
+    let rows = vec![
+        ending("exm_soon", today + Days::new(3)),
+        ending("exm_past", today - Days::new(3)),
+    ];
+    h.answer(id, Ok(Reply::Exemptions(ExemptionReply::Page(page(rows)))));
+    assert_eq!(h.pane.parts.list.table().total(), Some(1));
+    let title = h.pane.parts.list.subtitle();
+    assert!(
+        title.starts_with(&format!(
+            "expiring within 30 days (ending {today} to {in_30}), ACTIVE"
+        )),
+        "{title}"
+    );
+    assert!(title.contains(": 1 of 2 exemptions checked"), "{title}");
+
+    assert!(h.action(Action::Expired));
+    let (id, call) = h.only_call();
+    let Call::Exemptions(ExemptionCall::List { filter, .. }) = call else {
+        panic!("a page call: {call:?}");
+    };
+    assert!(filter.status_in.is_empty(), "expired ones of every status");
+    let yesterday = today.pred_opt().unwrap();
+    assert!(asked(&filter).contains(&format!("end_date={yesterday}")));
+    let rows = vec![
+        ending("exm_past", today - Days::new(3)),
+        ending("exm_long_ago", today - Days::new(90)),
+    ];
+    h.answer(id, Ok(Reply::Exemptions(ExemptionReply::Page(page(rows)))));
+    assert_eq!(h.pane.parts.list.table().total(), Some(1));
+    assert_eq!(
+        h.pane.parts.list.selected().map(|e| e.id.as_str()),
+        Some("exm_past")
+    );
+    let keys: Vec<String> = h
+        .pane
+        .hints()
+        .iter()
+        .map(|hint| hint.label.to_string())
+        .collect();
+    assert!(
+        keys.iter().any(|k| k == "expiring within 30 days")
+            && keys.iter().any(|k| k == "expired in the last 30 days"),
+        "{keys:?}"
+    );
 }

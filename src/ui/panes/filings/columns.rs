@@ -1,5 +1,6 @@
 //! The filing list's columns; a column's sort key is its `order_by` field.
 
+use chrono::NaiveDate;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
@@ -67,8 +68,44 @@ fn status_cell<'r>(m: &'r Row, theme: &Theme) -> Line<'r> {
     })
 }
 
-fn due_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
-    Line::from(m.row.due_date.map(text::date).unwrap_or_default())
+/// Days ahead within which a return not filed shows as due soon.
+pub const DUE_SOON_DAYS: i64 = 7;
+
+/// How a filing stands against its due date on `today`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Due {
+    /// Filed, or due later, or no due date.
+    Fine,
+    /// Not filed, due from today to [`DUE_SOON_DAYS`] days ahead.
+    Soon,
+    /// Not filed and its due date passed.
+    Overdue,
+}
+
+/// How `f` stands against its due date on `today`.
+pub fn due_on(f: &Filing, today: NaiveDate) -> Due {
+    let Some(due) = f.due_date else {
+        return Due::Fine;
+    };
+    if f.status == Some(FilingStatus::Filed) {
+        return Due::Fine;
+    }
+    match (due - today).num_days() {
+        ..0 => Due::Overdue,
+        0..=DUE_SOON_DAYS => Due::Soon,
+        _ => Due::Fine,
+    }
+}
+
+/// The due date; an overdue one in the bad style with `⚠` (read without colour), one due
+/// within a week in the pending style.
+fn due_cell<'r>(m: &'r Row, theme: &Theme) -> Line<'r> {
+    let date = m.row.due_date.map(text::date).unwrap_or_default();
+    match due_on(&m.row, m.read_on) {
+        Due::Overdue => Line::from(Span::styled(format!("{date} ⚠"), theme.status_bad)),
+        Due::Soon => Line::from(Span::styled(date, theme.status_pending)),
+        Due::Fine => Line::from(date),
+    }
 }
 
 fn amount_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
@@ -110,7 +147,7 @@ pub fn columns() -> Vec<Column<Row>> {
             .priority(priority::STATUS),
         Column::new("Due", due_cell)
             .sort_key("due_date")
-            .width(ColumnWidth::fixed(10))
+            .width(ColumnWidth::fixed(12))
             .priority(priority::DATE),
         Column::new("Amount", amount_cell)
             .sort_key("amount")
@@ -124,4 +161,48 @@ pub fn columns() -> Vec<Column<Row>> {
             .width(ColumnWidth::between(12, 24, 1))
             .priority(priority::ID),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filing(status: &str, due: &str) -> Filing {
+        serde_json::from_value(serde_json::json!({
+            "id": "f1", "registration_id": "r1", "start_date": "2026-10-01",
+            "end_date": "2026-10-31", "country_code": "US", "due_date": due, "status": status
+        }))
+        .unwrap()
+    }
+
+    fn day(d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, d).unwrap()
+    }
+
+    #[test]
+    fn a_return_not_filed_past_its_due_date_reads_overdue() {
+        let theme = Theme::default();
+        let today = day(24);
+        let row = Marked::read_on(filing("UNFILED", "2026-11-20"), today);
+        let cell = due_cell(&row, &theme);
+        assert_eq!(cell.to_string(), "2026-11-20 ⚠");
+        assert_eq!(cell.spans[0].style, theme.status_bad);
+        assert_eq!(due_on(&filing("PAUSED", "2026-11-23"), today), Due::Overdue);
+
+        let filed = Marked::read_on(filing("FILED", "2026-11-20"), today);
+        assert_eq!(due_cell(&filed, &theme).to_string(), "2026-11-20");
+        assert_eq!(
+            due_on(&filing("UNFILED", "2026-11-24"), today),
+            Due::Soon,
+            "due today"
+        );
+        let soon = Marked::read_on(filing("FILING", "2026-12-01"), today);
+        let cell = due_cell(&soon, &theme);
+        assert_eq!(cell.to_string(), "2026-12-01");
+        assert_eq!(cell.spans[0].style, theme.status_pending);
+        assert_eq!(due_on(&filing("UNFILED", "2026-12-02"), today), Due::Fine);
+        // The same row read a week earlier was not overdue yet.
+        let earlier = Marked::read_on(filing("UNFILED", "2026-11-20"), day(13));
+        assert_eq!(due_cell(&earlier, &theme).to_string(), "2026-11-20");
+    }
 }

@@ -51,7 +51,8 @@ list_spec! {
         page: FilingReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, _current| filter::filter_of(values),
+        filter_of: |values, _current| filter::filter_of(values, crate::ui::clock::today()),
+        kept_here: FilingFilter::is_local, FilingFilter::keeps,
     }
 }
 
@@ -302,7 +303,7 @@ impl PaneSpec for Filings {
     type Op = Op;
 
     const TITLE: &'static str = "Filings";
-    const FILTER: &'static str = "status";
+    const FILTER: &'static str = "filter";
 
     fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
         RecordDetail::new(row.row.clone(), &FILING)

@@ -3,8 +3,10 @@
 
 use crate::model::filters::{NexusFilter, PhysicalNexusFilter};
 use crate::model::{FieldError, NexusStatus};
-use crate::ui::panes::filter_codes::{check_country_and_state, code};
-use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
+use crate::ui::panes::filter_codes::{
+    any_of_field, check_country_and_state, chosen, code, either, list_value,
+};
+use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
 
 /// The rules of both filters: a country, when given, is a country code; a state, when given, a
 /// subdivision code.
@@ -38,40 +40,25 @@ pub fn physical_of(values: &FormValues) -> PhysicalNexusFilter {
     }
 }
 
-/// The statuses a user can filter by: the service's default ones and the OSS ones.
-fn status_choices() -> Vec<Choice> {
-    std::iter::once(Choice::new("", "any", "every status but the OSS ones"))
-        .chain(
-            NexusStatus::KNOWN
-                .iter()
-                .map(|s| Choice::new(s.as_str(), s.as_str(), "")),
-        )
-        .collect()
-}
-
 /// The economic view's `/` form.
 pub fn economic_form(current: &NexusFilter) -> Form {
-    let status = current
-        .status_in
-        .first()
-        .map(|s| s.as_str().to_owned())
-        .unwrap_or_default();
     Form::new(vec![
-        FieldSpec::new("status", "Status", FieldKind::Select(status_choices()))
-            .rule("←/→ to choose"),
+        any_of_field("status", "Status", NexusStatus::KNOWN, NexusStatus::as_str)
+            .rule("←/→ move · space toggle; none chosen for every status but the OSS ones"),
         state_field(),
     ])
     .with_validator(check_codes)
-    .with_value("status", FieldValue::Choice(status))
+    .with_value(
+        "status",
+        list_value(&current.status_in, NexusStatus::as_str),
+    )
     .with_value("state", current.state_code.clone().unwrap_or_default())
 }
 
 /// The economic filter the form's values describe.
 pub fn economic_of(values: &FormValues) -> NexusFilter {
     NexusFilter {
-        status_in: code(values, "status")
-            .map(|s| vec![NexusStatus::parse(&s)])
-            .unwrap_or_default(),
+        status_in: chosen(values, "status", NexusStatus::parse),
         state_code: code(values, "state"),
         ..NexusFilter::default()
     }
@@ -96,7 +83,8 @@ pub fn describe_physical(filter: &PhysicalNexusFilter) -> String {
 /// A one-line summary of an economic filter.
 pub fn describe_economic(filter: &NexusFilter) -> String {
     let parts: Vec<String> = [
-        filter.status_in.first().map(|s| format!("status {s}")),
+        (!filter.status_in.is_empty())
+            .then(|| format!("status {}", either(&filter.status_in, NexusStatus::as_str))),
         filter.state_code.as_ref().map(|s| format!("state {s}")),
     ]
     .into_iter()
@@ -134,13 +122,20 @@ mod tests {
     #[test]
     fn the_economic_filter_round_trips() {
         let filter = NexusFilter {
-            status_in: vec![NexusStatus::Exposed],
+            status_in: vec![NexusStatus::PendingRegistration, NexusStatus::Exposed],
             state_code: Some("TX".into()),
             ..NexusFilter::default()
         };
         let form = economic_form(&filter);
         assert_eq!(economic_of(&form.values()), filter);
-        assert_eq!(describe_economic(&filter), "status EXPOSED, state TX");
+        assert_eq!(
+            form.to_json()["status"],
+            serde_json::json!(["PENDING_REGISTRATION", "EXPOSED"])
+        );
+        assert_eq!(
+            describe_economic(&filter),
+            "status PENDING_REGISTRATION or EXPOSED, state TX"
+        );
         assert_eq!(
             describe_economic(&NexusFilter::default()),
             "all jurisdictions"

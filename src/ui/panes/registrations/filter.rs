@@ -2,7 +2,9 @@
 
 use crate::model::filters::RegistrationFilter;
 use crate::model::{FieldError, FilingFrequency, RegistrationStatus, TaxType};
-use crate::ui::panes::filter_codes::check_country_and_state;
+use crate::ui::panes::filter_codes::{
+    any_of_field, check_country_and_state, chosen, either, list_value,
+};
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
 
 /// Choices of an enumeration filter, with "any" first.
@@ -15,15 +17,12 @@ fn any_of<T>(known: &[T], name: fn(&T) -> &str) -> Vec<Choice> {
 /// The `/` filter form.
 pub fn filter_form(current: &RegistrationFilter) -> Form {
     let form = Form::new(vec![
-        FieldSpec::new(
+        any_of_field(
             "status",
             "Status",
-            FieldKind::Select(any_of(
-                RegistrationStatus::KNOWN,
-                RegistrationStatus::as_str,
-            )),
-        )
-        .rule("←/→ to choose"),
+            RegistrationStatus::KNOWN,
+            RegistrationStatus::as_str,
+        ),
         FieldSpec::new("country", "Country", FieldKind::Text)
             .rule("ISO code such as US, CA or ZZ_EU; empty for any"),
         FieldSpec::new("state", "State", FieldKind::Text)
@@ -43,9 +42,10 @@ pub fn filter_form(current: &RegistrationFilter) -> Form {
     ])
     .with_validator(check_codes);
     let mut form = form;
-    if let Some(s) = current.status_in.first() {
-        form = form.with_value("status", FieldValue::Choice(s.as_str().to_owned()));
-    }
+    form = form.with_value(
+        "status",
+        list_value(&current.status_in, RegistrationStatus::as_str),
+    );
     if let Some(c) = current.country_code_in.first() {
         form = form.with_value("country", c.as_str());
     }
@@ -76,9 +76,7 @@ pub fn filter_of(values: &FormValues) -> RegistrationFilter {
             .map(str::to_uppercase)
     };
     RegistrationFilter {
-        status_in: text("status")
-            .map(|s| vec![RegistrationStatus::parse(&s)])
-            .unwrap_or_default(),
+        status_in: chosen(values, "status", RegistrationStatus::parse),
         state_code: text("state"),
         filing_frequency_in: text("frequency")
             .map(|s| vec![FilingFrequency::parse(&s)])
@@ -94,8 +92,11 @@ pub fn filter_of(values: &FormValues) -> RegistrationFilter {
 /// A one-line summary of the filter in force.
 pub fn describe(filter: &RegistrationFilter) -> String {
     let mut parts = Vec::new();
-    if let Some(s) = filter.status_in.first() {
-        parts.push(format!("status {s}"));
+    if !filter.status_in.is_empty() {
+        parts.push(format!(
+            "status {}",
+            either(&filter.status_in, RegistrationStatus::as_str)
+        ));
     }
     if let Some(c) = filter.country_code_in.first() {
         parts.push(format!("country {c}"));
@@ -113,5 +114,39 @@ pub fn describe(filter: &RegistrationFilter) -> String {
         "all registrations".into()
     } else {
         parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn several_statuses_read_as_the_filter_and_back() {
+        let form = filter_form(&RegistrationFilter::default())
+            .with_value(
+                "status",
+                FieldValue::List(vec!["REGISTERED".into(), "PROCESSING".into()]),
+            )
+            .with_value("state", "tx");
+        let filter = filter_of(&form.values());
+        assert_eq!(
+            filter.status_in,
+            [
+                RegistrationStatus::Registered,
+                RegistrationStatus::Processing
+            ]
+        );
+        assert_eq!(
+            describe(&filter),
+            "status REGISTERED or PROCESSING, state TX"
+        );
+        let again = filter_form(&filter);
+        assert_eq!(filter_of(&again.values()), filter);
+        assert!(!again.is_dirty());
+        assert_eq!(
+            describe(&RegistrationFilter::default()),
+            "all registrations"
+        );
     }
 }

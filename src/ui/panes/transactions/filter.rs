@@ -3,11 +3,13 @@
 
 use crate::model::filters::TransactionFilter;
 use crate::model::{
-    Direction, FieldError, ProcessingStatus, TransactionExemptStatus, TransactionStatus,
-    TransactionType,
+    AddressStatus, Direction, FieldError, ProcessingStatus, TransactionExemptStatus,
+    TransactionStatus, TransactionType,
 };
-use crate::rules;
-use crate::ui::panes::filter_codes::{check_country_and_state, given, query_error};
+use crate::ui::panes::filter_codes::{
+    any_of_field, check_country_and_state, check_date_ranges, chosen, date, either, given,
+    list_value,
+};
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
 
 /// What the service lists when no date is given.
@@ -46,33 +48,39 @@ pub fn filter_form(current: &TransactionFilter) -> Form {
             "Status",
             any_of(TransactionStatus::KNOWN, TransactionStatus::as_str),
         ),
-        select(
+        any_of_field(
             "processing",
             "Processing status",
-            any_of(ProcessingStatus::KNOWN, ProcessingStatus::as_str),
+            ProcessingStatus::KNOWN,
+            ProcessingStatus::as_str,
         ),
         select(
             "direction",
             "Direction",
             any_of(Direction::KNOWN, Direction::as_str),
         ),
-        select(
+        any_of_field(
             "type",
             "Type",
-            any_of(TransactionType::KNOWN, TransactionType::as_str),
+            TransactionType::KNOWN,
+            TransactionType::as_str,
         ),
         FieldSpec::new("country", "Country", FieldKind::Text)
             .rule("ISO code such as US or CA; empty for any"),
         FieldSpec::new("state", "State", FieldKind::Text)
             .rule("subdivision code such as TX or ON; empty for any"),
         select("marketplace", "Marketplace", yes_no()),
-        select(
+        any_of_field(
             "exempt",
-            "Exempt",
-            any_of(
-                TransactionExemptStatus::KNOWN,
-                TransactionExemptStatus::as_str,
-            ),
+            "Exempt status",
+            TransactionExemptStatus::KNOWN,
+            TransactionExemptStatus::as_str,
+        ),
+        any_of_field(
+            "address",
+            "Address status",
+            AddressStatus::KNOWN,
+            AddressStatus::as_str,
         ),
     ])
     .with_validator(check);
@@ -89,15 +97,17 @@ pub fn filter_form(current: &TransactionFilter) -> Form {
     if let Some(s) = &current.status {
         form = form.with_value("status", choice(s.as_str()));
     }
-    if let Some(p) = current.processing_status_in.first() {
-        form = form.with_value("processing", choice(p.as_str()));
-    }
+    form = form.with_value(
+        "processing",
+        list_value(&current.processing_status_in, ProcessingStatus::as_str),
+    );
     if let Some(d) = &current.direction {
         form = form.with_value("direction", choice(d.as_str()));
     }
-    if let Some(t) = current.transaction_type.first() {
-        form = form.with_value("type", choice(t.as_str()));
-    }
+    form = form.with_value(
+        "type",
+        list_value(&current.transaction_type, TransactionType::as_str),
+    );
     if let Some(c) = current.country.first() {
         form = form.with_value("country", c.as_str());
     }
@@ -107,67 +117,41 @@ pub fn filter_form(current: &TransactionFilter) -> Form {
     if let Some(m) = current.marketplace {
         form = form.with_value("marketplace", choice(&m.to_string()));
     }
-    if let Some(e) = current.exempt_in.first() {
-        form = form.with_value("exempt", choice(e.as_str()));
-    }
-    form
+    form.with_value(
+        "exempt",
+        list_value(&current.exempt_in, TransactionExemptStatus::as_str),
+    )
+    .with_value(
+        "address",
+        list_value(&current.address_status_in, AddressStatus::as_str),
+    )
 }
 
 /// The filter form's rules: dates well formed and in order, codes well formed.
 fn check(values: &FormValues) -> Vec<FieldError> {
-    let mut errors = Vec::new();
-    let mut error = |name: &str, msg: String, input: &str| {
-        errors.push(query_error(name, msg, input));
-    };
-    let mut dates = [None, None];
-    for (i, name) in ["date_from", "date_to"].into_iter().enumerate() {
-        if let Some(d) = given(values, name) {
-            match rules::parse_date(d) {
-                Ok(date) => dates[i] = Some(date),
-                Err(msg) => error(name, msg, d),
-            }
-        }
-    }
-    if let [Some(from), Some(to)] = dates
-        && to < from
-    {
-        error(
-            "date_to",
-            format!("must not be before {from}"),
-            &to.to_string(),
-        );
-    }
+    let mut errors = check_date_ranges(values, &[("date_from", "date_to")]);
     errors.extend(check_country_and_state(values, "country", "state"));
     errors
 }
 
 /// The filter the form's values describe (the sort stays with the table).
 pub fn filter_of(values: &FormValues) -> TransactionFilter {
-    let date = |name| given(values, name).and_then(|d| rules::parse_date(d).ok());
     TransactionFilter {
         search_query: given(values, "search_query").map(str::to_owned),
-        date_from: date("date_from"),
-        date_to: date("date_to"),
+        date_from: date(values, "date_from"),
+        date_to: date(values, "date_to"),
         status: given(values, "status").map(TransactionStatus::parse),
-        processing_status_in: given(values, "processing")
-            .map(ProcessingStatus::parse)
-            .into_iter()
-            .collect(),
+        processing_status_in: chosen(values, "processing", ProcessingStatus::parse),
         direction: given(values, "direction").map(Direction::parse),
-        transaction_type: given(values, "type")
-            .map(TransactionType::parse)
-            .into_iter()
-            .collect(),
+        transaction_type: chosen(values, "type", TransactionType::parse),
         country: given(values, "country")
             .map(str::to_uppercase)
             .into_iter()
             .collect(),
         state_code: given(values, "state").map(str::to_uppercase),
         marketplace: given(values, "marketplace").map(|m| m == "true"),
-        exempt_in: given(values, "exempt")
-            .map(TransactionExemptStatus::parse)
-            .into_iter()
-            .collect(),
+        exempt_in: chosen(values, "exempt", TransactionExemptStatus::parse),
+        address_status_in: chosen(values, "address", AddressStatus::parse),
         ..TransactionFilter::default()
     }
 }
@@ -187,13 +171,15 @@ pub fn describe(filter: &TransactionFilter) -> String {
     if let Some(s) = &filter.status {
         parts.push(format!("status {s}"));
     }
-    if let Some(p) = filter.processing_status_in.first() {
+    if !filter.processing_status_in.is_empty() {
+        let p = either(&filter.processing_status_in, ProcessingStatus::as_str);
         parts.push(format!("processing {p}"));
     }
     if let Some(d) = &filter.direction {
         parts.push(format!("direction {d}"));
     }
-    if let Some(t) = filter.transaction_type.first() {
+    if !filter.transaction_type.is_empty() {
+        let t = either(&filter.transaction_type, TransactionType::as_str);
         parts.push(format!("type {t}"));
     }
     if let Some(c) = filter.country.first() {
@@ -205,8 +191,13 @@ pub fn describe(filter: &TransactionFilter) -> String {
     if let Some(m) = filter.marketplace {
         parts.push(if m { "marketplace" } else { "not marketplace" }.to_owned());
     }
-    if let Some(e) = filter.exempt_in.first() {
-        parts.push(format!("exempt {e}"));
+    if !filter.exempt_in.is_empty() {
+        let e = either(&filter.exempt_in, TransactionExemptStatus::as_str);
+        parts.push(format!("exempt status {e}"));
+    }
+    if !filter.address_status_in.is_empty() {
+        let a = either(&filter.address_status_in, AddressStatus::as_str);
+        parts.push(format!("address {a}"));
     }
     parts.join(", ")
 }
@@ -240,7 +231,14 @@ mod tests {
             ("date_from", "2026-01-01".into()),
             ("date_to", "2026-03-31".into()),
             ("status", FieldValue::Choice("COMMITTED".into())),
-            ("type", FieldValue::Choice("SALE".into())),
+            (
+                "type",
+                FieldValue::List(vec!["SALE".into(), "FULL_CREDIT_NOTE".into()]),
+            ),
+            (
+                "address",
+                FieldValue::List(vec!["UNVERIFIED".into(), "INVALID".into()]),
+            ),
             ("state", " tx ".into()),
             ("marketplace", FieldValue::Choice("false".into())),
         ]);
@@ -250,8 +248,13 @@ mod tests {
         assert_eq!(filter.marketplace, Some(false));
         assert_eq!(
             describe(&filter),
-            "2026-01-01 to 2026-03-31, matching \"ord-7\", status COMMITTED, type SALE, state TX, \
-             not marketplace"
+            "2026-01-01 to 2026-03-31, matching \"ord-7\", status COMMITTED, \
+             type SALE or FULL_CREDIT_NOTE, state TX, not marketplace, \
+             address UNVERIFIED or INVALID"
+        );
+        assert_eq!(
+            filter.address_status_in,
+            [AddressStatus::Unverified, AddressStatus::Invalid]
         );
         let again = filter_form(&filter);
         assert_eq!(filter_of(&again.values()), filter);

@@ -29,6 +29,7 @@ use crate::ui::skeleton::{
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::Form;
+use crate::ui::widgets::paged_table::Sort;
 
 /// Ticks between two refreshes of a transaction whose tax is not in yet (about 2 s at the
 /// runtime's 100 ms tick).
@@ -49,6 +50,7 @@ list_spec! {
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
+        default_sort: Sort { key: "date", descending: true },
     }
 }
 

@@ -30,25 +30,26 @@ fn transaction(id: &str, kind: &str, processing: &str) -> Transaction {
 }
 
 #[test]
-fn the_list_says_it_shows_the_last_12_months_and_sorts_on_the_service() {
+fn the_list_opens_newest_first_over_the_last_12_months_and_sorts_on_the_service() {
     let mut h = harness(false);
-    h.load(
-        vec![transaction("t1", "SALE", "PROCESSED")],
-        TransactionReply::Page,
-    );
+    h.show();
+    let Call::Transactions(TransactionCall::List { filter, .. }) = h.only_call().1 else {
+        panic!("a page call");
+    };
+    assert_eq!(filter.order_by, [Sort::desc("date")], "newest first");
     assert!(h.pane.subtitle().starts_with("last 12 months"));
+    assert!(h.pane.subtitle().ends_with("sorted by date (descending)"));
+    h.action(Action::SortReverse);
+    let Call::Transactions(TransactionCall::List { filter, .. }) = h.only_call().1 else {
+        panic!("a page call");
+    };
+    assert_eq!(filter.order_by, [Sort::asc("date")]);
     h.action(Action::Sort);
     let (_, call) = h.only_call();
     let Call::Transactions(TransactionCall::List { filter, .. }) = call else {
         panic!("a page call: {call:?}");
     };
-    assert_eq!(filter.order_by, [Sort::asc("date")]);
-    h.action(Action::SortReverse);
-    let Call::Transactions(TransactionCall::List { filter, .. }) = h.only_call().1 else {
-        panic!("a page call");
-    };
-    assert_eq!(filter.order_by, [Sort::desc("date")]);
-    assert!(h.pane.subtitle().ends_with("sorted by date (descending)"));
+    assert_eq!(filter.order_by, [Sort::asc("customer_name")]);
 }
 
 #[test]

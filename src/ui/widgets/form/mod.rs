@@ -55,6 +55,11 @@ enum Input {
     Text(Box<TextArea<'static>>),
     Choice(Option<usize>),
     Check(bool),
+    /// A multi-select: the choice under the cursor, and which choices are chosen.
+    Multi {
+        cursor: usize,
+        chosen: Vec<bool>,
+    },
 }
 
 /// One field: its descriptor, its input, and what is known to be wrong with it.
@@ -77,6 +82,10 @@ impl Field {
             FieldKind::Select(ref choices) => {
                 Input::Choice(choices.iter().position(|c| c.value.is_empty()))
             }
+            FieldKind::MultiSelect(ref choices) => Input::Multi {
+                cursor: 0,
+                chosen: vec![false; choices.len()],
+            },
             FieldKind::Checkbox => Input::Check(false),
             _ => Input::Text(Box::new(text_area(&spec.kind, ""))),
         };
@@ -99,6 +108,15 @@ impl Field {
                     .unwrap_or_default(),
             ),
             Input::Check(on) => FieldValue::Bool(*on),
+            Input::Multi { chosen, .. } => FieldValue::List(
+                self.spec
+                    .choices()
+                    .iter()
+                    .zip(chosen)
+                    .filter(|(_, on)| **on)
+                    .map(|(c, _)| c.value.clone())
+                    .collect(),
+            ),
         }
     }
 
@@ -125,6 +143,7 @@ impl Field {
                 *on = *b;
                 true
             }
+            (Input::Multi { chosen, .. }, value) => set_chosen(self.spec.choices(), chosen, value),
             _ => false,
         }
     }
@@ -141,6 +160,24 @@ impl Field {
         }
         out
     }
+}
+
+/// Chooses the multi-select choices `value` names (a list, or one choice; empty chooses none);
+/// `false`, changing nothing, when it names a value that is none of the choices.
+fn set_chosen(choices: &[Choice], chosen: &mut [bool], value: &FieldValue) -> bool {
+    let wanted: Vec<&str> = match value {
+        FieldValue::List(values) => values.iter().map(String::as_str).collect(),
+        FieldValue::Choice(v) | FieldValue::Text(v) if v.is_empty() => Vec::new(),
+        FieldValue::Choice(v) | FieldValue::Text(v) => vec![v.as_str()],
+        FieldValue::Bool(_) => return false,
+    };
+    if !wanted.iter().all(|w| choices.iter().any(|c| c.value == *w)) {
+        return false;
+    }
+    for (on, choice) in chosen.iter_mut().zip(choices) {
+        *on = wanted.contains(&choice.value.as_str());
+    }
+    true
 }
 
 /// A text input holding `text`, with the cursor at its end, set up for the kind of field.
@@ -513,6 +550,7 @@ impl Form {
                 }
                 false
             }
+            Input::Multi { cursor, chosen } => edit_multi(key.code, typed, cursor, chosen),
         }
     }
 
@@ -528,6 +566,10 @@ impl Form {
         match kind {
             Some(FieldKind::Select(_)) => hints.insert(0, Hint::new("←/→", "choose", GROUP)),
             Some(FieldKind::Checkbox) => hints.insert(0, Hint::new("Space", "toggle", GROUP)),
+            Some(FieldKind::MultiSelect(_)) => {
+                hints.insert(0, Hint::new("space", "toggle", GROUP));
+                hints.insert(0, Hint::new("←/→", "move", GROUP));
+            }
             Some(FieldKind::MultiLine) => hints.insert(0, Hint::new("Enter", "new line", GROUP)),
             _ => hints.insert(0, Hint::new("Enter", "next/submit", GROUP)),
         }
@@ -600,6 +642,30 @@ fn inside_sentence(label: &str) -> String {
             .collect(),
         _ => label.to_owned(),
     }
+}
+
+/// A key given to a multi-select: Left/Right move the cursor (wrapping), Space toggles the
+/// choice under it, Backspace/Delete choose none. Answers whether the chosen set changed.
+fn edit_multi(code: KeyCode, typed: Option<char>, cursor: &mut usize, chosen: &mut [bool]) -> bool {
+    let n = chosen.len();
+    if n == 0 {
+        return false;
+    }
+    match (code, typed) {
+        (KeyCode::Right, _) => *cursor = (*cursor + 1) % n,
+        (KeyCode::Left, _) => *cursor = (*cursor + n - 1) % n,
+        (_, Some(' ')) => {
+            let on = &mut chosen[(*cursor).min(n - 1)];
+            *on = !*on;
+            return true;
+        }
+        (KeyCode::Backspace | KeyCode::Delete, _) if chosen.iter().any(|on| *on) => {
+            chosen.fill(false);
+            return true;
+        }
+        _ => {}
+    }
+    false
 }
 
 /// Adds `message` unless it is there already.

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use super::{Field, FieldKind, Form, Input};
+use super::{Choice, Field, FieldKind, Form, Input};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::wrap::wrap;
 
@@ -42,11 +42,11 @@ impl Form {
             top.len() as u16 + 1
         };
         let mut placed = Vec::with_capacity(self.fields.len());
-        for field in &self.fields {
+        for (i, field) in self.fields.iter().enumerate() {
             let spot = Placed {
                 top: y,
-                input_height: input_height(field),
-                below: self.below(field, width, theme),
+                input_height: input_height(field, width),
+                below: self.below(field, i == self.focus, width, theme),
             };
             y = spot.bottom() + 1;
             placed.push(spot);
@@ -99,12 +99,18 @@ impl Form {
         self.scroll = self.scroll.min(total.saturating_sub(height));
     }
 
-    /// The lines under a field's input: a select's explanation, the rule, the errors.
-    fn below(&self, field: &Field, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    /// The lines under a field's input: the explanation of a select's choice (of a focused
+    /// multi-select's choice under the cursor), the rule, the errors.
+    fn below(&self, field: &Field, focused: bool, width: u16, theme: &Theme) -> Vec<Line<'static>> {
         let inner = width.saturating_sub(1);
         let mut lines = Vec::new();
         let indented = |text: String, style: Style| Line::styled(format!(" {text}"), style);
-        if let Input::Choice(Some(i)) = field.input
+        let shown = match field.input {
+            Input::Choice(chosen) => chosen,
+            Input::Multi { cursor, .. } if focused => Some(cursor),
+            _ => None,
+        };
+        if let Some(i) = shown
             && let Some(choice) = field.spec.choices().get(i)
             && !choice.explanation.is_empty()
         {
@@ -177,6 +183,16 @@ impl Form {
                 };
                 Paragraph::new(line).style(text).render(inner, canvas);
             }
+            Input::Multi { cursor, chosen } => {
+                let lines = multi_lines(choices, chosen, inner.width, |i| {
+                    if focused && i == *cursor {
+                        text.patch(theme.selection)
+                    } else {
+                        text
+                    }
+                });
+                Paragraph::new(lines).style(text).render(inner, canvas);
+            }
             Input::Check(on) => {
                 let mark = if *on { "[x]" } else { "[ ]" };
                 Paragraph::new(Span::styled(mark, text))
@@ -187,12 +203,55 @@ impl Form {
     }
 }
 
-/// How many rows a field's bordered input takes.
-fn input_height(field: &Field) -> u16 {
+/// A multi-select's choices as `[x] EXPOSED  [ ] APPROACHING`, wrapped to `width`, each
+/// choice styled by `style` (given its index, to mark the cursor).
+fn multi_lines(
+    choices: &[Choice],
+    chosen: &[bool],
+    width: u16,
+    style: impl Fn(usize) -> Style,
+) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(1));
+    let mut lines = Vec::new();
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for (i, choice) in choices.iter().enumerate() {
+        let mark = if chosen.get(i).copied().unwrap_or(false) {
+            "[x]"
+        } else {
+            "[ ]"
+        };
+        let item = format!("{mark} {}", choice.label);
+        let len = item.chars().count();
+        if used > 0 && used + 2 + len > width {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        if used > 0 {
+            line.push(Span::raw("  "));
+            used += 2;
+        }
+        line.push(Span::styled(item, style(i)));
+        used += len;
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(Line::from(line));
+    }
+    lines
+}
+
+/// How many rows a field's bordered input takes in a form `width` wide.
+fn input_height(field: &Field, width: u16) -> u16 {
     match (&field.spec.kind, &field.input) {
         (FieldKind::MultiLine, Input::Text(area)) => {
             let (least, most) = MULTI_LINE_ROWS;
             (area.lines().len() as u16).clamp(least, most) + 2
+        }
+        (FieldKind::MultiSelect(choices), Input::Multi { chosen, .. }) => {
+            let rows = multi_lines(choices, chosen, width.saturating_sub(2), |_| {
+                Style::default()
+            });
+            rows.len() as u16 + 2
         }
         _ => 3,
     }

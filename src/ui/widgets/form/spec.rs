@@ -35,6 +35,10 @@ pub enum FieldKind {
     /// One of a fixed list, cycled with Left/Right or Space, sent as the choice's value. Starts
     /// with nothing chosen unless a value is given.
     Select(Vec<Choice>),
+    /// Any number of a fixed list: Left/Right move among the choices, Space toggles the one
+    /// under the cursor. Sent as an array of the chosen values; nothing chosen is left out
+    /// (no filter, "any").
+    MultiSelect(Vec<Choice>),
     /// Yes or no, toggled with Space, sent as a boolean.
     Checkbox,
     /// Several lines of text, sent as one string with `\n` between lines.
@@ -83,10 +87,10 @@ impl FieldSpec {
         self
     }
 
-    /// The choices of a select field; none for other kinds.
+    /// The choices of a select or multi-select field; none for other kinds.
     pub fn choices(&self) -> &[Choice] {
         match &self.kind {
-            FieldKind::Select(choices) => choices,
+            FieldKind::Select(choices) | FieldKind::MultiSelect(choices) => choices,
             _ => &[],
         }
     }

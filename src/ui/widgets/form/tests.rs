@@ -496,3 +496,121 @@ fn messages_name_fields_by_their_labels() {
         ["End date must not be before start date"]
     );
 }
+
+/// A status filter: several statuses at once, nothing chosen being any.
+fn statuses() -> Form {
+    Form::new(vec![
+        FieldSpec::new(
+            "status",
+            "Status",
+            FieldKind::MultiSelect(vec![
+                Choice::new("EXPOSED", "EXPOSED", "Sales passed the threshold."),
+                Choice::new("APPROACHING", "APPROACHING", "Near the threshold."),
+                Choice::new("PENDING_REGISTRATION", "PENDING_REGISTRATION", ""),
+            ]),
+        ),
+        FieldSpec::new("state", "State", FieldKind::Text),
+    ])
+}
+
+#[test]
+fn a_multi_select_moves_with_the_arrows_and_toggles_with_space() {
+    let mut form = statuses();
+    assert!(
+        form.values().list("status").is_empty(),
+        "nothing chosen: any"
+    );
+    assert_eq!(form.to_json(), json!({}));
+    form.handle_key(key(KeyCode::Char(' ')));
+    form.handle_key(key(KeyCode::Left));
+    form.handle_key(key(KeyCode::Char(' ')));
+    assert_eq!(
+        form.values().list("status"),
+        ["EXPOSED", "PENDING_REGISTRATION"],
+        "in the choices' order"
+    );
+    assert_eq!(
+        form.to_json(),
+        json!({"status": ["EXPOSED", "PENDING_REGISTRATION"]})
+    );
+    assert!(form.is_dirty());
+    form.handle_key(key(KeyCode::Char(' ')));
+    assert_eq!(
+        form.values().list("status"),
+        ["EXPOSED"],
+        "space toggles off"
+    );
+    form.handle_key(key(KeyCode::Right));
+    form.handle_key(key(KeyCode::Right));
+    form.handle_key(key(KeyCode::Char(' ')));
+    assert_eq!(form.values().list("status"), ["EXPOSED", "APPROACHING"]);
+    form.handle_key(key(KeyCode::Backspace));
+    assert!(form.values().list("status").is_empty(), "backspace clears");
+    assert_eq!(form.focused_name(), Some("status"), "no key left the field");
+    form.handle_key(key(KeyCode::Tab));
+    type_in(&mut form, " x");
+    assert_eq!(
+        form.values().text("state"),
+        Some(" x"),
+        "space still types in text"
+    );
+}
+
+#[test]
+fn a_multi_select_opens_on_the_values_given() {
+    let form = statuses().with_value(
+        "status",
+        FieldValue::List(vec!["PENDING_REGISTRATION".into(), "EXPOSED".into()]),
+    );
+    assert_eq!(
+        form.values().list("status"),
+        ["EXPOSED", "PENDING_REGISTRATION"]
+    );
+    assert!(!form.is_dirty());
+    let unknown = statuses().with_value("status", FieldValue::List(vec!["NOPE".into()]));
+    assert!(
+        unknown.values().list("status").is_empty(),
+        "unknown values ignored"
+    );
+    let one = statuses().with_value("status", FieldValue::Choice("APPROACHING".into()));
+    assert_eq!(one.values().list("status"), ["APPROACHING"]);
+}
+
+#[test]
+fn a_multi_select_draws_every_choice_marking_the_cursor_and_the_chosen() {
+    let theme = Theme::default();
+    let mut form = statuses();
+    form.handle_key(key(KeyCode::Char(' ')));
+    form.handle_key(key(KeyCode::Right));
+    let buf = draw(&mut form, 40, 16);
+    let text = all_text(&buf);
+    assert!(text.contains("[x] EXPOSED  [ ] APPROACHING"), "{text}");
+    // The third choice does not fit on the first row: it wraps inside the box.
+    assert!(text.contains("[ ] PENDING_REGISTRATION"), "{text}");
+    assert_eq!(find(&buf, "[ ] PENDING").1, find(&buf, "[x] EXPOSED").1 + 1);
+    assert_styled(
+        &buf,
+        "[ ] APPROACHING",
+        theme.input_focus.patch(theme.selection),
+    );
+    assert_styled(&buf, "[x] EXPOSED", theme.input_focus);
+    assert!(
+        text.contains("Near the threshold."),
+        "the cursor's explanation"
+    );
+    assert!(!text.contains("Sales passed"), "{text}");
+    // The state field comes after the two-row box.
+    assert!(find(&buf, " State ").1 > find(&buf, "[ ] PENDING").1);
+}
+
+#[test]
+fn a_multi_select_hints_move_and_toggle() {
+    let form = statuses();
+    let hints: Vec<(String, String)> = form
+        .hints()
+        .iter()
+        .map(|h| (h.keys.clone(), h.label.clone()))
+        .collect();
+    assert_eq!(hints[0], ("←/→".to_owned(), "move".to_owned()));
+    assert_eq!(hints[1], ("space".to_owned(), "toggle".to_owned()));
+}

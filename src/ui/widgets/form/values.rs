@@ -13,6 +13,9 @@ pub enum FieldValue {
     Bool(bool),
     /// The value of a select's choice; empty while nothing is chosen.
     Choice(String),
+    /// The values of a multi-select's chosen choices, in the choices' order; empty while
+    /// nothing is chosen.
+    List(Vec<String>),
 }
 
 impl FieldValue {
@@ -20,7 +23,7 @@ impl FieldValue {
     pub fn as_str(&self) -> Option<&str> {
         match self {
             FieldValue::Text(s) | FieldValue::Choice(s) => Some(s),
-            FieldValue::Bool(_) => None,
+            FieldValue::Bool(_) | FieldValue::List(_) => None,
         }
     }
 
@@ -31,6 +34,10 @@ impl FieldValue {
             FieldValue::Text(s) | FieldValue::Choice(s) if s.is_empty() => None,
             FieldValue::Text(s) | FieldValue::Choice(s) => Some(Value::String(s.clone())),
             FieldValue::Bool(b) => Some(Value::Bool(*b)),
+            FieldValue::List(values) if values.is_empty() => None,
+            FieldValue::List(values) => Some(Value::Array(
+                values.iter().cloned().map(Value::String).collect(),
+            )),
         }
     }
 }
@@ -44,6 +51,12 @@ impl From<&str> for FieldValue {
 impl From<String> for FieldValue {
     fn from(s: String) -> Self {
         FieldValue::Text(s)
+    }
+}
+
+impl From<Vec<String>> for FieldValue {
+    fn from(values: Vec<String>) -> Self {
+        FieldValue::List(values)
     }
 }
 
@@ -81,6 +94,15 @@ impl FormValues {
         match self.get(name) {
             Some(FieldValue::Bool(b)) => Some(*b),
             _ => None,
+        }
+    }
+
+    /// The chosen values of multi-select `name`, in the choices' order; empty when nothing is
+    /// chosen or there is no such field.
+    pub fn list(&self, name: &str) -> Vec<&str> {
+        match self.get(name) {
+            Some(FieldValue::List(values)) => values.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -153,11 +175,22 @@ mod tests {
             ("note", FieldValue::Text(String::new())),
             ("reason", FieldValue::Choice(String::new())),
             ("final_return_acknowledged", FieldValue::Bool(false)),
+            ("status", FieldValue::List(Vec::new())),
         ]);
         assert_eq!(
             values.to_json(),
             json!({"closure_date": "2026-06-30", "final_return_acknowledged": false})
         );
+        let chosen = FormValues::new(vec![(
+            "status",
+            FieldValue::List(vec!["EXPOSED".into(), "PENDING_REGISTRATION".into()]),
+        )]);
+        assert_eq!(
+            chosen.to_json(),
+            json!({"status": ["EXPOSED", "PENDING_REGISTRATION"]})
+        );
+        assert_eq!(chosen.list("status"), ["EXPOSED", "PENDING_REGISTRATION"]);
+        assert!(chosen.list("other").is_empty());
     }
 
     #[test]

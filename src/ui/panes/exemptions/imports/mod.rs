@@ -22,6 +22,7 @@ use crate::model::tenanted::{
 use crate::model::{Page, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
@@ -31,23 +32,34 @@ use crate::ui::skeleton::{
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::{Detail, Section};
-use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
+use crate::ui::widgets::form::{Form, FormValues};
 use crate::ui::widgets::paged_table::Column;
 use crate::ui::widgets::picker::{Picker, PickerOutcome};
 
 /// The certificate imports view.
 pub type ImportsPane = Skeleton<Imports>;
 
-/// Which imports the list shows: one status (by default those awaiting approval), or all.
+/// Which imports the list shows: the statuses chosen (by default those awaiting approval), or
+/// all when none is. The service filters by one status; several are kept on this side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportFilter {
-    pub status: Option<CertificateImportStatus>,
+    pub status_in: Vec<CertificateImportStatus>,
 }
 
 impl Default for ImportFilter {
     fn default() -> Self {
         ImportFilter {
-            status: Some(CertificateImportStatus::Uploaded),
+            status_in: vec![CertificateImportStatus::Uploaded],
+        }
+    }
+}
+
+impl ImportFilter {
+    /// The status the service is asked for: the one chosen, or none when several are.
+    fn asked(&self) -> Option<CertificateImportStatus> {
+        match self.status_in.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
         }
     }
 }
@@ -75,7 +87,7 @@ impl ListSpec for ImportList {
 
     fn call(filter: &ImportFilter, _: Vec<Sort>, page: PageParams) -> Call {
         Call::Exemptions(ExemptionCall::Imports {
-            status: filter.status.clone(),
+            status: filter.asked(),
             page,
         })
     }
@@ -96,44 +108,43 @@ impl ListSpec for ImportList {
     }
 
     fn describe(filter: &ImportFilter) -> String {
-        let shown = match &filter.status {
-            Some(CertificateImportStatus::Uploaded) => "awaiting approval (UPLOADED)".to_owned(),
-            Some(s) => s.as_str().to_owned(),
-            None => "every status".to_owned(),
+        let shown = match filter.status_in.as_slice() {
+            [] => "every status".to_owned(),
+            [CertificateImportStatus::Uploaded] => "awaiting approval (UPLOADED)".to_owned(),
+            statuses => either(statuses, CertificateImportStatus::as_str),
         };
         format!("certificate imports {shown}")
     }
 
     fn filter_form(filter: &ImportFilter) -> Form {
-        let choices = CertificateImportStatus::KNOWN
-            .iter()
-            .map(|s| Choice::new(s.as_str(), s.as_str(), format!("imports {}", s.as_str())))
-            .chain(std::iter::once(Choice::new(
-                "",
-                "any",
-                "imports of every status",
-            )))
-            .collect();
         Form::new(vec![
-            FieldSpec::new("status", "Status", FieldKind::Select(choices))
-                .rule("the imports shown; UPLOADED awaits approval"),
+            any_of_field(
+                "status",
+                "Status",
+                CertificateImportStatus::KNOWN,
+                CertificateImportStatus::as_str,
+            )
+            .rule("the imports shown; UPLOADED awaits approval; none chosen for every status"),
         ])
         .with_value(
             "status",
-            filter
-                .status
-                .as_ref()
-                .map_or("", CertificateImportStatus::as_str),
+            list_value(&filter.status_in, CertificateImportStatus::as_str),
         )
     }
 
     fn filter_of(values: &FormValues, _: &ImportFilter) -> ImportFilter {
         ImportFilter {
-            status: values
-                .text("status")
-                .filter(|s| !s.is_empty())
-                .map(CertificateImportStatus::parse),
+            status_in: chosen(values, "status", CertificateImportStatus::parse),
         }
+    }
+
+    /// Several statuses: the service is asked for all, the others are dropped here.
+    fn is_local(filter: &ImportFilter) -> bool {
+        filter.status_in.len() > 1
+    }
+
+    fn keeps(filter: &ImportFilter, row: &Marked<CertificateImport>) -> bool {
+        filter.status_in.is_empty() || filter.status_in.contains(&row.row.status)
     }
 }
 

@@ -199,8 +199,13 @@ fn the_status_filter_reloads_and_forgets_the_marks() {
     let mut h = with_rows(&["ci_1"]);
     h.action(Action::Mark);
     h.action(Action::Filter);
-    // UPLOADED (in force) → APPROVED, the next status the service knows.
+    // UPLOADED is chosen (in force); the cursor on REQUESTED: → PENDING → UPLOADED (space
+    // drops it) → APPROVED (space chooses it).
     h.press(KeyCode::Right);
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Char(' '));
+    h.press(KeyCode::Right);
+    h.press(KeyCode::Char(' '));
     h.submit();
     let (_, call) = h.calls().pop().unwrap();
     assert!(
@@ -214,4 +219,43 @@ fn the_status_filter_reloads_and_forgets_the_marks() {
         "{call:?}"
     );
     assert_eq!(h.pane.parts.list.marked(), 0);
+}
+
+#[test]
+fn several_statuses_ask_for_every_import_and_keep_those_chosen() {
+    let mut h = with_rows(&["ci_1"]);
+    h.with(|p, ctx| {
+        let filter = ImportFilter {
+            status_in: vec![
+                CertificateImportStatus::Uploaded,
+                CertificateImportStatus::Approved,
+            ],
+        };
+        p.parts.list.apply_filter(filter, ctx);
+    });
+    let (id, call) = h.calls().pop().unwrap();
+    assert!(
+        matches!(
+            call,
+            Call::Exemptions(ExemptionCall::Imports { status: None, .. })
+        ),
+        "{call:?}"
+    );
+    let mut approved = import("ci_2");
+    approved.status = CertificateImportStatus::Approved;
+    let mut rejected = import("ci_3");
+    rejected.status = CertificateImportStatus::Other("REJECTED".into());
+    let rows = vec![import("ci_1"), approved, rejected];
+    h.answer(
+        id,
+        Ok(Reply::Exemptions(ExemptionReply::ImportsPage(Page::new(
+            rows, 3, 1, 100,
+        )))),
+    );
+    let list = &h.pane.parts.list;
+    assert_eq!(list.table().total(), Some(2));
+    assert_eq!(
+        list.subtitle(),
+        "certificate imports UPLOADED or APPROVED: 2 of 3 certificate imports checked"
+    );
 }
