@@ -125,7 +125,15 @@ fn exemption(
         ))
         .filter(|end| *end > start),
         St::Active if chance(rng, 1, 2) => {
-            Some(ymd(DEMO_TODAY.year() + rng.random_range(1..=3), 12, 31))
+            let year_end = ymd(DEMO_TODAY.year() + rng.random_range(1..=3), 12, 31);
+            // About one dated certificate in ten runs out within weeks of the demo's today, for
+            // the expiring views (drawn from the start date: the random sequence stays as it was).
+            let day = u64::from(start.ordinal());
+            Some(if day % 10 == 0 {
+                days_after(DEMO_TODAY, 5 + day % 45)
+            } else {
+                year_end
+            })
         }
         St::Inactive | St::Deactivated | St::Archived if chance(rng, 1, 2) => {
             Some(date_between(rng, start, DEMO_TODAY))
