@@ -8,6 +8,7 @@ mod endpoints;
 mod field_limits;
 mod kill;
 mod lifecycle;
+mod nexus_status;
 mod rules;
 mod secrets_at_rest;
 mod state_files;
