@@ -15,3 +15,4 @@ mod state_files;
 mod tenanted_auth;
 mod tenanted_features;
 mod tenanted_releases;
+mod transaction_exemptions;
