@@ -82,6 +82,10 @@ actions! {
     Imports = "imports",
     /// Shows the past periods that can be filed late.
     BackFiling = "back_filing",
+    /// Saves an attached file (an exemption's certificate) to a path.
+    SaveFile = "save_file",
+    /// Opens an attached file with the system's viewer.
+    OpenFile = "open_file",
 }
 
 /// A `[keys]` name that names no action.
@@ -278,8 +282,8 @@ impl Default for Keymap {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
             CreditNote, Delete, Deregister, Down, Edit, Filter, Help, History, Imports, Mark, New,
-            NextPane, Open, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, Quit, Refresh,
-            Reveal, Sort, SortReverse, TaxId, ToggleView, Top, Up,
+            NextPane, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, Quit,
+            Refresh, Reveal, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -325,6 +329,8 @@ impl Default for Keymap {
             (Key::plain('P'), Pause),
             (Key::plain('I'), Imports),
             (Key::plain('b'), BackFiling),
+            (Key::plain('w'), SaveFile),
+            (Key::plain('O'), OpenFile),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

@@ -2,6 +2,7 @@
 //! pagination, the transaction lifecycle, limits, faults, the state database (kill -9, files
 //! that are not a state, earlier JSON states) and secrets at rest.
 
+mod attachment_files;
 mod auth;
 mod common;
 mod endpoints;
