@@ -7,6 +7,8 @@ use axum::Router;
 use axum::http::HeaderMap;
 use axum::routing::get;
 use taxdash::api::{ApiError, Upload};
+use taxdash::model::PageParams;
+use taxdash::model::filters::ExemptionFilter;
 
 use crate::common::{serve, start};
 
@@ -14,7 +16,7 @@ use crate::common::{serve, start};
 async fn a_file_comes_from_its_location_and_the_key_stays_with_the_service() {
     let (sandbox, client) = start().await;
     let exemption = client
-        .list_exemptions(&Default::default(), taxdash::model::PageParams::new(1, 1))
+        .list_exemptions(&ExemptionFilter::default(), PageParams::new(1, 1))
         .await
         .unwrap()
         .items
