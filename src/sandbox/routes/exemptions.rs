@@ -165,8 +165,8 @@ pub async fn create(
     Ok(Json(exemption))
 }
 
-/// The attachments of an exemption, each with the web address its file is fetched from: this
-/// path followed by `/{attachment id}/file`, on the host the request was sent to.
+/// The attachments of an exemption, each with the web address its file is fetched from (see
+/// [`located`]).
 pub async fn attachments(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
@@ -177,22 +177,28 @@ pub async fn attachments(
     if !data.demo.exemptions.iter().any(|e| e.id == id) {
         return Err(ApiError::not_found("Exemption", &id));
     }
-    let host = headers
-        .get(HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("127.0.0.1");
-    let base = format!("http://{host}{}", uri.path().trim_end_matches('/'));
     Ok(Json(
         data.demo
             .attachments
             .iter()
             .filter(|a| a.attachment.related_entity_id == id)
-            .map(|a| Attachment {
-                file_location: Some(format!("{base}/{}/file", a.attachment.id)),
-                ..a.attachment.clone()
-            })
+            .map(|a| located(&a.attachment, &uri, &headers))
             .collect(),
     ))
+}
+
+/// `attachment` with the web address of its file: `uri` (the exemption's attachments path)
+/// followed by `/{attachment id}/file`, on the host the request was sent to.
+fn located(attachment: &Attachment, uri: &axum::http::Uri, headers: &HeaderMap) -> Attachment {
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1");
+    let base = format!("http://{host}{}", uri.path().trim_end_matches('/'));
+    Attachment {
+        file_location: Some(format!("{base}/{}/file", attachment.id)),
+        ..attachment.clone()
+    }
 }
 
 /// The file of one attachment of an exemption, as uploaded.
@@ -239,6 +245,8 @@ pub async fn upload(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Json<Attachment>> {
     if !org.read().demo.exemptions.iter().any(|e| e.id == id) {
@@ -326,5 +334,5 @@ pub async fn upload(
         attachment
     };
     saved(&app).await?;
-    Ok(Json(attachment))
+    Ok(Json(located(&attachment, &uri, &headers)))
 }
