@@ -196,6 +196,64 @@ mod tests {
     }
 
     #[test]
+    fn the_view_key_fetches_the_file_then_opens_it_saying_what_to_do_without_a_viewer() {
+        use crate::effect::{Call, Effect, ExemptionCall, ExemptionReply, Reply};
+        use crate::ui::keymap::Action;
+        use crate::ui::pane::Level;
+        use crate::ui::skeleton::Skeleton;
+        use crate::ui::skeleton::testing::Fixture;
+
+        let mut h = Fixture::new(Skeleton::<super::super::Exemptions>::default());
+        h.load(vec![detail(None).exemption], ExemptionReply::Page);
+        h.action(Action::Open);
+        let calls = h.calls();
+        let files = calls
+            .iter()
+            .find(|(_, c)| matches!(c, Call::Exemptions(ExemptionCall::Attachments { .. })))
+            .map(|(id, _)| *id)
+            .expect("the files are asked for");
+        h.action(Action::OpenFile);
+        assert_eq!(h.notices.last().map(|n| n.0), Some(Level::Info));
+        assert!(h.notices.last().unwrap().1.contains("still loading"));
+        h.answer(
+            files,
+            Ok(Reply::Exemptions(ExemptionReply::Attachments(vec![file(
+                Some("cert.pdf"),
+                Some("https://files.example/cert.pdf"),
+            )]))),
+        );
+        h.calls();
+        h.action(Action::OpenFile);
+        let calls = h.calls();
+        let [
+            (
+                fetch,
+                Call::Exemptions(ExemptionCall::FetchAttachment {
+                    location,
+                    file_name,
+                }),
+            ),
+        ] = calls.as_slice()
+        else {
+            panic!("one fetch: {calls:?}");
+        };
+        assert_eq!(location, "https://files.example/cert.pdf");
+        assert_eq!(file_name, "cert.pdf");
+        let fetched = PathBuf::from("/tmp/taxdash-x/cert.pdf");
+        h.answer(
+            *fetch,
+            Ok(Reply::Exemptions(ExemptionReply::Fetched(fetched.clone()))),
+        );
+        let opened = h.effects.iter().find_map(|e| match e {
+            Effect::OpenFile { path, otherwise } => Some((path.clone(), otherwise.clone())),
+            _ => None,
+        });
+        let (path, otherwise) = opened.expect("the file is handed to the viewer");
+        assert_eq!(path, fetched);
+        assert_eq!(otherwise, "Save the certificate with w instead.");
+    }
+
+    #[test]
     fn an_existing_file_is_replaced_only_after_the_user_was_told() {
         let mut save = SaveFile::new(file(Some("cert.pdf"), Some("/x")), "/x".into());
         assert!(save.path().ends_with("cert.pdf"), "{}", save.path());
