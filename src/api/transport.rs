@@ -279,6 +279,74 @@ impl Transport {
         self.execute(call).await.map(drop)
     }
 
+    /// The bytes at `location` (a file's web address as the service gives it, absolute or
+    /// relative to the base URL). On the service's own origin the request carries the
+    /// credentials like any call; elsewhere (a storage link) it carries none, and only `https`
+    /// (or plain `http` to a loopback host) is followed. No redirect is followed.
+    pub async fn fetch(&self, location: &str) -> ApiResult<Vec<u8>> {
+        let url = self
+            .base_url
+            .join(location.trim())
+            .map_err(|e| ApiError::BadRequest {
+                detail: format!("the file's location {location:?} is not a web address: {e}"),
+            })?;
+        let what = format!("GET {}", url.path());
+        let own = url.origin() == self.base_url.origin();
+        let request = if own {
+            let target = self.target.as_ref().map_err(|e| ApiError::BadRequest {
+                detail: e.to_string(),
+            })?;
+            if let Some(limiter) = &self.limiter {
+                limiter.until_ready().await;
+            }
+            self.http.get(url.clone()).headers(target.clone())
+        } else {
+            let loopback = url.host_str().is_some_and(|h| {
+                h == "localhost"
+                    || h.trim_matches(['[', ']'])
+                        .parse::<std::net::IpAddr>()
+                        .is_ok_and(|ip| ip.is_loopback())
+            });
+            if url.scheme() != "https" && !(url.scheme() == "http" && loopback) {
+                return Err(ApiError::BadRequest {
+                    detail: format!(
+                        "the file's location uses {}: only https is followed",
+                        url.scheme()
+                    ),
+                });
+            }
+            let plain = reqwest::Client::builder()
+                .user_agent(concat!("taxdash/", env!("CARGO_PKG_VERSION")))
+                .connect_timeout(self.connect_timeout)
+                .timeout(self.request_timeout)
+                .redirect(redirect::Policy::none())
+                .build()
+                .map_err(|e| ApiError::BadRequest {
+                    detail: e.to_string(),
+                })?;
+            plain.get(url.clone())
+        };
+        bump(&self.counters.requests);
+        let response = request
+            .send()
+            .await
+            .map_err(|e| self.failure(e, &what).error)?;
+        let status = response.status();
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| self.failure(e, &what).error)?;
+        if status.is_success() {
+            return Ok(body.to_vec());
+        }
+        let ctx = ErrorContext {
+            what: &what,
+            organization_id: &self.organization_id,
+            redactor: &self.redactor,
+        };
+        Err(self.generation.error_from(status, &body, &ctx))
+    }
+
     /// The full URL of a call.
     fn url(&self, call: &Call) -> Url {
         let mut url = self.base_url.clone();

@@ -63,8 +63,102 @@ pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Failure> {
     Ok((name, bytes))
 }
 
+/// The field of the save form a refusal names.
+const SAVE_FIELD: &str = "path";
+
+fn refuse_save(kind: FailureKind, msg: String, path: &Path) -> Failure {
+    let error = FieldError::new(
+        "value_error",
+        vec![LocPart::from("body"), LocPart::from(SAVE_FIELD)],
+        msg.clone(),
+        Value::String(path.display().to_string()),
+    );
+    Failure {
+        kind,
+        message: msg,
+        fields: vec![error],
+    }
+}
+
+/// The refusal to write over `path`, which exists: a conflict the user may confirm.
+pub fn exists(path: &Path) -> Failure {
+    refuse_save(
+        FailureKind::Conflict,
+        format!("{} exists; save again to replace it", path.display()),
+        path,
+    )
+}
+
+/// Writes `bytes` to `path` in one step: into a temporary file beside it, then renamed over it,
+/// so `path` is the whole file or untouched. An existing `path` is refused unless `overwrite`
+/// (also when it appeared meanwhile).
+pub fn write_whole(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Failure> {
+    use std::io::Write as _;
+    let shown = path.display();
+    let cannot = |e: &dyn std::fmt::Display| {
+        refuse_save(
+            FailureKind::Other,
+            format!("{shown} cannot be written: {e}"),
+            path,
+        )
+    };
+    if path.is_dir() {
+        return Err(refuse_save(
+            FailureKind::Validation,
+            format!("{shown} is a directory; name the file"),
+            path,
+        ));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(refuse_save(
+            FailureKind::Validation,
+            format!("the directory {} does not exist", dir.display()),
+            path,
+        ));
+    }
+    let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| cannot(&e))?;
+    temp.write_all(bytes).map_err(|e| cannot(&e))?;
+    temp.as_file().sync_all().map_err(|e| cannot(&e))?;
+    if overwrite {
+        temp.persist(path).map_err(|e| cannot(&e.error))?;
+    } else {
+        temp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                exists(path)
+            } else {
+                cannot(&e.error)
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` as `file_name` (its last part only) in a directory of its own under the
+/// system's temporary directory, for a viewer to open; answers the file's path.
+pub fn write_for_viewing(file_name: &str, bytes: &[u8]) -> Result<PathBuf, Failure> {
+    let name = Path::new(file_name)
+        .file_name()
+        .map_or_else(|| "attachment".into(), |n| n.to_string_lossy().into_owned());
+    let dir = tempfile::Builder::new()
+        .prefix("taxdash-")
+        .tempdir()
+        .map_err(|e| Failure {
+            kind: FailureKind::Other,
+            message: format!("no temporary directory for the file: {e}"),
+            fields: Vec::new(),
+        })?
+        .keep();
+    let path = dir.join(name);
+    write_whole(&path, bytes, true)?;
+    Ok(path)
+}
+
 /// `~/x` as `$HOME/x`; other paths unchanged.
-fn expand_home(path: &Path) -> PathBuf {
+pub fn expand_home(path: &Path) -> PathBuf {
     match (path.strip_prefix("~"), std::env::var_os("HOME")) {
         (Ok(rest), Some(home)) => PathBuf::from(home).join(rest),
         _ => path.to_path_buf(),

@@ -85,6 +85,10 @@ impl Tasks {
                         shell.notify_error(e);
                     }
                 }
+                Effect::OpenFile { path, otherwise } => match platform.open_file(&path) {
+                    Ok(()) => shell.notify_info(format!("opened {}", path.display())),
+                    Err(e) => shell.notify_error(format!("{e}. {otherwise}")),
+                },
                 Effect::Copy(text) => match platform.copy(&text) {
                     Ok(()) => shell.notify_info(format!("copied {text}")),
                     Err(e) => shell.notify_error(format!("cannot copy: {e}")),

@@ -12,6 +12,11 @@ use crate::ui::theme::{Theme, ThemeFiles};
 pub trait Platform: Send {
     fn open_url(&mut self, url: &str) -> Result<(), String>;
     fn copy(&mut self, text: &str) -> Result<(), String>;
+
+    /// Opens a local file with the system's viewer. By default there is none.
+    fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+        Err(format!("No program to open {} was found", path.display()))
+    }
     /// The named theme, as this terminal can show it.
     fn load_theme(&mut self, name: &str) -> Result<Theme, String>;
 
@@ -38,6 +43,22 @@ pub struct System {
     pub truecolor: bool,
     /// Where theme files override the embedded ones.
     pub theme_dir: Option<std::path::PathBuf>,
+    /// The program that opens a file with the user's viewer (`xdg-open`, `open`), if found.
+    pub viewer: Option<std::path::PathBuf>,
+}
+
+/// The system's file opener by name: `open` on macOS, `xdg-open` elsewhere.
+pub const VIEWER: &str = if cfg!(target_os = "macos") {
+    "open"
+} else {
+    "xdg-open"
+};
+
+/// The program `name` on the `PATH`, if there is one.
+pub fn find_program(name: &str, path: Option<&std::ffi::OsStr>) -> Option<std::path::PathBuf> {
+    std::env::split_paths(path?)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
 }
 
 impl System {
@@ -49,6 +70,7 @@ impl System {
                 .is_ok_and(|v| v.contains("truecolor") || v.contains("24bit")),
             theme_dir: directories::ProjectDirs::from("", "", "taxdash")
                 .map(|d| d.config_dir().join("themes")),
+            viewer: find_program(VIEWER, std::env::var_os("PATH").as_deref()),
         }
     }
 }
@@ -127,6 +149,29 @@ impl Platform for System {
             .map_err(|e| format!("cannot open a browser ({e}); the address is {url}"))
     }
 
+    fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let Some(viewer) = &self.viewer else {
+            return Err(format!(
+                "No program to open files was found ({VIEWER} is not installed); the file is at {}",
+                path.display()
+            ));
+        };
+        std::process::Command::new(viewer)
+            .arg(path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map(|_| ())
+            .map_err(|e| {
+                format!(
+                    "{} could not open {} ({e})",
+                    viewer.display(),
+                    path.display()
+                )
+            })
+    }
+
     fn copy(&mut self, text: &str) -> Result<(), String> {
         let encoded = base64::engine::general_purpose::STANDARD.encode(text);
         let mut out = std::io::stdout();
@@ -140,6 +185,8 @@ impl Platform for System {
 #[derive(Debug, Default)]
 pub struct Recorder {
     pub opened: Vec<String>,
+    /// Files opened with the viewer.
+    pub opened_files: Vec<std::path::PathBuf>,
     pub copied: Vec<String>,
     /// Times the terminal was handed back (Ctrl-Z).
     pub suspended: u32,
@@ -157,6 +204,11 @@ impl Platform for Recorder {
         Ok(())
     }
 
+    fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+        self.opened_files.push(path.to_path_buf());
+        Ok(())
+    }
+
     fn copy(&mut self, text: &str) -> Result<(), String> {
         self.copied.push(text.to_owned());
         Ok(())
@@ -170,5 +222,40 @@ impl Platform for Recorder {
     fn reenter(&mut self) -> io::Result<()> {
         self.reentered += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod viewer_tests {
+    use super::*;
+
+    #[test]
+    fn without_a_viewer_opening_a_file_says_so() {
+        let mut system = System {
+            no_color: true,
+            truecolor: false,
+            theme_dir: None,
+            viewer: None,
+        };
+        let e = system
+            .open_file(std::path::Path::new("/tmp/cert.pdf"))
+            .unwrap_err();
+        assert!(
+            e.contains("No program to open files was found") && e.contains("/tmp/cert.pdf"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn the_viewer_is_looked_up_on_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("xdg-open"), b"").unwrap();
+        let path = std::env::join_paths([dir.path()]).unwrap();
+        assert_eq!(
+            find_program("xdg-open", Some(&path)),
+            Some(dir.path().join("xdg-open"))
+        );
+        assert_eq!(find_program("open-nothing", Some(&path)), None);
+        assert_eq!(find_program("xdg-open", None), None);
     }
 }

@@ -31,6 +31,19 @@ pub enum ExemptionCall {
         exemption_id: String,
         path: PathBuf,
     },
+    /// Fetches the file at `location` (an attachment's `file_location`) and writes it to `path`
+    /// (`~/` is the home directory) in one step: complete or not at all. An existing file is
+    /// refused unless `overwrite`.
+    SaveAttachment {
+        location: String,
+        path: PathBuf,
+        overwrite: bool,
+    },
+    /// Fetches the file at `location` into a temporary file named `file_name`, for a viewer.
+    FetchAttachment {
+        location: String,
+        file_name: String,
+    },
     /// Certificate imports (Tenanted API only), of one status when `status` is set.
     Imports {
         status: Option<CertificateImportStatus>,
@@ -55,6 +68,13 @@ pub enum ExemptionReply {
     Attachments(Vec<Attachment>),
     /// A certificate uploaded.
     Attachment(Attachment),
+    /// An attachment's file written to this path, of this many bytes.
+    Saved {
+        path: PathBuf,
+        bytes: u64,
+    },
+    /// An attachment's file fetched into this temporary file.
+    Fetched(PathBuf),
     ImportsPage(Page<CertificateImport>),
     /// Certificate imports as they stand after an approval (one or several).
     ImportsApproved(Vec<CertificateImport>),
@@ -81,6 +101,12 @@ impl ExemptionCall {
             }
             ExemptionCall::UploadCertificate { path, .. } => {
                 format!("uploading {}", path.display())
+            }
+            ExemptionCall::SaveAttachment { path, .. } => {
+                format!("saving the file to {}", path.display())
+            }
+            ExemptionCall::FetchAttachment { file_name, .. } => {
+                format!("fetching {file_name}")
             }
             ExemptionCall::Imports { page, .. } => {
                 format!("loading certificate imports (page {})", page.page)

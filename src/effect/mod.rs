@@ -42,6 +42,12 @@ pub enum Effect {
     Cancel(RequestId),
     /// Open a web page in the user's browser.
     OpenUrl(String),
+    /// Open a local file with the system's viewer; when there is none, say so and add
+    /// `otherwise` (what the user can do instead).
+    OpenFile {
+        path: std::path::PathBuf,
+        otherwise: String,
+    },
     /// Copy text to the clipboard (OSC 52, so it works over SSH too).
     Copy(String),
     /// Switch to the named colour theme (files in the config directory may override it).

@@ -107,4 +107,10 @@ pub struct Attachment {
     pub mime_type: Option<String>,
     pub file_size_bytes: Option<u64>,
     pub created_at: Option<Timestamp>,
+    /// Where the file can be fetched (a web address), when the service says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_location: Option<String>,
+    /// `S3` or `LOCAL`, when the service says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_location_type: Option<String>,
 }

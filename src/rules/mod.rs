@@ -47,7 +47,10 @@ pub use exemption::exemption_create;
 pub use limits::{
     DEFAULT_MAX_CHARS, is_canadian_postal_code, is_fein, is_us_zip, max_chars, postal_code_rule,
 };
-pub use nexus::{physical_nexus_create, physical_nexus_update};
+pub use nexus::{
+    NexusRoute, apply_physical_nexus, effective_nexus_status, nexus_status, physical_nexus_create,
+    physical_nexus_since, physical_nexus_update,
+};
 pub use registration::deregistration;
 pub use transaction::{credit_note, transaction_create};
 pub use values::{

@@ -1,10 +1,122 @@
-//! Rules on physical nexus records.
+//! Rules on physical nexus records, and how a jurisdiction's nexus status follows from nexus met
+//! by either route.
 
+use chrono::NaiveDate;
 use serde_json::Value;
 
 use super::check::{Check, Checked};
 use super::values::check_state_code;
-use crate::model::{PhysicalNexusCategory, PhysicalNexusCreate, PhysicalNexusUpdate};
+use crate::model::{
+    Nexus, NexusStatus, PhysicalNexus, PhysicalNexusCategory, PhysicalNexusCreate,
+    PhysicalNexusUpdate,
+};
+
+/// By which route a jurisdiction's nexus is met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NexusRoute {
+    /// A current physical presence only.
+    Physical,
+    /// The economic thresholds only.
+    Economic,
+    /// Both a physical presence and the economic thresholds.
+    Both,
+}
+
+impl NexusRoute {
+    /// The route of a nexus met `economic`ally and/or `physical`ly; `None` when neither.
+    pub fn of(economic: bool, physical: bool) -> Option<Self> {
+        match (economic, physical) {
+            (true, true) => Some(Self::Both),
+            (true, false) => Some(Self::Economic),
+            (false, true) => Some(Self::Physical),
+            (false, false) => None,
+        }
+    }
+
+    /// The route of an economic nexus row, from its `economic_nexus_met` and `physical_nexus_met`
+    /// (absent counts as not met).
+    pub fn of_nexus(n: &Nexus) -> Option<Self> {
+        Self::of(
+            n.economic_nexus_met == Some(true),
+            n.physical_nexus_met == Some(true),
+        )
+    }
+
+    /// `physical`, `economic` or `both`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Physical => "physical",
+            Self::Economic => "economic",
+            Self::Both => "both",
+        }
+    }
+}
+
+/// The status a jurisdiction's nexus has, given the status it had and whether nexus is met now
+/// (by either route, as the service's `nexus_met`).
+///
+/// A registration (pending or done, OSS included) or a status this side does not know stays as
+/// it is. Otherwise nexus met without a registration is `EXPOSED`, whatever the route; nexus no
+/// longer met turns an `EXPOSED` jurisdiction back to `NOT_EXPOSED`, and leaves `APPROACHING` and
+/// `NOT_EXPOSED` as they are.
+pub fn nexus_status(current: Option<&NexusStatus>, met: bool) -> NexusStatus {
+    match current {
+        Some(
+            s @ (NexusStatus::Registered
+            | NexusStatus::PendingRegistration
+            | NexusStatus::OssRegistered
+            | NexusStatus::OssPendingRegistration
+            | NexusStatus::Other(_)),
+        ) => s.clone(),
+        _ if met => NexusStatus::Exposed,
+        Some(NexusStatus::Approaching) => NexusStatus::Approaching,
+        _ => NexusStatus::NotExposed,
+    }
+}
+
+/// The status an economic nexus row reads as: its own, except that a row whose nexus is met (by
+/// either route) and that has no registration is `EXPOSED` even when it says otherwise.
+pub fn effective_nexus_status(n: &Nexus) -> Option<NexusStatus> {
+    let met = n.nexus_met == Some(true) || NexusRoute::of_nexus(n).is_some();
+    match &n.status {
+        None if !met => None,
+        Some(NexusStatus::Exposed) => Some(NexusStatus::Exposed),
+        status => Some(nexus_status(status.as_ref(), met)),
+    }
+}
+
+/// The earliest start of a physical presence in `country`/`state` that is current on `today`
+/// (not ended before it): when physical nexus was met there, if it is.
+pub fn physical_nexus_since(
+    records: &[PhysicalNexus],
+    country: &str,
+    state: &str,
+    today: NaiveDate,
+) -> Option<NaiveDate> {
+    records
+        .iter()
+        .filter(|p| p.country_code == country && p.state_code == state)
+        .filter(|p| p.start_date <= today && p.end_date.is_none_or(|end| end >= today))
+        .map(|p| p.start_date)
+        .min()
+}
+
+/// Brings an economic nexus row up to date with the physical presence `since` (from
+/// [`physical_nexus_since`]): `physical_nexus_met` and its date, `nexus_met` and its date, and
+/// the status (see [`nexus_status`]).
+pub fn apply_physical_nexus(n: &mut Nexus, since: Option<NaiveDate>) {
+    n.physical_nexus_met = Some(since.is_some());
+    n.physical_nexus_met_date = since;
+    let economic = n
+        .economic_nexus_met_date
+        .filter(|_| n.economic_nexus_met == Some(true));
+    let met_date = [economic, since].into_iter().flatten().min();
+    let met = n.economic_nexus_met == Some(true) || since.is_some();
+    n.nexus_met = Some(met);
+    n.nexus_met_date = met_date;
+    n.start_date = met_date;
+    n.status = Some(nexus_status(n.status.as_ref(), met));
+}
 
 /// The address fields of a physical presence, all optional strings.
 const ADDRESS: &[&str] = &["street_1", "street_2", "city", "postal_code"];
@@ -300,6 +412,56 @@ mod tests {
             "value_error",
             json!("2024-12-31"),
         );
+    }
+
+    #[test]
+    fn nexus_met_by_either_route_without_a_registration_is_exposed() {
+        use NexusStatus as N;
+        for (current, met, now) in [
+            (N::NotExposed, true, N::Exposed),
+            (N::Approaching, true, N::Exposed),
+            (N::Exposed, true, N::Exposed),
+            (N::Exposed, false, N::NotExposed),
+            (N::Approaching, false, N::Approaching),
+            (N::NotExposed, false, N::NotExposed),
+            (N::Registered, true, N::Registered),
+            (N::Registered, false, N::Registered),
+            (N::PendingRegistration, true, N::PendingRegistration),
+            (N::OssRegistered, true, N::OssRegistered),
+        ] {
+            assert_eq!(nexus_status(Some(&current), met), now, "{current} {met}");
+        }
+        assert_eq!(nexus_status(None, true), N::Exposed);
+        assert_eq!(NexusRoute::of(true, true), Some(NexusRoute::Both));
+        assert_eq!(NexusRoute::of(false, true), Some(NexusRoute::Physical));
+        assert_eq!(NexusRoute::of(true, false), Some(NexusRoute::Economic));
+        assert_eq!(NexusRoute::of(false, false), None);
+    }
+
+    #[test]
+    fn a_physical_presence_counts_while_current() {
+        let d = |m, day| NaiveDate::from_ymd_opt(2026, m, day).unwrap();
+        let mut record: PhysicalNexus = serde_json::from_value(json!({
+            "id": "phys_1", "country_code": "US", "state_code": "TN",
+            "start_date": "2025-03-01", "end_date": null, "category": "INVENTORY",
+            "external_id": null, "source": "USER", "street_1": null, "street_2": null,
+            "city": null, "postal_code": null
+        }))
+        .unwrap();
+        let since = |r: &PhysicalNexus, today| {
+            physical_nexus_since(std::slice::from_ref(r), "US", "TN", today)
+        };
+        assert_eq!(
+            since(&record, d(11, 15)),
+            NaiveDate::from_ymd_opt(2025, 3, 1)
+        );
+        assert_eq!(
+            physical_nexus_since(std::slice::from_ref(&record), "US", "VA", d(11, 15)),
+            None
+        );
+        record.end_date = Some(d(11, 15));
+        assert!(since(&record, d(11, 15)).is_some(), "its last day counts");
+        assert_eq!(since(&record, d(11, 16)), None, "ended");
     }
 
     #[test]

@@ -86,6 +86,10 @@ actions! {
     Expiring = "expiring",
     /// Filters the exemptions to those that ended in the last 30 days.
     Expired = "expired",
+    /// Saves an attached file (an exemption's certificate) to a path.
+    SaveFile = "save_file",
+    /// Opens an attached file with the system's viewer.
+    OpenFile = "open_file",
 }
 
 /// A `[keys]` name that names no action.
@@ -282,8 +286,9 @@ impl Default for Keymap {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
             CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Help, History,
-            Imports, Mark, New, NextPane, Open, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane,
-            Quit, Refresh, Reveal, Sort, SortReverse, TaxId, ToggleView, Top, Up,
+            Imports, Mark, New, NextPane, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
+            PrevPane, Quit, Refresh, Reveal, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top,
+            Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -332,6 +337,8 @@ impl Default for Keymap {
             // Exemptions: the expiry windows one key away.
             (Key::plain('E'), Expiring),
             (Key::plain('X'), Expired),
+            (Key::plain('w'), SaveFile),
+            (Key::plain('O'), OpenFile),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

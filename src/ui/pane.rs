@@ -127,6 +127,14 @@ impl<'a> Ctx<'a> {
         self.effects.push(Effect::OpenUrl(url.into()));
     }
 
+    /// Opens a local file with the system's viewer; `otherwise` is said when there is none.
+    pub fn open_file(&mut self, path: std::path::PathBuf, otherwise: impl Into<String>) {
+        self.effects.push(Effect::OpenFile {
+            path,
+            otherwise: otherwise.into(),
+        });
+    }
+
     pub fn copy(&mut self, text: impl Into<String>) {
         self.effects.push(Effect::Copy(text.into()));
     }

@@ -2,6 +2,7 @@
 //! faults and limits; against tiny purpose-built servers for answers the sandbox never gives.
 
 mod common;
+mod downloads;
 mod endpoints;
 mod errors;
 mod hostile;

@@ -377,3 +377,71 @@ async fn e_shows_the_exemptions_expiring_within_30_days() {
         .await;
     d.quit().await;
 }
+
+#[tokio::test]
+async fn an_attached_certificate_is_saved_where_the_user_says_and_replaced_only_when_confirmed() {
+    let d = Dashboard::start(Options::default()).await;
+    let (_, rows) = exemptions(&d, ExemptionFilter::default()).await;
+    let target = rows
+        .iter()
+        .find(|e| e.attachment_id.is_none())
+        .expect("an exemption without a file")
+        .id
+        .clone();
+    let uploaded = b"%PDF-1.4\n1 0 obj <<>> endobj\n%%EOF\n".to_vec();
+    d.client
+        .upload_attachment(
+            &target,
+            taxdash::api::Upload::pdf("signed-certificate.pdf", uploaded.clone()),
+        )
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("kept.pdf");
+
+    open_list(&d).await;
+    search_for(&d, &target, 1).await;
+    d.key(KeyCode::Enter);
+    d.key(KeyCode::Enter);
+    d.wait_for("signed-certificate.pdf  application/pdf").await;
+    let screen = d.screen();
+    assert!(
+        screen.contains("save certificate") && screen.contains("view certificate"),
+        "the keys are offered: {screen}"
+    );
+    d.char('w');
+    let screen = d.wait_for("Save to").await;
+    assert!(
+        screen.contains("signed-certificate.pdf"),
+        "the file's own name is offered: {screen}"
+    );
+    for _ in 0..200 {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text(&saved.display().to_string());
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("Saved ").await;
+    assert!(
+        screen.contains(&saved.display().to_string()),
+        "it says where: {screen}"
+    );
+    assert_eq!(std::fs::read(&saved).unwrap(), uploaded);
+
+    // The same path again: refused, then replaced once the user saves again.
+    std::fs::write(&saved, b"older").unwrap();
+    d.char('w');
+    d.wait_for("Save to").await;
+    for _ in 0..200 {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text(&saved.display().to_string());
+    d.key(KeyCode::Enter);
+    d.wait_for("save again to replace it").await;
+    assert_eq!(std::fs::read(&saved).unwrap(), b"older", "not replaced yet");
+    d.key(KeyCode::Enter);
+    d.wait_for("Saved ").await;
+    assert_eq!(std::fs::read(&saved).unwrap(), uploaded);
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "no temporary file is left behind");
+    d.quit().await;
+}

@@ -353,3 +353,49 @@ async fn the_economic_filter_shows_several_statuses_at_once() {
     }
     d.quit().await;
 }
+
+#[tokio::test]
+async fn a_current_physical_presence_without_a_registration_reads_as_exposed() {
+    let d = Dashboard::start(Options::default()).await;
+    open_nexus(&d).await;
+    d.char('V');
+    let screen = d.wait_for("economic: all jurisdictions").await;
+    assert!(
+        screen.contains("Met by"),
+        "the route column shows: {screen}"
+    );
+    for state in ["TN", "VA", "WI"] {
+        d.char('/');
+        d.wait_for("subdivision code").await;
+        d.key(KeyCode::Tab);
+        clear(&d, 2);
+        d.type_text(state);
+        save(&d);
+        d.wait_for(&format!("state {state}")).await;
+        let screen = d.wait_for("row 1 of 1 ").await;
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&format!("US-{state}")))
+            .unwrap_or_else(|| panic!("US-{state} listed: {screen}"));
+        assert!(
+            line.contains("EXPOSED") && !line.contains("NOT_EXPOSED"),
+            "{state} is exposed: {line}"
+        );
+        assert!(line.contains("physical"), "{state} by its presence: {line}");
+
+        d.key(KeyCode::Enter);
+        let screen = d.wait_for("Physical nexus met").await;
+        let status = screen
+            .lines()
+            .find(|l| l.contains("Status"))
+            .unwrap_or_default();
+        assert!(
+            status.contains("EXPOSED") && !status.contains("NOT_EXPOSED"),
+            "{screen}"
+        );
+        assert!(screen.contains("Met by"), "{screen}");
+        d.key(KeyCode::Esc);
+        d.wait_for("Sales vs threshold").await;
+    }
+    d.quit().await;
+}

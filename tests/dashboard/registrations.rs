@@ -494,3 +494,73 @@ async fn the_review_warns_of_a_closure_date_before_the_registration_and_still_se
     );
     d.quit().await;
 }
+
+#[tokio::test]
+async fn the_review_lists_the_returns_not_filed_yet_and_says_a_final_return_is_owed() {
+    use taxdash::model::FilingStatus;
+    use taxdash::model::filters::FilingFilter;
+
+    let d = Dashboard::start(Options::default()).await;
+    // A registration in good standing whose jurisdiction has an overdue return not filed, and
+    // the only such registration of its state (so it is the filtered list's first row).
+    let unfiled = d
+        .client
+        .list_filings(
+            &FilingFilter {
+                status_in: vec![FilingStatus::Unfiled],
+                country_code: vec!["US".into()],
+                ..Default::default()
+            },
+            PageParams::new(1, 100),
+        )
+        .await
+        .unwrap()
+        .items;
+    let today = chrono::Utc::now().date_naive();
+    let mut target = None;
+    for f in unfiled
+        .iter()
+        .filter(|f| f.due_date.is_some_and(|due| due < today))
+    {
+        let state = f.state_code.clone().unwrap_or_default();
+        let r = registered_in(&d, &state).await;
+        if r.id == f.registration_id {
+            target = Some((state, f.clone()));
+            break;
+        }
+    }
+    let (state, filing) = target.expect("a registration with an overdue unfiled return");
+    d.wait_for("row 1 of").await;
+    d.filter_to_state(&state, true).await;
+
+    let screen = wizard_to_review(&d, "2026-12-31").await;
+    let screen = if screen.contains(" too.") {
+        screen
+    } else {
+        d.wait_for(" too.").await
+    };
+    assert!(
+        screen.contains("A final return is owed for") && screen.contains(&format!("US-{state}")),
+        "{screen}"
+    );
+    let period = format!("{} – {}", filing.start_date, filing.end_date);
+    let line = row_with(&screen, &period)
+        .unwrap_or_else(|| panic!("the overdue return {period} is listed: {screen}"));
+    assert!(
+        line.contains("UNFILED")
+            && line.contains("OVERDUE")
+            && line.contains(&format!("due {}", filing.due_date.unwrap())),
+        "{line}"
+    );
+    assert!(
+        screen.contains("final_return_acknowledged"),
+        "the body is still reviewed: {screen}"
+    );
+    // The request is still sent from here.
+    d.key(KeyCode::Enter);
+    d.wait_for("step 6 of 6").await;
+    d.type_text(&state);
+    d.key(KeyCode::Enter);
+    d.wait_for("DEREGISTERING").await;
+    d.quit().await;
+}

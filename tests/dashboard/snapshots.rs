@@ -114,6 +114,8 @@ async fn every_wizard_step() {
     insta::assert_snapshot!("wizard_4_acknowledgement", d.screen());
     d.key(KeyCode::Enter);
     d.wait_for("step 5 of 6").await;
+    // The returns not filed yet have been looked up.
+    d.wait_for("No earlier return is left unfiled").await;
     insta::assert_snapshot!("wizard_5_review", d.screen());
     d.key(KeyCode::Enter);
     d.wait_for("step 6 of 6").await;

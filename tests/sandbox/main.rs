@@ -2,6 +2,7 @@
 //! pagination, the transaction lifecycle, limits, faults, the state database (kill -9, files
 //! that are not a state, earlier JSON states) and secrets at rest.
 
+mod attachment_files;
 mod auth;
 mod common;
 mod endpoints;
@@ -9,9 +10,11 @@ mod field_limits;
 mod kill;
 mod lifecycle;
 mod list_filters;
+mod nexus_status;
 mod rules;
 mod secrets_at_rest;
 mod state_files;
 mod tenanted_auth;
 mod tenanted_features;
 mod tenanted_releases;
+mod transaction_exemptions;

@@ -64,6 +64,12 @@ impl Client {
         self.transport.send(call).await
     }
 
+    /// The file of an attachment, from its `file_location` (see [`Attachment::file_location`]):
+    /// with the credentials on the service's own origin, without them elsewhere.
+    pub async fn download_attachment(&self, location: &str) -> ApiResult<Vec<u8>> {
+        self.transport.fetch(location).await
+    }
+
     /// POST /v1/exemptions/{id}/attachments: uploads a certificate as `multipart/form-data`,
     /// one part named `file`.
     pub async fn upload_attachment(

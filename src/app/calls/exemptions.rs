@@ -45,6 +45,54 @@ pub(super) async fn execute(
                 .await
                 .map(ExemptionReply::Attachment)
         }
+        ExemptionCall::SaveAttachment {
+            location,
+            path,
+            overwrite,
+        } => {
+            let path = files::expand_home(&path);
+            if !overwrite && path.exists() {
+                return Err(files::exists(&path));
+            }
+            let bytes = client
+                .download_attachment(&location)
+                .await
+                .map_err(failure)?;
+            let size = bytes.len() as u64;
+            let target = path.clone();
+            let written =
+                tokio::task::spawn_blocking(move || files::write_whole(&target, &bytes, overwrite))
+                    .await;
+            return match written {
+                Ok(Ok(())) => Ok(ExemptionReply::Saved { path, bytes: size }),
+                Ok(Err(refusal)) => Err(refusal),
+                Err(e) => Err(Failure {
+                    kind: FailureKind::Other,
+                    message: format!("the file could not be written: {e}"),
+                    fields: Vec::new(),
+                }),
+            };
+        }
+        ExemptionCall::FetchAttachment {
+            location,
+            file_name,
+        } => {
+            let bytes = client
+                .download_attachment(&location)
+                .await
+                .map_err(failure)?;
+            let written =
+                tokio::task::spawn_blocking(move || files::write_for_viewing(&file_name, &bytes))
+                    .await;
+            return match written {
+                Ok(result) => result.map(ExemptionReply::Fetched),
+                Err(e) => Err(Failure {
+                    kind: FailureKind::Other,
+                    message: format!("the file could not be written: {e}"),
+                    fields: Vec::new(),
+                }),
+            };
+        }
         ExemptionCall::Imports { status, page } => client
             .list_certificate_imports(status.as_ref().map(CertificateImportStatus::as_str), page)
             .await

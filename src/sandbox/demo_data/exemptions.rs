@@ -221,6 +221,8 @@ fn certificate(
             mime_type: Some("application/pdf".into()),
             file_size_bytes: Some(bytes.len() as u64),
             created_at: Some(timestamp_on(rng, exemption.start_date)),
+            file_location: None,
+            file_location_type: None,
         },
         bytes,
     }

@@ -115,12 +115,8 @@ pub fn economic(
             let registration = registrations
                 .iter()
                 .find(|r| r.country_code == country && r.state_code == state);
-            let physical_since = physical
-                .iter()
-                .filter(|p| p.country_code == country && p.state_code == state)
-                .filter(|p| p.end_date.is_none_or(|end| end >= DEMO_TODAY))
-                .map(|p| p.start_date)
-                .min();
+            let physical_since =
+                crate::rules::physical_nexus_since(physical, country, state, DEMO_TODAY);
             let id = ctx.id("nexu", i + 1);
             row(
                 &mut rng,
@@ -196,6 +192,11 @@ fn row(
         (true, Some(since)) => Some(since.min(economic_met_date.unwrap_or(since))),
         _ => economic_met_date,
     };
+    // The status follows nexus met by either route: a sales picture drawn as exposed without
+    // the thresholds met is not exposed, and a current physical presence without a registration
+    // is exposed whatever the sales.
+    let status =
+        crate::rules::nexus_status(Some(&status), economic_met || physical_since.is_some());
     let nexus_met_date = [economic_met_date, physical_since]
         .into_iter()
         .flatten()

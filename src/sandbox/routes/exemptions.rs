@@ -6,7 +6,9 @@ use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::multipart::MultipartRejection;
-use axum::extract::{Multipart, Path, RawQuery, State};
+use axum::extract::{Multipart, OriginalUri, Path, RawQuery, State};
+use axum::http::HeaderMap;
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE, HOST, HeaderName};
 use serde_json::Value;
 
 use super::{required_body, saved};
@@ -163,9 +165,13 @@ pub async fn create(
     Ok(Json(exemption))
 }
 
+/// The attachments of an exemption, each with the web address its file is fetched from (see
+/// [`located`]).
 pub async fn attachments(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
 ) -> ApiResult<Json<Vec<Attachment>>> {
     let data = org.read();
     if !data.demo.exemptions.iter().any(|e| e.id == id) {
@@ -176,8 +182,57 @@ pub async fn attachments(
             .attachments
             .iter()
             .filter(|a| a.attachment.related_entity_id == id)
-            .map(|a| a.attachment.clone())
+            .map(|a| located(&a.attachment, &uri, &headers))
             .collect(),
+    ))
+}
+
+/// `attachment` with the web address of its file: `uri` (the exemption's attachments path)
+/// followed by `/{attachment id}/file`, on the host the request was sent to.
+fn located(attachment: &Attachment, uri: &axum::http::Uri, headers: &HeaderMap) -> Attachment {
+    let host = headers
+        .get(HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("127.0.0.1");
+    let base = format!("http://{host}{}", uri.path().trim_end_matches('/'));
+    Attachment {
+        file_location: Some(format!("{base}/{}/file", attachment.id)),
+        ..attachment.clone()
+    }
+}
+
+/// The file of one attachment of an exemption, as uploaded.
+pub async fn attachment_file(
+    Extension(org): Extension<Arc<Org>>,
+    Path((id, attachment_id)): Path<(String, String)>,
+) -> ApiResult<([(HeaderName, String); 2], Vec<u8>)> {
+    let data = org.read();
+    let stored = data
+        .demo
+        .attachments
+        .iter()
+        .find(|a| a.attachment.id == attachment_id && a.attachment.related_entity_id == id)
+        .ok_or_else(|| ApiError::not_found("Attachment", &attachment_id))?;
+    let a = &stored.attachment;
+    let name = a
+        .file_name
+        .as_deref()
+        .unwrap_or("certificate.pdf")
+        .replace(['"', '\\', '\r', '\n'], "_");
+    Ok((
+        [
+            (
+                CONTENT_TYPE,
+                a.mime_type
+                    .clone()
+                    .unwrap_or_else(|| "application/pdf".into()),
+            ),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        stored.bytes.clone(),
     ))
 }
 
@@ -190,6 +245,8 @@ pub async fn upload(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
+    OriginalUri(uri): OriginalUri,
+    headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<Json<Attachment>> {
     if !org.read().demo.exemptions.iter().any(|e| e.id == id) {
@@ -260,6 +317,8 @@ pub async fn upload(
             mime_type: Some(mime),
             file_size_bytes: Some(bytes.len() as u64),
             created_at: Some(Timestamp::now()),
+            file_location: None,
+            file_location_type: None,
         };
         if let Some(e) = data.demo.exemptions.iter_mut().find(|e| e.id == id)
             && e.attachment_id.is_none()
@@ -275,5 +334,5 @@ pub async fn upload(
         attachment
     };
     saved(&app).await?;
-    Ok(Json(attachment))
+    Ok(Json(located(&attachment, &uri, &headers)))
 }

@@ -67,6 +67,10 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             "/exemptions/{id}/attachments",
             get(exemptions::attachments).post(exemptions::upload),
         )
+        .route(
+            "/exemptions/{id}/attachments/{attachment_id}/file",
+            get(exemptions::attachment_file),
+        )
         .route("/customers", get(customers::list).post(customers::create))
         .route(
             "/customers/{id}",

@@ -17,7 +17,30 @@ use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
-use crate::sandbox::store::{Kind, Org};
+use crate::sandbox::store::{Kind, Org, OrgData};
+
+/// After a physical presence in `country`/`state` was added, changed or removed: that
+/// jurisdiction's economic nexus row follows (physical nexus met, nexus met, status).
+fn follow_physical(data: &mut OrgData, country: &str, state: &str) {
+    let today = chrono::Utc::now().date_naive();
+    let since =
+        crate::rules::physical_nexus_since(&data.demo.physical_nexus, country, state, today);
+    let Some(row) = data
+        .demo
+        .nexus
+        .iter_mut()
+        .find(|n| n.country_code == country && n.state_code == state)
+    else {
+        return;
+    };
+    let before = row.clone();
+    crate::rules::apply_physical_nexus(row, since);
+    if *row != before {
+        row.updated_at = Some(crate::model::Timestamp(chrono::Utc::now()));
+        let id = row.id.clone();
+        data.touch(Kind::Nexus, id);
+    }
+}
 
 const ECONOMIC_ORDER: &[&str] = &[
     "state_code",
@@ -159,6 +182,7 @@ pub async fn create_physical(
         };
         data.demo.physical_nexus.push(record.clone());
         data.touch(Kind::PhysicalNexus, record.id.clone());
+        follow_physical(&mut data, &record.country_code, &record.state_code);
         record
     };
     saved(&app).await?;
@@ -195,6 +219,7 @@ pub async fn update_physical(
         record.postal_code = request.postal_code;
         let record = record.clone();
         data.touch(Kind::PhysicalNexus, id);
+        follow_physical(&mut data, &record.country_code, &record.state_code);
         record
     };
     saved(&app).await?;
@@ -219,12 +244,12 @@ pub async fn delete_physical(
 ) -> ApiResult<Json<Value>> {
     {
         let mut data = org.write();
-        let before = data.demo.physical_nexus.len();
-        data.demo.physical_nexus.retain(|p| p.id != id);
-        if data.demo.physical_nexus.len() == before {
+        let Some(at) = data.demo.physical_nexus.iter().position(|p| p.id == id) else {
             return Err(ApiError::not_found("Physical nexus", &id));
-        }
+        };
+        let gone = data.demo.physical_nexus.remove(at);
         data.touch(Kind::PhysicalNexus, id.clone());
+        follow_physical(&mut data, &gone.country_code, &gone.state_code);
     }
     saved(&app).await?;
     Ok(Json(

@@ -22,7 +22,9 @@ use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org, OrgData};
-use crate::sandbox::transactions::{DEFAULT_ORDER, Filter, ORDER_FIELDS, calculate_tax};
+use crate::sandbox::transactions::{
+    DEFAULT_ORDER, Filter, ORDER_FIELDS, calculate_tax, with_applied_exemptions,
+};
 
 fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
     known.iter().map(f).collect()
@@ -114,7 +116,10 @@ pub async fn list(
     let end = (start + page.size as usize).min(positions.len());
     let items = data
         .transactions
-        .rows_at(&positions[start..end], &data.demo.customers);
+        .rows_at(&positions[start..end], &data.demo.customers)
+        .into_iter()
+        .map(|t| with_applied_exemptions(t, &data.demo.exemptions))
+        .collect();
     Ok(Json(Page::new(
         items,
         positions.len() as u64,
@@ -131,7 +136,7 @@ pub async fn get_one(
     let data = org.read();
     data.transactions
         .get(&id, &data.demo.customers)
-        .map(Json)
+        .map(|t| Json(with_applied_exemptions(t, &data.demo.exemptions)))
         .ok_or_else(|| ApiError::not_found("Transaction", &id))
 }
 
@@ -143,7 +148,7 @@ pub async fn get_external(
     let data = org.read();
     data.transactions
         .get_by_external_id(&external_id, &data.demo.customers)
-        .map(Json)
+        .map(|t| Json(with_applied_exemptions(t, &data.demo.exemptions)))
         .ok_or_else(|| ApiError::not_found("Transaction with external_id", &external_id))
 }
 

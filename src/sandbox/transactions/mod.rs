@@ -4,6 +4,7 @@
 //! filtered, sorted list of row positions is cached per query until the next write ([`query`]).
 
 mod demo;
+mod exemptions;
 mod query;
 mod tax;
 
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use demo::CURRENCIES;
 pub use demo::{BASE_COUNT, demo_transaction_id};
+pub use exemptions::with_applied_exemptions;
 pub use query::{DEFAULT_ORDER, Filter, ORDER_FIELDS};
 pub use tax::calculate_tax;
 use tax::cents_of;

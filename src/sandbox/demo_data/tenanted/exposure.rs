@@ -83,12 +83,16 @@ fn nexus_events(
         .economic_nexus_met_date
         .filter(|_| n.economic_nexus_met == Some(true))
         .filter(|_| status == NexusStatus::Exposed || registering);
+    // A current physical presence creates nexus whatever the sales.
+    let physical = n
+        .physical_nexus_met_date
+        .filter(|_| n.physical_nexus_met == Some(true));
 
     let mut steps = Vec::new();
     // The current measurement period, as it stood when it began.
     let at_period_start = if registered_on.is_some_and(|d| d <= period_start) {
         NexusStatus::Registered
-    } else if met.is_some_and(|d| d < period_start) {
+    } else if met.is_some_and(|d| d < period_start) || physical.is_some_and(|d| d < period_start) {
         NexusStatus::Exposed
     } else {
         NexusStatus::NotExposed
@@ -129,6 +133,19 @@ fn nexus_events(
             count: count_share(88).max(1),
             description: format!(
                 "Tax is owed in {place} from the threshold date and none is collected yet."
+            ),
+        });
+    }
+    if let Some(since) = physical.filter(|_| met.is_none()) {
+        steps.push(Step {
+            date: since,
+            kind: "EXPOSED",
+            status: NexusStatus::Exposed,
+            sales: share(40),
+            count: count_share(40),
+            description: format!(
+                "A physical presence in {place} creates nexus: tax is owed from {since} and none \
+                 is collected yet."
             ),
         });
     }

@@ -88,7 +88,9 @@ fn every_history_is_oldest_first_and_ends_in_the_nexus_status() {
             }
             if n.status == Some(NexusStatus::Exposed) {
                 assert!(
-                    events.iter().any(|e| e.event_type == "THRESHOLD_MET"),
+                    events
+                        .iter()
+                        .any(|e| ["THRESHOLD_MET", "EXPOSED"].contains(&e.event_type.as_str())),
                     "{}",
                     n.id
                 );

@@ -163,6 +163,8 @@ mod tests {
             mime_type: Some("application/pdf".into()),
             file_size_bytes: Some(2048),
             created_at: None,
+            file_location: None,
+            file_location_type: None,
         };
         let shown = text(&exemption(), Some(&[file]));
         assert!(

@@ -7,6 +7,7 @@
 //! the request still on its way, so one list request at most is in flight and a stale answer is
 //! never shown.
 
+mod certificate;
 mod columns;
 mod create;
 mod detail;
@@ -23,6 +24,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::StatefulWidget;
 
+use self::certificate::SaveFile;
 pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
@@ -108,6 +110,8 @@ pub enum ExemptionForm {
     Create(Form),
     /// The certificate upload of one exemption.
     Upload(Upload),
+    /// An attached file saved to a path.
+    Save(SaveFile),
 }
 
 impl PaneView for ExemptionForm {
@@ -115,6 +119,7 @@ impl PaneView for ExemptionForm {
         match self {
             ExemptionForm::Create(form) => Some(form),
             ExemptionForm::Upload(upload) => Some(&upload.form),
+            ExemptionForm::Save(save) => Some(&save.form),
         }
     }
 
@@ -122,6 +127,7 @@ impl PaneView for ExemptionForm {
         match self {
             ExemptionForm::Create(form) => Some(form),
             ExemptionForm::Upload(upload) => Some(&mut upload.form),
+            ExemptionForm::Save(save) => Some(&mut save.form),
         }
     }
 
@@ -129,6 +135,9 @@ impl PaneView for ExemptionForm {
         match self {
             ExemptionForm::Create(_) => "new exemption".to_owned(),
             ExemptionForm::Upload(u) => format!("certificate for {}", u.exemption.id),
+            ExemptionForm::Save(save) => {
+                format!("save {}", certificate::file_name(&save.attachment))
+            }
         }
     }
 
@@ -136,6 +145,7 @@ impl PaneView for ExemptionForm {
         match self {
             ExemptionForm::Create(form) => form.render(area, buf, theme),
             ExemptionForm::Upload(upload) => upload.render(area, buf, theme),
+            ExemptionForm::Save(save) => save.render(area, buf, theme),
         }
     }
 }
@@ -168,13 +178,19 @@ pub enum Op {
     Upload,
     /// The upload form's path completion, of this partial path.
     Complete(String),
+    /// An attached file written to a path.
+    Save,
+    /// An attached file fetched for the viewer.
+    Fetch,
 }
 
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record | Op::Files => Scope::Detail,
-            Op::Create | Op::Lookup(_) | Op::Upload | Op::Complete(_) => Scope::Pane,
+            Op::Create | Op::Lookup(_) | Op::Upload | Op::Complete(_) | Op::Save | Op::Fetch => {
+                Scope::Pane
+            }
         }
     }
 }
@@ -290,6 +306,8 @@ impl PaneSpec for Exemptions {
     fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
         vec![
             PaneHint::action(Action::Attach, "attach certificate"),
+            PaneHint::action(Action::SaveFile, "save certificate"),
+            PaneHint::action(Action::OpenFile, "view certificate"),
             PaneHint::action(Action::New, "new exemption"),
         ]
     }
@@ -306,6 +324,8 @@ impl PaneSpec for Exemptions {
                 let filter = filter::expired(parts.list.filter(), crate::ui::clock::today());
                 parts.list.apply_filter(filter, ctx);
             }
+            (Action::SaveFile, Screen::Detail(_)) => writes::open_save(parts, ctx),
+            (Action::OpenFile, Screen::Detail(_)) => writes::view_file(parts, ctx),
             (Action::Filter, Screen::List) => {
                 let text = parts.list.filter().search_query.clone().unwrap_or_default();
                 parts.push(SearchLine(Search::new(&text)));

@@ -95,6 +95,8 @@ fn attachment(exemption_id: &str) -> Attachment {
         mime_type: Some("application/pdf".into()),
         file_size_bytes: Some(14),
         created_at: None,
+        file_location: None,
+        file_location_type: None,
     }
 }
 

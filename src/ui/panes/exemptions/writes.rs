@@ -8,12 +8,14 @@ use std::path::PathBuf;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use super::certificate::{self, SaveFile};
 use super::create::{self, CUSTOMER, CUSTOMER_SEARCH};
 use super::upload::Upload;
 use super::{ExemptionForm, Exemptions, Op};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{Attachment, Exemption, PageParams};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::skeleton::{PaneView, Parts, may_write, open_detail, refused, unexpected};
 use crate::ui::widgets::form::{Form, FormOutcome};
@@ -54,6 +56,33 @@ pub(super) fn open_upload(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
             .screen
             .open(ExemptionForm::Upload(Upload::new(exemption))),
         None => ctx.notify(Level::Info, "Select an exemption first."),
+    }
+}
+
+/// `w` in the detail: the form saving the exemption's attached file to a path.
+pub(super) fn open_save(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    match certificate::attachment(parts.screen.detail()) {
+        Ok((attachment, location)) => parts
+            .screen
+            .open(ExemptionForm::Save(SaveFile::new(attachment, location))),
+        Err(why) => ctx.notify(Level::Info, why),
+    }
+}
+
+/// `O` in the detail: the attached file fetched, then opened with the system's viewer.
+pub(super) fn view_file(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    match certificate::attachment(parts.screen.detail()) {
+        Ok((attachment, location)) => {
+            let call = Call::Exemptions(ExemptionCall::FetchAttachment {
+                location,
+                file_name: certificate::file_name(&attachment),
+            });
+            parts
+                .requests
+                .cancel_where(ctx, |op| matches!(op, Op::Fetch));
+            parts.requests.call(ctx, call, Op::Fetch);
+        }
+        Err(why) => ctx.notify(Level::Info, why),
     }
 }
 
@@ -105,6 +134,7 @@ pub(super) fn view_key(
             }
             Some(upload.key(key))
         }
+        ExemptionForm::Save(save) => Some(save.form.handle_key(key)),
     }
 }
 
@@ -135,6 +165,15 @@ pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
                 path: PathBuf::from(upload.path().trim()),
             });
             requests.call(ctx, call, Op::Upload);
+        }
+        Some(ExemptionForm::Save(save)) => {
+            save.form.set_busy(true);
+            let call = Call::Exemptions(ExemptionCall::SaveAttachment {
+                location: save.location.clone(),
+                path: save.target(),
+                overwrite: save.overwrite(),
+            });
+            requests.call(ctx, call, Op::Save);
         }
         None => {}
     }
@@ -171,6 +210,26 @@ pub(super) fn receive(
         }
         (Op::Upload, Ok(Reply::Exemptions(ExemptionReply::Attachment(file)))) => {
             attached(&file, parts, ctx);
+        }
+        (Op::Save, Ok(Reply::Exemptions(ExemptionReply::Saved { path, bytes }))) => {
+            ctx.notify(
+                Level::Success,
+                format!("Saved {} ({bytes} bytes).", path.display()),
+            );
+            if matches!(parts.screen.view(), Some(ExemptionForm::Save(_))) {
+                parts.screen.close();
+            }
+        }
+        (Op::Save, Err(failure)) => {
+            if let Some(ExemptionForm::Save(save)) = parts.screen.view_mut() {
+                save.refused(&failure);
+            }
+            let form = parts.screen.view_mut().and_then(PaneView::form_mut);
+            refused(form, &failure, ctx);
+        }
+        (Op::Fetch, Ok(Reply::Exemptions(ExemptionReply::Fetched(path)))) => {
+            let save = ctx.key(Action::SaveFile);
+            ctx.open_file(path, format!("Save the certificate with {save} instead."));
         }
         (Op::Create | Op::Upload, Err(failure)) => {
             let form = parts.screen.view_mut().and_then(PaneView::form_mut);

@@ -12,6 +12,7 @@ pub use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus};
+use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
@@ -56,11 +57,23 @@ fn jurisdiction_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
     Line::from(spans)
 }
 
+/// The status a row reads as: nexus met by either route without a registration is `EXPOSED`,
+/// whatever the row says (see [`effective_nexus_status`]).
 fn status_cell<'r>(n: &'r Nexus, theme: &Theme) -> Line<'r> {
+    let status = effective_nexus_status(n);
     Line::from(Span::styled(
-        n.status.as_ref().map_or("", NexusStatus::as_str),
-        status_style(n.status.as_ref(), theme),
+        status.as_ref().map_or("", NexusStatus::as_str).to_owned(),
+        status_style(status.as_ref(), theme),
     ))
+}
+
+/// By which route nexus is met: `physical`, `economic`, `both`, or `—`.
+pub fn route(n: &Nexus) -> &'static str {
+    NexusRoute::of_nexus(n).map_or("—", NexusRoute::as_str)
+}
+
+fn route_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
+    Line::from(route(n))
 }
 
 fn sales_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
@@ -91,6 +104,9 @@ pub fn columns() -> Vec<Column<Nexus>> {
         Column::new("Status", status_cell)
             .width(ColumnWidth::between(12, 22, 1))
             .priority(priority::STATUS),
+        Column::new("Met by", route_cell)
+            .width(ColumnWidth::fixed(8))
+            .priority(priority::STATUS),
         Column::new("Sales vs threshold", sales_cell)
             .width(ColumnWidth::fixed(18))
             .keep(),
@@ -115,11 +131,18 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
     let flag = |v: Option<bool>| v.map(|b| Line::from(if b { "yes" } else { "no" }));
     let count = |v: Option<i64>| v.map(|c| Line::from(c.to_string()));
     let when = |v: Option<crate::model::Timestamp>| v.map(|t| Line::from(text::timestamp(&t)));
-    let status = n.status.as_ref().map(|s| {
-        Line::from(Span::styled(
+    let effective = effective_nexus_status(n);
+    let status = effective.as_ref().map(|s| {
+        let mut spans = vec![Span::styled(
             s.as_str().to_owned(),
             status_style(Some(s), theme),
-        ))
+        )];
+        if let Some(said) = n.status.as_ref().filter(|said| *said != s) {
+            spans.push(Span::raw(format!(
+                " (nexus met, no registration; the service says {said})"
+            )));
+        }
+        Line::from(spans)
     });
     let share = n
         .threshold_sales
@@ -157,6 +180,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             .maybe("Previous transactions", count(n.previous_transaction_count)),
         Section::new("Nexus")
             .maybe("Nexus met", flag(n.nexus_met))
+            .row("Met by", route(n))
             .maybe("Nexus met on", date(n.nexus_met_date))
             .maybe("Economic nexus met", flag(n.economic_nexus_met))
             .maybe("Economic nexus met on", date(n.economic_nexus_met_date))
@@ -361,6 +385,76 @@ fn history_hint(parts: &Parts<Economic>) -> Vec<PaneHint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::skeleton::testing::Fixture;
+    use serde_json::json;
+
+    /// A row as the service may answer it: `status` whatever it says, nexus met by the routes
+    /// given.
+    fn row(state: &str, status: &str, economic: bool, physical: bool) -> Nexus {
+        serde_json::from_value(json!({
+            "id": format!("nexu_{state}"), "country_code": "US", "state_code": state,
+            "state_name": state, "status": status, "economic_nexus_met": economic,
+            "physical_nexus_met": physical, "nexus_met": economic || physical,
+            "threshold_sales": "100000", "transactions_amount": "1000",
+            "threshold_transactions": 200, "transaction_count": 3,
+            "economic_nexus_met_date": null, "physical_nexus_met_date": null,
+            "nexus_met_date": null, "nexus_type": "STATE",
+            "sales_or_transactions": null, "trigger": null, "previous_transactions_amount": null,
+            "previous_transaction_count": null, "collected_tax_nexus_met": false,
+            "start_date": null, "period_model": null, "period_start_date": null,
+            "period_end_date": null, "tax_liability": null, "calculated_tax_liability": null,
+            "imported_tax_liability": null, "currency": "USD", "vda_eligible": false,
+            "created_at": null, "updated_at": null, "organization_id": null
+        }))
+        .unwrap()
+    }
+
+    fn line<'s>(screen: &'s str, state: &str) -> &'s str {
+        let at = format!("US-{state} ");
+        screen
+            .lines()
+            .find(|l| l.contains(&at))
+            .unwrap_or_else(|| panic!("{state} listed: {screen}"))
+    }
+
+    #[test]
+    fn the_list_shows_the_route_and_nexus_met_reads_as_exposed() {
+        let mut h = Fixture::new(EconomicPane::default());
+        h.load(
+            vec![
+                row("TN", "NOT_EXPOSED", false, true),
+                row("KS", "APPROACHING", true, false),
+                row("AL", "REGISTERED", true, true),
+                row("OR", "NOT_EXPOSED", false, false),
+            ],
+            NexusReply::Page,
+        );
+        let screen = h.screen(120, 12);
+        assert!(screen.contains("Met by"), "{screen}");
+        let tn = line(&screen, "TN");
+        assert!(
+            tn.contains(" EXPOSED") && !tn.contains("NOT_EXPOSED"),
+            "{tn}"
+        );
+        assert!(tn.contains("physical"), "{tn}");
+        let ks = line(&screen, "KS");
+        assert!(ks.contains(" EXPOSED") && ks.contains("economic"), "{ks}");
+        let al = line(&screen, "AL");
+        assert!(al.contains("REGISTERED") && al.contains("both"), "{al}");
+        let or = line(&screen, "OR");
+        assert!(or.contains("NOT_EXPOSED") && or.contains('—'), "{or}");
+
+        // The detail says what the service said and why it reads otherwise.
+        h.action(Action::Open);
+        let screen = h.screen(120, 40);
+        let status = screen.lines().find(|l| l.contains("Status")).unwrap();
+        assert!(
+            status.contains("EXPOSED (nexus met, no registration; the service says NOT_EXPOSED)"),
+            "{screen}"
+        );
+        let route = screen.lines().find(|l| l.contains("Met by")).unwrap();
+        assert!(route.contains("physical"), "{screen}");
+    }
 
     fn dec(s: &str) -> Decimal {
         s.parse().unwrap()

@@ -7,7 +7,7 @@ mod detail;
 mod filter;
 pub mod wizard;
 
-use crate::effect::{RegistrationCall, RegistrationReply};
+use crate::effect::{FilingCall, FilingReply, RegistrationCall, RegistrationReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -19,7 +19,7 @@ use self::detail::Extras;
 use self::wizard::{DeregisterWizard, WizardEvent};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::RegistrationFilter;
-use crate::model::{Registration, RevealField};
+use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
@@ -128,6 +128,8 @@ pub enum Op {
     /// Revealing every saved portal credential (Tenanted).
     RevealAll,
     Deregister,
+    /// The returns not filed yet, for the deregistration review.
+    UnfiledReturns,
     SaveCredentials,
     /// The saved credentials read back into the credentials form.
     RevealCredentials,
@@ -137,7 +139,9 @@ impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record | Op::Oss | Op::Form | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
-            Op::Deregister | Op::SaveCredentials | Op::RevealCredentials => Scope::Pane,
+            Op::Deregister | Op::UnfiledReturns | Op::SaveCredentials | Op::RevealCredentials => {
+                Scope::Pane
+            }
         }
     }
 }
@@ -239,6 +243,14 @@ impl Registrations {
                     body,
                 });
                 requests.call(ctx, call, Op::Deregister);
+                LayerOutcome::Keep
+            }
+            WizardEvent::LoadFilings(filter) => {
+                let call = Call::Filings(FilingCall::List {
+                    filter,
+                    page: PageParams::new(1, 100),
+                });
+                requests.call(ctx, call, Op::UnfiledReturns);
                 LayerOutcome::Keep
             }
         }
@@ -445,6 +457,16 @@ impl PaneSpec for Registrations {
                 );
                 Self::replace(parts, &registration);
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Deregister(_)));
+            }
+            (Op::UnfiledReturns, result) => {
+                let filings = match result {
+                    Ok(Reply::Filings(FilingReply::Page(page))) => Ok(page.items),
+                    Ok(other) => Err(format!("an unexpected answer: {other:?}")),
+                    Err(failure) => Err(failure.message),
+                };
+                if let Some(w) = Self::wizard(parts) {
+                    w.filings_loaded(filings);
+                }
             }
             (Op::Deregister, Err(failure)) => {
                 ctx.notify(Level::Error, failure.message.clone());

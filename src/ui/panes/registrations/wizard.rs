@@ -1,8 +1,11 @@
 //! The deregistration wizard: the registration, the reason, the closure date, the
-//! acknowledgement that a final return is owed, a review of exactly what will be sent, and the
-//! state code typed to confirm. Every step is checked by `rules::deregistration`, the same rule
+//! acknowledgement that a final return is owed, a review of exactly what will be sent (with the
+//! returns of the jurisdiction still not filed, asked of the service as the review opens), and
+//! the state code typed to confirm. Every step is checked by `rules::deregistration`, the same rule
 //! the service applies, so the wizard cannot send a body the service would refuse; a refusal
 //! the service still makes (a 422) lands under the field it names, and nothing typed is lost.
+
+use std::fmt::Write as _;
 
 use chrono::{NaiveDate, Utc};
 use crossterm::event::{KeyCode, KeyEvent};
@@ -13,8 +16,12 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use serde_json::{Map, Value};
 
 use crate::effect::{Failure, FailureKind};
-use crate::model::{DeregistrationReason, DeregistrationRequest, FieldError, Registration};
+use crate::model::filters::FilingFilter;
+use crate::model::{
+    DeregistrationReason, DeregistrationRequest, FieldError, Filing, FilingStatus, Registration,
+};
 use crate::rules;
+use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{
     Choice, FieldKind, FieldSpec, Form, FormOutcome, FormValues, Review, TypedConfirmation,
@@ -86,7 +93,26 @@ pub enum WizardEvent {
     AskDiscard,
     /// Send this checked body.
     Send(DeregistrationRequest),
+    /// Ask the service for the filings of this filter (the review opened), and hand them to
+    /// [`DeregisterWizard::filings_loaded`].
+    LoadFilings(FilingFilter),
 }
+
+/// The unfiled returns the review lists, as far as they are known.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UnfiledReturns {
+    /// Not asked yet.
+    NotAsked,
+    /// Asked, no answer yet.
+    Loading,
+    /// The registration's returns not filed, by due date.
+    Loaded(Vec<Filing>),
+    /// The service could not say; the request can still be sent.
+    Failed(String),
+}
+
+/// How many unfiled returns the review lists before it says how many more there are.
+const UNFILED_SHOWN: usize = 5;
 
 /// A form of one step: its field, checked by the deregistration rule alone.
 fn step_form(spec: FieldSpec) -> Form {
@@ -138,6 +164,8 @@ pub struct DeregisterWizard {
     failure: Option<String>,
     /// What the review asks the user to look at twice (a closure date that reads like a slip).
     warning: Option<String>,
+    /// The jurisdiction's returns not filed yet, shown on the review.
+    unfiled: UnfiledReturns,
 }
 
 impl DeregisterWizard {
@@ -174,7 +202,46 @@ impl DeregisterWizard {
             sending: false,
             failure: None,
             warning: None,
+            unfiled: UnfiledReturns::NotAsked,
         }
+    }
+
+    /// The filings the review asks for: those of the registration's jurisdiction that are not
+    /// filed (unfiled, filing or paused).
+    pub fn unfiled_filter(&self) -> FilingFilter {
+        let r = &self.registration;
+        FilingFilter {
+            status_in: vec![
+                FilingStatus::Unfiled,
+                FilingStatus::Filing,
+                FilingStatus::Paused,
+            ],
+            state_code: Some(r.state_code.clone()).filter(|s| !s.is_empty()),
+            country_code: vec![r.country_code.clone()],
+            ..FilingFilter::default()
+        }
+    }
+
+    /// The unfiled returns as far as they are known.
+    pub fn unfiled(&self) -> &UnfiledReturns {
+        &self.unfiled
+    }
+
+    /// The service's answer to [`WizardEvent::LoadFilings`]: the filings of this registration
+    /// (others of the same jurisdiction are left out), by due date; or why they could not be read.
+    pub fn filings_loaded(&mut self, result: Result<Vec<Filing>, String>) {
+        self.unfiled = match result {
+            Ok(filings) => {
+                let mut mine: Vec<Filing> = filings
+                    .into_iter()
+                    .filter(|f| f.registration_id == self.registration.id)
+                    .filter(|f| f.status != Some(FilingStatus::Filed))
+                    .collect();
+                mine.sort_by_key(|f| (f.due_date.is_none(), f.due_date, f.start_date));
+                UnfiledReturns::Loaded(mine)
+            }
+            Err(message) => UnfiledReturns::Failed(message),
+        };
     }
 
     /// The warning the review step shows, if any.
@@ -268,6 +335,15 @@ impl DeregisterWizard {
                         self.step = step.next();
                         if self.step == Step::Review {
                             self.enter_review();
+                            if self.step == Step::Review
+                                && matches!(
+                                    self.unfiled,
+                                    UnfiledReturns::NotAsked | UnfiledReturns::Failed(_)
+                                )
+                            {
+                                self.unfiled = UnfiledReturns::Loading;
+                                return WizardEvent::LoadFilings(self.unfiled_filter());
+                            }
                         }
                     }
                     FormOutcome::Cancel | FormOutcome::AskDiscard => {
@@ -396,8 +472,16 @@ impl DeregisterWizard {
             Step::ClosureDate => self.closure_date.render(body, buf, theme),
             Step::Acknowledgement => self.acknowledgement.render(body, buf, theme),
             Step::Review => {
+                let lines = self.unfiled_lines(Utc::now().date_naive(), theme);
+                let room = body.height.saturating_sub(4).max(1);
+                let height = u16::try_from(lines.len()).unwrap_or(u16::MAX).min(room);
+                let [unfiled, review_area] =
+                    Layout::vertical([Constraint::Length(height), Constraint::Min(1)]).areas(body);
+                Paragraph::new(lines)
+                    .wrap(Wrap { trim: true })
+                    .render(unfiled, buf);
                 if let Some(review) = &mut self.review {
-                    review.render(body, buf, theme);
+                    review.render(review_area, buf, theme);
                 }
             }
             Step::Confirm => self.confirm.render(body, buf, theme),
@@ -430,6 +514,61 @@ impl DeregisterWizard {
             _ => "enter next   esc back",
         };
         Paragraph::new(Line::from(Span::styled(hint, theme.muted))).render(hints, buf);
+    }
+
+    /// What the review says of the returns still owed: that a final return is owed, and the
+    /// unfiled returns (period, due date, status, amount; overdue ones marked on `today`), or
+    /// why they are not known. Ends with a blank line before the body.
+    pub fn unfiled_lines(&self, today: NaiveDate, theme: &Theme) -> Vec<Line<'static>> {
+        let place = jurisdiction(&self.registration);
+        let owed =
+            format!("A final return is owed for {place}, for the period up to the closure date.");
+        let mut lines = vec![Line::from(Span::styled(owed, theme.warning))];
+        match &self.unfiled {
+            UnfiledReturns::NotAsked | UnfiledReturns::Loading => lines.push(Line::from(
+                Span::styled("Looking for returns not filed yet…", theme.muted),
+            )),
+            UnfiledReturns::Failed(message) => lines.push(Line::from(Span::styled(
+                format!(
+                    "The returns not filed yet could not be read ({message}); the request can still be sent."
+                ),
+                theme.error,
+            ))),
+            UnfiledReturns::Loaded(filings) if filings.is_empty() => lines.push(Line::from(
+                Span::styled("No earlier return is left unfiled.", theme.muted),
+            )),
+            UnfiledReturns::Loaded(filings) => {
+                let overdue = filings
+                    .iter()
+                    .filter(|f| f.due_date.is_some_and(|d| d < today))
+                    .count();
+                let mut head = format!(
+                    "{} earlier return{} not filed yet",
+                    filings.len(),
+                    if filings.len() == 1 { " is" } else { "s are" }
+                );
+                if overdue > 0 {
+                    let _ = write!(head, ", {overdue} overdue");
+                }
+                head.push_str(if filings.len() == 1 {
+                    ": file it too."
+                } else {
+                    ": file them too."
+                });
+                lines.push(Line::from(Span::styled(head, theme.warning)));
+                for f in filings.iter().take(UNFILED_SHOWN) {
+                    lines.push(unfiled_line(f, today, theme));
+                }
+                if filings.len() > UNFILED_SHOWN {
+                    lines.push(Line::from(Span::styled(
+                        format!("  … and {} more", filings.len() - UNFILED_SHOWN),
+                        theme.muted,
+                    )));
+                }
+            }
+        }
+        lines.push(Line::default());
+        lines
     }
 
     fn render_registration(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
@@ -468,6 +607,31 @@ impl DeregisterWizard {
             .wrap(Wrap { trim: true })
             .render(area, buf);
     }
+}
+
+/// One unfiled return: `  2026-07-01 – 2026-09-30  due 2026-10-20  UNFILED  1,234.56 USD  OVERDUE`.
+fn unfiled_line(f: &Filing, today: NaiveDate, theme: &Theme) -> Line<'static> {
+    let due = f
+        .due_date
+        .map_or_else(|| "due —".to_owned(), |d| format!("due {}", text::date(d)));
+    let status = f
+        .status
+        .as_ref()
+        .map_or_else(|| "—".to_owned(), ToString::to_string);
+    let amount = f
+        .total_tax_liability
+        .or(f.amount)
+        .map(|a| text::money(a, f.currency.as_deref()))
+        .unwrap_or_default();
+    let mut spans = vec![Span::raw(format!(
+        "  {} – {}  {due}  {status}  {amount}",
+        text::date(f.start_date),
+        text::date(f.end_date)
+    ))];
+    if f.due_date.is_some_and(|d| d < today) {
+        spans.push(Span::styled("  OVERDUE", theme.error));
+    }
+    Line::from(spans)
 }
 
 /// `California (US-CA)`, `European Union (ZZ_EU)`.
@@ -520,5 +684,126 @@ mod warning_tests {
             None,
             "a year to the day"
         );
+    }
+}
+
+#[cfg(test)]
+mod unfiled_tests {
+    use super::*;
+    use crossterm::event::KeyModifiers;
+    use serde_json::json;
+
+    fn wizard() -> DeregisterWizard {
+        DeregisterWizard::new(
+            serde_json::from_value(json!({
+                "id": "regs_1", "status": "REGISTERED", "country_code": "US", "state_code": "TN",
+                "state_name": "Tennessee", "filing_frequency": "MONTHLY",
+                "registration_type": "OTHER"
+            }))
+            .unwrap(),
+        )
+    }
+
+    fn filing(id: &str, registration: &str, start: &str, end: &str, due: &str) -> Filing {
+        serde_json::from_value(json!({
+            "id": id, "registration_id": registration, "status": "UNFILED",
+            "start_date": start, "end_date": end, "due_date": due, "country_code": "US",
+            "state_code": "TN", "total_tax_liability": "120.50", "currency": "USD"
+        }))
+        .unwrap()
+    }
+
+    fn key(w: &mut DeregisterWizard, code: KeyCode) -> WizardEvent {
+        w.handle_key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    /// Walks to the review: the first reason, a closure date, the acknowledgement.
+    fn to_review(w: &mut DeregisterWizard) -> WizardEvent {
+        key(w, KeyCode::Enter);
+        key(w, KeyCode::Right);
+        key(w, KeyCode::Enter);
+        for c in "2026-12-31".chars() {
+            key(w, KeyCode::Char(c));
+        }
+        key(w, KeyCode::Enter);
+        key(w, KeyCode::Char(' '));
+        key(w, KeyCode::Enter)
+    }
+
+    fn text(w: &DeregisterWizard) -> String {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        w.unfiled_lines(today, &Theme::default())
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_review_asks_for_the_jurisdictions_returns_not_filed() {
+        let mut w = wizard();
+        let WizardEvent::LoadFilings(filter) = to_review(&mut w) else {
+            panic!("the review asks for the unfiled returns");
+        };
+        assert_eq!(w.step(), Step::Review);
+        assert_eq!(filter.state_code.as_deref(), Some("TN"));
+        assert_eq!(filter.country_code, ["US"]);
+        assert_eq!(
+            filter.status_in,
+            [
+                FilingStatus::Unfiled,
+                FilingStatus::Filing,
+                FilingStatus::Paused
+            ]
+        );
+        assert!(text(&w).contains("Looking for returns"), "{}", text(&w));
+
+        w.filings_loaded(Ok(vec![
+            filing("f2", "regs_1", "2026-11-01", "2026-11-30", "2026-12-20"),
+            filing("f1", "regs_1", "2026-09-01", "2026-09-30", "2026-10-20"),
+            filing("f9", "regs_other", "2025-01-01", "2025-01-31", "2025-02-20"),
+        ]));
+        let shown = text(&w);
+        assert!(
+            shown.contains("A final return is owed for Tennessee (US-TN)"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("2 earlier returns are not filed yet, 1 overdue"),
+            "{shown}"
+        );
+        let lines: Vec<&str> = shown.lines().collect();
+        assert!(
+            lines[2].contains("2026-09-01 – 2026-09-30  due 2026-10-20  UNFILED  120.50 USD")
+                && lines[2].contains("OVERDUE"),
+            "the earliest due first, marked overdue: {shown}"
+        );
+        assert!(
+            lines[3].contains("2026-11-01") && !lines[3].contains("OVERDUE"),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains("2025-01-01"),
+            "another registration's return: {shown}"
+        );
+    }
+
+    #[test]
+    fn a_failed_look_up_is_said_and_the_request_still_goes() {
+        let mut w = wizard();
+        to_review(&mut w);
+        w.filings_loaded(Err("the service did not answer".into()));
+        let shown = text(&w);
+        assert!(
+            shown.contains("could not be read (the service did not answer)")
+                && shown.contains("can still be sent"),
+            "{shown}"
+        );
+        key(&mut w, KeyCode::Enter);
+        assert_eq!(w.step(), Step::Confirm);
+        for c in "TN".chars() {
+            key(&mut w, KeyCode::Char(c));
+        }
+        assert!(matches!(key(&mut w, KeyCode::Enter), WizardEvent::Send(_)));
     }
 }

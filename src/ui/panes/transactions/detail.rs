@@ -7,7 +7,9 @@ use rust_decimal::Decimal;
 use std::fmt::Write as _;
 
 use super::columns::{customer_name, processing_style, status_style};
-use crate::model::{TaxItem, Transaction, TransactionAddress, TransactionItem};
+use crate::model::{
+    TaxItem, Transaction, TransactionAddress, TransactionExemptStatus, TransactionItem,
+};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Cell, Detail, Section, opt, section};
@@ -168,6 +170,82 @@ fn item_section(n: usize, item: &TransactionItem, amounts: &Amounts) -> Section<
         .fold(s, |s, tax| s.row("Tax item", tax_item_line(tax, amounts)))
 }
 
+/// The customer's id, from the transaction or its embedded customer.
+fn customer_id(t: &Transaction) -> Option<&str> {
+    t.customer_id
+        .as_deref()
+        .or_else(|| t.customer.as_ref().map(|c| c.id.as_str()))
+        .filter(|id| !id.trim().is_empty())
+}
+
+/// `Hiroshi Tremblay  cust_demo1_00042`: the name and the id (two customers may share a name);
+/// the id alone when there is no name.
+fn customer_line(t: &Transaction, theme: &Theme) -> Cell {
+    let id = customer_id(t);
+    let name = Some(customer_name(t)).filter(|n| !n.is_empty() && Some(*n) != id);
+    match (name, id) {
+        (Some(name), Some(id)) => Some(Line::from(vec![
+            Span::raw(name.to_owned()),
+            Span::raw("  "),
+            Span::styled(id.to_owned(), theme.muted),
+        ])),
+        (Some(name), None) => Some(Line::from(name.to_owned())),
+        (None, Some(id)) => Some(Line::from(id.to_owned())),
+        (None, None) => None,
+    }
+}
+
+/// One applied exemption on one line: `exmp_1  customer  TX, US  ACTIVE  2025-01-01 – 2027-12-31
+/// sales tax id TX-1`, with what the service gave of it.
+fn applied_exemption_line(e: &serde_json::Value) -> Line<'static> {
+    let field = |key: &str| {
+        e.get(key)
+            .and_then(serde_json::Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+    };
+    let place = [field("jurisdiction"), field("country_code")]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let period = field("start_date").map(|start| match field("end_date") {
+        Some(end) => format!("{start} – {end}"),
+        None => format!("from {start}"),
+    });
+    let parts: Vec<String> = [
+        Some(field("id").unwrap_or("(no id)").to_owned()),
+        field("exemption_type").map(str::to_owned),
+        Some(place).filter(|p| !p.is_empty()),
+        field("status").map(str::to_owned),
+        period,
+        field("sales_tax_id").map(|id| format!("sales tax id {id}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Line::from(parts.join("  "))
+}
+
+/// Whether the exempt status and which exemptions applied.
+fn exemption_section(t: &Transaction, theme: &Theme) -> Section<'static> {
+    let s = Section::new("Exemption").maybe("Exempt", opt(t.exempt.as_ref()));
+    let exempt = matches!(
+        t.exempt,
+        Some(TransactionExemptStatus::FullyExempt | TransactionExemptStatus::PartiallyExempt)
+    );
+    match t.exemptions.as_deref() {
+        Some([]) if exempt => s.row(
+            "Exemptions applied",
+            Span::styled("none on file for this sale", theme.status_pending),
+        ),
+        Some([]) => s.row("Exemptions applied", Span::styled("none", theme.muted)),
+        Some(applied) => applied.iter().fold(s, |s, e| {
+            s.row("Exemption applied", applied_exemption_line(e))
+        }),
+        None => s.maybe("Exemptions applied", None::<Line>),
+    }
+}
+
 /// Builds the detail view.
 pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
     let amounts = Amounts {
@@ -175,9 +253,7 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
         calculated: t.tax_is_calculated(),
         theme,
     };
-    let customer = Some(customer_name(t))
-        .filter(|c| !c.is_empty())
-        .map(|c| Line::from(c.to_owned()));
+    let customer = customer_line(t, theme);
     let mut sections = vec![
         section(
             "Transaction",
@@ -247,18 +323,7 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
             ],
         ));
     }
-    sections.push(section(
-        "Exemption",
-        vec![
-            ("Exempt", opt(t.exempt.as_ref())),
-            (
-                "Exemptions applied",
-                t.exemptions
-                    .as_ref()
-                    .map(|e| Line::from(e.len().to_string())),
-            ),
-        ],
-    ));
+    sections.push(exemption_section(t, theme));
     let addresses = if t.addresses.is_empty() {
         Section::new("Addresses").row("Address", Span::styled("none", theme.muted))
     } else {
@@ -324,6 +389,47 @@ mod tests {
             assert!(shown.contains(part), "{part} in {shown}");
         }
         assert!(!shown.contains("pending"), "{shown}");
+    }
+
+    #[test]
+    fn the_customer_shows_with_its_id_and_the_exemptions_that_applied_are_listed() {
+        let mut t = transaction("PROCESSED");
+        t.customer =
+            serde_json::from_value(json!({"id": "cust_7", "name": "Hiroshi Tremblay"})).ok();
+        t.customer_id = Some("cust_7".into());
+        t.exempt = Some(TransactionExemptStatus::FullyExempt);
+        t.exemptions = Some(vec![json!({
+            "id": "exmp_3", "exemption_type": "customer", "jurisdiction": "TX",
+            "country_code": "US", "status": "ACTIVE", "start_date": "2025-01-01",
+            "end_date": "2027-12-31", "sales_tax_id": "TX-E1", "customer_id": "cust_7"
+        })]);
+        let shown = text(&t);
+        let customer = shown.lines().find(|l| l.contains("Customer")).unwrap();
+        assert!(
+            customer.contains("Hiroshi Tremblay") && customer.contains("cust_7"),
+            "{shown}"
+        );
+        assert!(shown.contains("FULLY_EXEMPT"), "{shown}");
+        let applied = shown
+            .lines()
+            .find(|l| l.contains("Exemption applied"))
+            .unwrap_or_else(|| panic!("{shown}"));
+        assert!(
+            applied.contains(
+                "exmp_3  customer  TX, US  ACTIVE  2025-01-01 – 2027-12-31  sales tax id TX-E1"
+            ),
+            "{applied}"
+        );
+
+        // An exempt sale whose exemptions the service does not list says so.
+        t.exemptions = Some(Vec::new());
+        let shown = text(&t);
+        assert!(shown.contains("none on file for this sale"), "{shown}");
+        // A customer known only by its id shows the id once.
+        t.customer = None;
+        let shown = text(&t);
+        let customer = shown.lines().find(|l| l.contains("Customer")).unwrap();
+        assert_eq!(customer.matches("cust_7").count(), 1, "{customer}");
     }
 
     #[test]
