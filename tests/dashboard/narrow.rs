@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crossterm::event::KeyCode;
 use taxdash::model::PageParams;
-use taxdash::model::filters::{FilingFilter, TransactionFilter};
+use taxdash::model::filters::{FilingFilter, Sort, TransactionFilter};
 use taxdash::sandbox::SandboxConfig;
 use taxdash::ui::text::{money, thousands};
 
@@ -49,7 +49,13 @@ async fn transactions(size: (u16, u16)) -> (Dashboard, String, Vec<String>) {
     .await;
     let page = d
         .client
-        .list_transactions(&TransactionFilter::default(), PageParams::new(1, 100))
+        .list_transactions(
+            &TransactionFilter {
+                order_by: vec![Sort::desc("date")],
+                ..TransactionFilter::default()
+            },
+            PageParams::new(1, 100),
+        )
         .await
         .unwrap();
     let totals: Vec<String> = page

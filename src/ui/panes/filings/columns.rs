@@ -29,13 +29,13 @@ pub fn period(f: &Filing) -> String {
     format!("{} – {}", text::date(f.start_date), text::date(f.end_date))
 }
 
-/// The state's code, or `country-level` for a filing of the whole country (2026-07-21 sends
-/// `""`, 2026-10-06 null).
+/// The state's code, or `country` for a filing of the whole country (2026-07-21 sends `""`,
+/// 2026-10-06 null).
 pub fn state(f: &Filing) -> &str {
     f.state_code
         .as_deref()
         .filter(|s| !s.is_empty())
-        .unwrap_or("country-level")
+        .unwrap_or("country")
 }
 
 /// The amount due, as money in the filing's currency.
@@ -136,7 +136,7 @@ pub fn columns() -> Vec<Column<Row>> {
             .priority(priority::NAME),
         Column::new("State", state_cell)
             .sort_key("state_code")
-            .width(ColumnWidth::fixed(13))
+            .width(ColumnWidth::fixed(7))
             .priority(priority::NAME),
         Column::new("Country", country_cell)
             .width(ColumnWidth::fixed(7))
@@ -148,7 +148,8 @@ pub fn columns() -> Vec<Column<Row>> {
         Column::new("Due", due_cell)
             .sort_key("due_date")
             .width(ColumnWidth::fixed(12))
-            .priority(priority::DATE),
+            // Whether a return is overdue shows here: it stays as long as the status.
+            .priority(priority::STATUS),
         Column::new("Amount", amount_cell)
             .sort_key("amount")
             .right()
