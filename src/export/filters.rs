@@ -11,7 +11,10 @@
 //! | `--processing-status` | - | - | - | - | - | `processing_status__in` | - |
 //! | `--address-status` | - | - | - | - | - | `address_status__in` | - |
 //! | `--type` | - | - | - | - | - | `transaction_type` | - |
+//! | `--direction` | - | - | - | - | - | `direction` (one) | - |
 //! | `--marketplace` | - | - | - | - | - | `marketplace` | - |
+//! | `--filing-frequency` | `filing_frequency__in` | - | - | - | - | - | - |
+//! | `--tax-type` | `tax_type__in` | - | - | - | - | - | - |
 //! | `--filed-from` / `--filed-to` | - | - | - | - | - | - | `date_filed__gte` / `date_filed__lte` |
 //! | `--overdue`, `--due-within` | - | - | - | - | - | - | kept here (`end_date` narrows the read) |
 //! | `--expiring-within`, `--expired-within` | - | - | - | kept here (`end_date` narrows the read) | - | - | - |
@@ -43,8 +46,9 @@ use crate::model::filters::{
     RegistrationFilter, Sort, TransactionFilter,
 };
 use crate::model::{
-    AddressStatus, ExemptionStatus, FilingStatus, NexusStatus, ProcessingStatus,
-    RegistrationStatus, TransactionExemptStatus, TransactionStatus, TransactionType,
+    AddressStatus, Direction, ExemptionStatus, FilingFrequency, FilingStatus, NexusStatus,
+    ProcessingStatus, RegistrationStatus, TaxType, TransactionExemptStatus, TransactionStatus,
+    TransactionType,
 };
 
 /// Filter flags of `taxdash export`, common to every resource; each resource takes some of them.
@@ -84,6 +88,15 @@ pub struct FilterFlags {
     /// Transactions: only these types, e.g. `SALE`, `FULL_CREDIT_NOTE` (repeat or use commas).
     #[arg(long = "type", value_name = "TYPE", value_delimiter = ',')]
     pub kind: Vec<String>,
+    /// Transactions: only sales or only purchases (`SALE`, `PURCHASE`).
+    #[arg(long, value_name = "DIRECTION")]
+    pub direction: Option<String>,
+    /// Registrations: only these filing frequencies, e.g. `MONTHLY` (repeat or use commas).
+    #[arg(long, value_name = "FREQUENCY", value_delimiter = ',')]
+    pub filing_frequency: Vec<String>,
+    /// Registrations: only these tax types, e.g. `SALES_TAX` (repeat or use commas).
+    #[arg(long, value_name = "TYPE", value_delimiter = ',')]
+    pub tax_type: Vec<String>,
     /// Transactions: only marketplace sales (true) or only the others (false).
     #[arg(long, value_name = "true|false")]
     pub marketplace: Option<bool>,
@@ -133,6 +146,9 @@ pub enum Flag {
     ProcessingStatus,
     AddressStatus,
     Type,
+    Direction,
+    FilingFrequency,
+    TaxType,
     Marketplace,
     FiledFrom,
     FiledTo,
@@ -155,6 +171,9 @@ impl Flag {
         Flag::ProcessingStatus,
         Flag::AddressStatus,
         Flag::Type,
+        Flag::Direction,
+        Flag::FilingFrequency,
+        Flag::TaxType,
         Flag::Marketplace,
         Flag::FiledFrom,
         Flag::FiledTo,
@@ -186,7 +205,9 @@ impl Flag {
             | Flag::ProcessingStatus
             | Flag::AddressStatus
             | Flag::Type
+            | Flag::Direction
             | Flag::Marketplace => &[Transactions],
+            Flag::FilingFrequency | Flag::TaxType => &[Registrations],
             Flag::FiledFrom | Flag::FiledTo | Flag::Overdue | Flag::DueWithin => &[Filings],
             Flag::ExpiringWithin | Flag::ExpiredWithin => &[Exemptions],
         }
@@ -199,6 +220,9 @@ impl Flag {
             Flag::ProcessingStatus => "a processing status",
             Flag::AddressStatus => "an address status",
             Flag::Type => "a transaction type",
+            Flag::Direction => "a direction",
+            Flag::FilingFrequency => "a filing frequency",
+            Flag::TaxType => "a tax type",
             _ => "a status",
         }
     }
@@ -217,6 +241,9 @@ impl fmt::Display for Flag {
             Flag::ProcessingStatus => "--processing-status",
             Flag::AddressStatus => "--address-status",
             Flag::Type => "--type",
+            Flag::Direction => "--direction",
+            Flag::FilingFrequency => "--filing-frequency",
+            Flag::TaxType => "--tax-type",
             Flag::Marketplace => "--marketplace",
             Flag::FiledFrom => "--filed-from",
             Flag::FiledTo => "--filed-to",
@@ -341,9 +368,14 @@ impl ListQuery {
             Resource::Registrations => ListQuery::Registrations(RegistrationFilter {
                 status_in: m.values(Flag::Status, RegistrationStatus::KNOWN, |s| s.as_str())?,
                 state_code: state,
+                filing_frequency_in: m.values(
+                    Flag::FilingFrequency,
+                    FilingFrequency::KNOWN,
+                    |s| s.as_str(),
+                )?,
                 country_code_in: countries,
+                tax_type_in: m.values(Flag::TaxType, TaxType::KNOWN, |s| s.as_str())?,
                 order_by,
-                ..Default::default()
             }),
             Resource::PhysicalNexus => ListQuery::PhysicalNexus(PhysicalNexusFilter {
                 country_code: m.at_most_one(Flag::Country, countries)?,
@@ -422,6 +454,10 @@ impl ListQuery {
                     transaction_type: m
                         .values(Flag::Type, TransactionType::KNOWN, |s| s.as_str())?,
                     marketplace: flags.marketplace,
+                    direction: m.at_most_one(
+                        Flag::Direction,
+                        m.values(Flag::Direction, Direction::KNOWN, |s| s.as_str())?,
+                    )?,
                     date_from: flags.from,
                     date_to: flags.to,
                     order_by,
@@ -504,6 +540,9 @@ impl Mapper<'_> {
             Flag::ProcessingStatus => !f.processing_status.is_empty(),
             Flag::AddressStatus => !f.address_status.is_empty(),
             Flag::Type => !f.kind.is_empty(),
+            Flag::Direction => f.direction.is_some(),
+            Flag::FilingFrequency => !f.filing_frequency.is_empty(),
+            Flag::TaxType => !f.tax_type.is_empty(),
             Flag::Marketplace => f.marketplace.is_some(),
             Flag::FiledFrom => f.filed_from.is_some(),
             Flag::FiledTo => f.filed_to.is_some(),
@@ -536,6 +575,9 @@ impl Mapper<'_> {
             Flag::ProcessingStatus => &f.processing_status,
             Flag::AddressStatus => &f.address_status,
             Flag::Type => &f.kind,
+            Flag::Direction => f.direction.as_slice(),
+            Flag::FilingFrequency => &f.filing_frequency,
+            Flag::TaxType => &f.tax_type,
             _ => &f.status,
         }
     }

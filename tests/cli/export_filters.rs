@@ -350,6 +350,9 @@ async fn export_help_lists_every_filter_on_one_line() {
         "--address-status",
         "--type",
         "--marketplace",
+        "--direction",
+        "--filing-frequency",
+        "--tax-type",
         "--filed-from",
         "--filed-to",
         "--overdue",
@@ -371,4 +374,65 @@ async fn export_help_lists_every_filter_on_one_line() {
     }
     assert!(help.contains("filings"), "the resource is listed");
     assert!(help.contains("--demo"));
+}
+
+#[tokio::test]
+async fn every_filter_of_the_registrations_and_transactions_lists_is_a_flag() {
+    use taxdash::model::{Direction, FilingFrequency, TaxType};
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+
+    let flags = FilterFlags {
+        filing_frequency: vec!["monthly".into()],
+        tax_type: vec!["SALES_TAX".into()],
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags(Resource::Registrations, &flags).unwrap();
+    let (bytes, _) = export_csv(&client, query).await;
+    let rows = csv_maps(&bytes);
+    assert!(
+        !rows.is_empty(),
+        "the demo has monthly sales-tax registrations"
+    );
+    for row in &rows {
+        assert_eq!(row["filing_frequency"], FilingFrequency::Monthly.as_str());
+        assert_eq!(row["tax_type"], TaxType::SalesTax.as_str());
+    }
+    let all = client
+        .list_registrations(
+            &taxdash::model::filters::RegistrationFilter::default(),
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .total;
+    assert!((rows.len() as u64) < all, "the flags narrowed the list");
+
+    let flags = FilterFlags {
+        direction: Some("sale".into()),
+        from: Some(day("2026-11-01")),
+        ..FilterFlags::default()
+    };
+    let ListQuery::Transactions(filter) =
+        ListQuery::from_flags(Resource::Transactions, &flags).unwrap()
+    else {
+        panic!("a transactions query");
+    };
+    assert_eq!(filter.direction, Some(Direction::Sale));
+
+    let wrong = FilterFlags {
+        tax_type: vec!["SALES_TAX".into()],
+        ..FilterFlags::default()
+    };
+    let err = ListQuery::from_flags(Resource::Filings, &wrong).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "--tax-type does not apply to filings; it applies to registrations"
+    );
+    let unknown = FilterFlags {
+        filing_frequency: vec!["WEEKLY".into()],
+        ..FilterFlags::default()
+    };
+    let err = ListQuery::from_flags(Resource::Registrations, &unknown).unwrap_err();
+    assert!(err.to_string().contains("MONTHLY"), "{err}");
 }

@@ -93,7 +93,7 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// The hints of one of the pane's own views.
     fn view_hints(&self, view: &Self::View) -> Vec<PaneHint> {
         match view.form() {
-            Some(_) => form_hints(view.submit_label()),
+            Some(form) => form_hints(form, view.submit_label()),
             None => page_hints(),
         }
     }
@@ -502,7 +502,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             return top.hints();
         }
         match &self.parts.screen {
-            Screen::Filter(_) => form_hints("apply"),
+            Screen::Filter(form) => form_hints(form, "apply"),
             Screen::View { view, .. } => self.spec.view_hints(view),
             Screen::Detail(_) => {
                 let mut hints = vec![

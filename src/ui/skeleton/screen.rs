@@ -10,7 +10,7 @@ use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
 use crate::ui::widgets::detail::{Detail, DetailState};
-use crate::ui::widgets::form::Form;
+use crate::ui::widgets::form::{FieldKind, Form};
 
 /// The detail of one record.
 pub trait DetailView: Send {
@@ -220,14 +220,24 @@ impl<O: Layer> Overlay<O> {
     }
 }
 
-/// The hints of an open form: `submit` names what Ctrl-S does (`apply`, `save`).
-pub fn form_hints(submit: &'static str) -> Vec<PaneHint> {
-    vec![
-        PaneHint::keys("tab", "next field"),
-        PaneHint::keys("←/→", "choose"),
-        PaneHint::keys("ctrl-s", submit),
-        PaneHint::keys("esc", "cancel"),
-    ]
+/// The hints of an open form: `submit` names what Ctrl-S does (`apply`, `save`); the keys of
+/// the focused field come second (`←/→ choose` on a select, `space toggle` on a multi-select or
+/// a checkbox).
+pub fn form_hints(form: &Form, submit: &'static str) -> Vec<PaneHint> {
+    let mut hints = vec![PaneHint::keys("tab", "next field")];
+    match form.focused_kind() {
+        Some(FieldKind::Select(_)) => hints.push(PaneHint::keys("←/→", "choose")),
+        Some(FieldKind::MultiSelect(_)) => {
+            hints.push(PaneHint::keys("←/→", "move"));
+            hints.push(PaneHint::keys("space", "toggle"));
+        }
+        Some(FieldKind::Checkbox) => hints.push(PaneHint::keys("space", "toggle")),
+        Some(FieldKind::MultiLine) => hints.push(PaneHint::keys("enter", "new line")),
+        _ => {}
+    }
+    hints.push(PaneHint::keys("ctrl-s", submit));
+    hints.push(PaneHint::keys("esc", "cancel"));
+    hints
 }
 
 /// The hints of a yes/no question (the question widget's own keys, not the keymap's).
@@ -284,5 +294,51 @@ impl<R: Send + Sync> DetailView for RecordDetail<R> {
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
         use ratatui::widgets::StatefulWidget;
         (self.view.build)(&self.record, theme).render(area, buf, &mut self.state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::widgets::form::{Choice, FieldSpec};
+    use crate::ui::widgets::testing::key;
+    use crossterm::event::KeyCode;
+
+    fn labels(hints: &[PaneHint]) -> Vec<String> {
+        hints
+            .iter()
+            .map(|h| match h.key {
+                crate::ui::pane::HintKey::Keys(k) => format!("{k} {}", h.label),
+                crate::ui::pane::HintKey::Action(a) => format!("{a:?} {}", h.label),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_form_footer_names_the_keys_of_the_focused_field() {
+        let choices = || vec![Choice::new("A", "A", ""), Choice::new("B", "B", "")];
+        let mut form = Form::new(vec![
+            FieldSpec::new("status", "Status", FieldKind::MultiSelect(choices())),
+            FieldSpec::new("kind", "Kind", FieldKind::Select(choices())),
+            FieldSpec::new("name", "Name", FieldKind::Text),
+        ]);
+        assert_eq!(
+            labels(&form_hints(&form, "apply")),
+            [
+                "tab next field",
+                "←/→ move",
+                "space toggle",
+                "ctrl-s apply",
+                "esc cancel"
+            ]
+        );
+        form.handle_key(key(KeyCode::Tab));
+        assert_eq!(labels(&form_hints(&form, "apply"))[1], "←/→ choose");
+        form.handle_key(key(KeyCode::Tab));
+        assert_eq!(
+            labels(&form_hints(&form, "save")),
+            ["tab next field", "ctrl-s save", "esc cancel"],
+            "a text field takes ←/→ as cursor keys: not offered as choosing"
+        );
     }
 }

@@ -317,7 +317,7 @@ impl PaneSpec for Transactions {
 
     fn view_hints(&self, view: &TransactionView) -> Vec<PaneHint> {
         match view.form() {
-            Some(_) => form_hints("submit"),
+            Some(form) => form_hints(form, "submit"),
             None => page_hints(),
         }
     }

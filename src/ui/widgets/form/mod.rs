@@ -282,6 +282,11 @@ impl Form {
         self.focus
     }
 
+    /// How the focused field is entered.
+    pub fn focused_kind(&self) -> Option<&FieldKind> {
+        self.fields.get(self.focus).map(|f| &f.spec.kind)
+    }
+
     /// The wire name of the focused field.
     pub fn focused_name(&self) -> Option<&'static str> {
         self.fields.get(self.focus).map(|f| f.spec.name)
