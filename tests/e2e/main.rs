@@ -187,13 +187,14 @@ fn screenshots() {
     std::thread::sleep(Duration::from_millis(500));
     save(&t, "registration-detail");
     t.send("?");
-    t.wait_for("Log file", Duration::from_secs(5));
+    t.wait_for("this help", Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(300));
     save(&t, "help");
     t.send("\x1b");
     t.send("\x1b");
     t.wait_for("row 1 of", Duration::from_secs(5));
-    t.send("/\t\tID\x13");
-    t.wait_for("state ID", Duration::from_secs(10));
+    t.send("/\t\tTX\x13");
+    t.wait_for("state TX", Duration::from_secs(10));
     t.wait_for("row 1 of 1 ", Duration::from_secs(10));
     t.send("D");
     t.send("\r");
@@ -206,6 +207,8 @@ fn screenshots() {
     t.send(" ");
     t.send("\r");
     t.wait_for("step 5 of 6", Duration::from_secs(5));
+    // Texas still has a return past its due date: the review lists it.
+    t.wait_for("overdue", Duration::from_secs(5));
     save(&t, "deregistration-review");
     // The other panes, reached by name on the command line.
     t.send("\x1b");
@@ -255,12 +258,15 @@ fn screenshots_tenanted() {
     t.send("\x1b");
     t.wait_for("Discard", Duration::from_secs(5));
     t.send("y");
-    // The exposure history of the first economic nexus row.
+    // The exposure history of the fourth economic nexus row (Arizona, exposed then registering).
     t.send(":nexus\r");
     t.wait_for("row 1 of", Duration::from_secs(10));
     t.send("V");
     t.wait_for("economic", Duration::from_secs(10));
-    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.wait_for("Sales vs threshold", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    t.send("jjj");
+    t.wait_for("row 4 of", Duration::from_secs(10));
     t.send("h");
     t.wait_for("Exposure history", Duration::from_secs(10));
     t.wait_for("events", Duration::from_secs(10));
