@@ -17,6 +17,7 @@
 //! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme |
 //! | [`sandbox`] | the local service: routes, store, demo data, auth, limits, faults |
 //! | [`commands`], [`export`] | the command-line commands besides the dashboard |
+//! | [`clock`] | the day "overdue" and "expiring" count from, fixed in tests |
 //!
 //! # The pane skeleton
 //!
@@ -38,13 +39,14 @@
 //! 1. The endpoint method on [`api::Client`], in `api/endpoints/<resource>.rs`.
 //! 2. A [`effect::Call`] variant (and a [`effect::Reply`] variant for a new answer type), with
 //!    its words in `Call::describe` and, for a write, in `Call::is_write`.
-//! 3. Its line in `app/calls.rs`, which carries the call out with the client.
+//! 3. Its line in `app/calls/<resource>.rs`, which carries the call out with the client.
 //! 4. A pane asks for it through `Requests::call` with an operation of its own, and gets the
 //!    answer back in `PaneSpec::receive`.
 
 pub mod api;
 pub mod app;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod config;
 pub mod credentials;

@@ -313,11 +313,6 @@ pub enum ListQuery {
     Filings(FilingFilter),
 }
 
-/// Today on this machine's calendar: the day `--overdue` and the other windows count from.
-pub fn today() -> NaiveDate {
-    chrono::Local::now().date_naive()
-}
-
 impl ListQuery {
     /// The whole list of `resource` (the service's own defaults apply: transactions of the
     /// last 12 months, nexus without the OSS statuses).
@@ -326,9 +321,9 @@ impl ListQuery {
     }
 
     /// Maps the flags onto `resource`'s filter, refusing any flag or value it does not take;
-    /// the windows count from [`today`].
+    /// the windows count from [`crate::clock::today`], the day the dashboard counts from too.
     pub fn from_flags(resource: Resource, flags: &FilterFlags) -> Result<Self, FilterError> {
-        Self::from_flags_on(resource, flags, today())
+        Self::from_flags_on(resource, flags, crate::clock::today())
     }
 
     /// [`ListQuery::from_flags`] with the windows (`--overdue`, `--due-within`,

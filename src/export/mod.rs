@@ -43,7 +43,7 @@ use indicatif::ProgressBar;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
-pub use filters::{FilterError, FilterFlags, Flag, ListQuery, today};
+pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
 pub use progress::bar as progress_bar;
 
 use crate::api::{ApiError, Client};

@@ -1,7 +1,6 @@
 //! The panes and their widgets, the theme. Nothing here performs I/O: panes ask the runtime for
 //! work through [`crate::effect`], and draw what they hold.
 
-pub mod clock;
 pub mod keymap;
 pub mod pane;
 pub mod panes;

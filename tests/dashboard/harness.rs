@@ -103,7 +103,7 @@ impl Dashboard {
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
     fn run_loop(sandbox: Sandbox, client: Client, mut shell: Shell, size: (u16, u16)) -> Self {
-        taxdash::ui::clock::fix_today(Some(TODAY));
+        taxdash::clock::fix_today(Some(TODAY));
         let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(size.0, size.1))));
         let platform = SharedRecorder::default();
         let (keys, receiver) = mpsc::unbounded_channel::<Event>();

@@ -23,7 +23,7 @@ pub struct Marked<R> {
 impl<R> Marked<R> {
     /// A row not marked (the list marks it when it arrives), read today.
     pub fn new(row: R) -> Self {
-        Marked::read_on(row, crate::ui::clock::today())
+        Marked::read_on(row, crate::clock::today())
     }
 
     /// A row not marked, read on `day`.

@@ -69,7 +69,7 @@ list_spec! {
         page: ExemptionReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, current| filter::filter_of(values, current, crate::ui::clock::today()),
+        filter_of: |values, current| filter::filter_of(values, current, crate::clock::today()),
         kept_here: ExemptionFilter::is_local, ExemptionFilter::keeps,
     }
 }
@@ -317,11 +317,11 @@ impl PaneSpec for Exemptions {
             (Action::New, Screen::List | Screen::Detail(_)) => writes::open_create(parts, ctx),
             (Action::Attach, Screen::List | Screen::Detail(_)) => writes::open_upload(parts, ctx),
             (Action::Expiring, Screen::List) => {
-                let filter = filter::expiring(parts.list.filter(), crate::ui::clock::today());
+                let filter = filter::expiring(parts.list.filter(), crate::clock::today());
                 parts.list.apply_filter(filter, ctx);
             }
             (Action::Expired, Screen::List) => {
-                let filter = filter::expired(parts.list.filter(), crate::ui::clock::today());
+                let filter = filter::expired(parts.list.filter(), crate::clock::today());
                 parts.list.apply_filter(filter, ctx);
             }
             (Action::SaveFile, Screen::Detail(_)) => writes::open_save(parts, ctx),

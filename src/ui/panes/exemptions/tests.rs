@@ -474,7 +474,7 @@ fn ending(id: &str, end: chrono::NaiveDate) -> Exemption {
 #[test]
 fn e_and_x_filter_to_the_expiry_windows_one_key_away() {
     use chrono::Days;
-    let today = crate::ui::clock::today();
+    let today = crate::clock::today();
     let mut h = harness(false);
     h.load_rows(vec![exemption("exm_1")]);
     assert!(h.action(Action::Expiring));

@@ -51,7 +51,7 @@ list_spec! {
         page: FilingReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, _current| filter::filter_of(values, crate::ui::clock::today()),
+        filter_of: |values, _current| filter::filter_of(values, crate::clock::today()),
         kept_here: FilingFilter::is_local, FilingFilter::keeps,
     }
 }

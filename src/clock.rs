@@ -1,5 +1,5 @@
-//! The day the dashboard takes as today: what "overdue" and "expiring within 30 days" are
-//! measured against. The local date, unless a day was fixed (tests and recorded demos, whose
+//! The day taxdash takes as today: what "overdue" and "expiring within 30 days" are measured
+//! against, in the dashboard and in `export`. The local date, unless a day was fixed (tests and recorded demos, whose
 //! data is dated).
 
 use std::sync::RwLock;
