@@ -47,7 +47,7 @@ pub use endpoints::{RevealField, Upload};
 pub use error::{ApiError, ApiResult, ServiceError};
 pub use generation::{Generation, InvalidHeader};
 pub use retry::RetryPolicy;
-pub use transport::ClientStats;
+pub use transport::{ClientStats, RetryCause, RetryNotice, RetryObserver};
 
 use transport::Transport;
 
@@ -86,6 +86,15 @@ impl Client {
     pub fn with_organization(&self, org_id: &str) -> Client {
         Client {
             transport: Arc::new(self.transport.with_organization(org_id)),
+        }
+    }
+
+    /// The same client (organization, pool, pacing and stats), telling `observer` of each
+    /// retry before its pause: a caller that waits can say why and which attempt is next.
+    #[must_use]
+    pub fn with_retry_observer(&self, observer: RetryObserver) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_observer(observer)),
         }
     }
 

@@ -109,6 +109,68 @@ impl Call {
     }
 }
 
+/// A retry about to be made, as the retry loop tells the client's observer (see
+/// [`Client::with_retry_observer`](super::Client::with_retry_observer)): said in words by its
+/// `Display`, `no answer for 30 s, trying again, 2 of 4`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryNotice {
+    /// The call, `GET /v1/customers`.
+    pub what: String,
+    /// Why the last attempt failed.
+    pub cause: RetryCause,
+    /// The attempt about to be made (2 for the first retry).
+    pub attempt: u32,
+    /// Attempts in all.
+    pub attempts: u32,
+    /// The pause before it.
+    pub wait: Duration,
+}
+
+/// Why an attempt is repeated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RetryCause {
+    /// The service took the request and did not answer within the request timeout.
+    NoAnswer { after: Duration },
+    /// The connection could not be made or broke.
+    Network,
+    /// 429: the service asked to slow down.
+    RateLimited,
+    /// A temporary failure on the service's side (502, 503, 504…).
+    Unavailable,
+}
+
+impl RetryCause {
+    fn of(error: &ApiError) -> Self {
+        match error {
+            ApiError::Timeout { after, .. } => RetryCause::NoAnswer { after: *after },
+            ApiError::Network { .. } => RetryCause::Network,
+            ApiError::RateLimited { .. } => RetryCause::RateLimited,
+            _ => RetryCause::Unavailable,
+        }
+    }
+}
+
+impl std::fmt::Display for RetryNotice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let why = match self.cause {
+            RetryCause::NoAnswer { after } => {
+                format!("no answer for {}", super::error::seconds(after))
+            }
+            RetryCause::Network => "no connection".to_owned(),
+            RetryCause::RateLimited => "asked to slow down".to_owned(),
+            RetryCause::Unavailable => "the service failed".to_owned(),
+        };
+        write!(
+            f,
+            "{why}, trying again, {} of {}",
+            self.attempt, self.attempts
+        )
+    }
+}
+
+/// Told of every retry before its pause; it must not block (it runs inside the retry loop).
+pub type RetryObserver = Arc<dyn Fn(&RetryNotice) + Send + Sync>;
+
 /// Counts of what the client has met, shared by its clones.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ClientStats {
@@ -148,6 +210,8 @@ pub(crate) struct Transport {
     retry: RetryPolicy,
     limiter: Option<Arc<DefaultDirectRateLimiter>>,
     counters: Arc<Counters>,
+    /// Told of each retry.
+    observer: Option<RetryObserver>,
 }
 
 impl Transport {
@@ -190,6 +254,7 @@ impl Transport {
             retry: config.retry,
             limiter,
             counters: Arc::default(),
+            observer: None,
         })
     }
 
@@ -212,6 +277,26 @@ impl Transport {
             retry: self.retry,
             limiter: self.limiter.clone(),
             counters: Arc::clone(&self.counters),
+            observer: self.observer.clone(),
+        }
+    }
+
+    /// The same transport, telling `observer` of each retry.
+    pub fn with_observer(&self, observer: RetryObserver) -> Transport {
+        Transport {
+            http: self.http.clone(),
+            base_url: self.base_url.clone(),
+            generation: self.generation,
+            organization_id: self.organization_id.clone(),
+            selector: self.selector.clone(),
+            target: self.target.clone(),
+            redactor: self.redactor.clone(),
+            connect_timeout: self.connect_timeout,
+            request_timeout: self.request_timeout,
+            retry: self.retry,
+            limiter: self.limiter.clone(),
+            counters: Arc::clone(&self.counters),
+            observer: Some(observer),
         }
     }
 
@@ -388,6 +473,15 @@ impl Transport {
             .notify(|f: &Failure, wait: Duration| {
                 bump(&self.counters.retries);
                 tracing::debug!(%what, ?wait, error = %f.error, "retrying");
+                if let Some(observer) = &self.observer {
+                    observer(&RetryNotice {
+                        what: what.clone(),
+                        cause: RetryCause::of(&f.error),
+                        attempt: attempts.load(Ordering::Relaxed) + 1,
+                        attempts: self.retry.max_attempts,
+                        wait,
+                    });
+                }
             })
             .await
             .map_err(|f| match f.error {

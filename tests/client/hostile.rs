@@ -7,7 +7,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use taxdash::api::{ApiError, Client, RetryPolicy};
+use taxdash::api::{ApiError, Client, RetryCause, RetryNotice, RetryPolicy};
 use taxdash::model::PageParams;
 use taxdash::model::filters::RegistrationFilter;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -147,6 +147,51 @@ async fn a_silent_service_times_out_per_attempt_and_says_the_wait_of_one() {
         waited >= Duration::from_millis(1200) && waited < Duration::from_secs(5),
         "three waits of 0.4 s: {waited:?}"
     );
+}
+
+#[tokio::test]
+async fn the_observer_hears_each_retry_of_a_silent_service_in_words_as_it_happens() {
+    let port = hostile(Behaviour::Silent).await;
+    let plain = client(
+        &format!("http://127.0.0.1:{port}"),
+        3,
+        Duration::from_millis(300),
+    );
+    let heard: Arc<Mutex<Vec<(RetryNotice, Instant)>>> = Arc::default();
+    let kept = Arc::clone(&heard);
+    let watched = plain.with_retry_observer(Arc::new(move |n: &RetryNotice| {
+        kept.lock().unwrap().push((n.clone(), Instant::now()));
+    }));
+    assert_eq!(watched.organization_id(), plain.organization_id());
+    let started = Instant::now();
+    let e = watched
+        .list_registrations(&RegistrationFilter::default(), PageParams::default())
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ApiError::Timeout { attempts: 3, .. }), "{e:?}");
+    let heard = heard.lock().unwrap().clone();
+    let words: Vec<String> = heard.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        words,
+        [
+            "no answer for 0.3 s, trying again, 2 of 3",
+            "no answer for 0.3 s, trying again, 3 of 3"
+        ]
+    );
+    let (first, at) = &heard[0];
+    assert_eq!(
+        first.cause,
+        RetryCause::NoAnswer {
+            after: Duration::from_millis(300)
+        }
+    );
+    assert_eq!(first.what, "GET /v1/registrations");
+    let after = at.duration_since(started);
+    assert!(
+        after >= Duration::from_millis(300) && after < Duration::from_millis(900),
+        "told when the first attempt gave up, not at the end: {after:?}"
+    );
+    assert_eq!(plain.stats().retries, 2, "stats are shared");
 }
 
 #[tokio::test]
