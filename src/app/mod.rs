@@ -18,6 +18,7 @@ pub mod themes;
 
 use std::collections::HashMap;
 use std::io;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -33,7 +34,7 @@ pub use logging::log_path;
 use platform::Platform;
 use signals::Signal;
 
-use crate::api::Client;
+use crate::api::{Client, RetryNotice};
 use crate::effect::{Answer, Effect, RequestId};
 use crate::ui::shell::Shell;
 
@@ -45,6 +46,8 @@ struct Tasks {
     client: Client,
     running: HashMap<RequestId, CancellationToken>,
     answers: mpsc::UnboundedSender<Answer>,
+    /// Each call's retries, as its client tells them, for the footer.
+    retries: mpsc::UnboundedSender<(RequestId, RetryNotice)>,
 }
 
 impl Tasks {
@@ -62,7 +65,11 @@ impl Tasks {
                     tracing::debug!(id = id.0, "{}", call.describe());
                     let token = CancellationToken::new();
                     self.running.insert(id, token.clone());
-                    let (client, answers) = (self.client.clone(), self.answers.clone());
+                    let retries = self.retries.clone();
+                    let client = self.client.with_retry_observer(Arc::new(move |notice| {
+                        let _ = retries.send((id, notice.clone()));
+                    }));
+                    let answers = self.answers.clone();
                     tokio::spawn(async move {
                         tokio::select! {
                             () = token.cancelled() => {}
@@ -169,10 +176,12 @@ where
     S: Stream<Item = Signal> + Unpin,
 {
     let (sender, mut answers) = mpsc::unbounded_channel();
+    let (retry_sender, mut retries) = mpsc::unbounded_channel();
     let mut tasks = Tasks {
         client,
         running: HashMap::new(),
         answers: sender,
+        retries: retry_sender,
     };
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -216,6 +225,9 @@ where
                     effects.extend(shell.handle_answer(answer));
                 }
                 dirty = true;
+            }
+            Some((id, notice)) = retries.recv() => {
+                dirty |= shell.retrying(id, notice);
             }
             _ = tick.tick() => {
                 dirty |= shell.tick(&mut effects);

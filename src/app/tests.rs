@@ -175,3 +175,102 @@ async fn the_events_running_out_is_not_a_signal() {
     assert_eq!(ended, Ended::EventsEnded);
     assert_eq!(platform.suspended, 1);
 }
+
+/// A service that takes the connection and the request, then never answers.
+async fn silent_service() -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((mut socket, _)) = listener.accept().await {
+            let mut buf = [0u8; 4096];
+            let _ = tokio::io::AsyncReadExt::read(&mut socket, &mut buf).await;
+            held.push(socket);
+        }
+    });
+    port
+}
+
+fn screen(backend: &Shared) -> Vec<String> {
+    let buffer = backend.0.lock().unwrap().buffer().clone();
+    let width = usize::from(buffer.area.width);
+    buffer
+        .content
+        .chunks(width)
+        .map(|row| row.iter().map(Cell::symbol).collect())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_footer_says_each_retry_of_a_silent_service_and_esc_stops_the_wait_at_once() {
+    let port = silent_service().await;
+    let mut config = ClientConfig::new(
+        Url::parse(&format!("http://127.0.0.1:{port}")).unwrap(),
+        "orgn_test",
+        ApiKey::new("k").unwrap(),
+    );
+    config.request_timeout = Duration::from_millis(300);
+    config.retry = RetryPolicy {
+        max_attempts: 4,
+        base_delay: Duration::from_millis(10),
+        max_wait: Duration::from_secs(1),
+    };
+    config.rate_limit_per_min = None;
+    let client = Client::new(config).unwrap();
+    let shared = backend(100, 30);
+    let mut terminal = Terminal::new(shared.clone()).unwrap();
+    let mut shell = shell();
+    let mut platform = Recorder::default();
+    let (keys, events) = futures::channel::mpsc::unbounded::<std::io::Result<Event>>();
+    let run = run_with_signals(
+        &mut terminal,
+        events,
+        stream::pending(),
+        &mut shell,
+        client.clone(),
+        &mut platform,
+    );
+    let drive = async {
+        let started = std::time::Instant::now();
+        let footer = loop {
+            let rows = screen(&shared);
+            let footer = rows.last().unwrap().clone();
+            if footer.contains("trying again, 2 of 4") {
+                break footer;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "no retry said: {rows:#?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert!(
+            footer.starts_with(" no answer for 0.3 s, trying again, 2 of 4  Esc stop waiting"),
+            "{footer}"
+        );
+        let sent = client.stats().requests;
+        keys.unbounded_send(Ok(Event::Key(KeyEvent::from(KeyCode::Esc))))
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let rows = screen(&shared);
+        let text = rows.join("\n");
+        assert!(
+            !rows.last().unwrap().contains("trying again"),
+            "the footer is back to its keys: {text}"
+        );
+        assert!(
+            text.contains("Stopped waiting: the service did not answer (1 attempt made)."),
+            "{text}"
+        );
+        assert!(!text.contains("loading registrations"), "{text}");
+        // No attempt after Esc: the call was dropped, not left to run out its attempts.
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        assert_eq!(client.stats().requests, sent);
+        drop(keys);
+    };
+    let (ended, ()) =
+        tokio::time::timeout(Duration::from_secs(15), async { tokio::join!(run, drive) })
+            .await
+            .expect("the test ends");
+    assert_eq!(ended.unwrap(), Ended::EventsEnded);
+}

@@ -24,6 +24,7 @@ use super::widgets::messages::{MessageLog, MessagesView};
 mod organizations;
 
 use self::organizations::{ShellCall, command_line};
+use crate::api::RetryNotice;
 use crate::effect::{Answer, Call, Effect, Failure, FailureKind, RequestId};
 use crate::model::PageParams;
 use crate::model::tenanted::{ApiVersion, Organization};
@@ -75,6 +76,8 @@ pub struct Shell {
     header: HeaderInfo,
     connection: Connection,
     waiting: HashMap<RequestId, (usize, String)>,
+    /// The latest retry of each call under way that had to try again.
+    retrying: HashMap<RequestId, RetryNotice>,
     next_id: u64,
     flash: FlashLine,
     /// Every message the flash line showed, for `:messages`.
@@ -124,6 +127,7 @@ impl Shell {
             header,
             connection: Connection::Connecting,
             waiting: HashMap::new(),
+            retrying: HashMap::new(),
             next_id: 0,
             flash: FlashLine::default(),
             messages: MessageLog::default(),
@@ -249,6 +253,7 @@ impl Shell {
                 }
                 Effect::Cancel(id) => {
                     self.waiting.remove(&id);
+                    self.retrying.remove(&id);
                     out.push(effect);
                 }
                 Effect::Quit => self.quit = true,
@@ -267,6 +272,7 @@ impl Shell {
             self.receive_own(kind, answer.result);
             return Vec::new();
         }
+        self.retrying.remove(&answer.id);
         let Some((pane, _)) = self.waiting.remove(&answer.id) else {
             return Vec::new();
         };
@@ -283,6 +289,57 @@ impl Shell {
         let mut effects = self.with_pane(pane, |p, ctx| p.receive(id, result, ctx));
         if back {
             effects.extend(self.reconnected());
+        }
+        effects
+    }
+
+    /// A call under way tries again: the footer says so while the call's pane is focused.
+    /// Returns whether anything visible changed (the call may have ended meanwhile).
+    pub fn retrying(&mut self, id: RequestId, notice: RetryNotice) -> bool {
+        if !self.waiting.contains_key(&id) {
+            return false;
+        }
+        tracing::info!(id = id.0, "{}: {notice}", notice.what);
+        self.retrying.insert(id, notice);
+        true
+    }
+
+    /// The retry the footer tells of: the latest of the focused pane's calls.
+    fn focused_retry(&self) -> Option<&RetryNotice> {
+        self.retrying
+            .iter()
+            .filter(|(id, _)| self.waiting.get(id).is_some_and(|(p, _)| *p == self.focus))
+            .max_by_key(|(id, _)| id.0)
+            .map(|(_, notice)| notice)
+    }
+
+    /// `Esc` while the focused pane's calls are being tried again: every call of that pane
+    /// under way is cancelled at once, and the pane hears that it was stopped (as a failure it
+    /// can load again from).
+    fn stop_waiting(&mut self) -> Vec<Effect> {
+        let notice = self.focused_retry().cloned();
+        let mut ids: Vec<RequestId> = self
+            .waiting
+            .iter()
+            .filter(|(_, (p, _))| *p == self.focus)
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort_by_key(|id| id.0);
+        let made = notice.map_or(0, |n| n.attempt.saturating_sub(1));
+        let mut effects = Vec::new();
+        for id in ids {
+            effects.push(Effect::Cancel(id));
+            effects.extend(self.handle_answer(Answer {
+                id,
+                result: Err(Failure {
+                    kind: FailureKind::Timeout,
+                    message: format!(
+                        "Stopped waiting: the service did not answer ({made} {} made).",
+                        if made == 1 { "attempt" } else { "attempts" }
+                    ),
+                    fields: Vec::new(),
+                }),
+            }));
         }
         effects
     }
@@ -356,6 +413,9 @@ impl Shell {
         }
         if ctrl_c {
             return self.request_quit();
+        }
+        if key.code == KeyCode::Esc && self.focused_retry().is_some() {
+            return self.stop_waiting();
         }
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
@@ -611,6 +671,13 @@ impl Shell {
         }
         if let Some(Overlay::Command) = &mut self.overlay {
             self.command_line.render(footer, frame.buffer_mut(), &theme);
+        } else if let Some(notice) = self.focused_retry() {
+            let line = Line::from(vec![
+                Span::styled(format!(" {notice}"), theme.warning),
+                Span::styled("  Esc", theme.key),
+                Span::styled(" stop waiting", theme.muted),
+            ]);
+            frame.render_widget(Paragraph::new(line), footer);
         } else {
             let hints: Vec<Hint> = self
                 .hints()
