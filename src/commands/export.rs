@@ -13,7 +13,7 @@ use crate::app::start_demo;
 use crate::cli::ExportArgs;
 use crate::config::ApiKind;
 use crate::export::{
-    ExportError, ExportJob, ExportSummary, ListQuery, export, export_to_file, progress_bar,
+    ExportError, ExportJob, ExportSummary, ListQuery, Retries, export, export_to_file, progress_bar,
 };
 
 impl From<ExportError> for Failure {
@@ -82,6 +82,15 @@ async fn export_with(
 ) -> Result<ExportSummary, ExportError> {
     let job = ExportJob::new(query, args.format);
     let progress = progress_bar(args.resource);
+    // Each retry: on the progress line when stderr is a terminal, else as a line of its own,
+    // so a script's log says why the export is slow.
+    let retries = Retries::default();
+    let terminal = std::io::stderr().is_terminal();
+    let client = &client.with_retry_observer(retries.observer(move |notice| {
+        if !terminal {
+            let _ = writeln!(std::io::stderr(), "taxdash: {}: {notice}", notice.what);
+        }
+    }));
     let signals = listen(Signal::ENDING)
         .map_err(|e| ExportError::Setup(format!("could not listen to signals: {e}")))?;
 
@@ -99,7 +108,7 @@ async fn export_with(
         }
     };
     let result = tokio::select! {
-        result = work => result,
+        result = retries.scope(work) => result,
         signal = first(signals) => Err(ExportError::Interrupted(signal)),
     };
     progress.finish_and_clear();

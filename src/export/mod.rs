@@ -44,7 +44,7 @@ use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
 pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
-pub use progress::bar as progress_bar;
+pub use progress::{Retries, bar as progress_bar};
 
 use crate::api::{ApiError, Client};
 use crate::app::signals::Signal;

@@ -5,15 +5,54 @@
 
 use std::future::Future;
 use std::io::IsTerminal;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tokio::time::Instant;
 
 use super::Resource;
+use crate::api::{RetryNotice, RetryObserver};
 
 /// How long a page may take before the line says it is waited for.
 const PATIENCE: Duration = Duration::from_secs(1);
+
+/// The latest retry of the export's calls, which the line says while a page is waited for:
+/// `waiting for page 3 (31 s so far) · no answer for 30 s, trying again, 2 of 4`.
+#[derive(Clone, Default)]
+pub struct Retries(Arc<Mutex<Option<RetryNotice>>>);
+
+tokio::task_local! {
+    static RETRIES: Retries;
+}
+
+impl Retries {
+    /// An observer for the client ([`crate::api::Client::with_retry_observer`]) that keeps the
+    /// latest retry for the line; `also` is told of each one too.
+    pub fn observer(&self, also: impl Fn(&RetryNotice) + Send + Sync + 'static) -> RetryObserver {
+        let slot = Arc::clone(&self.0);
+        Arc::new(move |notice: &RetryNotice| {
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(notice.clone());
+            also(notice);
+        })
+    }
+
+    /// Runs `work` (the export) with the line reading these retries.
+    pub async fn scope<F: Future>(&self, work: F) -> F::Output {
+        RETRIES.scope(self.clone(), work).await
+    }
+
+    fn latest() -> Option<RetryNotice> {
+        RETRIES
+            .try_with(|r| r.0.lock().unwrap_or_else(PoisonError::into_inner).clone())
+            .ok()
+            .flatten()
+    }
+
+    fn clear() {
+        let _ = RETRIES.try_with(|r| *r.0.lock().unwrap_or_else(PoisonError::into_inner) = None);
+    }
+}
 
 /// A progress line on stderr when it is a terminal; a hidden one (no output at all) otherwise.
 pub fn bar(resource: Resource) -> ProgressBar {
@@ -82,7 +121,8 @@ fn waiting(page: u32, waited: Duration) -> String {
 }
 
 /// Awaits `fetch`, the fetch of page `page`, saying on the line each second past the first how
-/// long it has been waited for (retries included), and clearing that once it is done.
+/// long it has been waited for (retries included) and the latest retry, and clearing that once
+/// it is done.
 pub(crate) async fn waited<F: Future>(progress: &ProgressBar, page: u32, fetch: F) -> F::Output {
     let started = Instant::now();
     let mut ticks = tokio::time::interval_at(started + PATIENCE, PATIENCE);
@@ -91,13 +131,18 @@ pub(crate) async fn waited<F: Future>(progress: &ProgressBar, page: u32, fetch: 
     loop {
         tokio::select! {
             output = &mut fetch => {
+                Retries::clear();
                 if said && page > 1 {
                     progress.set_message("");
                 }
                 return output;
             }
             _ = ticks.tick() => {
-                progress.set_message(waiting(page, started.elapsed()));
+                let mut line = waiting(page, started.elapsed());
+                if let Some(retry) = Retries::latest() {
+                    line = format!("{line} · {retry}");
+                }
+                progress.set_message(line);
                 said = true;
             }
         }
@@ -142,6 +187,63 @@ mod tests {
 
         waited(&progress, 5, async {}).await;
         assert_eq!(progress.message(), "", "a quick page says nothing");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_line_says_the_latest_retry_while_the_page_is_waited_for() {
+        let progress = ProgressBar::hidden();
+        start(&progress);
+        let retries = Retries::default();
+        let told = Arc::new(Mutex::new(0));
+        let counted = Arc::clone(&told);
+        let observer = retries.observer(move |_| *counted.lock().unwrap() += 1);
+        let notice = |attempt| RetryNotice {
+            what: "GET /v1/customers".into(),
+            cause: crate::api::RetryCause::NoAnswer {
+                after: Duration::from_secs(30),
+            },
+            attempt,
+            attempts: 4,
+            wait: Duration::from_millis(200),
+        };
+        let progress_ref = &progress;
+        let page = async {
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            observer(&notice(2));
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            observer(&notice(3));
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        };
+        let watch = async {
+            tokio::time::sleep(Duration::from_millis(31_500)).await;
+            let second = progress_ref.message();
+            tokio::time::sleep(Duration::from_secs(30)).await;
+            (second, progress_ref.message())
+        };
+        let ((), (second, third)) = retries
+            .scope(async { tokio::join!(waited(progress_ref, 1, page), watch) })
+            .await;
+        assert_eq!(
+            second,
+            "waiting for the service to answer (31 s so far) · no answer for 30 s, trying \
+             again, 2 of 4"
+        );
+        assert_eq!(
+            third,
+            "waiting for the service to answer (61 s so far) · no answer for 30 s, trying \
+             again, 3 of 4"
+        );
+        assert_eq!(
+            *told.lock().unwrap(),
+            2,
+            "the other listener hears each one"
+        );
+        // The page came: the next one starts with no retry said.
+        let later = retries.scope(waited(progress_ref, 2, async {
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            progress_ref.message()
+        }));
+        assert_eq!(later.await, " · waiting for page 2 (1 s so far)");
     }
 
     #[test]

@@ -201,7 +201,7 @@ async fn a_short_page_is_an_error_and_a_list_that_really_shrank_is_not() {
 }
 
 #[tokio::test]
-async fn a_silent_service_says_the_wait_of_one_attempt_and_the_line_says_it_waits() {
+async fn a_silent_service_says_each_retry_and_the_wait_of_one_attempt_and_the_line_says_it_waits() {
     let base = silent().await;
     // Through the library: the progress line while the first page is waited for.
     let slow = client_with(&base, |c| {
@@ -243,8 +243,19 @@ async fn a_silent_service_says_the_wait_of_one_attempt_and_the_line_says_it_wait
     .unwrap();
     assert_eq!(output.status.code(), Some(1));
     let text = stderr(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    // stderr is no terminal here: each retry is a line of its own, as it happens.
+    assert_eq!(
+        lines[..3],
+        [
+            "taxdash: GET /v1/customers: no answer for 0.3 s, trying again, 2 of 4",
+            "taxdash: GET /v1/customers: no answer for 0.3 s, trying again, 3 of 4",
+            "taxdash: GET /v1/customers: no answer for 0.3 s, trying again, 4 of 4",
+        ],
+        "{text}"
+    );
     assert!(
-        text.starts_with(
+        lines[3].starts_with(
             "taxdash: fetching page 1 of the customers failed: The service did not answer \
              within 0.3 s (4 attempts)."
         ),
@@ -268,6 +279,43 @@ async fn a_silent_service_says_the_wait_of_one_attempt_and_the_line_says_it_wait
         "{}",
         stderr(&output)
     );
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn ctrl_c_stops_an_export_waiting_on_a_silent_service_at_once() {
+    let base = silent().await;
+    let dir = tempfile::tempdir().unwrap();
+    let child = taxdash(
+        &base,
+        dir.path(),
+        &["export", "customers", "--out", "c.csv"],
+    )
+    .env("TAXDASH_TIMEOUT", "30")
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let id = child.id().expect("still waiting").to_string();
+    let sent = Instant::now();
+    let signalled = std::process::Command::new("kill")
+        .args(["-INT", &id])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let output = tokio::time::timeout(Duration::from_secs(5), child.wait_with_output())
+        .await
+        .expect("no wait for the 30 s attempt to run out")
+        .unwrap();
+    assert!(
+        sent.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        sent.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_eq!(stderr(&output), "taxdash: interrupted\n");
+    assert!(files(dir.path()).is_empty(), "no file, no temporary file");
 }
 
 #[cfg(unix)]
