@@ -15,6 +15,8 @@ mod filings;
 mod nexus;
 mod pdf;
 mod places;
+
+pub(crate) use places::sale_place;
 mod products;
 mod profiles;
 mod registrations;

@@ -85,6 +85,55 @@ pub static US_PLACES: &[UsPlace] = &[
     p("WI", "Madison", "Dane", "53703", "608"),
 ];
 
+/// Places in states where demo sales are shipped to but no demo customer lives (kept apart so
+/// the customers drawn from [`US_PLACES`] stay as they are).
+pub static US_SALE_PLACES: &[UsPlace] = &[
+    p("LA", "New Orleans", "Orleans", "70112", "504"),
+    p("OK", "Oklahoma City", "Oklahoma", "73102", "405"),
+    p("IA", "Des Moines", "Polk", "50309", "515"),
+    p("NM", "Albuquerque", "Bernalillo", "87102", "505"),
+    p("NE", "Omaha", "Douglas", "68102", "402"),
+];
+
+/// Places outside the US where demo sales are shipped to but no demo customer lives.
+pub static WORLD_SALE_PLACES: &[WorldPlace] = &[w("GB", "LND", "London", "EC1A 1BB", "+44 20 ")];
+
+/// Where demo sale `n` to `country` (and `state`, when the sale names one) is shipped: a city
+/// and postal code of that jurisdiction and a street, the same for the same `n`. `None` where the
+/// tables know no place there.
+pub fn sale_place(
+    country: &str,
+    state: &str,
+    n: u32,
+) -> Option<(String, &'static str, &'static str)> {
+    let n = n as usize;
+    let (city, postal) = if country == "US" {
+        let here: Vec<&UsPlace> = US_PLACES
+            .iter()
+            .chain(US_SALE_PLACES)
+            .filter(|p| p.state == state)
+            .collect();
+        let place = here.get(n % here.len().max(1))?;
+        (place.city, place.zip)
+    } else {
+        let here: Vec<&WorldPlace> = CA_PLACES
+            .iter()
+            .chain(EU_PLACES)
+            .chain(WORLD_SALE_PLACES)
+            .filter(|p| p.country == country && (state.is_empty() || p.state == state))
+            .collect();
+        let place = here.get(n % here.len().max(1))?;
+        (place.city, place.postal)
+    };
+    let street = format!(
+        "{} {} {}",
+        100 + n % 9_000,
+        STREETS[n % STREETS.len()],
+        STREET_KINDS[n % STREET_KINDS.len()]
+    );
+    Some((street, city, postal))
+}
+
 /// A place outside the US: country, subdivision code (ISO 3166-2), city, postal code and the
 /// telephone prefix used to write local numbers.
 pub struct WorldPlace {

@@ -249,3 +249,102 @@ fn customer_order_is_stable() {
         assert_eq!(c.id, format!("cust_demo1_{:05}", i + 1));
     }
 }
+
+/// Whether `city` is a city of `state` in `country` in the place tables.
+fn city_of_state(country: &str, state: &str, city: &str) -> bool {
+    if country == "US" {
+        return places::US_PLACES
+            .iter()
+            .chain(places::US_SALE_PLACES)
+            .any(|p| p.state == state && p.city == city);
+    }
+    places::CA_PLACES
+        .iter()
+        .chain(places::EU_PLACES)
+        .chain(places::WORLD_SALE_PLACES)
+        .any(|p| p.country == country && (state.is_empty() || p.state == state) && p.city == city)
+}
+
+/// Every fault of one address: a city of another state, a postal code outside the state's range.
+fn address_faults(
+    what: &str,
+    country: Option<&str>,
+    state: Option<&str>,
+    city: Option<&str>,
+    postal: Option<&str>,
+) -> Vec<String> {
+    let (Some(country), Some(city)) = (country, city) else {
+        return Vec::new();
+    };
+    let state = state.unwrap_or("");
+    let mut faults = Vec::new();
+    if !city_of_state(country, state, city) {
+        faults.push(format!("{what}: {city} is not in {state} {country}"));
+    }
+    if let Some(postal) = postal
+        && reference::postal_code_fits(country, state, postal) == Some(false)
+    {
+        faults.push(format!(
+            "{what}: {postal} is not a postal code of {state} {country}"
+        ));
+    }
+    faults
+}
+
+#[test]
+fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
+    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
+    for (index, org) in [org0(), org1()].into_iter().enumerate() {
+        let mut faults = Vec::new();
+        let mut checked = 0;
+        for c in &org.customers {
+            checked += 1;
+            faults.extend(address_faults(
+                &c.id,
+                c.country.as_deref(),
+                c.state.as_deref(),
+                c.city.as_deref(),
+                c.postal_code.as_deref(),
+            ));
+        }
+        let anchor = chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap();
+        let count = BASE_COUNT[index];
+        let transactions = Transactions::generate(
+            42,
+            index,
+            &org.organization_id,
+            anchor,
+            count,
+            org.customers.len(),
+        );
+        let all: Vec<u32> = (0..count).collect();
+        let mut shipped = 0;
+        for t in transactions.rows_at(&all, &org.customers) {
+            for a in &t.addresses {
+                shipped += usize::from(a.city.is_some());
+                faults.extend(address_faults(
+                    &t.id,
+                    a.country.as_deref(),
+                    a.state.as_deref(),
+                    a.city.as_deref(),
+                    a.postal_code.as_deref(),
+                ));
+            }
+            // The rate charged is the rate of the state shipped to.
+            if let (Some(rate), Some(country)) = (t.tax_rate_calculated, t.country.as_deref()) {
+                let state = t.state.as_deref().unwrap_or("");
+                assert_eq!(rate, reference::tax_rate(country, state), "{}", t.id);
+            }
+        }
+        assert!(
+            checked > 10 && shipped * 10 > count as usize * 9,
+            "{shipped}"
+        );
+        assert!(
+            faults.is_empty(),
+            "{} faults: {:#?}",
+            faults.len(),
+            &faults[..faults.len().min(20)]
+        );
+    }
+}

@@ -4,6 +4,7 @@
 //!
 //! Nothing here depends on an organization or on the seed: every caller gets the same answer.
 
+mod addresses;
 mod catalog;
 mod forms;
 mod jurisdictions;
@@ -15,6 +16,7 @@ use rust_decimal::Decimal;
 
 use crate::model::{BackFilingTerms, JurisdictionForm, PhysicalNexusCategory, ProductCategory};
 
+pub use addresses::postal_code_fits;
 #[cfg(test)]
 pub(crate) use forms::schema_violations;
 pub use jurisdictions::{

@@ -330,17 +330,18 @@ impl Transactions {
         } else {
             tax_total
         };
+        let (street_1, city, postal_code) = ship_to(customer.as_ref(), country, state, n);
         let address = TransactionAddress {
             kind: AddressType::ShipTo,
             id: Some(format!("addr_{}{n:07}", self.org_index + 1)),
             transaction_id: Some(id.clone()),
             phone: None,
-            street_1: customer.as_ref().and_then(|c| c.street_1.clone()),
+            street_1,
             street_2: None,
-            city: customer.as_ref().and_then(|c| c.city.clone()),
+            city,
             county: None,
             state: Some(state.clone()).filter(|s| !s.is_empty()),
-            postal_code: customer.as_ref().and_then(|c| c.postal_code.clone()),
+            postal_code,
             country: Some(country.clone()),
             full_address: None,
             is_unincorporated: Some(false),
@@ -432,6 +433,31 @@ impl Transactions {
 }
 
 /// A demo subtotal split across its items, the last taking what division leaves.
+/// Where a demo sale to `country`/`state` is shipped: the customer's own address when the customer
+/// lives there, else a place of that jurisdiction, so the city, the state, the postal code and the
+/// rate charged always agree.
+fn ship_to(
+    customer: Option<&Customer>,
+    country: &str,
+    state: &str,
+    n: u32,
+) -> (Option<String>, Option<String>, Option<String>) {
+    let lives_there = |c: &&Customer| {
+        c.country.as_deref() == Some(country)
+            && (state.is_empty() || c.state.as_deref() == Some(state))
+            && c.city.is_some()
+    };
+    if let Some(c) = customer.filter(lives_there) {
+        return (c.street_1.clone(), c.city.clone(), c.postal_code.clone());
+    }
+    match crate::sandbox::demo_data::sale_place(country, state, n) {
+        Some((street, city, postal)) => {
+            (Some(street), Some(city.to_owned()), Some(postal.to_owned()))
+        }
+        None => (None, None, None),
+    }
+}
+
 fn split_cents(subtotal_cents: i64, items: u8) -> impl Iterator<Item = i64> {
     let items = i64::from(items.max(1));
     (0..items).map(move |i| {
