@@ -161,25 +161,32 @@ impl<R> fmt::Debug for Column<R> {
     }
 }
 
-/// What the fitting needs to know of a column: its width rules, its priority, and whether it is
-/// never cut.
+/// What the fitting needs to know of a column: its width rules, its priority, whether it is
+/// never cut, and how wide its content is on screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ColumnFit {
     pub width: ColumnWidth,
     pub priority: u8,
     pub keep: bool,
+    /// The widest of its title and its cells on screen; 0 when no row is on screen.
+    pub content: u16,
 }
 
 impl From<ColumnWidth> for ColumnFit {
-    /// A column of the default priority that may be cut.
+    /// A column of the default priority that may be cut, content unknown.
     fn from(width: ColumnWidth) -> Self {
         ColumnFit {
             width,
             priority: DEFAULT_PRIORITY,
             keep: false,
+            content: 0,
         }
     }
 }
+
+/// Cells a column may take past its content when there is room to spare, so neighbours do not
+/// touch.
+pub const PADDING: u16 = 2;
 
 /// Fits columns into `available` cells with `spacing` cells between neighbours.
 ///
@@ -189,6 +196,13 @@ impl From<ColumnWidth> for ColumnFit {
 /// what matters most stays. The room left over is shared by weight, never taking a column past
 /// its maximum; rounding leftovers go one cell at a time from the left. Room that no column may
 /// take stays unused on the right.
+///
+/// When the content on screen is known (rows are shown), widths follow it instead: the room
+/// left goes first to the columns whose content is cut, the one missing the least made whole
+/// first, each up to its widest cell (its maximum then gives way to what is really there); what is still
+/// left pads each growable column by up to [`PADDING`] cells, and the rest stays unused on the
+/// right. So a wide terminal shows every id whole without stretching a column into a band of
+/// blanks, and a narrow one cuts only the longest text.
 pub fn fit_widths(columns: &[ColumnFit], available: u16, spacing: u16) -> Vec<u16> {
     let widths: Vec<ColumnWidth> = columns.iter().map(|c| c.width).collect();
     let mut shown = vec![true; columns.len()];
@@ -215,6 +229,10 @@ pub fn fit_widths(columns: &[ColumnFit], available: u16, spacing: u16) -> Vec<u1
         .collect();
     let used = u16::try_from(needed(&shown)).unwrap_or(available);
     let mut spare = available.saturating_sub(used);
+    if columns.iter().any(|c| c.content > 0) {
+        fill_to_content(columns, &shown, &mut out, spare);
+        return out;
+    }
     while spare > 0 {
         let growable: Vec<usize> = (0..widths.len())
             .filter(|&i| shown[i] && widths[i].can_grow(out[i]))
@@ -248,9 +266,76 @@ pub fn fit_widths(columns: &[ColumnFit], available: u16, spacing: u16) -> Vec<u1
     out
 }
 
+/// Shares `spare` cells by content: cut columns first, the least cut made whole first, each up
+/// to its content; then up to [`PADDING`] cells each, from the left.
+fn fill_to_content(columns: &[ColumnFit], shown: &[bool], out: &mut [u16], mut spare: u16) {
+    let growable = |i: usize| shown[i] && columns[i].width.weight > 0;
+    let mut cut: Vec<usize> = (0..columns.len())
+        .filter(|&i| growable(i) && columns[i].content > out[i])
+        .collect();
+    cut.sort_by_key(|&i| (columns[i].content - out[i], i));
+    for i in cut {
+        let give = spare.min(columns[i].content - out[i]);
+        out[i] += give;
+        spare -= give;
+    }
+    for _ in 0..PADDING {
+        for i in (0..columns.len()).filter(|&i| growable(i)) {
+            if spare == 0 {
+                return;
+            }
+            if out[i] < columns[i].content.max(columns[i].width.min) + PADDING {
+                out[i] += 1;
+                spare -= 1;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sized(min: u16, content: u16) -> ColumnFit {
+        ColumnFit {
+            content,
+            ..ColumnFit::from(ColumnWidth::between(min, 20, 1))
+        }
+    }
+
+    #[test]
+    fn a_wide_table_follows_the_content_and_leaves_the_rest_on_the_right() {
+        // An id of 20, a name of 12, a date of 10 (fixed), all mins smaller.
+        let cols = [
+            sized(6, 20),
+            sized(8, 12),
+            ColumnFit {
+                content: 10,
+                ..ColumnFit::from(ColumnWidth::fixed(10))
+            },
+        ];
+        let w = fit_widths(&cols, 200, 1);
+        // Each growable column whole plus its padding; the fixed one as it is; no band.
+        assert_eq!(w, [22, 14, 10]);
+        // The content wins over a maximum: the id is not cut at 20 when it is 30 wide.
+        let long = [sized(6, 30), sized(8, 12)];
+        assert_eq!(fit_widths(&long, 200, 1), [32, 14]);
+    }
+
+    #[test]
+    fn a_narrow_table_cuts_only_the_column_that_misses_the_most() {
+        // An id of 20 (min 6), a customer of 14 (min 8), a description of 60 (min 10).
+        let cols = [sized(6, 20), sized(8, 14), sized(10, 60)];
+        // Mins 24 + 2 gaps = 26; 54 spare: the customer's 6 and the id's 14 first, the
+        // description gets the remaining 34.
+        let w = fit_widths(&cols, 80, 1);
+        assert_eq!(w, [20, 14, 44]);
+        assert_eq!(total(&w, 1), 80);
+        // Less room: the two short ones still whole, the long one cut.
+        assert_eq!(fit_widths(&cols, 60, 1), [20, 14, 24]);
+        // Too little for all: the customer whole, then the id as far as it goes.
+        assert_eq!(fit_widths(&cols, 40, 1), [14, 14, 10]);
+    }
 
     fn fits(widths: &[ColumnWidth]) -> Vec<ColumnFit> {
         widths.iter().copied().map(ColumnFit::from).collect()
@@ -303,6 +388,7 @@ mod tests {
             width: ColumnWidth::fixed(min),
             priority,
             keep,
+            content: 0,
         };
         // An id (low), an amount (kept, lowest number), a status (high), a timestamp (low).
         let cols = [

@@ -122,21 +122,21 @@ impl<R> PagedTable<R> {
         }
     }
 
-    /// What the fitting needs of `column`. A kept column is at least as wide as its title (with
-    /// the sort arrow) and its widest cell among the rows `visible`, so an amount is never cut.
+    /// What the fitting needs of `column`: its content is the widest of its title (with the sort
+    /// arrow) and its cells among the rows `visible` (0 while none is loaded). A kept column is at
+    /// least that wide, so an amount is never cut.
     fn column_fit(&self, column: &Column<R>, visible: Range<u64>, theme: &Theme) -> ColumnFit {
         let mut width = column.width;
+        let sorted = self
+            .sort
+            .is_some_and(|s| s.key == column.key && column.sortable());
+        let title = text::width(column.title) + if sorted { 2 } else { 0 };
+        let widest = visible
+            .filter_map(|i| self.row(i))
+            .map(|row| (column.cell)(row, theme).width())
+            .max();
+        let full = u16::try_from(title.max(widest.unwrap_or(0))).unwrap_or(u16::MAX);
         if column.keep {
-            let sorted = self
-                .sort
-                .is_some_and(|s| s.key == column.key && column.sortable());
-            let title = text::width(column.title) + if sorted { 2 } else { 0 };
-            let widest = visible
-                .filter_map(|i| self.row(i))
-                .map(|row| (column.cell)(row, theme).width())
-                .max()
-                .unwrap_or(0);
-            let full = u16::try_from(title.max(widest)).unwrap_or(u16::MAX);
             width.min = width.min.max(full);
             if width.max > 0 {
                 width.max = width.max.max(width.min);
@@ -146,6 +146,7 @@ impl<R> PagedTable<R> {
             width,
             priority: column.priority,
             keep: column.keep,
+            content: if widest.is_some() { full } else { 0 },
         }
     }
 

@@ -304,12 +304,12 @@ fn long_and_wide_text_is_cut_with_an_ellipsis() {
         ..reg(id)
     };
     t.receive(0, 1, page_with(1, 1, wide));
-    // 30 wide: ID 7 + 1 + State 5 + 1 + Amount 8 leaves 8, shared: State 9, Amount 12.
+    // 30 wide: ID 7 + 1 + State 5 + 1 + Amount 8 leaves 8, all to the cut State: 13.
     let lines = buffer_lines(&draw(&mut t, 30, 3, &Theme::default()));
-    assert_eq!(lines[1], "      0 東京都港…     0.05 USD");
+    assert_eq!(lines[1], "      0 東京都港区六… 0.05 USD");
     // An odd width: the last ideograph cannot fit half, so the cell is one short.
     let lines = buffer_lines(&draw(&mut t, 31, 3, &Theme::default()));
-    assert_eq!(lines[1], "      0 東京都港…      0.05 USD");
+    assert_eq!(lines[1], "      0 東京都港区六…  0.05 USD");
     assert!(lines.iter().all(|l| crate::ui::text::width(l) <= 31));
 }
 
@@ -449,7 +449,8 @@ fn wide_amounts() -> PagedTable<Reg> {
 #[test]
 fn a_kept_amount_is_shown_whole_past_its_maximum() {
     let mut t = wide_amounts();
-    // ID 7 + State 8 + Status 6 + Amount 13 (its widest cell, past its maximum of 10) + 3 = 37.
+    // ID 7 + State 8 + Status 6 + Amount 13 (its widest cell, past its maximum of 10) + 3 = 37;
+    // of the 3 left, 2 make the state whole and the last goes to the status.
     let lines = draw_prioritised(&mut t, 40);
     assert_eq!(lines[0], "     ID State      Status         Amount");
     assert_eq!(lines[2], "   1233 State 1233 REGIST… 12,330.05 USD");
