@@ -285,3 +285,23 @@ async fn transactions_open_newest_first() {
     assert!(row.contains(&first[0].external_id), "{row}\n{screen}");
     d.quit().await;
 }
+
+/// The list at a wide and a middling terminal: columns as wide as what they hold (ids whole),
+/// no band of blanks inside the table.
+#[tokio::test]
+async fn list_widths_follow_the_content_at_200_and_120_columns() {
+    for (size, name) in [
+        ((200, 50), "transactions_list_200x50"),
+        ((120, 40), "transactions_list_120x40"),
+    ] {
+        let d = Dashboard::start(Options {
+            size,
+            ..Options::default()
+        })
+        .await;
+        open_transactions(&d).await;
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        insta::assert_snapshot!(name, d.screen());
+        d.quit().await;
+    }
+}
