@@ -450,7 +450,8 @@ impl Form {
         };
     }
 
-    /// Handles one key. Tab/Shift-Tab (and Down/Up outside a multi-line field) move the focus;
+    /// Handles one key. Tab/Shift-Tab (and Down/Up outside a multi-line field or a short select,
+    /// where they move the cursor or the choice) move the focus;
     /// Enter moves on, or submits from the last field; Ctrl-S submits; Esc closes, asking first
     /// when there is unsaved input. Every other key goes to the focused field: printable keys
     /// are typed into a text field and never act as commands.
@@ -476,10 +477,16 @@ impl Form {
             .fields
             .get(self.focus)
             .is_some_and(|f| f.spec.kind == FieldKind::MultiLine);
+        // ↑/↓ stay inside a field drawn on several lines: a multi-line text, a short select.
+        let inside = multi_line
+            || self
+                .fields
+                .get(self.focus)
+                .is_some_and(|f| f.spec.is_short_select());
         match key.code {
             KeyCode::Tab => self.move_focus(true, true),
-            KeyCode::Down if !multi_line => self.move_focus(true, false),
-            KeyCode::Up if !multi_line => self.move_focus(false, false),
+            KeyCode::Down if !inside => self.move_focus(true, false),
+            KeyCode::Up if !inside => self.move_focus(false, false),
             KeyCode::Enter if !multi_line => {
                 if self.focus + 1 >= self.fields.len() {
                     return self.submit();
@@ -535,6 +542,9 @@ impl Form {
                     _ if n == 0 => None,
                     (KeyCode::Right, _) | (_, Some(' ')) => Some(chosen.map_or(0, |i| (i + 1) % n)),
                     (KeyCode::Left, _) => Some(chosen.map_or(n - 1, |i| (i + n - 1) % n)),
+                    // Only a short select gets these: down and up its list, not wrapping.
+                    (KeyCode::Down, _) => Some(chosen.map_or(0, |i| (i + 1).min(n - 1))),
+                    (KeyCode::Up, _) => Some(chosen.map_or(0, |i| i.saturating_sub(1))),
                     (KeyCode::Backspace | KeyCode::Delete, _) if !field.spec.required => None,
                     (_, Some(c)) => {
                         // Jump to the next choice whose label starts with the letter typed.
@@ -567,7 +577,13 @@ impl Form {
             Hint::new("Ctrl-S", "submit", GROUP),
             Hint::new("Esc", "close", GROUP),
         ];
-        let kind = self.fields.get(self.focus).map(|f| &f.spec.kind);
+        let focused = self.fields.get(self.focus).map(|f| &f.spec);
+        if focused.is_some_and(FieldSpec::is_short_select) {
+            hints.insert(0, Hint::new("Enter", "next/submit", GROUP));
+            hints.insert(0, Hint::new("↑/↓", "choose", GROUP));
+            return hints;
+        }
+        let kind = focused.map(|f| &f.kind);
         match kind {
             Some(FieldKind::Select(_)) => hints.insert(0, Hint::new("←/→", "choose", GROUP)),
             Some(FieldKind::Checkbox) => hints.insert(0, Hint::new("Space", "toggle", GROUP)),

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::{Choice, Field, FieldKind, Form, Input};
+use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::wrap::wrap;
 
@@ -106,6 +107,8 @@ impl Form {
         let mut lines = Vec::new();
         let indented = |text: String, style: Style| Line::styled(format!(" {text}"), style);
         let shown = match field.input {
+            // A short select lists every explanation already.
+            Input::Choice(_) if field.spec.is_short_select() => None,
             Input::Choice(chosen) => chosen,
             Input::Multi { cursor, .. } if focused => Some(cursor),
             _ => None,
@@ -171,6 +174,16 @@ impl Form {
                 });
                 (&**area).render(inner, canvas);
             }
+            Input::Choice(chosen) if field.spec.is_short_select() => {
+                let lines = list_lines(choices, *chosen, inner.width, |_, chosen| {
+                    match (chosen, focused) {
+                        (true, true) => text.patch(theme.selection),
+                        (true, false) => text,
+                        (false, _) => theme.muted,
+                    }
+                });
+                Paragraph::new(lines).style(text).render(inner, canvas);
+            }
             Input::Choice(chosen) => {
                 let line = match chosen.and_then(|c| choices.get(c).map(|choice| (c, choice))) {
                     Some((c, choice)) => Line::from(vec![
@@ -201,6 +214,44 @@ impl Form {
             }
         }
     }
+}
+
+/// A short select's choices one under the other, `(•)` marking the chosen one, each followed by
+/// its explanation (on the same line when it fits, else wrapped under the label). `style` gives
+/// the label's style, from its index and whether it is the chosen one.
+fn list_lines(
+    choices: &[Choice],
+    chosen: Option<usize>,
+    width: u16,
+    style: impl Fn(usize, bool) -> Style,
+) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(1));
+    let mut lines = Vec::new();
+    for (i, choice) in choices.iter().enumerate() {
+        let is_chosen = chosen == Some(i);
+        let mark = if is_chosen { "(•) " } else { "( ) " };
+        let head = Span::styled(format!("{mark}{}", choice.label), style(i, is_chosen));
+        let explanation = choice.explanation.as_str();
+        let together = 4 + text::width(&choice.label) + 2 + text::width(explanation);
+        if explanation.is_empty() {
+            lines.push(Line::from(head));
+        } else if together <= width {
+            lines.push(Line::from(vec![
+                head,
+                Span::raw("  "),
+                Span::raw(explanation.to_owned()),
+            ]));
+        } else {
+            lines.push(Line::from(head));
+            let room = u16::try_from(width.saturating_sub(4)).unwrap_or(u16::MAX);
+            lines.extend(
+                wrap(explanation, room)
+                    .into_iter()
+                    .map(|part| Line::raw(format!("    {part}"))),
+            );
+        }
+    }
+    lines
 }
 
 /// A multi-select's choices as `[x] EXPOSED  [ ] APPROACHING`, wrapped to `width`, each
@@ -246,6 +297,12 @@ fn input_height(field: &Field, width: u16) -> u16 {
         (FieldKind::MultiLine, Input::Text(area)) => {
             let (least, most) = MULTI_LINE_ROWS;
             (area.lines().len() as u16).clamp(least, most) + 2
+        }
+        (FieldKind::Select(choices), Input::Choice(chosen)) if field.spec.is_short_select() => {
+            let rows = list_lines(choices, *chosen, width.saturating_sub(2), |_, _| {
+                Style::default()
+            });
+            rows.len() as u16 + 2
         }
         (FieldKind::MultiSelect(choices), Input::Multi { chosen, .. }) => {
             let rows = multi_lines(choices, chosen, width.saturating_sub(2), |_| {

@@ -1,5 +1,9 @@
 //! What a form is made of: one descriptor per field, naming the wire field it fills.
 
+/// The most choices a select may have to be drawn as a list (see
+/// [`FieldSpec::is_short_select`]).
+pub const SHORT_SELECT: usize = 6;
+
 /// One choice of a select field: the value sent, the label shown, and a sentence shown under the
 /// field while the choice is selected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +92,13 @@ impl FieldSpec {
     }
 
     /// The choices of a select or multi-select field; none for other kinds.
+    /// A select of at most [`SHORT_SELECT`] choices: drawn as the list of its choices, each
+    /// with its explanation, and ↑/↓ move the choice in it (as they move the cursor in a
+    /// multi-line field; Tab, Shift-Tab and Enter move to another field).
+    pub fn is_short_select(&self) -> bool {
+        matches!(&self.kind, FieldKind::Select(c) if !c.is_empty() && c.len() <= SHORT_SELECT)
+    }
+
     pub fn choices(&self) -> &[Choice] {
         match &self.kind {
             FieldKind::Select(choices) | FieldKind::MultiSelect(choices) => choices,

@@ -614,3 +614,95 @@ fn a_multi_select_hints_move_and_toggle() {
     assert_eq!(hints[0], ("←/→".to_owned(), "move".to_owned()));
     assert_eq!(hints[1], ("space".to_owned(), "toggle".to_owned()));
 }
+
+#[test]
+fn a_short_select_takes_up_and_down_as_its_choice_and_tab_moves_on() {
+    let mut form = deregistration();
+    form.focus_field("reason");
+    form.handle_key(key(KeyCode::Down));
+    assert_eq!(
+        form.focused_name(),
+        Some("reason"),
+        "Down stays in the list"
+    );
+    assert_eq!(form.values().text("reason"), Some("FULL_BUSINESS_CLOSURE"));
+    form.handle_key(key(KeyCode::Down));
+    form.handle_key(key(KeyCode::Down));
+    assert_eq!(
+        form.values().text("reason"),
+        Some("CLOSING_NEXUS_IN_STATE"),
+        "Down stops at the last choice"
+    );
+    form.handle_key(key(KeyCode::Up));
+    form.handle_key(key(KeyCode::Up));
+    assert_eq!(form.values().text("reason"), Some("FULL_BUSINESS_CLOSURE"));
+    assert_eq!(form.focused_name(), Some("reason"), "Up stays too");
+    assert_eq!(
+        form.hints()
+            .iter()
+            .map(|h| h.keys.as_str())
+            .take(2)
+            .collect::<Vec<_>>(),
+        ["↑/↓", "Enter"]
+    );
+    form.handle_key(key(KeyCode::Tab));
+    assert_eq!(form.focused_name(), Some("final_return_acknowledged"));
+    form.focus_field("reason");
+    form.handle_key(key(KeyCode::Enter));
+    assert_eq!(form.focused_name(), Some("final_return_acknowledged"));
+}
+
+#[test]
+fn a_short_select_lists_its_choices_with_their_explanations() {
+    let mut form = deregistration();
+    let text = all_text(&draw(&mut form, 64, 30));
+    assert!(!text.contains("nothing chosen"), "{text}");
+    assert!(text.contains("( ) Full business closure"), "{text}");
+    assert!(
+        text.contains("The business stops trading everywhere."),
+        "{text}"
+    );
+    assert!(text.contains("( ) Closing nexus in state"), "{text}");
+    form.focus_field("reason");
+    form.handle_key(key(KeyCode::Down));
+    let buf = draw(&mut form, 64, 30);
+    let text = all_text(&buf);
+    assert!(text.contains("(•) Full business closure"), "{text}");
+    assert_eq!(
+        text.matches("The business stops trading everywhere.")
+            .count(),
+        1,
+        "the explanation is not repeated under the field: {text}"
+    );
+    assert_styled(
+        &buf,
+        "(•) Full business closure",
+        Theme::default()
+            .input_focus
+            .patch(Theme::default().selection),
+    );
+    // A wide form puts each explanation beside its label.
+    let text = all_text(&draw(&mut form, 100, 30));
+    assert!(
+        text.contains("(•) Full business closure  The business stops trading everywhere."),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_select_of_many_choices_stays_on_one_line_and_the_arrows_move_the_focus() {
+    let choices: Vec<Choice> = (1..=7)
+        .map(|i| Choice::new(format!("C{i}"), format!("Choice {i}"), ""))
+        .collect();
+    let mut form = Form::new(vec![
+        FieldSpec::new("pick", "Pick", FieldKind::Select(choices)),
+        FieldSpec::new("name", "Name", FieldKind::Text),
+    ]);
+    form.handle_key(key(KeyCode::Right));
+    let text = all_text(&draw(&mut form, 60, 12));
+    assert!(text.contains("‹ Choice 1 ›  1 of 7"), "{text}");
+    assert!(!text.contains("Choice 2"), "{text}");
+    form.handle_key(key(KeyCode::Down));
+    assert_eq!(form.focused_name(), Some("name"));
+    assert_eq!(form.values().text("pick"), Some("C1"));
+}
