@@ -60,9 +60,17 @@ async fn search_for(d: &Dashboard, query: &str, rows: u64) {
 /// Chooses `label` in the focused select once the lookup has narrowed it to that one choice
 /// (earlier lookups may still be answering while the keys arrive).
 async fn choose_only(d: &Dashboard, label: &str) {
-    let chosen = format!("‹ {label} ›  1 of 1");
+    // A short select lists its choices: the chosen one, and the field's border right under it.
+    let chosen = format!("(•) {label}");
+    let only = |screen: &str| {
+        let lines: Vec<&str> = screen.lines().collect();
+        lines
+            .windows(2)
+            .any(|w| w[0].contains(&chosen) && w[1].contains('└'))
+            && !lines.iter().any(|l| l.contains("│( ) ") && l.contains('@'))
+    };
     for _ in 0..50 {
-        if d.screen().contains(&chosen) {
+        if only(&d.screen()) {
             return;
         }
         d.key(KeyCode::Right);

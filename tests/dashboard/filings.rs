@@ -335,7 +335,7 @@ async fn the_overdue_filter_shows_the_filings_past_due_and_not_filed() {
     d.wait_for("space toggle").await;
     d.key(KeyCode::Tab);
     d.key(KeyCode::Right);
-    d.wait_for("‹ overdue ›").await;
+    d.wait_for("(•) overdue").await;
     d.key_with(KeyCode::Char('s'), crossterm::event::KeyModifiers::CONTROL);
     let said = format!(
         "overdue (due before {today}), UNFILED or FILING or PAUSED: {kept} of {checked} filings \
