@@ -44,7 +44,7 @@ impl Record for Registration {
         ("country_code", |r| r.country_code.clone()),
         ("state_code", |r| r.state_code.clone()),
         ("state_name", |r| r.state_name.clone()),
-        ("registration_type", |r| show(&r.registration_type)),
+        ("registration_type", |r| opt(&r.registration_type)),
         ("tax_type", |r| opt(&r.tax_type)),
         ("filing_frequency", |r| show(&r.filing_frequency)),
         ("filing_days", |r| show(&r.filing_days)),

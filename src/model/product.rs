@@ -47,10 +47,14 @@ pub struct Product {
 }
 
 /// One main category of the catalog with its subcategories. The interface does not show the
-/// catalog's fields; this is the sandbox's shape, and the client reads it as it comes.
+/// catalog's fields: the client reads both the sandbox's shape (`{name, label}`) and the live
+/// service's (`{name, description, example, is_frequent}`, its extra fields left aside): every
+/// field but `name` may be absent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductCategory {
     pub name: String,
+    /// The name in words, when the service sends one (`""` when it does not).
+    #[serde(default)]
     pub label: String,
     #[serde(default)]
     pub subcategories: Vec<ProductSubcategory>,
@@ -59,5 +63,7 @@ pub struct ProductCategory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductSubcategory {
     pub name: String,
+    /// The name in words, when the service sends one (`""` when it does not).
+    #[serde(default)]
     pub label: String,
 }

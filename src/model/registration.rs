@@ -120,9 +120,13 @@ pub struct Registration {
     #[serde(default)]
     pub state_name: String,
     pub filing_frequency: FilingFrequency,
+    /// Days after the period's end a return is due. Absent on some answers: read as 0 here (the
+    /// JSON exports keep the record as sent).
     #[serde(default)]
     pub filing_days: i64,
-    pub registration_type: RegistrationType,
+    /// Absent on some answers (the live document's own list example has none).
+    #[serde(default)]
+    pub registration_type: Option<RegistrationType>,
     #[serde(default)]
     pub filing_website_url: String,
     pub registration_date: Option<NaiveDate>,

@@ -144,11 +144,11 @@ fn registration(
             .into(),
         filing_frequency: frequency.clone(),
         filing_days: spec.filing_days,
-        registration_type: if eu {
+        registration_type: Some(if eu {
             RegistrationType::EuOss
         } else {
             RegistrationType::Other_
-        },
+        }),
         filing_website_url: reference::filing_website_url(spec.country, spec.state),
         registration_date: Some(registration_date),
         registration_email: Some(format!("tax@{}", profile.domain)),

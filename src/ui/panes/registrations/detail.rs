@@ -74,7 +74,7 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                         status_style(&r.status, theme),
                     ))),
                 ),
-                ("Registration type", plain(&r.registration_type)),
+                ("Registration type", opt(r.registration_type.as_ref())),
                 ("Category", opt(r.registration_category.as_ref())),
                 ("Tax type", opt(r.tax_type.as_ref())),
                 ("Sales tax ID", opt(r.sales_tax_id.as_ref())),
