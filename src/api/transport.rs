@@ -268,34 +268,42 @@ impl Transport {
         }
     }
 
-    /// Sends a list `call` and answers its page with the items exactly as sent (their JSON
-    /// text): keys not translated, nothing dropped, nothing filled in. Only the envelope is read.
+    /// Sends a list `call` and answers its page with the items as sent (their JSON text):
+    /// nothing dropped, nothing filled in. v1 items are the service's own text; a Tenanted
+    /// item's keys are turned to v1's spelling (as for every answer), its values untouched.
     pub async fn send_page_raw(&self, call: Call) -> ApiResult<Page<Box<RawValue>>> {
         let (what, bytes) = self.execute(call).await?;
-        serde_json::from_slice(&bytes).map_err(|e| ApiError::Undecodable {
-            what,
+        let undecodable = |e: serde_json::Error| ApiError::Undecodable {
+            what: what.clone(),
             detail: format!("expected a page: {}", self.redactor.text(&e.to_string())),
-        })
+        };
+        let page: Page<Box<RawValue>> = serde_json::from_slice(&bytes).map_err(undecodable)?;
+        match self.generation {
+            Generation::V1 => Ok(page),
+            Generation::Tenanted(_) => {
+                let mut items = Vec::with_capacity(page.items.len());
+                for item in page.items {
+                    let value = serde_json::from_str(item.get()).map_err(undecodable)?;
+                    let text = serde_json::to_string(&self.generation.decode_answer(value))
+                        .map_err(undecodable)?;
+                    items.push(RawValue::from_string(text).map_err(undecodable)?);
+                }
+                Ok(Page { items, ..page })
+            }
+        }
     }
 
     /// Reads one item of a page [`send_page_raw`](Self::send_page_raw) answered as `T`, as
     /// [`send`](Self::send) would have read it.
     pub fn read_item<T: DeserializeOwned>(&self, item: &RawValue) -> ApiResult<T> {
-        let undecodable = |e: serde_json::Error| ApiError::Undecodable {
+        serde_json::from_str(item.get()).map_err(|e| ApiError::Undecodable {
             what: "a list item".to_owned(),
             detail: format!(
                 "expected {}: {}",
                 short_type_name::<T>(),
                 self.redactor.text(&e.to_string())
             ),
-        };
-        match self.generation {
-            Generation::V1 => serde_json::from_str(item.get()).map_err(undecodable),
-            Generation::Tenanted(_) => {
-                let value = serde_json::from_str(item.get()).map_err(undecodable)?;
-                serde_json::from_value(self.generation.decode_answer(value)).map_err(undecodable)
-            }
-        }
+        })
     }
 
     /// Sends `call` and answers the body's JSON as sent (`null` for an empty body), keys not

@@ -23,8 +23,9 @@ use crate::model::{Page, PageParams};
 
 impl Client {
     /// One page of the list `filter` filters (any list: the filter's type names it), each item
-    /// exactly as the service sent it (its JSON text): every field kept, unknown ones included,
-    /// an absent one still absent, keys in the generation's own spelling and order. The same call as the typed list
+    /// as the service sent it (its JSON text): every field kept, unknown ones included, an
+    /// absent one still absent. v1 items are byte for byte the service's; a Tenanted item's keys
+    /// are spelled as v1's (`countryCode` -> `country_code`), its values untouched. The same call as the typed list
     /// method, with the same pacing and retries; [`read_item`](Self::read_item) reads an item
     /// as that method would.
     pub async fn list_raw<F: ListFilter>(
