@@ -184,7 +184,10 @@ async fn records_with_only_the_required_fields_are_read() {
         "6.50"
     );
     assert_eq!(
-        transaction.refund_status.as_ref().map(|s| s.as_str()),
+        transaction
+            .refund_status
+            .as_ref()
+            .map(taxdash::model::RefundStatus::as_str),
         Some("NOT_REFUNDED"),
         "a value this version does not know is kept"
     );
