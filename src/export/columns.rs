@@ -47,7 +47,7 @@ impl Record for Registration {
         ("registration_type", |r| opt(&r.registration_type)),
         ("tax_type", |r| opt(&r.tax_type)),
         ("filing_frequency", |r| show(&r.filing_frequency)),
-        ("filing_days", |r| show(&r.filing_days)),
+        ("filing_days", |r| opt(&r.filing_days)),
         ("registration_date", |r| opt(&r.registration_date)),
         ("registration_email", |r| opt(&r.registration_email)),
         ("sales_tax_id", |r| opt(&r.sales_tax_id)),

@@ -67,3 +67,28 @@ pub struct ProductSubcategory {
     #[serde(default)]
     pub label: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_catalog_is_read_in_either_shape() {
+        let live: Vec<ProductCategory> = serde_json::from_value(json!([
+            {"name": "Physical", "subcategories": [
+                {"name": "Footwear", "description": "", "example": "", "is_frequent": true}
+            ]}
+        ]))
+        .expect("the live shape");
+        assert_eq!(live[0].label, "");
+        assert_eq!(live[0].subcategories[0].name, "Footwear");
+        let labelled: Vec<ProductCategory> = serde_json::from_value(json!([
+            {"name": "PHYSICAL", "label": "Physical",
+             "subcategories": [{"name": "FOOTWEAR", "label": "Footwear"}]}
+        ]))
+        .expect("the labelled shape");
+        assert_eq!(labelled[0].subcategories[0].label, "Footwear");
+    }
+}

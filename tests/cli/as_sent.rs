@@ -101,6 +101,7 @@ async fn csv_keeps_its_columns() {
     assert_eq!(rows.len(), 2);
     assert_eq!(cell(0, "id"), "regs_sent_1");
     assert_eq!(cell(0, "registration_type"), "", "absent: an empty cell");
+    assert_eq!(cell(0, "filing_days"), "", "absent: an empty cell, not 0");
     assert_eq!(cell(1, "registration_type"), "OTHER");
     assert_eq!(cell(1, "filing_days"), "23");
     assert_eq!(cell(1, "amount_fees"), "35.00");

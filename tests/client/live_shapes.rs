@@ -125,7 +125,8 @@ async fn a_registration_without_type_or_filing_days_is_read_with_its_page() {
     assert_eq!(first.registration_type, None, "absent, not invented");
     assert_eq!(first.has_all_credentials, Some(true));
     assert_eq!(second.registration_type, Some(RegistrationType::Other_));
-    assert_eq!(second.filing_days, 23);
+    assert_eq!(second.filing_days, Some(23));
+    assert_eq!(first.filing_days, None, "absent, not 0");
 }
 
 #[tokio::test]

@@ -143,7 +143,7 @@ fn registration(
             .unwrap_or(spec.state)
             .into(),
         filing_frequency: frequency.clone(),
-        filing_days: spec.filing_days,
+        filing_days: Some(spec.filing_days),
         registration_type: Some(if eu {
             RegistrationType::EuOss
         } else {

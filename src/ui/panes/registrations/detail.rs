@@ -106,7 +106,7 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
             "Filing",
             vec![
                 ("Filing frequency", plain(&r.filing_frequency)),
-                ("Filing days", plain(r.filing_days)),
+                ("Filing days", opt(r.filing_days.as_ref())),
                 ("First frequency", opt(r.initial_filing_frequency.as_ref())),
                 (
                     "Scheduled frequency",
