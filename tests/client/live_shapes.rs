@@ -6,8 +6,8 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{Value, json};
 use taxdash::api::{
-    Client, CustomerFilter, ExemptionFilter, FilingFilter, ProductFilter, RegistrationFilter,
-    TransactionFilter,
+    Client, CustomerFilter, ExemptionFilter, FilingFilter, PhysicalNexusFilter, ProductFilter,
+    RegistrationFilter, TransactionFilter,
 };
 use taxdash::model::{FilingFrequency, PageParams, RegistrationStatus, RegistrationType};
 
@@ -52,8 +52,16 @@ fn categories() -> Value {
 
 /// The smallest records the live document promises (only its required fields), plus one field
 /// this version does not model on each.
-fn minimal() -> [(&'static str, Value); 5] {
+fn minimal() -> [(&'static str, Value); 6] {
     [
+        (
+            "/v1/nexus/physical_nexus",
+            page(
+                json!([{"id": "phys_min", "country_code": "US", "state_code": "TX",
+                         "start_date": "2024-01-01", "category": "PHYSICAL_BUSINESS_LOCATION",
+                         "note": "warehouse"}]),
+            ),
+        ),
         (
             "/v1/customers",
             page(json!([{"id": "cust_min", "organization_id": "orgn_x", "loyalty": 3}])),
@@ -78,7 +86,7 @@ fn minimal() -> [(&'static str, Value); 5] {
             page(json!([{"id": "file_min", "registration_id": "regs_live_1",
                          "start_date": "2024-01-01", "end_date": "2024-03-31",
                          "country_code": "US", "filing_website_url": "",
-                         "tax_remitted": "12.00"}])),
+                         "date_filed": "2025-01-19", "tax_remitted": "12.00"}])),
         ),
         (
             "/v1/transactions",
@@ -170,6 +178,17 @@ async fn records_with_only_the_required_fields_are_read() {
         .expect("filings");
     assert_eq!(filings.items[0].id, "file_min");
     assert_eq!(filings.items[0].due_date, None);
+    assert_eq!(
+        filings.items[0].date_filed.map(|t| t.date().to_string()),
+        Some("2025-01-19".to_owned()),
+        "a date where a timestamp may be"
+    );
+    let physical = client
+        .list_physical_nexus(&PhysicalNexusFilter::default(), first)
+        .await
+        .expect("physical nexus");
+    assert_eq!(physical.items[0].id, "phys_min");
+    assert_eq!(physical.items[0].end_date, None);
     let transactions = client
         .list_transactions(&TransactionFilter::default(), first)
         .await
