@@ -285,7 +285,9 @@ mod tests {
         }))
         .expect("read");
         assert_eq!(
-            read.registration_type.as_ref().map(|t| t.as_str()),
+            read.registration_type
+                .as_ref()
+                .map(RegistrationType::as_str),
             Some("UK_VAT")
         );
     }
