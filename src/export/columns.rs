@@ -21,7 +21,7 @@ use crate::model::{Customer, Exemption, Filing, Nexus, PhysicalNexus, Registrati
 /// One CSV column: its header and how a record fills it.
 pub(crate) type Column<T> = (&'static str, fn(&T) -> String);
 
-/// A record that can be exported: as JSON (its full wire form) and as one CSV row.
+/// A record that can be exported as one CSV row (the JSON exports write the record as sent).
 pub(crate) trait Record: Serialize + DeserializeOwned + Send + 'static {
     /// The CSV columns, in order.
     const COLUMNS: &'static [Column<Self>];

@@ -6,6 +6,12 @@
 //! memory does not grow with the length of the list. Every call goes through the client, so its
 //! rate limiter paces them and its retries cover transient failures.
 //!
+//! JSON and JSON Lines carry each record as the service sent it, read through
+//! [`Client::list_raw`]: fields this version does not model are kept, an absent field stays
+//! absent, v1 records are byte for byte the service's (each put on one line), a Tenanted
+//! record's keys are spelled as v1's. CSV reads each record as the typed model and writes the
+//! resource's documented columns.
+//!
 //! [`export_to_file`] writes to a temporary file next to the target and renames it over the
 //! target only once the whole list is written: a failed or interrupted export (dropping the
 //! future) leaves neither a half-written file nor the temporary one behind.
@@ -119,9 +125,9 @@ pub enum Format {
     /// A header line, then one row per record with the resource's documented columns.
     #[default]
     Csv,
-    /// One JSON array of the full records, one record per line.
+    /// One JSON array of the full records as the service sent them, one record per line.
     Json,
-    /// JSON Lines: one full record (a JSON object) per line.
+    /// JSON Lines: one full record (a JSON object, as the service sent it) per line.
     Jsonl,
 }
 
