@@ -13,6 +13,7 @@ use reqwest::multipart::{Form, Part};
 use reqwest::{Method, Response, StatusCode, redirect};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use url::Url;
 
 use super::config::{ClientBuildError, ClientConfig, Selector};
@@ -21,7 +22,8 @@ use super::generation::{Generation, InvalidHeader};
 use super::network::Symptoms;
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
 use super::service_error::parse_allow;
-use crate::model::filters::Query;
+use crate::model::filters::{ListFilter, Query};
+use crate::model::{Page, PageParams};
 
 /// Requests the pacing lets through back to back (see [`Transport::new`]).
 const PACING_BURST: NonZeroU32 = NonZeroU32::new(2).expect("non-zero");
@@ -67,6 +69,11 @@ impl Call {
 
     pub fn get<S: AsRef<str>>(segments: &[S]) -> Self {
         Self::new(Method::GET, segments)
+    }
+
+    /// One page of the list `F` filters.
+    pub fn list<F: ListFilter>(filter: &F, page: PageParams) -> Self {
+        Self::get(F::PATH).query(filter.query(page))
     }
 
     pub fn query(mut self, query: Query) -> Self {
@@ -344,6 +351,44 @@ impl Transport {
                 serde_json::from_value(self.generation.decode_answer(value)).map_err(undecodable)
             }
         }
+    }
+
+    /// Sends a list `call` and answers its page with the items as sent (their JSON text):
+    /// nothing dropped, nothing filled in. v1 items are the service's own text; a Tenanted
+    /// item's keys are turned to v1's spelling (as for every answer), its values untouched.
+    pub async fn send_page_raw(&self, call: Call) -> ApiResult<Page<Box<RawValue>>> {
+        let (what, bytes) = self.execute(call).await?;
+        let undecodable = |e: serde_json::Error| ApiError::Undecodable {
+            what: what.clone(),
+            detail: format!("expected a page: {}", self.redactor.text(&e.to_string())),
+        };
+        let page: Page<Box<RawValue>> = serde_json::from_slice(&bytes).map_err(undecodable)?;
+        match self.generation {
+            Generation::V1 => Ok(page),
+            Generation::Tenanted(_) => {
+                let mut items = Vec::with_capacity(page.items.len());
+                for item in page.items {
+                    let value = serde_json::from_str(item.get()).map_err(undecodable)?;
+                    let text = serde_json::to_string(&self.generation.decode_answer(value))
+                        .map_err(undecodable)?;
+                    items.push(RawValue::from_string(text).map_err(undecodable)?);
+                }
+                Ok(Page { items, ..page })
+            }
+        }
+    }
+
+    /// Reads one item of a page [`send_page_raw`](Self::send_page_raw) answered as `T`, as
+    /// [`send`](Self::send) would have read it.
+    pub fn read_item<T: DeserializeOwned>(&self, item: &RawValue) -> ApiResult<T> {
+        serde_json::from_str(item.get()).map_err(|e| ApiError::Undecodable {
+            what: "a list item".to_owned(),
+            detail: format!(
+                "expected {}: {}",
+                short_type_name::<T>(),
+                self.redactor.text(&e.to_string())
+            ),
+        })
     }
 
     /// Sends `call` and answers the body's JSON as sent (`null` for an empty body), keys not

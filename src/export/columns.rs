@@ -21,7 +21,7 @@ use crate::model::{Customer, Exemption, Filing, Nexus, PhysicalNexus, Registrati
 /// One CSV column: its header and how a record fills it.
 pub(crate) type Column<T> = (&'static str, fn(&T) -> String);
 
-/// A record that can be exported: as JSON (its full wire form) and as one CSV row.
+/// A record that can be exported as one CSV row (the JSON exports write the record as sent).
 pub(crate) trait Record: Serialize + DeserializeOwned + Send + 'static {
     /// The CSV columns, in order.
     const COLUMNS: &'static [Column<Self>];
@@ -44,10 +44,10 @@ impl Record for Registration {
         ("country_code", |r| r.country_code.clone()),
         ("state_code", |r| r.state_code.clone()),
         ("state_name", |r| r.state_name.clone()),
-        ("registration_type", |r| show(&r.registration_type)),
+        ("registration_type", |r| opt(&r.registration_type)),
         ("tax_type", |r| opt(&r.tax_type)),
         ("filing_frequency", |r| show(&r.filing_frequency)),
-        ("filing_days", |r| show(&r.filing_days)),
+        ("filing_days", |r| opt(&r.filing_days)),
         ("registration_date", |r| opt(&r.registration_date)),
         ("registration_email", |r| opt(&r.registration_email)),
         ("sales_tax_id", |r| opt(&r.sales_tax_id)),

@@ -6,6 +6,12 @@
 //! memory does not grow with the length of the list. Every call goes through the client, so its
 //! rate limiter paces them and its retries cover transient failures.
 //!
+//! JSON and JSON Lines carry each record as the service sent it, read through
+//! [`Client::list_raw`]: fields this version does not model are kept, an absent field stays
+//! absent, v1 records are byte for byte the service's (each put on one line), a Tenanted
+//! record's keys are spelled as v1's. CSV reads each record as the typed model and writes the
+//! resource's documented columns.
+//!
 //! [`export_to_file`] writes to a temporary file next to the target and renames it over the
 //! target only once the whole list is written: a failed or interrupted export (dropping the
 //! future) leaves neither a half-written file nor the temporary one behind.
@@ -46,7 +52,9 @@ use tokio::task::JoinHandle;
 pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
 pub use progress::{Retries, bar as progress_bar};
 
-use crate::api::{ApiError, Client};
+use serde_json::value::RawValue;
+
+use crate::api::{ApiError, ApiResult, Client};
 use crate::app::signals::Signal;
 use crate::model::{
     Customer, Exemption, Filing, Nexus, Page, PageParams, PhysicalNexus, Registration, Transaction,
@@ -117,9 +125,9 @@ pub enum Format {
     /// A header line, then one row per record with the resource's documented columns.
     #[default]
     Csv,
-    /// One JSON array of the full records, one record per line.
+    /// One JSON array of the full records as the service sent them, one record per line.
     Json,
-    /// JSON Lines: one full record (a JSON object) per line.
+    /// JSON Lines: one full record (a JSON object, as the service sent it) per line.
     Jsonl,
 }
 
@@ -364,7 +372,11 @@ pub async fn export_to_file(
     Ok(summary)
 }
 
-/// Fetches one page and writes it in `format`.
+/// Fetches one page and writes it in `format`: JSON and JSON Lines write each item exactly as
+/// the service sent it (fields this version does not model included, an absent one left
+/// absent); CSV reads each item as the typed record and writes its columns. A filter kept on
+/// this side reads the items as typed records to judge them, and writes those it keeps in the
+/// same way.
 async fn fetch(
     client: Client,
     query: Arc<ListQuery>,
@@ -376,32 +388,30 @@ async fn fetch(
         page: page.page,
         source,
     };
+    let raw = match &*query {
+        ListQuery::Registrations(f) => client.list_raw(f, page).await,
+        ListQuery::Filings(f) => client.list_raw(f, page).await,
+        ListQuery::PhysicalNexus(f) => client.list_raw(f, page).await,
+        ListQuery::Nexus(f) => client.list_raw(f, page).await,
+        ListQuery::Exemptions(f) => client.list_raw(f, page).await,
+        ListQuery::Customers(f) => client.list_raw(f, page).await,
+        ListQuery::Transactions(f) => client.list_raw(f, page).await,
+    }
+    .map_err(failed)?;
+    let local = query.is_local();
+    let rows = Rows {
+        client: &client,
+        format,
+        local,
+    };
     let rendered = match &*query {
-        ListQuery::Registrations(f) => client
-            .list_registrations(f, page)
-            .await
-            .map(|p| render(p, format)),
-        ListQuery::Filings(f) => client
-            .list_filings(f, page)
-            .await
-            .map(|p| render(keep(p, |row| f.keeps(row)), format)),
-        ListQuery::PhysicalNexus(f) => client
-            .list_physical_nexus(f, page)
-            .await
-            .map(|p| render(p, format)),
-        ListQuery::Nexus(f) => client.list_nexus(f, page).await.map(|p| render(p, format)),
-        ListQuery::Exemptions(f) => client
-            .list_exemptions(f, page)
-            .await
-            .map(|p| render(keep(p, |row| f.keeps(row)), format)),
-        ListQuery::Customers(f) => client
-            .list_customers(f, page)
-            .await
-            .map(|p| render(p, format)),
-        ListQuery::Transactions(f) => client
-            .list_transactions(f, page)
-            .await
-            .map(|p| render(p, format)),
+        ListQuery::Registrations(_) => rows.render::<Registration>(raw, |_| true),
+        ListQuery::Filings(f) => rows.render::<Filing>(raw, |row| f.keeps(row)),
+        ListQuery::PhysicalNexus(_) => rows.render::<PhysicalNexus>(raw, |_| true),
+        ListQuery::Nexus(_) => rows.render::<Nexus>(raw, |_| true),
+        ListQuery::Exemptions(f) => rows.render::<Exemption>(raw, |row| f.keeps(row)),
+        ListQuery::Customers(_) => rows.render::<Customer>(raw, |_| true),
+        ListQuery::Transactions(_) => rows.render::<Transaction>(raw, |_| true),
     };
     rendered
         .map_err(failed)?
@@ -412,71 +422,115 @@ async fn fetch(
         })
 }
 
-/// A page and how many rows the service sent on it, keeping only the rows `keeps` keeps.
-fn keep<T>(mut page: Page<T>, keeps: impl Fn(&T) -> bool) -> (Page<T>, u64) {
-    let fetched = page.items.len() as u64;
-    page.items.retain(|row| keeps(row));
-    (page, fetched)
+/// How the items of a page are read and written.
+struct Rows<'a> {
+    client: &'a Client,
+    format: Format,
+    /// Whether a filter kept on this side judges each row.
+    local: bool,
 }
 
-/// A page no filter thinned.
-impl<T> From<Page<T>> for Kept<T> {
-    fn from(page: Page<T>) -> Self {
+impl Rows<'_> {
+    /// Writes the items of `page` (as sent) that `keeps` keeps, in the output format: CSV rows
+    /// without the header; JSON records separated by `,\n`; JSON Lines records each ending in
+    /// `\n`. An item that cannot be read as `T`, where it must be, fails the page.
+    fn render<T: Record>(
+        &self,
+        page: Page<Box<RawValue>>,
+        keeps: impl Fn(&T) -> bool,
+    ) -> ApiResult<Result<Chunk, String>> {
         let fetched = page.items.len() as u64;
-        Kept(page, fetched)
+        let (total, size) = (page.total, page.size);
+        let (bytes, rows) = if self.format == Format::Csv {
+            let mut records = Vec::with_capacity(page.items.len());
+            for item in &page.items {
+                let record: T = self.client.read_item(item)?;
+                if !self.local || keeps(&record) {
+                    records.push(record);
+                }
+            }
+            let rows = records.len() as u64;
+            match csv_rows(&records) {
+                Ok(bytes) => (bytes, rows),
+                Err(detail) => return Ok(Err(detail)),
+            }
+        } else {
+            let mut items = page.items;
+            if self.local {
+                let mut kept = Vec::with_capacity(items.len());
+                for item in items {
+                    if keeps(&self.client.read_item::<T>(&item)?) {
+                        kept.push(item);
+                    }
+                }
+                items = kept;
+            }
+            (json_records(&items, self.format), items.len() as u64)
+        };
+        Ok(Ok(Chunk {
+            bytes,
+            rows,
+            fetched,
+            total,
+            size,
+        }))
     }
 }
 
-impl<T> From<(Page<T>, u64)> for Kept<T> {
-    fn from((page, fetched): (Page<T>, u64)) -> Self {
-        Kept(page, fetched)
-    }
+/// The records' CSV rows, without the header.
+fn csv_rows<T: Record>(records: &[T]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::with_capacity(records.len() * 256);
+    let mut csv = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(&mut bytes);
+    records
+        .iter()
+        .try_for_each(|record| csv.write_record(cells(record)))
+        .and_then(|()| csv.flush().map_err(Into::into))
+        .map_err(|e| e.to_string())?;
+    drop(csv);
+    Ok(bytes)
 }
 
-/// A page whose rows a filter kept on this side may have thinned, and the rows the service sent.
-struct Kept<T>(Page<T>, u64);
+/// The items as sent, each on one line: separated by `,\n` (JSON) or each ending in `\n`
+/// (JSON Lines).
+fn json_records(items: &[Box<RawValue>], format: Format) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(items.iter().map(|i| i.get().len() + 2).sum());
+    for (i, item) in items.iter().enumerate() {
+        if format == Format::Json && i > 0 {
+            bytes.extend_from_slice(b",\n");
+        }
+        one_line(item.get(), &mut bytes);
+        if format == Format::Jsonl {
+            bytes.push(b'\n');
+        }
+    }
+    bytes
+}
 
-/// Writes a page's records in `format` (CSV rows without the header; JSON records separated by
-/// `,\n`; JSON Lines records each ending in `\n`).
-fn render<T: Record>(page: impl Into<Kept<T>>, format: Format) -> Result<Chunk, String> {
-    let Kept(page, fetched) = page.into();
-    let mut bytes = Vec::with_capacity(page.items.len() * 512);
-    let written = match format {
-        Format::Csv => {
-            let mut csv = csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(&mut bytes);
-            page.items
-                .iter()
-                .try_for_each(|record| csv.write_record(cells(record)))
-                .and_then(|()| csv.flush().map_err(Into::into))
-                .map_err(|e| e.to_string())
+/// Appends the JSON text `json` without the whitespace between its tokens, so a record the
+/// service sent spread over lines takes one line. Everything else (key order, the spelling of
+/// numbers, escapes) is kept as sent. Whitespace inside strings is part of a value and stays:
+/// JSON has no raw line break inside a string.
+fn one_line(json: &str, out: &mut Vec<u8>) {
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in json.as_bytes() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
         }
-        Format::Json | Format::Jsonl => {
-            let separator: &[u8] = if format == Format::Json {
-                b",\n"
-            } else {
-                b"\n"
-            };
-            page.items.iter().enumerate().try_for_each(|(i, record)| {
-                if format == Format::Json && i > 0 {
-                    bytes.extend_from_slice(separator);
-                }
-                serde_json::to_writer(&mut bytes, record).map_err(|e| e.to_string())?;
-                if format == Format::Jsonl {
-                    bytes.extend_from_slice(separator);
-                }
-                Ok(())
-            })
-        }
-    };
-    written.map(|()| Chunk {
-        bytes,
-        rows: page.items.len() as u64,
-        fetched,
-        total: page.total,
-        size: page.size,
-    })
+        out.push(b);
+    }
 }
 
 /// A spawned page fetch that is aborted when dropped, so an export that stops early (an error,
@@ -576,5 +630,32 @@ impl<'a, W: AsyncWrite + Unpin + ?Sized> Writer<'a, W> {
             target: "the output".into(),
             source,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(format: Format, texts: &[&str]) -> String {
+        let items: Vec<Box<RawValue>> = texts
+            .iter()
+            .map(|t| RawValue::from_string((*t).to_owned()).unwrap())
+            .collect();
+        String::from_utf8(json_records(&items, format)).unwrap()
+    }
+
+    #[test]
+    fn records_are_written_as_sent_each_on_one_line() {
+        let sent =
+            "{\n  \"z\": 1.50,\n  \"a\": \"two  words\\n \\\"quoted\\\" \",\n  \"n\": null\n}";
+        assert_eq!(
+            lines(Format::Jsonl, &[sent, r#"{"id":"b"}"#]),
+            "{\"z\":1.50,\"a\":\"two  words\\n \\\"quoted\\\" \",\"n\":null}\n{\"id\":\"b\"}\n"
+        );
+        assert_eq!(
+            lines(Format::Json, &[r#"{"id": "a"}"#, r#"{"id":"b"}"#]),
+            "{\"id\":\"a\"},\n{\"id\":\"b\"}"
+        );
     }
 }

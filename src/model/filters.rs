@@ -137,6 +137,9 @@ fn tighter(given: Option<NaiveDate>, implied: Option<NaiveDate>) -> Option<Naive
 
 /// A filter of one paged list.
 pub trait ListFilter {
+    /// The list's path below the generation's prefix: `["nexus", "physical_nexus"]`.
+    const PATH: &'static [&'static str];
+
     /// Writes the filter's pairs (not `page`/`size`).
     fn write(&self, q: &mut Query);
 
@@ -162,6 +165,8 @@ pub struct RegistrationFilter {
 }
 
 impl ListFilter for RegistrationFilter {
+    const PATH: &'static [&'static str] = &["registrations"];
+
     fn write(&self, q: &mut Query) {
         q.comma_of("status__in", &self.status_in, RegistrationStatus::as_str)
             .text("state_code", self.state_code.as_deref())
@@ -190,6 +195,8 @@ pub struct NexusFilter {
 }
 
 impl ListFilter for NexusFilter {
+    const PATH: &'static [&'static str] = &["nexus"];
+
     fn write(&self, q: &mut Query) {
         q.text("search_query", self.search_query.as_deref())
             .comma_of("status__in", &self.status_in, NexusStatus::as_str)
@@ -210,6 +217,8 @@ pub struct PhysicalNexusFilter {
 }
 
 impl ListFilter for PhysicalNexusFilter {
+    const PATH: &'static [&'static str] = &["nexus", "physical_nexus"];
+
     fn write(&self, q: &mut Query) {
         q.text("country_code", self.country_code.as_deref())
             .text("state_code", self.state_code.as_deref())
@@ -252,6 +261,8 @@ impl ExemptionFilter {
 }
 
 impl ListFilter for ExemptionFilter {
+    const PATH: &'static [&'static str] = &["exemptions"];
+
     fn write(&self, q: &mut Query) {
         q.text("search_query", self.search_query.as_deref())
             .comma_of("status__in", &self.status_in, ExemptionStatus::as_str)
@@ -279,6 +290,8 @@ pub struct CustomerFilter {
 }
 
 impl ListFilter for CustomerFilter {
+    const PATH: &'static [&'static str] = &["customers"];
+
     fn write(&self, q: &mut Query) {
         q.text("search_query", self.search_query.as_deref())
             .repeated("country", &self.country)
@@ -310,6 +323,8 @@ pub struct TransactionFilter {
 }
 
 impl ListFilter for TransactionFilter {
+    const PATH: &'static [&'static str] = &["transactions"];
+
     fn write(&self, q: &mut Query) {
         q.text("search_query", self.search_query.as_deref())
             .text("state_code", self.state_code.as_deref())
@@ -385,6 +400,8 @@ impl FilingFilter {
 }
 
 impl ListFilter for FilingFilter {
+    const PATH: &'static [&'static str] = &["filings"];
+
     fn write(&self, q: &mut Query) {
         q.comma_of("status__in", &self.status_in, FilingStatus::as_str)
             .text("state_code", self.state_code.as_deref())
@@ -411,6 +428,8 @@ pub struct ProductFilter {
 }
 
 impl ListFilter for ProductFilter {
+    const PATH: &'static [&'static str] = &["products"];
+
     fn write(&self, q: &mut Query) {
         q.text("query", self.query.as_deref())
             .comma_of("status__in", &self.status_in, ProductStatus::as_str)

@@ -47,10 +47,14 @@ pub struct Product {
 }
 
 /// One main category of the catalog with its subcategories. The interface does not show the
-/// catalog's fields; this is the sandbox's shape, and the client reads it as it comes.
+/// catalog's fields: the client reads both the sandbox's shape (`{name, label}`) and the live
+/// service's (`{name, description, example, is_frequent}`, its extra fields left aside): every
+/// field but `name` may be absent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductCategory {
     pub name: String,
+    /// The name in words, when the service sends one (`""` when it does not).
+    #[serde(default)]
     pub label: String,
     #[serde(default)]
     pub subcategories: Vec<ProductSubcategory>,
@@ -59,5 +63,32 @@ pub struct ProductCategory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductSubcategory {
     pub name: String,
+    /// The name in words, when the service sends one (`""` when it does not).
+    #[serde(default)]
     pub label: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_catalog_is_read_in_either_shape() {
+        let live: Vec<ProductCategory> = serde_json::from_value(json!([
+            {"name": "Physical", "subcategories": [
+                {"name": "Footwear", "description": "", "example": "", "is_frequent": true}
+            ]}
+        ]))
+        .expect("the live shape");
+        assert_eq!(live[0].label, "");
+        assert_eq!(live[0].subcategories[0].name, "Footwear");
+        let labelled: Vec<ProductCategory> = serde_json::from_value(json!([
+            {"name": "PHYSICAL", "label": "Physical",
+             "subcategories": [{"name": "FOOTWEAR", "label": "Footwear"}]}
+        ]))
+        .expect("the labelled shape");
+        assert_eq!(labelled[0].subcategories[0].label, "Footwear");
+    }
 }

@@ -120,9 +120,12 @@ pub struct Registration {
     #[serde(default)]
     pub state_name: String,
     pub filing_frequency: FilingFrequency,
+    /// Days after the period's end a return is due; absent on some answers.
     #[serde(default)]
-    pub filing_days: i64,
-    pub registration_type: RegistrationType,
+    pub filing_days: Option<i64>,
+    /// Absent on some answers (the live document's own list example has none).
+    #[serde(default)]
+    pub registration_type: Option<RegistrationType>,
     #[serde(default)]
     pub filing_website_url: String,
     pub registration_date: Option<NaiveDate>,
@@ -248,5 +251,44 @@ impl RevealField {
             RevealField::Password => registration.password_encrypted.as_ref(),
             RevealField::Pin => registration.pin_encrypted.as_ref(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_registration_without_type_or_filing_days_is_read() {
+        let read: Registration = serde_json::from_value(json!({
+            "id": "regs_1", "status": "REGISTERED", "country_code": "US",
+            "state_code": "WA", "state_name": "Washington", "filing_frequency": "QUARTERLY",
+            "registration_key": "RK-1"
+        }))
+        .expect("read");
+        assert_eq!(read.registration_type, None);
+        assert_eq!(read.filing_days, None, "absent, not 0");
+        assert_eq!(read.filing_frequency, FilingFrequency::Quarterly);
+        // What the service must send is still required.
+        let without_status = json!({"id": "regs_1", "country_code": "US",
+                                    "filing_frequency": "MONTHLY"});
+        assert!(serde_json::from_value::<Registration>(without_status).is_err());
+    }
+
+    #[test]
+    fn a_registration_type_the_version_does_not_know_is_kept() {
+        let read: Registration = serde_json::from_value(json!({
+            "id": "regs_2", "status": "REGISTERED", "country_code": "DE",
+            "filing_frequency": "MONTHLY", "registration_type": "UK_VAT"
+        }))
+        .expect("read");
+        assert_eq!(
+            read.registration_type
+                .as_ref()
+                .map(RegistrationType::as_str),
+            Some("UK_VAT")
+        );
     }
 }

@@ -6,6 +6,7 @@ mod downloads;
 mod endpoints;
 mod errors;
 mod hostile;
+mod live_shapes;
 mod resilience;
 mod tenanted;
 mod tenanted_features;

@@ -65,12 +65,13 @@ impl Default for Options {
 }
 
 fn client_for(sandbox: &Sandbox) -> Client {
+    client_at(&sandbox.base_url())
+}
+
+/// A client of the first demo organization at `base`.
+fn client_at(base: &str) -> Client {
     let (org, key) = DEMO_CREDENTIALS[0];
-    let config = ClientConfig::new(
-        sandbox.base_url().parse().unwrap(),
-        org,
-        ApiKey::new(key).unwrap(),
-    );
+    let config = ClientConfig::new(base.parse().unwrap(), org, ApiKey::new(key).unwrap());
     Client::new(config).unwrap()
 }
 
@@ -88,16 +89,34 @@ impl Dashboard {
             .await
             .unwrap();
         let client = client_for(&sandbox);
+        Self::start_with(sandbox, client, options.size, options.read_only)
+    }
+
+    /// The dashboard talking to the server `front` starts in front of the sandbox (given the
+    /// sandbox's base URL, it answers its own).
+    pub async fn start_behind<F, Fut>(options: Options, front: F) -> Self
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = String>,
+    {
+        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            .await
+            .unwrap();
+        let client = client_at(&front(sandbox.base_url()).await);
+        Self::start_with(sandbox, client, options.size, options.read_only)
+    }
+
+    fn start_with(sandbox: Sandbox, client: Client, size: (u16, u16), read_only: bool) -> Self {
         let header = HeaderInfo {
             profile: "demo".into(),
             organization: DEMO_CREDENTIALS[0].0.into(),
             generation: "v1".into(),
             demo: true,
-            read_only: options.read_only,
+            read_only,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log");
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, size)
     }
 
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent

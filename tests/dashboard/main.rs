@@ -6,6 +6,7 @@ mod credentials;
 mod customers;
 mod exemptions;
 mod exposure;
+mod failed_load;
 mod filings;
 mod harness;
 mod narrow;

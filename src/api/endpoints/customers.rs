@@ -4,7 +4,7 @@ use reqwest::Method;
 
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
-use crate::model::filters::{CustomerFilter, ListFilter};
+use crate::model::filters::CustomerFilter;
 use crate::model::{
     Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite, Page,
     PageParams,
@@ -17,7 +17,7 @@ impl Client {
         filter: &CustomerFilter,
         page: PageParams,
     ) -> ApiResult<Page<Customer>> {
-        let call = Call::get(&["customers"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

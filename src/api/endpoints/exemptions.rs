@@ -4,7 +4,7 @@ use reqwest::Method;
 
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
-use crate::model::filters::{ExemptionFilter, ListFilter};
+use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption, ExemptionCreate, Page, PageParams};
 
 /// A file to attach: its name as the user sees it, its type and its bytes.
@@ -43,7 +43,7 @@ impl Client {
         filter: &ExemptionFilter,
         page: PageParams,
     ) -> ApiResult<Page<Exemption>> {
-        let call = Call::get(&["exemptions"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

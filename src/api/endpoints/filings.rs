@@ -2,7 +2,7 @@
 
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
-use crate::model::filters::{FilingFilter, ListFilter};
+use crate::model::filters::FilingFilter;
 use crate::model::{BackFilingTerms, Filing, Page, PageParams};
 
 impl Client {
@@ -12,7 +12,7 @@ impl Client {
         filter: &FilingFilter,
         page: PageParams,
     ) -> ApiResult<Page<Filing>> {
-        let call = Call::get(&["filings"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

@@ -4,7 +4,7 @@ use reqwest::Method;
 
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
-use crate::model::filters::{ListFilter, NexusFilter, PhysicalNexusFilter};
+use crate::model::filters::{NexusFilter, PhysicalNexusFilter};
 use crate::model::{
     Nexus, Page, PageParams, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusCreate,
     PhysicalNexusUpdate,
@@ -17,7 +17,7 @@ impl Client {
         filter: &NexusFilter,
         page: PageParams,
     ) -> ApiResult<Page<Nexus>> {
-        let call = Call::get(&["nexus"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 
@@ -32,7 +32,7 @@ impl Client {
         filter: &PhysicalNexusFilter,
         page: PageParams,
     ) -> ApiResult<Page<PhysicalNexus>> {
-        let call = Call::get(&["nexus", "physical_nexus"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

@@ -4,7 +4,7 @@ use reqwest::Method;
 
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
-use crate::model::filters::{ListFilter, ProductFilter};
+use crate::model::filters::ProductFilter;
 use crate::model::{EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory};
 
 impl Client {
@@ -14,7 +14,7 @@ impl Client {
         filter: &ProductFilter,
         page: PageParams,
     ) -> ApiResult<Page<Product>> {
-        let call = Call::get(&["products"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

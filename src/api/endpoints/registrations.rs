@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
-use crate::model::filters::{ListFilter, Query, RegistrationFilter};
+use crate::model::filters::{Query, RegistrationFilter};
 use crate::model::{
     DeregistrationRequest, JurisdictionForm, OssCountry, Page, PageParams, Registration,
     RegistrationJurisdiction, RegistrationStatus,
@@ -21,7 +21,7 @@ impl Client {
         filter: &RegistrationFilter,
         page: PageParams,
     ) -> ApiResult<Page<Registration>> {
-        let call = Call::get(&["registrations"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use crate::api::transport::Call;
 use crate::api::{ApiError, ApiResult, Client};
-use crate::model::filters::{ListFilter, TransactionFilter};
+use crate::model::filters::TransactionFilter;
 use crate::model::{CreditNoteRequest, Page, PageParams, Transaction, TransactionCreate};
 
 /// The create answer: the service's sample is a list holding one transaction, its field list a
@@ -25,7 +25,7 @@ impl Client {
         filter: &TransactionFilter,
         page: PageParams,
     ) -> ApiResult<Page<Transaction>> {
-        let call = Call::get(&["transactions"]).query(filter.query(page));
+        let call = Call::list(filter, page);
         self.transport.send(call).await
     }
 

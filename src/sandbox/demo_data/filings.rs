@@ -29,7 +29,7 @@ pub fn generate(ctx: &Ctx, registrations: &[Registration]) -> Vec<Filing> {
                 continue;
             }
             let latest = k == 0;
-            let due = days_after(end, registration.filing_days.max(1) as u64);
+            let due = days_after(end, registration.filing_days.unwrap_or(20).max(1) as u64);
             let status = if latest && !paused_one && registration.country_code == "US" {
                 paused_one = true;
                 FilingStatus::Paused
@@ -134,7 +134,7 @@ fn filing(
     let filed = status == FilingStatus::Filed;
     let filed_on = days_after(
         end,
-        rng.random_range(3..=registration.filing_days.max(4) as u64),
+        rng.random_range(3..=registration.filing_days.unwrap_or(20).max(4) as u64),
     );
     let transaction_count = rng.random_range(40..400) * months;
     Filing {

@@ -143,12 +143,12 @@ fn registration(
             .unwrap_or(spec.state)
             .into(),
         filing_frequency: frequency.clone(),
-        filing_days: spec.filing_days,
-        registration_type: if eu {
+        filing_days: Some(spec.filing_days),
+        registration_type: Some(if eu {
             RegistrationType::EuOss
         } else {
             RegistrationType::Other_
-        },
+        }),
         filing_website_url: reference::filing_website_url(spec.country, spec.state),
         registration_date: Some(registration_date),
         registration_email: Some(format!("tax@{}", profile.domain)),

@@ -120,7 +120,7 @@ fn required_registrations_are_present() {
         .collect();
     assert_eq!(eu.len(), 1);
     let eu = eu[0];
-    assert_eq!(eu.registration_type, RegistrationType::EuOss);
+    assert_eq!(eu.registration_type, Some(RegistrationType::EuOss));
     assert!(eu.oss_type.is_some() && eu.oss_member_state_of_identification_code.is_some());
     let (owner, countries) = &org.oss_countries[0];
     assert_eq!(owner, &eu.id);

@@ -26,6 +26,7 @@ use crate::ui::text::{thousands, truncate};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormValues};
 use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable};
+use unicode_width::UnicodeWidthStr;
 
 /// What a list is of: its rows, its filter, its call and its columns.
 pub trait ListSpec: Send + 'static {
@@ -676,7 +677,7 @@ impl<L: ListSpec> ListView<L> {
         refresh_key: &str,
         focused: bool,
     ) {
-        let note = self.note(theme, refresh_key);
+        let note = self.note(theme, refresh_key, usize::from(area.width));
         let table_area = match note {
             Some(_) if area.height > 2 => Rect {
                 height: area.height - 1,
@@ -730,16 +731,19 @@ impl<L: ListSpec> ListView<L> {
         }
     }
 
-    /// What the line under the table says, if anything.
-    fn note(&self, theme: &Theme, refresh_key: &str) -> Option<Line<'static>> {
+    /// What the line under the table says, if anything, in `width` columns: a long failure is
+    /// cut so that the key that retries stays in view.
+    fn note(&self, theme: &Theme, refresh_key: &str, width: usize) -> Option<Line<'static>> {
         match &self.load {
             Load::Failed { message, stale } => {
                 let when = stale.map_or_else(String::new, |t| {
                     format!(" · rows as fetched at {}", t.format("%H:%M:%S"))
                 });
+                let tail = format!("{when} · {refresh_key} retries");
+                let room = width.saturating_sub(tail.width() + 2).max(1);
                 Some(Line::from(vec![
-                    Span::styled(format!("✗ {message}"), theme.error),
-                    Span::styled(format!("{when} · {refresh_key} retries"), theme.muted),
+                    Span::styled(format!("✗ {}", truncate(message, room)), theme.error),
+                    Span::styled(tail, theme.muted),
                 ]))
             }
             _ if self

@@ -4,7 +4,7 @@ use ratatui::text::{Line, Span};
 
 use super::detail::status_style;
 use super::wizard;
-use crate::model::Registration;
+use crate::model::{Registration, RegistrationType};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
@@ -24,7 +24,11 @@ fn frequency_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
 }
 
 fn type_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {
-    Line::from(r.registration_type.as_str())
+    Line::from(
+        r.registration_type
+            .as_ref()
+            .map_or("", RegistrationType::as_str),
+    )
 }
 
 fn tax_type_cell<'r>(r: &'r Registration, _: &Theme) -> Line<'r> {

@@ -74,7 +74,7 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
                         status_style(&r.status, theme),
                     ))),
                 ),
-                ("Registration type", plain(&r.registration_type)),
+                ("Registration type", opt(r.registration_type.as_ref())),
                 ("Category", opt(r.registration_category.as_ref())),
                 ("Tax type", opt(r.tax_type.as_ref())),
                 ("Sales tax ID", opt(r.sales_tax_id.as_ref())),
@@ -106,7 +106,7 @@ pub fn build<'t>(r: &Registration, extras: &Extras, theme: &'t Theme, keys: &Key
             "Filing",
             vec![
                 ("Filing frequency", plain(&r.filing_frequency)),
-                ("Filing days", plain(r.filing_days)),
+                ("Filing days", opt(r.filing_days.as_ref())),
                 ("First frequency", opt(r.initial_filing_frequency.as_ref())),
                 (
                     "Scheduled frequency",
