@@ -9,6 +9,7 @@ mod endpoints;
 mod field_limits;
 mod kill;
 mod lifecycle;
+mod live_shapes;
 mod list_filters;
 mod nexus_status;
 mod rules;
