@@ -47,11 +47,11 @@ pub struct Product {
 }
 
 /// One main category of the catalog with its subcategories. The interface does not show the
-/// catalog's fields; this is the sandbox's shape, and the client reads it as it comes.
+/// catalog's fields; the subcategories follow the live service's (`name`, `description`,
+/// `example`, optional `is_frequent`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductCategory {
     pub name: String,
-    pub label: String,
     #[serde(default)]
     pub subcategories: Vec<ProductSubcategory>,
 }
@@ -59,5 +59,11 @@ pub struct ProductCategory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductSubcategory {
     pub name: String,
-    pub label: String,
+    /// What the subcategory covers for sales tax.
+    pub description: String,
+    /// Products or services that belong to it.
+    pub example: String,
+    /// Deprecated by the service; absent stays absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_frequent: Option<bool>,
 }

@@ -83,7 +83,9 @@ impl Facts {
             let allowed = self.allowed(schema, field, values);
             match value.as_str() {
                 Some(text) if allowed.contains(text) => {}
-                _ => out.push(format!("{at}.{field}: {value} is not a live value ({schema})")),
+                _ => out.push(format!(
+                    "{at}.{field}: {value} is not a live value ({schema})"
+                )),
             }
         }
         for (field, inner) in &facts.nested {
@@ -111,7 +113,9 @@ async fn all_items(h: &Harness, path: &str) -> Vec<Value> {
     let mut page = 1;
     loop {
         let sep = if path.contains('?') { '&' } else { '?' };
-        let body = h.get_json(&format!("{path}{sep}page={page}&size=100")).await;
+        let body = h
+            .get_json(&format!("{path}{sep}page={page}&size=100"))
+            .await;
         let batch = body["items"].as_array().expect("a page has items").clone();
         let pages = body["pages"].as_u64().expect("a page says how many pages");
         items.extend(batch);
@@ -148,7 +152,10 @@ async fn conforms(path: &str) {
             })
             .collect(),
     };
-    assert!(!urls.is_empty(), "{path}: the demo data has nothing to check");
+    assert!(
+        !urls.is_empty(),
+        "{path}: the demo data has nothing to check"
+    );
     let mut checked = 0;
     let mut faults = Vec::new();
     for url in &urls {
