@@ -17,6 +17,7 @@ const FACTS: &str = include_str!("live_required.toml");
 struct Facts {
     endpoint: Vec<Endpoint>,
     deliberate: Vec<Deliberate>,
+    order_by_example: Vec<OrderByExample>,
     schema: BTreeMap<String, Schema>,
 }
 
@@ -26,6 +27,12 @@ struct Endpoint {
     shape: String,
     schema: String,
     ids_from: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct OrderByExample {
+    path: String,
+    order_by: String,
 }
 
 #[derive(Deserialize)]
@@ -337,4 +344,33 @@ async fn product_detail() {
 #[tokio::test]
 async fn product_categories() {
     conforms("/v1/products/categories").await;
+}
+
+#[tokio::test]
+async fn a_filed_return_says_the_day_it_was_filed_as_a_date() {
+    let h = Harness::start().await;
+    let filings = all_items(&h, "/v1/filings").await;
+    let filed: Vec<&str> = filings
+        .iter()
+        .filter_map(|f| f["date_filed"].as_str())
+        .collect();
+    assert!(!filed.is_empty(), "the demo data has filed returns");
+    for day in filed {
+        assert!(
+            chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").is_ok(),
+            "date_filed {day:?} is not a YYYY-MM-DD date"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_live_documents_order_by_examples_are_accepted() {
+    let h = Harness::start().await;
+    let facts = facts();
+    assert!(!facts.order_by_example.is_empty());
+    for example in &facts.order_by_example {
+        let path = format!("{}?order_by={}", example.path, example.order_by);
+        let body = h.get_json(&path).await;
+        assert!(body["total"].as_u64() > Some(0), "{path} lists something");
+    }
 }
