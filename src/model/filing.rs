@@ -19,7 +19,10 @@ pub struct Filing {
     pub start_date: NaiveDate,
     pub end_date: NaiveDate,
     pub due_date: Option<NaiveDate>,
-    pub date_filed: Option<Timestamp>,
+    /// The day the return was filed: a date, as the service sends it (a timestamp from an
+    /// earlier state is read as its day).
+    #[serde(default, deserialize_with = "super::timestamp::optional_day")]
+    pub date_filed: Option<NaiveDate>,
     pub country_code: String,
     pub state_code: Option<String>,
     pub state_name: Option<String>,

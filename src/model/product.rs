@@ -47,15 +47,11 @@ pub struct Product {
 }
 
 /// One main category of the catalog with its subcategories. The interface does not show the
-/// catalog's fields: the client reads both the sandbox's shape (`{name, label}`) and the live
-/// service's (`{name, description, example, is_frequent}`, its extra fields left aside): every
-/// field but `name` may be absent.
+/// catalog's fields; the subcategories follow the live service's (`name`, `description`,
+/// `example`, optional `is_frequent`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductCategory {
     pub name: String,
-    /// The name in words, when the service sends one (`""` when it does not).
-    #[serde(default)]
-    pub label: String,
     #[serde(default)]
     pub subcategories: Vec<ProductSubcategory>,
 }
@@ -63,9 +59,15 @@ pub struct ProductCategory {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProductSubcategory {
     pub name: String,
-    /// The name in words, when the service sends one (`""` when it does not).
+    /// What the subcategory covers for sales tax (empty when the service sends none).
     #[serde(default)]
-    pub label: String,
+    pub description: String,
+    /// Products or services that belong to it (empty when the service sends none).
+    #[serde(default)]
+    pub example: String,
+    /// Deprecated by the service; absent stays absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_frequent: Option<bool>,
 }
 
 #[cfg(test)]
@@ -82,13 +84,14 @@ mod tests {
             ]}
         ]))
         .expect("the live shape");
-        assert_eq!(live[0].label, "");
         assert_eq!(live[0].subcategories[0].name, "Footwear");
+        assert_eq!(live[0].subcategories[0].is_frequent, Some(true));
         let labelled: Vec<ProductCategory> = serde_json::from_value(json!([
             {"name": "PHYSICAL", "label": "Physical",
              "subcategories": [{"name": "FOOTWEAR", "label": "Footwear"}]}
         ]))
-        .expect("the labelled shape");
-        assert_eq!(labelled[0].subcategories[0].label, "Footwear");
+        .expect("an older shape with labels and no description");
+        assert_eq!(labelled[0].subcategories[0].name, "FOOTWEAR");
+        assert_eq!(labelled[0].subcategories[0].description, "");
     }
 }

@@ -72,12 +72,45 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
+/// An optional day that reads a `YYYY-MM-DD` date or any [`Timestamp`] form (its UTC day), and
+/// null as `None`: for fields the service sends as dates that were once timestamps.
+pub(crate) fn optional_day<'de, D: Deserializer<'de>>(d: D) -> Result<Option<NaiveDate>, D::Error> {
+    let Some(s) = Option::<std::borrow::Cow<'de, str>>::deserialize(d)? else {
+        return Ok(None);
+    };
+    Timestamp::parse(&s)
+        .map(|t| Some(t.date()))
+        .ok_or_else(|| serde::de::Error::custom(format!("not a date: {s:?}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ts(s: &str) -> Timestamp {
         serde_json::from_value(serde_json::Value::String(s.into())).unwrap()
+    }
+
+    #[test]
+    fn an_optional_day_reads_a_date_a_timestamp_and_null() {
+        #[derive(serde::Deserialize)]
+        struct Row {
+            #[serde(default, deserialize_with = "optional_day")]
+            day: Option<NaiveDate>,
+        }
+        let day = |v: serde_json::Value| serde_json::from_value::<Row>(v).map(|r| r.day);
+        let jan19 = NaiveDate::from_ymd_opt(2025, 1, 19);
+        assert_eq!(
+            day(serde_json::json!({"day": "2025-01-19"})).unwrap(),
+            jan19
+        );
+        assert_eq!(
+            day(serde_json::json!({"day": "2025-01-19T22:10:00Z"})).unwrap(),
+            jan19
+        );
+        assert_eq!(day(serde_json::json!({"day": null})).unwrap(), None);
+        assert_eq!(day(serde_json::json!({})).unwrap(), None);
+        assert!(day(serde_json::json!({"day": "last week"})).is_err());
     }
 
     #[test]

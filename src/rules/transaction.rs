@@ -90,15 +90,16 @@ fn credit_note_item(c: &mut Check) {
 
 /// Body of POST /v1/transactions.
 ///
-/// - Required: `external_id`, `date` (a timestamp), `type` (a transaction type), `addresses` (a
-///   list, each with a `type` and, when given, an accepted `country`), `transaction_items` (a list; each with `date` and
-///   `external_product_id`, amounts decimals when given), and `customer`, an object whose fields
+/// - Required: `external_id` (at least one character), `date` (a timestamp), `type` (a
+///   transaction type), `addresses` (a list, each with a `type` and, when given, an accepted
+///   `country`), `transaction_items` (a list; each with `date`, `external_product_id`, and
+///   `quantity` and `amount` as decimals; the imported tax amounts decimals when given), and `customer`, an object whose fields
 ///   follow the customer rules (well-formed `email` and `country`, known `status`).
 /// - Optional: `currency` (the spec's `CurrencyEnum`), `total_amount` (decimal), `marketplace`
 ///   (boolean), `status` (a transaction status), `description` and `source` (strings).
 pub fn transaction_create(body: &Value) -> Checked<TransactionCreate> {
     let mut c = Check::body(body)?;
-    c.required_str("external_id");
+    c.non_empty_str("external_id");
     c.timestamp("date");
     c.enum_of("type", TransactionType::KNOWN);
     c.array("addresses", 0, address);
@@ -117,12 +118,9 @@ fn transaction_item(c: &mut Check) {
     c.timestamp("date");
     c.required_str("external_product_id");
     c.optional_strs(&["external_id", "description"]);
-    c.optional_decimals(&[
-        "quantity",
-        "amount",
-        "tax_amount_imported",
-        "tax_rate_imported",
-    ]);
+    c.decimal("quantity");
+    c.decimal("amount");
+    c.optional_decimals(&["tax_amount_imported", "tax_rate_imported"]);
 }
 
 #[cfg(test)]
@@ -231,6 +229,40 @@ mod tests {
             assert_eq!(
                 e.msg,
                 "Value error, amount must be more than 0: a credit note line credits a positive amount"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_external_id_is_too_short() {
+        let mut body = sale();
+        body["external_id"] = json!("");
+        let errs = errors_of(transaction_create(&body));
+        let e = only(&errs);
+        expect(
+            &errs,
+            json!(["body", "external_id"]),
+            "string_too_short",
+            json!(""),
+        );
+        assert_eq!(e.ctx, Some(json!({"min_length": 1})));
+    }
+
+    #[test]
+    fn an_item_without_quantity_or_amount_names_the_field() {
+        for field in ["quantity", "amount"] {
+            let mut body = sale();
+            body["transaction_items"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove(field);
+            let errs = errors_of(transaction_create(&body));
+            only(&errs);
+            expect(
+                &errs,
+                json!(["body", "transaction_items", 0, field]),
+                "missing",
+                json!(null),
             );
         }
     }
@@ -485,7 +517,7 @@ mod tests {
     #[test]
     fn sale_items_need_a_date_and_a_product() {
         let mut body = sale();
-        body["transaction_items"] = json!([{"amount": 5}]);
+        body["transaction_items"] = json!([{"amount": 5, "quantity": 1}]);
         let errs = errors_of(transaction_create(&body));
         assert_eq!(errs.len(), 2, "{errs:#?}");
         expect(

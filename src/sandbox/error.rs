@@ -4,6 +4,8 @@ use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use serde_json::{Map, Value};
+
 use crate::model::{ErrorBody, FieldError};
 
 /// Every way a sandbox request can fail, each answered as the live service would.
@@ -53,9 +55,19 @@ impl IntoResponse for ApiError {
             ApiError::NotFound(d) => (StatusCode::NOT_FOUND, ErrorBody::message(d)),
             ApiError::BadRequest(d) => (StatusCode::BAD_REQUEST, ErrorBody::message(d)),
             ApiError::Conflict(d) => (StatusCode::CONFLICT, ErrorBody::message(d)),
+            // Every item carries `ctx`, an empty object when there is nothing to say, as the
+            // live service's items do.
             ApiError::Validation(errors) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
-                ErrorBody::validation(errors),
+                ErrorBody::validation(
+                    errors
+                        .into_iter()
+                        .map(|mut e| {
+                            e.ctx.get_or_insert_with(|| Value::Object(Map::new()));
+                            e
+                        })
+                        .collect(),
+                ),
             ),
             ApiError::RateLimited { retry_after_secs } => {
                 let mut response = (

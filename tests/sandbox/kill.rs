@@ -117,7 +117,7 @@ async fn write(url: String, round: u64, writer: usize, acked: Arc<Mutex<Acked>>)
                        "currency": "USD", "customer": {"name": "Kill Test", "external_id": "kill-test"},
                        "addresses": [{"type": "SHIP_TO", "state": "TX", "country": "US"}],
                        "transaction_items": [{"date": "2026-11-02T09:30:00Z",
-                                              "external_product_id": "sku-1", "amount": "10.00"}]}),
+                                              "external_product_id": "sku-1", "quantity": 1, "amount": "10.00"}]}),
             ),
             _ => (
                 reqwest::Method::PUT,

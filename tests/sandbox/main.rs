@@ -10,6 +10,8 @@ mod field_limits;
 mod kill;
 mod lifecycle;
 mod list_filters;
+mod live_requests;
+mod live_shapes;
 mod nexus_status;
 mod rules;
 mod secrets_at_rest;

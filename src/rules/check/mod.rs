@@ -169,6 +169,25 @@ impl<'a> Check<'a> {
         self.str_at(field, Need::Required)
     }
 
+    /// A required string of at least one character (`string_too_short` otherwise).
+    pub fn non_empty_str(&mut self, field: &str) -> Option<&'a str> {
+        let s = self.required_str(field)?;
+        if s.is_empty() {
+            let loc = self.loc_of(field);
+            self.errors.push(
+                FieldError::new(
+                    "string_too_short",
+                    loc,
+                    "String should have at least 1 character",
+                    Value::String(String::new()),
+                )
+                .with_ctx(json!({ "min_length": 1 })),
+            );
+            return None;
+        }
+        Some(s)
+    }
+
     /// A required string that is not empty or only spaces.
     pub fn non_blank_str(&mut self, field: &str) -> Option<&'a str> {
         let s = self.required_str(field)?;

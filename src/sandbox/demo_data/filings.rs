@@ -144,7 +144,8 @@ fn filing(
         start_date: start,
         end_date: end,
         due_date: Some(due),
-        date_filed: filed.then(|| timestamp_on(rng, filed_on)),
+        // The day only; the time is drawn still so that the rest of the demo data stays as it was.
+        date_filed: filed.then(|| timestamp_on(rng, filed_on).date()),
         country_code: registration.country_code.clone(),
         state_code: Some(registration.state_code.clone()),
         state_name: Some(registration.state_name.clone()),

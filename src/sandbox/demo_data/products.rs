@@ -66,7 +66,17 @@ pub fn generate(ctx: &Ctx) -> Vec<Product> {
                 },
                 tax_exempt: matches!(line.subcategory, "GIFT_CARD" | "MISCELLANEOUS_EXEMPT"),
                 source: Some(source.to_owned()),
-                connection_id: connected.then(|| format!("conn_demo{}_01", ctx.org_index + 1)),
+                // Every product came in through a connection: the API key's, an import's or
+                // the one for products entered by hand.
+                connection_id: Some(format!(
+                    "conn_demo{}_{:02}",
+                    ctx.org_index + 1,
+                    match source {
+                        "API" => 1,
+                        "IMPORT" => 2,
+                        _ => 3,
+                    }
+                )),
                 classification_failed,
                 store_name: connected.then(|| "Online store".to_owned()),
                 source_taxonomy_type: None,

@@ -2,105 +2,295 @@
 
 use crate::model::{BackFilingTerms, ProductCategory, ProductSubcategory};
 
-/// `(name, label)` of a category or subcategory.
-type Named = (&'static str, &'static str);
+/// A subcategory: `(name, description, example, is_frequent)`.
+type Sub = (&'static str, &'static str, &'static str, bool);
 
-/// Main categories with their subcategories: `(name, label, [(name, label)])`.
-static CATALOG: &[(&str, &str, &[Named])] = &[
+/// Main categories with their subcategories: `(name, [subcategory])`.
+static CATALOG: &[(&str, &[Sub])] = &[
     (
         "PHYSICAL",
-        "Physical goods",
         &[
-            ("PHYSICAL_GENERAL", "General tangible goods"),
-            ("GENERAL_CLOTHING", "Clothing"),
-            ("GROCERY_FOOD", "Grocery food"),
-            ("CATERING", "Catering"),
-            ("MACHINERY", "Machinery"),
-            ("RAW_MATERIALS", "Raw materials"),
-            ("MEDICAL_DEVICES", "Medical devices"),
-            ("MEDICINES", "Medicines - over the counter"),
-            ("SUPPLEMENTS", "Supplements"),
-            ("ORAL_HYGIENE", "Oral hygiene"),
-            ("FEMININE_HYGIENE", "Feminine hygiene"),
-            ("NEWSPAPERS", "Newspapers"),
-            ("PERIODICALS", "Periodicals"),
-            ("NUTRITION_BARS", "Nutrition bars"),
-            ("UTILITIES_FUEL", "Utilities and fuel"),
+            (
+                "PHYSICAL_GENERAL",
+                "General tangible goods",
+                "Furniture, toys, electronics",
+                true,
+            ),
+            (
+                "GENERAL_CLOTHING",
+                "Clothing",
+                "T-shirts, jackets, shoes",
+                false,
+            ),
+            (
+                "GROCERY_FOOD",
+                "Grocery food",
+                "Bread, milk, fresh produce",
+                false,
+            ),
+            (
+                "CATERING",
+                "Catering",
+                "Prepared meals delivered for events",
+                false,
+            ),
+            (
+                "MACHINERY",
+                "Machinery",
+                "Industrial presses, forklifts",
+                false,
+            ),
+            (
+                "RAW_MATERIALS",
+                "Raw materials",
+                "Steel sheet, lumber, resin",
+                false,
+            ),
+            (
+                "MEDICAL_DEVICES",
+                "Medical devices",
+                "Blood pressure monitors, crutches",
+                false,
+            ),
+            (
+                "MEDICINES",
+                "Medicines - over the counter",
+                "Pain relievers, cough syrup",
+                false,
+            ),
+            (
+                "SUPPLEMENTS",
+                "Supplements",
+                "Vitamins, protein powder",
+                false,
+            ),
+            (
+                "ORAL_HYGIENE",
+                "Oral hygiene",
+                "Toothpaste, toothbrushes, dental floss",
+                false,
+            ),
+            (
+                "FEMININE_HYGIENE",
+                "Feminine hygiene",
+                "Tampons, sanitary pads",
+                false,
+            ),
+            (
+                "NEWSPAPERS",
+                "Newspapers",
+                "Daily and weekly newspapers",
+                false,
+            ),
+            ("PERIODICALS", "Periodicals", "Magazines, journals", false),
+            (
+                "NUTRITION_BARS",
+                "Nutrition bars",
+                "Protein bars, granola bars",
+                false,
+            ),
+            (
+                "UTILITIES_FUEL",
+                "Utilities and fuel",
+                "Heating oil, propane, electricity",
+                false,
+            ),
         ],
     ),
     (
         "DIGITAL",
-        "Digital products",
         &[
-            ("DIGITAL_GENERAL", "General digital goods"),
-            ("SAAS", "Software as a service"),
-            ("B2B_SAAS", "B2B SaaS"),
-            ("B2C_SAAS", "B2C SaaS"),
-            ("IAAS", "Infrastructure as a service"),
-            ("SOFTWARE_DOWNLOADED", "Prewritten software, downloaded"),
+            (
+                "DIGITAL_GENERAL",
+                "General digital goods",
+                "E-books, music and video downloads",
+                false,
+            ),
+            (
+                "SAAS",
+                "Software as a service",
+                "Hosted software used through a browser",
+                true,
+            ),
+            (
+                "B2B_SAAS",
+                "B2B SaaS",
+                "Accounting or CRM software sold to businesses",
+                false,
+            ),
+            (
+                "B2C_SAAS",
+                "B2C SaaS",
+                "Photo editing or fitness apps sold to consumers",
+                false,
+            ),
+            (
+                "IAAS",
+                "Infrastructure as a service",
+                "Cloud servers, hosted storage",
+                false,
+            ),
+            (
+                "SOFTWARE_DOWNLOADED",
+                "Prewritten software, downloaded",
+                "Off-the-shelf software delivered by download",
+                false,
+            ),
             (
                 "SOFTWARE_ON_PERSONAL_PROPERTY",
                 "Prewritten software on physical media",
+                "Off-the-shelf software on a disc or USB drive",
+                false,
             ),
-            ("CUSTOM_SOFTWARE_DOWNLOADED", "Custom software, downloaded"),
+            (
+                "CUSTOM_SOFTWARE_DOWNLOADED",
+                "Custom software, downloaded",
+                "Software written for one customer, delivered by download",
+                false,
+            ),
             (
                 "CUSTOM_SOFTWARE_ON_PERSONAL_PROPERTY",
                 "Custom software on physical media",
+                "Software written for one customer, on a disc or USB drive",
+                false,
             ),
-            ("CUSTOMIZATION_OF_SOFTWARE", "Customization of software"),
+            (
+                "CUSTOMIZATION_OF_SOFTWARE",
+                "Customization of software",
+                "Configuring or extending software for a customer",
+                false,
+            ),
         ],
     ),
     (
         "SERVICE",
-        "Services",
         &[
-            ("SERVICE_GENERAL", "General services"),
-            ("PROFESSIONAL_SERVICE", "Professional services"),
-            ("BUSINESS_SERVICE", "Business services"),
-            ("PERSONAL_SERVICE", "Personal services"),
-            ("TANGIBLE_PROPERTY_SERVICE", "Services to tangible property"),
-            ("REAL_PROPERTY_SERVICE", "Services to real property"),
-            ("AMUSEMENT_SERVICE", "Amusement services"),
-            ("MEDICAL_SERVICES", "Medical services"),
+            (
+                "SERVICE_GENERAL",
+                "General services",
+                "Services with no more specific subcategory",
+                false,
+            ),
+            (
+                "PROFESSIONAL_SERVICE",
+                "Professional services",
+                "Legal, accounting, consulting",
+                false,
+            ),
+            (
+                "BUSINESS_SERVICE",
+                "Business services",
+                "Data processing, staffing, bookkeeping",
+                false,
+            ),
+            (
+                "PERSONAL_SERVICE",
+                "Personal services",
+                "Hair cutting, dry cleaning, fitness training",
+                false,
+            ),
+            (
+                "TANGIBLE_PROPERTY_SERVICE",
+                "Services to tangible property",
+                "Repairs, cleaning or alteration of goods",
+                false,
+            ),
+            (
+                "REAL_PROPERTY_SERVICE",
+                "Services to real property",
+                "Landscaping, janitorial services, pest control",
+                false,
+            ),
+            (
+                "AMUSEMENT_SERVICE",
+                "Amusement services",
+                "Admissions to events, amusement parks",
+                false,
+            ),
+            (
+                "MEDICAL_SERVICES",
+                "Medical services",
+                "Doctor visits, lab tests",
+                false,
+            ),
             (
                 "SECURITY_SERVICES_ELECTRONIC_MONITORING",
                 "Security and electronic monitoring",
+                "Alarm monitoring, security guards",
+                false,
             ),
             (
                 "GENERAL_OPTIONAL_MAINTENANCE_CONTRACTS",
                 "Optional maintenance contracts",
+                "Extended warranties, service plans",
+                false,
             ),
         ],
     ),
     (
         "MISCELLANEOUS",
-        "Miscellaneous",
         &[
-            ("SHIPPING", "Shipping"),
-            ("HANDLING", "Handling"),
-            ("GIFT_CARD", "Gift cards"),
-            ("GIFT_WRAPPING", "Gift wrapping"),
-            ("DISCOUNT", "Discounts"),
-            ("CREDIT_CARD_SURCHARGES", "Credit card surcharges"),
-            ("MISCELLANEOUS_EXEMPT", "Exempt charges"),
+            (
+                "SHIPPING",
+                "Shipping",
+                "Delivery charges billed to the customer",
+                true,
+            ),
+            ("HANDLING", "Handling", "Handling or packing charges", false),
+            (
+                "GIFT_CARD",
+                "Gift cards",
+                "Gift cards and stored-value cards",
+                false,
+            ),
+            (
+                "GIFT_WRAPPING",
+                "Gift wrapping",
+                "Gift wrapping charges",
+                false,
+            ),
+            (
+                "DISCOUNT",
+                "Discounts",
+                "Order-level discounts and coupons",
+                false,
+            ),
+            (
+                "CREDIT_CARD_SURCHARGES",
+                "Credit card surcharges",
+                "Surcharges for paying by card",
+                false,
+            ),
+            (
+                "MISCELLANEOUS_EXEMPT",
+                "Exempt charges",
+                "Charges exempt from tax, such as deposits",
+                false,
+            ),
         ],
     ),
-    ("UNKNOWN", "Not yet classified", &[("UNKNOWN", "Unknown")]),
+    (
+        "UNKNOWN",
+        &[("UNKNOWN", "Unknown", "Products not yet classified", false)],
+    ),
 ];
 
 /// The catalog. See [`super::product_catalog`].
 pub(super) fn catalog() -> Vec<ProductCategory> {
     CATALOG
         .iter()
-        .map(|(name, label, subs)| ProductCategory {
+        .map(|(name, subs)| ProductCategory {
             name: (*name).to_owned(),
-            label: (*label).to_owned(),
             subcategories: subs
                 .iter()
-                .map(|(name, label)| ProductSubcategory {
-                    name: (*name).to_owned(),
-                    label: (*label).to_owned(),
-                })
+                .map(
+                    |(name, description, example, frequent)| ProductSubcategory {
+                        name: (*name).to_owned(),
+                        description: (*description).to_owned(),
+                        example: (*example).to_owned(),
+                        is_frequent: Some(*frequent),
+                    },
+                )
                 .collect(),
         })
         .collect()

@@ -17,7 +17,14 @@ use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org};
 
+/// What a customer list can be ordered by: the live document's own example
+/// (`created_at,street_1,street_2,city,state,postal_code,country,status`) among them.
+/// Customers carry no `created_at`; ordered by it, they stay in the order they were created.
 const ORDER_FIELDS: &[&str] = &[
+    "created_at",
+    "street_1",
+    "street_2",
+    "postal_code",
     "name",
     "email",
     "company_name",

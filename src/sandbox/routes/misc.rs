@@ -84,7 +84,7 @@ pub async fn filings(
         .filter(|f| start.is_none_or(|d| f.start_date >= d))
         .filter(|f| end.is_none_or(|d| f.end_date <= d))
         .filter(|f| {
-            let filed = f.date_filed.map(|t| t.0.date_naive());
+            let filed = f.date_filed;
             filed_from.is_none_or(|d| filed.is_some_and(|x| x >= d))
                 && filed_to.is_none_or(|d| filed.is_some_and(|x| x <= d))
         })

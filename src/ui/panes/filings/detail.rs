@@ -64,12 +64,7 @@ pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
                         "Paused until",
                         f.paused_until_date.map(|d| Line::from(text::date(d))),
                     ),
-                    (
-                        "Filed",
-                        f.date_filed
-                            .as_ref()
-                            .map(|t| Line::from(text::timestamp(t))),
-                    ),
+                    ("Filed", f.date_filed.map(|d| Line::from(text::date(d)))),
                     ("Manual", yes_no(f.is_manual)),
                     (
                         "Return confirmation",
