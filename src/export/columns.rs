@@ -111,8 +111,23 @@ impl Record for Nexus {
         ("threshold_sales", |n| opt(&n.threshold_sales)),
         ("threshold_transactions", |n| opt(&n.threshold_transactions)),
         ("sales_or_transactions", |n| opt(&n.sales_or_transactions)),
+        ("trigger", |n| opt(&n.trigger)),
+        ("marketplace_included", |n| opt(&n.marketplace_included)),
+        ("treatment_of_exempt_transactions", |n| {
+            opt(&n.treatment_of_exempt_transactions)
+        }),
         ("transactions_amount", |n| opt(&n.transactions_amount)),
         ("transaction_count", |n| opt(&n.transaction_count)),
+        ("total_transactions", |n| opt(&n.total_transactions)),
+        ("total_transactions_included", |n| {
+            opt(&n.total_transactions_included)
+        }),
+        ("total_transactions_exempted", |n| {
+            opt(&n.total_transactions_exempted)
+        }),
+        ("total_transactions_marketplace", |n| {
+            opt(&n.total_transactions_marketplace)
+        }),
         ("previous_transactions_amount", |n| {
             opt(&n.previous_transactions_amount)
         }),
@@ -122,13 +137,20 @@ impl Record for Nexus {
         ("period_model", |n| opt(&n.period_model)),
         ("period_start_date", |n| opt(&n.period_start_date)),
         ("period_end_date", |n| opt(&n.period_end_date)),
+        ("previous_period_start_date", |n| {
+            opt(&n.previous_period_start_date)
+        }),
+        ("previous_period_end_date", |n| {
+            opt(&n.previous_period_end_date)
+        }),
         ("tax_liability", |n| opt(&n.tax_liability)),
         ("calculated_tax_liability", |n| {
             opt(&n.calculated_tax_liability)
         }),
         ("imported_tax_liability", |n| opt(&n.imported_tax_liability)),
         ("currency", |n| opt(&n.currency)),
-        ("vda_eligible", |n| opt(&n.vda_eligible)),
+        ("start_date", |n| opt(&n.start_date)),
+        ("is_vda_eligible", |n| opt(&n.vda_eligible())),
         ("created_at", |n| opt(&n.created_at)),
         ("updated_at", |n| opt(&n.updated_at)),
     ];

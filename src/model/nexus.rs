@@ -137,7 +137,117 @@ open_enum! {
     }
 }
 
+open_enum! {
+    /// Over which period a jurisdiction measures sales and transactions for economic nexus.
+    pub enum PeriodModel {
+        /// The current or the previous calendar year.
+        CurrentOrPrevious = "CURRENT_OR_PREVIOUS",
+        /// The twelve months ending on September 30 of the previous year.
+        PrecedingYearFromOctober = "PRECEDING_YEAR_FROM_OCTOBER",
+        /// The current calendar year.
+        CalendarYear = "CALENDAR_YEAR",
+        /// The twelve months before the current one.
+        Previous12Months = "PREVIOUS_12_MONTHS",
+        /// The four completed quarters before the current one.
+        Previous4Quarters = "PREVIOUS_4_QUARTERS",
+        /// Four completed quarters, ending one quarter before the current one.
+        Previous4QuartersOffset = "PREVIOUS_4_QUARTERS_OFFSET",
+        /// The previous calendar year.
+        PrecedingYear = "PRECEDING_YEAR",
+        /// The previous calendar year, checked quarter by quarter.
+        PrecedingYearQuarterly = "PRECEDING_YEAR_QUARTERLY",
+        /// The previous calendar year, checked quarter by quarter one quarter late.
+        PrecedingYearQuarterlyOffset = "PRECEDING_YEAR_QUARTERLY_OFFSET",
+    }
+}
+
+impl PeriodModel {
+    /// The period in words: "current or previous calendar year".
+    pub fn in_words(&self) -> String {
+        match self {
+            Self::CurrentOrPrevious => "current or previous calendar year".into(),
+            Self::PrecedingYearFromOctober => "twelve months ending September 30".into(),
+            Self::CalendarYear => "current calendar year".into(),
+            Self::Previous12Months => "previous twelve months".into(),
+            Self::Previous4Quarters => "previous four quarters".into(),
+            Self::Previous4QuartersOffset => "four quarters ending a quarter ago".into(),
+            Self::PrecedingYear => "previous calendar year".into(),
+            Self::PrecedingYearQuarterly => "previous calendar year, checked quarterly".into(),
+            Self::PrecedingYearQuarterlyOffset => {
+                "previous calendar year, checked a quarter late".into()
+            }
+            Self::Other(s) => format!("period {s}"),
+        }
+    }
+}
+
+open_enum! {
+    /// Which thresholds create economic nexus: either one, sales only, both, or transactions only.
+    pub enum SalesOrTransactions {
+        Either = "EITHER",
+        Sales = "SALES",
+        Both = "BOTH",
+        Transactions = "TRANSACTIONS",
+    }
+}
+
+open_enum! {
+    /// Whether exempt sales count toward the economic nexus thresholds.
+    pub enum ExemptTreatment {
+        Included = "INCLUDED",
+        Excluded = "EXCLUDED",
+        Depends = "DEPENDS",
+        IncludeIfPresence = "INCLUDE_IF_PRESENCE",
+        /// Exempt sales count toward the sales threshold but not toward the transaction count.
+        YesSalesNoTransactions = "YES_SALES_NO_TRANSACTIONS",
+    }
+}
+
+impl ExemptTreatment {
+    /// The treatment in words: "exempt sales included".
+    pub fn in_words(&self) -> String {
+        match self {
+            Self::Included => "exempt sales included".into(),
+            Self::Excluded => "exempt sales excluded".into(),
+            Self::Depends => "exempt sales included depending on the exemption".into(),
+            Self::IncludeIfPresence => "exempt sales included with a physical presence".into(),
+            Self::YesSalesNoTransactions => {
+                "exempt sales counted in sales, not in transactions".into()
+            }
+            Self::Other(s) => format!("exempt sales: {s}"),
+        }
+    }
+}
+
+/// Whole-unit amounts (`threshold_sales`), sent as a JSON integer and read from an integer, a
+/// decimal number or a decimal string.
+pub mod whole_amount {
+    use rust_decimal::Decimal;
+    use rust_decimal::prelude::ToPrimitive;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[allow(clippy::ref_option)]
+    pub fn serialize<S: Serializer>(value: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            None => s.serialize_none(),
+            Some(d) if d.fract().is_zero() => match d.to_i64() {
+                Some(whole) => s.serialize_i64(whole),
+                None => s.serialize_str(&d.to_string()),
+            },
+            Some(d) => s.serialize_str(&d.to_string()),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+        // rust_decimal's own reader takes a string, an integer or a float.
+        Option::<Decimal>::deserialize(d)
+    }
+}
+
 /// Economic nexus in one jurisdiction (GET /v1/nexus).
+///
+/// Every field but the id and the jurisdiction is optional on read, so that an answer without
+/// one still loads; the sandbox sends every field the live service requires.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Nexus {
     pub id: String,
@@ -148,16 +258,39 @@ pub struct Nexus {
     pub state_name: String,
     pub status: Option<NexusStatus>,
     pub nexus_type: Option<NexusType>,
-    /// Sales amount above which economic nexus is met.
+    /// Whether exempt sales count toward the thresholds.
+    #[serde(default)]
+    pub treatment_of_exempt_transactions: Option<ExemptTreatment>,
+    /// Sales amount above which economic nexus is met, in whole currency units.
+    #[serde(default, with = "whole_amount")]
     pub threshold_sales: Option<Decimal>,
     /// Transaction count above which economic nexus is met (0: no count threshold).
     pub threshold_transactions: Option<i64>,
-    pub sales_or_transactions: Option<String>,
+    /// Which thresholds create nexus.
+    pub sales_or_transactions: Option<SalesOrTransactions>,
+    /// What met (or would meet) the thresholds, as the service words it.
     pub trigger: Option<String>,
+    /// Sales counted toward the threshold in the period.
     pub transactions_amount: Option<Decimal>,
+    /// Transactions counted toward the threshold in the period.
     pub transaction_count: Option<i64>,
     pub previous_transactions_amount: Option<Decimal>,
     pub previous_transaction_count: Option<i64>,
+    /// Every transaction in the jurisdiction in the period.
+    #[serde(default)]
+    pub total_transactions: Option<i64>,
+    /// The transactions that count toward the thresholds.
+    #[serde(default)]
+    pub total_transactions_included: Option<i64>,
+    /// The exempt transactions.
+    #[serde(default)]
+    pub total_transactions_exempted: Option<i64>,
+    /// The marketplace transactions (tax remitted by the marketplace).
+    #[serde(default)]
+    pub total_transactions_marketplace: Option<i64>,
+    /// Whether marketplace sales count toward the thresholds.
+    #[serde(default)]
+    pub marketplace_included: Option<bool>,
     pub economic_nexus_met: Option<bool>,
     pub economic_nexus_met_date: Option<NaiveDate>,
     pub physical_nexus_met: Option<bool>,
@@ -166,15 +299,33 @@ pub struct Nexus {
     pub nexus_met: Option<bool>,
     pub nexus_met_date: Option<NaiveDate>,
     pub start_date: Option<NaiveDate>,
-    pub period_model: Option<String>,
+    pub period_model: Option<PeriodModel>,
     pub period_start_date: Option<NaiveDate>,
     pub period_end_date: Option<NaiveDate>,
+    #[serde(default)]
+    pub previous_period_start_date: Option<NaiveDate>,
+    #[serde(default)]
+    pub previous_period_end_date: Option<NaiveDate>,
     pub tax_liability: Option<Decimal>,
     pub calculated_tax_liability: Option<Decimal>,
     pub imported_tax_liability: Option<Decimal>,
     pub currency: Option<String>,
+    /// Whether a voluntary disclosure agreement is open to this jurisdiction (the live name).
+    #[serde(default)]
+    pub is_vda_eligible: Option<bool>,
+    /// The older name of the same flag, still in the live document; read when `is_vda_eligible`
+    /// is absent.
+    #[serde(default)]
     pub vda_eligible: Option<bool>,
     pub created_at: Option<Timestamp>,
     pub updated_at: Option<Timestamp>,
     pub organization_id: Option<String>,
+}
+
+impl Nexus {
+    /// Whether a voluntary disclosure agreement is open here: `is_vda_eligible`, or the older
+    /// `vda_eligible` when only that one was sent.
+    pub fn vda_eligible(&self) -> Option<bool> {
+        self.is_vda_eligible.or(self.vda_eligible)
+    }
 }

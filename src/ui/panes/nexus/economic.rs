@@ -11,7 +11,7 @@ use super::history::History;
 pub use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
-use crate::model::{Nexus, NexusStatus};
+use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
 use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
@@ -120,6 +120,64 @@ pub fn columns() -> Vec<Column<Nexus>> {
     ]
 }
 
+/// A whole threshold amount as a person writes it: `$100,000`, `€10,000`, `30,000 CAD`.
+fn threshold_money(amount: Decimal, currency: Option<&str>) -> String {
+    let whole = amount
+        .trunc()
+        .to_u64()
+        .filter(|_| amount.fract().is_zero())
+        .map(text::thousands);
+    match (whole, currency.map(str::trim)) {
+        (Some(w), Some("USD") | None) => format!("${w}"),
+        (Some(w), Some("EUR")) => format!("€{w}"),
+        (Some(w), Some(code)) => format!("{w} {code}"),
+        (None, _) => text::money(amount, currency),
+    }
+}
+
+/// The economic nexus rule of a row in words: "$100,000 in sales or 200 transactions, current or
+/// previous calendar year; marketplace sales excluded; exempt sales included". Parts the row
+/// does not carry are left out; `None` when it carries no threshold at all.
+pub fn rule_in_words(n: &Nexus) -> Option<String> {
+    let sales = n
+        .threshold_sales
+        .filter(|t| *t > Decimal::ZERO)
+        .map(|t| format!("{} in sales", threshold_money(t, n.currency.as_deref())));
+    let count = n
+        .threshold_transactions
+        .filter(|t| *t > 0)
+        .map(|t| format!("{} transactions", text::thousands(t.unsigned_abs())));
+    let thresholds = match (sales, count, n.sales_or_transactions.as_ref()) {
+        (Some(s), Some(c), Some(SalesOrTransactions::Both)) => format!("{s} and {c}"),
+        (Some(s), _, Some(SalesOrTransactions::Sales)) => s,
+        (_, Some(c), Some(SalesOrTransactions::Transactions)) => c,
+        (Some(s), Some(c), Some(SalesOrTransactions::Other(other))) => {
+            format!("{s} or {c} ({other})")
+        }
+        (Some(s), Some(c), _) => format!("{s} or {c}"),
+        (Some(s), None, _) => s,
+        (None, Some(c), _) => c,
+        (None, None, _) => return None,
+    };
+    let mut out = thresholds;
+    if let Some(period) = &n.period_model {
+        out.push_str(", ");
+        out.push_str(&period.in_words());
+    }
+    if let Some(included) = n.marketplace_included {
+        out.push_str(if included {
+            "; marketplace sales included"
+        } else {
+            "; marketplace sales excluded"
+        });
+    }
+    if let Some(treatment) = &n.treatment_of_exempt_transactions {
+        out.push_str("; ");
+        out.push_str(&treatment.in_words());
+    }
+    Some(out)
+}
+
 /// Every field of one row, amounts as money.
 fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
     let currency = n.currency.as_deref();
@@ -163,6 +221,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             )
             .maybe("Organization", opt(n.organization_id.clone())),
         Section::new("Thresholds")
+            .maybe("Rule", rule_in_words(n).map(Line::from))
             .maybe("Sales threshold", money(n.threshold_sales))
             .maybe(
                 "Transactions threshold",
@@ -170,12 +229,29 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             )
             .maybe(
                 "Sales or transactions",
-                opt(n.sales_or_transactions.clone()),
+                opt(n.sales_or_transactions.as_ref().map(ToString::to_string)),
             )
             .maybe("Trigger", opt(n.trigger.clone()))
+            .maybe(
+                "Marketplace sales",
+                n.marketplace_included
+                    .map(|i| Line::from(if i { "included" } else { "excluded" })),
+            )
+            .maybe(
+                "Exempt sales",
+                opt(n
+                    .treatment_of_exempt_transactions
+                    .as_ref()
+                    .map(ToString::to_string)),
+            ),
+        Section::new("Counted in the period")
             .maybe("Sales", money(n.transactions_amount))
             .maybe("Share of threshold", share)
             .maybe("Transactions", count(n.transaction_count))
+            .maybe("Total transactions", count(n.total_transactions))
+            .maybe("Included", count(n.total_transactions_included))
+            .maybe("Exempted", count(n.total_transactions_exempted))
+            .maybe("Marketplace", count(n.total_transactions_marketplace))
             .maybe("Previous sales", money(n.previous_transactions_amount))
             .maybe("Previous transactions", count(n.previous_transaction_count)),
         Section::new("Nexus")
@@ -187,12 +263,17 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             .maybe("Physical nexus met", flag(n.physical_nexus_met))
             .maybe("Physical nexus met on", date(n.physical_nexus_met_date))
             .maybe("Collected tax nexus met", flag(n.collected_tax_nexus_met))
-            .maybe("Voluntary disclosure eligible", flag(n.vda_eligible)),
+            .maybe("Voluntary disclosure eligible", flag(n.vda_eligible())),
         Section::new("Period")
             .maybe("Start date", date(n.start_date))
-            .maybe("Period model", opt(n.period_model.clone()))
+            .maybe(
+                "Period model",
+                opt(n.period_model.as_ref().map(ToString::to_string)),
+            )
             .maybe("Period start", date(n.period_start_date))
-            .maybe("Period end", date(n.period_end_date)),
+            .maybe("Period end", date(n.period_end_date))
+            .maybe("Previous period start", date(n.previous_period_start_date))
+            .maybe("Previous period end", date(n.previous_period_end_date)),
         Section::new("Liability")
             .maybe("Tax liability", money(n.tax_liability))
             .maybe("Calculated", money(n.calculated_tax_liability))
