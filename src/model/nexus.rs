@@ -329,3 +329,144 @@ impl Nexus {
         self.is_vda_eligible.or(self.vda_eligible)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    /// An economic nexus record with every field the live service requires, as it answers one.
+    fn live() -> Value {
+        serde_json::from_str(
+            r#"{
+            "id": "nexus_8Kq2", "country_code": "US", "state_code": "NY",
+            "state_name": "New York", "status": "APPROACHING", "nexus_type": "STATE",
+            "treatment_of_exempt_transactions": "INCLUDED", "trigger": "SALES",
+            "sales_or_transactions": "BOTH", "threshold_sales": 500000,
+            "threshold_transactions": 100, "start_date": "2026-03-01",
+            "transactions_amount": "412000.15", "transaction_count": 88,
+            "previous_transactions_amount": "0.00", "previous_transaction_count": 0,
+            "total_transactions": 131, "total_transactions_included": 88,
+            "total_transactions_exempted": 9, "total_transactions_marketplace": 34,
+            "marketplace_included": false, "economic_nexus_met": false,
+            "economic_nexus_met_date": null, "physical_nexus_met": false,
+            "physical_nexus_met_date": null, "collected_tax_nexus_met": false,
+            "nexus_met": false, "nexus_met_date": null, "period_model": "PREVIOUS_4_QUARTERS",
+            "period_start_date": "2025-10-01", "period_end_date": "2026-09-30",
+            "previous_period_start_date": "2024-10-01", "previous_period_end_date": "2025-09-30",
+            "tax_liability": "0.00", "calculated_tax_liability": "0.00",
+            "imported_tax_liability": "0.00", "currency": "USD", "is_vda_eligible": true,
+            "vda_eligible": null, "created_at": "2024-01-02T10:00:00Z",
+            "updated_at": "2026-11-14T08:30:00Z", "organization_id": "orgn_1"
+        }"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_live_record_reads_and_writes_back_unchanged() {
+        let n: Nexus = serde_json::from_value(live()).unwrap();
+        assert_eq!(n.sales_or_transactions, Some(SalesOrTransactions::Both));
+        assert_eq!(n.period_model, Some(PeriodModel::Previous4Quarters));
+        assert_eq!(
+            n.treatment_of_exempt_transactions,
+            Some(ExemptTreatment::Included)
+        );
+        assert_eq!(n.threshold_sales, Some(Decimal::new(500_000, 0)));
+        assert_eq!(n.total_transactions_marketplace, Some(34));
+        assert_eq!(n.marketplace_included, Some(false));
+        assert_eq!(n.vda_eligible(), Some(true));
+        assert_eq!(
+            n.previous_period_end_date,
+            NaiveDate::from_ymd_opt(2025, 9, 30)
+        );
+        let mut back = serde_json::to_value(&n).unwrap();
+        // Timestamps are written in their own canonical form; the rest comes back as sent.
+        for key in ["created_at", "updated_at"] {
+            back[key] = live()[key].clone();
+        }
+        assert_eq!(back, live());
+        assert!(
+            back["threshold_sales"].is_i64(),
+            "an integer, as the live service"
+        );
+    }
+
+    #[test]
+    fn a_sales_threshold_reads_from_an_integer_a_number_or_a_decimal_string() {
+        for (sent, read) in [
+            (json!(100_000), Decimal::new(100_000, 0)),
+            (json!("100000.00"), Decimal::new(10_000_000, 2)),
+            (json!(100_000.5), Decimal::new(1_000_005, 1)),
+        ] {
+            let mut body = live();
+            body["threshold_sales"] = sent;
+            let n: Nexus = serde_json::from_value(body).unwrap();
+            assert_eq!(n.threshold_sales, Some(read));
+        }
+        // A whole amount read from a string is still sent as an integer; a fraction as text.
+        let mut body = live();
+        body["threshold_sales"] = json!("100000.00");
+        let n: Nexus = serde_json::from_value(body).unwrap();
+        assert_eq!(
+            serde_json::to_value(&n).unwrap()["threshold_sales"],
+            100_000
+        );
+        body = live();
+        body["threshold_sales"] = json!("2500.50");
+        let n: Nexus = serde_json::from_value(body).unwrap();
+        assert_eq!(
+            serde_json::to_value(&n).unwrap()["threshold_sales"],
+            "2500.50"
+        );
+    }
+
+    #[test]
+    fn unknown_rule_values_are_kept_and_missing_fields_do_not_fail_the_record() {
+        let mut body = live();
+        body["period_model"] = json!("ROLLING_18_MONTHS");
+        body["sales_or_transactions"] = json!("SALES_OR_TRANSACTIONS");
+        body["treatment_of_exempt_transactions"] = json!("HALF");
+        let n: Nexus = serde_json::from_value(body).unwrap();
+        assert_eq!(
+            n.period_model,
+            Some(PeriodModel::Other("ROLLING_18_MONTHS".into()))
+        );
+        assert_eq!(
+            n.sales_or_transactions
+                .as_ref()
+                .map(SalesOrTransactions::as_str),
+            Some("SALES_OR_TRANSACTIONS")
+        );
+        assert_eq!(
+            n.treatment_of_exempt_transactions
+                .as_ref()
+                .map(ExemptTreatment::in_words)
+                .as_deref(),
+            Some("exempt sales: HALF")
+        );
+
+        // An older answer: none of the rule fields, the flag under its older name.
+        let mut body = live();
+        let map = body.as_object_mut().unwrap();
+        for key in [
+            "treatment_of_exempt_transactions",
+            "threshold_sales",
+            "total_transactions",
+            "total_transactions_included",
+            "total_transactions_exempted",
+            "total_transactions_marketplace",
+            "marketplace_included",
+            "previous_period_start_date",
+            "previous_period_end_date",
+            "is_vda_eligible",
+        ] {
+            map.remove(key);
+        }
+        map.insert("vda_eligible".into(), json!(false));
+        let n: Nexus = serde_json::from_value(body).unwrap();
+        assert_eq!(n.threshold_sales, None);
+        assert_eq!(n.total_transactions, None);
+        assert_eq!(n.vda_eligible(), Some(false));
+    }
+}

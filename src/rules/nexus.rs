@@ -602,4 +602,131 @@ mod tests {
         sweep(&create(), physical_nexus_create);
         sweep(&update(), physical_nexus_update);
     }
+
+    fn rule(
+        which: SalesOrTransactions,
+        marketplace: bool,
+        exempt: ExemptTreatment,
+    ) -> EconomicRule {
+        EconomicRule {
+            threshold_sales: Some(Decimal::new(100_000, 0)),
+            threshold_transactions: Some(200),
+            sales_or_transactions: which,
+            marketplace_included: marketplace,
+            exempt_treatment: exempt,
+        }
+    }
+
+    /// $90,000 in 210 transactions, of them $15,000 in 20 through a marketplace and $5,000 in 15
+    /// exempt.
+    fn activity() -> PeriodActivity {
+        PeriodActivity {
+            sales: Decimal::new(90_000, 0),
+            exempt_sales: Decimal::new(5_000, 0),
+            marketplace_sales: Decimal::new(15_000, 0),
+            transactions: 210,
+            exempt_transactions: 15,
+            marketplace_transactions: 20,
+        }
+    }
+
+    #[test]
+    fn economic_nexus_is_judged_by_either_or_both_thresholds() {
+        use SalesOrTransactions as W;
+        let a = activity();
+        let judge = |which| rule(which, true, ExemptTreatment::Included).judge(&a, false);
+        assert!(judge(W::Either).met, "210 transactions are enough");
+        assert!(judge(W::Transactions).met);
+        assert!(!judge(W::Sales).met, "$90,000 is under $100,000");
+        assert!(!judge(W::Both).met, "both are needed");
+        assert!(
+            judge(W::Other("NEW".into())).met,
+            "an unknown rule reads as either"
+        );
+        let big = PeriodActivity {
+            sales: Decimal::new(120_000, 0),
+            ..a
+        };
+        let both = rule(W::Both, true, ExemptTreatment::Included).judge(&big, false);
+        assert!(both.met && both.by_sales && both.by_transactions);
+    }
+
+    #[test]
+    fn marketplace_and_exempt_sales_count_only_as_the_rule_says() {
+        use ExemptTreatment as E;
+        use SalesOrTransactions as W;
+        let a = activity();
+        let counted =
+            |market, exempt, physical| rule(W::Either, market, exempt).counted(&a, physical);
+        assert_eq!(
+            counted(true, E::Included, false),
+            (Decimal::new(90_000, 0), 210)
+        );
+        assert_eq!(
+            counted(false, E::Included, false),
+            (Decimal::new(75_000, 0), 190)
+        );
+        assert_eq!(
+            counted(true, E::Excluded, false),
+            (Decimal::new(85_000, 0), 195)
+        );
+        assert_eq!(
+            counted(true, E::YesSalesNoTransactions, false),
+            (Decimal::new(90_000, 0), 195)
+        );
+        assert_eq!(counted(true, E::IncludeIfPresence, false).1, 195);
+        assert_eq!(counted(true, E::IncludeIfPresence, true).1, 210);
+        // Without the marketplace sales the 200 transactions are no longer reached.
+        let j = rule(W::Either, false, E::Included).judge(&a, false);
+        assert!(!j.met && j.transactions == 190);
+    }
+
+    #[test]
+    fn measuring_periods_follow_the_period_model() {
+        let d = |y, m, day| NaiveDate::from_ymd_opt(y, m, day).unwrap();
+        let today = d(2026, 11, 15);
+        let cases = [
+            (
+                PeriodModel::CurrentOrPrevious,
+                (d(2026, 1, 1), d(2026, 12, 31)),
+                (d(2025, 1, 1), d(2025, 12, 31)),
+            ),
+            (
+                PeriodModel::PrecedingYear,
+                (d(2025, 1, 1), d(2025, 12, 31)),
+                (d(2024, 1, 1), d(2024, 12, 31)),
+            ),
+            (
+                PeriodModel::Previous12Months,
+                (d(2025, 11, 1), d(2026, 10, 31)),
+                (d(2024, 11, 1), d(2025, 10, 31)),
+            ),
+            (
+                PeriodModel::Previous4Quarters,
+                (d(2025, 10, 1), d(2026, 9, 30)),
+                (d(2024, 10, 1), d(2025, 9, 30)),
+            ),
+            (
+                PeriodModel::PrecedingYearFromOctober,
+                (d(2025, 10, 1), d(2026, 9, 30)),
+                (d(2024, 10, 1), d(2025, 9, 30)),
+            ),
+            (
+                PeriodModel::Other("X".into()),
+                (d(2026, 1, 1), d(2026, 12, 31)),
+                (d(2025, 1, 1), d(2025, 12, 31)),
+            ),
+        ];
+        for (model, current, previous) in cases {
+            assert_eq!(
+                measuring_periods(&model, today),
+                (current, previous),
+                "{model}"
+            );
+        }
+        assert_eq!(
+            measuring_periods(&PeriodModel::PrecedingYearFromOctober, d(2026, 3, 1)).0,
+            (d(2024, 10, 1), d(2025, 9, 30))
+        );
+    }
 }

@@ -175,8 +175,22 @@ fn row(
     let fine_share = Decimal::new(share * 100 + rng.random_range(0..100), 4);
     let amount = (base * fine_share).round_dp(2) + money(rng, 0, 9_999);
     let amount = amount.max(money(rng, 50_000, 400_000));
+    // An approaching jurisdiction is under every threshold.
+    let amount = match sales_threshold {
+        Some(t) if status == NexusStatus::Approaching => {
+            amount.min((t * Decimal::new(99, 2)).round_dp(2))
+        }
+        _ => amount,
+    };
     let average_order = Decimal::new(rng.random_range(120..450), 0);
     let count = (amount / average_order).round().to_i64().unwrap_or(0);
+    // ... the transaction count included.
+    let count = match count_threshold {
+        Some(t) if status == NexusStatus::Approaching => {
+            count.min(t * shares.random_range(70..100) / 100)
+        }
+        _ => count,
+    };
     // `amount` and `count` are what counts toward the thresholds; the exempt and marketplace
     // sales the rule leaves out come on top of them.
     let activity = activity(shares, thresholds.as_ref(), amount, count);
@@ -191,7 +205,6 @@ fn row(
         .as_ref()
         .map(|r| r.judge(&activity, physical_since.is_some()));
     let economic_met = judged.is_some_and(|j| j.met);
-    let economic_met = economic_met && status != NexusStatus::Approaching;
     let period_model = thresholds
         .as_ref()
         .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
