@@ -10,6 +10,7 @@ mod field_limits;
 mod kill;
 mod lifecycle;
 mod list_filters;
+mod nexus_fields;
 mod nexus_status;
 mod rules;
 mod secrets_at_rest;
