@@ -55,7 +55,12 @@ const PERIOD_MODELS: &[&str] = &[
     "PRECEDING_YEAR_QUARTERLY",
     "PRECEDING_YEAR_QUARTERLY_OFFSET",
 ];
-const NEXUS_TYPES: &[&str] = &["CANADA_FEDERAL", "EU_AGGREGATOR", "STATE", "EU_MEMBER_STATE"];
+const NEXUS_TYPES: &[&str] = &[
+    "CANADA_FEDERAL",
+    "EU_AGGREGATOR",
+    "STATE",
+    "EU_MEMBER_STATE",
+];
 
 #[derive(Clone, Copy)]
 enum Kind {

@@ -261,7 +261,10 @@ fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
             let which = n.sales_or_transactions.clone().expect(at);
             rules_seen.insert(which.as_str().to_owned());
             assert!(which.is_known(), "{at}: {which}");
-            assert!(n.period_model.as_ref().is_some_and(|p| p.is_known()), "{at}");
+            assert!(
+                n.period_model.as_ref().is_some_and(|p| p.is_known()),
+                "{at}"
+            );
             let treatment = n.treatment_of_exempt_transactions.clone().expect(at);
             assert!(treatment.is_known(), "{at}");
             assert!(n.trigger.is_some() && n.start_date.is_some(), "{at}");
@@ -276,9 +279,7 @@ fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
             // What the rule leaves out comes on top of what it counts.
             let left_out = if marketplace { 0 } else { market }
                 + match treatment {
-                    ExemptTreatment::Excluded | ExemptTreatment::YesSalesNoTransactions => {
-                        exempted
-                    }
+                    ExemptTreatment::Excluded | ExemptTreatment::YesSalesNoTransactions => exempted,
                     _ => 0,
                 };
             assert_eq!(total, included + left_out, "{at}");

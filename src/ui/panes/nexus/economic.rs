@@ -537,6 +537,112 @@ mod tests {
         assert!(route.contains("physical"), "{screen}");
     }
 
+    /// An Arkansas row as the live service answers it: every rule field set.
+    fn full_row() -> Nexus {
+        let mut n = row("AR", "APPROACHING", false, false);
+        n.state_name = "Arkansas".into();
+        n.threshold_sales = Some(dec("100000"));
+        n.threshold_transactions = Some(200);
+        n.sales_or_transactions = Some(SalesOrTransactions::Either);
+        n.trigger = Some("TRANSACTIONS".into());
+        n.period_model = Some(crate::model::PeriodModel::CurrentOrPrevious);
+        n.marketplace_included = Some(false);
+        n.treatment_of_exempt_transactions = Some(crate::model::ExemptTreatment::Included);
+        n.transactions_amount = Some(dec("81250.40"));
+        n.transaction_count = Some(176);
+        n.total_transactions = Some(214);
+        n.total_transactions_included = Some(176);
+        n.total_transactions_exempted = Some(11);
+        n.total_transactions_marketplace = Some(38);
+        let d = |y, m, day| chrono::NaiveDate::from_ymd_opt(y, m, day);
+        n.start_date = d(2026, 1, 1);
+        n.period_start_date = d(2026, 1, 1);
+        n.period_end_date = d(2026, 12, 31);
+        n.previous_period_start_date = d(2025, 1, 1);
+        n.previous_period_end_date = d(2025, 12, 31);
+        n.is_vda_eligible = Some(true);
+        n
+    }
+
+    #[test]
+    fn the_rule_reads_in_words() {
+        let n = full_row();
+        assert_eq!(
+            rule_in_words(&n).unwrap(),
+            "$100,000 in sales or 200 transactions, current or previous calendar year; \
+             marketplace sales excluded; exempt sales included"
+        );
+        let mut both = n.clone();
+        both.threshold_sales = Some(dec("500000"));
+        both.threshold_transactions = Some(100);
+        both.sales_or_transactions = Some(SalesOrTransactions::Both);
+        both.period_model = Some(crate::model::PeriodModel::Previous4Quarters);
+        both.marketplace_included = Some(true);
+        assert!(
+            rule_in_words(&both)
+                .unwrap()
+                .starts_with("$500,000 in sales and 100 transactions, previous four quarters; marketplace sales included"),
+        );
+        let mut sales_only = n.clone();
+        sales_only.threshold_transactions = Some(0);
+        sales_only.sales_or_transactions = Some(SalesOrTransactions::Sales);
+        sales_only.currency = Some("CAD".into());
+        sales_only.threshold_sales = Some(dec("30000"));
+        assert!(
+            rule_in_words(&sales_only)
+                .unwrap()
+                .starts_with("30,000 CAD in sales, ")
+        );
+        // An older answer without the rule fields still says what it knows.
+        let bare = row("KS", "NOT_EXPOSED", false, false);
+        assert_eq!(
+            rule_in_words(&bare).unwrap(),
+            "$100,000 in sales or 200 transactions"
+        );
+    }
+
+    #[test]
+    fn the_detail_shows_the_rule_and_the_counts_that_go_into_it() {
+        let mut h = Fixture::new(EconomicPane::default());
+        h.load(vec![full_row()], NexusReply::Page);
+        h.action(Action::Open);
+        let screen = h.screen(100, 56);
+        let value = |label: &str| {
+            screen
+                .lines()
+                .map(|l| l.trim_matches('│').trim())
+                .find(|l| l.split("  ").next() == Some(label))
+                .unwrap_or_else(|| panic!("{label}: {screen}"))
+                .to_owned()
+        };
+        assert!(
+            value("Rule").contains("$100,000 in sales or 200 transactions"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("marketplace sales excluded; exempt sales included"),
+            "{screen}"
+        );
+        assert!(value("Total transactions").ends_with("214"), "{screen}");
+        assert!(value("Included").ends_with("176"), "{screen}");
+        assert!(value("Exempted").ends_with("11"), "{screen}");
+        assert!(value("Marketplace").ends_with("38"), "{screen}");
+        assert!(value("Marketplace sales").ends_with("excluded"), "{screen}");
+        assert!(
+            value("Previous period start").ends_with("2025-01-01"),
+            "{screen}"
+        );
+        assert!(
+            value("Previous period end").ends_with("2025-12-31"),
+            "{screen}"
+        );
+        assert!(
+            value("Voluntary disclosure eligible").ends_with("yes"),
+            "{screen}"
+        );
+        insta::assert_snapshot!("economic_nexus_detail", screen);
+    }
+
     fn dec(s: &str) -> Decimal {
         s.parse().unwrap()
     }
