@@ -252,7 +252,7 @@ fn customer_order_is_stable() {
 
 #[test]
 fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
-    use crate::model::{ExemptTreatment, SalesOrTransactions};
+    use crate::model::{ExemptTreatment, PeriodModel, SalesOrTransactions};
     use crate::rules::{EconomicRule, PeriodActivity};
     let mut rules_seen = HashSet::new();
     for org in [org0(), org1()] {
@@ -262,7 +262,7 @@ fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
             rules_seen.insert(which.as_str().to_owned());
             assert!(which.is_known(), "{at}: {which}");
             assert!(
-                n.period_model.as_ref().is_some_and(|p| p.is_known()),
+                n.period_model.as_ref().is_some_and(PeriodModel::is_known),
                 "{at}"
             );
             let treatment = n.treatment_of_exempt_transactions.clone().expect(at);

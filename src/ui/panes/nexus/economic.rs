@@ -149,13 +149,15 @@ pub fn rule_in_words(n: &Nexus) -> Option<String> {
         .map(|t| format!("{} transactions", text::thousands(t.unsigned_abs())));
     let thresholds = match (sales, count, n.sales_or_transactions.as_ref()) {
         (Some(s), Some(c), Some(SalesOrTransactions::Both)) => format!("{s} and {c}"),
-        (Some(s), _, Some(SalesOrTransactions::Sales)) => s,
-        (_, Some(c), Some(SalesOrTransactions::Transactions)) => c,
         (Some(s), Some(c), Some(SalesOrTransactions::Other(other))) => {
             format!("{s} or {c} ({other})")
         }
-        (Some(s), Some(c), _) => format!("{s} or {c}"),
-        (Some(s), None, _) => s,
+        (Some(s), Some(c), Some(SalesOrTransactions::Either) | None) => format!("{s} or {c}"),
+        // Only one threshold counts (or only one is set).
+        (Some(s), c, which) => match (c, which) {
+            (Some(c), Some(SalesOrTransactions::Transactions)) => c,
+            _ => s,
+        },
         (None, Some(c), _) => c,
         (None, None, _) => return None,
     };
@@ -244,16 +246,6 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
                     .as_ref()
                     .map(ToString::to_string)),
             ),
-        Section::new("Counted in the period")
-            .maybe("Sales", money(n.transactions_amount))
-            .maybe("Share of threshold", share)
-            .maybe("Transactions", count(n.transaction_count))
-            .maybe("Total transactions", count(n.total_transactions))
-            .maybe("Included", count(n.total_transactions_included))
-            .maybe("Exempted", count(n.total_transactions_exempted))
-            .maybe("Marketplace", count(n.total_transactions_marketplace))
-            .maybe("Previous sales", money(n.previous_transactions_amount))
-            .maybe("Previous transactions", count(n.previous_transaction_count)),
         Section::new("Nexus")
             .maybe("Nexus met", flag(n.nexus_met))
             .row("Met by", route(n))
@@ -264,6 +256,16 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             .maybe("Physical nexus met on", date(n.physical_nexus_met_date))
             .maybe("Collected tax nexus met", flag(n.collected_tax_nexus_met))
             .maybe("Voluntary disclosure eligible", flag(n.vda_eligible())),
+        Section::new("Counted in the period")
+            .maybe("Sales", money(n.transactions_amount))
+            .maybe("Share of threshold", share)
+            .maybe("Transactions", count(n.transaction_count))
+            .maybe("Total transactions", count(n.total_transactions))
+            .maybe("Included", count(n.total_transactions_included))
+            .maybe("Exempted", count(n.total_transactions_exempted))
+            .maybe("Marketplace", count(n.total_transactions_marketplace))
+            .maybe("Previous sales", money(n.previous_transactions_amount))
+            .maybe("Previous transactions", count(n.previous_transaction_count)),
         Section::new("Period")
             .maybe("Start date", date(n.start_date))
             .maybe(
