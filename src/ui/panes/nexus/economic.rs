@@ -224,7 +224,10 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             .maybe("Organization", opt(n.organization_id.clone())),
         Section::new("Thresholds")
             .maybe("Rule", rule_in_words(n).map(Line::from))
-            .maybe("Sales threshold", money(n.threshold_sales))
+            .maybe(
+                "Sales threshold",
+                money(n.threshold_sales.filter(|t| !t.is_zero())),
+            )
             .maybe(
                 "Transactions threshold",
                 count(n.threshold_transactions.filter(|t| *t > 0)),
