@@ -108,11 +108,35 @@ impl Record for Nexus {
         ("collected_tax_nexus_met", |n| {
             opt(&n.collected_tax_nexus_met)
         }),
-        ("threshold_sales", |n| opt(&n.threshold_sales)),
+        ("threshold_sales", |n| {
+            // A whole amount, as the JSON's integer.
+            opt(&n.threshold_sales.map(|d| {
+                if d.fract().is_zero() {
+                    d.trunc().normalize()
+                } else {
+                    d
+                }
+            }))
+        }),
         ("threshold_transactions", |n| opt(&n.threshold_transactions)),
         ("sales_or_transactions", |n| opt(&n.sales_or_transactions)),
+        ("trigger", |n| opt(&n.trigger)),
+        ("marketplace_included", |n| opt(&n.marketplace_included)),
+        ("treatment_of_exempt_transactions", |n| {
+            opt(&n.treatment_of_exempt_transactions)
+        }),
         ("transactions_amount", |n| opt(&n.transactions_amount)),
         ("transaction_count", |n| opt(&n.transaction_count)),
+        ("total_transactions", |n| opt(&n.total_transactions)),
+        ("total_transactions_included", |n| {
+            opt(&n.total_transactions_included)
+        }),
+        ("total_transactions_exempted", |n| {
+            opt(&n.total_transactions_exempted)
+        }),
+        ("total_transactions_marketplace", |n| {
+            opt(&n.total_transactions_marketplace)
+        }),
         ("previous_transactions_amount", |n| {
             opt(&n.previous_transactions_amount)
         }),
@@ -122,13 +146,20 @@ impl Record for Nexus {
         ("period_model", |n| opt(&n.period_model)),
         ("period_start_date", |n| opt(&n.period_start_date)),
         ("period_end_date", |n| opt(&n.period_end_date)),
+        ("previous_period_start_date", |n| {
+            opt(&n.previous_period_start_date)
+        }),
+        ("previous_period_end_date", |n| {
+            opt(&n.previous_period_end_date)
+        }),
         ("tax_liability", |n| opt(&n.tax_liability)),
         ("calculated_tax_liability", |n| {
             opt(&n.calculated_tax_liability)
         }),
         ("imported_tax_liability", |n| opt(&n.imported_tax_liability)),
         ("currency", |n| opt(&n.currency)),
-        ("vda_eligible", |n| opt(&n.vda_eligible)),
+        ("start_date", |n| opt(&n.start_date)),
+        ("is_vda_eligible", |n| opt(&n.vda_eligible())),
         ("created_at", |n| opt(&n.created_at)),
         ("updated_at", |n| opt(&n.updated_at)),
     ];
@@ -325,5 +356,39 @@ mod tests {
             assert_eq!(json!(opt(&Some(d))), serde_json::to_value(d).unwrap());
         }
         assert_eq!(opt(&Decimal::from_str("7.2500").ok()), "7.2500");
+    }
+
+    #[test]
+    fn nexus_rows_carry_the_rule_and_its_counts() {
+        let n: Nexus = serde_json::from_value(json!({
+            "id": "nexu_1", "country_code": "US", "state_code": "NY", "state_name": "New York",
+            "threshold_sales": "500000.00", "threshold_transactions": 100,
+            "sales_or_transactions": "BOTH", "trigger": "SALES", "marketplace_included": true,
+            "treatment_of_exempt_transactions": "INCLUDED", "period_model": "PREVIOUS_4_QUARTERS",
+            "total_transactions": 131, "total_transactions_included": 120,
+            "total_transactions_exempted": 11, "total_transactions_marketplace": 40,
+            "previous_period_start_date": "2024-10-01", "previous_period_end_date": "2025-09-30",
+            "start_date": "2026-02-01", "vda_eligible": true
+        }))
+        .unwrap();
+        let row: Vec<(&str, String)> = header::<Nexus>().zip(cells(&n)).collect();
+        let cell = |name: &str| row.iter().find(|(k, _)| *k == name).unwrap().1.clone();
+        assert_eq!(cell("threshold_sales"), "500000");
+        assert_eq!(
+            cell("threshold_sales"),
+            serde_json::to_value(&n).unwrap()["threshold_sales"].to_string()
+        );
+        assert_eq!(cell("sales_or_transactions"), "BOTH");
+        assert_eq!(cell("period_model"), "PREVIOUS_4_QUARTERS");
+        assert_eq!(cell("treatment_of_exempt_transactions"), "INCLUDED");
+        assert_eq!(cell("marketplace_included"), "true");
+        assert_eq!(cell("total_transactions"), "131");
+        assert_eq!(cell("total_transactions_included"), "120");
+        assert_eq!(cell("total_transactions_exempted"), "11");
+        assert_eq!(cell("total_transactions_marketplace"), "40");
+        assert_eq!(cell("previous_period_start_date"), "2024-10-01");
+        assert_eq!(cell("previous_period_end_date"), "2025-09-30");
+        assert_eq!(cell("start_date"), "2026-02-01");
+        assert_eq!(cell("is_vda_eligible"), "true", "read from the older name");
     }
 }

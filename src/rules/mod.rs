@@ -48,7 +48,8 @@ pub use limits::{
     DEFAULT_MAX_CHARS, is_canadian_postal_code, is_fein, is_us_zip, max_chars, postal_code_rule,
 };
 pub use nexus::{
-    NexusRoute, apply_physical_nexus, effective_nexus_status, nexus_status, physical_nexus_create,
+    EconomicJudgement, EconomicRule, NexusRoute, PeriodActivity, apply_physical_nexus,
+    effective_nexus_status, measuring_periods, nexus_status, physical_nexus_create,
     physical_nexus_since, physical_nexus_update,
 };
 pub use registration::deregistration;

@@ -270,13 +270,11 @@ async fn registration_detail() {
 }
 
 #[tokio::test]
-#[ignore = "economic nexus fields are added with the nexus model work; un-ignore once merged"]
 async fn economic_nexus_list() {
     conforms("/v1/nexus").await;
 }
 
 #[tokio::test]
-#[ignore = "economic nexus fields are added with the nexus model work; un-ignore once merged"]
 async fn economic_nexus_detail() {
     conforms("/v1/nexus/{id}").await;
 }

@@ -12,6 +12,7 @@ mod lifecycle;
 mod list_filters;
 mod live_requests;
 mod live_shapes;
+mod nexus_fields;
 mod nexus_status;
 mod rules;
 mod secrets_at_rest;

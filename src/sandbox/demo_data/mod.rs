@@ -137,6 +137,9 @@ enum Section {
     Products = 6,
     Filings = 7,
     Tenanted = 8,
+    /// Marketplace and exempt shares of the economic nexus rows (drawn apart, so that the rows'
+    /// other values do not move).
+    EconomicShares = 9,
 }
 
 /// What every part of the generation needs to know.

@@ -13,10 +13,11 @@ use super::util::{
 };
 use super::{Ctx, DEMO_TODAY, Section};
 use crate::model::{
-    Customer, Nexus, NexusStatus, NexusType, PhysicalNexus, PhysicalNexusSource, Registration,
-    RegistrationStatus as S,
+    Customer, ExemptTreatment, Nexus, NexusStatus, NexusType, PeriodModel, PhysicalNexus,
+    PhysicalNexusSource, Registration, RegistrationStatus as S, SalesOrTransactions,
 };
-use crate::sandbox::reference::{self, US_STATES};
+use crate::rules::{EconomicRule, PeriodActivity};
+use crate::sandbox::reference::{self, NexusThresholds, US_STATES};
 
 /// Physical presence: the profile's places in turn, a category valid for each jurisdiction.
 pub fn physical(ctx: &Ctx) -> Vec<PhysicalNexus> {
@@ -86,6 +87,7 @@ pub fn economic(
     customers: &[Customer],
 ) -> Vec<Nexus> {
     let mut rng = ctx.rng(Section::Economic);
+    let mut shares = ctx.rng(Section::EconomicShares);
     let active_in = |country: &str, state: &str| {
         registrations
             .iter()
@@ -119,7 +121,7 @@ pub fn economic(
                 crate::rules::physical_nexus_since(physical, country, state, DEMO_TODAY);
             let id = ctx.id("nexu", i + 1);
             row(
-                &mut rng,
+                (&mut rng, &mut shares),
                 ctx,
                 id,
                 (country, state, nexus_type),
@@ -131,7 +133,7 @@ pub fn economic(
 }
 
 fn row(
-    rng: &mut impl Rng,
+    (rng, shares): (&mut impl Rng, &mut impl Rng),
     ctx: &Ctx,
     id: String,
     (country, state, nexus_type): (&str, &str, NexusType),
@@ -139,8 +141,8 @@ fn row(
     physical_since: Option<NaiveDate>,
 ) -> Nexus {
     let thresholds = reference::nexus_thresholds(country, state);
-    let sales_threshold = thresholds.and_then(|t| t.sales);
-    let count_threshold = thresholds.and_then(|t| t.transactions);
+    let sales_threshold = thresholds.as_ref().and_then(|t| t.sales);
+    let count_threshold = thresholds.as_ref().and_then(|t| t.transactions);
     let registered = registration.map(|r| r.status.clone());
     let status = match registered {
         Some(S::Registered | S::SelfManaged | S::Deregistering) => NexusStatus::Registered,
@@ -173,20 +175,44 @@ fn row(
     let fine_share = Decimal::new(share * 100 + rng.random_range(0..100), 4);
     let amount = (base * fine_share).round_dp(2) + money(rng, 0, 9_999);
     let amount = amount.max(money(rng, 50_000, 400_000));
+    // An approaching jurisdiction is under every threshold.
+    let amount = match sales_threshold {
+        Some(t) if status == NexusStatus::Approaching => {
+            amount.min((t * Decimal::new(99, 2)).round_dp(2))
+        }
+        _ => amount,
+    };
     let average_order = Decimal::new(rng.random_range(120..450), 0);
     let count = (amount / average_order).round().to_i64().unwrap_or(0);
-    let met_by_sales = sales_threshold.is_some_and(|t| amount >= t);
-    let met_by_count = count_threshold.is_some_and(|t| count >= t);
-    let both = thresholds.is_some_and(|t| t.both_required);
-    let economic_met = if both {
-        met_by_sales && met_by_count
-    } else {
-        met_by_sales || met_by_count
+    // ... the transaction count included.
+    let count = match count_threshold {
+        Some(t) if status == NexusStatus::Approaching => {
+            count.min(t * shares.random_range(70..100) / 100)
+        }
+        _ => count,
     };
-    let economic_met = economic_met && status != NexusStatus::Approaching;
-    let period_start = ymd(2026, 1, 1);
+    // `amount` and `count` are what counts toward the thresholds; the exempt and marketplace
+    // sales the rule leaves out come on top of them.
+    let activity = activity(shares, thresholds.as_ref(), amount, count);
+    let rule = thresholds.as_ref().map(|t| EconomicRule {
+        threshold_sales: t.sales,
+        threshold_transactions: t.transactions,
+        sales_or_transactions: t.sales_or_transactions(),
+        marketplace_included: t.marketplace_included,
+        exempt_treatment: t.exempt_treatment.clone(),
+    });
+    let judged = rule
+        .as_ref()
+        .map(|r| r.judge(&activity, physical_since.is_some()));
+    let economic_met = judged.is_some_and(|j| j.met);
+    let period_model = thresholds
+        .as_ref()
+        .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
+    let ((period_start, period_end), (previous_start, previous_end)) =
+        crate::rules::measuring_periods(&period_model, DEMO_TODAY);
+    let met_window_start = ymd(2026, 1, 1);
     let economic_met_date =
-        economic_met.then(|| date_between(rng, period_start, days_before(DEMO_TODAY, 10)));
+        economic_met.then(|| date_between(rng, met_window_start, days_before(DEMO_TODAY, 10)));
     let registered_since = registration.and_then(|r| r.registration_date);
     let economic_met_date = match (economic_met, registered_since) {
         (true, Some(since)) => Some(since.min(economic_met_date.unwrap_or(since))),
@@ -225,25 +251,18 @@ fn row(
             .to_owned(),
         status: Some(status.clone()),
         nexus_type: Some(nexus_type),
-        threshold_sales: sales_threshold,
+        treatment_of_exempt_transactions: Some(
+            thresholds
+                .as_ref()
+                .map_or(ExemptTreatment::Included, |t| t.exempt_treatment.clone()),
+        ),
+        threshold_sales: Some(sales_threshold.unwrap_or(Decimal::ZERO)),
         threshold_transactions: Some(count_threshold.unwrap_or(0)),
-        sales_or_transactions: thresholds.map(|t| {
-            match (t.sales.is_some(), t.transactions.is_some(), both) {
-                (true, true, true) => "SALES_AND_TRANSACTIONS",
-                (true, true, false) => "SALES_OR_TRANSACTIONS",
-                (true, false, _) => "SALES",
-                (false, _, _) => "TRANSACTIONS",
-            }
-            .to_owned()
-        }),
-        trigger: economic_met.then(|| {
-            if met_by_sales {
-                "SALES"
-            } else {
-                "TRANSACTIONS"
-            }
-            .to_owned()
-        }),
+        sales_or_transactions: Some(thresholds.as_ref().map_or(
+            SalesOrTransactions::Sales,
+            NexusThresholds::sales_or_transactions,
+        )),
+        trigger: Some(trigger(sales_threshold, count_threshold, amount, count).to_owned()),
         transactions_amount: Some(amount),
         transaction_count: Some(count),
         previous_transactions_amount: Some(
@@ -257,17 +276,17 @@ fn row(
         collected_tax_nexus_met: Some(false),
         nexus_met: Some(nexus_met_date.is_some()),
         nexus_met_date,
-        start_date: nexus_met_date,
-        period_model: Some(
-            if matches!(state, "TX" | "NY" | "CT") {
-                "PREVIOUS_12_MONTHS"
-            } else {
-                "CURRENT_OR_PREVIOUS_CALENDAR_YEAR"
-            }
-            .to_owned(),
-        ),
+        start_date: Some(nexus_met_date.unwrap_or(period_start)),
+        period_model: Some(period_model),
         period_start_date: Some(period_start),
-        period_end_date: Some(ymd(2026, 12, 31)),
+        period_end_date: Some(period_end),
+        previous_period_start_date: Some(previous_start),
+        previous_period_end_date: Some(previous_end),
+        total_transactions: Some(activity.transactions),
+        total_transactions_included: Some(count),
+        total_transactions_exempted: Some(activity.exempt_transactions),
+        total_transactions_marketplace: Some(activity.marketplace_transactions),
+        marketplace_included: Some(thresholds.as_ref().is_none_or(|t| t.marketplace_included)),
         tax_liability: Some(liability),
         calculated_tax_liability: Some(liability),
         imported_tax_liability: Some(Decimal::new(0, 2)),
@@ -279,9 +298,75 @@ fn row(
             }
             .to_owned(),
         ),
+        is_vda_eligible: Some(status == NexusStatus::Exposed),
         vda_eligible: Some(status == NexusStatus::Exposed),
         created_at: Some(timestamp_on(rng, created)),
         updated_at: Some(timestamp_on(rng, days_before(DEMO_TODAY, 1))),
         organization_id: Some(ctx.organization_id.to_owned()),
+    }
+}
+
+/// The whole activity behind the counted `amount` and `count`: a share of exempt sales and of
+/// marketplace sales, added on top of what counts when the rule leaves them out.
+fn activity(
+    rng: &mut impl Rng,
+    rule: Option<&NexusThresholds>,
+    amount: Decimal,
+    count: i64,
+) -> PeriodActivity {
+    let exempt_pct = rng.random_range(0..12_i64);
+    let marketplace_pct = rng.random_range(0..30_i64);
+    let part = |pct: i64| {
+        (
+            (amount * Decimal::new(pct, 2)).round_dp(2),
+            count * pct / 100,
+        )
+    };
+    let (exempt_sales, exempt_transactions) = part(exempt_pct);
+    let (marketplace_sales, marketplace_transactions) = part(marketplace_pct);
+    let marketplace_counts = rule.is_none_or(|t| t.marketplace_included);
+    let (exempt_in_sales, exempt_in_count) = match rule.map(|t| &t.exempt_treatment) {
+        Some(ExemptTreatment::Excluded) => (false, false),
+        Some(ExemptTreatment::YesSalesNoTransactions) => (true, false),
+        _ => (true, true),
+    };
+    let mut sales = amount;
+    let mut transactions = count;
+    if !marketplace_counts {
+        sales += marketplace_sales;
+        transactions += marketplace_transactions;
+    }
+    if !exempt_in_sales {
+        sales += exempt_sales;
+    }
+    if !exempt_in_count {
+        transactions += exempt_transactions;
+    }
+    PeriodActivity {
+        sales,
+        exempt_sales,
+        marketplace_sales,
+        transactions,
+        exempt_transactions,
+        marketplace_transactions,
+    }
+}
+
+/// What met, or is nearest to meeting, the thresholds: `SALES` or `TRANSACTIONS`, whichever has
+/// the larger share of its threshold.
+fn trigger(
+    sales_threshold: Option<Decimal>,
+    count_threshold: Option<i64>,
+    amount: Decimal,
+    count: i64,
+) -> &'static str {
+    let sales_share = sales_threshold.filter(|t| !t.is_zero()).map(|t| amount / t);
+    let count_share = count_threshold
+        .filter(|t| *t > 0)
+        .map(|t| Decimal::from(count) / Decimal::from(t));
+    match (sales_share, count_share) {
+        (Some(s), Some(c)) if c > s => "TRANSACTIONS",
+        (None, Some(_)) => "TRANSACTIONS",
+        _ => "SALES",
     }
 }

@@ -348,3 +348,67 @@ fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
         );
     }
 }
+
+#[test]
+fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
+    use crate::model::{ExemptTreatment, PeriodModel, SalesOrTransactions};
+    use crate::rules::{EconomicRule, PeriodActivity};
+    let mut rules_seen = HashSet::new();
+    for org in [org0(), org1()] {
+        for n in &org.nexus {
+            let at = &n.id;
+            let which = n.sales_or_transactions.clone().expect(at);
+            rules_seen.insert(which.as_str().to_owned());
+            assert!(which.is_known(), "{at}: {which}");
+            assert!(
+                n.period_model.as_ref().is_some_and(PeriodModel::is_known),
+                "{at}"
+            );
+            let treatment = n.treatment_of_exempt_transactions.clone().expect(at);
+            assert!(treatment.is_known(), "{at}");
+            assert!(n.trigger.is_some() && n.start_date.is_some(), "{at}");
+            assert!(n.previous_period_end_date < n.period_start_date, "{at}");
+            assert!(n.is_vda_eligible.is_some(), "{at}");
+            let marketplace = n.marketplace_included.expect(at);
+            let total = n.total_transactions.expect(at);
+            let included = n.total_transactions_included.expect(at);
+            let exempted = n.total_transactions_exempted.expect(at);
+            let market = n.total_transactions_marketplace.expect(at);
+            assert_eq!(Some(included), n.transaction_count, "{at}");
+            // What the rule leaves out comes on top of what it counts.
+            let left_out = if marketplace { 0 } else { market }
+                + match treatment {
+                    ExemptTreatment::Excluded | ExemptTreatment::YesSalesNoTransactions => exempted,
+                    _ => 0,
+                };
+            assert_eq!(total, included + left_out, "{at}");
+            // Judged again from the counts, the rule gives the row's economic nexus.
+            let rule = EconomicRule {
+                threshold_sales: n.threshold_sales,
+                threshold_transactions: n.threshold_transactions,
+                sales_or_transactions: which.clone(),
+                marketplace_included: marketplace,
+                exempt_treatment: treatment,
+            };
+            let activity = PeriodActivity {
+                sales: n.transactions_amount.expect(at),
+                transactions: included,
+                ..PeriodActivity::default()
+            };
+            let has_rule = n.threshold_sales.is_some_and(|t| !t.is_zero())
+                || n.threshold_transactions.is_some_and(|t| t > 0);
+            let met = has_rule && rule.judge(&activity, false).met;
+            assert_eq!(n.economic_nexus_met, Some(met), "{at} {which}");
+            if n.status == Some(crate::model::NexusStatus::Approaching) {
+                assert!(!met, "{at}: approaching yet met");
+            }
+        }
+    }
+    for which in [
+        SalesOrTransactions::Either,
+        SalesOrTransactions::Sales,
+        SalesOrTransactions::Both,
+    ] {
+        assert!(rules_seen.contains(which.as_str()), "{rules_seen:?}");
+    }
+}

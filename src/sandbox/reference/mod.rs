@@ -14,7 +14,10 @@ use std::str::FromStr;
 
 use rust_decimal::Decimal;
 
-use crate::model::{BackFilingTerms, JurisdictionForm, PhysicalNexusCategory, ProductCategory};
+use crate::model::{
+    BackFilingTerms, ExemptTreatment, JurisdictionForm, PeriodModel, PhysicalNexusCategory,
+    ProductCategory, SalesOrTransactions,
+};
 
 pub use addresses::postal_code_fits;
 #[cfg(test)]
@@ -71,8 +74,9 @@ pub fn tax_rate(country: &str, state: &str) -> Decimal {
     })
 }
 
-/// Economic nexus thresholds of a jurisdiction, in its own currency.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Economic nexus rule of a jurisdiction: thresholds in its own currency, the measuring period
+/// and what counts toward the thresholds.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NexusThresholds {
     /// Sales amount that creates nexus, if the jurisdiction counts sales.
     pub sales: Option<Decimal>,
@@ -80,20 +84,85 @@ pub struct NexusThresholds {
     pub transactions: Option<i64>,
     /// Whether both must be met (otherwise either one is enough).
     pub both_required: bool,
+    /// The period sales and transactions are measured over.
+    pub period_model: PeriodModel,
+    /// Whether sales made through a marketplace facilitator count toward the thresholds.
+    pub marketplace_included: bool,
+    /// Whether exempt sales count toward the thresholds.
+    pub exempt_treatment: ExemptTreatment,
 }
 
-/// Economic nexus thresholds of a jurisdiction; `None` when the tables know no economic nexus
-/// rule for it (states without a sales tax, unknown jurisdictions).
+impl NexusThresholds {
+    /// Which thresholds create nexus, as the service names it.
+    pub fn sales_or_transactions(&self) -> SalesOrTransactions {
+        match (self.sales.is_some(), self.transactions.is_some()) {
+            (true, true) if self.both_required => SalesOrTransactions::Both,
+            (true, true) => SalesOrTransactions::Either,
+            (true, false) => SalesOrTransactions::Sales,
+            (false, _) => SalesOrTransactions::Transactions,
+        }
+    }
+}
+
+/// Economic nexus rule of a jurisdiction; `None` when the tables know no economic nexus rule for
+/// it (states without a sales tax, unknown jurisdictions).
 pub fn nexus_thresholds(country: &str, state: &str) -> Option<NexusThresholds> {
     let j = lookup(country, state)?;
     if j.threshold_sales == 0 && j.threshold_transactions == 0 {
         return None;
     }
+    let (period_model, marketplace_included, exempt_treatment) = nexus_measure(country, state);
     Some(NexusThresholds {
         sales: (j.threshold_sales > 0).then(|| Decimal::new(i64::from(j.threshold_sales) * 100, 2)),
         transactions: (j.threshold_transactions > 0).then(|| i64::from(j.threshold_transactions)),
         both_required: j.thresholds_both,
+        period_model,
+        marketplace_included,
+        exempt_treatment,
     })
+}
+
+/// How a jurisdiction measures economic nexus: the period, whether marketplace sales count, and
+/// whether exempt sales do. Most US states look at the current or previous calendar year, count
+/// marketplace sales and count exempt sales; the exceptions are listed.
+fn nexus_measure(country: &str, state: &str) -> (PeriodModel, bool, ExemptTreatment) {
+    use ExemptTreatment as E;
+    use PeriodModel as P;
+    if !country.trim().eq_ignore_ascii_case("US") {
+        return (P::CalendarYear, true, E::Included);
+    }
+    let period = match state {
+        "AL" | "FL" | "PA" | "WY" => P::PrecedingYear,
+        "CT" => P::PrecedingYearFromOctober,
+        "MS" | "TN" | "TX" | "MN" | "ME" => P::Previous12Months,
+        "NY" | "IL" | "VT" | "GA" => P::Previous4Quarters,
+        "CA" | "CO" | "WA" => P::CalendarYear,
+        _ => P::CurrentOrPrevious,
+    };
+    let marketplace_included = !matches!(
+        state,
+        "AZ" | "AR"
+            | "FL"
+            | "IA"
+            | "IL"
+            | "IN"
+            | "KY"
+            | "MI"
+            | "MO"
+            | "NC"
+            | "OK"
+            | "SC"
+            | "TN"
+            | "VT"
+            | "WY"
+    );
+    let exempt = match state {
+        "CO" | "FL" | "KS" | "MO" | "NM" | "OK" | "TN" => E::Excluded,
+        "GA" | "OH" => E::Depends,
+        "IL" => E::YesSalesNoTransactions,
+        _ => E::Included,
+    };
+    (period, marketplace_included, exempt)
 }
 
 /// The physical nexus categories offered for a jurisdiction, as

@@ -108,7 +108,10 @@ fn nexus_events(
         ),
     });
     if let Some(met) = met {
-        let threshold = n.threshold_sales.unwrap_or_else(|| share(90));
+        let threshold = n
+            .threshold_sales
+            .filter(|t| !t.is_zero())
+            .unwrap_or_else(|| share(90));
         steps.push(Step {
             date: days_before(met, rng.random_range(20..80)),
             kind: "THRESHOLD_APPROACHING",

@@ -11,7 +11,7 @@ use super::history::History;
 pub use super::status::{jurisdiction, status_style};
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
-use crate::model::{Nexus, NexusStatus};
+use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
 use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
@@ -120,6 +120,66 @@ pub fn columns() -> Vec<Column<Nexus>> {
     ]
 }
 
+/// A whole threshold amount as a person writes it: `$100,000`, `€10,000`, `30,000 CAD`.
+fn threshold_money(amount: Decimal, currency: Option<&str>) -> String {
+    let whole = amount
+        .trunc()
+        .to_u64()
+        .filter(|_| amount.fract().is_zero())
+        .map(text::thousands);
+    match (whole, currency.map(str::trim)) {
+        (Some(w), Some("USD") | None) => format!("${w}"),
+        (Some(w), Some("EUR")) => format!("€{w}"),
+        (Some(w), Some(code)) => format!("{w} {code}"),
+        (None, _) => text::money(amount, currency),
+    }
+}
+
+/// The economic nexus rule of a row in words: "$100,000 in sales or 200 transactions, current or
+/// previous calendar year; marketplace sales excluded; exempt sales included". Parts the row
+/// does not carry are left out; `None` when it carries no threshold at all.
+pub fn rule_in_words(n: &Nexus) -> Option<String> {
+    let sales = n
+        .threshold_sales
+        .filter(|t| *t > Decimal::ZERO)
+        .map(|t| format!("{} in sales", threshold_money(t, n.currency.as_deref())));
+    let count = n
+        .threshold_transactions
+        .filter(|t| *t > 0)
+        .map(|t| format!("{} transactions", text::thousands(t.unsigned_abs())));
+    let thresholds = match (sales, count, n.sales_or_transactions.as_ref()) {
+        (Some(s), Some(c), Some(SalesOrTransactions::Both)) => format!("{s} and {c}"),
+        (Some(s), Some(c), Some(SalesOrTransactions::Other(other))) => {
+            format!("{s} or {c} ({other})")
+        }
+        (Some(s), Some(c), Some(SalesOrTransactions::Either) | None) => format!("{s} or {c}"),
+        // Only one threshold counts (or only one is set).
+        (Some(s), c, which) => match (c, which) {
+            (Some(c), Some(SalesOrTransactions::Transactions)) => c,
+            _ => s,
+        },
+        (None, Some(c), _) => c,
+        (None, None, _) => return None,
+    };
+    let mut out = thresholds;
+    if let Some(period) = &n.period_model {
+        out.push_str(", ");
+        out.push_str(&period.in_words());
+    }
+    if let Some(included) = n.marketplace_included {
+        out.push_str(if included {
+            "; marketplace sales included"
+        } else {
+            "; marketplace sales excluded"
+        });
+    }
+    if let Some(treatment) = &n.treatment_of_exempt_transactions {
+        out.push_str("; ");
+        out.push_str(&treatment.in_words());
+    }
+    Some(out)
+}
+
 /// Every field of one row, amounts as money.
 fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
     let currency = n.currency.as_deref();
@@ -163,21 +223,32 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             )
             .maybe("Organization", opt(n.organization_id.clone())),
         Section::new("Thresholds")
-            .maybe("Sales threshold", money(n.threshold_sales))
+            .maybe("Rule", rule_in_words(n).map(Line::from))
+            .maybe(
+                "Sales threshold",
+                money(n.threshold_sales.filter(|t| !t.is_zero())),
+            )
             .maybe(
                 "Transactions threshold",
                 count(n.threshold_transactions.filter(|t| *t > 0)),
             )
             .maybe(
                 "Sales or transactions",
-                opt(n.sales_or_transactions.clone()),
+                opt(n.sales_or_transactions.as_ref().map(ToString::to_string)),
             )
             .maybe("Trigger", opt(n.trigger.clone()))
-            .maybe("Sales", money(n.transactions_amount))
-            .maybe("Share of threshold", share)
-            .maybe("Transactions", count(n.transaction_count))
-            .maybe("Previous sales", money(n.previous_transactions_amount))
-            .maybe("Previous transactions", count(n.previous_transaction_count)),
+            .maybe(
+                "Marketplace sales",
+                n.marketplace_included
+                    .map(|i| Line::from(if i { "included" } else { "excluded" })),
+            )
+            .maybe(
+                "Exempt sales",
+                opt(n
+                    .treatment_of_exempt_transactions
+                    .as_ref()
+                    .map(ToString::to_string)),
+            ),
         Section::new("Nexus")
             .maybe("Nexus met", flag(n.nexus_met))
             .row("Met by", route(n))
@@ -187,12 +258,27 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             .maybe("Physical nexus met", flag(n.physical_nexus_met))
             .maybe("Physical nexus met on", date(n.physical_nexus_met_date))
             .maybe("Collected tax nexus met", flag(n.collected_tax_nexus_met))
-            .maybe("Voluntary disclosure eligible", flag(n.vda_eligible)),
+            .maybe("Voluntary disclosure eligible", flag(n.vda_eligible())),
+        Section::new("Counted in the period")
+            .maybe("Sales", money(n.transactions_amount))
+            .maybe("Share of threshold", share)
+            .maybe("Transactions", count(n.transaction_count))
+            .maybe("Total transactions", count(n.total_transactions))
+            .maybe("Included", count(n.total_transactions_included))
+            .maybe("Exempted", count(n.total_transactions_exempted))
+            .maybe("Marketplace", count(n.total_transactions_marketplace))
+            .maybe("Previous sales", money(n.previous_transactions_amount))
+            .maybe("Previous transactions", count(n.previous_transaction_count)),
         Section::new("Period")
             .maybe("Start date", date(n.start_date))
-            .maybe("Period model", opt(n.period_model.clone()))
+            .maybe(
+                "Period model",
+                opt(n.period_model.as_ref().map(ToString::to_string)),
+            )
             .maybe("Period start", date(n.period_start_date))
-            .maybe("Period end", date(n.period_end_date)),
+            .maybe("Period end", date(n.period_end_date))
+            .maybe("Previous period start", date(n.previous_period_start_date))
+            .maybe("Previous period end", date(n.previous_period_end_date)),
         Section::new("Liability")
             .maybe("Tax liability", money(n.tax_liability))
             .maybe("Calculated", money(n.calculated_tax_liability))
@@ -454,6 +540,112 @@ mod tests {
         );
         let route = screen.lines().find(|l| l.contains("Met by")).unwrap();
         assert!(route.contains("physical"), "{screen}");
+    }
+
+    /// An Arkansas row as the live service answers it: every rule field set.
+    fn full_row() -> Nexus {
+        let mut n = row("AR", "APPROACHING", false, false);
+        n.state_name = "Arkansas".into();
+        n.threshold_sales = Some(dec("100000"));
+        n.threshold_transactions = Some(200);
+        n.sales_or_transactions = Some(SalesOrTransactions::Either);
+        n.trigger = Some("TRANSACTIONS".into());
+        n.period_model = Some(crate::model::PeriodModel::CurrentOrPrevious);
+        n.marketplace_included = Some(false);
+        n.treatment_of_exempt_transactions = Some(crate::model::ExemptTreatment::Included);
+        n.transactions_amount = Some(dec("81250.40"));
+        n.transaction_count = Some(176);
+        n.total_transactions = Some(214);
+        n.total_transactions_included = Some(176);
+        n.total_transactions_exempted = Some(11);
+        n.total_transactions_marketplace = Some(38);
+        let d = |y, m, day| chrono::NaiveDate::from_ymd_opt(y, m, day);
+        n.start_date = d(2026, 1, 1);
+        n.period_start_date = d(2026, 1, 1);
+        n.period_end_date = d(2026, 12, 31);
+        n.previous_period_start_date = d(2025, 1, 1);
+        n.previous_period_end_date = d(2025, 12, 31);
+        n.is_vda_eligible = Some(true);
+        n
+    }
+
+    #[test]
+    fn the_rule_reads_in_words() {
+        let n = full_row();
+        assert_eq!(
+            rule_in_words(&n).unwrap(),
+            "$100,000 in sales or 200 transactions, current or previous calendar year; \
+             marketplace sales excluded; exempt sales included"
+        );
+        let mut both = n.clone();
+        both.threshold_sales = Some(dec("500000"));
+        both.threshold_transactions = Some(100);
+        both.sales_or_transactions = Some(SalesOrTransactions::Both);
+        both.period_model = Some(crate::model::PeriodModel::Previous4Quarters);
+        both.marketplace_included = Some(true);
+        assert!(
+            rule_in_words(&both)
+                .unwrap()
+                .starts_with("$500,000 in sales and 100 transactions, previous four quarters; marketplace sales included"),
+        );
+        let mut sales_only = n.clone();
+        sales_only.threshold_transactions = Some(0);
+        sales_only.sales_or_transactions = Some(SalesOrTransactions::Sales);
+        sales_only.currency = Some("CAD".into());
+        sales_only.threshold_sales = Some(dec("30000"));
+        assert!(
+            rule_in_words(&sales_only)
+                .unwrap()
+                .starts_with("30,000 CAD in sales, ")
+        );
+        // An older answer without the rule fields still says what it knows.
+        let bare = row("KS", "NOT_EXPOSED", false, false);
+        assert_eq!(
+            rule_in_words(&bare).unwrap(),
+            "$100,000 in sales or 200 transactions"
+        );
+    }
+
+    #[test]
+    fn the_detail_shows_the_rule_and_the_counts_that_go_into_it() {
+        let mut h = Fixture::new(EconomicPane::default());
+        h.load(vec![full_row()], NexusReply::Page);
+        h.action(Action::Open);
+        let screen = h.screen(100, 56);
+        let value = |label: &str| {
+            screen
+                .lines()
+                .map(|l| l.trim_matches('│').trim())
+                .find(|l| l.split("  ").next() == Some(label))
+                .unwrap_or_else(|| panic!("{label}: {screen}"))
+                .to_owned()
+        };
+        assert!(
+            value("Rule").contains("$100,000 in sales or 200 transactions"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("marketplace sales excluded; exempt sales included"),
+            "{screen}"
+        );
+        assert!(value("Total transactions").ends_with("214"), "{screen}");
+        assert!(value("Included").ends_with("176"), "{screen}");
+        assert!(value("Exempted").ends_with("11"), "{screen}");
+        assert!(value("Marketplace").ends_with("38"), "{screen}");
+        assert!(value("Marketplace sales").ends_with("excluded"), "{screen}");
+        assert!(
+            value("Previous period start").ends_with("2025-01-01"),
+            "{screen}"
+        );
+        assert!(
+            value("Previous period end").ends_with("2025-12-31"),
+            "{screen}"
+        );
+        assert!(
+            value("Voluntary disclosure eligible").ends_with("yes"),
+            "{screen}"
+        );
+        insta::assert_snapshot!("economic_nexus_detail", screen);
     }
 
     fn dec(s: &str) -> Decimal {
