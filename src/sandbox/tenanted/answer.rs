@@ -15,7 +15,10 @@
 //!   2026-10-06 and `""` from it.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Display;
+use std::hash::BuildHasherDefault;
 
 use rust_decimal::Decimal;
 use serde::ser::{
@@ -228,6 +231,89 @@ fn blank(latest: bool, null_in_latest: bool) -> Option<&'static str> {
     (latest != null_in_latest).then_some("")
 }
 
+/// What a key's value takes part in besides its kind.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Role {
+    Plain,
+    /// A document of its own, written untouched.
+    Opaque,
+    /// `country`, renamed `countryCode` from 2026-10-06.
+    Country,
+    /// `date_filed`: the object is a filing.
+    DateFiled,
+    StateCode,
+    StateName,
+    ProductName,
+}
+
+/// The camelCase name, kind and role of the v1 key `key`.
+fn describe(key: &str) -> (Cow<'_, str>, Kind, Role) {
+    let role = match key {
+        "country" => Role::Country,
+        "date_filed" => Role::DateFiled,
+        "state_code" => Role::StateCode,
+        "state_name" => Role::StateName,
+        "product_name" => Role::ProductName,
+        _ if OPAQUE.contains(&key) => Role::Opaque,
+        _ => Role::Plain,
+    };
+    (camel(key), kind_of(key), role)
+}
+
+/// What [`describe`] says of a record's field name.
+#[derive(Clone, Copy)]
+struct FieldName {
+    camel: &'static str,
+    kind: Kind,
+    role: Role,
+}
+
+/// A hasher for the address and length of a field name.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FieldNames = HashMap<(usize, usize), FieldName, BuildHasherDefault<AddressHasher>>;
+
+thread_local! {
+    /// The field names of the records, described once per thread. Field names are the
+    /// program's own constants, so the table stays small.
+    static FIELD_NAMES: RefCell<FieldNames> = RefCell::default();
+}
+
+/// [`describe`] of a record's field name, from the table.
+fn field_name(key: &'static str) -> FieldName {
+    FIELD_NAMES.with(|names| {
+        *names
+            .borrow_mut()
+            .entry((key.as_ptr() as usize, key.len()))
+            .or_insert_with(|| {
+                let (camel, kind, role) = describe(key);
+                let camel = match camel {
+                    Cow::Borrowed(same) => same,
+                    Cow::Owned(renamed) => Box::leak(renamed.into_boxed_str()),
+                };
+                FieldName { camel, kind, role }
+            })
+    })
+}
+
 /// Serializes a value of kind `kind` in its Tenanted form into `inner`.
 struct Writer<S> {
     inner: S,
@@ -253,9 +339,10 @@ impl<T: Serialize + ?Sized> Serialize for Field<'_, T> {
 }
 
 impl<S: Serializer> Writer<S> {
+    /// A number: raw, or as a decimal string at the scale of an amount or a rate.
     fn number(
         self,
-        text: &str,
+        text: impl FnOnce() -> Option<String>,
         raw: impl FnOnce(S) -> Result<S::Ok, S::Error>,
     ) -> Result<S::Ok, S::Error> {
         let scale = match self.kind {
@@ -263,7 +350,10 @@ impl<S: Serializer> Writer<S> {
             Kind::Rate => 9,
             Kind::Timestamp | Kind::Other => return raw(self.inner),
         };
-        match fixed(text, scale) {
+        let Some(text) = text() else {
+            return raw(self.inner);
+        };
+        match fixed(&text, scale) {
             Some(t) => self.inner.serialize_str(&t),
             None => raw(self.inner),
         }
@@ -305,10 +395,10 @@ impl<S: Serializer> Serializer for Writer<S> {
         self.serialize_i64(v.into())
     }
     fn serialize_i64(self, v: i64) -> Result<S::Ok, S::Error> {
-        self.number(&v.to_string(), |s| s.serialize_i64(v))
+        self.number(|| Some(v.to_string()), |s| s.serialize_i64(v))
     }
     fn serialize_i128(self, v: i128) -> Result<S::Ok, S::Error> {
-        self.number(&v.to_string(), |s| s.serialize_i128(v))
+        self.number(|| Some(v.to_string()), |s| s.serialize_i128(v))
     }
     fn serialize_u8(self, v: u8) -> Result<S::Ok, S::Error> {
         self.serialize_u64(v.into())
@@ -320,21 +410,20 @@ impl<S: Serializer> Serializer for Writer<S> {
         self.serialize_u64(v.into())
     }
     fn serialize_u64(self, v: u64) -> Result<S::Ok, S::Error> {
-        self.number(&v.to_string(), |s| s.serialize_u64(v))
+        self.number(|| Some(v.to_string()), |s| s.serialize_u64(v))
     }
     fn serialize_u128(self, v: u128) -> Result<S::Ok, S::Error> {
-        self.number(&v.to_string(), |s| s.serialize_u128(v))
+        self.number(|| Some(v.to_string()), |s| s.serialize_u128(v))
     }
     fn serialize_f32(self, v: f32) -> Result<S::Ok, S::Error> {
-        self.number(&v.to_string(), |s| s.serialize_f32(v))
+        self.number(|| Some(v.to_string()), |s| s.serialize_f32(v))
     }
     fn serialize_f64(self, v: f64) -> Result<S::Ok, S::Error> {
         // The text JSON writes for it, as a number read back from the v1 answer would be.
-        let text = serde_json::Number::from_f64(v).map(|n| n.to_string());
-        match text {
-            Some(text) => self.number(&text, |s| s.serialize_f64(v)),
-            None => self.inner.serialize_f64(v),
-        }
+        self.number(
+            || serde_json::Number::from_f64(v).map(|n| n.to_string()),
+            |s| s.serialize_f64(v),
+        )
     }
     fn serialize_char(self, v: char) -> Result<S::Ok, S::Error> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
@@ -501,39 +590,57 @@ impl<M: SerializeMap> MapWriter<M> {
             .serialize_entry(name, &blank(self.latest, null_in_latest))
     }
 
+    /// Writes the value of the v1 key `key`.
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), M::Error> {
-        let name = if self.latest && key == "country" {
-            Cow::Borrowed("countryCode")
-        } else {
-            camel(key)
-        };
-        match key {
-            "date_filed" => self.filing = true,
-            "state_code" if self.filing => {
+        let (camel, kind, role) = describe(key);
+        self.named(&camel, kind, role, value)
+    }
+
+    /// Writes the value of a record's field, whose name is looked up once.
+    fn field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        let name = field_name(key);
+        self.named(name.camel, name.kind, name.role, value)
+    }
+
+    fn named<T: Serialize + ?Sized>(
+        &mut self,
+        camel: &str,
+        kind: Kind,
+        role: Role,
+        value: &T,
+    ) -> Result<(), M::Error> {
+        match role {
+            Role::Country if self.latest => {
+                return self.inner.serialize_entry("countryCode", value);
+            }
+            Role::DateFiled => self.filing = true,
+            Role::StateCode if self.filing => {
                 let empty = is_blank(value);
                 self.state_code = Some(empty);
                 if empty {
-                    return self.write_blank(&name, true);
+                    return self.write_blank(camel, true);
                 }
             }
-            "state_name" if self.filing => {
+            Role::StateName if self.filing => {
                 self.state_name = true;
                 if self.state_code == Some(true) {
-                    return self.write_blank(&name, true);
+                    return self.write_blank(camel, true);
                 }
             }
-            "product_name" if is_blank(value) => return self.write_blank(&name, false),
+            Role::ProductName if is_blank(value) => return self.write_blank(camel, false),
+            Role::Opaque => return self.inner.serialize_entry(camel, value),
             _ => {}
         }
-        if OPAQUE.contains(&key) {
-            return self.inner.serialize_entry(&*name, value);
-        }
         self.inner.serialize_entry(
-            &*name,
+            camel,
             &Field {
                 value,
                 latest: self.latest,
-                kind: kind_of(key),
+                kind,
             },
         )
     }
@@ -585,7 +692,7 @@ impl<M: SerializeMap> SerializeStruct for MapWriter<M> {
         key: &'static str,
         value: &T,
     ) -> Result<(), M::Error> {
-        self.entry(key, value)
+        self.field(key, value)
     }
     fn end(self) -> Result<M::Ok, M::Error> {
         self.finish()
