@@ -59,7 +59,8 @@ impl<T: Serialize> IntoResponse for Json<T> {
 /// Largest JSON request body read (as for every request).
 const REQUEST_LIMIT: usize = 11 * 1024 * 1024;
 
-/// Largest JSON answer translated (a page of the largest size is far below it).
+/// Largest JSON answer read back when a handler did not write it with [`Json`] (a page of the
+/// largest size is far below it).
 const ANSWER_LIMIT: usize = 256 * 1024 * 1024;
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -75,7 +76,8 @@ fn body_is_json(headers: &HeaderMap) -> bool {
     !headers.contains_key(header::CONTENT_TYPE) || is_json(headers)
 }
 
-/// Translates the request body to v1 and the answer to the request's Tenanted release.
+/// Translates the request body to v1, and runs the handler in the request's Tenanted release so
+/// that its [`Json`] answer is written in that release's form.
 pub(crate) async fn translate(request: Request, next: Next) -> Response {
     let Some(tenant) = request.extensions().get::<Tenant>().cloned() else {
         return TenantedError::Internal("The request reached the mirror unauthenticated.".into())
@@ -131,5 +133,37 @@ pub(crate) async fn translate(request: Request, next: Next) -> Response {
             Response::from_parts(parts, Body::from(out))
         }
         Err(e) => TenantedError::Internal(e.to_string()).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    async fn body(response: Response) -> Value {
+        let bytes = to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_handler_answers_v1_as_it_is_and_the_mirror_in_its_release() {
+        let answer = || Json(json!({"country": "US", "total_amount": "5"}));
+        let v1 = answer().into_response();
+        assert!(v1.extensions().get::<Written>().is_none());
+        assert_eq!(
+            body(v1).await,
+            json!({"country": "US", "total_amount": "5"})
+        );
+        let tenanted = RELEASE
+            .scope(ApiVersion::LATEST, async move { answer().into_response() })
+            .await;
+        assert!(tenanted.extensions().get::<Written>().is_some());
+        assert!(is_json(tenanted.headers()));
+        assert_eq!(
+            body(tenanted).await,
+            json!({"countryCode": "US", "totalAmount": "5.00"})
+        );
     }
 }
