@@ -3,9 +3,14 @@
 //! same process (both share the machine's cores, as they would on a laptop).
 //!
 //! Run: `cargo bench --bench sandbox` (env `BENCH_SECONDS`, `BENCH_SCALE`, `BENCH_CLIENTS` and
-//! `BENCH_SIZE`, the page size, to vary; `BENCH_API=tenanted` asks the Tenanted API's
-//! `GET /transactions` at release 2026-10-06 instead, to measure its translation). The client reads each answer whole but keeps only the
-//! envelope's counters, so most of the CPU measured is the server's.
+//! `BENCH_SIZE`, the page size, to vary). `BENCH_API=tenanted` asks the Tenanted API's
+//! `GET /transactions` instead, at release `BENCH_RELEASE` (2026-10-06 unless set; 2026-07-21
+//! is the launch release), to measure how its answers are written. The client reads each answer
+//! whole but keeps only the envelope's counters, so most of the CPU measured is the server's.
+//!
+//! The three cases at the default page size of 100, one after the other:
+//! `cargo bench --bench sandbox`, `BENCH_API=tenanted cargo bench --bench sandbox` and
+//! `BENCH_API=tenanted BENCH_RELEASE=2026-07-21 cargo bench --bench sandbox`.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -58,6 +63,7 @@ async fn main() {
     let clients = env("BENCH_CLIENTS", 32) as usize;
     let size = env("BENCH_SIZE", 100);
     let tenanted = std::env::var("BENCH_API").is_ok_and(|v| v == "tenanted");
+    let release = std::env::var("BENCH_RELEASE").unwrap_or_else(|_| "2026-10-06".to_owned());
     let started = Instant::now();
     let config = SandboxConfig {
         scale,
@@ -73,6 +79,7 @@ async fn main() {
         .pool_max_idle_per_host(clients)
         .build()
         .expect("client");
+    let version = release.clone();
     let get = move |query: String| {
         let http = http.clone();
         let prefix = if tenanted { "" } else { "/v1" };
@@ -80,7 +87,7 @@ async fn main() {
         let request = if tenanted {
             http.get(url)
                 .header("api-key", "demo-key-1")
-                .header("api-version", "2026-10-06")
+                .header("api-version", version.as_str())
         } else {
             http.get(url)
                 .header("x-api-key", "demo-key-1")
@@ -145,7 +152,11 @@ async fn main() {
     println!(
         "sandbox GET {}/transactions?size={size} with filters, scale {scale} ({} transactions in org 1); \
          a page is up to {} KB",
-        if tenanted { "(Tenanted)" } else { "/v1" },
+        if tenanted {
+            format!("(Tenanted {release})")
+        } else {
+            "/v1".to_owned()
+        },
         10_000 * scale,
         bytes / 1024
     );

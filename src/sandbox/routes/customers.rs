@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
+use crate::sandbox::tenanted::mirror::Json;
 use axum::Extension;
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 

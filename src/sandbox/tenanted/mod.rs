@@ -6,6 +6,7 @@
 //! credential, the rate limit, the release and the selectors, then hands the handler a
 //! [`Tenant`] (and the target organization, for the v1 handlers the mirror reuses).
 
+pub(crate) mod answer;
 pub(crate) mod directory;
 pub(crate) mod envelope;
 pub(crate) mod features;

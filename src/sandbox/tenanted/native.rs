@@ -24,7 +24,7 @@ pub async fn product_categories(
     Extension(tenant): Extension<Tenant>,
 ) -> TenantedResult<Json<Value>> {
     let catalog = to_json(&reference::product_catalog())?;
-    Ok(Json(to_tenanted(tenant.version, catalog)))
+    Ok(Json(to_tenanted(tenant.version, &catalog)))
 }
 
 /// An organization's row: `state` and `countryCode` are `""` when unset before 2026-10-06, null

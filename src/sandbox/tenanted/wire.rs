@@ -1,14 +1,15 @@
-//! The Tenanted wire conventions, as translations of the v1 JSON: camelCase keys, the renamed and
-//! re-shaped fields of each release, money at scale 2, rates at scale 9, timestamps in UTC ending
-//! in `Z`.
+//! The Tenanted wire conventions: camelCase keys, the renamed and re-shaped fields of each
+//! release, money at scale 2, rates at scale 9, timestamps in UTC ending in `Z`; request bodies
+//! read back into their v1 form. Answers are written by [`answer`](super::answer).
 
 use axum::body::Bytes;
 use chrono::SecondsFormat;
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
+use super::answer::Tenanted;
 use super::envelope::{TenantedError, TenantedResult};
-use crate::model::casing::{snake_to_camel, to_snake};
+use crate::model::casing::to_snake;
 use crate::model::tenanted::ApiVersion;
 use crate::model::{FieldError, Timestamp};
 
@@ -32,179 +33,28 @@ pub(crate) fn money(d: Decimal) -> Value {
     Value::String(at_scale(d, 2).to_string())
 }
 
-/// A rate: a decimal string at scale 9 (`"0.072500000"`).
-pub(crate) fn rate(d: Decimal) -> Value {
-    Value::String(at_scale(d, 9).to_string())
-}
-
 /// A timestamp in RFC 3339, UTC, ending in `Z`.
 pub(crate) fn timestamp(t: &Timestamp) -> Value {
     Value::String(t.0.to_rfc3339_opts(SecondsFormat::AutoSi, true))
 }
 
-fn at_scale(d: Decimal, scale: u32) -> Decimal {
+/// `d` rounded half away from zero to `scale` places, and written with exactly that many.
+pub(crate) fn at_scale(d: Decimal, scale: u32) -> Decimal {
     let mut d = d.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
     d.rescale(scale);
     d
 }
 
-/// The amounts of the v1 records (every `Decimal` field that is neither a rate nor a quantity),
-/// plus those of the Tenanted-only records.
-const MONEY_KEYS: &[&str] = &[
-    "amount",
-    "amount_adjusted",
-    "amount_calculated",
-    "amount_discounts",
-    "amount_fees",
-    "amount_penalties",
-    "amount_sales",
-    "amount_tax_collected",
-    "calculated_tax_liability",
-    "converted_amount",
-    "converted_final_total_amount",
-    "converted_subtotal",
-    "converted_tax_amount_calculated",
-    "converted_tax_amount_imported",
-    "converted_taxable_amount",
-    "converted_total_amount",
-    "converted_total_discount",
-    "converted_total_recoverable_input_vat",
-    "converted_total_tax_amount_calculated",
-    "converted_total_tax_amount_imported",
-    "converted_total_tax_liability_amount",
-    "credits_total_available",
-    "discount_amount",
-    "estimated_liability",
-    "final_total_amount",
-    "imported_tax_liability",
-    "previous_transactions_amount",
-    "sales_amount",
-    "subtotal",
-    "tax_amount",
-    "tax_amount_calculated",
-    "tax_amount_imported",
-    "tax_liability",
-    "taxable_amount",
-    "threshold_sales",
-    "total_amount",
-    "total_discount",
-    "total_recoverable_input_vat",
-    "total_tax_amount_calculated",
-    "total_tax_amount_imported",
-    "total_tax_liability",
-    "total_tax_liability_amount",
-    "total_taxable_sales",
-    "transactions_amount",
-];
-
-/// The timestamps of the v1 records (besides every name ending in `_at`). `YYYY-MM-DD` dates are
-/// left as they are.
-const TIMESTAMP_KEYS: &[&str] = &[
-    "date",
-    "date_filed",
-    "registration_requested",
-    "registration_completed",
-    "deregistration_requested",
-    "deregistration_completed",
-];
-
-/// Keys whose values are documents of their own, carried as they are.
-const OPAQUE: &[&str] = &["jurisdiction_fields_json_schema", "metadata"];
-
-/// What kind of value a v1 key holds.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Money,
-    Rate,
-    Timestamp,
-    Other,
-}
-
-fn kind_of(key: &str) -> Kind {
-    if key.split('_').any(|part| part == "rate") {
-        Kind::Rate
-    } else if MONEY_KEYS.contains(&key) {
-        Kind::Money
-    } else if TIMESTAMP_KEYS.contains(&key) || key.ends_with("_at") {
-        Kind::Timestamp
-    } else {
-        Kind::Other
-    }
-}
-
-fn decimal_of(v: &Value) -> Option<Decimal> {
-    match v {
-        Value::String(s) => s.trim().parse().ok(),
-        Value::Number(n) => n.to_string().parse().ok(),
-        _ => None,
-    }
-}
-
-/// A scalar of kind `kind` in its Tenanted form; anything else (null, text that is not a number
-/// or a date-time) is kept.
-fn scalar(kind: Kind, v: Value) -> Value {
-    match kind {
-        Kind::Money => decimal_of(&v).map_or(v, money),
-        Kind::Rate => decimal_of(&v).map_or(v, rate),
-        Kind::Timestamp => match &v {
-            Value::String(s) if s.contains('T') => Timestamp::parse(s).map_or(v, |t| timestamp(&t)),
-            _ => v,
-        },
-        Kind::Other => v,
-    }
-}
-
 /// A v1 answer in its Tenanted form for `version`: keys in camelCase and every release rule of
-/// the mirror:
+/// the mirror (see [`answer`](super::answer)):
 /// - `country` is `countryCode` from 2026-10-06 (addresses, customers, transactions, estimates);
 /// - a country-level filing's `stateCode`/`stateName` are `""` before 2026-10-06, null from it;
 /// - a transaction line with no product name has `productName` null before 2026-10-06, `""`
 ///   from it;
 /// - amounts at scale 2, rates at scale 9, timestamps ending in `Z`.
-pub(crate) fn to_tenanted(version: ApiVersion, v1: Value) -> Value {
-    match v1 {
-        Value::Object(map) => Value::Object(object(version, map)),
-        Value::Array(items) => {
-            Value::Array(items.into_iter().map(|v| to_tenanted(version, v)).collect())
-        }
-        other => other,
-    }
-}
-
-fn object(version: ApiVersion, mut map: Map<String, Value>) -> Map<String, Value> {
-    let latest = version.is_latest_shape();
-    let blank = |v: Option<&Value>| v.is_none_or(|v| v.is_null() || v.as_str() == Some(""));
-    // A country-level filing (no state code) has no state: v1 names the country as its state.
-    if map.contains_key("date_filed") && blank(map.get("state_code")) {
-        for key in ["state_code", "state_name"] {
-            map.insert(key.to_owned(), if latest { Value::Null } else { json!("") });
-        }
-    }
-    // A transaction line without a product name.
-    if map.contains_key("product_name") && blank(map.get("product_name")) {
-        map.insert(
-            "product_name".to_owned(),
-            if latest { json!("") } else { Value::Null },
-        );
-    }
-    map.into_iter()
-        .map(|(key, value)| {
-            let value = if OPAQUE.contains(&key.as_str()) {
-                value
-            } else {
-                match value {
-                    Value::Object(_) | Value::Array(_) => to_tenanted(version, value),
-                    scalar_value => scalar(kind_of(&key), scalar_value),
-                }
-            };
-            let name = if latest && key == "country" {
-                "countryCode".to_owned()
-            } else {
-                snake_to_camel(&key)
-            };
-            (name, value)
-        })
-        .collect()
+pub(crate) fn to_tenanted(version: ApiVersion, v1: &Value) -> Value {
+    // Writing a JSON value into a JSON value cannot fail: its keys are text.
+    serde_json::to_value(Tenanted::new(version, v1)).unwrap_or(Value::Null)
 }
 
 /// Paths whose request bodies carry addresses, customers or transactions (the objects whose
@@ -246,6 +96,8 @@ fn rename_country(object: &mut Value) {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     const OLD: ApiVersion = ApiVersion::DEFAULT;
@@ -259,7 +111,7 @@ mod tests {
             "metadata": {"total_amount": "1"}
         });
         assert_eq!(
-            to_tenanted(OLD, v1),
+            to_tenanted(OLD, &v1),
             json!({
                 "totalAmount": "12.50", "taxRateCalculated": "0.072500000", "quantity": "2",
                 "createdAt": "2026-10-06T10:00:00Z", "startDate": "2026-10-01",
@@ -274,16 +126,16 @@ mod tests {
         let filing =
             json!({"date_filed": null, "state_code": "", "state_name": "Canada", "country": "CA"});
         assert_eq!(
-            to_tenanted(OLD, filing.clone()),
+            to_tenanted(OLD, &filing),
             json!({"dateFiled": null, "stateCode": "", "stateName": "", "country": "CA"})
         );
         assert_eq!(
-            to_tenanted(NEW, filing),
+            to_tenanted(NEW, &filing),
             json!({"dateFiled": null, "stateCode": null, "stateName": null, "countryCode": "CA"})
         );
         let line = json!({"product_name": null});
-        assert_eq!(to_tenanted(OLD, line.clone()), json!({"productName": null}));
-        assert_eq!(to_tenanted(NEW, line), json!({"productName": ""}));
+        assert_eq!(to_tenanted(OLD, &line), json!({"productName": null}));
+        assert_eq!(to_tenanted(NEW, &line), json!({"productName": ""}));
     }
 
     #[test]

@@ -356,5 +356,5 @@ pub async fn deregister(
         answer
     };
     saved(&app).await?;
-    Ok(Json(to_tenanted(tenant.version, to_json(&registration)?)))
+    Ok(Json(to_tenanted(tenant.version, &to_json(&registration)?)))
 }
