@@ -10,7 +10,7 @@ use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
 use crate::ui::widgets::detail::{Detail, DetailState};
-use crate::ui::widgets::form::{FieldKind, Form};
+use crate::ui::widgets::form::{FieldKind, FieldSpec, Form};
 
 /// The detail of one record.
 pub trait DetailView: Send {
@@ -225,7 +225,12 @@ impl<O: Layer> Overlay<O> {
 /// a checkbox).
 pub fn form_hints(form: &Form, submit: &'static str) -> Vec<PaneHint> {
     let mut hints = vec![PaneHint::keys("tab", "next field")];
-    match form.focused_kind() {
+    let spec = form.focused_spec();
+    match spec.map(|s| &s.kind) {
+        // A short select is drawn as a list: the arrows of a list choose in it.
+        Some(FieldKind::Select(_)) if spec.is_some_and(FieldSpec::is_short_select) => {
+            hints.push(PaneHint::keys("↑/↓", "choose"));
+        }
         Some(FieldKind::Select(_)) => hints.push(PaneHint::keys("←/→", "choose")),
         Some(FieldKind::MultiSelect(_)) => {
             hints.push(PaneHint::keys("←/→", "move"));
@@ -320,6 +325,15 @@ mod tests {
         let mut form = Form::new(vec![
             FieldSpec::new("status", "Status", FieldKind::MultiSelect(choices())),
             FieldSpec::new("kind", "Kind", FieldKind::Select(choices())),
+            FieldSpec::new(
+                "month",
+                "Month",
+                FieldKind::Select(
+                    (1..=12)
+                        .map(|m| Choice::new(m.to_string(), m.to_string(), ""))
+                        .collect(),
+                ),
+            ),
             FieldSpec::new("name", "Name", FieldKind::Text),
         ]);
         assert_eq!(
@@ -333,7 +347,17 @@ mod tests {
             ]
         );
         form.handle_key(key(KeyCode::Tab));
-        assert_eq!(labels(&form_hints(&form, "apply"))[1], "←/→ choose");
+        assert_eq!(
+            labels(&form_hints(&form, "apply"))[1],
+            "↑/↓ choose",
+            "two choices are drawn as a list"
+        );
+        form.handle_key(key(KeyCode::Tab));
+        assert_eq!(
+            labels(&form_hints(&form, "apply"))[1],
+            "←/→ choose",
+            "twelve are not"
+        );
         form.handle_key(key(KeyCode::Tab));
         assert_eq!(
             labels(&form_hints(&form, "save")),

@@ -282,9 +282,9 @@ impl Form {
         self.focus
     }
 
-    /// How the focused field is entered.
-    pub fn focused_kind(&self) -> Option<&FieldKind> {
-        self.fields.get(self.focus).map(|f| &f.spec.kind)
+    /// The focused field's descriptor.
+    pub fn focused_spec(&self) -> Option<&FieldSpec> {
+        self.fields.get(self.focus).map(|f| &f.spec)
     }
 
     /// The wire name of the focused field.
