@@ -202,6 +202,7 @@ fn bump(counter: &AtomicU64) {
 
 /// The shared state behind every clone of a client. The connection pool, the pacing and the
 /// counters are shared further, by every client made with [`Transport::with_organization`].
+#[derive(Clone)]
 pub(crate) struct Transport {
     http: reqwest::Client,
     base_url: Url,
@@ -291,19 +292,8 @@ impl Transport {
     /// The same transport, telling `observer` of each retry.
     pub fn with_observer(&self, observer: RetryObserver) -> Transport {
         Transport {
-            http: self.http.clone(),
-            base_url: self.base_url.clone(),
-            generation: self.generation,
-            organization_id: self.organization_id.clone(),
-            selector: self.selector.clone(),
-            target: self.target.clone(),
-            redactor: self.redactor.clone(),
-            connect_timeout: self.connect_timeout,
-            request_timeout: self.request_timeout,
-            retry: self.retry,
-            limiter: self.limiter.clone(),
-            counters: Arc::clone(&self.counters),
             observer: Some(observer),
+            ..self.clone()
         }
     }
 

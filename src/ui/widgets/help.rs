@@ -35,6 +35,23 @@ impl Hint {
     }
 }
 
+/// The frame of a scrolling page over the screen (the help, the messages): its title, `more`
+/// at the bottom left when there is more below, and `Esc close` at the bottom right.
+pub fn page_block(title: String, more: &'static str, theme: &Theme) -> Block<'static> {
+    Block::bordered()
+        .title(Span::styled(title, theme.title))
+        .title_bottom(Line::styled(more, theme.muted).left_aligned())
+        .title_bottom(
+            Line::from(vec![
+                Span::styled(" Esc", theme.key),
+                Span::styled(" close ", theme.muted),
+            ])
+            .right_aligned(),
+        )
+        .border_style(theme.border_focus)
+        .padding(Padding::horizontal(1))
+}
+
 /// The footer's hint line: `key label` pairs in order, two spaces apart. The last `kept` hints
 /// (help, quit) always show when they fit at all: room is made for them first, the last first.
 /// The others fill what is left in order; a pair that does not fit is left out, and shorter
@@ -194,18 +211,7 @@ impl Help {
             ""
         };
 
-        let block = Block::bordered()
-            .title(Span::styled(" Help ", theme.title))
-            .title_bottom(Line::styled(more, theme.muted).left_aligned())
-            .title_bottom(
-                Line::from(vec![
-                    Span::styled(" Esc", theme.key),
-                    Span::styled(" close ", theme.muted),
-                ])
-                .right_aligned(),
-            )
-            .border_style(theme.border_focus)
-            .padding(Padding::horizontal(1));
+        let block = page_block(" Help ".to_owned(), more, theme);
         Clear.render(popup, buf);
         Paragraph::new(lines)
             .block(block)

@@ -9,10 +9,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::flash::FlashLevel;
-use super::help::HelpOutcome;
+use super::help::{HelpOutcome, page_block};
 use super::keys::{is_press, typed_char};
 use super::wrap::wrap;
 use crate::ui::theme::Theme;
@@ -168,18 +168,7 @@ impl MessagesView {
         self.scroll = self.scroll.min(last);
         let more = if self.scroll < last { " ↓ more " } else { "" };
         let title = format!(" Messages (last {MESSAGES_KEPT}, newest first) ");
-        let block = Block::bordered()
-            .title(Span::styled(title, theme.title))
-            .title_bottom(Line::styled(more, theme.muted).left_aligned())
-            .title_bottom(
-                Line::from(vec![
-                    Span::styled(" Esc", theme.key),
-                    Span::styled(" close ", theme.muted),
-                ])
-                .right_aligned(),
-            )
-            .border_style(theme.border_focus)
-            .padding(Padding::horizontal(1));
+        let block = page_block(title, more, theme);
         Clear.render(popup, buf);
         Paragraph::new(lines)
             .block(block)
