@@ -68,7 +68,7 @@ pub async fn prepare(
     log_path: Option<String>,
 ) -> Result<Session, BoxError> {
     let system = System::from_env();
-    let (client, header, sandbox, keymap, theme_name, accent) = if options.demo {
+    let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),
@@ -84,6 +84,7 @@ pub async fn prepare(
             Keymap::default(),
             options.theme.clone(),
             None,
+            panes::Settings::default(),
         )
     } else {
         let env = ProcessEnv;
@@ -120,6 +121,11 @@ pub async fn prepare(
             .or(profile.and_then(|p| p.theme.clone()))
             .or(config.theme.clone());
         let accent = profile.and_then(|p| p.accent.clone());
+        let settings = panes::Settings {
+            overview_refresh: config
+                .overview_refresh()
+                .unwrap_or(panes::overview::DEFAULT_REFRESH),
+        };
         (
             Client::new(client_config)?,
             header,
@@ -127,6 +133,7 @@ pub async fn prepare(
             keymap,
             theme,
             accent,
+            settings,
         )
     };
     let theme = Theme::select(
@@ -139,7 +146,8 @@ pub async fn prepare(
         Some(color) => theme.with_accent(color),
         None => theme,
     };
-    let mut shell = Shell::new(panes::all(), keymap, theme, header).with_pane_factory(panes::all);
+    let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
+        .with_pane_factory(move || panes::with(settings));
     if let Some(version) = client.generation().api_version() {
         shell = shell.with_tenanted(version);
     }

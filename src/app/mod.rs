@@ -114,6 +114,8 @@ impl Tasks {
                     tracing::info!(organization = %organization, "organization switched");
                     queue.extend(shell.organization_switched(&organization));
                 }
+                // The shell moves between its tabs itself; nothing is left for the runtime.
+                Effect::Goto(_) => {}
                 Effect::Quit => quit = true,
             }
         }

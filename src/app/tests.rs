@@ -63,7 +63,7 @@ fn shell() -> Shell {
         read_only: true,
     };
     let theme = Theme::select(None, true, false, None::<&dyn ThemeFiles>).unwrap();
-    Shell::new(panes::all(), Keymap::default(), theme, header)
+    Shell::new(panes::all(), Keymap::default(), theme, header).open_on("Registrations")
 }
 
 /// A client of a port nothing listens on: every call fails at once.
@@ -265,7 +265,7 @@ async fn the_footer_says_each_retry_of_a_silent_service_and_esc_stops_the_wait_a
         assert!(!text.contains("loading registrations"), "{text}");
         // No attempt after Esc: the call was dropped, not left to run out its attempts.
         tokio::time::sleep(Duration::from_millis(800)).await;
-        assert_eq!(client.stats().requests, sent);
+        assert_eq!(client.stats().requests, sent, "{text}");
         drop(keys);
     };
     let (ended, ()) =

@@ -352,12 +352,21 @@ pub struct Config {
     /// merges these over its defaults.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub keys: BTreeMap<String, String>,
+    /// Minutes between the Overview's own refreshes (default 10; 0: only on `r`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overview_refresh_minutes: Option<u32>,
     /// Profiles by name. Private so that every profile's `name` matches its key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, Profile>,
 }
 
 impl Config {
+    /// How often the Overview refreshes by itself, when the file says (zero: never).
+    pub fn overview_refresh(&self) -> Option<std::time::Duration> {
+        self.overview_refresh_minutes
+            .map(|m| std::time::Duration::from_secs(u64::from(m) * 60))
+    }
+
     /// Where the config file is: `override_path` (from `--config`) if given, else
     /// `TAXDASH_CONFIG` if set, else `config.toml` in the platform config directory.
     pub fn default_path(

@@ -11,6 +11,7 @@ mod customers;
 mod exemptions;
 mod files;
 mod filings;
+mod goto;
 mod nexus;
 mod organizations;
 mod registrations;
@@ -20,6 +21,7 @@ pub use self::customers::{CustomerCall, CustomerReply};
 pub use self::exemptions::{ExemptionCall, ExemptionReply};
 pub use self::files::{FileCall, FileReply};
 pub use self::filings::{FilingCall, FilingReply};
+pub use self::goto::Goto;
 pub use self::nexus::{NexusCall, NexusReply};
 pub use self::organizations::{OrganizationCall, OrganizationReply};
 pub use self::registrations::{RegistrationCall, RegistrationReply};
@@ -55,6 +57,8 @@ pub enum Effect {
     /// Act on another organization from now on (Tenanted API): the runtime swaps the client's
     /// organization selector, then the shell updates the header and reloads every pane.
     SwitchOrganization(String),
+    /// Show another tab with its list filtered (and a record open): handled by the shell.
+    Goto(Box<Goto>),
     Quit,
 }
 

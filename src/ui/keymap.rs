@@ -90,6 +90,13 @@ actions! {
     SaveFile = "save_file",
     /// Opens an attached file with the system's viewer.
     OpenFile = "open_file",
+    /// Moves left, and right (the Overview's tiles, map and calendar).
+    Left = "left",
+    Right = "right",
+    /// Moves to the next part of a pane, and to the previous one (the Overview's tiles, map
+    /// and calendar).
+    NextSection = "next_section",
+    PrevSection = "prev_section",
 }
 
 /// A `[keys]` name that names no action.
@@ -288,7 +295,7 @@ impl Default for Keymap {
             CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Help, History,
             Imports, Mark, New, NextPane, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
             PrevPane, Quit, Refresh, Reveal, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top,
-            Up,
+            Up, Left, Right, NextSection, PrevSection,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -339,6 +346,10 @@ impl Default for Keymap {
             (Key::plain('X'), Expired),
             (Key::plain('w'), SaveFile),
             (Key::plain('O'), OpenFile),
+            (Key::new(K::Left, none), Left),
+            (Key::new(K::Right, none), Right),
+            (Key::plain(']'), NextSection),
+            (Key::plain('['), PrevSection),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

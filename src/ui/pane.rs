@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 
 use super::keymap::{Action, Keymap};
 use super::theme::Theme;
-use crate::effect::{Call, Effect, Failure, Reply, RequestId};
+use crate::effect::{Call, Effect, Failure, Goto, Reply, RequestId};
 use crate::model::tenanted::ApiVersion;
 
 /// The key a hint names: a keymap action (shown with its live binding) or fixed keys of a widget.
@@ -135,6 +135,11 @@ impl<'a> Ctx<'a> {
         });
     }
 
+    /// Shows another tab with its list filtered (and a record open), if a tab takes `goto`.
+    pub fn goto(&mut self, goto: Goto) {
+        self.effects.push(Effect::Goto(Box::new(goto)));
+    }
+
     pub fn copy(&mut self, text: impl Into<String>) {
         self.effects.push(Effect::Copy(text.into()));
     }
@@ -210,6 +215,12 @@ pub trait Pane: Send {
 
     /// Whether records another view of the same tab shows changed since last asked.
     fn changed_elsewhere(&mut self) -> bool {
+        false
+    }
+
+    /// Shows what `goto` names, if this tab holds that list: the list filtered, the record's
+    /// detail open, whatever was open before closed. Returns whether the pane took it.
+    fn goto(&mut self, _goto: &Goto, _ctx: &mut Ctx) -> bool {
         false
     }
 

@@ -42,7 +42,7 @@ async fn nexus_with_history(d: &Dashboard) -> (Nexus, Vec<ExposureEvent>) {
 
 /// Opens the economic view filtered to `state`.
 async fn economic_row(d: &Dashboard, state: &str) {
-    d.char('2');
+    d.char('3');
     d.wait_for("row 1 of").await;
     d.char('V');
     d.wait_for("economic: all jurisdictions").await;
@@ -113,7 +113,7 @@ async fn h_shows_the_exposure_history_as_a_timeline() {
 async fn h_on_v1_says_it_needs_the_tenanted_api() {
     let d = Dashboard::start(Options::default()).await;
     d.wait_for("row 1 of").await;
-    d.char('2');
+    d.char('3');
     d.wait_for("row 1 of").await;
     d.char('V');
     d.wait_for("economic: all jurisdictions").await;

@@ -132,7 +132,7 @@ async fn on_v1_the_list_works_and_the_tenanted_features_say_what_they_need() {
         "{footer}"
     );
     // A message about this tab does not follow the user to the next one.
-    d.char('4');
+    d.char('5');
     d.wait_until("the Customers tab", Duration::from_secs(5), |s| {
         s.contains("┌ Customers") && !s.contains("needs the Tenanted API")
     })

@@ -52,6 +52,9 @@ pub struct Options {
     pub sandbox: SandboxConfig,
     pub read_only: bool,
     pub size: (u16, u16),
+    /// The tab the dashboard opens on: the record panes' tests start on Registrations, the
+    /// Overview's where the dashboard itself does.
+    pub first_tab: &'static str,
 }
 
 impl Default for Options {
@@ -60,6 +63,7 @@ impl Default for Options {
             sandbox: SandboxConfig::default(),
             read_only: false,
             size: (140, 40),
+            first_tab: "Registrations",
         }
     }
 }
@@ -85,11 +89,11 @@ pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026,
 
 impl Dashboard {
     pub async fn start(options: Options) -> Self {
-        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        let sandbox = Sandbox::start(options.sandbox.clone(), SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .unwrap();
         let client = client_for(&sandbox);
-        Self::start_with(sandbox, client, options.size, options.read_only)
+        Self::start_with(sandbox, client, &options)
     }
 
     /// The dashboard talking to the server `front` starts in front of the sandbox (given the
@@ -99,14 +103,15 @@ impl Dashboard {
         F: FnOnce(String) -> Fut,
         Fut: std::future::Future<Output = String>,
     {
-        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        let sandbox = Sandbox::start(options.sandbox.clone(), SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .unwrap();
         let client = client_at(&front(sandbox.base_url()).await);
-        Self::start_with(sandbox, client, options.size, options.read_only)
+        Self::start_with(sandbox, client, &options)
     }
 
-    fn start_with(sandbox: Sandbox, client: Client, size: (u16, u16), read_only: bool) -> Self {
+    fn start_with(sandbox: Sandbox, client: Client, options: &Options) -> Self {
+        let read_only = options.read_only;
         let header = HeaderInfo {
             profile: "demo".into(),
             organization: DEMO_CREDENTIALS[0].0.into(),
@@ -115,8 +120,9 @@ impl Dashboard {
             read_only,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
-            .with_log_path("/tmp/taxdash-test.log");
-        Self::run_loop(sandbox, client, shell, size)
+            .with_log_path("/tmp/taxdash-test.log")
+            .open_on(options.first_tab);
+        Self::run_loop(sandbox, client, shell, options.size)
     }
 
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
@@ -257,7 +263,7 @@ impl Dashboard {
         use taxdash::api::{Generation, Selector};
         use taxdash::sandbox::DEMO_PARTNER_KEY;
 
-        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+        let sandbox = Sandbox::start(options.sandbox.clone(), SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .unwrap();
         let organization = DEMO_CREDENTIALS[0].0;
@@ -280,7 +286,8 @@ impl Dashboard {
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
             .with_pane_factory(panes::all)
-            .with_tenanted(version);
+            .with_tenanted(version)
+            .open_on(options.first_tab);
         Self::run_loop(sandbox, client, shell, options.size)
     }
 

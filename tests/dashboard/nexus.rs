@@ -31,7 +31,7 @@ async fn open_nexus(d: &Dashboard) -> String {
         .unwrap()
         .total;
     d.wait_for("row 1 of").await;
-    d.char('2');
+    d.char('3');
     d.wait_for(&format!("row 1 of {total} ")).await
 }
 

@@ -6,14 +6,36 @@ pub mod filings;
 pub mod filter_codes;
 pub mod marks;
 pub mod nexus;
+pub mod overview;
 pub mod registrations;
 pub mod transactions;
 
 use super::pane::Pane;
 
-/// Every pane, in tab order.
+/// What the config file sets for the panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    /// How often the Overview refreshes by itself (zero: only on `r`).
+    pub overview_refresh: std::time::Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            overview_refresh: overview::DEFAULT_REFRESH,
+        }
+    }
+}
+
+/// Every pane, in tab order, with the default settings.
 pub fn all() -> Vec<Box<dyn Pane>> {
+    with(Settings::default())
+}
+
+/// Every pane, in tab order.
+pub fn with(settings: Settings) -> Vec<Box<dyn Pane>> {
     vec![
+        Box::new(overview::OverviewPane::new(settings.overview_refresh)),
         Box::new(registrations::RegistrationsPane::default()),
         Box::new(nexus::pane()),
         Box::new(exemptions::pane()),

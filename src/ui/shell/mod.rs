@@ -25,7 +25,7 @@ mod organizations;
 
 use self::organizations::{ShellCall, command_line};
 use crate::api::RetryNotice;
-use crate::effect::{Answer, Call, Effect, Failure, FailureKind, RequestId};
+use crate::effect::{Answer, Call, Effect, Failure, FailureKind, Goto, RequestId};
 use crate::model::PageParams;
 use crate::model::tenanted::{ApiVersion, Organization};
 
@@ -55,7 +55,7 @@ const NOTICE_TICKS: u32 = 50;
 pub const NEEDS_TENANTED: &str = "needs the Tenanted API: set api = \"tenanted\" in the profile";
 
 /// Builds a fresh set of panes (after a switch of organization, every pane starts over).
-pub type PaneFactory = fn() -> Vec<Box<dyn Pane>>;
+pub type PaneFactory = Box<dyn Fn() -> Vec<Box<dyn Pane>> + Send>;
 
 /// What covers the panes, if anything.
 enum Overlay {
@@ -143,6 +143,14 @@ impl Shell {
             own_calls: HashMap::new(),
             pane_factory: None,
         }
+    }
+
+    /// Opens on the tab titled `title` instead of the first (when there is one).
+    pub fn open_on(mut self, title: &str) -> Self {
+        if let Some(index) = self.panes.iter().position(|p| p.title() == title) {
+            self.focus = index;
+        }
+        self
     }
 
     /// The header's facts as they stand (the organization changes with `:org`).
@@ -233,8 +241,10 @@ impl Shell {
     fn file_effects(&mut self, pane: usize, effects: Vec<Effect>) -> Vec<Effect> {
         let mut out = Vec::new();
         let mut refused = Vec::new();
+        let mut gotos = Vec::new();
         for effect in effects {
             match effect {
+                Effect::Goto(goto) => gotos.push(goto),
                 Effect::Call { id, call } if self.header.read_only && call.is_write() => {
                     refused.push(Answer {
                         id,
@@ -263,7 +273,43 @@ impl Shell {
         for answer in refused {
             out.extend(self.handle_answer(answer));
         }
+        for goto in gotos {
+            out.extend(self.goto(&goto));
+        }
         out
+    }
+
+    /// Shows the first tab that takes `goto`, its list filtered as asked. A tab holding unsaved
+    /// input is left alone, and the user is told.
+    fn goto(&mut self, goto: &Goto) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        for index in 0..self.panes.len() {
+            if self.panes[index].has_unsaved_input() {
+                continue;
+            }
+            let mut taken = false;
+            effects.extend(self.with_pane(index, |p, ctx| taken = p.goto(goto, ctx)));
+            if taken {
+                effects.extend(self.focus_pane(index));
+                return effects;
+            }
+        }
+        let busy: Vec<&str> = self
+            .panes
+            .iter()
+            .filter(|p| p.has_unsaved_input())
+            .map(|p| p.title())
+            .collect();
+        let why = if busy.is_empty() {
+            "No tab shows that list.".to_owned()
+        } else {
+            format!(
+                "{} holds unsaved input: finish or cancel it there first.",
+                busy.join(", ")
+            )
+        };
+        self.notify_error(why);
+        effects
     }
 
     /// Routes an answer to the pane that asked; answers nobody waits for are dropped.

@@ -5,7 +5,7 @@ use super::{PaneFactory, Shell};
 use crate::effect::OrganizationReply;
 use crate::effect::{Call, Effect, Failure, Reply, RequestId};
 use crate::model::tenanted::ApiVersion;
-use crate::ui::pane::Level;
+use crate::ui::pane::{Level, Pane};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::command_line::CommandLine;
 
@@ -27,8 +27,11 @@ impl Shell {
 
     /// Where fresh panes come from when the organization changes; without one the panes are
     /// kept and only the focused one is shown again.
-    pub fn with_pane_factory(mut self, factory: PaneFactory) -> Self {
-        self.pane_factory = Some(factory);
+    pub fn with_pane_factory(
+        mut self,
+        factory: impl Fn() -> Vec<Box<dyn Pane>> + Send + 'static,
+    ) -> Self {
+        self.pane_factory = Some(Box::new(factory) as PaneFactory);
         self
     }
 
@@ -154,7 +157,7 @@ impl Shell {
     pub fn organization_switched(&mut self, organization: &str) -> Vec<Effect> {
         organization.clone_into(&mut self.header.organization);
         self.waiting.clear();
-        if let Some(factory) = self.pane_factory {
+        if let Some(factory) = &self.pane_factory {
             let panes = factory();
             if panes.len() == self.panes.len() {
                 self.panes = panes;

@@ -44,7 +44,7 @@ pub use self::screen::{
     Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
-use crate::effect::{Failure, Reply, RequestId};
+use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::theme::Theme;
@@ -146,6 +146,11 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// Called each time the pane comes into view, before the list loads.
     fn show(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
+
+    /// The filter (and the row to open) that `goto` asks of this pane's list, if it names it.
+    fn goto(&self, _goto: &Goto) -> Option<Destination<Self>> {
+        None
+    }
 
     /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
     fn commands(&self) -> Vec<&'static str> {
@@ -267,6 +272,9 @@ pub fn unexpected(what: &str, reply: &Reply, ctx: &mut Ctx) {
         format!("The service answered {what} with something else; nothing was changed."),
     );
 }
+
+/// Where a [`Goto`] takes a pane: its list's filter, and the row whose detail opens.
+pub type Destination<S> = (<<S as PaneSpec>::List as ListSpec>::Filter, Option<Row<S>>);
 
 /// Where a pane stands, as one value that can be kept and given back (the jump list, saved
 /// views): the list's filter, sort and cursor, and the record whose detail is open.
@@ -535,6 +543,24 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         self.parts.tenanted = ctx.tenanted().is_some();
         self.spec.show(&mut self.parts, ctx);
         self.parts.list.show(ctx);
+    }
+
+    fn goto(&mut self, goto: &Goto, ctx: &mut Ctx) -> bool {
+        let Some((filter, open)) = self.spec.goto(goto) else {
+            return false;
+        };
+        self.parts.tenanted = ctx.tenanted().is_some();
+        let sort = self.parts.list.sort();
+        self.restore(
+            PaneState {
+                filter,
+                sort,
+                cursor: 0,
+                detail: open,
+            },
+            ctx,
+        );
+        true
     }
 
     fn captures_text(&self) -> bool {

@@ -5,7 +5,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::effect::{Failure, Reply, RequestId};
+use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Pane, PaneHint};
 use crate::ui::theme::Theme;
@@ -98,6 +98,18 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
 
     fn show(&mut self, ctx: &mut Ctx) {
         self.active_mut().show(ctx);
+    }
+
+    fn goto(&mut self, goto: &Goto, ctx: &mut Ctx) -> bool {
+        if self.first.goto(goto, ctx) {
+            self.on_second = false;
+            true
+        } else if self.second.goto(goto, ctx) {
+            self.on_second = true;
+            true
+        } else {
+            false
+        }
     }
 
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {

@@ -11,7 +11,7 @@ mod certificate;
 mod columns;
 mod create;
 mod detail;
-mod filter;
+pub mod filter;
 pub mod imports;
 mod search;
 mod upload;
@@ -34,7 +34,8 @@ use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
     Skeleton, Switch, unexpected,
 };
@@ -263,6 +264,13 @@ impl PaneSpec for Exemptions {
     type View = ExemptionForm;
     type Overlay = SearchLine;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::Exemptions { filter, open } => Some((filter.clone(), open.clone())),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Exemptions";
     const FILTER: &'static str = "search";

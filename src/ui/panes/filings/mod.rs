@@ -11,7 +11,7 @@
 
 mod columns;
 mod detail;
-mod filter;
+pub mod filter;
 mod options;
 mod results;
 
@@ -30,7 +30,8 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests,
     Scope, Screen, Skeleton, question_hints, unexpected,
 };
@@ -301,6 +302,13 @@ impl PaneSpec for Filings {
     type View = NoView;
     type Overlay = FilingDialog;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::Filings { filter, open } => Some((filter.clone(), open.clone().map(Marked::new))),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Filings";
     const FILTER: &'static str = "filter";

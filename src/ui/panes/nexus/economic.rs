@@ -17,7 +17,8 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     NoLayer, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope, Screen,
     Skeleton, unexpected,
 };
@@ -369,6 +370,13 @@ impl PaneSpec for Economic {
     type View = History;
     type Overlay = NoLayer;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::Nexus { filter, open } => Some((filter.clone(), open.clone())),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Nexus";
 

@@ -16,7 +16,8 @@ use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
     Skeleton, may_write, question_hints, refused, unexpected,
 };
@@ -300,6 +301,13 @@ impl PaneSpec for Physical {
     type View = Editor;
     type Overlay = DeleteQuestion;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::PhysicalNexus { filter, open } => Some((filter.clone(), open.clone())),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Nexus";
 

@@ -24,7 +24,8 @@ use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests, Scope, Screen,
     Skeleton, may_write, unexpected,
 };
@@ -342,6 +343,13 @@ impl PaneSpec for Registrations {
     type View = NoView;
     type Overlay = RegistrationDialog;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::Registrations { filter, open } => Some((filter.clone(), open.clone())),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Registrations";
 

@@ -22,7 +22,8 @@ use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionTy
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen, Skeleton,
     form_hints, may_write, open_detail, page_hints, refused, unexpected,
 };
@@ -281,6 +282,13 @@ impl PaneSpec for Transactions {
     type View = TransactionView;
     type Overlay = NoLayer;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::Transactions { filter, open } => Some((filter.clone(), open.clone())),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Transactions";
 

@@ -25,7 +25,8 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
-use crate::ui::skeleton::{
+use crate::effect::Goto;
+use crate::ui::skeleton::{Destination, 
     Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView,
     Requests, Skeleton, may_write, question_hints, unexpected,
 };
@@ -299,6 +300,18 @@ impl PaneSpec for Imports {
     type View = NoView;
     type Overlay = ImportDialog;
     type Op = Op;
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::CertificateImports { status_in } => Some((
+                ImportFilter {
+                    status_in: status_in.clone(),
+                },
+                None,
+            )),
+            _ => None,
+        }
+    }
 
     const TITLE: &'static str = "Exemptions";
     const FILTER: &'static str = "status";

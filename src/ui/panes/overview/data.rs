@@ -1,0 +1,474 @@
+//! What the Overview asks the service, and what came back. Every list is asked for at once
+//! (about ten calls, one round trip); a list longer than one page reads on, up to
+//! [`MAX_PAGES`], and a count the service gives (`total` of a one-row page) is read as given.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Datelike, Days, Months, NaiveDate, Utc};
+
+use crate::effect::{
+    Call, ExemptionCall, ExemptionReply, Failure, FailureKind, FilingCall, FilingReply, NexusCall,
+    NexusReply, RegistrationCall, RegistrationReply, Reply, RequestId, TransactionCall,
+    TransactionReply,
+};
+use crate::model::filters::{
+    ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter, Sort,
+    TransactionFilter,
+};
+use crate::model::tenanted::{CertificateImport, CertificateImportStatus};
+use crate::model::{
+    Exemption, Filing, FilingStatus, Nexus, Page, PageParams, PhysicalNexus, ProcessingStatus,
+    Registration, Transaction, TransactionStatus,
+};
+use crate::ui::pane::Ctx;
+use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;
+use crate::ui::panes::filings::filter::NOT_FILED;
+use crate::ui::shell::NEEDS_TENANTED;
+
+/// Pages read of one list at most; past them a count is a lower bound.
+pub const MAX_PAGES: u32 = 5;
+
+/// Rows asked for per page.
+const PAGE_SIZE: u32 = 100;
+
+/// Rows asked for where only the count and the first few rows are wanted.
+const FEW: u32 = 3;
+
+/// One list the Overview reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ask {
+    Nexus,
+    Physical,
+    Registrations,
+    /// Returns not filed whose period ends by the calendar's last day: the calendar, overdue,
+    /// due soon.
+    Filings,
+    Paused,
+    /// Exemptions ending by 30 days from today, latest end first, read back to 30 days ago.
+    Exemptions,
+    Invalid,
+    Refetch,
+    Queued,
+    Imports,
+}
+
+/// What is known of one list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Slot<T> {
+    Waiting,
+    /// The rows read, the service's total, and whether every row that matters was read.
+    Loaded {
+        rows: Vec<T>,
+        total: u64,
+        complete: bool,
+    },
+    Failed(String),
+    /// The service cannot be asked (the Tenanted API is needed).
+    Unavailable(&'static str),
+}
+
+impl<T> Default for Slot<T> {
+    fn default() -> Self {
+        Slot::Waiting
+    }
+}
+
+impl<T> Slot<T> {
+    pub fn rows(&self) -> &[T] {
+        match self {
+            Slot::Loaded { rows, .. } => rows,
+            _ => &[],
+        }
+    }
+
+    /// Whether every row that matters was read (so counts made here are exact).
+    pub fn complete(&self) -> bool {
+        matches!(self, Slot::Loaded { complete: true, .. })
+    }
+
+    pub fn is_waiting(&self) -> bool {
+        matches!(self, Slot::Waiting)
+    }
+
+    /// Adds one page; returns whether the next page is wanted (`more` says whether the caller
+    /// still wants rows beyond these).
+    fn add(&mut self, page: Page<T>, more: bool) -> bool {
+        let last = page.page >= page.pages || page.items.is_empty();
+        let wanted = more && !last && page.page < MAX_PAGES;
+        match self {
+            Slot::Loaded { rows, total, complete } => {
+                rows.extend(page.items);
+                *total = page.total;
+                *complete = last || !more;
+            }
+            _ => {
+                *self = Slot::Loaded {
+                    rows: page.items,
+                    total: page.total,
+                    complete: last || !more,
+                };
+            }
+        }
+        wanted
+    }
+}
+
+/// Everything the Overview knows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Data {
+    pub today: NaiveDate,
+    pub nexus: Slot<Nexus>,
+    pub physical: Slot<PhysicalNexus>,
+    pub registrations: Slot<Registration>,
+    pub filings: Slot<Filing>,
+    pub paused: Slot<Filing>,
+    pub exemptions: Slot<Exemption>,
+    pub invalid: Slot<Transaction>,
+    pub refetch: Slot<Transaction>,
+    pub queued: Slot<Transaction>,
+    pub imports: Slot<CertificateImport>,
+    /// When each transaction was first seen `QUEUED` (the service tells no creation time), so
+    /// that one still queued a minute later can be told from one just made. Kept across loads.
+    pub queued_since: HashMap<String, DateTime<Utc>>,
+    /// When the queued transactions were last read.
+    pub queued_read_at: Option<DateTime<Utc>>,
+}
+
+/// The last day the filing calendar shows: the end of the second month after today's.
+pub fn calendar_end(today: NaiveDate) -> NaiveDate {
+    let first = today.with_day(1).unwrap_or(today);
+    first
+        .checked_add_months(Months::new(3))
+        .and_then(|d| d.pred_opt())
+        .unwrap_or(today)
+}
+
+/// The filter of each list (the drill-downs use the same filters, so counts agree).
+pub mod filters {
+    use super::{
+        Days, ExemptionFilter, FilingFilter, FilingStatus, NOT_FILED, NaiveDate, NexusFilter,
+        ProcessingStatus, RegistrationFilter, TransactionFilter, TransactionStatus,
+    };
+    use crate::model::{NexusStatus, RegistrationStatus};
+    use crate::ui::panes::exemptions::filter::{expired, expiring};
+    use crate::ui::panes::filings::filter::{due_within, overdue};
+
+    pub fn exposed() -> NexusFilter {
+        NexusFilter {
+            status_in: vec![NexusStatus::Exposed, NexusStatus::PendingRegistration],
+            ..NexusFilter::default()
+        }
+    }
+
+    pub fn approaching() -> NexusFilter {
+        NexusFilter {
+            status_in: vec![NexusStatus::Approaching],
+            ..NexusFilter::default()
+        }
+    }
+
+    pub fn overdue_filings(today: NaiveDate) -> FilingFilter {
+        FilingFilter {
+            status_in: NOT_FILED.to_vec(),
+            due: Some(overdue(today)),
+            ..FilingFilter::default()
+        }
+    }
+
+    /// Returns not filed, due from today to 30 days ahead.
+    pub fn due_soon(today: NaiveDate) -> FilingFilter {
+        FilingFilter {
+            status_in: NOT_FILED.to_vec(),
+            due: Some(due_within(today, 30)),
+            ..FilingFilter::default()
+        }
+    }
+
+    pub fn paused() -> FilingFilter {
+        FilingFilter {
+            status_in: vec![FilingStatus::Paused],
+            ..FilingFilter::default()
+        }
+    }
+
+    pub fn registrations(status: RegistrationStatus) -> RegistrationFilter {
+        RegistrationFilter {
+            status_in: vec![status],
+            ..RegistrationFilter::default()
+        }
+    }
+
+    pub fn expiring_exemptions(today: NaiveDate) -> ExemptionFilter {
+        expiring(&ExemptionFilter::default(), today)
+    }
+
+    pub fn expired_exemptions(today: NaiveDate) -> ExemptionFilter {
+        expired(&ExemptionFilter::default(), today)
+    }
+
+    pub fn invalid() -> TransactionFilter {
+        TransactionFilter {
+            status: Some(TransactionStatus::Invalid),
+            ..TransactionFilter::default()
+        }
+    }
+
+    pub fn processing(status: ProcessingStatus) -> TransactionFilter {
+        TransactionFilter {
+            processing_status_in: vec![status],
+            ..TransactionFilter::default()
+        }
+    }
+
+    /// The day 30 days before `today`, the oldest end an "expired" exemption may have.
+    pub fn expired_since(today: NaiveDate) -> NaiveDate {
+        today
+            .checked_sub_days(Days::new(super::EXPIRY_DAYS))
+            .unwrap_or(today)
+    }
+}
+
+impl Data {
+    pub fn new(today: NaiveDate) -> Self {
+        Data {
+            today,
+            ..Data::default()
+        }
+    }
+
+    /// The call for page `page` of `ask`; `None` when the service cannot be asked.
+    fn call(&self, ask: Ask, page: u32, tenanted: bool) -> Option<Call> {
+        let today = self.today;
+        let many = PageParams::new(page, PAGE_SIZE);
+        let few = PageParams::new(1, FEW);
+        Some(match ask {
+            Ask::Nexus => NexusCall::List {
+                filter: NexusFilter::default(),
+                page: many,
+            }
+            .into(),
+            Ask::Physical => NexusCall::Physical {
+                filter: PhysicalNexusFilter::default(),
+                page: many,
+            }
+            .into(),
+            Ask::Registrations => RegistrationCall::List {
+                filter: RegistrationFilter::default(),
+                page: many,
+            }
+            .into(),
+            Ask::Filings => FilingCall::List {
+                filter: FilingFilter {
+                    status_in: NOT_FILED.to_vec(),
+                    end_date: Some(calendar_end(today)),
+                    order_by: vec![Sort::asc("due_date")],
+                    ..FilingFilter::default()
+                },
+                page: many,
+            }
+            .into(),
+            Ask::Paused => FilingCall::List {
+                filter: filters::paused(),
+                page: few,
+            }
+            .into(),
+            Ask::Exemptions => ExemptionCall::List {
+                filter: ExemptionFilter {
+                    end_date: today.checked_add_days(Days::new(EXPIRY_DAYS)),
+                    order_by: vec![Sort::desc("end_date")],
+                    ..ExemptionFilter::default()
+                },
+                page: many,
+            }
+            .into(),
+            Ask::Invalid => TransactionCall::List {
+                filter: filters::invalid(),
+                page: few,
+            }
+            .into(),
+            Ask::Refetch => TransactionCall::List {
+                filter: filters::processing(ProcessingStatus::NeedsRefetch),
+                page: few,
+            }
+            .into(),
+            Ask::Queued => TransactionCall::List {
+                filter: filters::processing(ProcessingStatus::Queued),
+                page: many,
+            }
+            .into(),
+            Ask::Imports if tenanted => ExemptionCall::Imports {
+                status: Some(CertificateImportStatus::Uploaded),
+                page: few,
+            }
+            .into(),
+            Ask::Imports => return None,
+        })
+    }
+
+    /// Asks for every list afresh; returns the calls under way.
+    pub fn load(&mut self, ctx: &mut Ctx) -> HashMap<RequestId, (Ask, u32)> {
+        let tenanted = ctx.tenanted().is_some();
+        let queued_since = std::mem::take(&mut self.queued_since);
+        *self = Data::new(self.today);
+        self.queued_since = queued_since;
+        let mut asked = HashMap::new();
+        for ask in [
+            Ask::Nexus,
+            Ask::Physical,
+            Ask::Registrations,
+            Ask::Filings,
+            Ask::Paused,
+            Ask::Exemptions,
+            Ask::Invalid,
+            Ask::Refetch,
+            Ask::Queued,
+            Ask::Imports,
+        ] {
+            match self.call(ask, 1, tenanted) {
+                Some(call) => {
+                    asked.insert(ctx.call(call), (ask, 1));
+                }
+                None => self.imports = Slot::Unavailable(NEEDS_TENANTED),
+            }
+        }
+        asked
+    }
+
+    /// Files the answer to page `page` of `ask`; returns the call for the next page when one
+    /// is wanted.
+    pub fn receive(
+        &mut self,
+        ask: Ask,
+        page: u32,
+        result: Result<Reply, Failure>,
+        tenanted: bool,
+    ) -> Option<Call> {
+        let reply = match result {
+            Ok(reply) => reply,
+            Err(failure) => {
+                self.fail(ask, &failure);
+                return None;
+            }
+        };
+        let since = filters::expired_since(self.today);
+        let more = match (ask, reply) {
+            (Ask::Nexus, Reply::Nexus(NexusReply::Page(p))) => self.nexus.add(p, true),
+            (Ask::Physical, Reply::Nexus(NexusReply::PhysicalPage(p))) => {
+                self.physical.add(p, true)
+            }
+            (Ask::Registrations, Reply::Registrations(RegistrationReply::Page(p))) => {
+                self.registrations.add(p, true)
+            }
+            (Ask::Filings, Reply::Filings(FilingReply::Page(p))) => self.filings.add(p, true),
+            (Ask::Paused, Reply::Filings(FilingReply::Page(p))) => self.paused.add(p, false),
+            (Ask::Exemptions, Reply::Exemptions(ExemptionReply::Page(p))) => {
+                // Latest end first: once a row ended before the window, the rest did too.
+                let reached = p
+                    .items
+                    .last()
+                    .is_some_and(|e| e.end_date.is_none_or(|end| end < since));
+                self.exemptions.add(p, !reached)
+            }
+            (Ask::Invalid, Reply::Transactions(TransactionReply::Page(p))) => {
+                self.invalid.add(p, false)
+            }
+            (Ask::Refetch, Reply::Transactions(TransactionReply::Page(p))) => {
+                self.refetch.add(p, false)
+            }
+            (Ask::Queued, Reply::Transactions(TransactionReply::Page(p))) => {
+                let now = Utc::now();
+                self.queued_read_at = Some(now);
+                for t in &p.items {
+                    self.queued_since.entry(t.id.clone()).or_insert(now);
+                }
+                let more = self.queued.add(p, true);
+                if self.queued.complete() {
+                    let queued: std::collections::HashSet<&str> =
+                        self.queued.rows().iter().map(|t| t.id.as_str()).collect();
+                    self.queued_since.retain(|id, _| queued.contains(id.as_str()));
+                }
+                more
+            }
+            (Ask::Imports, Reply::Exemptions(ExemptionReply::ImportsPage(p))) => {
+                self.imports.add(p, false)
+            }
+            (ask, other) => {
+                tracing::warn!(?ask, ?other, "the Overview got an answer of another kind");
+                self.fail(
+                    ask,
+                    &Failure {
+                        kind: FailureKind::Undecodable,
+                        message: "the service answered with something else".into(),
+                        fields: Vec::new(),
+                    },
+                );
+                return None;
+            }
+        };
+        if more {
+            self.call(ask, page + 1, tenanted)
+        } else {
+            None
+        }
+    }
+
+    fn fail(&mut self, ask: Ask, failure: &Failure) {
+        let why = match failure.kind {
+            FailureKind::Unsupported => {
+                self.imports = Slot::Unavailable(NEEDS_TENANTED);
+                return;
+            }
+            _ => failure.message.clone(),
+        };
+        match ask {
+            Ask::Nexus => self.nexus = Slot::Failed(why),
+            Ask::Physical => self.physical = Slot::Failed(why),
+            Ask::Registrations => self.registrations = Slot::Failed(why),
+            Ask::Filings => self.filings = Slot::Failed(why),
+            Ask::Paused => self.paused = Slot::Failed(why),
+            Ask::Exemptions => self.exemptions = Slot::Failed(why),
+            Ask::Invalid => self.invalid = Slot::Failed(why),
+            Ask::Refetch => self.refetch = Slot::Failed(why),
+            Ask::Queued => self.queued = Slot::Failed(why),
+            Ask::Imports => self.imports = Slot::Failed(why),
+        }
+    }
+
+    /// Asks for the queued transactions again (to tell which are still queued a minute on).
+    pub fn reload_queued(&mut self, tenanted: bool) -> Option<Call> {
+        self.queued = Slot::Waiting;
+        self.call(Ask::Queued, 1, tenanted)
+    }
+
+    /// When to read the queued transactions again: the first time one that had not waited a
+    /// minute when last read will have.
+    pub fn next_queued_check(&self) -> Option<DateTime<Utc>> {
+        let minute = chrono::Duration::minutes(1);
+        let read = self.queued_read_at?;
+        self.queued
+            .rows()
+            .iter()
+            .filter_map(|t| self.queued_since.get(&t.id))
+            .map(|since| *since + minute)
+            .filter(|due| *due > read)
+            .min()
+    }
+
+    /// Whether every list has answered.
+    pub fn is_complete(&self) -> bool {
+        ![
+            self.nexus.is_waiting(),
+            self.physical.is_waiting(),
+            self.registrations.is_waiting(),
+            self.filings.is_waiting(),
+            self.paused.is_waiting(),
+            self.exemptions.is_waiting(),
+            self.invalid.is_waiting(),
+            self.refetch.is_waiting(),
+            self.queued.is_waiting(),
+            self.imports.is_waiting(),
+        ]
+        .into_iter()
+        .any(|w| w)
+    }
+}

@@ -1,0 +1,260 @@
+//! Drawing the Overview: the tiles in a grid (or a line each on a small terminal), the map and
+//! the calendar beneath.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use super::tiles::{Count, Tile};
+use super::{OverviewPane, Section};
+use crate::ui::keymap::Keymap;
+use crate::ui::text::truncate_line;
+use crate::ui::theme::Theme;
+
+/// Below this many rows or columns the tiles are drawn a line each.
+const FULL_HEIGHT: u16 = 34;
+const FULL_WIDTH: u16 = 120;
+
+/// Tiles per row of the grid.
+const GRID_COLUMNS: usize = 4;
+
+pub(super) fn draw(
+    pane: &mut OverviewPane,
+    frame: &mut Frame,
+    area: Rect,
+    theme: &Theme,
+    _keys: &Keymap,
+    focused: bool,
+) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused {
+            theme.border_focus
+        } else {
+            theme.border
+        })
+        .title(Line::from(vec![
+            Span::styled(" Overview ", theme.title),
+            Span::styled(format!("— {} ", pane.subtitle()), theme.muted),
+        ]));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let buf = frame.buffer_mut();
+    let full = inner.height >= FULL_HEIGHT && inner.width >= FULL_WIDTH;
+    let tile_rows = if full {
+        let rows = pane.tiles.len().div_ceil(GRID_COLUMNS);
+        let height = pane
+            .tiles
+            .iter()
+            .map(|t| t.entries.len() + t.items.len().max(1) + 3)
+            .max()
+            .unwrap_or(5);
+        u16::try_from(rows * height).unwrap_or(u16::MAX)
+    } else {
+        u16::try_from(pane.tiles.len()).unwrap_or(u16::MAX) + 1
+    };
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(tile_rows), Constraint::Min(0)]).areas(inner);
+    let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
+    if full {
+        tile_grid(&pane.tiles, selected, top, buf, theme);
+    } else {
+        tile_lines(&pane.tiles, selected, top, buf, theme);
+    }
+    if bottom.height > 0 {
+        lower(pane, bottom, buf, theme, focused);
+    }
+}
+
+/// The map beside the calendar.
+fn lower(pane: &mut OverviewPane, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
+    let [map, calendar] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
+    let border = |on: bool| if on && focused { theme.border_focus } else { theme.border };
+    let map_block = Block::bordered()
+        .title(Span::styled(" Map ", theme.title))
+        .border_style(border(pane.section == Section::Map));
+    let calendar_block = Block::bordered()
+        .title(Span::styled(" Filing calendar ", theme.title))
+        .border_style(border(pane.section == Section::Calendar));
+    let map_inner = map_block.inner(map);
+    let calendar_inner = calendar_block.inner(calendar);
+    map_block.render(map, buf);
+    calendar_block.render(calendar, buf);
+    Paragraph::new(Span::styled("…", theme.muted)).render(map_inner, buf);
+    Paragraph::new(Span::styled("…", theme.muted)).render(calendar_inner, buf);
+}
+
+/// The style of a count: the alarm colour when something is there on an urgent tile.
+fn count_style(count: &Count, urgent: bool, theme: &Theme) -> Style {
+    match count {
+        Count::Waiting | Count::Unavailable(_) => theme.muted,
+        Count::Failed(_) => theme.error,
+        Count::Exact(0) => theme.status_good,
+        Count::Exact(_) | Count::AtLeast(_) if urgent => theme.status_bad,
+        Count::Exact(_) | Count::AtLeast(_) => theme.status_pending,
+    }
+}
+
+/// Whether something counted on tile `index` calls for action today.
+fn urgent(tile: &Tile, entry: usize) -> bool {
+    matches!(
+        (tile.title, entry),
+        ("Exposed, not registered", _)
+            | ("Filings", 0)
+            | ("Transactions with problems", 0)
+            | ("Registrations waiting on you", 0)
+    )
+}
+
+fn tile_grid(
+    tiles: &[Tile],
+    selected: Option<(usize, usize)>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+) {
+    let rows = tiles.len().div_ceil(GRID_COLUMNS);
+    let row_areas = Layout::vertical(vec![Constraint::Ratio(1, rows as u32); rows]).split(area);
+    for (r, row_area) in row_areas.iter().enumerate() {
+        let cells = Layout::horizontal(vec![
+            Constraint::Ratio(1, GRID_COLUMNS as u32);
+            GRID_COLUMNS
+        ])
+        .split(*row_area);
+        for (c, cell) in cells.iter().enumerate() {
+            let index = r * GRID_COLUMNS + c;
+            if let Some(tile) = tiles.get(index) {
+                let chosen = selected.filter(|(t, _)| *t == index).map(|(_, e)| e);
+                tile_box(tile, index, chosen, *cell, buf, theme);
+            }
+        }
+    }
+}
+
+fn tile_box(
+    tile: &Tile,
+    index: usize,
+    chosen: Option<usize>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+) {
+    let count = tile.count();
+    let block = Block::bordered()
+        .border_style(if chosen.is_some() {
+            theme.border_focus
+        } else {
+            theme.border
+        })
+        .title(Line::from(vec![
+            Span::styled(format!(" {} ", index + 1), theme.key),
+            Span::styled(format!("{} ", tile.title), theme.title),
+        ]))
+        .title(
+            Line::from(Span::styled(
+                format!(" {} ", count.label()),
+                count_style(&count, urgent(tile, 0), theme),
+            ))
+            .right_aligned(),
+        );
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let width = usize::from(inner.width);
+    let mut lines: Vec<Line> = tile
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let mut line = Line::from(vec![
+                Span::styled(
+                    format!("{:>6} ", e.count.label()),
+                    count_style(&e.count, urgent(tile, i), theme),
+                ),
+                Span::raw(e.label),
+            ]);
+            if chosen == Some(i) {
+                line = line.style(theme.selection);
+            }
+            line
+        })
+        .collect();
+    if let Some(trouble) = tile.trouble() {
+        lines.push(Line::styled(trouble, theme.error));
+    }
+    lines.push(Line::default());
+    for item in &tile.items {
+        let style = if item.urgent {
+            theme.status_bad
+        } else {
+            theme.muted
+        };
+        lines.push(Line::styled(format!("• {}", item.text), style));
+    }
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .map(|l| truncate_line(l, width))
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// A line a tile: `3 Filings  2 overdue · 5 due in 30 days · 1 paused`.
+fn tile_lines(
+    tiles: &[Tile],
+    selected: Option<(usize, usize)>,
+    area: Rect,
+    buf: &mut Buffer,
+    theme: &Theme,
+) {
+    let width = usize::from(area.width);
+    let title_width = tiles
+        .iter()
+        .map(|t| crate::ui::text::width(t.title))
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line> = tiles
+        .iter()
+        .enumerate()
+        .map(|(t, tile)| {
+            let mut spans = vec![
+                Span::styled(format!("{} ", t + 1), theme.key),
+                Span::styled(
+                    crate::ui::text::pad_to(
+                        tile.title,
+                        title_width.min(width / 3),
+                        ratatui::layout::Alignment::Left,
+                    ),
+                    theme.title,
+                ),
+            ];
+            for (i, e) in tile.entries.iter().enumerate() {
+                spans.push(Span::styled(if i == 0 { "  " } else { " · " }, theme.muted));
+                let chosen = selected == Some((t, i));
+                let mut count = count_style(&e.count, urgent(tile, i), theme);
+                let mut label = Style::default();
+                if chosen {
+                    count = count.patch(theme.selection);
+                    label = theme.selection;
+                }
+                spans.push(Span::styled(e.count.label(), count));
+                spans.push(Span::styled(format!(" {}", e.label), label));
+            }
+            truncate_line(Line::from(spans), width)
+        })
+        .collect();
+    // The selected tile's trouble or first record, below the lines.
+    if let Some((t, _)) = selected {
+        if let Some(tile) = tiles.get(t) {
+            let line = match (tile.trouble(), tile.items.first()) {
+                (Some(trouble), _) => Line::styled(trouble, theme.error),
+                (None, Some(item)) => Line::styled(format!("  • {}", item.text), theme.muted),
+                (None, None) => Line::default(),
+            };
+            lines.push(truncate_line(line, width));
+        }
+    }
+    Paragraph::new(lines).render(area, buf);
+}

@@ -1,0 +1,302 @@
+//! The Overview: what needs attention today, at a glance. Attention tiles count what the
+//! service's lists hold (each count opens its list, filtered the same way), a map shows how
+//! every jurisdiction stands, and a calendar shows the returns due in the next three months.
+//!
+//! Every list is asked for at once when the tab first shows, on `r`, and every
+//! `overview_refresh_minutes`; the tab draws at once with placeholders and fills in as answers
+//! arrive. A list that fails shows its error on its own tile; the others fill in regardless.
+
+pub mod data;
+mod draw;
+pub mod tiles;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use chrono::{DateTime, Local, Utc};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use self::data::{Ask, Data};
+use self::tiles::{Tile, tiles};
+use crate::effect::{Failure, Reply, RequestId};
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::theme::Theme;
+
+/// How often the Overview refreshes by itself unless the config says otherwise.
+pub const DEFAULT_REFRESH: Duration = Duration::from_secs(10 * 60);
+
+/// Ticks a second (the runtime ticks about every 100 ms).
+const TICKS_PER_SECOND: u64 = 10;
+
+/// The part of the Overview the arrows move in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Tiles,
+    Map,
+    Calendar,
+}
+
+impl Section {
+    const ALL: [Section; 3] = [Section::Tiles, Section::Map, Section::Calendar];
+
+    fn step(self, forward: bool) -> Section {
+        let i = Self::ALL.iter().position(|s| *s == self).unwrap_or(0);
+        let n = Self::ALL.len();
+        Self::ALL[if forward { (i + 1) % n } else { (i + n - 1) % n }]
+    }
+}
+
+/// The Overview tab.
+pub struct OverviewPane {
+    data: Data,
+    /// The calls under way: which list, which page.
+    asked: HashMap<RequestId, (Ask, u32)>,
+    tenanted: bool,
+    loaded_once: bool,
+    refreshed_at: Option<DateTime<Local>>,
+    refresh_every: Duration,
+    /// Ticks since the last refresh.
+    ticks: u64,
+    section: Section,
+    /// The selected count: its tile and its entry.
+    cursor: (usize, usize),
+    tiles: Vec<Tile>,
+}
+
+impl Default for OverviewPane {
+    fn default() -> Self {
+        Self::new(DEFAULT_REFRESH)
+    }
+}
+
+impl OverviewPane {
+    /// An Overview refreshing by itself every `every` (zero: never).
+    pub fn new(every: Duration) -> Self {
+        let data = Data::new(crate::clock::today());
+        let tiles = tiles(&data);
+        OverviewPane {
+            data,
+            asked: HashMap::new(),
+            tenanted: false,
+            loaded_once: false,
+            refreshed_at: None,
+            refresh_every: every,
+            ticks: 0,
+            section: Section::Tiles,
+            cursor: (0, 0),
+            tiles,
+        }
+    }
+
+    /// What the Overview knows so far.
+    pub fn data(&self) -> &Data {
+        &self.data
+    }
+
+    /// The tiles as they stand.
+    pub fn tiles(&self) -> &[Tile] {
+        &self.tiles
+    }
+
+    fn load(&mut self, ctx: &mut Ctx) {
+        for id in self.asked.keys() {
+            ctx.cancel(*id);
+        }
+        self.tenanted = ctx.tenanted().is_some();
+        self.data.today = crate::clock::today();
+        self.asked = self.data.load(ctx);
+        self.loaded_once = true;
+        self.ticks = 0;
+        self.tiles = tiles(&self.data);
+    }
+
+    /// Moves the selection among the counts: `step` entries forward or back, across tiles.
+    fn move_entry(&mut self, forward: bool) {
+        let flat: Vec<(usize, usize)> = self
+            .tiles
+            .iter()
+            .enumerate()
+            .flat_map(|(t, tile)| (0..tile.entries.len()).map(move |e| (t, e)))
+            .collect();
+        let Some(at) = flat.iter().position(|c| *c == self.cursor) else {
+            self.cursor = (0, 0);
+            return;
+        };
+        let next = if forward {
+            (at + 1).min(flat.len() - 1)
+        } else {
+            at.saturating_sub(1)
+        };
+        self.cursor = flat[next];
+    }
+
+    /// Moves to the first count of the next tile (or the previous one).
+    fn move_tile(&mut self, forward: bool) {
+        let n = self.tiles.len();
+        let tile = if forward {
+            (self.cursor.0 + 1).min(n - 1)
+        } else {
+            self.cursor.0.saturating_sub(1)
+        };
+        self.cursor = (tile, 0);
+    }
+
+    /// Opens the list the selected count counts.
+    fn open_entry(&mut self, tile: usize, entry: usize, ctx: &mut Ctx) {
+        let Some(entry) = self.tiles.get(tile).and_then(|t| t.entries.get(entry)) else {
+            return;
+        };
+        if let tiles::Count::Unavailable(why) = &entry.count {
+            ctx.notify(Level::Error, format!("{}: {why}", self.tiles[tile].title));
+            return;
+        }
+        if let Some(caveat) = entry.caveat {
+            ctx.notify(Level::Info, caveat);
+        }
+        ctx.goto(entry.goto.clone());
+    }
+
+    fn subtitle(&self) -> String {
+        let waiting = !self.data.is_complete();
+        match (&self.refreshed_at, waiting) {
+            (None, _) => "loading…".to_owned(),
+            (Some(_), true) => "refreshing…".to_owned(),
+            (Some(at), false) => format!("updated {}", at.format("%H:%M")),
+        }
+    }
+}
+
+impl Pane for OverviewPane {
+    fn title(&self) -> &str {
+        "Overview"
+    }
+
+    fn hints(&self) -> Vec<PaneHint> {
+        let mut hints = vec![PaneHint::action(Action::Open, "open")];
+        match self.section {
+            Section::Tiles => hints.push(PaneHint::keys("↑↓←→", "choose")),
+            Section::Map | Section::Calendar => hints.push(PaneHint::keys("←↑↓→", "move")),
+        }
+        hints.push(PaneHint::action(Action::NextSection, "next part"));
+        hints.push(PaneHint::action(Action::Refresh, "refresh"));
+        hints
+    }
+
+    fn show(&mut self, ctx: &mut Ctx) {
+        if !self.loaded_once {
+            self.load(ctx);
+        }
+    }
+
+    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        match action {
+            Action::Refresh => {
+                self.load(ctx);
+                true
+            }
+            Action::NextSection | Action::PrevSection => {
+                self.section = self.section.step(action == Action::NextSection);
+                true
+            }
+            _ => match self.section {
+                Section::Tiles => self.tiles_action(action, ctx),
+                Section::Map | Section::Calendar => false,
+            },
+        }
+    }
+
+    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        let Some((ask, page)) = self.asked.remove(&id) else {
+            return;
+        };
+        if let Some(next) = self.data.receive(ask, page, result, self.tenanted) {
+            let id = ctx.call(next);
+            self.asked.insert(id, (ask, page + 1));
+        }
+        if self.data.is_complete() {
+            self.refreshed_at = Some(Local::now());
+        }
+        self.tiles = tiles(&self.data);
+    }
+
+    fn waits_for(&self, id: RequestId) -> bool {
+        self.asked.contains_key(&id)
+    }
+
+    fn commands(&self) -> Vec<&'static str> {
+        vec!["tile"]
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {
+        if name != "tile" {
+            return false;
+        }
+        match args.first().and_then(|n| n.parse::<usize>().ok()) {
+            Some(n) if (1..=self.tiles.len()).contains(&n) => {
+                self.cursor = (n - 1, 0);
+                self.open_entry(n - 1, 0, ctx);
+            }
+            _ => ctx.notify(
+                Level::Error,
+                format!("Usage: :tile N (1 to {}), the tile's number", self.tiles.len()),
+            ),
+        }
+        true
+    }
+
+    fn tick(&mut self, ctx: &mut Ctx) -> bool {
+        if !self.loaded_once {
+            return false;
+        }
+        self.ticks += 1;
+        let every = self.refresh_every.as_secs() * TICKS_PER_SECOND;
+        if every > 0 && self.ticks >= every && self.asked.is_empty() {
+            self.load(ctx);
+            return true;
+        }
+        let queued_asked = self.asked.values().any(|(a, _)| *a == Ask::Queued);
+        if !queued_asked
+            && self
+                .data
+                .next_queued_check()
+                .is_some_and(|due| due <= Utc::now())
+        {
+            if let Some(call) = self.data.reload_queued(self.tenanted) {
+                let id = ctx.call(call);
+                self.asked.insert(id, (Ask::Queued, 1));
+                self.tiles = tiles(&self.data);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn reconnected(&mut self, ctx: &mut Ctx) {
+        if self.asked.is_empty() && !self.data.is_complete() {
+            self.load(ctx);
+        }
+    }
+
+    fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, keys: &Keymap, focused: bool) {
+        draw::draw(self, frame, area, theme, keys, focused);
+    }
+}
+
+impl OverviewPane {
+    fn tiles_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        match action {
+            Action::Down => self.move_entry(true),
+            Action::Up => self.move_entry(false),
+            Action::Right => self.move_tile(true),
+            Action::Left => self.move_tile(false),
+            Action::Open => {
+                let (t, e) = self.cursor;
+                self.open_entry(t, e, ctx);
+            }
+            _ => return false,
+        }
+        true
+    }
+}

@@ -1,0 +1,533 @@
+//! The attention tiles, made from what the Overview read: each a few counts that open the list
+//! they count (with the same filter), and the most urgent records.
+
+use chrono::{Duration, Utc};
+use rust_decimal::Decimal;
+
+use super::data::{Data, Slot, filters};
+use crate::effect::Goto;
+use crate::model::tenanted::CertificateImportStatus;
+use crate::model::{Filing, FilingStatus, NexusStatus, ProcessingStatus, RegistrationStatus};
+use crate::rules::attention::{ExposedBy, Standing, standings, threshold_share};
+use crate::ui::text;
+
+/// How many records a tile names.
+const URGENT: usize = 3;
+
+/// A count as far as it is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Count {
+    Waiting,
+    Exact(u64),
+    /// At least this many: more were not read.
+    AtLeast(u64),
+    Failed(String),
+    Unavailable(&'static str),
+}
+
+impl Count {
+    /// The count made here from the rows of `slot` that pass `keep`.
+    fn of<T>(slot: &Slot<T>, keep: impl Fn(&T) -> bool) -> Count {
+        match slot {
+            Slot::Waiting => Count::Waiting,
+            Slot::Failed(why) => Count::Failed(why.clone()),
+            Slot::Unavailable(why) => Count::Unavailable(why),
+            Slot::Loaded { rows, complete, .. } => {
+                let n = rows.iter().filter(|r| keep(r)).count() as u64;
+                if *complete {
+                    Count::Exact(n)
+                } else {
+                    Count::AtLeast(n)
+                }
+            }
+        }
+    }
+
+    /// The service's own total of the list `slot` read.
+    fn total<T>(slot: &Slot<T>) -> Count {
+        match slot {
+            Slot::Loaded { total, .. } => Count::Exact(*total),
+            other => Count::of(other, |_| true),
+        }
+    }
+
+    /// The number, when there is one.
+    pub fn value(&self) -> Option<u64> {
+        match self {
+            Count::Exact(n) | Count::AtLeast(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// `12`, `100+`, `…`, `?`.
+    pub fn label(&self) -> String {
+        match self {
+            Count::Waiting => "…".into(),
+            Count::Exact(n) => text::thousands(*n),
+            Count::AtLeast(n) => format!("{}+", text::thousands(*n)),
+            Count::Failed(_) => "?".into(),
+            Count::Unavailable(_) => "–".into(),
+        }
+    }
+}
+
+/// One count of a tile, and where choosing it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub label: &'static str,
+    pub count: Count,
+    pub goto: Goto,
+    /// What the list opened shows beyond the count, when the service cannot filter as
+    /// precisely: said when the entry is chosen.
+    pub caveat: Option<&'static str>,
+}
+
+/// A record a tile names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub text: String,
+    /// Shown in the alarm colour (overdue, exposed).
+    pub urgent: bool,
+}
+
+/// One tile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tile {
+    pub title: &'static str,
+    pub entries: Vec<Entry>,
+    pub items: Vec<Item>,
+}
+
+impl Tile {
+    /// The tile's count: its entries' added up (`…` while one is awaited).
+    pub fn count(&self) -> Count {
+        let mut sum = 0;
+        let mut lower = false;
+        for entry in &self.entries {
+            match &entry.count {
+                Count::Exact(n) => sum += n,
+                Count::AtLeast(n) => {
+                    sum += n;
+                    lower = true;
+                }
+                other => return other.clone(),
+            }
+        }
+        if lower {
+            Count::AtLeast(sum)
+        } else {
+            Count::Exact(sum)
+        }
+    }
+
+    /// Why a count could not be made, if one could not.
+    pub fn trouble(&self) -> Option<String> {
+        self.entries.iter().find_map(|e| match &e.count {
+            Count::Failed(why) => Some(format!("{}: could not count: {why}", e.label)),
+            Count::Unavailable(why) => Some((*why).to_owned()),
+            _ => None,
+        })
+    }
+}
+
+/// Every tile, most pressing first.
+pub fn tiles(data: &Data) -> Vec<Tile> {
+    vec![
+        exposed(data),
+        approaching(data),
+        filings(data),
+        registrations(data),
+        exemptions(data),
+        transactions(data),
+        imports(data),
+    ]
+}
+
+/// The slot of the jurisdictions' standings: waiting or failed while one of its three lists is.
+fn standing_count(data: &Data, keep: impl Fn(&Standing) -> bool) -> Count {
+    for count in [
+        Count::of(&data.nexus, |_| true),
+        Count::of(&data.physical, |_| true),
+        Count::of(&data.registrations, |_| true),
+    ] {
+        if !matches!(count, Count::Exact(_) | Count::AtLeast(_)) {
+            return count;
+        }
+    }
+    let all = standings(
+        data.nexus.rows(),
+        data.physical.rows(),
+        data.registrations.rows(),
+        data.today,
+    );
+    let n = all.iter().filter(|j| keep(&j.standing)).count() as u64;
+    if data.nexus.complete() && data.physical.complete() && data.registrations.complete() {
+        Count::Exact(n)
+    } else {
+        Count::AtLeast(n)
+    }
+}
+
+fn exposed(data: &Data) -> Tile {
+    let count = standing_count(data, |s| *s == Standing::ExposedUnregistered);
+    let items = if count.value().is_some() {
+        standings(
+            data.nexus.rows(),
+            data.physical.rows(),
+            data.registrations.rows(),
+            data.today,
+        )
+        .into_iter()
+        .filter(|j| j.standing == Standing::ExposedUnregistered)
+        .take(URGENT)
+        .map(|j| {
+            let by = match j.exposed_by {
+                Some(ExposedBy::Economic(status)) => format!("economic, {}", status.as_str()),
+                Some(ExposedBy::Physical) => "physical presence".to_owned(),
+                Some(ExposedBy::Both) => "economic and physical".to_owned(),
+                None => String::new(),
+            };
+            Item {
+                text: format!("{} · {by}", place(&j.country, j.state.as_deref(), &j.name)),
+                urgent: true,
+            }
+        })
+        .collect()
+    } else {
+        Vec::new()
+    };
+    Tile {
+        title: "Exposed, not registered",
+        entries: vec![Entry {
+            label: "jurisdictions",
+            count,
+            goto: Goto::nexus(filters::exposed()),
+            caveat: Some(
+                "Nexus lists every EXPOSED or PENDING_REGISTRATION jurisdiction; the Overview also checks registrations and physical presence",
+            ),
+        }],
+        items,
+    }
+}
+
+fn approaching(data: &Data) -> Tile {
+    let count = Count::of(&data.nexus, |n| n.status == Some(NexusStatus::Approaching));
+    let mut near: Vec<(Decimal, String)> = data
+        .nexus
+        .rows()
+        .iter()
+        .filter(|n| n.status == Some(NexusStatus::Approaching))
+        .map(|n| {
+            let (sales, count) = threshold_share(n);
+            let share = sales.max(count).unwrap_or_default();
+            let mut parts = Vec::new();
+            if let Some(s) = sales {
+                parts.push(format!("{}% of sales", s.round_dp(0)));
+            }
+            if let Some(c) = count {
+                parts.push(format!("{}% of transactions", c.round_dp(0)));
+            }
+            let state = Some(n.state_code.as_str()).filter(|s| !s.is_empty());
+            (
+                share,
+                format!(
+                    "{} · {}",
+                    place(&n.country_code, state, &n.state_name),
+                    parts.join(", ")
+                ),
+            )
+        })
+        .collect();
+    near.sort_by(|a, b| b.0.cmp(&a.0));
+    Tile {
+        title: "Approaching thresholds",
+        entries: vec![Entry {
+            label: "approaching",
+            count,
+            goto: Goto::nexus(filters::approaching()),
+            caveat: None,
+        }],
+        items: near
+            .into_iter()
+            .take(URGENT)
+            .map(|(_, text)| Item {
+                text,
+                urgent: false,
+            })
+            .collect(),
+    }
+}
+
+/// A jurisdiction in a few letters: `TX Texas`, `ON Ontario`, `DE-BE`, `ZZ_EU`.
+pub fn place(country: &str, state: Option<&str>, name: &str) -> String {
+    let code = match state {
+        Some(state) if country == "US" || country == "CA" => state.to_owned(),
+        Some(state) => format!("{country}-{state}"),
+        None => country.to_owned(),
+    };
+    if name.is_empty() || name == code || Some(name) == state {
+        code
+    } else {
+        format!("{code} {name}")
+    }
+}
+
+/// A filing's period in a few letters: `2026-10` for a month, `2026-07–09` within a year.
+pub fn period(start: chrono::NaiveDate, end: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    if (start.year(), start.month()) == (end.year(), end.month()) {
+        start.format("%Y-%m").to_string()
+    } else if start.year() == end.year() {
+        format!("{}–{:02}", start.format("%Y-%m"), end.month())
+    } else {
+        format!("{}–{}", start.format("%Y-%m"), end.format("%Y-%m"))
+    }
+}
+
+/// `TX 2026-10 · due 11-20 · 1,234.00 USD`.
+fn filing_item(f: &Filing, today: chrono::NaiveDate) -> Item {
+    let place = f.state_code.clone().unwrap_or_else(|| f.country_code.clone());
+    let amount = f
+        .amount
+        .or(f.total_tax_liability)
+        .map(|a| format!(" · {}", text::money(a, f.currency.as_deref())))
+        .unwrap_or_default();
+    let due = f
+        .due_date
+        .map(|d| format!(" · due {}", d.format("%m-%d")))
+        .unwrap_or_default();
+    Item {
+        text: format!("{place} {}{due}{amount}", period(f.start_date, f.end_date)),
+        urgent: f.due_date.is_some_and(|d| d < today),
+    }
+}
+
+fn filings(data: &Data) -> Tile {
+    let today = data.today;
+    let overdue = filters::overdue_filings(today);
+    let soon = filters::due_soon(today);
+    let not_filed = |f: &Filing| f.status.as_ref().is_none_or(|s| *s != FilingStatus::Filed);
+    let mut urgent: Vec<&Filing> = data
+        .filings
+        .rows()
+        .iter()
+        .filter(|f| not_filed(f) && (overdue.keeps(f) || soon.keeps(f)))
+        .collect();
+    urgent.sort_by_key(|f| f.due_date);
+    Tile {
+        title: "Filings",
+        entries: vec![
+            Entry {
+                label: "overdue",
+                count: Count::of(&data.filings, |f| overdue.keeps(f)),
+                goto: Goto::filings(overdue.clone()),
+                caveat: None,
+            },
+            Entry {
+                label: "due in 30 days",
+                count: Count::of(&data.filings, |f| soon.keeps(f)),
+                goto: Goto::filings(soon.clone()),
+                caveat: None,
+            },
+            Entry {
+                label: "paused",
+                count: Count::total(&data.paused),
+                goto: Goto::filings(filters::paused()),
+                caveat: None,
+            },
+        ],
+        items: urgent
+            .into_iter()
+            .take(URGENT)
+            .map(|f| filing_item(f, today))
+            .collect(),
+    }
+}
+
+fn registrations(data: &Data) -> Tile {
+    let regs = &data.registrations;
+    let status_is = |s: RegistrationStatus| move |r: &crate::model::Registration| r.status == s;
+    let all = crate::model::filters::RegistrationFilter::default();
+    let items = regs
+        .rows()
+        .iter()
+        .filter_map(|r| {
+            let why = if r.status == RegistrationStatus::AwaitingClarification {
+                "awaiting clarification"
+            } else if r.needs_mark_as_collecting == Some(true) {
+                "mark as collecting"
+            } else if r.status == RegistrationStatus::Deregistering {
+                "deregistering"
+            } else if r.has_all_credentials == Some(false) {
+                "credentials missing"
+            } else {
+                return None;
+            };
+            let state = Some(r.state_code.as_str()).filter(|s| !s.is_empty());
+            Some(Item {
+                text: format!("{} · {why}", place(&r.country_code, state, &r.state_name)),
+                urgent: r.status == RegistrationStatus::AwaitingClarification,
+            })
+        })
+        .take(URGENT)
+        .collect();
+    Tile {
+        title: "Registrations waiting on you",
+        entries: vec![
+            Entry {
+                label: "awaiting clarification",
+                count: Count::of(regs, status_is(RegistrationStatus::AwaitingClarification)),
+                goto: Goto::registrations(filters::registrations(
+                    RegistrationStatus::AwaitingClarification,
+                )),
+                caveat: None,
+            },
+            Entry {
+                label: "to mark as collecting",
+                count: Count::of(regs, |r| r.needs_mark_as_collecting == Some(true)),
+                goto: Goto::registrations(all.clone()),
+                caveat: Some(
+                    "the service has no filter for registrations to mark as collecting: Registrations shows them all",
+                ),
+            },
+            Entry {
+                label: "missing credentials",
+                count: Count::of(regs, |r| r.has_all_credentials == Some(false)),
+                goto: Goto::registrations(all),
+                caveat: Some(
+                    "the service has no filter for missing credentials: Registrations shows them all",
+                ),
+            },
+            Entry {
+                label: "deregistering",
+                count: Count::of(regs, status_is(RegistrationStatus::Deregistering)),
+                goto: Goto::registrations(filters::registrations(
+                    RegistrationStatus::Deregistering,
+                )),
+                caveat: None,
+            },
+        ],
+        items,
+    }
+}
+
+fn exemptions(data: &Data) -> Tile {
+    let today = data.today;
+    let expiring = filters::expiring_exemptions(today);
+    let expired = filters::expired_exemptions(today);
+    let keeps = |f: &crate::model::filters::ExemptionFilter, e: &crate::model::Exemption| {
+        f.keeps(e) && (f.status_in.is_empty() || e.status.as_ref().is_some_and(|s| f.status_in.contains(s)))
+    };
+    let mut soon: Vec<&crate::model::Exemption> = data
+        .exemptions
+        .rows()
+        .iter()
+        .filter(|e| keeps(&expiring, e))
+        .collect();
+    soon.sort_by_key(|e| e.end_date);
+    Tile {
+        title: "Exemptions",
+        entries: vec![
+            Entry {
+                label: "expiring in 30 days",
+                count: Count::of(&data.exemptions, |e| keeps(&expiring, e)),
+                goto: Goto::exemptions(expiring.clone()),
+                caveat: None,
+            },
+            Entry {
+                label: "expired in 30 days",
+                count: Count::of(&data.exemptions, |e| keeps(&expired, e)),
+                goto: Goto::exemptions(expired.clone()),
+                caveat: None,
+            },
+        ],
+        items: soon
+            .into_iter()
+            .take(URGENT)
+            .map(|e| Item {
+                text: format!(
+                    "{} · {} · ends {}",
+                    e.customer_name.as_deref().unwrap_or(&e.id),
+                    e.jurisdiction.as_deref().unwrap_or("-"),
+                    e.end_date.map(text::date).unwrap_or_default()
+                ),
+                urgent: false,
+            })
+            .collect(),
+    }
+}
+
+fn transactions(data: &Data) -> Tile {
+    let minute_ago = Utc::now() - Duration::minutes(1);
+    let stuck = |t: &crate::model::Transaction| {
+        data.queued_since
+            .get(&t.id)
+            .is_some_and(|since| *since <= minute_ago)
+    };
+    let items = data
+        .invalid
+        .rows()
+        .iter()
+        .map(|t| Item {
+            text: format!("{} · INVALID · {}", t.external_id, text::timestamp(&t.date)),
+            urgent: true,
+        })
+        .chain(data.refetch.rows().iter().map(|t| Item {
+            text: format!("{} · NEEDS_REFETCH", t.external_id),
+            urgent: false,
+        }))
+        .take(URGENT)
+        .collect();
+    Tile {
+        title: "Transactions with problems",
+        entries: vec![
+            Entry {
+                label: "invalid",
+                count: Count::total(&data.invalid),
+                goto: Goto::transactions(filters::invalid()),
+                caveat: None,
+            },
+            Entry {
+                label: "to fetch again",
+                count: Count::total(&data.refetch),
+                goto: Goto::transactions(filters::processing(ProcessingStatus::NeedsRefetch)),
+                caveat: None,
+            },
+            Entry {
+                label: "queued over a minute",
+                count: Count::of(&data.queued, stuck),
+                goto: Goto::transactions(filters::processing(ProcessingStatus::Queued)),
+                caveat: Some("Transactions lists every QUEUED one, however recent (the service tells no creation time: the Overview counts those it has seen queued for a minute)"),
+            },
+        ],
+        items,
+    }
+}
+
+fn imports(data: &Data) -> Tile {
+    Tile {
+        title: "Certificate imports",
+        entries: vec![Entry {
+            label: "awaiting approval",
+            count: Count::total(&data.imports),
+            goto: Goto::CertificateImports {
+                status_in: vec![CertificateImportStatus::Uploaded],
+            },
+            caveat: None,
+        }],
+        items: data
+            .imports
+            .rows()
+            .iter()
+            .take(URGENT)
+            .map(|i| Item {
+                text: format!(
+                    "{} · {}",
+                    i.customer_name.as_deref().unwrap_or(&i.id),
+                    i.file_name.as_deref().unwrap_or("")
+                ),
+                urgent: false,
+            })
+            .collect(),
+    }
+}
