@@ -3,17 +3,17 @@
 //! under the grids.
 //!
 //! ```text
-//! ! 3 overdue before November (oldest 2026-08-20)
-//!     November 2026         December 2026          January 2027
+//! ! 1 overdue before November (oldest 2026-09-20)
+//!    November 2026         December 2026          January 2027
 //! Mo Tu We Th Fr Sa Su  Mo Tu We Th Fr Sa Su  Mo Tu We Th Fr Sa Su
-//!                    1      1  2  3  4  5  6            1  2  3
+//!                    1      1  2  3  4  5  6               1  2  3
 //!  2  3  4  5  6  7  8   7  8  9 10 11 12 13   4  5  6  7  8  9 10
-//!  9 10!11 12 13 14 15  14 15 16 17 18 19 20  11 12 13 14 15 16 17
-//! 16 17 18 19 20²21 22  21 22 23 24 25 26 27  18 19 20¹21 22 23 24
-//! 23 24 25 26 27 28 29  28 29 30 31           25 26 27 28 29 30 31
+//!  9 10!11 12 13 14 15  14 15 16 17 18 19 20¹ 11 12 13 14 15 16 17
+//! 16 17 18 19 20 21 22  21 22 23 24 25 26 27  18 19 20 21 22 23 24
+//! 23 24 25 26 27²28 29  28 29 30 31           25 26 27 28 29 30 31
 //! 30
-//! Fri 2026-11-20 · 2 due
-//! US-CA  2026-10-01 – 2026-10-31  1,234.50 USD  UNFILED
+//! Fri 2026-11-27 · 2 due
+//! US-NY  2026-10-01 – 2026-10-31  1,234.50 USD  UNFILED
 //! US-TX  2026-10-01 – 2026-10-31  87.00 USD  FILING
 //! ```
 //!
@@ -25,10 +25,14 @@
 //!   That line is a stop of the selection (the "overdue" pseudo-day): moving left or up from
 //!   the first day shown goes to it, right or down comes back; selected, it lists those returns
 //!   with their due dates.
-//! - Arrows move the selected day (←/→ a day, ↑/↓ a week), always within the months shown and
-//!   the overdue line; [`CalendarMove::NextFiling`] and [`CalendarMove::PrevFiling`] move a
-//!   cursor among the selected day's returns, and [`FilingCalendar::selected_filing`] is the one
-//!   under it.
+//! - [`CalendarMove`] moves the selected day (←/→ a day, ↑/↓ a week), always within the months
+//!   shown and the overdue line, or a cursor among the selected day's returns;
+//!   [`FilingCalendar::selected_filing`] is the one under the cursor. Of the keymap's actions,
+//!   [`FilingCalendar::handle`] takes `Up`/`Down` (a week), `PageUp`/`PageDown` (the cursor) and
+//!   `Top` (back to today); the keymap has no left and right, so a day back or on is
+//!   [`CalendarMove::from_key`] of the arrow keys or [`FilingCalendar::move_by`].
+//! - The selection is highlighted only while the calendar has focus; the title of the list
+//!   names the selected day either way.
 //! - When the area is too narrow for three grids side by side, they are stacked if the height
 //!   allows, else only the first ones are drawn and `+2 months →` says how many are left out.
 
@@ -37,7 +41,7 @@ use std::cmp::Ordering;
 use chrono::{Datelike, Days, Months, NaiveDate};
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Position, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -304,11 +308,27 @@ impl FilingCalendar {
         }
     }
 
+    /// Selects today; returns whether the selection changed.
+    pub fn select_today(&mut self) -> bool {
+        let today = CalendarSelection::Day(self.today);
+        if self.selected == today {
+            return false;
+        }
+        self.selected = today;
+        self.cursor = 0;
+        true
+    }
+
     /// A keymap action: `Up`/`Down` (k/j, ↑/↓) move a week, `PageUp`/`PageDown` move the
-    /// cursor among the selected day's returns. Returns whether the action was used; other
-    /// actions are left to the pane.
+    /// cursor among the selected day's returns, `Top` (g, Home) goes back to today. Returns
+    /// whether the action was used (also when it is at the end of its range and nothing moved,
+    /// so the pane does not take it for something else); other actions are left to the pane.
     pub fn handle(&mut self, action: Action) -> bool {
         let movement = match action {
+            Action::Top => {
+                self.select_today();
+                return true;
+            }
             Action::Up => CalendarMove::Up,
             Action::Down => CalendarMove::Down,
             Action::PageUp => CalendarMove::PrevFiling,
@@ -393,16 +413,16 @@ impl FilingCalendar {
         let mut first_row = true;
         for row in months.chunks(usize::from(cols)) {
             let height = 2 + row.iter().map(|m| weeks_in(*m)).max().unwrap_or(6);
-            let fits = y + height + LIST_MIN <= bottom;
+            let fits = y.saturating_add(height + LIST_MIN) <= bottom;
             if !first_row && !fits {
                 break;
             }
             for (i, month) in row.iter().enumerate() {
                 let x = area.x + (i as u16) * (MONTH_W + GAP);
-                self.render_month(*month, x, y, area, buf, theme, focused);
+                self.render_month(*month, Position::new(x, y), area, buf, theme, focused);
             }
             shown += row.len();
-            y += height;
+            y = y.saturating_add(height);
             first_row = false;
             if y >= bottom {
                 break;
@@ -433,24 +453,18 @@ impl FilingCalendar {
         );
     }
 
-    /// One month's grid with its top-left corner at (`x`, `y`), clipped to `area`.
-    #[allow(clippy::too_many_arguments)]
+    /// One month's grid with its top-left corner at `at`, clipped to `area`.
     fn render_month(
         &self,
         month: NaiveDate,
-        x: u16,
-        y: u16,
+        at: Position,
         area: Rect,
         buf: &mut Buffer,
         theme: &Theme,
         focused: bool,
     ) {
-        let room = usize::from(area.right().saturating_sub(x));
-        if room == 0 {
-            return;
-        }
         let mut put = |col: u16, row: u16, s: &str, style: Style| {
-            let (cx, cy) = (x + col, y + row);
+            let (cx, cy) = (at.x.saturating_add(col), at.y.saturating_add(row));
             if cy < area.bottom() && cx < area.right() {
                 let max = usize::from(area.right() - cx);
                 buf.set_stringn(cx, cy, s, max, style);
@@ -742,6 +756,8 @@ mod tests {
         assert_eq!(cal.selection(), CalendarSelection::Day(day(11, 1)));
         assert!(!cal.apply(CalendarMove::Left));
         assert!(!cal.handle(Action::Open));
+        assert!(cal.handle(Action::Top));
+        assert_eq!(cal.selection(), CalendarSelection::Day(day(11, 30)));
         let arrow = KeyEvent::new(KeyCode::Left, KeyModifiers::NONE);
         assert_eq!(CalendarMove::from_key(&arrow), Some(CalendarMove::Left));
     }
