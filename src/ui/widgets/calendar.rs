@@ -923,4 +923,40 @@ mod tests {
         assert_eq!((dec - nov, jan - dec), (8, 7));
         assert!(!all_text(&buf).contains("months →"));
     }
+
+    #[test]
+    fn a_long_day_keeps_its_cursor_in_view_and_counts_past_nine() {
+        let states = [
+            "AL", "AZ", "CA", "CO", "FL", "GA", "IL", "NY", "TX", "WA", "WI",
+        ];
+        let filings = states
+            .iter()
+            .map(|s| filing(s, s, "UNFILED", "2026-11-27"))
+            .collect();
+        let mut cal = calendar(day(11, 24), filings);
+        cal.move_by(3);
+        for _ in 0..10 {
+            cal.next_filing();
+        }
+        let theme = Theme::default();
+        let buf = draw(&cal, 70, 12, &theme);
+        assert_eq!(day_cells(&buf, day(11, 27), 0).0, "27⁺");
+        let text = all_text(&buf);
+        assert!(text.contains("Fri 2026-11-27 · 11 due"), "{text}");
+        assert!(!text.contains("US-AL"), "scrolled past the first:\n{text}");
+        assert_styled(&buf, "US-WI", theme.selection);
+
+        // Without focus nothing is highlighted: not the day, not the return.
+        let mut buf = blank(70, 12);
+        cal.render(buf.area, &mut buf, &theme, false);
+        let (_, style) = day_cells(&buf, day(11, 27), 0);
+        assert!(!style.add_modifier.contains(Modifier::REVERSED));
+        let (x, y) = find(&buf, "US-WI");
+        assert!(
+            !buf[(x, y)]
+                .style()
+                .add_modifier
+                .contains(Modifier::REVERSED)
+        );
+    }
 }
