@@ -9,7 +9,7 @@
 //! article. On a v1 profile the list works and the Tenanted features say what to change,
 //! without a call.
 
-mod columns;
+pub(crate) mod columns;
 mod detail;
 pub mod filter;
 mod options;
