@@ -28,9 +28,8 @@
 //! - [`CalendarMove`] moves the selected day (←/→ a day, ↑/↓ a week), always within the months
 //!   shown and the overdue line, or a cursor among the selected day's returns;
 //!   [`FilingCalendar::selected_filing`] is the one under the cursor. Of the keymap's actions,
-//!   [`FilingCalendar::handle`] takes `Up`/`Down` (a week), `PageUp`/`PageDown` (the cursor) and
-//!   `Top` (back to today); the keymap has no left and right, so a day back or on is
-//!   [`CalendarMove::from_key`] of the arrow keys or [`FilingCalendar::move_by`].
+//!   [`FilingCalendar::handle`] takes `Left`/`Right` (a day), `Up`/`Down` (a week),
+//!   `PageUp`/`PageDown` (the cursor) and `Top` (back to today).
 //! - The selection is highlighted only while the calendar has focus; the title of the list
 //!   names the selected day either way.
 //! - When the area is too narrow for three grids side by side, they are stacked if the height
@@ -331,6 +330,8 @@ impl FilingCalendar {
             }
             Action::Up => CalendarMove::Up,
             Action::Down => CalendarMove::Down,
+            Action::Left => CalendarMove::Left,
+            Action::Right => CalendarMove::Right,
             Action::PageUp => CalendarMove::PrevFiling,
             Action::PageDown => CalendarMove::NextFiling,
             _ => return false,

@@ -85,7 +85,12 @@ fn lower(pane: &mut OverviewPane, area: Rect, buf: &mut Buffer, theme: &Theme, f
     map_block.render(map, buf);
     calendar_block.render(calendar, buf);
     Paragraph::new(Span::styled("…", theme.muted)).render(map_inner, buf);
-    Paragraph::new(Span::styled("…", theme.muted)).render(calendar_inner, buf);
+    pane.calendar.render(
+        calendar_inner,
+        buf,
+        theme,
+        focused && pane.section == Section::Calendar,
+    );
 }
 
 /// The style of a count: the alarm colour when something is there on an urgent tile.

@@ -19,7 +19,9 @@ use ratatui::layout::Rect;
 
 use self::data::{Ask, Data};
 use self::tiles::{Tile, tiles};
-use crate::effect::{Failure, Reply, RequestId};
+use crate::effect::{Failure, Goto, Reply, RequestId};
+use crate::model::filters::FilingFilter;
+use crate::ui::widgets::calendar::FilingCalendar;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::theme::Theme;
@@ -63,6 +65,7 @@ pub struct OverviewPane {
     /// The selected count: its tile and its entry.
     cursor: (usize, usize),
     tiles: Vec<Tile>,
+    calendar: FilingCalendar,
 }
 
 impl Default for OverviewPane {
@@ -74,7 +77,8 @@ impl Default for OverviewPane {
 impl OverviewPane {
     /// An Overview refreshing by itself every `every` (zero: never).
     pub fn new(every: Duration) -> Self {
-        let data = Data::new(crate::clock::today());
+        let today = crate::clock::today();
+        let data = Data::new(today);
         let tiles = tiles(&data);
         OverviewPane {
             data,
@@ -87,6 +91,7 @@ impl OverviewPane {
             section: Section::Tiles,
             cursor: (0, 0),
             tiles,
+            calendar: FilingCalendar::new(today),
         }
     }
 
@@ -106,6 +111,7 @@ impl OverviewPane {
         }
         self.tenanted = ctx.tenanted().is_some();
         self.data.today = crate::clock::today();
+        self.calendar.set_today(self.data.today);
         self.asked = self.data.load(ctx);
         self.loaded_once = true;
         self.ticks = 0;
@@ -177,7 +183,11 @@ impl Pane for OverviewPane {
         let mut hints = vec![PaneHint::action(Action::Open, "open")];
         match self.section {
             Section::Tiles => hints.push(PaneHint::keys("↑↓←→", "choose")),
-            Section::Map | Section::Calendar => hints.push(PaneHint::keys("←↑↓→", "move")),
+            Section::Map => hints.push(PaneHint::keys("←↑↓→", "move")),
+            Section::Calendar => {
+                hints.push(PaneHint::keys("←↑↓→", "day"));
+                hints.push(PaneHint::keys("PgUp/PgDn", "return"));
+            }
         }
         hints.push(PaneHint::action(Action::NextSection, "next part"));
         hints.push(PaneHint::action(Action::Refresh, "refresh"));
@@ -202,7 +212,8 @@ impl Pane for OverviewPane {
             }
             _ => match self.section {
                 Section::Tiles => self.tiles_action(action, ctx),
-                Section::Map | Section::Calendar => false,
+                Section::Calendar => self.calendar_action(action, ctx),
+                Section::Map => false,
             },
         }
     }
@@ -217,6 +228,9 @@ impl Pane for OverviewPane {
         }
         if self.data.is_complete() {
             self.refreshed_at = Some(Local::now());
+        }
+        if ask == Ask::Filings {
+            self.calendar.set_filings(self.data.filings.rows().to_vec());
         }
         self.tiles = tiles(&self.data);
     }
@@ -285,6 +299,26 @@ impl Pane for OverviewPane {
 }
 
 impl OverviewPane {
+    fn calendar_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        if action != Action::Open {
+            return self.calendar.handle(action);
+        }
+        match self.calendar.selected_filing() {
+            Some(filing) => ctx.goto(Goto::Filings {
+                filter: FilingFilter {
+                    state_code: filing.state_code.clone(),
+                    country_code: vec![filing.country_code.clone()],
+                    start_date: Some(filing.start_date),
+                    end_date: Some(filing.end_date),
+                    ..FilingFilter::default()
+                },
+                open: Some(filing.clone()),
+            }),
+            None => ctx.notify(Level::Info, "No return is due on that day."),
+        }
+        true
+    }
+
     fn tiles_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         match action {
             Action::Down => self.move_entry(true),
