@@ -22,6 +22,7 @@
 //! The field-level helpers ([`parse_date`], [`is_country_code`], ...) let a form check one value as
 //! it is typed.
 
+pub mod attention;
 mod check;
 mod codes;
 mod credentials;
