@@ -36,7 +36,7 @@ use ratatui::text::{Line, Span};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
-use crate::model::{Nexus, NexusStatus};
+use crate::model::Nexus;
 use crate::rules::attention::{ExposedBy, Jurisdiction, Standing, threshold_share};
 use crate::rules::{EU_ONE_STOP_SHOP, NexusRoute};
 use crate::ui::text;
@@ -202,6 +202,13 @@ pub fn tile_of(country: &str, state: Option<&str>) -> Option<usize> {
                 _ => false,
             }
     })
+}
+
+/// Whether the map has a cell for `j` (a US state or DC, a Canadian province or territory, the
+/// EU one-stop shop); the others (Canada's federal GST/HST, EU member states, other countries)
+/// are for the embedding view to show some other way.
+pub fn on_map(j: &Jurisdiction) -> bool {
+    tile_of(&j.country, j.state.as_deref()).is_some()
 }
 
 /// The symbol a standing is shown with.
@@ -423,30 +430,32 @@ impl StateMap {
             return Line::from(spans);
         };
         let style = standing_style(j.standing, theme);
-        let status = j.nexus_status();
-        let nexus = match (&status, tight) {
-            (Some(s), true) => {
+        // The economic status, or "met" when only a physical presence makes the nexus.
+        let status = j
+            .nexus_status()
+            .map(|s| s.as_str().to_owned())
+            .or_else(|| j.exposed_by.as_ref().map(|_| "met".to_owned()));
+        let route = j.exposed_by.as_ref().map(ExposedBy::in_words).or_else(|| {
+            j.nexus
+                .as_ref()
+                .and_then(NexusRoute::of_nexus)
+                .map(NexusRoute::as_str)
+        });
+        let nexus = match (status, route) {
+            (Some(s), _) if tight => {
                 spans.push(Span::raw(" "));
-                s.as_str().to_owned()
+                s
             }
-            (status, _) => {
+            (None, _) => {
                 spans.push(sep());
-                let mut words = format!(
-                    "nexus {}",
-                    status.as_ref().map_or("none", NexusStatus::as_str)
-                );
-                let route = j.exposed_by.as_ref().map(ExposedBy::in_words).or_else(|| {
-                    j.nexus
-                        .as_ref()
-                        .and_then(NexusRoute::of_nexus)
-                        .map(NexusRoute::as_str)
-                });
-                if let Some(route) = route.filter(|_| !tight) {
-                    words.push_str(" (");
-                    words.push_str(route);
-                    words.push(')');
+                "no nexus record".to_owned()
+            }
+            (Some(s), route) => {
+                spans.push(sep());
+                match route {
+                    Some(route) => format!("nexus {s} ({route})"),
+                    None => format!("nexus {s}"),
                 }
-                words
             }
         };
         spans.push(Span::styled(nexus, style));
@@ -686,6 +695,33 @@ mod tests {
     }
 
     #[test]
+    fn every_demo_jurisdiction_of_the_us_canada_and_the_eu_shop_has_a_cell() {
+        use crate::sandbox::demo_data::{DEMO_TODAY, generate};
+        let org = generate(42, 0, "orgn_demo_1");
+        let all = standings(
+            &org.nexus,
+            &org.physical_nexus,
+            &org.registrations,
+            DEMO_TODAY,
+        );
+        let mapped = |j: &Jurisdiction| {
+            matches!(
+                (j.country.as_str(), &j.state),
+                ("US" | "CA", Some(_)) | ("ZZ_EU", None)
+            )
+        };
+        for j in &all {
+            assert_eq!(on_map(j), mapped(j), "{} {:?}", j.country, j.state);
+        }
+        let mut m = StateMap::new();
+        m.set(&all);
+        let shown: Vec<Standing> = (0..TILES.len()).map(|i| m.standing(i)).collect();
+        for standing in [Standing::ExposedUnregistered, Standing::Registered] {
+            assert!(shown.contains(&standing), "{standing:?} in {shown:?}");
+        }
+    }
+
+    #[test]
     fn snapshots_of_both_forms() {
         use ratatui::Terminal;
         use ratatui::backend::TestBackend;
@@ -720,7 +756,7 @@ mod tests {
             .collect();
         assert_eq!(
             text,
-            "NV Nevada · nexus none · physical not current · registration none"
+            "NV Nevada · no nexus record · physical not current · registration none"
         );
         assert!(m.select("us", Some("wy")));
         assert_eq!(m.selected(), None);
@@ -732,6 +768,35 @@ mod tests {
             .map(|s| s.content.as_ref())
             .collect();
         assert_eq!(text, "WY Wyoming · no records");
+
+        // Nexus by a physical presence alone, no economic record.
+        let presence: crate::model::PhysicalNexus = serde_json::from_value(json!({
+            "id": "phys_co", "country_code": "US", "state_code": "CO",
+            "start_date": "2026-01-05", "end_date": null, "category": "INVENTORY",
+            "external_id": null, "source": null, "street_1": null, "street_2": null,
+            "city": null, "postal_code": null
+        }))
+        .unwrap();
+        let mut m = StateMap::new();
+        m.set(&standings(
+            &[],
+            &[presence],
+            &[],
+            "2026-11-24".parse().unwrap(),
+        ));
+        m.select("US", Some("CO"));
+        let line = |width| {
+            m.selected_line(&theme("dark"), width)
+                .spans
+                .iter()
+                .map(|s| s.content.to_string())
+                .collect::<String>()
+        };
+        assert_eq!(
+            line(usize::MAX),
+            "CO Colorado · nexus met (physical) · physical since 2026-01-05 · registration none"
+        );
+        assert_eq!(line(40), "CO met · physical · reg. none");
     }
 
     #[test]
@@ -855,6 +920,14 @@ mod tests {
         m.select("CA", Some("NS"));
         assert!(m.move_by(Direction::Right));
         assert_eq!(at(&m), "EU");
+        // The arrow keys name the directions; other keys none.
+        let key = crate::ui::widgets::testing::key;
+        assert_eq!(Direction::of_key(&key(KeyCode::Up)), Some(Direction::Up));
+        assert_eq!(
+            Direction::of_key(&key(KeyCode::Left)),
+            Some(Direction::Left)
+        );
+        assert_eq!(Direction::of_key(&key(KeyCode::Char('k'))), None);
     }
 
     #[test]
