@@ -9,13 +9,13 @@
 //!                           WI·                 VT·  NH+
 //!  WA!  ID·  MT·  ND·  MN·  IL·  MI~       NY+  MA+
 //!  ...
-//!  HI·            TX!                      FL·
+//!  HI·           [TX!]                     FL·
 //!
 //!  YT·  NT·  NU·                      NL·
 //!  BC~  AB·  SK·  MB·  ON!  QC+  NB·  PE·  NS·       EU+
 //! ! exposed, not registered  ~ approaching
 //! p physical nexus, not current  + registered  · nothing
-//! TX Texas · nexus EXPOSED (economic) · sales 612,400.00 USD of 500,000.00 USD (122%) · ...
+//! TX Texas · nexus EXPOSED (economic) · sales 122% · registration none
 //! ```
 //!
 //! The symbols (`!` exposed and not registered, `~` approaching, `p` physical nexus not
