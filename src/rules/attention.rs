@@ -11,23 +11,26 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use super::nexus::effective_nexus_status;
+use super::nexus::{NexusRoute, effective_nexus_status};
 use crate::model::{Nexus, NexusStatus, PhysicalNexus, Registration, RegistrationStatus};
 
 /// What matters about one jurisdiction, most urgent first (the order of the variants is the
 /// order of urgency).
 ///
-/// - `ExposedUnregistered`: nexus is met — the economic status reads `EXPOSED`,
-///   `PENDING_REGISTRATION` or `OSS_PENDING_REGISTRATION` (see [`effective_nexus_status`]: a row
-///   whose nexus is met by either route reads `EXPOSED`), or a physical presence is current
-///   today — and the jurisdiction is not registered.
-/// - `Approaching`: the economic status is `APPROACHING` and the jurisdiction is not registered.
-/// - `PhysicalOnly`: a physical presence is on record but not current (it starts later or has
-///   ended), the jurisdiction is neither exposed, nor approaching, nor registered: a presence to
-///   watch (a registration due when it starts, or a look-back when it has ended).
-/// - `Registered`: the jurisdiction is registered — a registration whose status is `REGISTERED`,
-///   `PROCESSING`, `VALIDATING` or `SELF_MANAGED`, or an economic status the service itself
-///   gives as `REGISTERED` or `OSS_REGISTERED` — and nothing above applies.
+/// A jurisdiction is *registered* when it has a registration whose status is `REGISTERED`,
+/// `PROCESSING`, `VALIDATING` or `SELF_MANAGED` (see [`is_active`]); what the economic nexus
+/// record says of registration does not count, so the registrations are checked against it.
+///
+/// - `ExposedUnregistered`: not registered, and nexus is met — the economic status reads
+///   `EXPOSED`, `PENDING_REGISTRATION` or `OSS_PENDING_REGISTRATION` (see
+///   [`effective_nexus_status`]: a row whose nexus is met by either route reads `EXPOSED`), or
+///   it reads `REGISTERED`/`OSS_REGISTERED` with nexus met while no registration is active, or a
+///   physical presence is current today.
+/// - `Approaching`: not registered, and the economic status is `APPROACHING`.
+/// - `PhysicalOnly`: not registered, neither exposed nor approaching, and a physical presence is
+///   on record that is not current (it starts later or has ended): a presence to watch, a
+///   registration due when it starts or a look-back when it has ended.
+/// - `Registered`: registered, whatever the nexus.
 /// - `Nothing`: none of the above, a status this side does not know included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Standing {
@@ -63,8 +66,9 @@ impl Standing {
 /// Which rule flagged an exposed jurisdiction.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExposedBy {
-    /// The economic status, as it reads (`EXPOSED`, `PENDING_REGISTRATION` or
-    /// `OSS_PENDING_REGISTRATION`).
+    /// The economic nexus record, with its status as it reads (`EXPOSED`,
+    /// `PENDING_REGISTRATION`, `OSS_PENDING_REGISTRATION`, or a `REGISTERED` that no active
+    /// registration bears out).
     Economic(NexusStatus),
     /// A physical presence current today.
     Physical,
@@ -189,18 +193,17 @@ fn judge(
         .map(|p| (*p).clone())
         .collect();
     let active = records.registrations.iter().find(|r| is_active(&r.status));
-    let registered = active.is_some()
-        || matches!(
-            status,
-            Some(NexusStatus::Registered | NexusStatus::OssRegistered)
-        );
-    let economic = status.clone().filter(|s| {
-        matches!(
-            s,
-            NexusStatus::Exposed
-                | NexusStatus::PendingRegistration
-                | NexusStatus::OssPendingRegistration
-        )
+    let registered = active.is_some();
+    let met = records
+        .nexus
+        .is_some_and(|n| n.nexus_met == Some(true) || NexusRoute::of_nexus(n).is_some());
+    let economic = status.clone().filter(|s| match s {
+        NexusStatus::Exposed
+        | NexusStatus::PendingRegistration
+        | NexusStatus::OssPendingRegistration => true,
+        // The record says registered, yet no registration is active.
+        NexusStatus::Registered | NexusStatus::OssRegistered => met,
+        _ => false,
     });
     let exposed_by = match (economic, !current.is_empty()) {
         (Some(_), true) => Some(ExposedBy::Both),
@@ -462,8 +465,27 @@ mod tests {
                 "the record is kept"
             );
         }
-        // A status the service calls REGISTERED counts even without a registration record.
+        // A record that says REGISTERED is not a registration: with nexus met and no active
+        // registration it is exposed; without nexus met, nothing.
         let j = one(&[nexus("US", "ID", "REGISTERED", &json!({}))], &[], &[]);
+        assert_eq!(j.standing, Standing::Nothing);
+        let said = nexus(
+            "US",
+            "ID",
+            "REGISTERED",
+            &json!({"nexus_met": true, "economic_nexus_met": true}),
+        );
+        let j = one(
+            std::slice::from_ref(&said),
+            &[],
+            &[registration("US", "ID", "DEREGISTERING")],
+        );
+        assert_eq!(j.standing, Standing::ExposedUnregistered);
+        assert_eq!(
+            j.exposed_by,
+            Some(ExposedBy::Economic(NexusStatus::Registered))
+        );
+        let j = one(&[said], &[], &[registration("US", "ID", "REGISTERED")]);
         assert_eq!(j.standing, Standing::Registered);
     }
 
@@ -476,7 +498,10 @@ mod tests {
                 nexus("CA", "", "REGISTERED", &json!({})),
             ],
             &[],
-            &[registration("CA", "QC", "REGISTERED")],
+            &[
+                registration("CA", "QC", "REGISTERED"),
+                registration("CA", "", "REGISTERED"),
+            ],
             day(TODAY),
         );
         let got: Vec<(&str, Option<&str>, Standing)> = all

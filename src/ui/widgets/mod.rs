@@ -13,6 +13,7 @@ pub mod messages;
 pub mod paged_table;
 pub mod picker;
 pub mod spinner;
+pub mod state_map;
 pub mod timeline;
 mod wrap;
 
