@@ -53,15 +53,18 @@ pub(super) fn draw(
             .max()
             .unwrap_or(5);
         u16::try_from(rows * height).unwrap_or(u16::MAX)
-    } else {
+    } else if pane.section == Section::Tiles {
         u16::try_from(pane.tiles.len()).unwrap_or(u16::MAX) + 1
+    } else {
+        // Small terminal, the map or the calendar in use: they take the whole tab.
+        0
     };
     let [top, bottom] =
         Layout::vertical([Constraint::Length(tile_rows), Constraint::Min(0)]).areas(inner);
     let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
     if full {
         tile_grid(&pane.tiles, selected, top, buf, theme);
-    } else {
+    } else if top.height > 0 {
         tile_lines(&pane.tiles, selected, top, buf, theme);
     }
     if bottom.height > 0 {
@@ -84,7 +87,12 @@ fn lower(pane: &mut OverviewPane, area: Rect, buf: &mut Buffer, theme: &Theme, f
     let calendar_inner = calendar_block.inner(calendar);
     map_block.render(map, buf);
     calendar_block.render(calendar, buf);
-    Paragraph::new(Span::styled("…", theme.muted)).render(map_inner, buf);
+    pane.map.render(
+        map_inner,
+        buf,
+        theme,
+        focused && pane.section == Section::Map,
+    );
     pane.calendar.render(
         calendar_inner,
         buf,

@@ -20,7 +20,9 @@ use ratatui::layout::Rect;
 use self::data::{Ask, Data};
 use self::tiles::{Tile, tiles};
 use crate::effect::{Failure, Goto, Reply, RequestId};
-use crate::model::filters::FilingFilter;
+use crate::model::filters::{FilingFilter, NexusFilter, RegistrationFilter};
+use crate::rules::attention::{Standing, standings};
+use crate::ui::widgets::state_map::{Direction, StateMap};
 use crate::ui::widgets::calendar::FilingCalendar;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
@@ -66,6 +68,7 @@ pub struct OverviewPane {
     cursor: (usize, usize),
     tiles: Vec<Tile>,
     calendar: FilingCalendar,
+    map: StateMap,
 }
 
 impl Default for OverviewPane {
@@ -92,6 +95,7 @@ impl OverviewPane {
             cursor: (0, 0),
             tiles,
             calendar: FilingCalendar::new(today),
+            map: StateMap::new(),
         }
     }
 
@@ -213,7 +217,7 @@ impl Pane for OverviewPane {
             _ => match self.section {
                 Section::Tiles => self.tiles_action(action, ctx),
                 Section::Calendar => self.calendar_action(action, ctx),
-                Section::Map => false,
+                Section::Map => self.map_action(action, ctx),
             },
         }
     }
@@ -231,6 +235,14 @@ impl Pane for OverviewPane {
         }
         if ask == Ask::Filings {
             self.calendar.set_filings(self.data.filings.rows().to_vec());
+        }
+        if matches!(ask, Ask::Nexus | Ask::Physical | Ask::Registrations) {
+            self.map.set(&standings(
+                self.data.nexus.rows(),
+                self.data.physical.rows(),
+                self.data.registrations.rows(),
+                self.data.today,
+            ));
         }
         self.tiles = tiles(&self.data);
     }
@@ -299,6 +311,53 @@ impl Pane for OverviewPane {
 }
 
 impl OverviewPane {
+    fn map_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let direction = match action {
+            Action::Up => Direction::Up,
+            Action::Down => Direction::Down,
+            Action::Left => Direction::Left,
+            Action::Right => Direction::Right,
+            Action::Open => {
+                self.open_jurisdiction(ctx);
+                return true;
+            }
+            _ => return false,
+        };
+        self.map.move_by(direction);
+        true
+    }
+
+    /// Opens the selected jurisdiction: its registration when it is registered, else its
+    /// economic nexus.
+    fn open_jurisdiction(&mut self, ctx: &mut Ctx) {
+        let Some(j) = self.map.selected() else {
+            ctx.notify(
+                Level::Info,
+                format!("Nothing is on record for {}.", self.map.selected_tile().name),
+            );
+            return;
+        };
+        if j.standing == Standing::Registered {
+            ctx.goto(Goto::Registrations {
+                filter: RegistrationFilter {
+                    state_code: j.state.clone(),
+                    country_code_in: vec![j.country.clone()],
+                    ..RegistrationFilter::default()
+                },
+                open: j.registration.clone(),
+            });
+        } else {
+            ctx.goto(Goto::Nexus {
+                filter: NexusFilter {
+                    state_code: j.state.clone(),
+                    country_code_in: vec![j.country.clone()],
+                    ..NexusFilter::default()
+                },
+                open: j.nexus.clone(),
+            });
+        }
+    }
+
     fn calendar_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         if action != Action::Open {
             return self.calendar.handle(action);
