@@ -293,9 +293,9 @@ impl Default for Keymap {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
             CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Help, History,
-            Imports, Mark, New, NextPane, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
-            PrevPane, Quit, Refresh, Reveal, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top,
-            Up, Left, Right, NextSection, PrevSection,
+            Imports, Left, Mark, New, NextPane, NextSection, Open, OpenFile, OpenUrl, PageDown,
+            PageUp, Pane, Pause, PrevPane, PrevSection, Quit, Refresh, Reveal, Right, SaveFile,
+            Sort, SortReverse, TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;

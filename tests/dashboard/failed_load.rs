@@ -16,22 +16,40 @@ use tokio::net::TcpListener;
 use crate::harness::{Dashboard, Options};
 
 #[derive(Clone)]
-struct Relay {
-    target: String,
-    http: reqwest::Client,
-    /// While set, the registrations list is answered with a page that is not one.
-    broken: Arc<AtomicBool>,
+pub struct Relay {
+    pub target: String,
+    pub http: reqwest::Client,
+    /// While set, the list at `path` is answered with a page that is not one.
+    pub broken: Arc<AtomicBool>,
+    pub path: &'static str,
 }
 
-/// Relays every request to the sandbox, but answers the registrations list with a malformed
-/// page while `broken` is set.
+impl Relay {
+    /// Starts a relay to `target` on a free port; returns its base URL.
+    pub async fn serve(target: String, path: &'static str, broken: Arc<AtomicBool>) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = Relay {
+            target,
+            http: reqwest::Client::new(),
+            broken,
+            path,
+        };
+        let router = Router::new().fallback(relay).with_state(state);
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        base
+    }
+}
+
+/// Relays every request to the sandbox, but answers the list at the relay's path with a
+/// malformed page while `broken` is set.
 async fn relay(State(relay): State<Relay>, request: Request) -> Response {
     let path = request
         .uri()
         .path_and_query()
         .map_or("/", |p| p.as_str())
         .to_owned();
-    if relay.broken.load(Ordering::SeqCst) && request.uri().path() == "/v1/registrations" {
+    if relay.broken.load(Ordering::SeqCst) && request.uri().path() == relay.path {
         return (
             StatusCode::OK,
             [(header::CONTENT_TYPE, "application/json")],
@@ -67,17 +85,8 @@ async fn relay(State(relay): State<Relay>, request: Request) -> Response {
 async fn a_malformed_registrations_page_shows_in_the_pane_r_retries_and_the_message_stays() {
     let broken = Arc::new(AtomicBool::new(true));
     let switch = broken.clone();
-    let d = Dashboard::start_behind(Options::default(), |target| async move {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = Relay {
-            target,
-            http: reqwest::Client::new(),
-            broken: switch,
-        };
-        let router = Router::new().fallback(relay).with_state(state);
-        tokio::spawn(async move { axum::serve(listener, router).await });
-        base
+    let d = Dashboard::start_behind(Options::default(), |target| {
+        Relay::serve(target, "/v1/registrations", switch)
     })
     .await;
 

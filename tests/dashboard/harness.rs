@@ -89,9 +89,12 @@ pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026,
 
 impl Dashboard {
     pub async fn start(options: Options) -> Self {
-        let sandbox = Sandbox::start(options.sandbox.clone(), SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .await
-            .unwrap();
+        let sandbox = Sandbox::start(
+            options.sandbox.clone(),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
         let client = client_for(&sandbox);
         Self::start_with(sandbox, client, &options)
     }
@@ -103,9 +106,12 @@ impl Dashboard {
         F: FnOnce(String) -> Fut,
         Fut: std::future::Future<Output = String>,
     {
-        let sandbox = Sandbox::start(options.sandbox.clone(), SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .await
-            .unwrap();
+        let sandbox = Sandbox::start(
+            options.sandbox.clone(),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
         let client = client_at(&front(sandbox.base_url()).await);
         Self::start_with(sandbox, client, &options)
     }
@@ -263,9 +269,12 @@ impl Dashboard {
         use taxdash::api::{Generation, Selector};
         use taxdash::sandbox::DEMO_PARTNER_KEY;
 
-        let sandbox = Sandbox::start(options.sandbox.clone(), SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .await
-            .unwrap();
+        let sandbox = Sandbox::start(
+            options.sandbox.clone(),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
         let organization = DEMO_CREDENTIALS[0].0;
         let mut config = ClientConfig::new(
             sandbox.base_url().parse().unwrap(),

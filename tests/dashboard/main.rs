@@ -12,6 +12,7 @@ mod harness;
 mod narrow;
 mod nexus;
 mod organizations;
+mod overview;
 mod registrations;
 mod snapshots;
 mod transactions;

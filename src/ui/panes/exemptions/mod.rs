@@ -28,16 +28,16 @@ use self::certificate::SaveFile;
 pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
-    Skeleton, Switch, unexpected,
+use crate::ui::skeleton::{
+    Destination, DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests,
+    Scope, Screen, Skeleton, Switch, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;

@@ -22,6 +22,7 @@ use ratatui::layout::Rect;
 
 use self::options::{OptionsView, help_url};
 use self::results::{Bulk, BulkReport, filings_noun};
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, FailureKind, Reply};
 use crate::model::filters::FilingFilter;
 use crate::model::{Filing, FilingStatus};
@@ -30,10 +31,9 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, question_hints, unexpected,
+use crate::ui::skeleton::{
+    Destination, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Requests, Scope, Screen, Skeleton, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};

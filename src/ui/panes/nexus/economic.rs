@@ -9,6 +9,7 @@ use rust_decimal::prelude::ToPrimitive;
 use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
@@ -17,10 +18,9 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    NoLayer, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope, Screen,
-    Skeleton, unexpected,
+use crate::ui::skeleton::{
+    Destination, NoLayer, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope,
+    Screen, Skeleton, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;

@@ -10,16 +10,16 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Skeleton, may_write, question_hints, refused, unexpected,
+use crate::ui::skeleton::{
+    Destination, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail,
+    RecordView, Requests, Skeleton, may_write, question_hints, refused, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;

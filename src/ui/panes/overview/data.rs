@@ -96,7 +96,11 @@ impl<T> Slot<T> {
         let last = page.page >= page.pages || page.items.is_empty();
         let wanted = more && !last && page.page < MAX_PAGES;
         match self {
-            Slot::Loaded { rows, total, complete } => {
+            Slot::Loaded {
+                rows,
+                total,
+                complete,
+            } => {
                 rows.extend(page.items);
                 *total = page.total;
                 *complete = last || !more;
@@ -385,7 +389,8 @@ impl Data {
                 if self.queued.complete() {
                     let queued: std::collections::HashSet<&str> =
                         self.queued.rows().iter().map(|t| t.id.as_str()).collect();
-                    self.queued_since.retain(|id, _| queued.contains(id.as_str()));
+                    self.queued_since
+                        .retain(|id, _| queued.contains(id.as_str()));
                 }
                 more
             }

@@ -76,7 +76,13 @@ pub(super) fn draw(
 fn lower(pane: &mut OverviewPane, area: Rect, buf: &mut Buffer, theme: &Theme, focused: bool) {
     let [map, calendar] =
         Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(area);
-    let border = |on: bool| if on && focused { theme.border_focus } else { theme.border };
+    let border = |on: bool| {
+        if on && focused {
+            theme.border_focus
+        } else {
+            theme.border
+        }
+    };
     let map_block = Block::bordered()
         .title(Span::styled(" Map ", theme.title))
         .border_style(border(pane.section == Section::Map));
@@ -207,10 +213,7 @@ fn tile_box(
         };
         lines.push(Line::styled(format!("• {}", item.text), style));
     }
-    let lines: Vec<Line> = lines
-        .into_iter()
-        .map(|l| truncate_line(l, width))
-        .collect();
+    let lines: Vec<Line> = lines.into_iter().map(|l| truncate_line(l, width)).collect();
     Paragraph::new(lines).render(inner, buf);
 }
 
@@ -237,7 +240,7 @@ fn tile_lines(
                 Span::styled(
                     crate::ui::text::pad_to(
                         tile.title,
-                        title_width.min(width / 3),
+                        title_width.min(width * 2 / 5),
                         ratatui::layout::Alignment::Left,
                     ),
                     theme.title,

@@ -22,11 +22,11 @@ use self::tiles::{Tile, tiles};
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::model::filters::{FilingFilter, NexusFilter, RegistrationFilter};
 use crate::rules::attention::{Standing, standings};
-use crate::ui::widgets::state_map::{Direction, StateMap};
-use crate::ui::widgets::calendar::FilingCalendar;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::theme::Theme;
+use crate::ui::widgets::calendar::FilingCalendar;
+use crate::ui::widgets::state_map::{Direction, StateMap};
 
 /// How often the Overview refreshes by itself unless the config says otherwise.
 pub const DEFAULT_REFRESH: Duration = Duration::from_secs(10 * 60);
@@ -48,7 +48,11 @@ impl Section {
     fn step(self, forward: bool) -> Section {
         let i = Self::ALL.iter().position(|s| *s == self).unwrap_or(0);
         let n = Self::ALL.len();
-        Self::ALL[if forward { (i + 1) % n } else { (i + n - 1) % n }]
+        Self::ALL[if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        }]
     }
 }
 
@@ -266,7 +270,10 @@ impl Pane for OverviewPane {
             }
             _ => ctx.notify(
                 Level::Error,
-                format!("Usage: :tile N (1 to {}), the tile's number", self.tiles.len()),
+                format!(
+                    "Usage: :tile N (1 to {}), the tile's number",
+                    self.tiles.len()
+                ),
             ),
         }
         true
@@ -333,7 +340,10 @@ impl OverviewPane {
         let Some(j) = self.map.selected() else {
             ctx.notify(
                 Level::Info,
-                format!("Nothing is on record for {}.", self.map.selected_tile().name),
+                format!(
+                    "Nothing is on record for {}.",
+                    self.map.selected_tile().name
+                ),
             );
             return;
         };

@@ -286,7 +286,10 @@ pub fn period(start: chrono::NaiveDate, end: chrono::NaiveDate) -> String {
 
 /// `TX 2026-10 · due 11-20 · 1,234.00 USD`.
 fn filing_item(f: &Filing, today: chrono::NaiveDate) -> Item {
-    let place = f.state_code.clone().unwrap_or_else(|| f.country_code.clone());
+    let place = f
+        .state_code
+        .clone()
+        .unwrap_or_else(|| f.country_code.clone());
     let amount = f
         .amount
         .or(f.total_tax_liability)
@@ -416,7 +419,9 @@ fn exemptions(data: &Data) -> Tile {
     let expiring = filters::expiring_exemptions(today);
     let expired = filters::expired_exemptions(today);
     let keeps = |f: &crate::model::filters::ExemptionFilter, e: &crate::model::Exemption| {
-        f.keeps(e) && (f.status_in.is_empty() || e.status.as_ref().is_some_and(|s| f.status_in.contains(s)))
+        f.keeps(e)
+            && (f.status_in.is_empty()
+                || e.status.as_ref().is_some_and(|s| f.status_in.contains(s)))
     };
     let mut soon: Vec<&crate::model::Exemption> = data
         .exemptions
@@ -497,7 +502,9 @@ fn transactions(data: &Data) -> Tile {
                 label: "queued over a minute",
                 count: Count::of(&data.queued, stuck),
                 goto: Goto::transactions(filters::processing(ProcessingStatus::Queued)),
-                caveat: Some("Transactions lists every QUEUED one, however recent (the service tells no creation time: the Overview counts those it has seen queued for a minute)"),
+                caveat: Some(
+                    "Transactions lists every QUEUED one, however recent (the service tells no creation time: the Overview counts those it has seen queued for a minute)",
+                ),
             },
         ],
         items,

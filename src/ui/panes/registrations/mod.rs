@@ -17,6 +17,7 @@ pub use self::columns::columns;
 use self::credentials::{CredentialsEvent, CredentialsForm};
 use self::detail::Extras;
 use self::wizard::{DeregisterWizard, WizardEvent};
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::RegistrationFilter;
 use crate::model::{PageParams, Registration, RevealField};
@@ -24,10 +25,9 @@ use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests, Scope, Screen,
-    Skeleton, may_write, unexpected,
+use crate::ui::skeleton::{
+    Destination, DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests,
+    Scope, Screen, Skeleton, may_write, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;

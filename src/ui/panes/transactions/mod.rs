@@ -16,16 +16,16 @@ use ratatui::text::Span;
 use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 pub use self::columns::columns;
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen, Skeleton,
-    form_hints, may_write, open_detail, page_hints, refused, unexpected,
+use crate::ui::skeleton::{
+    Destination, DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
+    Screen, Skeleton, form_hints, may_write, open_detail, page_hints, refused, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;

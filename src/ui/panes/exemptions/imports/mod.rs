@@ -13,6 +13,7 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::Sort;
 use crate::model::tenanted::{
@@ -25,10 +26,9 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
-use crate::effect::Goto;
-use crate::ui::skeleton::{Destination, 
-    Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView,
-    Requests, Skeleton, may_write, question_hints, unexpected,
+use crate::ui::skeleton::{
+    Destination, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, RecordDetail,
+    RecordView, Requests, Skeleton, may_write, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
