@@ -26,7 +26,7 @@ pub(super) fn draw(
     frame: &mut Frame,
     area: Rect,
     theme: &Theme,
-    _keys: &Keymap,
+    keys: &Keymap,
     focused: bool,
 ) {
     let block = Block::default()
@@ -63,7 +63,8 @@ pub(super) fn draw(
         Layout::vertical([Constraint::Length(tile_rows), Constraint::Min(0)]).areas(inner);
     let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
     if full {
-        tile_grid(&pane.tiles, selected, top, buf, theme);
+        let summary = summary(pane, keys, theme);
+        tile_grid(&pane.tiles, selected, &summary, top, buf, theme);
     } else if top.height > 0 {
         tile_lines(&pane.tiles, selected, top, buf, theme);
     }
@@ -129,9 +130,51 @@ fn urgent(tile: &Tile, entry: usize) -> bool {
     )
 }
 
+/// The cell after the tiles: the day, when the counts were made, and how to move.
+fn summary(pane: &OverviewPane, keys: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
+    use crate::ui::keymap::Action;
+    let today = pane.data.today;
+    let mut lines = vec![Line::styled(
+        today.format("%A %Y-%m-%d").to_string(),
+        theme.title,
+    )];
+    let every = pane.refresh_every.as_secs() / 60;
+    let refreshed = match &pane.refreshed_at {
+        Some(at) => format!("counted at {}", at.format("%H:%M")),
+        None => "counting…".to_owned(),
+    };
+    let cadence = if every == 0 {
+        format!(
+            "{refreshed}; {} counts again",
+            keys.keys_for(Action::Refresh)
+        )
+    } else {
+        format!("{refreshed}; again every {every} min")
+    };
+    lines.push(Line::styled(cadence, theme.muted));
+    lines.push(Line::default());
+    let key = |action| Span::styled(keys.keys_for(action), theme.key);
+    lines.push(Line::from(vec![
+        key(Action::Open),
+        Span::raw(" opens the chosen count's list"),
+    ]));
+    lines.push(Line::from(vec![
+        key(Action::NextSection),
+        Span::raw(" "),
+        key(Action::PrevSection),
+        Span::raw(" tiles, map, calendar"),
+    ]));
+    lines.push(Line::from(vec![
+        Span::styled(":tile N", theme.key),
+        Span::raw(" opens tile N"),
+    ]));
+    lines
+}
+
 fn tile_grid(
     tiles: &[Tile],
     selected: Option<(usize, usize)>,
+    summary: &[Line<'static>],
     area: Rect,
     buf: &mut Buffer,
     theme: &Theme,
@@ -149,6 +192,19 @@ fn tile_grid(
             if let Some(tile) = tiles.get(index) {
                 let chosen = selected.filter(|(t, _)| *t == index).map(|(_, e)| e);
                 tile_box(tile, index, chosen, *cell, buf, theme);
+            } else if index == tiles.len() {
+                let block = Block::bordered()
+                    .border_style(theme.border)
+                    .title(Span::styled(" Today ", theme.title));
+                let inner = block.inner(*cell);
+                block.render(*cell, buf);
+                let width = usize::from(inner.width);
+                let lines: Vec<Line> = summary
+                    .iter()
+                    .cloned()
+                    .map(|l| truncate_line(l, width))
+                    .collect();
+                Paragraph::new(lines).render(inner, buf);
             }
         }
     }

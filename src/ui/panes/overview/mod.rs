@@ -197,8 +197,10 @@ impl Pane for OverviewPane {
                 hints.push(PaneHint::keys("PgUp/PgDn", "return"));
             }
         }
-        hints.push(PaneHint::action(Action::NextSection, "next part"));
         hints.push(PaneHint::action(Action::Refresh, "refresh"));
+        hints.push(PaneHint::action(Action::NextSection, "next part"));
+        hints.push(PaneHint::action(Action::PrevSection, "previous part"));
+        hints.push(PaneHint::keys(":tile N", "open tile N"));
         hints
     }
 

@@ -1,0 +1,125 @@
+//! The Overview filling in against a slow service: the sandbox answering every request after
+//! `BENCH_LATENCY_MS` (200 unless set, as `sandbox serve --latency-ms 200`), the real event loop
+//! drawing on a 200x50 `TestBackend`. Measures the time from the first frame until every tile
+//! is filled (the title says when it was updated) and the requests that took.
+//!
+//! Run: `cargo bench --bench overview` (env `BENCH_LATENCY_MS`, `BENCH_RUNS`).
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use taxdash::api::{Client, ClientConfig};
+use taxdash::app::platform::Recorder;
+use taxdash::app::testing::SharedBackend;
+use taxdash::credentials::ApiKey;
+use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
+use taxdash::ui::keymap::Keymap;
+use taxdash::ui::panes;
+use taxdash::ui::shell::{HeaderInfo, Shell};
+use taxdash::ui::theme::Theme;
+
+fn env(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn screen(backend: &SharedBackend) -> String {
+    let backend = backend.0.lock().unwrap();
+    let buffer = backend.buffer();
+    buffer.content().iter().map(|c| c.symbol()).collect()
+}
+
+/// One Overview from start to filled: (time, requests).
+async fn once(sandbox: &Sandbox) -> (Duration, u64) {
+    let (org, key) = DEMO_CREDENTIALS[0];
+    let config = ClientConfig::new(
+        sandbox.base_url().parse().unwrap(),
+        org,
+        ApiKey::new(key).unwrap(),
+    );
+    let client = Client::new(config).unwrap();
+    let header = HeaderInfo {
+        profile: "bench".into(),
+        organization: org.into(),
+        generation: "v1".into(),
+        demo: true,
+        read_only: true,
+    };
+    let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header);
+    let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(200, 50))));
+    let (keys, receiver) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    let events = Box::pin(futures::stream::unfold(receiver, |mut rx| async move {
+        rx.recv().await.map(|e| (Ok(e), rx))
+    }));
+    let loop_backend = backend.clone();
+    let loop_client = client.clone();
+    let started = Instant::now();
+    let task = tokio::spawn(async move {
+        let mut terminal = Terminal::new(loop_backend).unwrap();
+        let mut platform = Recorder::default();
+        taxdash::app::run(
+            &mut terminal,
+            events,
+            &mut shell,
+            loop_client,
+            &mut platform,
+        )
+        .await
+    });
+    loop {
+        if screen(&backend).contains("Overview — updated") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the Overview did not fill in"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let took = started.elapsed();
+    let requests = client.stats().requests;
+    keys.send(Event::Key(KeyEvent::from(KeyCode::Char('q'))))
+        .unwrap();
+    task.await.unwrap().unwrap();
+    (took, requests)
+}
+
+#[tokio::main]
+async fn main() {
+    let latency = Duration::from_millis(env("BENCH_LATENCY_MS", 200));
+    let runs = env("BENCH_RUNS", 5);
+    let sandbox = Sandbox::start(
+        SandboxConfig {
+            latency,
+            ..SandboxConfig::default()
+        },
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+    )
+    .await
+    .unwrap();
+    let mut times = Vec::new();
+    let mut requests = 0;
+    for _ in 0..runs {
+        let (took, asked) = once(&sandbox).await;
+        times.push(took);
+        requests = asked;
+    }
+    times.sort();
+    let median = times[times.len() / 2];
+    let round_trips = median.as_secs_f64() / latency.as_secs_f64().max(f64::EPSILON);
+    println!(
+        "overview: every tile filled in {:.0} ms (median of {runs}; fastest {:.0} ms, slowest {:.0} ms) \
+         with {requests} requests, at {} ms a request: {round_trips:.2} round trips",
+        median.as_secs_f64() * 1000.0,
+        times[0].as_secs_f64() * 1000.0,
+        times[times.len() - 1].as_secs_f64() * 1000.0,
+        latency.as_millis(),
+    );
+    sandbox.stop().await;
+}
