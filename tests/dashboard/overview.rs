@@ -506,6 +506,7 @@ async fn snapshots_at_200x50_80x24_and_in_mono() {
     for symbol in ["!", "+", "~", "·"] {
         assert!(screen.contains(symbol), "{symbol} in mono:\n{screen}");
     }
+    insta::assert_snapshot!("overview_80x24_map_mono", pinned(screen));
     d.quit().await;
 }
 
