@@ -586,6 +586,23 @@ fn assert_attention_around(anchor: NaiveDate) {
         "{}",
         at("imports awaiting approval")
     );
+
+    use crate::model::{ProcessingStatus, TransactionStatus};
+    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
+    let count = BASE_COUNT[0];
+    let all: Vec<u32> = (0..count).collect();
+    let transactions = Transactions::generate(42, 0, "orgn_demo_1", anchor, count, 200);
+    let rows = transactions.rows_at(&all, &org.customers);
+    let invalid = rows
+        .iter()
+        .filter(|t| t.status == Some(TransactionStatus::Invalid))
+        .count();
+    let refetch = rows
+        .iter()
+        .filter(|t| t.processing_status == Some(ProcessingStatus::NeedsRefetch))
+        .count();
+    assert!((2..=10).contains(&invalid), "{} {invalid}", at("invalid"));
+    assert!((2..=10).contains(&refetch), "{} {refetch}", at("refetch"));
 }
 
 #[test]
