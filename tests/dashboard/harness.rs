@@ -57,7 +57,10 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            sandbox: SandboxConfig::default(),
+            sandbox: SandboxConfig {
+                anchor: Some(DEMO_ANCHOR),
+                ..SandboxConfig::default()
+            },
             read_only: false,
             size: (140, 40),
         }
@@ -83,11 +86,24 @@ pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026,
     None => panic!("a valid date"),
 };
 
+/// The day the sandbox dates its demo data around in every test (nine days before [`TODAY`]), so
+/// that the records the screens show do not depend on the day the tests run.
+pub const DEMO_ANCHOR: chrono::NaiveDate = taxdash::sandbox::demo_data::DEMO_ANCHOR;
+
+/// `config` anchored at [`DEMO_ANCHOR`] unless it names another day.
+fn anchored(mut config: SandboxConfig) -> SandboxConfig {
+    config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
+    config
+}
+
 impl Dashboard {
     pub async fn start(options: Options) -> Self {
-        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .await
-            .unwrap();
+        let sandbox = Sandbox::start(
+            anchored(options.sandbox),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
         let client = client_for(&sandbox);
         Self::start_with(sandbox, client, options.size, options.read_only)
     }
@@ -99,9 +115,12 @@ impl Dashboard {
         F: FnOnce(String) -> Fut,
         Fut: std::future::Future<Output = String>,
     {
-        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .await
-            .unwrap();
+        let sandbox = Sandbox::start(
+            anchored(options.sandbox),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
         let client = client_at(&front(sandbox.base_url()).await);
         Self::start_with(sandbox, client, options.size, options.read_only)
     }
@@ -257,9 +276,12 @@ impl Dashboard {
         use taxdash::api::{Generation, Selector};
         use taxdash::sandbox::DEMO_PARTNER_KEY;
 
-        let sandbox = Sandbox::start(options.sandbox, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .await
-            .unwrap();
+        let sandbox = Sandbox::start(
+            anchored(options.sandbox),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
         let organization = DEMO_CREDENTIALS[0].0;
         let mut config = ClientConfig::new(
             sandbox.base_url().parse().unwrap(),

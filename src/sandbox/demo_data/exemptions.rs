@@ -107,7 +107,7 @@ const ENDING: usize = 3;
 
 /// Makes sure the certificates show what needs attention on `today`: when fewer than [`ENDING`]
 /// active ones run out within 30 days (or expired ones ended in the 30 days before), the end
-/// dates of others, from the end of the list, are moved into that window. Where the drawn dates
+/// dates of the others nearest to it are moved into that window. Where the drawn dates
 /// already give enough, nothing moves. Returns the indexes of the certificates moved.
 fn place_attention(today: NaiveDate, exemptions: &mut [Exemption]) -> Vec<usize> {
     let mut moved = Vec::new();
@@ -122,12 +122,23 @@ fn place_attention(today: NaiveDate, exemptions: &mut [Exemption]) -> Vec<usize>
         let mine = |e: &Exemption| e.status.as_ref() == Some(&status);
         let mut missing =
             ENDING.saturating_sub(exemptions.iter().filter(|e| mine(e) && within(e)).count());
-        for (k, e) in exemptions.iter_mut().enumerate().rev() {
+        // The certificates nearest the window move: those that expired last, those that run
+        // out first after it (then those without an end).
+        let mut candidates: Vec<usize> = (0..exemptions.len())
+            .filter(|k| mine(&exemptions[*k]) && !within(&exemptions[*k]))
+            .collect();
+        candidates.sort_by_key(|k| {
+            let end = exemptions[*k].end_date;
+            let distance = end.map_or(i64::MAX, |end| (end - today).num_days().abs());
+            (distance, std::cmp::Reverse(*k))
+        });
+        for k in candidates {
             if missing == 0 {
                 break;
             }
+            let e = &mut exemptions[k];
             let end = today + chrono::Duration::days(offsets[missing - 1]);
-            if mine(e) && !within(e) && e.start_date < end {
+            if e.start_date < end {
                 missing -= 1;
                 e.end_date = Some(end);
                 moved.push(k);
