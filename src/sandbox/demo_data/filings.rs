@@ -123,28 +123,35 @@ fn place_attention(today: NaiveDate, planned: &mut [Planned]) {
         .iter()
         .position(|p| p.age == 0 && p.registration.country_code == "US");
     let days_to = |p: &Planned| (p.due - today).num_days();
-    for (window, offsets) in [((1, 7), [2, 4, 6]), ((8, 30), [11, 18, 26])] {
-        let within = |p: &Planned| (window.0..=window.1).contains(&days_to(p));
-        let mut missing = COMING_DUE.saturating_sub(
-            planned
-                .iter()
-                .enumerate()
-                .filter(|(i, p)| p.age == 0 && Some(*i) != paused && !p.overdue && within(p))
-                .count(),
-        );
-        for (i, p) in planned.iter_mut().enumerate().rev() {
-            if missing == 0 {
+    let open_latest = |i: usize, p: &Planned| p.age == 0 && Some(i) != paused && !p.overdue;
+    let windows = [(1, 7), (8, 30)];
+    let count = |planned: &[Planned], (from, to): (i64, i64)| {
+        planned
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| open_latest(*i, p) && (from..=to).contains(&days_to(p)))
+            .count()
+    };
+    for (w, offsets) in [[2, 4, 6], [11, 18, 26]].into_iter().enumerate() {
+        let (window, other) = (windows[w], windows[1 - w]);
+        loop {
+            let have = count(planned, window);
+            if have >= COMING_DUE {
                 break;
             }
-            let free = p.age == 0
-                && Some(i) != paused
-                && !p.overdue
-                && p.registration.country_code == "US"
-                && !(1..=30).contains(&days_to(p));
-            if free {
-                missing -= 1;
-                p.due = days_after(today, offsets[missing]);
-            }
+            // A latest US return outside the window, not one the other window needs.
+            let spare_other = count(planned, other) > COMING_DUE;
+            let Some(p) = planned.iter_mut().enumerate().rev().find_map(|(i, p)| {
+                let days = days_to(p);
+                let free = open_latest(i, p)
+                    && p.registration.country_code == "US"
+                    && !(window.0..=window.1).contains(&days)
+                    && (spare_other || !(other.0..=other.1).contains(&days));
+                free.then_some(p)
+            }) else {
+                break;
+            };
+            p.due = days_after(today, offsets[have]);
         }
     }
 }
