@@ -447,7 +447,10 @@ fn the_same_anchor_gives_the_same_data_and_another_shifts_the_dates() {
 
 /// What organization 0 shows needing attention on `anchor`, whatever the day.
 fn assert_attention_around(anchor: NaiveDate) {
-    use crate::model::{ExemptionStatus, FilingStatus, NexusStatus};
+    use crate::model::{
+        ExemptionStatus, FilingStatus, NexusStatus, ProcessingStatus, TransactionStatus,
+    };
+    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
     let org = generate(42, 0, "orgn_demo_1", anchor);
     let at = |what: &str| format!("{what} on {anchor}");
     let covered = |state: &str| {
@@ -587,8 +590,6 @@ fn assert_attention_around(anchor: NaiveDate) {
         at("imports awaiting approval")
     );
 
-    use crate::model::{ProcessingStatus, TransactionStatus};
-    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
     let count = BASE_COUNT[0];
     let all: Vec<u32> = (0..count).collect();
     let transactions = Transactions::generate(42, 0, "orgn_demo_1", anchor, count, 200);
