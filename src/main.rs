@@ -135,7 +135,7 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         n => format!("{n} requests/min per key"),
     };
     println!(
-        "  seed {}, scale {}, demo data dated around {}; {state}; {limit}",
+        "  seed {}, scale {}, today {}; {state}; {limit}",
         args.seed,
         args.scale,
         taxdash::clock::today()

@@ -497,3 +497,50 @@ async fn a_day_that_does_not_read_is_refused_naming_its_option() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("--anchor <YYYY-MM-DD>") && help.contains("built around"));
 }
+
+#[tokio::test]
+async fn sandbox_serve_dates_its_demo_data_around_the_anchor() {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(["sandbox", "serve", "--port", "0", "--anchor", "2027-02-27"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("taxdash runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut url = None;
+    let mut told = String::new();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        told.push_str(&line);
+        if let Some(rest) = line.split(" at ").nth(1) {
+            url = rest.split("/v1").next().map(str::to_owned);
+        }
+        if line.contains("seed ") {
+            break;
+        }
+    }
+    let url = url.expect("the sandbox says where it listens");
+    assert!(told.contains("today 2027-02-27"), "{told}");
+    let page: serde_json::Value = reqwest::Client::new()
+        .get(format!("{url}/v1/filings?size=100"))
+        .header("x-api-key", crate::common::ORG1.1)
+        .header("x-organization-id", crate::common::ORG1.0)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let latest = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["end_date"].as_str())
+        .max()
+        .unwrap()
+        .to_owned();
+    assert_eq!(latest, "2027-01-31");
+    child.kill().await.unwrap();
+}
