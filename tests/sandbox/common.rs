@@ -23,9 +23,10 @@ impl Harness {
     }
 
     /// A sandbox started with `config`, its demo data anchored at [`DEMO_ANCHOR`] unless
-    /// `config` names another day.
+    /// `config` names another day; the sandbox's today is [`DEMO_ANCHOR`] too.
     pub async fn with(mut config: SandboxConfig) -> Self {
         config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
+        taxdash::clock::fix_today(Some(DEMO_ANCHOR));
         let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .expect("sandbox starts");

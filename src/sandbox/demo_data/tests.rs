@@ -512,13 +512,13 @@ fn assert_attention_around(anchor: NaiveDate) {
         at("overdue")
     );
     assert!(
-        due_in(0, 7) >= 2,
+        due_in(0, 7) >= 3,
         "{} {}",
         at("due within 7 days"),
         due_in(0, 7)
     );
     assert!(
-        due_in(8, 30) >= 2,
+        due_in(8, 30) >= 3,
         "{} {}",
         at("due in 8-30 days"),
         due_in(8, 30)
@@ -546,12 +546,12 @@ fn assert_attention_around(anchor: NaiveDate) {
             .count()
     };
     assert!(
-        ends_in(0, 30, &ExemptionStatus::Active) >= 2,
+        ends_in(0, 30, &ExemptionStatus::Active) >= 3,
         "{}",
         at("expiring")
     );
     assert!(
-        ends_in(-30, -1, &ExemptionStatus::Expired) >= 2,
+        ends_in(-30, -1, &ExemptionStatus::Expired) >= 3,
         "{}",
         at("recently expired")
     );
