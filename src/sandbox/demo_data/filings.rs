@@ -13,8 +13,8 @@ use crate::sandbox::reference;
 /// How many past periods get a filing.
 const PERIODS: usize = 4;
 
-/// Registrations of an organization with [`Profile::attention`] whose oldest return still open is
-/// left unfiled past its due date.
+/// Registrations of an organization with [`Profile::attention`] that left a return unfiled past
+/// its due date: the latest one when it is already due, else the one before.
 ///
 /// [`Profile::attention`]: super::profiles::Profile::attention
 const OVERDUE_IN: &[(&str, &str)] = &[("US", "MA"), ("US", "CO")];
@@ -99,8 +99,8 @@ fn plan<'a>(ctx: &Ctx, registrations: &'a [Registration]) -> Vec<Planned<'a>> {
     planned
 }
 
-/// Makes sure the returns show what needs attention on `today`: the oldest open return of each
-/// [`OVERDUE_IN`] registration stays unfiled past its due date, and when fewer than
+/// Makes sure the returns show what needs attention on `today`: each [`OVERDUE_IN`]
+/// registration has a return unfiled past its due date, and when fewer than
 /// [`COMING_DUE`] latest returns fall due within a week (or 8 to 30 days out), the due dates of
 /// others (from the last registrations) are moved into that window, as a jurisdiction's extension
 /// would. Where the periods already give enough, nothing moves.
