@@ -103,7 +103,7 @@ fn table_frames<R: Clone>(label: &str, rows: &[R], columns: &[Column<R>], total:
 }
 
 fn main() {
-    let demo = demo_data::generate(42, 0, "orgn_demo_1");
+    let demo = demo_data::generate(42, 0, "orgn_demo_1", demo_data::DEMO_ANCHOR);
     let rows = demo.registrations.clone();
     println!("frame time at {WIDTH}x{HEIGHT}, {} frames each", frames());
 

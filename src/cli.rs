@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand};
 
 use crate::export::{FilterFlags, Format, Resource};
@@ -10,7 +11,8 @@ use crate::export::{FilterFlags, Format, Resource};
 ///
 /// With no command, opens the dashboard on the default profile. `--demo` opens it on the
 /// embedded sandbox instead: no account, no key, no config file. `taxdash export --demo` exports
-/// from that sandbox the same way.
+/// from that sandbox the same way. `--today DAY` takes DAY as today, and dates the demo data
+/// around it.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about)]
 pub struct Cli {
@@ -37,6 +39,12 @@ pub struct Cli {
     /// Colour theme: dark, light, high-contrast or mono (`NO_COLOR` selects mono).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,
+
+    /// Take DAY (YYYY-MM-DD) as today everywhere: what is overdue, due soon or expiring is
+    /// counted from it, in the dashboard and in `export`, and with --demo the demo data is dated
+    /// around it (default: the local date).
+    #[arg(long, global = true, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+    pub today: Option<NaiveDate>,
 
     /// The API to speak, over the profile's `api` and `TAXDASH_API`: `v1`, or `tenanted` (the
     /// dated Tenanted API, at the profile's `api_version` or the latest release; with --demo, on
@@ -146,6 +154,17 @@ pub struct ServeArgs {
     /// How long a created transaction stays QUEUED before its tax is calculated.
     #[arg(long, value_name = "MS", default_value_t = 2_000)]
     pub processing_delay_ms: u64,
+    /// The day the demo data is built around, and that the sandbox answers as today: returns
+    /// come due, certificates expire and the transactions end around it (default: --today, else
+    /// the local date). A resumed --state keeps the day its records were made with.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+    pub anchor: Option<NaiveDate>,
+}
+
+/// A calendar day written `YYYY-MM-DD`.
+fn parse_day(s: &str) -> Result<NaiveDate, String> {
+    NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .map_err(|_| format!("{s:?} is not a day written YYYY-MM-DD"))
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {

@@ -1,6 +1,7 @@
 //! The day taxdash takes as today: what "overdue" and "expiring within 30 days" are measured
-//! against, in the dashboard and in `export`. The local date, unless a day was fixed (tests and recorded demos, whose
-//! data is dated).
+//! against, in the dashboard, in `export` and in the embedded sandbox (whose demo data is dated
+//! around it unless given another anchor). The local date, unless a day was fixed: by
+//! `--today DAY` (or `sandbox serve --anchor DAY`), and by the tests.
 
 use std::sync::RwLock;
 

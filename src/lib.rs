@@ -17,7 +17,7 @@
 //! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme |
 //! | [`sandbox`] | the local service: routes, store, demo data, auth, limits, faults |
 //! | [`commands`], [`export`] | the command-line commands besides the dashboard |
-//! | [`clock`] | the day "overdue" and "expiring" count from, fixed in tests |
+//! | [`clock`] | the day "overdue" and "expiring" count from, and the demo data is dated around: the local date, or `--today`; fixed in tests |
 //!
 //! # The pane skeleton
 //!

@@ -14,6 +14,9 @@ use taxdash::sandbox::{
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.today.is_some() {
+        taxdash::clock::fix_today(cli.today);
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -106,8 +109,12 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         error_rate: args.error_rate,
         rate_limit_per_min: args.rate_limit,
         processing_delay: Duration::from_millis(args.processing_delay_ms),
-        anchor: None,
+        anchor: args.anchor,
     };
+    if args.anchor.is_some() {
+        // The sandbox answers as on the day its data is built around.
+        taxdash::clock::fix_today(args.anchor);
+    }
     let sandbox =
         Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, args.port))).await?;
     let url = sandbox.base_url();
@@ -128,8 +135,10 @@ async fn serve(args: ServeArgs) -> Result<(), Box<dyn std::error::Error>> {
         n => format!("{n} requests/min per key"),
     };
     println!(
-        "  seed {}, scale {}; {state}; {limit}",
-        args.seed, args.scale
+        "  seed {}, scale {}, today {}; {state}; {limit}",
+        args.seed,
+        args.scale,
+        taxdash::clock::today()
     );
     println!(
         "try: curl -H 'x-api-key: demo-key-1' -H 'x-organization-id: orgn_demo_1' {url}/v1/registrations"

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use chrono::{NaiveDate, Utc};
+use chrono::NaiveDate;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -47,7 +47,10 @@ pub struct SandboxConfig {
     pub rate_limit_per_min: u32,
     /// How long a created transaction stays `QUEUED` before its tax is calculated.
     pub processing_delay: Duration,
-    /// The last day of the demo transactions; today when `None`.
+    /// The day the demo data is built around: the last day of the demo transactions, and the
+    /// today that every other demo date (returns due, certificates expiring, registrations
+    /// pending) is placed from. `None`: [`crate::clock::today`] when the sandbox starts. A state
+    /// file keeps the anchor its records were made with, and resuming it ignores this one.
     pub anchor: Option<NaiveDate>,
 }
 
@@ -119,7 +122,7 @@ impl Sandbox {
     /// Builds the data (or resumes the state file) and starts listening on `addr` (port 0: a
     /// free port).
     pub async fn start(config: SandboxConfig, addr: SocketAddr) -> Result<Sandbox, SandboxError> {
-        let anchor = config.anchor.unwrap_or_else(|| Utc::now().date_naive());
+        let anchor = config.anchor.unwrap_or_else(crate::clock::today);
         let (seed, scale, state_file) = (config.seed, config.scale, config.state_file.clone());
         let (store, vault) = tokio::task::spawn_blocking(move || {
             let vault = tenanted::features::vault::Vault::new(state_file.as_deref());

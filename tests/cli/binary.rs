@@ -9,7 +9,7 @@ use std::time::Duration;
 use taxdash::sandbox::{Sandbox, SandboxConfig};
 use tokio::process::Command;
 
-use crate::common::{ORG1, sandbox, sandbox_with};
+use crate::common::{DEMO_ANCHOR, ORG1, sandbox, sandbox_with};
 
 /// An empty config file, outside the test's directory (whose files the tests count).
 pub fn empty_config() -> &'static Path {
@@ -23,10 +23,12 @@ pub fn empty_config() -> &'static Path {
 }
 
 /// `taxdash ARGS` with the sandbox in the environment and an empty config file, so neither the
-/// user's config nor the OS keyring is touched.
+/// user's config nor the OS keyring is touched; today is the sandbox's [`DEMO_ANCHOR`].
 pub fn taxdash(sandbox: &Sandbox, dir: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_taxdash"));
     command
+        .arg("--today")
+        .arg(DEMO_ANCHOR.to_string())
         .args(args)
         .current_dir(dir)
         .env("TAXDASH_CONFIG", empty_config())

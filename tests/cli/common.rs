@@ -21,7 +21,15 @@ use url::Url;
 pub const ORG1: (&str, &str) = DEMO_CREDENTIALS[0];
 pub const ORG2: (&str, &str) = DEMO_CREDENTIALS[1];
 
-pub async fn sandbox_with(config: SandboxConfig) -> Sandbox {
+/// The day the tests date the demo data around (and pass as `--today` to the binary), so that
+/// what they expect does not depend on the day they run.
+pub const DEMO_ANCHOR: chrono::NaiveDate = taxdash::sandbox::demo_data::DEMO_ANCHOR;
+
+/// A sandbox started with `config`, its demo data anchored at [`DEMO_ANCHOR`] unless `config`
+/// names another day; today is [`DEMO_ANCHOR`] too, for the sandbox and the library.
+pub async fn sandbox_with(mut config: SandboxConfig) -> Sandbox {
+    config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
+    taxdash::clock::fix_today(Some(DEMO_ANCHOR));
     Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
         .await
         .expect("sandbox starts")

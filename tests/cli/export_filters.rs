@@ -10,11 +10,10 @@ use taxdash::api::TransactionFilter;
 use taxdash::export::{ExportJob, ExportSummary, FilterFlags, Format, ListQuery, Resource, export};
 use taxdash::model::filters::FilingFilter;
 use taxdash::model::{PageParams, TransactionExemptStatus};
-use taxdash::sandbox::demo_data::DEMO_TODAY;
 use tokio::process::Command;
 
 use crate::binary::{empty_config, run, stderr};
-use crate::common::{client, sandbox};
+use crate::common::{DEMO_ANCHOR, client, sandbox};
 
 /// The CSV's rows as maps from column to cell.
 fn csv_maps(bytes: &[u8]) -> Vec<std::collections::HashMap<String, String>> {
@@ -150,7 +149,7 @@ async fn windows_kept_here_write_only_the_kept_rows_and_count_every_row_checked(
             .0,
     );
     // The demo files every return due by its own today; three weeks on, some are overdue.
-    let later = DEMO_TODAY + chrono::Days::new(21);
+    let later = DEMO_ANCHOR + chrono::Days::new(21);
     let today = later.to_string();
     let open = |f: &std::collections::HashMap<String, String>| {
         ["UNFILED", "FILING", "PAUSED"].contains(&f["status"].as_str())
@@ -183,11 +182,11 @@ async fn windows_kept_here_write_only_the_kept_rows_and_count_every_row_checked(
         due_within: Some(45),
         ..FilterFlags::default()
     };
-    let query = ListQuery::from_flags_on(Resource::Filings, &flags, DEMO_TODAY).unwrap();
+    let query = ListQuery::from_flags_on(Resource::Filings, &flags, DEMO_ANCHOR).unwrap();
     let due = csv_maps(&export_csv(&client, query).await.0);
     let (from, horizon) = (
-        DEMO_TODAY.to_string(),
-        (DEMO_TODAY + chrono::Days::new(45)).to_string(),
+        DEMO_ANCHOR.to_string(),
+        (DEMO_ANCHOR + chrono::Days::new(45)).to_string(),
     );
     let expected = all
         .iter()
@@ -216,7 +215,7 @@ async fn windows_kept_here_write_only_the_kept_rows_and_count_every_row_checked(
         expired_within: Some(30),
         ..FilterFlags::default()
     };
-    let query = ListQuery::from_flags_on(Resource::Exemptions, &flags, DEMO_TODAY).unwrap();
+    let query = ListQuery::from_flags_on(Resource::Exemptions, &flags, DEMO_ANCHOR).unwrap();
     let (bytes, summary) = export_csv(&client, query).await;
     let expired = csv_maps(&bytes);
     assert!(!expired.is_empty());
@@ -275,9 +274,16 @@ async fn the_binary_exports_fully_exempt_transactions_and_refuses_a_window_they_
     assert_eq!(output.status.code(), Some(2), "a value of the wrong type");
 }
 
-/// `taxdash ARGS` with no service, key or profile in the environment.
+/// `taxdash ARGS` with no service, key or profile in the environment, on the tests' today.
 async fn offline(args: &[&str]) -> std::process::Output {
+    offline_on(&DEMO_ANCHOR.to_string(), args).await
+}
+
+/// `taxdash --today TODAY ARGS` with no service, key or profile in the environment.
+async fn offline_on(today: &str, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .arg("--today")
+        .arg(today)
         .args(args)
         .env("TAXDASH_CONFIG", empty_config())
         .env_remove("TAXDASH_BASE_URL")
@@ -435,4 +441,106 @@ async fn every_filter_of_the_registrations_and_transactions_lists_is_a_flag() {
     };
     let err = ListQuery::from_flags(Resource::Registrations, &unknown).unwrap_err();
     assert!(err.to_string().contains("MONTHLY"), "{err}");
+}
+
+#[tokio::test]
+async fn today_dates_the_demo_and_counts_the_windows_from_the_day_given() {
+    let today = "2027-02-27";
+    let output = offline_on(today, &["export", "filings", "--demo", "--overdue"]).await;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let overdue = csv_maps(&output.stdout);
+    assert!(
+        !overdue.is_empty(),
+        "the demo has returns overdue on any day"
+    );
+    for f in &overdue {
+        assert!(f["due_date"].as_str() < today, "{f:?}");
+        assert_ne!(f["status"], "FILED");
+    }
+    // Dated around that day: the latest periods end in it, not around the tests' default.
+    let output = offline_on(today, &["export", "filings", "--demo"]).await;
+    let all = csv_maps(&output.stdout);
+    let latest = all.iter().map(|f| f["end_date"].clone()).max().unwrap();
+    assert_eq!(latest, "2027-01-31");
+
+    let output = offline_on(today, &["export", "filings", "--demo", "--due-within", "7"]).await;
+    let due = csv_maps(&output.stdout);
+    assert!(!due.is_empty(), "returns come due within a week of any day");
+    assert!(
+        due.iter()
+            .all(|f| f["due_date"].as_str() >= today && f["due_date"].as_str() <= "2027-03-06")
+    );
+
+    let output = offline_on(
+        "2027-01-31",
+        &["export", "exemptions", "--demo", "--expiring-within", "30"],
+    )
+    .await;
+    assert!(!csv_maps(&output.stdout).is_empty());
+}
+
+#[tokio::test]
+async fn a_day_that_does_not_read_is_refused_naming_its_option() {
+    let output = offline_on("2027-02-30", &["export", "filings", "--demo"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--today"), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+
+    let output = offline(&["sandbox", "serve", "--anchor", "next week"]).await;
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--anchor"), "{}", stderr(&output));
+
+    let help = offline(&["--help"]).await;
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--today <YYYY-MM-DD>") && help.contains("as today everywhere"));
+    let help = offline(&["sandbox", "serve", "--help"]).await;
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("--anchor <YYYY-MM-DD>") && help.contains("built around"));
+}
+
+#[tokio::test]
+async fn sandbox_serve_dates_its_demo_data_around_the_anchor() {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(["sandbox", "serve", "--port", "0", "--anchor", "2027-02-27"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("taxdash runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut url = None;
+    let mut told = String::new();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        told.push_str(&line);
+        if let Some(rest) = line.split(" at ").nth(1) {
+            url = rest.split("/v1").next().map(str::to_owned);
+        }
+        if line.contains("seed ") {
+            break;
+        }
+    }
+    let url = url.expect("the sandbox says where it listens");
+    assert!(told.contains("today 2027-02-27"), "{told}");
+    let page: serde_json::Value = reqwest::Client::new()
+        .get(format!("{url}/v1/filings?size=100"))
+        .header("x-api-key", crate::common::ORG1.1)
+        .header("x-organization-id", crate::common::ORG1.0)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let latest = page["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["end_date"].as_str())
+        .max()
+        .unwrap()
+        .to_owned();
+    assert_eq!(latest, "2027-01-31");
+    child.kill().await.unwrap();
 }

@@ -31,7 +31,15 @@ pub fn config(base: &str, org: &str, key: &str) -> ClientConfig {
     config
 }
 
-pub async fn sandbox_with(config: SandboxConfig) -> Sandbox {
+/// The day the tests date the demo data around, so that what they expect does not depend on the
+/// day they run.
+pub const DEMO_ANCHOR: chrono::NaiveDate = taxdash::sandbox::demo_data::DEMO_ANCHOR;
+
+/// A sandbox started with `config`, its demo data anchored at [`DEMO_ANCHOR`] unless `config`
+/// names another day; today is [`DEMO_ANCHOR`] too, for the sandbox and the library.
+pub async fn sandbox_with(mut config: SandboxConfig) -> Sandbox {
+    config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
+    taxdash::clock::fix_today(Some(DEMO_ANCHOR));
     Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
         .await
         .expect("sandbox starts")

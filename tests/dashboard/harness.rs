@@ -60,7 +60,10 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            sandbox: SandboxConfig::default(),
+            sandbox: SandboxConfig {
+                anchor: Some(DEMO_ANCHOR),
+                ..SandboxConfig::default()
+            },
             read_only: false,
             size: (140, 40),
             first_tab: "Registrations",
@@ -87,10 +90,20 @@ pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026,
     None => panic!("a valid date"),
 };
 
+/// The day the sandbox dates its demo data around in every test (nine days before [`TODAY`]), so
+/// that the records the screens show do not depend on the day the tests run.
+pub const DEMO_ANCHOR: chrono::NaiveDate = taxdash::sandbox::demo_data::DEMO_ANCHOR;
+
+/// `config` anchored at [`DEMO_ANCHOR`] unless it names another day.
+fn anchored(mut config: SandboxConfig) -> SandboxConfig {
+    config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
+    config
+}
+
 impl Dashboard {
     pub async fn start(options: Options) -> Self {
         let sandbox = Sandbox::start(
-            options.sandbox.clone(),
+            anchored(options.sandbox.clone()),
             SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         )
         .await
@@ -107,7 +120,7 @@ impl Dashboard {
         Fut: std::future::Future<Output = String>,
     {
         let sandbox = Sandbox::start(
-            options.sandbox.clone(),
+            anchored(options.sandbox.clone()),
             SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         )
         .await
@@ -270,7 +283,7 @@ impl Dashboard {
         use taxdash::sandbox::DEMO_PARTNER_KEY;
 
         let sandbox = Sandbox::start(
-            options.sandbox.clone(),
+            anchored(options.sandbox.clone()),
             SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         )
         .await

@@ -7,6 +7,10 @@ use taxdash::sandbox::{Sandbox, SandboxConfig};
 pub const ORG1: (&str, &str) = ("orgn_demo_1", "demo-key-1");
 pub const ORG2: (&str, &str) = ("orgn_demo_2", "demo-key-2");
 
+/// The day the tests date the demo data around, so that what they expect does not depend on the
+/// day they run.
+pub const DEMO_ANCHOR: chrono::NaiveDate = taxdash::sandbox::demo_data::DEMO_ANCHOR;
+
 /// A sandbox on a free loopback port and a client for it.
 pub struct Harness {
     pub sandbox: Sandbox,
@@ -18,7 +22,11 @@ impl Harness {
         Self::with(SandboxConfig::default()).await
     }
 
-    pub async fn with(config: SandboxConfig) -> Self {
+    /// A sandbox started with `config`, its demo data anchored at [`DEMO_ANCHOR`] unless
+    /// `config` names another day; the sandbox's today is [`DEMO_ANCHOR`] too.
+    pub async fn with(mut config: SandboxConfig) -> Self {
+        config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
+        taxdash::clock::fix_today(Some(DEMO_ANCHOR));
         let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
             .await
             .expect("sandbox starts");

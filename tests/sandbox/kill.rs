@@ -55,6 +55,7 @@ struct Server {
 fn spawn(state: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_taxdash"))
         .args(["sandbox", "serve", "--port", "0", "--rate-limit", "0"])
+        .args(["--anchor", "2026-11-15"])
         .args(["--processing-delay-ms", "50", "--state"])
         .arg(state)
         .stdin(Stdio::null())

@@ -13,6 +13,7 @@ use crate::common::{Harness, ORG1};
 fn config(state: &Path) -> SandboxConfig {
     SandboxConfig {
         state_file: Some(state.to_owned()),
+        anchor: Some(crate::common::DEMO_ANCHOR),
         ..SandboxConfig::default()
     }
 }
@@ -251,4 +252,30 @@ async fn a_json_state_of_earlier_versions_moves_into_a_database_and_is_kept_as_b
 
 pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[tokio::test]
+async fn a_resumed_state_keeps_the_day_its_records_were_dated_around() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("sandbox.db");
+    let h = Harness::with(config(&state)).await;
+    let filings = h.get_json("/v1/filings?size=100").await;
+    let sales = h
+        .get_json("/v1/transactions?date__gte=2000-01-01&size=5")
+        .await;
+    h.sandbox.stop().await;
+
+    // Started again on a later day: the records and the transactions stay where they were.
+    let later = SandboxConfig {
+        anchor: Some(chrono::NaiveDate::from_ymd_opt(2027, 2, 27).unwrap()),
+        ..config(&state)
+    };
+    let h = Harness::with(later).await;
+    assert_eq!(h.get_json("/v1/filings?size=100").await, filings);
+    assert_eq!(
+        h.get_json("/v1/transactions?date__gte=2000-01-01&size=5")
+            .await,
+        sales
+    );
+    h.sandbox.stop().await;
 }

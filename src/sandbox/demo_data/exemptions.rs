@@ -1,13 +1,13 @@
 //! Exemption certificates of customers, a third of them with a PDF attachment.
 
-use chrono::Datelike;
+use chrono::{Datelike, NaiveDate};
 use rand::Rng;
 
 use super::pdf;
 use super::util::{
     chance, date_between, days_after, days_before, digits, fein, pick, timestamp_on, weighted, ymd,
 };
-use super::{Ctx, DEMO_TODAY, Section, StoredAttachment};
+use super::{Ctx, Section, StoredAttachment};
 use crate::model::{
     Attachment, Customer, Exemption, ExemptionStatus as St, ExemptionType as Ty, Registration,
     RelatedEntityType,
@@ -77,7 +77,75 @@ pub fn generate(
         }
         exemptions.push(exemption);
     }
+    if ctx.profile.attention {
+        let moved = place_attention(ctx.anchor, &mut exemptions);
+        // Their certificate files say the new end.
+        for stored in &mut attachments {
+            let Some(k) = moved
+                .iter()
+                .copied()
+                .find(|k| exemptions[*k].id == stored.attachment.related_entity_id)
+            else {
+                continue;
+            };
+            let e = &exemptions[k];
+            let customer = customers
+                .iter()
+                .find(|c| Some(&c.id) == e.customer_id.as_ref());
+            if let Some(customer) = customer {
+                stored.bytes = certificate_file(ctx, e, customer).1;
+                stored.attachment.file_size_bytes = Some(stored.bytes.len() as u64);
+            }
+        }
+    }
     (exemptions, attachments)
+}
+
+/// How many certificates an organization with attention shows running out within 30 days, and
+/// again expired in the 30 days before, whatever the anchor.
+const ENDING: usize = 3;
+
+/// Makes sure the certificates show what needs attention on `today`: when fewer than [`ENDING`]
+/// active ones run out within 30 days (or expired ones ended in the 30 days before), the end
+/// dates of the others nearest to it are moved into that window. Where the drawn dates
+/// already give enough, nothing moves. Returns the indexes of the certificates moved.
+fn place_attention(today: NaiveDate, exemptions: &mut [Exemption]) -> Vec<usize> {
+    let mut moved = Vec::new();
+    for (status, window, offsets) in [
+        (St::Active, (0, 30), [6_i64, 15, 27]),
+        (St::Expired, (-30, -1), [-4, -12, -23]),
+    ] {
+        let within = |e: &Exemption| {
+            e.end_date
+                .is_some_and(|end| (window.0..=window.1).contains(&(end - today).num_days()))
+        };
+        let mine = |e: &Exemption| e.status.as_ref() == Some(&status);
+        let mut missing =
+            ENDING.saturating_sub(exemptions.iter().filter(|e| mine(e) && within(e)).count());
+        // The certificates nearest the window move: those that expired last, those that run
+        // out first after it (then those without an end).
+        let mut candidates: Vec<usize> = (0..exemptions.len())
+            .filter(|k| mine(&exemptions[*k]) && !within(&exemptions[*k]))
+            .collect();
+        candidates.sort_by_key(|k| {
+            let end = exemptions[*k].end_date;
+            let distance = end.map_or(i64::MAX, |end| (end - today).num_days().abs());
+            (distance, std::cmp::Reverse(*k))
+        });
+        for k in candidates {
+            if missing == 0 {
+                break;
+            }
+            let e = &mut exemptions[k];
+            let end = today + chrono::Duration::days(offsets[missing - 1]);
+            if e.start_date < end {
+                missing -= 1;
+                e.end_date = Some(end);
+                moved.push(k);
+            }
+        }
+    }
+    moved
 }
 
 fn exemption(
@@ -116,32 +184,32 @@ fn exemption(
         ],
     )
     .clone();
-    let start = date_between(rng, ymd(2021, 1, 1), days_before(DEMO_TODAY, 30));
+    let start = date_between(rng, ctx.ymd(2021, 1, 1), days_before(ctx.anchor, 30));
     let end = match status {
         St::Expired => Some(date_between(
             rng,
             days_after(start, 180),
-            days_before(DEMO_TODAY, 1),
+            days_before(ctx.anchor, 1),
         ))
         .filter(|end| *end > start),
         St::Active if chance(rng, 1, 2) => {
-            let year_end = ymd(DEMO_TODAY.year() + rng.random_range(1..=3), 12, 31);
+            let year_end = ymd(ctx.anchor.year() + rng.random_range(1..=3), 12, 31);
             // About one dated certificate in ten runs out within weeks of the demo's today, for
             // the expiring views (drawn from the start date: the random sequence stays as it was).
             let day = u64::from(start.ordinal());
             Some(if day % 10 == 0 {
-                days_after(DEMO_TODAY, 5 + day % 45)
+                days_after(ctx.anchor, 5 + day % 45)
             } else {
                 year_end
             })
         }
         St::Inactive | St::Deactivated | St::Archived if chance(rng, 1, 2) => {
-            Some(date_between(rng, start, DEMO_TODAY))
+            Some(date_between(rng, start, ctx.anchor))
         }
         _ => None,
     };
     let created = timestamp_on(rng, start);
-    let updated_on = date_between(rng, start, DEMO_TODAY);
+    let updated_on = date_between(rng, start, ctx.anchor);
     let updated = timestamp_on(rng, updated_on);
     Exemption {
         id,
@@ -177,6 +245,25 @@ fn certificate(
     exemption: &Exemption,
     customer: &Customer,
 ) -> StoredAttachment {
+    let (file_name, bytes) = certificate_file(ctx, exemption, customer);
+    StoredAttachment {
+        attachment: Attachment {
+            id: ctx.id("atch", n),
+            related_entity_id: exemption.id.clone(),
+            related_entity_type: RelatedEntityType::Exemption,
+            file_name: Some(file_name),
+            mime_type: Some("application/pdf".into()),
+            file_size_bytes: Some(bytes.len() as u64),
+            created_at: Some(timestamp_on(rng, exemption.start_date)),
+            file_location: None,
+            file_location_type: None,
+        },
+        bytes,
+    }
+}
+
+/// The name and PDF bytes of an exemption's certificate.
+fn certificate_file(ctx: &Ctx, exemption: &Exemption, customer: &Customer) -> (String, Vec<u8>) {
     let jurisdiction = exemption.jurisdiction.clone().unwrap_or_default();
     let country = exemption.country_code.clone().unwrap_or_default();
     let place = reference::jurisdiction_name(&country, &jurisdiction).unwrap_or("");
@@ -212,18 +299,5 @@ fn certificate(
         jurisdiction.to_ascii_lowercase(),
         exemption.id
     );
-    StoredAttachment {
-        attachment: Attachment {
-            id: ctx.id("atch", n),
-            related_entity_id: exemption.id.clone(),
-            related_entity_type: RelatedEntityType::Exemption,
-            file_name: Some(file_name),
-            mime_type: Some("application/pdf".into()),
-            file_size_bytes: Some(bytes.len() as u64),
-            created_at: Some(timestamp_on(rng, exemption.start_date)),
-            file_location: None,
-            file_location_type: None,
-        },
-        bytes,
-    }
+    (file_name, bytes)
 }

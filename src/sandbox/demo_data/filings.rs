@@ -6,52 +6,154 @@ use rust_decimal::Decimal;
 
 use super::registrations::{is_established, open_on};
 use super::util::{chance, days_after, digits, letters, money, timestamp_on, ymd};
-use super::{Ctx, DEMO_TODAY, Section};
+use super::{Ctx, Section};
 use crate::model::{Filing, FilingFrequency as F, FilingStatus, Registration};
 use crate::sandbox::reference;
 
 /// How many past periods get a filing.
 const PERIODS: usize = 4;
 
+/// Registrations of an organization with [`Profile::attention`] that left a return unfiled past
+/// its due date: the latest one when it is already due, else the one before.
+///
+/// [`Profile::attention`]: super::profiles::Profile::attention
+const OVERDUE_IN: &[(&str, &str)] = &[("US", "MA"), ("US", "CO")];
+
+/// How many open returns an organization with attention shows due within a week, and again 8 to
+/// 30 days out, whatever the anchor.
+const COMING_DUE: usize = 3;
+
+/// One return to generate, before its amounts are drawn.
+struct Planned<'a> {
+    registration: &'a Registration,
+    /// 0 for the latest ended period, then older.
+    age: usize,
+    start: NaiveDate,
+    end: NaiveDate,
+    due: NaiveDate,
+    overdue: bool,
+}
+
 pub fn generate(ctx: &Ctx, registrations: &[Registration]) -> Vec<Filing> {
     let mut rng = ctx.rng(Section::Filings);
+    let mut planned = plan(ctx, registrations);
+    if ctx.profile.attention {
+        place_attention(ctx.anchor, &mut planned);
+    }
     let mut filings = Vec::new();
     // One registration has its latest return paused, to show the state.
     let mut paused_one = false;
+    for p in planned {
+        let latest = p.age == 0;
+        let registration = p.registration;
+        let status = if latest && !paused_one && registration.country_code == "US" {
+            paused_one = true;
+            FilingStatus::Paused
+        } else if p.overdue {
+            FilingStatus::Unfiled
+        } else if p.due <= ctx.anchor || !latest {
+            FilingStatus::Filed
+        } else if chance(&mut rng, 1, 3) {
+            FilingStatus::Filing
+        } else {
+            FilingStatus::Unfiled
+        };
+        let id = ctx.id("file", filings.len() + 1);
+        filings.push(filing(
+            &mut rng,
+            ctx,
+            id,
+            registration,
+            (p.start, p.end, p.due),
+            status,
+        ));
+    }
+    filings
+}
+
+/// The returns of the last periods of each established registration, due the registration's
+/// filing days after the period ends.
+fn plan<'a>(ctx: &Ctx, registrations: &'a [Registration]) -> Vec<Planned<'a>> {
+    let mut planned = Vec::new();
     for registration in registrations.iter().filter(|r| is_established(&r.status)) {
         let Some(months) = period_months(&registration.filing_frequency) else {
             continue;
         };
         let fiscal_end = registration.period_end_month.map(u32::from);
-        let periods = ended_periods(months, fiscal_end, DEMO_TODAY, PERIODS);
-        for (k, (start, end)) in periods.into_iter().enumerate() {
+        let periods = ended_periods(months, fiscal_end, ctx.anchor, PERIODS);
+        for (age, (start, end)) in periods.into_iter().enumerate() {
             if !open_on(registration, end) {
                 continue;
             }
-            let latest = k == 0;
             let due = days_after(end, registration.filing_days.unwrap_or(20).max(1) as u64);
-            let status = if latest && !paused_one && registration.country_code == "US" {
-                paused_one = true;
-                FilingStatus::Paused
-            } else if due <= DEMO_TODAY || !latest {
-                FilingStatus::Filed
-            } else if chance(&mut rng, 1, 3) {
-                FilingStatus::Filing
-            } else {
-                FilingStatus::Unfiled
-            };
-            let id = ctx.id("file", filings.len() + 1);
-            filings.push(filing(
-                &mut rng,
-                ctx,
-                id,
+            planned.push(Planned {
                 registration,
-                (start, end, due),
-                status,
-            ));
+                age,
+                start,
+                end,
+                due,
+                overdue: false,
+            });
         }
     }
-    filings
+    planned
+}
+
+/// Makes sure the returns show what needs attention on `today`: each [`OVERDUE_IN`]
+/// registration has a return unfiled past its due date, and when fewer than
+/// [`COMING_DUE`] latest returns fall due within a week (or 8 to 30 days out), the due dates of
+/// others (from the last registrations) are moved into that window, as a jurisdiction's extension
+/// would. Where the periods already give enough, nothing moves.
+fn place_attention(today: NaiveDate, planned: &mut [Planned]) {
+    for (country, state) in OVERDUE_IN {
+        let mine = |p: &&mut Planned| {
+            p.registration.country_code == *country && p.registration.state_code == *state
+        };
+        // The latest return when it is already due, else the one before.
+        if let Some(p) = planned
+            .iter_mut()
+            .filter(mine)
+            .filter(|p| p.due < today && p.age <= 1)
+            .min_by_key(|p| p.age)
+        {
+            p.overdue = true;
+        }
+    }
+    let paused = planned
+        .iter()
+        .position(|p| p.age == 0 && p.registration.country_code == "US");
+    let days_to = |p: &Planned| (p.due - today).num_days();
+    let open_latest = |i: usize, p: &Planned| p.age == 0 && Some(i) != paused && !p.overdue;
+    let windows = [(1, 7), (8, 30)];
+    let count = |planned: &[Planned], (from, to): (i64, i64)| {
+        planned
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| open_latest(*i, p) && (from..=to).contains(&days_to(p)))
+            .count()
+    };
+    for (w, offsets) in [[2, 4, 6], [11, 18, 26]].into_iter().enumerate() {
+        let (window, other) = (windows[w], windows[1 - w]);
+        loop {
+            let have = count(planned, window);
+            if have >= COMING_DUE {
+                break;
+            }
+            // A latest US return outside the window, not one the other window needs.
+            let spare_other = count(planned, other) > COMING_DUE;
+            let Some(p) = planned.iter_mut().enumerate().rev().find_map(|(i, p)| {
+                let days = days_to(p);
+                let free = open_latest(i, p)
+                    && p.registration.country_code == "US"
+                    && !(window.0..=window.1).contains(&days)
+                    && (spare_other || !(other.0..=other.1).contains(&days));
+                free.then_some(p)
+            }) else {
+                break;
+            };
+            p.due = days_after(today, offsets[have]);
+        }
+    }
 }
 
 /// Length of a period in months; `None` when no returns are scheduled.

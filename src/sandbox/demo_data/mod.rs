@@ -1,9 +1,13 @@
 //! Deterministic demo data for one organization.
 //!
-//! [`generate`] builds an organization from a seed and the organization's index: the same pair
-//! gives the same data on every run and machine. Each kind of record draws from its own
-//! generator (derived from the seed, the index and the kind), so changing how one kind is made
-//! does not reshuffle the others. Dates are relative to [`DEMO_TODAY`], never to the clock.
+//! [`generate`] builds an organization from a seed, the organization's index and an anchor day:
+//! the same three give the same data on every run and machine. Each kind of record draws from its
+//! own generator (derived from the seed, the index and the kind), so changing how one kind is
+//! made does not reshuffle the others. Every date is placed relative to the anchor (the day the
+//! sandbox takes as today, see [`crate::sandbox::SandboxConfig::anchor`]), never read from the
+//! clock: another anchor shifts the dates, and organization 0 always has something needing
+//! attention around it (returns overdue and coming due, certificates expiring, states exposed or
+//! approaching).
 //!
 //! Organization 0 is a mid-sized seller of building sensors and monitoring subscriptions with
 //! registrations across the US, Canada and an EU one-stop shop; every other index is a small
@@ -25,7 +29,7 @@ mod tenanted;
 mod tests;
 mod util;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -39,11 +43,11 @@ use crate::model::{
     Registration,
 };
 
-/// "Today" for generated data: every date is placed relative to it, so output does not depend
-/// on when it is generated.
-pub const DEMO_TODAY: NaiveDate = match NaiveDate::from_ymd_opt(2026, 11, 15) {
+/// The anchor the project's tests pin the demo data to, so that what they expect does not depend
+/// on the day they run.
+pub const DEMO_ANCHOR: NaiveDate = match NaiveDate::from_ymd_opt(2026, 11, 15) {
     Some(date) => date,
-    None => panic!("DEMO_TODAY is a valid date"),
+    None => panic!("DEMO_ANCHOR is a valid date"),
 };
 
 /// An attachment's record and the bytes of its file.
@@ -82,14 +86,16 @@ pub struct DemoOrg {
 /// What a masked credential looks like in an answer.
 pub const MASK: &str = "********";
 
-/// Builds demo organization `org_index` from `seed`. `organization_id` is only written into the
-/// records; ids are made from the index (`cust_demo1_00001` for the first customer of
-/// organization 0), so they are unique across organizations and stable across runs.
-pub fn generate(seed: u64, org_index: usize, organization_id: &str) -> DemoOrg {
+/// Builds demo organization `org_index` from `seed`, its dates placed around `anchor` (the
+/// sandbox's today). `organization_id` is only written into the records; ids are made from the
+/// index (`cust_demo1_00001` for the first customer of organization 0), so they are unique across
+/// organizations and stable across runs.
+pub fn generate(seed: u64, org_index: usize, organization_id: &str, anchor: NaiveDate) -> DemoOrg {
     let ctx = Ctx {
         seed,
         org_index,
         organization_id,
+        anchor,
         profile: if org_index == 0 {
             &profiles::FULL
         } else {
@@ -147,6 +153,8 @@ struct Ctx<'a> {
     seed: u64,
     org_index: usize,
     organization_id: &'a str,
+    /// The day taken as today: every date is placed relative to it.
+    anchor: NaiveDate,
     profile: &'static profiles::Profile,
 }
 
@@ -155,6 +163,12 @@ impl Ctx<'_> {
     fn rng(&self, section: Section) -> ChaCha8Rng {
         let org = splitmix(self.seed ^ splitmix(self.org_index as u64 + 1));
         ChaCha8Rng::seed_from_u64(splitmix(org ^ section as u64))
+    }
+
+    /// A fixed date of the data at [`DEMO_ANCHOR`], moved by as many years as the anchor is from
+    /// it (for the dates that fall on a month's start or end).
+    fn ymd(&self, year: i32, month: u32, day: u32) -> NaiveDate {
+        util::ymd(year + self.anchor.year() - DEMO_ANCHOR.year(), month, day)
     }
 
     /// The id of the `n`-th record (from 1) with a prefix: `regs_demo1_00003`.

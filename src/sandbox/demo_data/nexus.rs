@@ -8,10 +8,8 @@ use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
 
 use super::places::{CA_PLACES, EU_PLACES, STREET_KINDS, STREETS, US_PLACES};
-use super::util::{
-    chance, date_between, days_before, digits, money, pick, timestamp_on, weighted, ymd,
-};
-use super::{Ctx, DEMO_TODAY, Section};
+use super::util::{chance, date_between, days_before, digits, money, pick, timestamp_on, weighted};
+use super::{Ctx, Section};
 use crate::model::{
     Customer, ExemptTreatment, Nexus, NexusStatus, NexusType, PeriodModel, PhysicalNexus,
     PhysicalNexusSource, Registration, RegistrationStatus as S, SalesOrTransactions,
@@ -28,9 +26,9 @@ pub fn physical(ctx: &Ctx) -> Vec<PhysicalNexus> {
             let (country, state) = places[i % places.len()];
             let categories = reference::physical_nexus_categories(country, state);
             let category = pick(&mut rng, &categories).0.clone();
-            let start = date_between(&mut rng, ymd(2018, 1, 1), days_before(DEMO_TODAY, 30));
+            let start = date_between(&mut rng, ctx.ymd(2018, 1, 1), days_before(ctx.anchor, 30));
             let end = chance(&mut rng, 1, 5)
-                .then(|| date_between(&mut rng, start, days_before(DEMO_TODAY, 1)));
+                .then(|| date_between(&mut rng, start, days_before(ctx.anchor, 1)));
             let (city, postal) = city_of(&mut rng, country, state);
             PhysicalNexus {
                 id: ctx.id("phys", i + 1),
@@ -118,7 +116,7 @@ pub fn economic(
                 .iter()
                 .find(|r| r.country_code == country && r.state_code == state);
             let physical_since =
-                crate::rules::physical_nexus_since(physical, country, state, DEMO_TODAY);
+                crate::rules::physical_nexus_since(physical, country, state, ctx.anchor);
             let id = ctx.id("nexu", i + 1);
             row(
                 (&mut rng, &mut shares),
@@ -209,10 +207,11 @@ fn row(
         .as_ref()
         .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
     let ((period_start, period_end), (previous_start, previous_end)) =
-        crate::rules::measuring_periods(&period_model, DEMO_TODAY);
-    let met_window_start = ymd(2026, 1, 1);
+        crate::rules::measuring_periods(&period_model, ctx.anchor);
+    // From about the start of the anchor's year (1 January at the default anchor).
+    let met_window_start = days_before(ctx.anchor, 318);
     let economic_met_date =
-        economic_met.then(|| date_between(rng, met_window_start, days_before(DEMO_TODAY, 10)));
+        economic_met.then(|| date_between(rng, met_window_start, days_before(ctx.anchor, 10)));
     let registered_since = registration.and_then(|r| r.registration_date);
     let economic_met_date = match (economic_met, registered_since) {
         (true, Some(since)) => Some(since.min(economic_met_date.unwrap_or(since))),
@@ -241,7 +240,7 @@ fn row(
     } else {
         Decimal::new(0, 2)
     };
-    let created = registered_since.unwrap_or(ymd(2024, 1, 2));
+    let created = registered_since.unwrap_or(ctx.ymd(2024, 1, 2));
     Nexus {
         id,
         country_code: country.to_owned(),
@@ -301,7 +300,7 @@ fn row(
         is_vda_eligible: Some(status == NexusStatus::Exposed),
         vda_eligible: Some(status == NexusStatus::Exposed),
         created_at: Some(timestamp_on(rng, created)),
-        updated_at: Some(timestamp_on(rng, days_before(DEMO_TODAY, 1))),
+        updated_at: Some(timestamp_on(rng, days_before(ctx.anchor, 1))),
         organization_id: Some(ctx.organization_id.to_owned()),
     }
 }

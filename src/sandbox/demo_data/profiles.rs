@@ -88,6 +88,10 @@ pub struct Profile {
     pub physical_nexus: usize,
     /// Whether every US state gets an economic nexus row (otherwise only those with activity).
     pub nexus_all_states: bool,
+    /// Whether the generator places on purpose, around the anchor, what needs attention: returns
+    /// overdue and coming due, certificates expiring and just expired, states exposed and
+    /// approaching without a registration.
+    pub attention: bool,
     pub customers: usize,
     /// Share of customers outside the US, in percent: `(Canada, EU)`.
     pub foreign_customers: (u32, u32),
@@ -178,6 +182,7 @@ pub static FULL: Profile = Profile {
     ],
     physical_nexus: 40,
     nexus_all_states: true,
+    attention: true,
     customers: 200,
     foreign_customers: (12, 8),
     exemptions: 400,
@@ -397,6 +402,7 @@ pub static SMALL: Profile = Profile {
     physical_places: &[("US", "NY"), ("US", "NJ"), ("US", "PA"), ("US", "MA")],
     physical_nexus: 6,
     nexus_all_states: false,
+    attention: false,
     customers: 20,
     foreign_customers: (10, 0),
     exemptions: 30,

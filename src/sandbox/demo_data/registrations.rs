@@ -10,7 +10,7 @@ use super::util::{
     chance, date_between, days_after, days_before, digits, letters, money, month_start_plus,
     password, pick, slug, timestamp_on, ymd,
 };
-use super::{Ctx, DEMO_TODAY, MASK, Section};
+use super::{Ctx, MASK, Section};
 use crate::model::{
     FilingFrequency, OssCountry, OssCountryStatus, OssType, Registration, RegistrationCategory,
     RegistrationStatus as S, RegistrationType, RegistrationsRegime, Timestamp,
@@ -42,7 +42,7 @@ pub fn generate(ctx: &Ctx) -> Generated {
         let id = ctx.id("regs", i + 1);
         let registration = registration(ctx, &mut rng, &id, spec, &mut out.secrets);
         if spec.country == "ZZ_EU" {
-            let since = registration.registration_date.unwrap_or(DEMO_TODAY);
+            let since = registration.registration_date.unwrap_or(ctx.anchor);
             out.oss_countries
                 .push((id.clone(), oss_countries(ctx, &mut rng, since)));
         }
@@ -68,22 +68,27 @@ fn registration(
 
     // Dates: established registrations go back years, pending ones are a few weeks old.
     let registration_date = if pending {
-        date_between(rng, days_before(DEMO_TODAY, 60), days_before(DEMO_TODAY, 4))
+        date_between(rng, days_before(ctx.anchor, 60), days_before(ctx.anchor, 4))
     } else if spec.country == "ZZ_EU" {
-        ymd(2021, 7, 1)
+        ctx.ymd(2021, 7, 1)
     } else {
-        date_between(rng, ymd(2019, 1, 1), days_before(DEMO_TODAY, 200))
+        date_between(rng, ctx.ymd(2019, 1, 1), days_before(ctx.anchor, 200))
     };
     let requested = days_before(registration_date, rng.random_range(7..45));
     let completed = (established || status == S::Cancelled)
         .then(|| days_after(registration_date, rng.random_range(0..5)));
     let (deregistration_requested, deregistration_completed) = match status {
         S::Deregistering => {
-            let asked = date_between(rng, days_before(DEMO_TODAY, 40), days_before(DEMO_TODAY, 3));
+            let asked = date_between(rng, days_before(ctx.anchor, 40), days_before(ctx.anchor, 3));
             (Some(asked), None)
         }
         S::Deregistered => {
-            let asked = date_between(rng, ymd(2025, 3, 1), ymd(2026, 3, 31));
+            // Between March of last year and March of this one, at the default anchor.
+            let asked = date_between(
+                rng,
+                days_before(ctx.anchor, 624),
+                days_before(ctx.anchor, 229),
+            );
             (
                 Some(asked),
                 Some(days_after(asked, rng.random_range(20..60))),
@@ -171,7 +176,7 @@ fn registration(
         needs_mark_as_collecting: Some(status == S::Processing),
         initial_filing_frequency: known_frequency,
         scheduled_filing_frequency: next_change.clone(),
-        filing_frequency_effective_date: next_change.map(|_| ymd(DEMO_TODAY.year() + 1, 1, 1)),
+        filing_frequency_effective_date: next_change.map(|_| ymd(ctx.anchor.year() + 1, 1, 1)),
         period_end_month: (frequency == FilingFrequency::AnnualFiscalYear).then_some(6),
         username,
         comment,
@@ -309,14 +314,14 @@ fn oss_countries(ctx: &Ctx, rng: &mut impl Rng, since: NaiveDate) -> Vec<OssCoun
             let effective = if i < 4 {
                 since
             } else {
-                month_start_plus(date_between(rng, since, ymd(2025, 6, 30)), 1)
+                month_start_plus(date_between(rng, since, ctx.ymd(2025, 6, 30)), 1)
             };
             let removed = i == last;
             OssCountry {
                 id: ctx.id("oss", i + 1),
                 country_code: (*country).to_owned(),
                 effective_date: effective,
-                end_date: removed.then(|| ymd(2025, 12, 31)),
+                end_date: removed.then(|| ctx.ymd(2025, 12, 31)),
                 status: if removed {
                     OssCountryStatus::Removed
                 } else {

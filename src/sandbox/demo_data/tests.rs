@@ -7,11 +7,11 @@ use crate::model::{OssCountryStatus, RegistrationStatus, RegistrationType};
 use crate::sandbox::reference::{self, schema_violations};
 
 fn org0() -> DemoOrg {
-    generate(42, 0, "orgn_demo_1")
+    generate(42, 0, "orgn_demo_1", DEMO_ANCHOR)
 }
 
 fn org1() -> DemoOrg {
-    generate(42, 1, "orgn_demo_2")
+    generate(42, 1, "orgn_demo_2", DEMO_ANCHOR)
 }
 
 #[test]
@@ -22,7 +22,7 @@ fn same_seed_same_data() {
 
 #[test]
 fn different_seed_different_data() {
-    let other = generate(43, 0, "orgn_demo_1");
+    let other = generate(43, 0, "orgn_demo_1", DEMO_ANCHOR);
     let this = org0();
     assert_ne!(this, other);
     // Ids and structure stay; the drawn values change.
@@ -234,7 +234,7 @@ fn filings_belong_to_registrations_and_add_up() {
     let org = org0();
     for f in &org.filings {
         assert!(org.registrations.iter().any(|r| r.id == f.registration_id));
-        assert!(f.start_date <= f.end_date && f.end_date < DEMO_TODAY);
+        assert!(f.start_date <= f.end_date && f.end_date < DEMO_ANCHOR);
         let amount = f.amount_calculated.unwrap() - f.amount_discounts.unwrap()
             + f.amount_penalties.unwrap()
             + f.amount_fees.unwrap();
@@ -410,5 +410,214 @@ fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
         SalesOrTransactions::Both,
     ] {
         assert!(rules_seen.contains(which.as_str()), "{rules_seen:?}");
+    }
+}
+
+fn day(text: &str) -> NaiveDate {
+    text.parse().unwrap()
+}
+
+#[test]
+fn the_same_anchor_gives_the_same_data_and_another_shifts_the_dates() {
+    let later = day("2027-02-27");
+    assert_eq!(
+        generate(42, 0, "orgn_demo_1", later),
+        generate(42, 0, "orgn_demo_1", later)
+    );
+    let (before, after) = (org0(), generate(42, 0, "orgn_demo_1", later));
+    assert_ne!(before, after);
+    // The same records, their dates moved with the anchor.
+    assert_eq!(before.registrations.len(), after.registrations.len());
+    assert_eq!(before.customers, after.customers);
+    let latest = |org: &DemoOrg| org.filings.iter().map(|f| f.end_date).max().unwrap();
+    assert!(latest(&before) < DEMO_ANCHOR && latest(&after) < later);
+    assert!(latest(&after) > DEMO_ANCHOR);
+    let pending = |org: &DemoOrg| {
+        org.registrations
+            .iter()
+            .find(|r| r.status == RegistrationStatus::AwaitingClarification)
+            .and_then(|r| r.registration_date)
+            .unwrap()
+    };
+    assert_eq!(
+        (pending(&after) - pending(&before)).num_days(),
+        (later - DEMO_ANCHOR).num_days()
+    );
+}
+
+/// What organization 0 shows needing attention on `anchor`, whatever the day.
+fn assert_attention_around(anchor: NaiveDate) {
+    use crate::model::{
+        ExemptionStatus, FilingStatus, NexusStatus, ProcessingStatus, TransactionStatus,
+    };
+    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
+    let org = generate(42, 0, "orgn_demo_1", anchor);
+    let at = |what: &str| format!("{what} on {anchor}");
+    let covered = |state: &str| {
+        org.registrations.iter().any(|r| {
+            r.country_code == "US"
+                && r.state_code == state
+                && matches!(
+                    r.status,
+                    RegistrationStatus::Registered
+                        | RegistrationStatus::Processing
+                        | RegistrationStatus::Validating
+                        | RegistrationStatus::SelfManaged
+                )
+        })
+    };
+    let us = |n: &&Nexus| n.country_code == "US";
+    assert!(
+        org.nexus.iter().filter(us).any(|n| matches!(
+            n.status,
+            Some(NexusStatus::Exposed | NexusStatus::PendingRegistration)
+        ) && !covered(&n.state_code)),
+        "{}",
+        at("an exposed state without registration")
+    );
+    assert!(
+        org.physical_nexus.iter().any(|p| p.country_code == "US"
+            && p.start_date <= anchor
+            && p.end_date.is_none_or(|end| end >= anchor)
+            && !covered(&p.state_code)),
+        "{}",
+        at("a physical presence without registration")
+    );
+    let approaching = org
+        .nexus
+        .iter()
+        .filter(|n| n.status == Some(NexusStatus::Approaching))
+        .count();
+    assert!(approaching >= 3, "{} {approaching}", at("approaching"));
+
+    let open: Vec<&Filing> = org
+        .filings
+        .iter()
+        .filter(|f| matches!(f.status, Some(FilingStatus::Unfiled | FilingStatus::Filing)))
+        .collect();
+    let due_in = |from: i64, to: i64| {
+        open.iter()
+            .filter(|f| {
+                let days = (f.due_date.unwrap() - anchor).num_days();
+                (from..=to).contains(&days)
+            })
+            .count()
+    };
+    assert!(
+        org.filings
+            .iter()
+            .any(|f| f.status == Some(FilingStatus::Unfiled)
+                && f.due_date.is_some_and(|due| due < anchor)),
+        "{}",
+        at("overdue")
+    );
+    assert!(
+        due_in(0, 7) >= 3,
+        "{} {}",
+        at("due within 7 days"),
+        due_in(0, 7)
+    );
+    assert!(
+        due_in(8, 30) >= 3,
+        "{} {}",
+        at("due in 8-30 days"),
+        due_in(8, 30)
+    );
+    assert!(
+        org.filings
+            .iter()
+            .any(|f| f.status == Some(FilingStatus::Paused)),
+        "{}",
+        at("paused")
+    );
+    for f in &org.filings {
+        assert!(f.end_date < anchor, "{}: {}", at("ended periods"), f.id);
+        assert!(f.due_date.unwrap() > f.end_date, "{}", f.id);
+    }
+
+    let ends_in = |from: i64, to: i64, status: &ExemptionStatus| {
+        org.exemptions
+            .iter()
+            .filter(|e| e.status.as_ref() == Some(status))
+            .filter(|e| {
+                e.end_date
+                    .is_some_and(|end| (from..=to).contains(&(end - anchor).num_days()))
+            })
+            .count()
+    };
+    assert!(
+        ends_in(0, 30, &ExemptionStatus::Active) >= 3,
+        "{}",
+        at("expiring")
+    );
+    assert!(
+        ends_in(-30, -1, &ExemptionStatus::Expired) >= 3,
+        "{}",
+        at("recently expired")
+    );
+
+    let with =
+        |status: RegistrationStatus| org.registrations.iter().filter(move |r| r.status == status);
+    assert!(with(RegistrationStatus::AwaitingClarification).count() >= 1);
+    assert!(
+        org.registrations
+            .iter()
+            .any(|r| r.needs_mark_as_collecting == Some(true))
+    );
+    assert!(
+        org.registrations
+            .iter()
+            .filter(|r| r.has_all_credentials == Some(false))
+            .count()
+            >= 2
+    );
+    assert!(with(RegistrationStatus::Deregistering).any(|r| {
+        r.deregistration_requested
+            .is_some_and(|t| t.date() < anchor)
+            && r.deregistration_completed.is_none()
+    }));
+    for r in &org.registrations {
+        if let Some(date) = r.registration_date {
+            assert!(date <= anchor, "{}: {}", at("registered"), r.id);
+        }
+    }
+    assert!(
+        org.tenanted
+            .certificate_imports
+            .iter()
+            .any(|c| c.status == ImportStatus::Uploaded),
+        "{}",
+        at("imports awaiting approval")
+    );
+
+    let count = BASE_COUNT[0];
+    let all: Vec<u32> = (0..count).collect();
+    let transactions = Transactions::generate(42, 0, "orgn_demo_1", anchor, count, 200);
+    let rows = transactions.rows_at(&all, &org.customers);
+    let invalid = rows
+        .iter()
+        .filter(|t| t.status == Some(TransactionStatus::Invalid))
+        .count();
+    let refetch = rows
+        .iter()
+        .filter(|t| t.processing_status == Some(ProcessingStatus::NeedsRefetch))
+        .count();
+    assert!((2..=10).contains(&invalid), "{} {invalid}", at("invalid"));
+    assert!((2..=10).contains(&refetch), "{} {refetch}", at("refetch"));
+}
+
+#[test]
+fn organization_0_needs_attention_whatever_the_anchor() {
+    for anchor in [
+        DEMO_ANCHOR,
+        day("2027-02-27"),
+        day("2027-01-31"),
+        day("2026-12-01"),
+        day("2028-02-29"),
+        day("2027-06-30"),
+        // Every latest return falls 8 to 30 days out: some move into the week.
+        day("2025-07-04"),
+    ] {
+        assert_attention_around(anchor);
     }
 }

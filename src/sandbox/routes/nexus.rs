@@ -22,7 +22,7 @@ use crate::sandbox::store::{Kind, Org, OrgData};
 /// After a physical presence in `country`/`state` was added, changed or removed: that
 /// jurisdiction's economic nexus row follows (physical nexus met, nexus met, status).
 fn follow_physical(data: &mut OrgData, country: &str, state: &str) {
-    let today = chrono::Utc::now().date_naive();
+    let today = crate::clock::today();
     let since =
         crate::rules::physical_nexus_since(&data.demo.physical_nexus, country, state, today);
     let Some(row) = data
@@ -274,7 +274,7 @@ pub async fn categories(
     }
     q.finish()?;
     let data = org.read();
-    let today = chrono::Utc::now().date_naive();
+    let today = crate::clock::today();
     let assigned = |category: &crate::model::PhysicalNexusCategory| {
         data.demo.physical_nexus.iter().any(|p| {
             p.category == *category

@@ -106,12 +106,9 @@ pub async fn list(
     q.finish()?;
     settle(&org);
     let data = org.read();
-    let positions = data.transactions.query(
-        &filter,
-        &order,
-        Utc::now().date_naive(),
-        &data.demo.customers,
-    );
+    let positions =
+        data.transactions
+            .query(&filter, &order, crate::clock::today(), &data.demo.customers);
     let start = page.offset().min(positions.len());
     let end = (start + page.size as usize).min(positions.len());
     let items = data

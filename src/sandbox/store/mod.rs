@@ -148,7 +148,7 @@ impl Saved {
             .enumerate()
             .map(|(i, (id, _))| SavedOrg {
                 next_id: 0,
-                demo: demo_data::generate(seed, i, id),
+                demo: demo_data::generate(seed, i, id, anchor),
                 changes: Changes::default(),
             })
             .collect();

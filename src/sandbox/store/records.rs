@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn every_record_goes_to_a_row_and_back() {
-        let demo = demo_data::generate(42, 0, "orgn_demo_1");
+        let demo = demo_data::generate(42, 0, "orgn_demo_1", demo_data::DEMO_ANCHOR);
         let rows = all(&demo).unwrap();
         let mut back = DemoOrg {
             organization_id: demo.organization_id.clone(),
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn keys_are_unique_within_a_kind() {
         for org in 0..2 {
-            let demo = demo_data::generate(7, org, "orgn_x");
+            let demo = demo_data::generate(7, org, "orgn_x", demo_data::DEMO_ANCHOR);
             let mut seen = std::collections::HashSet::new();
             for row in all(&demo).unwrap() {
                 assert!(seen.insert((row.kind, row.id.clone())), "{row:?}");
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn a_record_is_found_by_its_key_and_gone_once_removed() {
-        let mut demo = demo_data::generate(42, 1, "orgn_demo_2");
+        let mut demo = demo_data::generate(42, 1, "orgn_demo_2", demo_data::DEMO_ANCHOR);
         let id = demo.customers[3].id.clone();
         let row = find(&demo, Kind::Customer, &id).unwrap().unwrap();
         assert_eq!(row.id, id);

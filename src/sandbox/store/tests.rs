@@ -95,3 +95,25 @@ fn an_untouched_change_is_not_saved() {
     drop(store);
     assert_eq!(snapshot(&open(dir.path())), before);
 }
+
+#[test]
+fn a_resumed_state_keeps_the_anchor_its_records_were_made_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = open(dir.path());
+    let made = snapshot(&first);
+    drop(first);
+    let later = NaiveDate::from_ymd_opt(2027, 2, 27).unwrap();
+    let path = Some(dir.path().join("state.db"));
+    let again = Store::open(42, 1, later, path, &vault(dir.path())).unwrap();
+    assert_eq!(snapshot(&again), made);
+    let anchor = NaiveDate::from_ymd_opt(2026, 11, 15).unwrap();
+    for org in again.orgs() {
+        assert_eq!(org.read().transactions.anchor(), anchor);
+    }
+    // A new state made on the later day has its records dated from it.
+    let fresh = tempfile::tempdir().unwrap();
+    let path = Some(fresh.path().join("state.db"));
+    let other = Store::open(42, 1, later, path, &vault(fresh.path())).unwrap();
+    assert_ne!(snapshot(&other), made);
+    assert_eq!(other.orgs()[0].read().transactions.anchor(), later);
+}

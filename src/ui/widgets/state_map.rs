@@ -696,13 +696,13 @@ mod tests {
 
     #[test]
     fn every_demo_jurisdiction_of_the_us_canada_and_the_eu_shop_has_a_cell() {
-        use crate::sandbox::demo_data::{DEMO_TODAY, generate};
-        let org = generate(42, 0, "orgn_demo_1");
+        use crate::sandbox::demo_data::{DEMO_ANCHOR, generate};
+        let org = generate(42, 0, "orgn_demo_1", DEMO_ANCHOR);
         let all = standings(
             &org.nexus,
             &org.physical_nexus,
             &org.registrations,
-            DEMO_TODAY,
+            DEMO_ANCHOR,
         );
         let mapped = |j: &Jurisdiction| {
             matches!(

@@ -5,8 +5,8 @@ use chrono::{Datelike, NaiveDate};
 use rand::Rng;
 use rust_decimal::Decimal;
 
+use super::super::Ctx;
 use super::super::util::{date_between, days_after, days_before, money, timestamp_on, ymd};
-use super::super::{Ctx, DEMO_TODAY};
 use super::ExposureRecord;
 use crate::model::{Nexus, NexusStatus, Registration, RegistrationStatus};
 use crate::sandbox::reference;
@@ -20,7 +20,7 @@ pub(super) fn exposure_history(
 ) -> Vec<ExposureRecord> {
     let mut out = Vec::new();
     for n in nexus {
-        for mut event in nexus_events(rng, n, registrations) {
+        for mut event in nexus_events(ctx.anchor, rng, n, registrations) {
             event.id = ctx.id("nxev", out.len() + 1);
             out.push(event);
         }
@@ -39,6 +39,7 @@ struct Step {
 }
 
 fn nexus_events(
+    today: NaiveDate,
     rng: &mut impl Rng,
     n: &Nexus,
     registrations: &[Registration],
@@ -49,7 +50,7 @@ fn nexus_events(
         _ if !n.state_name.is_empty() => n.state_name.clone(),
         _ => n.country_code.clone(),
     };
-    let period_start = n.period_start_date.unwrap_or(ymd(DEMO_TODAY.year(), 1, 1));
+    let period_start = n.period_start_date.unwrap_or(ymd(today.year(), 1, 1));
     let period_end = n
         .period_end_date
         .unwrap_or(ymd(period_start.year(), 12, 31));
@@ -180,7 +181,7 @@ fn nexus_events(
     }
     if status == NexusStatus::Approaching {
         steps.push(Step {
-            date: date_between(rng, days_before(DEMO_TODAY, 60), days_before(DEMO_TODAY, 2)),
+            date: date_between(rng, days_before(today, 60), days_before(today, 2)),
             kind: "THRESHOLD_APPROACHING",
             status: NexusStatus::Approaching,
             sales: share(97),

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::util::{date_between, days_before, money, pick, timestamp_on, ymd};
-use super::{Ctx, DEMO_TODAY, Section};
+use super::{Ctx, Section};
 use crate::model::tenanted::SecurityQuestion;
 use crate::model::{Customer, Exemption, Nexus, Registration, RegistrationStatus, Timestamp};
 use crate::sandbox::reference;
@@ -221,7 +221,7 @@ fn certificate_imports(
         let customer = us[(k * 7 + rng.random_range(0..3)) % us.len()];
         let state = customer.state.clone().unwrap_or_default();
         let kind = pick(rng, &["resale", "exemption", "wholesale"]);
-        let uploaded = date_between(rng, days_before(DEMO_TODAY, 20), days_before(DEMO_TODAY, 1));
+        let uploaded = date_between(rng, days_before(ctx.anchor, 20), days_before(ctx.anchor, 1));
         out.push(CertificateImportRecord {
             id: ctx.id("cimp", out.len() + 1),
             status: ImportStatus::Uploaded,
@@ -323,7 +323,7 @@ fn back_filing_options(
         let first = r
             .create_filings_from
             .or(r.registration_date)
-            .unwrap_or(ymd(2024, 1, 1));
+            .unwrap_or(ctx.ymd(2024, 1, 1));
         let quarter_start = ymd(first.year(), (first.month() - 1) / 3 * 3 + 1, 1);
         let period_start = quarter_start
             .checked_sub_months(Months::new(3))
@@ -366,7 +366,7 @@ pub fn pending_idaho(ctx: &Ctx, registrations: &[Registration]) -> Option<Regist
         return None;
     }
     let mut rng = ctx.rng(Section::Tenanted);
-    let requested = days_before(DEMO_TODAY, rng.random_range(8..20));
+    let requested = days_before(ctx.anchor, rng.random_range(8..20));
     let mut r = registrations
         .iter()
         .find(|r| r.country_code == "US")?

@@ -1,18 +1,21 @@
 //! The Tenanted records agree with the organization's other records.
 
-use super::super::{DemoOrg, generate};
+use super::super::{DEMO_ANCHOR, DemoOrg, generate};
 use super::*;
 use crate::model::NexusStatus;
 use crate::rules::missing_registration_details;
 
 fn org(index: usize) -> DemoOrg {
-    generate(42, index, &format!("orgn_demo_{}", index + 1))
+    generate(42, index, &format!("orgn_demo_{}", index + 1), DEMO_ANCHOR)
 }
 
 #[test]
 fn the_same_seed_gives_the_same_records() {
     assert_eq!(org(0).tenanted, org(0).tenanted);
-    assert_ne!(org(0).tenanted, generate(7, 0, "orgn_demo_1").tenanted);
+    assert_ne!(
+        org(0).tenanted,
+        generate(7, 0, "orgn_demo_1", DEMO_ANCHOR).tenanted
+    );
 }
 
 #[test]

@@ -8,7 +8,6 @@ use axum::extract::multipart::MultipartRejection;
 use axum::extract::{Multipart, Path, RawQuery, State};
 use axum::http::StatusCode;
 use axum::{Extension, Json};
-use chrono::Utc;
 use serde_json::{Value, json};
 
 use super::super::wire::{json_body, timestamp};
@@ -329,7 +328,7 @@ fn approve_at(org: &Org, data: &mut OrgData, index: usize, kind: &str) -> Certif
         id: exemption_id.clone(),
         exemption_type: ExemptionType::parse(&kind.to_lowercase()),
         status: Some(ExemptionStatus::Active),
-        start_date: Utc::now().date_naive(),
+        start_date: crate::clock::today(),
         end_date: None,
         customer_id: Some(import.customer_id.clone()),
         fein: None,

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use chrono::{NaiveDate, Utc};
+use chrono::NaiveDate;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -400,7 +400,7 @@ impl DeregisterWizard {
                 self.warning = closure_warning(
                     body.closure_date,
                     self.registration.registration_date,
-                    Utc::now().date_naive(),
+                    crate::clock::today(),
                 );
                 self.review = Some(Review::new(&self.body()));
             }
@@ -472,7 +472,7 @@ impl DeregisterWizard {
             Step::ClosureDate => self.closure_date.render(body, buf, theme),
             Step::Acknowledgement => self.acknowledgement.render(body, buf, theme),
             Step::Review => {
-                let lines = self.unfiled_lines(Utc::now().date_naive(), theme);
+                let lines = self.unfiled_lines(crate::clock::today(), theme);
                 let room = body.height.saturating_sub(4).max(1);
                 let height = u16::try_from(lines.len()).unwrap_or(u16::MAX).min(room);
                 let [unfiled, review_area] =

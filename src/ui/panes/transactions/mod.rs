@@ -9,7 +9,6 @@ mod estimate;
 mod filter;
 
 use crate::effect::{TransactionCall, TransactionReply};
-use chrono::Utc;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -204,7 +203,7 @@ fn credit_hint(parts: &Parts<Transactions>) -> Vec<PaneHint> {
 
 fn credit_view(sale: &Transaction) -> TransactionView {
     TransactionView::Credit {
-        form: credit::credit_form(sale, Utc::now().date_naive()),
+        form: credit::credit_form(sale, crate::clock::today()),
         sale: Box::new(sale.clone()),
     }
 }
@@ -440,7 +439,7 @@ impl PaneSpec for Transactions {
     fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match name {
             "estimate" => parts.screen.open(TransactionView::Estimate {
-                form: estimate::estimate_form(Utc::now().date_naive()),
+                form: estimate::estimate_form(crate::clock::today()),
                 result: None,
                 state: DetailState::default(),
             }),
