@@ -20,7 +20,7 @@ const TODAY: &str = "2026-11-24";
 fn demo_deregistration_in_a_real_terminal_then_quit_restores_it() {
     let state = tempfile::tempdir().unwrap();
     let mut t = Pty::spawn(&["--demo", "--today", TODAY], 120, 36, state.path());
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
     let screen = t.screen();
     assert!(
         screen.contains("DEMO") && screen.contains("Registrations"),
@@ -85,7 +85,7 @@ fn a_profile_from_the_environment_opens_read_only_with_no_keyring() {
         ("TAXDASH_BASE_URL", url.as_str()),
     ];
     let mut t = Pty::spawn_with_env(&["--read-only"], 120, 30, state.path(), &env);
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
     let screen = t.screen();
     assert!(
         screen.contains("profile default") && screen.contains("org orgn_demo_2"),
@@ -116,7 +116,7 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
     )
     .unwrap();
     let mut t = Pty::spawn(&["--demo", "--today", TODAY], 140, 40, state.path());
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
 
     // Nexus: edit the first physical nexus's city.
     t.send(":");
@@ -179,11 +179,24 @@ fn screenshots() {
     let state = tempfile::tempdir().unwrap();
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&out).unwrap();
-    let mut t = Pty::spawn(&["--demo", "--today", TODAY], 140, 40, state.path());
     let save = |t: &Pty, name: &str| {
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    // The Overview, the first tab, wide and on a small terminal with the map in use.
+    for (name, width, height, keys) in [
+        ("overview", 180, 48, ""),
+        ("overview-80x24", 80, 24, "]"),
+    ] {
+        let mut o = Pty::spawn(&["--demo", "--today", TODAY], width, height, state.path());
+        o.wait_for("Overview — updated", Duration::from_secs(30));
+        o.send(keys);
+        std::thread::sleep(Duration::from_millis(400));
+        save(&o, name);
+        o.send("q");
+        o.wait_exit(Duration::from_secs(10));
+    }
+    let mut t = Pty::spawn(&["--demo", "--today", TODAY], 140, 40, state.path());
+    t.open_registrations();
     std::thread::sleep(Duration::from_millis(300));
     save(&t, "registrations");
     t.send("\r");
@@ -255,7 +268,7 @@ fn screenshots_tenanted() {
     let save = |t: &Pty, name: &str| {
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
     t.wait_for("Acme Outdoor Supply (orgn_demo_1)", Duration::from_secs(10));
     // The portal credentials of the California registration, a password typed hidden.
     t.send("C");
@@ -315,7 +328,7 @@ fn demo_on_the_tenanted_api_switches_organization() {
         36,
         state.path(),
     );
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
     t.wait_for("Acme Outdoor Supply (orgn_demo_1)", Duration::from_secs(10));
     assert!(
         t.screen().contains("API tenanted 2026-10-06"),

@@ -179,6 +179,14 @@ impl Pty {
         }
     }
 
+    /// Waits for the dashboard's first tab, the Overview, then opens Registrations (tab 2) and
+    /// waits for its rows.
+    pub fn open_registrations(&mut self) {
+        self.wait_for("Overview — ", Duration::from_secs(30));
+        self.send("2");
+        self.wait_for("row 1 of", Duration::from_secs(30));
+    }
+
     /// Waits until `text` is no longer on screen.
     pub fn wait_until_gone(&mut self, text: &str, timeout: Duration) {
         let start = Instant::now();

@@ -87,7 +87,7 @@ fn assert_terminal_restored(t: &mut Pty, status: i32) {
 fn ended_by(signal: i32, status: i32) {
     let home = tempfile::tempdir().unwrap();
     let mut t = Pty::spawn_under_sh(&["--demo"], 120, 36, home.path());
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
     assert!(is_raw(t.local_modes()), "the dashboard runs in raw mode");
     // A form with input open: `q` would ask first, a signal does not.
     t.send("/");
@@ -150,7 +150,7 @@ fn resume(t: &Pty, dashboard: u32, rows: u16) {
 fn ctrl_z_and_sigtstp_suspend_and_fg_redraws_at_the_current_size() {
     let home = tempfile::tempdir().unwrap();
     let mut t = Pty::spawn_under_sh(&["--demo"], 120, 36, home.path());
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.open_registrations();
     let dashboard = child_of(t.pid());
 
     // Ctrl-Z: the key, as raw mode delivers it.

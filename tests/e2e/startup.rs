@@ -18,7 +18,7 @@ fn a_log_path_naming_a_directory_runs_without_a_log_and_says_so() {
         home.path(),
         &[("TAXDASH_LOG", &dir_text)],
     );
-    t.wait_for("row 1 of", Duration::from_secs(30));
+    t.wait_for("Overview — updated", Duration::from_secs(30));
     t.wait_for("running without a log", Duration::from_secs(5));
     t.send("q");
     let status = t.wait_exit(Duration::from_secs(10));
