@@ -119,15 +119,9 @@ fn count_style(count: &Count, urgent: bool, theme: &Theme) -> Style {
     }
 }
 
-/// Whether something counted on tile `index` calls for action today.
-fn urgent(tile: &Tile, entry: usize) -> bool {
-    matches!(
-        (tile.title, entry),
-        ("Exposed, not registered", _)
-            | ("Filings", 0)
-            | ("Transactions with problems", 0)
-            | ("Registrations waiting on you", 0)
-    )
+/// Whether the first count of `tile` calls for action today.
+fn urgent(tile: &Tile) -> bool {
+    tile.entries.first().is_some_and(|e| e.urgent)
 }
 
 /// The cell after the tiles: the day, when the counts were made, and how to move.
@@ -232,7 +226,7 @@ fn tile_box(
         .title(
             Line::from(Span::styled(
                 format!(" {} ", count.label()),
-                count_style(&count, urgent(tile, 0), theme),
+                count_style(&count, urgent(tile), theme),
             ))
             .right_aligned(),
         );
@@ -247,7 +241,7 @@ fn tile_box(
             let mut line = Line::from(vec![
                 Span::styled(
                     format!("{:>6} ", e.count.label()),
-                    count_style(&e.count, urgent(tile, i), theme),
+                    count_style(&e.count, e.urgent, theme),
                 ),
                 Span::raw(e.label),
             ]);
@@ -305,7 +299,7 @@ fn tile_lines(
             for (i, e) in tile.entries.iter().enumerate() {
                 spans.push(Span::styled(if i == 0 { "  " } else { " · " }, theme.muted));
                 let chosen = selected == Some((t, i));
-                let mut count = count_style(&e.count, urgent(tile, i), theme);
+                let mut count = count_style(&e.count, e.urgent, theme);
                 let mut label = Style::default();
                 if chosen {
                     count = count.patch(theme.selection);
@@ -318,15 +312,13 @@ fn tile_lines(
         })
         .collect();
     // The selected tile's trouble or first record, below the lines.
-    if let Some((t, _)) = selected {
-        if let Some(tile) = tiles.get(t) {
-            let line = match (tile.trouble(), tile.items.first()) {
-                (Some(trouble), _) => Line::styled(trouble, theme.error),
-                (None, Some(item)) => Line::styled(format!("  • {}", item.text), theme.muted),
-                (None, None) => Line::default(),
-            };
-            lines.push(truncate_line(line, width));
-        }
+    if let Some(tile) = selected.and_then(|(t, _)| tiles.get(t)) {
+        let line = match (tile.trouble(), tile.items.first()) {
+            (Some(trouble), _) => Line::styled(trouble, theme.error),
+            (None, Some(item)) => Line::styled(format!("  • {}", item.text), theme.muted),
+            (None, None) => Line::default(),
+        };
+        lines.push(truncate_line(line, width));
     }
     Paragraph::new(lines).render(area, buf);
 }

@@ -80,6 +80,8 @@ pub struct Entry {
     /// What the list opened shows beyond the count, when the service cannot filter as
     /// precisely: said when the entry is chosen.
     pub caveat: Option<&'static str>,
+    /// Whether anything counted here calls for action today (shown in the alarm colour).
+    pub urgent: bool,
 }
 
 /// A record a tile names.
@@ -205,6 +207,7 @@ fn exposed(data: &Data) -> Tile {
             caveat: Some(
                 "Nexus lists every EXPOSED or PENDING_REGISTRATION jurisdiction; the Overview also checks registrations and physical presence",
             ),
+            urgent: true,
         }],
         items,
     }
@@ -238,7 +241,7 @@ fn approaching(data: &Data) -> Tile {
             )
         })
         .collect();
-    near.sort_by(|a, b| b.0.cmp(&a.0));
+    near.sort_by_key(|(share, _)| std::cmp::Reverse(*share));
     Tile {
         title: "Approaching thresholds",
         entries: vec![Entry {
@@ -246,6 +249,7 @@ fn approaching(data: &Data) -> Tile {
             count,
             goto: Goto::nexus(filters::approaching()),
             caveat: None,
+            urgent: false,
         }],
         items: near
             .into_iter()
@@ -325,18 +329,21 @@ fn filings(data: &Data) -> Tile {
                 count: Count::of(&data.filings, |f| overdue.keeps(f)),
                 goto: Goto::filings(overdue.clone()),
                 caveat: None,
+                urgent: true,
             },
             Entry {
                 label: "due in 30 days",
                 count: Count::of(&data.filings, |f| soon.keeps(f)),
                 goto: Goto::filings(soon.clone()),
                 caveat: None,
+                urgent: false,
             },
             Entry {
                 label: "paused",
                 count: Count::total(&data.paused),
                 goto: Goto::filings(filters::paused()),
                 caveat: None,
+                urgent: false,
             },
         ],
         items: urgent
@@ -384,6 +391,7 @@ fn registrations(data: &Data) -> Tile {
                     RegistrationStatus::AwaitingClarification,
                 )),
                 caveat: None,
+                urgent: true,
             },
             Entry {
                 label: "to mark as collecting",
@@ -392,6 +400,7 @@ fn registrations(data: &Data) -> Tile {
                 caveat: Some(
                     "the service has no filter for registrations to mark as collecting: Registrations shows them all",
                 ),
+                urgent: false,
             },
             Entry {
                 label: "missing credentials",
@@ -400,6 +409,7 @@ fn registrations(data: &Data) -> Tile {
                 caveat: Some(
                     "the service has no filter for missing credentials: Registrations shows them all",
                 ),
+                urgent: false,
             },
             Entry {
                 label: "deregistering",
@@ -408,6 +418,7 @@ fn registrations(data: &Data) -> Tile {
                     RegistrationStatus::Deregistering,
                 )),
                 caveat: None,
+                urgent: false,
             },
         ],
         items,
@@ -438,12 +449,14 @@ fn exemptions(data: &Data) -> Tile {
                 count: Count::of(&data.exemptions, |e| keeps(&expiring, e)),
                 goto: Goto::exemptions(expiring.clone()),
                 caveat: None,
+                urgent: false,
             },
             Entry {
                 label: "expired in 30 days",
                 count: Count::of(&data.exemptions, |e| keeps(&expired, e)),
                 goto: Goto::exemptions(expired.clone()),
                 caveat: None,
+                urgent: false,
             },
         ],
         items: soon
@@ -491,12 +504,14 @@ fn transactions(data: &Data) -> Tile {
                 count: Count::total(&data.invalid),
                 goto: Goto::transactions(filters::invalid()),
                 caveat: None,
+                urgent: true,
             },
             Entry {
                 label: "to fetch again",
                 count: Count::total(&data.refetch),
                 goto: Goto::transactions(filters::processing(ProcessingStatus::NeedsRefetch)),
                 caveat: None,
+                urgent: false,
             },
             Entry {
                 label: "queued over a minute",
@@ -505,6 +520,7 @@ fn transactions(data: &Data) -> Tile {
                 caveat: Some(
                     "Transactions lists every QUEUED one, however recent (the service tells no creation time: the Overview counts those it has seen queued for a minute)",
                 ),
+                urgent: false,
             },
         ],
         items,
@@ -521,6 +537,7 @@ fn imports(data: &Data) -> Tile {
                 status_in: vec![CertificateImportStatus::Uploaded],
             },
             caveat: None,
+            urgent: false,
         }],
         items: data
             .imports
