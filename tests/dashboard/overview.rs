@@ -289,6 +289,25 @@ async fn choosing_a_count_opens_its_list_with_the_same_filter() {
     );
     assert!(filings.contains(" 7 Filings"), "{filings}");
 
+    // A count the service cannot filter by opens the whole list, and the footer says so.
+    d.char('1');
+    complete(&d).await;
+    // From overdue (kept from before): due in 30 days → paused → awaiting clarification → to
+    // mark as collecting.
+    for _ in 0..4 {
+        d.key(KeyCode::Down);
+    }
+    d.key(KeyCode::Enter);
+    let all = d
+        .wait_until("every registration", Duration::from_secs(15), |s| {
+            s.contains("Registrations — ") && s.contains("row 1 of")
+        })
+        .await;
+    assert!(
+        all.contains("no filter for registrations to mark as collecting"),
+        "{all}"
+    );
+
     // `:tile N` opens a tile's first count: the approaching jurisdictions in Nexus.
     d.char('1');
     complete(&d).await;
@@ -469,13 +488,14 @@ async fn the_calendar_marks_the_days_returns_are_due() {
 
 #[tokio::test]
 async fn snapshots_at_200x50_80x24_and_in_mono() {
-    // The clock in the title changes from run to run.
-    let pinned = |screen: String| {
-        let at = screen.find("updated ").map(|i| i + "updated ".len());
-        match at {
-            Some(i) => format!("{}HH:MM{}", &screen[..i], &screen[i + 5..]),
-            None => screen,
+    // The clock in the title and the Today cell changes from run to run.
+    let pinned = |mut screen: String| {
+        for mark in ["updated ", "counted at "] {
+            if let Some(i) = screen.find(mark).map(|i| i + mark.len()) {
+                screen = format!("{}HH:MM{}", &screen[..i], &screen[i + 5..]);
+            }
         }
+        screen
     };
     let d = Dashboard::start(options((200, 50))).await;
     complete(&d).await;

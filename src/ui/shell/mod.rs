@@ -290,7 +290,11 @@ impl Shell {
             let mut taken = false;
             effects.extend(self.with_pane(index, |p, ctx| taken = p.goto(goto, ctx)));
             if taken {
-                effects.extend(self.focus_pane(index));
+                // What the pane that sent the user said (why the list holds more than was
+                // counted) goes along: the tab is not switched with `focus_pane`, which clears it.
+                self.focus = index;
+                self.shown[index] = true;
+                effects.extend(self.with_pane(index, |p, ctx| p.show(ctx)));
                 return effects;
             }
         }

@@ -454,6 +454,24 @@ impl Data {
             .min()
     }
 
+    /// Whether a list could not be read.
+    pub fn any_failed(&self) -> bool {
+        [
+            matches!(self.nexus, Slot::Failed(_)),
+            matches!(self.physical, Slot::Failed(_)),
+            matches!(self.registrations, Slot::Failed(_)),
+            matches!(self.filings, Slot::Failed(_)),
+            matches!(self.paused, Slot::Failed(_)),
+            matches!(self.exemptions, Slot::Failed(_)),
+            matches!(self.invalid, Slot::Failed(_)),
+            matches!(self.refetch, Slot::Failed(_)),
+            matches!(self.queued, Slot::Failed(_)),
+            matches!(self.imports, Slot::Failed(_)),
+        ]
+        .into_iter()
+        .any(|f| f)
+    }
+
     /// Whether every list has answered.
     pub fn is_complete(&self) -> bool {
         ![

@@ -310,8 +310,9 @@ impl Pane for OverviewPane {
         true
     }
 
+    /// The service answers again: counts that failed for want of it are made again.
     fn reconnected(&mut self, ctx: &mut Ctx) {
-        if self.asked.is_empty() && !self.data.is_complete() {
+        if self.loaded_once && self.asked.is_empty() && self.data.any_failed() {
             self.load(ctx);
         }
     }
