@@ -490,3 +490,55 @@ impl Data {
         .any(|w| w)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    #[test]
+    fn the_calendar_ends_with_the_second_month_after_todays() {
+        assert_eq!(calendar_end(day(2026, 11, 24)), day(2027, 1, 31));
+        assert_eq!(calendar_end(day(2027, 1, 31)), day(2027, 3, 31));
+        assert_eq!(calendar_end(day(2027, 12, 1)), day(2028, 2, 29));
+    }
+
+    #[test]
+    fn a_list_reads_on_up_to_the_page_limit_then_counts_are_lower_bounds() {
+        let mut slot: Slot<u32> = Slot::Waiting;
+        let total = u64::from(PAGE_SIZE) * 10;
+        for page in 1..=MAX_PAGES {
+            let rows = vec![page; PAGE_SIZE as usize];
+            let more = slot.add(Page::new(rows, total, page, PAGE_SIZE), true);
+            assert_eq!(more, page < MAX_PAGES, "page {page}");
+        }
+        assert_eq!(slot.rows().len(), (PAGE_SIZE * MAX_PAGES) as usize);
+        assert!(!slot.complete(), "ten pages announced, five read");
+        // A list that ends within the limit is complete.
+        let mut short: Slot<u32> = Slot::Waiting;
+        assert!(short.add(Page::new(vec![1, 2], 3, 1, 2), true));
+        assert!(!short.add(Page::new(vec![3], 3, 2, 2), true));
+        assert!(short.complete());
+        // A count-only list is complete after its one page, whatever its total.
+        let mut few: Slot<u32> = Slot::Waiting;
+        assert!(!few.add(Page::new(vec![1, 2, 3], 40, 1, 3), false));
+        assert!(few.complete());
+    }
+
+    #[test]
+    fn a_failed_list_is_said_and_the_others_still_wait() {
+        let mut data = Data::new(day(2026, 11, 24));
+        let failure = Failure {
+            kind: FailureKind::Server,
+            message: "503 Service Unavailable".into(),
+            fields: Vec::new(),
+        };
+        assert!(data.receive(Ask::Filings, 1, Err(failure), false).is_none());
+        assert_eq!(data.filings, Slot::Failed("503 Service Unavailable".into()));
+        assert!(data.any_failed());
+        assert!(!data.is_complete(), "the other lists are still awaited");
+    }
+}

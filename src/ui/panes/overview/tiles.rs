@@ -555,3 +555,84 @@ fn imports(data: &Data) -> Tile {
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, d).unwrap()
+    }
+
+    #[test]
+    fn places_and_periods_in_a_few_letters() {
+        assert_eq!(place("US", Some("TX"), "Texas"), "TX Texas");
+        assert_eq!(place("CA", Some("ON"), "ON"), "ON");
+        assert_eq!(place("DE", Some("BE"), "BE"), "DE-BE");
+        assert_eq!(place("ZZ_EU", None, ""), "ZZ_EU");
+        assert_eq!(period(day(2026, 10, 1), day(2026, 10, 31)), "2026-10");
+        assert_eq!(period(day(2026, 7, 1), day(2026, 9, 30)), "2026-07–09");
+        assert_eq!(period(day(2025, 7, 1), day(2026, 6, 30)), "2025-07–2026-06");
+    }
+
+    #[test]
+    fn a_tile_adds_its_counts_and_waits_or_fails_with_any_of_them() {
+        let entry = |count| Entry {
+            label: "x",
+            count,
+            goto: Goto::filings(crate::model::filters::FilingFilter::default()),
+            caveat: None,
+            urgent: false,
+        };
+        let tile = |counts: Vec<Count>| Tile {
+            title: "t",
+            entries: counts.into_iter().map(entry).collect(),
+            items: Vec::new(),
+        };
+        assert_eq!(
+            tile(vec![Count::Exact(2), Count::Exact(3)]).count(),
+            Count::Exact(5)
+        );
+        assert_eq!(
+            tile(vec![Count::Exact(2), Count::AtLeast(500)]).count(),
+            Count::AtLeast(502)
+        );
+        assert_eq!(
+            tile(vec![Count::Exact(2), Count::Waiting]).count(),
+            Count::Waiting
+        );
+        let failed = tile(vec![Count::Exact(2), Count::Failed("timed out".into())]);
+        assert_eq!(failed.count().label(), "?");
+        assert_eq!(failed.trouble().unwrap(), "x: could not count: timed out");
+        assert_eq!(Count::AtLeast(1500).label(), "1,500+");
+    }
+
+    #[test]
+    fn counts_on_an_empty_organization_are_zero_not_missing() {
+        let mut data = Data::new(day(2026, 11, 24));
+        fn empty<T>() -> Slot<T> {
+            Slot::Loaded {
+                rows: Vec::new(),
+                total: 0,
+                complete: true,
+            }
+        }
+        data.nexus = empty();
+        data.physical = empty();
+        data.registrations = empty();
+        data.filings = empty();
+        data.paused = empty();
+        data.exemptions = empty();
+        data.invalid = empty();
+        data.refetch = empty();
+        data.queued = empty();
+        data.imports = Slot::Unavailable("needs the Tenanted API");
+        let all = tiles(&data);
+        assert_eq!(all.len(), 7);
+        for tile in &all[..6] {
+            assert_eq!(tile.count(), Count::Exact(0), "{}", tile.title);
+        }
+        assert_eq!(all[6].count().label(), "–");
+    }
+}
