@@ -608,16 +608,17 @@ mod tests {
         assert_eq!(Count::AtLeast(1500).label(), "1,500+");
     }
 
+    fn empty<T>() -> Slot<T> {
+        Slot::Loaded {
+            rows: Vec::new(),
+            total: 0,
+            complete: true,
+        }
+    }
+
     #[test]
     fn counts_on_an_empty_organization_are_zero_not_missing() {
         let mut data = Data::new(day(2026, 11, 24));
-        fn empty<T>() -> Slot<T> {
-            Slot::Loaded {
-                rows: Vec::new(),
-                total: 0,
-                complete: true,
-            }
-        }
         data.nexus = empty();
         data.physical = empty();
         data.registrations = empty();
