@@ -21,7 +21,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 use futures::{FutureExt, Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -276,6 +276,17 @@ fn apply_event(
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             effects.extend(shell.handle_key(key));
             true
+        }
+        Event::Mouse(mouse) => {
+            // The pointer moving or a button let go changes nothing on screen.
+            let acts = matches!(
+                mouse.kind,
+                MouseEventKind::Down(_) | MouseEventKind::ScrollDown | MouseEventKind::ScrollUp
+            );
+            if acts {
+                effects.extend(shell.handle_mouse(mouse));
+            }
+            acts
         }
         Event::Resize(..) => true,
         _ => false,

@@ -355,6 +355,10 @@ pub struct Config {
     /// Minutes between the Overview's own refreshes (default 10; 0: only on `r`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overview_refresh_minutes: Option<u32>,
+    /// Whether the dashboard takes the mouse (default true); `false` leaves it to the
+    /// terminal's own selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mouse: Option<bool>,
     /// Profiles by name. Private so that every profile's `name` matches its key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, Profile>,

@@ -176,6 +176,13 @@ pub trait Pane: Send {
     /// A raw key while [`Pane::captures_text`] is true.
     fn on_key(&mut self, _key: KeyEvent, _ctx: &mut Ctx) {}
 
+    /// A click of the left button at (`column`, `row`), in screen cells, on the pane as last
+    /// drawn. Returns whether the pane used it. (The wheel reaches a pane as [`Action::Up`] and
+    /// [`Action::Down`].)
+    fn on_click(&mut self, _column: u16, _row: u16, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
     /// The answer to a call the pane made.
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);
 

@@ -6,7 +6,7 @@
 use crate::effect::OrganizationCall;
 use std::collections::HashMap;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -97,6 +97,9 @@ pub struct Shell {
     #[allow(clippy::zero_sized_map_values)] // one kind of call today, named for the next
     own_calls: HashMap<RequestId, ShellCall>,
     pane_factory: Option<PaneFactory>,
+    /// Where the last draw put each tab's label and the panes, for the mouse.
+    tab_hits: Vec<Rect>,
+    body: Rect,
 }
 
 impl Shell {
@@ -142,6 +145,8 @@ impl Shell {
             #[allow(clippy::zero_sized_map_values)]
             own_calls: HashMap::new(),
             pane_factory: None,
+            tab_hits: Vec::new(),
+            body: Rect::default(),
         }
     }
 
@@ -495,6 +500,85 @@ impl Shell {
         }
     }
 
+    /// Handles one mouse event: a click on a tab shows it, a click in the pane goes to the pane
+    /// (a row, a tile, a column's header, a dialog's button), a click on the quit question's
+    /// buttons answers it, and the wheel scrolls whatever is on screen, three rows a notch.
+    pub fn handle_mouse(&mut self, mouse: MouseEvent) -> Vec<Effect> {
+        let scroll = match mouse.kind {
+            MouseEventKind::ScrollDown => Some(KeyCode::Down),
+            MouseEventKind::ScrollUp => Some(KeyCode::Up),
+            MouseEventKind::Down(MouseButton::Left) => None,
+            _ => return Vec::new(),
+        };
+        let (column, row) = (mouse.column, mouse.row);
+        if let Some(code) = scroll {
+            return self.scroll(code);
+        }
+        match self.overlay.take() {
+            Some(Overlay::ConfirmQuit(confirm)) => {
+                return match confirm.click(self.body, column, row) {
+                    ConfirmOutcome::Yes => self.quit_now(),
+                    ConfirmOutcome::No => Vec::new(),
+                    ConfirmOutcome::None => {
+                        self.overlay = Some(Overlay::ConfirmQuit(confirm));
+                        Vec::new()
+                    }
+                };
+            }
+            Some(other) => {
+                // A click elsewhere leaves the help, the messages and the command line open.
+                self.overlay = Some(other);
+                return Vec::new();
+            }
+            None => {}
+        }
+        let position = ratatui::layout::Position::new(column, row);
+        if let Some(index) = self.tab_hits.iter().position(|r| r.contains(position)) {
+            return self.focus_pane(index);
+        }
+        if self.body.contains(position) {
+            return self.with_pane(self.focus, |p, ctx| {
+                p.on_click(column, row, ctx);
+            });
+        }
+        Vec::new()
+    }
+
+    /// A notch of the wheel: three rows up or down, in the overlay on top or the pane.
+    fn scroll(&mut self, code: KeyCode) -> Vec<Effect> {
+        const ROWS: usize = 3;
+        let key = KeyEvent::new(code, KeyModifiers::NONE);
+        match &mut self.overlay {
+            Some(Overlay::Help(help)) => {
+                for _ in 0..ROWS {
+                    help.handle_key(key);
+                }
+                return Vec::new();
+            }
+            Some(Overlay::Messages(view)) => {
+                for _ in 0..ROWS {
+                    view.handle_key(key);
+                }
+                return Vec::new();
+            }
+            Some(_) => return Vec::new(),
+            None => {}
+        }
+        if self.panes[self.focus].captures_text() {
+            return Vec::new();
+        }
+        let action = if code == KeyCode::Down {
+            Action::Down
+        } else {
+            Action::Up
+        };
+        self.with_pane(self.focus, |p, ctx| {
+            for _ in 0..ROWS {
+                p.on_action(action, ctx);
+            }
+        })
+    }
+
     /// Quits, after asking when a pane holds unsaved input.
     fn request_quit(&mut self) -> Vec<Effect> {
         if self.panes.iter().any(|p| p.has_unsaved_input()) {
@@ -708,6 +792,8 @@ impl Shell {
             header,
         );
         frame.render_widget(Paragraph::new(self.tabs_line(tabs.width)), tabs);
+        self.tab_hits = self.tab_areas(tabs);
+        self.body = body;
         let theme = self.theme.clone();
         self.panes[self.focus].draw(frame, body, &theme, &self.keymap, true);
         if self.flash.current().is_some() {
@@ -797,6 +883,24 @@ impl Shell {
             spans.push(Span::styled(label, style));
         }
         Line::from(spans)
+    }
+
+    /// Where each tab's label is in the tab bar `area` (as [`Shell::tabs_line`] draws it).
+    fn tab_areas(&self, area: Rect) -> Vec<Rect> {
+        use unicode_width::UnicodeWidthStr;
+        let titles: Vec<String> = self.panes.iter().map(|p| p.title().to_owned()).collect();
+        let (labels, gap) = tab_labels(&titles, self.focus, usize::from(area.width));
+        let mut x = area.x.saturating_add(1);
+        let mut areas = Vec::with_capacity(labels.len());
+        for label in labels {
+            let width = u16::try_from(label.width()).unwrap_or(u16::MAX);
+            let visible = Rect::new(x, area.y, width, 1).intersection(area);
+            areas.push(visible);
+            x = x
+                .saturating_add(width)
+                .saturating_add(u16::try_from(gap).unwrap_or(u16::MAX));
+        }
+        areas
     }
 
     /// What is under way on the focused pane, else the connection's trouble (cut to `width`,

@@ -25,7 +25,7 @@ use crate::ui::pane::{Ctx, Level};
 use crate::ui::text::{thousands, truncate};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable};
+use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable, TableClick};
 use unicode_width::UnicodeWidthStr;
 
 /// What a list is of: its rows, its filter, its call and its columns.
@@ -77,6 +77,17 @@ pub trait ListSpec: Send + 'static {
     fn default_sort() -> Option<crate::ui::widgets::paged_table::Sort> {
         None
     }
+}
+
+/// What a click did to a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListClick {
+    /// It hit nothing that acts.
+    Nothing,
+    /// It selected a row or sorted the list.
+    Used,
+    /// It hit the row already selected: the caller opens it.
+    Open,
 }
 
 /// Pages a list read whole (a filter kept on this side) reads at most.
@@ -557,6 +568,31 @@ impl<L: ListSpec> ListView<L> {
         }
         self.fetch(ctx);
         true
+    }
+
+    /// A click at (`column`, `row`) on the list as last drawn: a sortable column's header sorts
+    /// by it (the other way on a second click), a row is selected, and a click on the row already
+    /// selected opens it (returns [`ListClick::Open`]).
+    pub fn click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> ListClick {
+        match self.table.click(column, row) {
+            TableClick::Nothing => ListClick::Nothing,
+            TableClick::Header(key) => {
+                self.pages.cancel_all(ctx);
+                self.previous = None;
+                self.table.sort_by(key);
+                if let Some(sort) = self.table.sort() {
+                    ctx.notify(Level::Info, format!("sorted by {sort}"));
+                }
+                self.fetch(ctx);
+                ListClick::Used
+            }
+            TableClick::Row(index) if index == self.table.cursor() => ListClick::Open,
+            TableClick::Row(index) => {
+                self.table.select(index);
+                self.fetch(ctx);
+                ListClick::Used
+            }
+        }
     }
 
     /// Whether any column sorts (the sort keys are offered).

@@ -36,7 +36,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-pub use self::list::{ListSpec, ListView, Load};
+pub use self::list::{ListClick, ListSpec, ListView, Load};
 pub(crate) use self::list::{list_row, list_spec};
 pub use self::requests::{Operation, Requests, Scope};
 pub use self::screen::{
@@ -301,6 +301,8 @@ impl<S: PaneSpec> Clone for PaneState<S> {
 pub struct Skeleton<S: PaneSpec> {
     pub spec: S,
     pub parts: Parts<S>,
+    /// Inside the pane's border, as last drawn: where its dialogs are, for the mouse.
+    inner: Rect,
 }
 
 impl<S: PaneSpec + Default> Default for Skeleton<S> {
@@ -314,6 +316,7 @@ impl<S: PaneSpec> Skeleton<S> {
         Skeleton {
             spec,
             parts: Parts::new(),
+            inner: Rect::default(),
         }
     }
 
@@ -603,6 +606,30 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         }
     }
 
+    fn on_click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> bool {
+        if let Some(Overlay::Discard(confirm)) = self.parts.overlays.last() {
+            match confirm.click(self.inner, column, row) {
+                ConfirmOutcome::Yes => {
+                    self.parts.overlays.pop();
+                    self.discard();
+                }
+                ConfirmOutcome::No => {
+                    self.parts.overlays.pop();
+                }
+                ConfirmOutcome::None => return false,
+            }
+            return true;
+        }
+        if !self.parts.overlays.is_empty() || !self.parts.screen.is_list() {
+            return false;
+        }
+        match self.parts.list.click(column, row, ctx) {
+            ListClick::Nothing => false,
+            ListClick::Used => true,
+            ListClick::Open => self.list_action(Action::Open, ctx),
+        }
+    }
+
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
         if self.parts.list.owns(id) {
             self.parts.list.receive(id, result, ctx);
@@ -677,6 +704,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 Span::styled(format!("— {} ", self.subtitle()), theme.muted),
             ]));
         let inner = block.inner(area);
+        self.inner = inner;
         frame.render_widget(block, area);
         let line = self.spec.list_line(&self.parts, theme);
         let buf = frame.buffer_mut();

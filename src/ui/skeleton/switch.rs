@@ -128,6 +128,10 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active_mut().on_key(key, ctx);
     }
 
+    fn on_click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> bool {
+        self.active_mut().on_click(column, row, ctx)
+    }
+
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
         if self.first.waits_for(id) {
             self.first.receive(id, result, ctx);
