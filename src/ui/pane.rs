@@ -140,6 +140,11 @@ impl<'a> Ctx<'a> {
         self.effects.push(Effect::Goto(Box::new(goto)));
     }
 
+    /// Writes a list to a file through the export engine (see [`Effect::Export`]).
+    pub fn export(&mut self, export: crate::effect::ViewExport) {
+        self.effects.push(Effect::Export(Box::new(export)));
+    }
+
     pub fn copy(&mut self, text: impl Into<String>) {
         self.effects.push(Effect::Copy(text.into()));
     }

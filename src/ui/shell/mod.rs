@@ -100,6 +100,20 @@ pub struct Shell {
     /// Where the last draw put each tab's label and the panes, for the mouse.
     tab_hits: Vec<Rect>,
     body: Rect,
+    /// The export under way, as the status line tells it.
+    export: Option<ExportStatus>,
+}
+
+/// How far the export under way has come.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportStatus {
+    /// What is exported: `transactions`.
+    pub what: String,
+    /// Where to.
+    pub path: String,
+    /// Rows read so far, and the total once the first page told it.
+    pub done: u64,
+    pub total: Option<u64>,
 }
 
 impl Shell {
@@ -147,6 +161,7 @@ impl Shell {
             pane_factory: None,
             tab_hits: Vec::new(),
             body: Rect::default(),
+            export: None,
         }
     }
 
@@ -468,6 +483,12 @@ impl Shell {
         if key.code == KeyCode::Esc && self.focused_retry().is_some() {
             return self.stop_waiting();
         }
+        if key.code == KeyCode::Esc
+            && self.export.is_some()
+            && !self.panes[self.focus].captures_text()
+        {
+            return vec![Effect::CancelExport];
+        }
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
@@ -497,6 +518,25 @@ impl Shell {
             action => self.with_pane(self.focus, |p, ctx| {
                 p.on_action(action, ctx);
             }),
+        }
+    }
+
+    /// An export started, or moved on: the status line says how far it has come.
+    pub fn export_progress(&mut self, status: ExportStatus) {
+        self.export = Some(status);
+    }
+
+    /// Whether an export is under way.
+    pub fn exporting(&self) -> bool {
+        self.export.is_some()
+    }
+
+    /// The export ended: `Ok` with what was written, `Err` with why not.
+    pub fn export_ended(&mut self, result: Result<String, String>) {
+        self.export = None;
+        match result {
+            Ok(done) => self.notify(Level::Success, done),
+            Err(why) => self.notify(Level::Error, why),
         }
     }
 
@@ -721,7 +761,7 @@ impl Shell {
     /// for are added to `effects`. Returns whether anything visible changed.
     pub fn tick(&mut self, effects: &mut Vec<Effect>) -> bool {
         let mut changed = self.flash.tick();
-        if self.waiting.values().any(|(p, _)| *p == self.focus) {
+        if self.export.is_some() || self.waiting.values().any(|(p, _)| *p == self.focus) {
             self.spinner = (self.spinner + 1) % SPINNER.len();
             changed = true;
         }
@@ -906,6 +946,24 @@ impl Shell {
     /// What is under way on the focused pane, else the connection's trouble (cut to `width`,
     /// pointing to `:messages` when too long).
     fn status_line(&self, width: u16) -> Line<'static> {
+        if let Some(export) = &self.export {
+            let counted = match export.total {
+                Some(total) => format!(
+                    "{} of {} rows",
+                    crate::ui::text::thousands(export.done),
+                    crate::ui::text::thousands(total)
+                ),
+                None => "waiting for the first page".to_owned(),
+            };
+            let text = format!(
+                " {} exporting {}: {counted} → {}  Esc cancels",
+                SPINNER[self.spinner], export.what, export.path
+            );
+            return Line::from(Span::styled(
+                crate::ui::text::truncate(&text, usize::from(width)).into_owned(),
+                self.theme.muted,
+            ));
+        }
         let loading: Vec<&str> = self
             .waiting
             .values()

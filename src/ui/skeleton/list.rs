@@ -431,6 +431,13 @@ impl<L: ListSpec> ListView<L> {
         L::filter_of(values, &self.filter)
     }
 
+    /// The list as the export engine reads it: the filter and the sort in force; `None` for a
+    /// list it cannot export.
+    pub fn query(&self) -> Option<crate::export::ListQuery> {
+        let call = L::call(&self.filter, self.table.sort_keys(), PageParams::new(1, 1));
+        crate::export::ListQuery::from_call(&call)
+    }
+
     /// The sort chosen, if any.
     pub fn sort(&self) -> Option<crate::ui::widgets::paged_table::Sort> {
         self.table.sort()

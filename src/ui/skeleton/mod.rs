@@ -495,6 +495,39 @@ impl<S: PaneSpec> Skeleton<S> {
     }
 }
 
+/// What `:export FORMAT [FILE]` asks for on a list: `query` written as `csv`, `json` or `jsonl`
+/// to FILE, by default `<list>-<YYYY-MM-DD>.<ext>` in the current directory.
+pub fn export_of(
+    query: crate::export::ListQuery,
+    args: &[&str],
+) -> Result<crate::effect::ViewExport, String> {
+    use crate::export::Format;
+    const USAGE: &str = "Usage: :export csv|json|jsonl [FILE]";
+    let format = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+        Some("csv") => Format::Csv,
+        Some("json") => Format::Json,
+        Some("jsonl") => Format::Jsonl,
+        _ => return Err(USAGE.to_owned()),
+    };
+    let path = match args.get(1..) {
+        Some(rest) if !rest.is_empty() => std::path::PathBuf::from(rest.join(" ")),
+        _ => {
+            let ext = match format {
+                Format::Csv => "csv",
+                Format::Json => "json",
+                Format::Jsonl => "jsonl",
+            };
+            let day = crate::clock::today().format("%Y-%m-%d");
+            std::path::PathBuf::from(format!("{}-{day}.{ext}", query.resource().name()))
+        }
+    };
+    Ok(crate::effect::ViewExport {
+        query,
+        format,
+        path,
+    })
+}
+
 /// Opens the detail of `row`: shown at once, the rest asked for.
 pub fn open_detail<S: PaneSpec>(spec: &mut S, parts: &mut Parts<S>, row: &Row<S>, ctx: &mut Ctx) {
     parts.requests.cancel_detail(ctx);
@@ -647,7 +680,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        let mut commands = vec!["filter", "refresh"];
+        let mut commands = vec!["filter", "refresh", "export"];
         commands.extend(self.spec.commands());
         commands
     }
@@ -662,6 +695,13 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         match name {
             "filter" => self.parts.screen = Screen::Filter(self.parts.list.filter_form()),
             "refresh" => self.parts.list.refresh(ctx),
+            "export" => match self.parts.list.query() {
+                Some(query) => match export_of(query, args) {
+                    Ok(export) => ctx.export(export),
+                    Err(usage) => ctx.notify(Level::Error, usage),
+                },
+                None => ctx.notify(Level::Error, "This list cannot be exported."),
+            },
             _ => return false,
         }
         true
