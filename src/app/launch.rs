@@ -78,6 +78,7 @@ pub async fn prepare(
     let system = System::from_env();
     let mut mouse = !options.no_mouse;
     let mut config_path = None;
+    let mut views = std::collections::BTreeMap::new();
     let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
@@ -106,6 +107,7 @@ pub async fn prepare(
         let config = Config::load_named(&path, named.is_some())?;
         mouse &= config.mouse.unwrap_or(true);
         config_path = Some(path.clone());
+        views.clone_from(&config.views);
         let requested = options.profile.clone();
         let api = options.api;
         let resolved = {
@@ -159,7 +161,8 @@ pub async fn prepare(
         None => theme,
     };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
-        .with_pane_factory(move || panes::with(settings));
+        .with_pane_factory(move || panes::with(settings))
+        .with_views(config_path.clone(), views);
     if let Some(version) = client.generation().api_version() {
         shell = shell.with_tenanted(version);
     }

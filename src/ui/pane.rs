@@ -188,6 +188,18 @@ pub trait Pane: Send {
         false
     }
 
+    /// The list's filter and sort as a view to keep (`:view save NAME`); `None` for a pane
+    /// without a list.
+    fn saved_view(&self) -> Option<crate::config::SavedView> {
+        None
+    }
+
+    /// Shows the list as `view` keeps it: its filter and sort, from the first row, whatever was
+    /// open over the list closed. Returns whether the pane took it.
+    fn apply_view(&mut self, _view: &crate::config::SavedView, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
     /// The answer to a call the pane made.
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);
 

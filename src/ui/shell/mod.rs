@@ -22,6 +22,7 @@ use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
 mod organizations;
+mod views;
 
 use self::organizations::{ShellCall, command_line};
 use crate::api::RetryNotice;
@@ -102,6 +103,10 @@ pub struct Shell {
     body: Rect,
     /// The export under way, as the status line tells it.
     export: Option<ExportStatus>,
+    /// Saved views by pane and name, and the file they are kept in.
+    views: views::Views,
+    /// The focused pane's saved views, for the command line's completion.
+    view_names: views::ViewNames,
 }
 
 /// How far the export under way has come.
@@ -124,7 +129,7 @@ impl Shell {
         header: HeaderInfo,
     ) -> Self {
         let shown = vec![false; panes.len()];
-        let mut commands: Vec<String> = ["quit", "help", "messages", "theme"]
+        let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "view"]
             .iter()
             .map(|c| (*c).to_owned())
             .collect();
@@ -134,7 +139,8 @@ impl Shell {
         }
         commands.sort();
         commands.dedup();
-        let command_line = command_line(commands.clone(), Vec::new());
+        let view_names = views::ViewNames::default();
+        let command_line = command_line(commands.clone(), Vec::new(), view_names.clone());
         Shell {
             panes,
             shown,
@@ -162,6 +168,8 @@ impl Shell {
             tab_hits: Vec::new(),
             body: Rect::default(),
             export: None,
+            views: views::Views::default(),
+            view_names,
         }
     }
 
@@ -506,6 +514,7 @@ impl Shell {
                 Vec::new()
             }
             Action::CommandLine => {
+                self.view_names.set(self.focused_view_names());
                 self.command_line.open();
                 self.overlay = Some(Overlay::Command);
                 Vec::new()
@@ -657,6 +666,7 @@ impl Shell {
                 return Vec::new();
             }
             "org" => return self.org_command(&args),
+            "view" => return self.view_command(&args),
             "theme" => {
                 return if let Some(theme) = args.first() {
                     vec![Effect::Theme((*theme).to_owned())]
@@ -733,6 +743,9 @@ impl Shell {
         }
         if self.header.read_only {
             extra.push("Read-only mode: changes are turned off.".into());
+        }
+        if !self.focused_view_names().is_empty() {
+            extra.push(self.views_said());
         }
         if self.organizations.len() > 1 {
             extra.push(format!(

@@ -44,12 +44,13 @@ pub use self::screen::{
     Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
+use crate::config::{SavedView, ViewValue};
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::form::FormOutcome;
+use crate::ui::widgets::form::{FieldValue, FormOutcome};
 
 /// A row of a pane's list.
 pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
@@ -661,6 +662,65 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             ListClick::Used => true,
             ListClick::Open => self.list_action(Action::Open, ctx),
         }
+    }
+
+    fn saved_view(&self) -> Option<SavedView> {
+        let list = &self.parts.list;
+        let filter = list
+            .filter_form()
+            .values()
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    FieldValue::Text(t) | FieldValue::Choice(t) => ViewValue::Text(t.clone()),
+                    FieldValue::Bool(b) => ViewValue::Bool(*b),
+                    FieldValue::List(items) => ViewValue::List(items.clone()),
+                };
+                (name.to_owned(), value)
+            })
+            .collect();
+        Some(SavedView {
+            sort: list.sort().map(|s| s.order_by()),
+            filter,
+        })
+    }
+
+    fn apply_view(&mut self, view: &SavedView, ctx: &mut Ctx) -> bool {
+        let default = <S::List as ListSpec>::Filter::default();
+        let mut form = <S::List as ListSpec>::filter_form(&default);
+        for (name, value) in &view.filter {
+            let value = match value {
+                ViewValue::Text(t) => FieldValue::Text(t.clone()),
+                ViewValue::Bool(b) => FieldValue::Bool(*b),
+                ViewValue::List(items) => FieldValue::List(items.clone()),
+            };
+            form = form.with_value(name, value);
+        }
+        let filter = <S::List as ListSpec>::filter_of(&form.values(), &default);
+        let sort = view.sort.as_deref().and_then(|sort| {
+            let (key, descending) = match sort.strip_prefix('-') {
+                Some(key) => (key, true),
+                None => (sort, false),
+            };
+            <S::List as ListSpec>::columns()
+                .iter()
+                .find(|c| c.sortable() && c.key == key)
+                .map(|c| crate::ui::widgets::paged_table::Sort {
+                    key: c.key,
+                    descending,
+                })
+        });
+        self.parts.tenanted = ctx.tenanted().is_some();
+        self.restore(
+            PaneState {
+                filter,
+                sort,
+                cursor: 0,
+                detail: None,
+            },
+            ctx,
+        );
+        true
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {

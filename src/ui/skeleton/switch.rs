@@ -132,6 +132,14 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active_mut().on_click(column, row, ctx)
     }
 
+    fn saved_view(&self) -> Option<crate::config::SavedView> {
+        self.active().saved_view()
+    }
+
+    fn apply_view(&mut self, view: &crate::config::SavedView, ctx: &mut Ctx) -> bool {
+        self.active_mut().apply_view(view, ctx)
+    }
+
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
         if self.first.waits_for(id) {
             self.first.receive(id, result, ctx);
