@@ -67,6 +67,7 @@ pub enum Slot<T> {
     Unavailable(&'static str),
 }
 
+#[allow(clippy::derivable_impls)] // derived, it would ask `T: Default`
 impl<T> Default for Slot<T> {
     fn default() -> Self {
         Slot::Waiting
