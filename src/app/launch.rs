@@ -79,6 +79,7 @@ pub async fn prepare(
     let mut mouse = !options.no_mouse;
     let mut config_path = None;
     let mut views = std::collections::BTreeMap::new();
+    let mut columns = std::collections::BTreeMap::new();
     let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
@@ -108,6 +109,7 @@ pub async fn prepare(
         mouse &= config.mouse.unwrap_or(true);
         config_path = Some(path.clone());
         views.clone_from(&config.views);
+        columns.clone_from(&config.columns);
         let requested = options.profile.clone();
         let api = options.api;
         let resolved = {
@@ -162,7 +164,8 @@ pub async fn prepare(
     };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
         .with_pane_factory(move || panes::with(settings))
-        .with_views(config_path.clone(), views);
+        .with_views(config_path.clone(), views)
+        .with_columns(columns);
     if let Some(version) = client.generation().api_version() {
         shell = shell.with_tenanted(version);
     }

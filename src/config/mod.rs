@@ -363,6 +363,10 @@ pub struct Config {
     /// NAME` writes them, `:view NAME` shows the list so again.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub views: BTreeMap<String, BTreeMap<String, SavedView>>,
+    /// The columns each list shows, by pane (`transactions = ["date", "customer", "total"]`):
+    /// a column's name is its title in lower case, words joined by `_`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub columns: BTreeMap<String, Vec<String>>,
     /// Profiles by name. Private so that every profile's `name` matches its key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, Profile>,

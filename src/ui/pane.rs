@@ -200,6 +200,12 @@ pub trait Pane: Send {
         false
     }
 
+    /// Shows only the list's columns named (`[columns]` in the config file); a name the list
+    /// does not have is refused, with the names there are.
+    fn choose_columns(&mut self, _names: &[String]) -> Result<(), String> {
+        Err(format!("{} has no columns to choose", self.title()))
+    }
+
     /// The answer to a call the pane made.
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);
 

@@ -382,7 +382,8 @@ impl Dashboard {
         None
     }
 
-    /// The dashboard with the saved views of the config file at `file` (written there too).
+    /// The dashboard with the saved views (written there too) and the columns of the config
+    /// file at `file`.
     pub async fn start_with_views(options: Options, file: std::path::PathBuf) -> Self {
         let sandbox = Sandbox::start(
             anchored(options.sandbox.clone()),
@@ -391,7 +392,7 @@ impl Dashboard {
         .await
         .unwrap();
         let client = client_for(&sandbox);
-        let views = taxdash::config::Config::load(&file).unwrap().views;
+        let config = taxdash::config::Config::load(&file).unwrap();
         let header = HeaderInfo {
             profile: "demo".into(),
             organization: DEMO_CREDENTIALS[0].0.into(),
@@ -402,7 +403,8 @@ impl Dashboard {
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
             .open_on(options.first_tab)
-            .with_views(Some(file), views);
+            .with_views(Some(file), config.views)
+            .with_columns(config.columns);
         Self::run_loop(sandbox, client, shell, options.size)
     }
 }

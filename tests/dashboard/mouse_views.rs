@@ -182,3 +182,39 @@ async fn a_saved_view_is_kept_in_the_config_file_and_shown_again() {
     d.wait_for("No view nowhere").await;
     d.quit().await;
 }
+
+#[tokio::test]
+async fn the_config_file_chooses_the_columns_and_columns_toggles_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    std::fs::write(
+        &file,
+        "[columns]\nregistrations = [\"jurisdiction\", \"status\"]\n",
+    )
+    .unwrap();
+    let d = Dashboard::start_with_views(Options::default(), file).await;
+    let screen = d.wait_for("row 1 of").await;
+    let header = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("Jurisdiction"))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(header(&screen).contains("Status"), "{screen}");
+    assert!(!screen.contains("Sales tax ID"), "{screen}");
+
+    d.command("columns sales_tax_id");
+    d.wait_for("sales_tax_id shown").await;
+    assert!(header(&d.screen()).contains("Sales tax ID"));
+    d.command("columns");
+    let said = d
+        .wait_for("Columns: jurisdiction, status, sales_tax_id")
+        .await;
+    assert!(said.contains("hidden: "), "{said}");
+    d.command("columns status jurisdiction sales_tax_id");
+    d.wait_for("Columns: the last column shown stays").await;
+    d.command("columns nonesuch");
+    d.wait_for("Columns: no column nonesuch in registrations")
+        .await;
+    d.quit().await;
+}

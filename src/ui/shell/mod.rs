@@ -4,7 +4,7 @@
 //! without being sent.
 
 use crate::effect::OrganizationCall;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Frame;
@@ -107,6 +107,8 @@ pub struct Shell {
     views: views::Views,
     /// The focused pane's saved views, for the command line's completion.
     view_names: views::ViewNames,
+    /// The columns the config file chose, by pane.
+    columns: BTreeMap<String, Vec<String>>,
 }
 
 /// How far the export under way has come.
@@ -170,6 +172,7 @@ impl Shell {
             export: None,
             views: views::Views::default(),
             view_names,
+            columns: BTreeMap::new(),
         }
     }
 

@@ -161,6 +161,7 @@ impl Shell {
             let panes = factory();
             if panes.len() == self.panes.len() {
                 self.panes = panes;
+                self.apply_columns();
             }
         }
         self.shown = vec![false; self.panes.len()];

@@ -56,6 +56,31 @@ impl Shell {
         self
     }
 
+    /// Shows only the columns `[columns]` in the config file names for each pane (by its title in
+    /// lower case); names a pane does not know are said in the footer.
+    #[must_use]
+    pub fn with_columns(mut self, columns: BTreeMap<String, Vec<String>>) -> Self {
+        self.columns = columns;
+        self.apply_columns();
+        self
+    }
+
+    /// Gives each pane the columns the config file chose for it.
+    pub(super) fn apply_columns(&mut self) {
+        let mut troubles = Vec::new();
+        for pane in &mut self.panes {
+            let key = pane.title().to_lowercase();
+            if let Some(names) = self.columns.get(&key)
+                && let Err(why) = pane.choose_columns(names)
+            {
+                troubles.push(format!("[columns] {key}: {why}"));
+            }
+        }
+        for trouble in troubles {
+            self.notify_error(trouble);
+        }
+    }
+
     /// The focused pane's key in `[views.<pane>]`.
     fn view_pane(&self) -> String {
         self.panes[self.focus].title().to_lowercase()

@@ -496,6 +496,38 @@ impl<S: PaneSpec> Skeleton<S> {
     }
 }
 
+/// `:columns` says which columns the list shows and hides; `:columns NAME…` shows each hidden
+/// one named and hides each shown one.
+fn columns_command<L: ListSpec>(list: &mut ListView<L>, args: &[&str], ctx: &mut Ctx) {
+    let all = ListView::<L>::column_names();
+    if args.is_empty() {
+        let (shown, hidden): (Vec<String>, Vec<String>) =
+            all.into_iter().partition(|n| list.shows_column(n));
+        let mut said = format!("Columns: {}", shown.join(", "));
+        if !hidden.is_empty() {
+            let _ = std::fmt::Write::write_fmt(
+                &mut said,
+                format_args!("; hidden: {}", hidden.join(", ")),
+            );
+        }
+        said.push_str(". :columns NAME shows or hides one.");
+        ctx.notify(Level::Info, said);
+        return;
+    }
+    let mut said = Vec::new();
+    for name in args {
+        match list.toggle_column(&name.to_lowercase()) {
+            Ok(true) => said.push(format!("{name} shown")),
+            Ok(false) => said.push(format!("{name} hidden")),
+            Err(why) => {
+                ctx.notify(Level::Error, format!("Columns: {why}"));
+                return;
+            }
+        }
+    }
+    ctx.notify(Level::Info, said.join(", "));
+}
+
 /// What `:export FORMAT [FILE]` asks for on a list: `query` written as `csv`, `json` or `jsonl`
 /// to FILE, by default `<list>-<YYYY-MM-DD>.<ext>` in the current directory.
 pub fn export_of(
@@ -664,6 +696,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         }
     }
 
+    fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
+        self.parts.list.choose_columns(names)
+    }
+
     fn saved_view(&self) -> Option<SavedView> {
         let list = &self.parts.list;
         let filter = list
@@ -740,7 +776,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        let mut commands = vec!["filter", "refresh", "export"];
+        let mut commands = vec!["filter", "refresh", "export", "columns"];
         commands.extend(self.spec.commands());
         commands
     }
@@ -755,6 +791,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         match name {
             "filter" => self.parts.screen = Screen::Filter(self.parts.list.filter_form()),
             "refresh" => self.parts.list.refresh(ctx),
+            "columns" => columns_command(&mut self.parts.list, args, ctx),
             "export" => match self.parts.list.query() {
                 Some(query) => match export_of(query, args) {
                     Ok(export) => ctx.export(export),

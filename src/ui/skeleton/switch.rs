@@ -132,6 +132,13 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active_mut().on_click(column, row, ctx)
     }
 
+    /// Both lists take the names each has: taken when either knows them all.
+    fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
+        let first = self.first_mut().choose_columns(names);
+        let second = self.second_mut().choose_columns(names);
+        first.or(second)
+    }
+
     fn saved_view(&self) -> Option<crate::config::SavedView> {
         self.active().saved_view()
     }
