@@ -218,3 +218,87 @@ async fn the_config_file_chooses_the_columns_and_columns_toggles_them() {
         .await;
     d.quit().await;
 }
+
+/// A front to the sandbox that, while `stalled` is set, never answers the registrations list.
+async fn stalling_front(
+    target: String,
+    stalled: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> String {
+    use axum::body::{Body, to_bytes};
+    use axum::extract::Request;
+    use axum::response::Response;
+    use std::sync::atomic::Ordering;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let http = reqwest::Client::new();
+    let router = axum::Router::new().fallback(move |request: Request| {
+        let (http, target, stalled) = (http.clone(), target.clone(), stalled.clone());
+        async move {
+            if stalled.load(Ordering::SeqCst) && request.uri().path() == "/v1/registrations" {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+            }
+            let path = request
+                .uri()
+                .path_and_query()
+                .map_or("/", |p| p.as_str())
+                .to_owned();
+            let method = request.method().clone();
+            let headers = request.headers().clone();
+            let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+            let mut call = http
+                .request(method, format!("{target}{path}"))
+                .body(body.to_vec());
+            for (name, value) in &headers {
+                if name != axum::http::header::HOST && name != axum::http::header::CONTENT_LENGTH {
+                    call = call.header(name, value);
+                }
+            }
+            let answer = call.send().await.unwrap();
+            let status = answer.status();
+            let mut response = Response::new(Body::from(answer.bytes().await.unwrap()));
+            *response.status_mut() = status;
+            response.headers_mut().insert(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            );
+            response
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    base
+}
+
+#[tokio::test]
+async fn an_export_under_way_leaves_the_keys_working_and_esc_cancels_it_leaving_no_file() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let stalled = Arc::new(AtomicBool::new(false));
+    let switch = stalled.clone();
+    let d =
+        Dashboard::start_behind(Options::default(), |target| stalling_front(target, switch)).await;
+    let total = registrations(&d).await;
+    d.wait_for(&format!("row 1 of {total}")).await;
+
+    stalled.store(true, Ordering::SeqCst);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("registrations.jsonl");
+    d.command(&format!("export jsonl {}", file.display()));
+    d.wait_for("exporting registrations: waiting for the first page")
+        .await;
+    // The list still moves while the export waits.
+    d.char('j');
+    d.wait_for(&format!("row 2 of {total}")).await;
+
+    d.key(KeyCode::Esc);
+    d.wait_for("Export cancelled").await;
+    assert!(!file.exists());
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no temporary file left"
+    );
+    assert!(!d.screen().contains("exporting registrations"));
+    d.quit().await;
+}
