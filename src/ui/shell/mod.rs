@@ -732,6 +732,14 @@ impl Shell {
             "the last messages, whole, with their times",
             "Everywhere",
         ));
+        for (keys, label) in [
+            (":export", "csv, json or jsonl [FILE]: the list as shown"),
+            (":view", "save NAME keeps filter and sort; NAME shows it"),
+            (":columns", "the list's columns; NAME shows or hides one"),
+            ("mouse", "click a tab, a row, a header; the wheel scrolls"),
+        ] {
+            hints.push(Hint::new(keys, label, "Lists"));
+        }
         for (i, p) in self.panes.iter().enumerate() {
             hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
         }
