@@ -870,3 +870,32 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::export_of;
+    use crate::export::{Format, ListQuery, Resource};
+
+    #[test]
+    fn export_takes_a_format_and_names_the_file_by_the_list_and_the_day() {
+        let query = ListQuery::all(Resource::Transactions);
+        let export = export_of(query.clone(), &["jsonl"]).unwrap();
+        assert_eq!(export.format, Format::Jsonl);
+        let day = crate::clock::today().format("%Y-%m-%d");
+        assert_eq!(
+            export.path,
+            std::path::PathBuf::from(format!("transactions-{day}.jsonl"))
+        );
+        assert_eq!(export.query, query);
+        let named = export_of(query.clone(), &["CSV", "out/my sales.csv"]).unwrap();
+        assert_eq!(named.format, Format::Csv);
+        assert_eq!(named.path, std::path::PathBuf::from("out/my sales.csv"));
+        for wrong in [&[][..], &["xml"][..]] {
+            assert!(
+                export_of(query.clone(), wrong)
+                    .unwrap_err()
+                    .contains("csv|json|jsonl")
+            );
+        }
+    }
+}
