@@ -206,6 +206,11 @@ pub trait Pane: Send {
         Err(format!("{} has no columns to choose", self.title()))
     }
 
+    /// The names of the list's columns, for `:columns` and its completion.
+    fn column_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The answer to a call the pane made.
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);
 

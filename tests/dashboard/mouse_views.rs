@@ -61,6 +61,9 @@ async fn clicks_choose_rows_sort_by_headers_and_show_tabs_and_the_wheel_scrolls(
     let (status, header_y) = d.locate("Status", header).expect("the Status header");
     d.click(status + 1, header_y);
     d.wait_for("sorted by status").await;
+    d.wait_for(&format!("row 1 of {total}")).await;
+    // The columns are as wide as what they show: the header is found again on the new rows.
+    let (status, header_y) = d.locate("Status ▲", header).expect("the sorted header");
     d.click(status + 1, header_y);
     d.wait_for("sorted by status (descending)").await;
 
@@ -203,7 +206,11 @@ async fn the_config_file_chooses_the_columns_and_columns_toggles_them() {
     assert!(header(&screen).contains("Status"), "{screen}");
     assert!(!screen.contains("Sales tax ID"), "{screen}");
 
-    d.command("columns sales_tax_id");
+    // Tab completes a column's name.
+    d.char(':');
+    d.type_text("columns sales");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Enter);
     d.wait_for("sales_tax_id shown").await;
     assert!(header(&d.screen()).contains("Sales tax ID"));
     d.command("columns");

@@ -517,7 +517,10 @@ impl Shell {
                 Vec::new()
             }
             Action::CommandLine => {
-                self.view_names.set(self.focused_view_names());
+                self.view_names.set(
+                    self.focused_view_names(),
+                    self.panes[self.focus].column_names(),
+                );
                 self.command_line.open();
                 self.overlay = Some(Overlay::Command);
                 Vec::new()

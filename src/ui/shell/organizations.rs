@@ -182,6 +182,7 @@ pub(super) fn command_line(
         "theme" => Theme::available(None),
         "org" => organizations.clone(),
         "view" => views.candidates(),
+        "columns" => views.columns(),
         "export" => ["csv", "json", "jsonl"].map(str::to_owned).to_vec(),
         _ => Vec::new(),
     })

@@ -17,13 +17,22 @@ pub(super) struct Views {
     file: Option<PathBuf>,
 }
 
-/// The focused pane's view names, shared with the command line's completion.
+/// The focused pane's view names and column names, shared with the command line's completion.
 #[derive(Debug, Clone, Default)]
-pub(super) struct ViewNames(Arc<Mutex<Vec<String>>>);
+pub(super) struct ViewNames(Arc<Mutex<Vec<String>>>, Arc<Mutex<Vec<String>>>);
 
 impl ViewNames {
-    pub(super) fn set(&self, names: Vec<String>) {
+    pub(super) fn set(&self, names: Vec<String>, columns: Vec<String>) {
         *self.0.lock().unwrap_or_else(PoisonError::into_inner) = names;
+        *self.1.lock().unwrap_or_else(PoisonError::into_inner) = columns;
+    }
+
+    /// What `:columns ` completes to: the focused list's column names.
+    pub(super) fn columns(&self) -> Vec<String> {
+        self.1
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// What `:view ` completes to: `save`, then the names.

@@ -700,6 +700,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         self.parts.list.choose_columns(names)
     }
 
+    fn column_names(&self) -> Vec<String> {
+        ListView::<S::List>::column_names()
+    }
+
     fn saved_view(&self) -> Option<SavedView> {
         let list = &self.parts.list;
         let filter = list

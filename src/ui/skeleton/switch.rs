@@ -139,6 +139,10 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         first.or(second)
     }
 
+    fn column_names(&self) -> Vec<String> {
+        self.active().column_names()
+    }
+
     fn saved_view(&self) -> Option<crate::config::SavedView> {
         self.active().saved_view()
     }
