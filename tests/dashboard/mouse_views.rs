@@ -243,7 +243,7 @@ async fn stalling_front(
         let (http, target, stalled) = (http.clone(), target.clone(), stalled.clone());
         async move {
             if stalled.load(Ordering::SeqCst) && request.uri().path() == "/v1/registrations" {
-                tokio::time::sleep(Duration::from_secs(3600)).await;
+                tokio::time::sleep(Duration::from_hours(1)).await;
             }
             let path = request
                 .uri()
