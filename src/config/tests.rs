@@ -301,3 +301,17 @@ fn a_view_is_saved_into_a_file_not_there_yet() {
     let config = Config::load(&path).unwrap();
     assert_eq!(config.views["filings"]["late"], SavedView::default());
 }
+
+#[test]
+fn mouse_and_columns_are_read_from_the_file() {
+    let config = Config::from_toml(
+        "mouse = false\n\n[columns]\ntransactions = [\"date\", \"customer\", \"total\"]\n",
+    )
+    .unwrap();
+    assert_eq!(config.mouse, Some(false));
+    assert_eq!(
+        config.columns["transactions"],
+        ["date", "customer", "total"]
+    );
+    assert_eq!(Config::from_toml("").unwrap().mouse, None);
+}
