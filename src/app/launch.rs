@@ -43,8 +43,6 @@ pub struct Session {
     /// Whether the dashboard takes the mouse (`mouse = false` in the config file, or
     /// `--no-mouse`, leaves it to the terminal).
     pub mouse: bool,
-    /// The config file, when the session has one (saved views are written there).
-    pub config_path: Option<std::path::PathBuf>,
 }
 
 type BoxError = Box<dyn Error + Send + Sync>;
@@ -177,7 +175,6 @@ pub async fn prepare(
         shell,
         sandbox,
         mouse,
-        config_path,
     })
 }
 
@@ -199,7 +196,6 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
         mut shell,
         sandbox,
         mouse,
-        config_path: _,
     } = prepare(&options, log_path).await?;
     if let Some(problem) = log_problem {
         shell.notify_error(problem.to_string());
