@@ -36,6 +36,11 @@ pub struct Cli {
     #[arg(long)]
     pub read_only: bool,
 
+    /// Leave the mouse to the terminal (its own selection and copy) instead of clicking tabs,
+    /// rows and buttons; the config file's `mouse = false` does the same.
+    #[arg(long)]
+    pub no_mouse: bool,
+
     /// Colour theme: dark, light, high-contrast or mono (`NO_COLOR` selects mono).
     #[arg(long, value_name = "NAME")]
     pub theme: Option<String>,

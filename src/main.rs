@@ -86,6 +86,7 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
         profile: cli.profile,
         config: cli.config,
         read_only: cli.read_only,
+        no_mouse: cli.no_mouse,
         theme: cli.theme,
         api: cli.api.map(taxdash::cli::ApiFlag::kind),
     };

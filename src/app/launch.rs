@@ -29,6 +29,9 @@ pub struct DashboardOptions {
     /// `--api`: the interface to speak, over the profile's and `TAXDASH_API` (`None`: theirs;
     /// the demo speaks v1 unless asked).
     pub api: Option<ApiKind>,
+    /// `--no-mouse`: leave the mouse to the terminal (its own selection), whatever the config
+    /// file says.
+    pub no_mouse: bool,
 }
 
 /// Everything the dashboard needs, gathered before the terminal is taken over, so that a
@@ -37,6 +40,9 @@ pub struct Session {
     pub client: Client,
     pub shell: Shell,
     pub sandbox: Option<Sandbox>,
+    /// Whether the dashboard takes the mouse (`mouse = false` in the config file, or
+    /// `--no-mouse`, leaves it to the terminal).
+    pub mouse: bool,
 }
 
 type BoxError = Box<dyn Error + Send + Sync>;
@@ -68,6 +74,10 @@ pub async fn prepare(
     log_path: Option<String>,
 ) -> Result<Session, BoxError> {
     let system = System::from_env();
+    let mut mouse = !options.no_mouse;
+    let mut config_path = None;
+    let mut views = std::collections::BTreeMap::new();
+    let mut columns = std::collections::BTreeMap::new();
     let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
@@ -94,6 +104,10 @@ pub async fn prepare(
             .filter(|p| !p.as_os_str().is_empty());
         let path = Config::default_path(named, &env)?;
         let config = Config::load_named(&path, named.is_some())?;
+        mouse &= config.mouse.unwrap_or(true);
+        config_path = Some(path.clone());
+        views.clone_from(&config.views);
+        columns.clone_from(&config.columns);
         let requested = options.profile.clone();
         let api = options.api;
         let resolved = {
@@ -147,7 +161,9 @@ pub async fn prepare(
         None => theme,
     };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
-        .with_pane_factory(move || panes::with(settings));
+        .with_pane_factory(move || panes::with(settings))
+        .with_views(config_path.clone(), views)
+        .with_columns(columns);
     if let Some(version) = client.generation().api_version() {
         shell = shell.with_tenanted(version);
     }
@@ -158,6 +174,7 @@ pub async fn prepare(
         client,
         shell,
         sandbox,
+        mouse,
     })
 }
 
@@ -178,6 +195,7 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
         client,
         mut shell,
         sandbox,
+        mouse,
     } = prepare(&options, log_path).await?;
     if let Some(problem) = log_problem {
         shell.notify_error(problem.to_string());
@@ -199,16 +217,24 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
             .into());
         }
     };
+    let mut system = System::from_env();
+    system.mouse = mouse;
+    if mouse {
+        let _ = super::platform::capture_mouse(true);
+    }
     let result = super::run_with_signals(
         &mut terminal,
         EventStream::new(),
         signals,
         &mut shell,
         client,
-        &mut System::from_env(),
+        &mut system,
     )
     .await;
     // The terminal may be gone (SIGHUP): restoring it can fail, and there is no one to tell.
+    if mouse {
+        let _ = super::platform::capture_mouse(false);
+    }
     let _ = terminal.show_cursor();
     let _ = ratatui::try_restore();
     if let Some(sandbox) = sandbox {

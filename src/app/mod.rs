@@ -21,7 +21,7 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
 use futures::{FutureExt, Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -35,8 +35,9 @@ use platform::Platform;
 use signals::Signal;
 
 use crate::api::{Client, RetryNotice};
-use crate::effect::{Answer, Effect, RequestId};
-use crate::ui::shell::Shell;
+use crate::effect::{Answer, Effect, RequestId, ViewExport};
+use crate::export::{ExportJob, export_to_file};
+use crate::ui::shell::{ExportStatus, Shell};
 
 /// How often animations (the spinner, flash expiry) advance.
 pub const TICK: Duration = Duration::from_millis(100);
@@ -48,6 +49,30 @@ struct Tasks {
     answers: mpsc::UnboundedSender<Answer>,
     /// Each call's retries, as its client tells them, for the footer.
     retries: mpsc::UnboundedSender<(RequestId, RetryNotice)>,
+    /// The export under way, if any.
+    export: Option<RunningExport>,
+    /// How each export ended: what was written, or why nothing was.
+    exports: mpsc::UnboundedSender<Result<String, String>>,
+}
+
+/// An export of a list the dashboard carries out while it goes on.
+struct RunningExport {
+    token: CancellationToken,
+    /// Counts the rows read (hidden: the status line tells them).
+    bar: indicatif::ProgressBar,
+    what: String,
+    path: String,
+}
+
+impl RunningExport {
+    fn status(&self) -> ExportStatus {
+        ExportStatus {
+            what: self.what.clone(),
+            path: self.path.clone(),
+            done: self.bar.position(),
+            total: self.bar.length(),
+        }
+    }
 }
 
 impl Tasks {
@@ -116,10 +141,64 @@ impl Tasks {
                 }
                 // The shell moves between its tabs itself; nothing is left for the runtime.
                 Effect::Goto(_) => {}
+                Effect::Export(export) => self.export(*export, shell),
+                Effect::CancelExport => {
+                    if let Some(running) = &self.export {
+                        running.token.cancel();
+                    }
+                }
                 Effect::Quit => quit = true,
             }
         }
         quit
+    }
+
+    /// Starts writing `export` through the export engine ([`crate::export::export_to_file`]:
+    /// the file is written whole or not at all), unless another export is under way.
+    fn export(&mut self, export: ViewExport, shell: &mut Shell) {
+        if self.export.is_some() {
+            shell.notify_error("An export is under way: wait for it, or Esc to cancel it.");
+            return;
+        }
+        let ViewExport {
+            query,
+            format,
+            path,
+        } = export;
+        let path = std::path::absolute(&path).unwrap_or(path);
+        let what = query.resource().name().to_owned();
+        let shown = path.display().to_string();
+        let running = RunningExport {
+            token: CancellationToken::new(),
+            bar: indicatif::ProgressBar::hidden(),
+            what: what.clone(),
+            path: shown.clone(),
+        };
+        tracing::info!(resource = %what, path = %shown, "exporting the list on screen");
+        let (token, bar, client, done) = (
+            running.token.clone(),
+            running.bar.clone(),
+            self.client.clone(),
+            self.exports.clone(),
+        );
+        shell.export_progress(running.status());
+        self.export = Some(running);
+        tokio::spawn(async move {
+            let job = ExportJob::new(query, format);
+            let result = tokio::select! {
+                () = token.cancelled() => {
+                    Err(format!("Export cancelled: {shown} was not written."))
+                }
+                result = export_to_file(&client, &job, &path, &bar) => match result {
+                    Ok(summary) => Ok(format!(
+                        "Wrote {} {what} to {shown}",
+                        crate::ui::text::thousands(summary.rows)
+                    )),
+                    Err(e) => Err(format!("Export failed, {shown} was not written: {e}")),
+                },
+            };
+            let _ = done.send(result);
+        });
     }
 
     fn cancel_all(&mut self) {
@@ -179,11 +258,14 @@ where
 {
     let (sender, mut answers) = mpsc::unbounded_channel();
     let (retry_sender, mut retries) = mpsc::unbounded_channel();
+    let (export_sender, mut exports) = mpsc::unbounded_channel();
     let mut tasks = Tasks {
         client,
         running: HashMap::new(),
         answers: sender,
         retries: retry_sender,
+        export: None,
+        exports: export_sender,
     };
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -231,7 +313,15 @@ where
             Some((id, notice)) = retries.recv() => {
                 dirty |= shell.retrying(id, notice);
             }
+            Some(ended) = exports.recv() => {
+                tasks.export = None;
+                shell.export_ended(ended);
+                dirty = true;
+            }
             _ = tick.tick() => {
+                if let Some(export) = &tasks.export {
+                    shell.export_progress(export.status());
+                }
                 dirty |= shell.tick(&mut effects);
             }
         }
@@ -253,6 +343,9 @@ where
         }
     }
     tasks.cancel_all();
+    if let Some(export) = &tasks.export {
+        export.token.cancel();
+    }
     Ok(ended)
 }
 
@@ -276,6 +369,17 @@ fn apply_event(
         Event::Key(key) if key.kind != KeyEventKind::Release => {
             effects.extend(shell.handle_key(key));
             true
+        }
+        Event::Mouse(mouse) => {
+            // The pointer moving or a button let go changes nothing on screen.
+            let acts = matches!(
+                mouse.kind,
+                MouseEventKind::Down(_) | MouseEventKind::ScrollDown | MouseEventKind::ScrollUp
+            );
+            if acts {
+                effects.extend(shell.handle_mouse(mouse));
+            }
+            acts
         }
         Event::Resize(..) => true,
         _ => false,

@@ -45,6 +45,8 @@ pub struct System {
     pub theme_dir: Option<std::path::PathBuf>,
     /// The program that opens a file with the user's viewer (`xdg-open`, `open`), if found.
     pub viewer: Option<std::path::PathBuf>,
+    /// The dashboard takes the mouse (and takes it again after a suspend).
+    pub mouse: bool,
 }
 
 /// The system's file opener by name: `open` on macOS, `xdg-open` elsewhere.
@@ -71,6 +73,7 @@ impl System {
             theme_dir: directories::ProjectDirs::from("", "", "taxdash")
                 .map(|d| d.config_dir().join("themes")),
             viewer: find_program(VIEWER, std::env::var_os("PATH").as_deref()),
+            mouse: false,
         }
     }
 }
@@ -92,6 +95,16 @@ pub fn leave_terminal() -> io::Result<()> {
     )
 }
 
+/// Asks the terminal to report the mouse (clicks, the wheel) to the dashboard, or to keep it
+/// for its own selection again.
+pub fn capture_mouse(on: bool) -> io::Result<()> {
+    if on {
+        crossterm::execute!(io::stdout(), crossterm::event::EnableMouseCapture)
+    } else {
+        crossterm::execute!(io::stdout(), crossterm::event::DisableMouseCapture)
+    }
+}
+
 /// Takes the terminal for the dashboard: raw mode, the alternate screen, the cursor hidden.
 pub fn enter_terminal() -> io::Result<()> {
     crossterm::terminal::enable_raw_mode()?;
@@ -104,15 +117,26 @@ pub fn enter_terminal() -> io::Result<()> {
 
 impl Platform for System {
     fn suspend(&mut self) -> io::Result<()> {
+        if self.mouse {
+            capture_mouse(false)?;
+        }
         leave_terminal()?;
         tracing::info!("suspended");
         super::signals::stop_process_group()?;
         tracing::info!("continued");
-        enter_terminal()
+        enter_terminal()?;
+        if self.mouse {
+            capture_mouse(true)?;
+        }
+        Ok(())
     }
 
     fn reenter(&mut self) -> io::Result<()> {
-        enter_terminal()
+        enter_terminal()?;
+        if self.mouse {
+            capture_mouse(true)?;
+        }
+        Ok(())
     }
 
     fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
@@ -236,6 +260,7 @@ mod viewer_tests {
             truecolor: false,
             theme_dir: None,
             viewer: None,
+            mouse: false,
         };
         let e = system
             .open_file(std::path::Path::new("/tmp/cert.pdf"))

@@ -355,9 +355,159 @@ pub struct Config {
     /// Minutes between the Overview's own refreshes (default 10; 0: only on `r`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overview_refresh_minutes: Option<u32>,
+    /// Whether the dashboard takes the mouse (default true); `false` leaves it to the
+    /// terminal's own selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mouse: Option<bool>,
+    /// Saved views of the dashboard's lists, by pane (`transactions`) and name: `:view save
+    /// NAME` writes them, `:view NAME` shows the list so again.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub views: BTreeMap<String, BTreeMap<String, SavedView>>,
+    /// The columns each list shows, by pane (`transactions = ["date", "customer", "total"]`):
+    /// a column's name is its title in lower case, words joined by `_`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub columns: BTreeMap<String, Vec<String>>,
     /// Profiles by name. Private so that every profile's `name` matches its key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, Profile>,
+}
+
+/// A list's filter and sort, kept under `[views.<pane>.<name>]`:
+///
+/// ```toml
+/// [views.transactions.georgia]
+/// sort = "-date"
+/// filter = { state_code = "GA", status = "COMMITTED" }
+/// ```
+///
+/// The filter holds the values of the list's filter form, by field name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedView {
+    /// The column sorted by (`date`, or `-date` descending); absent: the service's own order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub filter: BTreeMap<String, ViewValue>,
+}
+
+/// One value of a saved view's filter: a text or choice, a checkbox, or several choices.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ViewValue {
+    Bool(bool),
+    Text(String),
+    List(Vec<String>),
+}
+
+impl SavedView {
+    /// The view as a TOML table, for the file.
+    fn to_table(&self) -> toml_edit::Table {
+        let mut table = toml_edit::Table::new();
+        if let Some(sort) = &self.sort {
+            table.insert("sort", toml_edit::value(sort.as_str()));
+        }
+        let mut filter = toml_edit::InlineTable::new();
+        for (name, value) in &self.filter {
+            let value: toml_edit::Value = match value {
+                ViewValue::Bool(b) => (*b).into(),
+                ViewValue::Text(t) => t.as_str().into(),
+                ViewValue::List(items) => items
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<toml_edit::Array>()
+                    .into(),
+            };
+            filter.insert(name, value);
+        }
+        if !filter.is_empty() {
+            table.insert("filter", toml_edit::value(filter));
+        }
+        table
+    }
+}
+
+/// Writes `view` as `[views.<pane>.<name>]` into the config file at `path`, replacing a view of
+/// that name and leaving everything else in the file as it was, comments included. The file is
+/// created when there is none, and written atomically (see [`Config::save`]).
+pub fn save_view(path: &Path, pane: &str, name: &str, view: &SavedView) -> Result<(), ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    // Checked as the dashboard reads it, so a file it would refuse is never written.
+    Config::parse(&text, Some(path))?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| ConfigError::Write {
+                path: path.to_path_buf(),
+                source: io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
+            })?;
+    let views = doc.entry("views").or_insert_with(|| {
+        let mut t = toml_edit::Table::new();
+        t.set_implicit(true);
+        toml_edit::Item::Table(t)
+    });
+    let Some(views) = views.as_table_mut() else {
+        return Err(ConfigError::Write {
+            path: path.to_path_buf(),
+            source: io::Error::new(io::ErrorKind::InvalidData, "`views` is not a table"),
+        });
+    };
+    let pane_views = views.entry(pane).or_insert_with(|| {
+        let mut t = toml_edit::Table::new();
+        t.set_implicit(true);
+        toml_edit::Item::Table(t)
+    });
+    let Some(pane_views) = pane_views.as_table_mut() else {
+        return Err(ConfigError::Write {
+            path: path.to_path_buf(),
+            source: io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("`views.{pane}` is not a table"),
+            ),
+        });
+    };
+    pane_views.insert(name, toml_edit::Item::Table(view.to_table()));
+    write_atomically(path, &doc.to_string())
+}
+
+/// Writes `text` to `path` atomically (see [`Config::save`]).
+fn write_atomically(path: &Path, text: &str) -> Result<(), ConfigError> {
+    let write_err = |source| ConfigError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let is_link = path
+        .symlink_metadata()
+        .is_ok_and(|meta| meta.file_type().is_symlink());
+    let resolved;
+    let path = if is_link {
+        resolved = std::fs::canonicalize(path).map_err(write_err)?;
+        resolved.as_path()
+    } else {
+        path
+    };
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(write_err)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".config.toml.")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(write_err)?;
+    tmp.write_all(text.as_bytes()).map_err(write_err)?;
+    tmp.as_file().sync_all().map_err(write_err)?;
+    tmp.persist(path).map_err(|err| write_err(err.error))?;
+    Ok(())
 }
 
 impl Config {
@@ -440,35 +590,7 @@ impl Config {
     /// a symbolic link (a dotfiles checkout), the file it points to is replaced and the link
     /// kept. On Unix the file is readable by its owner only.
     pub fn save(&self, path: &Path) -> Result<(), ConfigError> {
-        let text = self.to_toml()?;
-        let write_err = |source| ConfigError::Write {
-            path: path.to_path_buf(),
-            source,
-        };
-        let is_link = path
-            .symlink_metadata()
-            .is_ok_and(|meta| meta.file_type().is_symlink());
-        let resolved;
-        let path = if is_link {
-            resolved = std::fs::canonicalize(path).map_err(write_err)?;
-            resolved.as_path()
-        } else {
-            path
-        };
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir).map_err(write_err)?;
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".config.toml.")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(write_err)?;
-        tmp.write_all(text.as_bytes()).map_err(write_err)?;
-        tmp.as_file().sync_all().map_err(write_err)?;
-        tmp.persist(path).map_err(|err| write_err(err.error))?;
-        Ok(())
+        write_atomically(path, &self.to_toml()?)
     }
 
     /// Checks every profile's name and base URL.

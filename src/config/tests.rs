@@ -255,3 +255,63 @@ fn default_path_prefers_override_then_env() {
         Err(err) => assert!(matches!(err, ConfigError::NoConfigDir)),
     }
 }
+
+#[test]
+fn a_saved_view_joins_the_file_leaving_the_rest_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let before = "# my settings\ntheme = \"light\" # bright rooms\n\n[keys]\nquit = \"ctrl-q\"\n";
+    std::fs::write(&path, before).unwrap();
+    let view = SavedView {
+        sort: Some("-date".into()),
+        filter: [
+            ("state_code".to_owned(), ViewValue::Text("GA".into())),
+            ("marketplace".to_owned(), ViewValue::Bool(true)),
+            (
+                "exempt".to_owned(),
+                ViewValue::List(vec!["EXEMPT".into(), "PARTIALLY_EXEMPT".into()]),
+            ),
+        ]
+        .into_iter()
+        .collect(),
+    };
+    save_view(&path, "transactions", "georgia", &view).unwrap();
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.starts_with(before), "{after}");
+    assert!(after.contains("[views.transactions.georgia]"), "{after}");
+    let config = Config::load(&path).unwrap();
+    assert_eq!(config.views["transactions"]["georgia"], view);
+    assert_eq!(config.theme.as_deref(), Some("light"));
+    // Saved again under the same name: replaced, not doubled.
+    let other = SavedView {
+        sort: None,
+        ..view.clone()
+    };
+    save_view(&path, "transactions", "georgia", &other).unwrap();
+    let config = Config::load(&path).unwrap();
+    assert_eq!(config.views["transactions"]["georgia"], other);
+    assert_eq!(config.views.len(), 1);
+}
+
+#[test]
+fn a_view_is_saved_into_a_file_not_there_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new").join("config.toml");
+    save_view(&path, "filings", "late", &SavedView::default()).unwrap();
+    let config = Config::load(&path).unwrap();
+    assert_eq!(config.views["filings"]["late"], SavedView::default());
+}
+
+#[test]
+fn mouse_and_columns_are_read_from_the_file() {
+    let config = Config::from_toml(
+        "mouse = false\n\n[columns]\ntransactions = [\"date\", \"customer\", \"total\"]\n",
+    )
+    .unwrap();
+    assert_eq!(config.mouse, Some(false));
+    assert_eq!(
+        config.columns["transactions"],
+        ["date", "customer", "total"]
+    );
+    assert_eq!(Config::from_toml("").unwrap().mouse, None);
+}

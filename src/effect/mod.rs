@@ -59,7 +59,20 @@ pub enum Effect {
     SwitchOrganization(String),
     /// Show another tab with its list filtered (and a record open): handled by the shell.
     Goto(Box<Goto>),
+    /// Write every record of a list, as filtered and sorted, to a file through the export
+    /// engine, while the dashboard goes on; one at a time.
+    Export(Box<ViewExport>),
+    /// Stop the export under way: the file is left as it was.
+    CancelExport,
     Quit,
+}
+
+/// A list on screen to write to a file (see [`Effect::Export`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewExport {
+    pub query: crate::export::ListQuery,
+    pub format: crate::export::Format,
+    pub path: std::path::PathBuf,
 }
 
 /// Every call the dashboard makes, by resource. Each resource's calls and answers live in a

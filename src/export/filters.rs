@@ -491,6 +491,35 @@ impl ListQuery {
         })
     }
 
+    /// The list a dashboard page call asks for (its filter and sort, the page left out), so a
+    /// list on screen is exported as shown; `None` for a call that lists no exportable resource.
+    pub fn from_call(call: &crate::effect::Call) -> Option<Self> {
+        use crate::effect::{
+            Call, CustomerCall, ExemptionCall, FilingCall, NexusCall, RegistrationCall,
+            TransactionCall,
+        };
+        Some(match call {
+            Call::Registrations(RegistrationCall::List { filter, .. }) => {
+                ListQuery::Registrations(filter.clone())
+            }
+            Call::Nexus(NexusCall::List { filter, .. }) => ListQuery::Nexus(filter.clone()),
+            Call::Nexus(NexusCall::Physical { filter, .. }) => {
+                ListQuery::PhysicalNexus(filter.clone())
+            }
+            Call::Exemptions(ExemptionCall::List { filter, .. }) => {
+                ListQuery::Exemptions(filter.clone())
+            }
+            Call::Customers(CustomerCall::List { filter, .. }) => {
+                ListQuery::Customers(filter.clone())
+            }
+            Call::Transactions(TransactionCall::List { filter, .. }) => {
+                ListQuery::Transactions(filter.clone())
+            }
+            Call::Filings(FilingCall::List { filter, .. }) => ListQuery::Filings(filter.clone()),
+            _ => return None,
+        })
+    }
+
     /// The resource listed.
     pub fn resource(&self) -> Resource {
         match self {

@@ -140,6 +140,11 @@ impl<'a> Ctx<'a> {
         self.effects.push(Effect::Goto(Box::new(goto)));
     }
 
+    /// Writes a list to a file through the export engine (see [`Effect::Export`]).
+    pub fn export(&mut self, export: crate::effect::ViewExport) {
+        self.effects.push(Effect::Export(Box::new(export)));
+    }
+
     pub fn copy(&mut self, text: impl Into<String>) {
         self.effects.push(Effect::Copy(text.into()));
     }
@@ -175,6 +180,36 @@ pub trait Pane: Send {
 
     /// A raw key while [`Pane::captures_text`] is true.
     fn on_key(&mut self, _key: KeyEvent, _ctx: &mut Ctx) {}
+
+    /// A click of the left button at (`column`, `row`), in screen cells, on the pane as last
+    /// drawn. Returns whether the pane used it. (The wheel reaches a pane as [`Action::Up`] and
+    /// [`Action::Down`].)
+    fn on_click(&mut self, _column: u16, _row: u16, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// The list's filter and sort as a view to keep (`:view save NAME`); `None` for a pane
+    /// without a list.
+    fn saved_view(&self) -> Option<crate::config::SavedView> {
+        None
+    }
+
+    /// Shows the list as `view` keeps it: its filter and sort, from the first row, whatever was
+    /// open over the list closed. Returns whether the pane took it.
+    fn apply_view(&mut self, _view: &crate::config::SavedView, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// Shows only the list's columns named (`[columns]` in the config file); a name the list
+    /// does not have is refused, with the names there are.
+    fn choose_columns(&mut self, _names: &[String]) -> Result<(), String> {
+        Err(format!("{} has no columns to choose", self.title()))
+    }
+
+    /// The names of the list's columns, for `:columns` and its completion.
+    fn column_names(&self) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The answer to a call the pane made.
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);

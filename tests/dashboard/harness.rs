@@ -320,3 +320,91 @@ impl Dashboard {
         self.key(KeyCode::Enter);
     }
 }
+
+/// The mouse, and a dashboard reading its saved views from a config file.
+impl Dashboard {
+    /// Sends any terminal event through the loop's event source.
+    pub fn event(&self, event: Event) {
+        self.keys.send(event).unwrap();
+    }
+
+    /// A click of the left button at (`x`, `y`): pressed, then let go.
+    pub fn click(&self, x: u16, y: u16) {
+        use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+        for kind in [
+            MouseEventKind::Down(MouseButton::Left),
+            MouseEventKind::Up(MouseButton::Left),
+        ] {
+            self.event(Event::Mouse(MouseEvent {
+                kind,
+                column: x,
+                row: y,
+                modifiers: KeyModifiers::NONE,
+            }));
+        }
+    }
+
+    /// A notch of the wheel at (`x`, `y`), down or up.
+    pub fn wheel(&self, down: bool, x: u16, y: u16) {
+        use crossterm::event::{MouseEvent, MouseEventKind};
+        let kind = if down {
+            MouseEventKind::ScrollDown
+        } else {
+            MouseEventKind::ScrollUp
+        };
+        self.event(Event::Mouse(MouseEvent {
+            kind,
+            column: x,
+            row: y,
+            modifiers: KeyModifiers::NONE,
+        }));
+    }
+
+    /// Where `text` first shows on screen at or below row `from`, as (x, y) in cells.
+    pub fn locate(&self, text: &str, from: u16) -> Option<(u16, u16)> {
+        let buffer = self.buffer();
+        let area = buffer.area;
+        let needle: Vec<char> = text.chars().collect();
+        for y in from..area.height {
+            let cells: Vec<String> = (0..area.width)
+                .map(|x| buffer[(x, y)].symbol().to_owned())
+                .collect();
+            for x in 0..cells.len() {
+                if needle
+                    .iter()
+                    .enumerate()
+                    .all(|(i, c)| cells.get(x + i).is_some_and(|s| s.chars().eq([*c])))
+                {
+                    return Some((x as u16, y));
+                }
+            }
+        }
+        None
+    }
+
+    /// The dashboard with the saved views (written there too) and the columns of the config
+    /// file at `file`.
+    pub async fn start_with_views(options: Options, file: std::path::PathBuf) -> Self {
+        let sandbox = Sandbox::start(
+            anchored(options.sandbox.clone()),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
+        let client = client_for(&sandbox);
+        let config = taxdash::config::Config::load(&file).unwrap();
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: DEMO_CREDENTIALS[0].0.into(),
+            generation: "v1".into(),
+            demo: true,
+            read_only: options.read_only,
+        };
+        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+            .with_log_path("/tmp/taxdash-test.log")
+            .open_on(options.first_tab)
+            .with_views(Some(file), config.views)
+            .with_columns(config.columns);
+        Self::run_loop(sandbox, client, shell, options.size)
+    }
+}

@@ -9,6 +9,7 @@ mod exposure;
 mod failed_load;
 mod filings;
 mod harness;
+mod mouse_views;
 mod narrow;
 mod nexus;
 mod organizations;

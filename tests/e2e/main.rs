@@ -2,6 +2,7 @@
 //! through a terminal emulator.
 
 mod export;
+mod mouse;
 mod pty;
 #[cfg(target_os = "linux")]
 mod signals;

@@ -4,9 +4,9 @@
 //! without being sent.
 
 use crate::effect::OrganizationCall;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -22,6 +22,7 @@ use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
 mod organizations;
+mod views;
 
 use self::organizations::{ShellCall, command_line};
 use crate::api::RetryNotice;
@@ -97,6 +98,29 @@ pub struct Shell {
     #[allow(clippy::zero_sized_map_values)] // one kind of call today, named for the next
     own_calls: HashMap<RequestId, ShellCall>,
     pane_factory: Option<PaneFactory>,
+    /// Where the last draw put each tab's label and the panes, for the mouse.
+    tab_hits: Vec<Rect>,
+    body: Rect,
+    /// The export under way, as the status line tells it.
+    export: Option<ExportStatus>,
+    /// Saved views by pane and name, and the file they are kept in.
+    views: views::Views,
+    /// The focused pane's saved views, for the command line's completion.
+    view_names: views::ViewNames,
+    /// The columns the config file chose, by pane.
+    columns: BTreeMap<String, Vec<String>>,
+}
+
+/// How far the export under way has come.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportStatus {
+    /// What is exported: `transactions`.
+    pub what: String,
+    /// Where to.
+    pub path: String,
+    /// Rows read so far, and the total once the first page told it.
+    pub done: u64,
+    pub total: Option<u64>,
 }
 
 impl Shell {
@@ -107,7 +131,7 @@ impl Shell {
         header: HeaderInfo,
     ) -> Self {
         let shown = vec![false; panes.len()];
-        let mut commands: Vec<String> = ["quit", "help", "messages", "theme"]
+        let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "view"]
             .iter()
             .map(|c| (*c).to_owned())
             .collect();
@@ -117,7 +141,8 @@ impl Shell {
         }
         commands.sort();
         commands.dedup();
-        let command_line = command_line(commands.clone(), Vec::new());
+        let view_names = views::ViewNames::default();
+        let command_line = command_line(commands.clone(), Vec::new(), view_names.clone());
         Shell {
             panes,
             shown,
@@ -142,6 +167,12 @@ impl Shell {
             #[allow(clippy::zero_sized_map_values)]
             own_calls: HashMap::new(),
             pane_factory: None,
+            tab_hits: Vec::new(),
+            body: Rect::default(),
+            export: None,
+            views: views::Views::default(),
+            view_names,
+            columns: BTreeMap::new(),
         }
     }
 
@@ -467,6 +498,12 @@ impl Shell {
         if key.code == KeyCode::Esc && self.focused_retry().is_some() {
             return self.stop_waiting();
         }
+        if key.code == KeyCode::Esc
+            && self.export.is_some()
+            && !self.panes[self.focus].captures_text()
+        {
+            return vec![Effect::CancelExport];
+        }
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
@@ -484,6 +521,10 @@ impl Shell {
                 Vec::new()
             }
             Action::CommandLine => {
+                self.view_names.set(
+                    self.focused_view_names(),
+                    self.panes[self.focus].column_names(),
+                );
                 self.command_line.open();
                 self.overlay = Some(Overlay::Command);
                 Vec::new()
@@ -497,6 +538,104 @@ impl Shell {
                 p.on_action(action, ctx);
             }),
         }
+    }
+
+    /// An export started, or moved on: the status line says how far it has come.
+    pub fn export_progress(&mut self, status: ExportStatus) {
+        self.export = Some(status);
+    }
+
+    /// Whether an export is under way.
+    pub fn exporting(&self) -> bool {
+        self.export.is_some()
+    }
+
+    /// The export ended: `Ok` with what was written, `Err` with why not.
+    pub fn export_ended(&mut self, result: Result<String, String>) {
+        self.export = None;
+        match result {
+            Ok(done) => self.notify(Level::Success, done),
+            Err(why) => self.notify(Level::Error, why),
+        }
+    }
+
+    /// Handles one mouse event: a click on a tab shows it, a click in the pane goes to the pane
+    /// (a row, a tile, a column's header, a dialog's button), a click on the quit question's
+    /// buttons answers it, and the wheel scrolls whatever is on screen, three rows a notch.
+    pub fn handle_mouse(&mut self, mouse: MouseEvent) -> Vec<Effect> {
+        let scroll = match mouse.kind {
+            MouseEventKind::ScrollDown => Some(KeyCode::Down),
+            MouseEventKind::ScrollUp => Some(KeyCode::Up),
+            MouseEventKind::Down(MouseButton::Left) => None,
+            _ => return Vec::new(),
+        };
+        let (column, row) = (mouse.column, mouse.row);
+        if let Some(code) = scroll {
+            return self.scroll(code);
+        }
+        match self.overlay.take() {
+            Some(Overlay::ConfirmQuit(confirm)) => {
+                return match confirm.click(self.body, column, row) {
+                    ConfirmOutcome::Yes => self.quit_now(),
+                    ConfirmOutcome::No => Vec::new(),
+                    ConfirmOutcome::None => {
+                        self.overlay = Some(Overlay::ConfirmQuit(confirm));
+                        Vec::new()
+                    }
+                };
+            }
+            Some(other) => {
+                // A click elsewhere leaves the help, the messages and the command line open.
+                self.overlay = Some(other);
+                return Vec::new();
+            }
+            None => {}
+        }
+        let position = ratatui::layout::Position::new(column, row);
+        if let Some(index) = self.tab_hits.iter().position(|r| r.contains(position)) {
+            return self.focus_pane(index);
+        }
+        if self.body.contains(position) {
+            return self.with_pane(self.focus, |p, ctx| {
+                p.on_click(column, row, ctx);
+            });
+        }
+        Vec::new()
+    }
+
+    /// A notch of the wheel: three rows up or down, in the overlay on top or the pane.
+    fn scroll(&mut self, code: KeyCode) -> Vec<Effect> {
+        const ROWS: usize = 3;
+        let key = KeyEvent::new(code, KeyModifiers::NONE);
+        match &mut self.overlay {
+            Some(Overlay::Help(help)) => {
+                for _ in 0..ROWS {
+                    help.handle_key(key);
+                }
+                return Vec::new();
+            }
+            Some(Overlay::Messages(view)) => {
+                for _ in 0..ROWS {
+                    view.handle_key(key);
+                }
+                return Vec::new();
+            }
+            Some(_) => return Vec::new(),
+            None => {}
+        }
+        if self.panes[self.focus].captures_text() {
+            return Vec::new();
+        }
+        let action = if code == KeyCode::Down {
+            Action::Down
+        } else {
+            Action::Up
+        };
+        self.with_pane(self.focus, |p, ctx| {
+            for _ in 0..ROWS {
+                p.on_action(action, ctx);
+            }
+        })
     }
 
     /// Quits, after asking when a pane holds unsaved input.
@@ -537,6 +676,7 @@ impl Shell {
                 return Vec::new();
             }
             "org" => return self.org_command(&args),
+            "view" => return self.view_command(&args),
             "theme" => {
                 return if let Some(theme) = args.first() {
                     vec![Effect::Theme((*theme).to_owned())]
@@ -599,6 +739,14 @@ impl Shell {
             "the last messages, whole, with their times",
             "Everywhere",
         ));
+        for (keys, label) in [
+            (":export", "csv, json or jsonl [FILE]: the list as shown"),
+            (":view", "save NAME keeps filter and sort; NAME shows it"),
+            (":columns", "the list's columns; NAME shows or hides one"),
+            ("mouse", "click a tab, a row, a header; the wheel scrolls"),
+        ] {
+            hints.push(Hint::new(keys, label, "Lists"));
+        }
         for (i, p) in self.panes.iter().enumerate() {
             hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
         }
@@ -613,6 +761,9 @@ impl Shell {
         }
         if self.header.read_only {
             extra.push("Read-only mode: changes are turned off.".into());
+        }
+        if !self.focused_view_names().is_empty() {
+            extra.push(self.views_said());
         }
         if self.organizations.len() > 1 {
             extra.push(format!(
@@ -641,7 +792,7 @@ impl Shell {
     /// for are added to `effects`. Returns whether anything visible changed.
     pub fn tick(&mut self, effects: &mut Vec<Effect>) -> bool {
         let mut changed = self.flash.tick();
-        if self.waiting.values().any(|(p, _)| *p == self.focus) {
+        if self.export.is_some() || self.waiting.values().any(|(p, _)| *p == self.focus) {
             self.spinner = (self.spinner + 1) % SPINNER.len();
             changed = true;
         }
@@ -712,6 +863,8 @@ impl Shell {
             header,
         );
         frame.render_widget(Paragraph::new(self.tabs_line(tabs.width)), tabs);
+        self.tab_hits = self.tab_areas(tabs);
+        self.body = body;
         let theme = self.theme.clone();
         self.panes[self.focus].draw(frame, body, &theme, &self.keymap, true);
         if self.flash.current().is_some() {
@@ -803,9 +956,45 @@ impl Shell {
         Line::from(spans)
     }
 
+    /// Where each tab's label is in the tab bar `area` (as [`Shell::tabs_line`] draws it).
+    fn tab_areas(&self, area: Rect) -> Vec<Rect> {
+        use unicode_width::UnicodeWidthStr;
+        let titles: Vec<String> = self.panes.iter().map(|p| p.title().to_owned()).collect();
+        let (labels, gap) = tab_labels(&titles, self.focus, usize::from(area.width));
+        let mut x = area.x.saturating_add(1);
+        let mut areas = Vec::with_capacity(labels.len());
+        for label in labels {
+            let width = u16::try_from(label.width()).unwrap_or(u16::MAX);
+            let visible = Rect::new(x, area.y, width, 1).intersection(area);
+            areas.push(visible);
+            x = x
+                .saturating_add(width)
+                .saturating_add(u16::try_from(gap).unwrap_or(u16::MAX));
+        }
+        areas
+    }
+
     /// What is under way on the focused pane, else the connection's trouble (cut to `width`,
     /// pointing to `:messages` when too long).
     fn status_line(&self, width: u16) -> Line<'static> {
+        if let Some(export) = &self.export {
+            let counted = match export.total {
+                Some(total) => format!(
+                    "{} of {} rows",
+                    crate::ui::text::thousands(export.done),
+                    crate::ui::text::thousands(total)
+                ),
+                None => "waiting for the first page".to_owned(),
+            };
+            let text = format!(
+                " {} exporting {}: {counted} → {}  Esc cancels",
+                SPINNER[self.spinner], export.what, export.path
+            );
+            return Line::from(Span::styled(
+                crate::ui::text::truncate(&text, usize::from(width)).into_owned(),
+                self.theme.muted,
+            ));
+        }
         let loading: Vec<&str> = self
             .waiting
             .values()

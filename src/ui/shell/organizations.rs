@@ -57,7 +57,7 @@ impl Shell {
                     commands.push("org".to_owned());
                     commands.sort();
                 }
-                self.command_line = command_line(commands, ids);
+                self.command_line = command_line(commands, ids, self.view_names.clone());
             }
             (ShellCall::Organizations, Ok(_)) => {}
             (ShellCall::Organizations, Err(failure)) => {
@@ -161,6 +161,7 @@ impl Shell {
             let panes = factory();
             if panes.len() == self.panes.len() {
                 self.panes = panes;
+                self.apply_columns();
             }
         }
         self.shown = vec![false; self.panes.len()];
@@ -172,10 +173,17 @@ impl Shell {
 }
 
 /// The command line completing `commands`, `:theme`'s themes and `:org`'s organizations.
-pub(super) fn command_line(commands: Vec<String>, organizations: Vec<String>) -> CommandLine {
+pub(super) fn command_line(
+    commands: Vec<String>,
+    organizations: Vec<String>,
+    views: super::views::ViewNames,
+) -> CommandLine {
     CommandLine::new(commands).with_arguments(move |command| match command {
         "theme" => Theme::available(None),
         "org" => organizations.clone(),
+        "view" => views.candidates(),
+        "columns" => views.columns(),
+        "export" => ["csv", "json", "jsonl"].map(str::to_owned).to_vec(),
         _ => Vec::new(),
     })
 }

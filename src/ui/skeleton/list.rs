@@ -25,7 +25,7 @@ use crate::ui::pane::{Ctx, Level};
 use crate::ui::text::{thousands, truncate};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormValues};
-use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable};
+use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable, TableClick};
 use unicode_width::UnicodeWidthStr;
 
 /// What a list is of: its rows, its filter, its call and its columns.
@@ -77,6 +77,17 @@ pub trait ListSpec: Send + 'static {
     fn default_sort() -> Option<crate::ui::widgets::paged_table::Sort> {
         None
     }
+}
+
+/// What a click did to a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListClick {
+    /// It hit nothing that acts.
+    Nothing,
+    /// It selected a row or sorted the list.
+    Used,
+    /// It hit the row already selected: the caller opens it.
+    Open,
 }
 
 /// Pages a list read whole (a filter kept on this side) reads at most.
@@ -151,6 +162,19 @@ pub struct ListView<L: ListSpec> {
     pending_id: Option<String>,
     /// The reading of every page, while a filter kept on this side is in force.
     scan: Option<Scan<L::Row>>,
+    /// The names of the columns the user hid (`[columns]` in the config, `:columns`).
+    hidden: Vec<String>,
+}
+
+/// A column's name in the config file and on the command line: its title in lower case, words
+/// joined by `_` (`Sales tax ID` → `sales_tax_id`); empty for a column without a title.
+pub fn column_name(title: &str) -> String {
+    title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -176,7 +200,71 @@ impl<L: ListSpec> ListView<L> {
             pending_cursor: None,
             pending_id: None,
             scan: None,
+            hidden: Vec::new(),
         }
+    }
+
+    /// The names of every column of the list, in its order (untitled ones left out).
+    pub fn column_names() -> Vec<String> {
+        L::columns()
+            .iter()
+            .map(|c| column_name(c.title))
+            .filter(|n| !n.is_empty())
+            .collect()
+    }
+
+    /// Whether the column `name` is shown.
+    pub fn shows_column(&self, name: &str) -> bool {
+        !self.hidden.iter().any(|h| h == name)
+    }
+
+    /// Shows only the columns named (and any untitled one); an unknown name, or none known, is
+    /// refused with the names there are.
+    pub fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
+        let all = Self::column_names();
+        if let Some(unknown) = names.iter().find(|n| !all.contains(n)) {
+            return Err(format!(
+                "no column {unknown} in {}: {}",
+                L::NOUN,
+                all.join(", ")
+            ));
+        }
+        if names.is_empty() {
+            return Err(format!("name at least one column of {}", L::NOUN));
+        }
+        self.hidden = all.into_iter().filter(|n| !names.contains(n)).collect();
+        self.columns = self.shown_columns();
+        Ok(())
+    }
+
+    /// Shows column `name` if hidden, hides it if shown (never the last one shown). Returns
+    /// whether it is shown now.
+    pub fn toggle_column(&mut self, name: &str) -> Result<bool, String> {
+        let all = Self::column_names();
+        if !all.iter().any(|n| n == name) {
+            return Err(format!(
+                "no column {name} in {}: {}",
+                L::NOUN,
+                all.join(", ")
+            ));
+        }
+        if self.shows_column(name) {
+            if all.iter().filter(|n| self.shows_column(n)).count() <= 1 {
+                return Err("the last column shown stays".to_owned());
+            }
+            self.hidden.push(name.to_owned());
+        } else {
+            self.hidden.retain(|h| h != name);
+        }
+        self.columns = self.shown_columns();
+        Ok(self.shows_column(name))
+    }
+
+    fn shown_columns(&self) -> Vec<Column<L::Row>> {
+        L::columns()
+            .into_iter()
+            .filter(|c| self.shows_column(&column_name(c.title)))
+            .collect()
     }
 
     /// Marks the list as one this profile cannot have, saying `why` in the pane: nothing is
@@ -420,6 +508,13 @@ impl<L: ListSpec> ListView<L> {
         L::filter_of(values, &self.filter)
     }
 
+    /// The list as the export engine reads it: the filter and the sort in force; `None` for a
+    /// list it cannot export.
+    pub fn query(&self) -> Option<crate::export::ListQuery> {
+        let call = L::call(&self.filter, self.table.sort_keys(), PageParams::new(1, 1));
+        crate::export::ListQuery::from_call(&call)
+    }
+
     /// The sort chosen, if any.
     pub fn sort(&self) -> Option<crate::ui::widgets::paged_table::Sort> {
         self.table.sort()
@@ -557,6 +652,31 @@ impl<L: ListSpec> ListView<L> {
         }
         self.fetch(ctx);
         true
+    }
+
+    /// A click at (`column`, `row`) on the list as last drawn: a sortable column's header sorts
+    /// by it (the other way on a second click), a row is selected, and a click on the row already
+    /// selected opens it (returns [`ListClick::Open`]).
+    pub fn click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> ListClick {
+        match self.table.click(column, row) {
+            TableClick::Nothing => ListClick::Nothing,
+            TableClick::Header(key) => {
+                self.pages.cancel_all(ctx);
+                self.previous = None;
+                self.table.sort_by(key);
+                if let Some(sort) = self.table.sort() {
+                    ctx.notify(Level::Info, format!("sorted by {sort}"));
+                }
+                self.fetch(ctx);
+                ListClick::Used
+            }
+            TableClick::Row(index) if index == self.table.cursor() => ListClick::Open,
+            TableClick::Row(index) => {
+                self.table.select(index);
+                self.fetch(ctx);
+                ListClick::Used
+            }
+        }
     }
 
     /// Whether any column sorts (the sort keys are offered).

@@ -36,7 +36,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-pub use self::list::{ListSpec, ListView, Load};
+pub use self::list::{ListClick, ListSpec, ListView, Load};
 pub(crate) use self::list::{list_row, list_spec};
 pub use self::requests::{Operation, Requests, Scope};
 pub use self::screen::{
@@ -44,12 +44,13 @@ pub use self::screen::{
     Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
+use crate::config::{SavedView, ViewValue};
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
-use crate::ui::widgets::form::FormOutcome;
+use crate::ui::widgets::form::{FieldValue, FormOutcome};
 
 /// A row of a pane's list.
 pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
@@ -301,6 +302,8 @@ impl<S: PaneSpec> Clone for PaneState<S> {
 pub struct Skeleton<S: PaneSpec> {
     pub spec: S,
     pub parts: Parts<S>,
+    /// Inside the pane's border, as last drawn: where its dialogs are, for the mouse.
+    inner: Rect,
 }
 
 impl<S: PaneSpec + Default> Default for Skeleton<S> {
@@ -314,6 +317,7 @@ impl<S: PaneSpec> Skeleton<S> {
         Skeleton {
             spec,
             parts: Parts::new(),
+            inner: Rect::default(),
         }
     }
 
@@ -492,6 +496,71 @@ impl<S: PaneSpec> Skeleton<S> {
     }
 }
 
+/// `:columns` says which columns the list shows and hides; `:columns NAME…` shows each hidden
+/// one named and hides each shown one.
+fn columns_command<L: ListSpec>(list: &mut ListView<L>, args: &[&str], ctx: &mut Ctx) {
+    let all = ListView::<L>::column_names();
+    if args.is_empty() {
+        let (shown, hidden): (Vec<String>, Vec<String>) =
+            all.into_iter().partition(|n| list.shows_column(n));
+        let mut said = format!("Columns: {}", shown.join(", "));
+        if !hidden.is_empty() {
+            let _ = std::fmt::Write::write_fmt(
+                &mut said,
+                format_args!("; hidden: {}", hidden.join(", ")),
+            );
+        }
+        said.push_str(". :columns NAME shows or hides one.");
+        ctx.notify(Level::Info, said);
+        return;
+    }
+    let mut said = Vec::new();
+    for name in args {
+        match list.toggle_column(&name.to_lowercase()) {
+            Ok(true) => said.push(format!("{name} shown")),
+            Ok(false) => said.push(format!("{name} hidden")),
+            Err(why) => {
+                ctx.notify(Level::Error, format!("Columns: {why}"));
+                return;
+            }
+        }
+    }
+    ctx.notify(Level::Info, said.join(", "));
+}
+
+/// What `:export FORMAT [FILE]` asks for on a list: `query` written as `csv`, `json` or `jsonl`
+/// to FILE, by default `<list>-<YYYY-MM-DD>.<ext>` in the current directory.
+pub fn export_of(
+    query: crate::export::ListQuery,
+    args: &[&str],
+) -> Result<crate::effect::ViewExport, String> {
+    use crate::export::Format;
+    const USAGE: &str = "Usage: :export csv|json|jsonl [FILE]";
+    let format = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
+        Some("csv") => Format::Csv,
+        Some("json") => Format::Json,
+        Some("jsonl") => Format::Jsonl,
+        _ => return Err(USAGE.to_owned()),
+    };
+    let path = match args.get(1..) {
+        Some(rest) if !rest.is_empty() => std::path::PathBuf::from(rest.join(" ")),
+        _ => {
+            let ext = match format {
+                Format::Csv => "csv",
+                Format::Json => "json",
+                Format::Jsonl => "jsonl",
+            };
+            let day = crate::clock::today().format("%Y-%m-%d");
+            std::path::PathBuf::from(format!("{}-{day}.{ext}", query.resource().name()))
+        }
+    };
+    Ok(crate::effect::ViewExport {
+        query,
+        format,
+        path,
+    })
+}
+
 /// Opens the detail of `row`: shown at once, the rest asked for.
 pub fn open_detail<S: PaneSpec>(spec: &mut S, parts: &mut Parts<S>, row: &Row<S>, ctx: &mut Ctx) {
     parts.requests.cancel_detail(ctx);
@@ -603,6 +672,97 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         }
     }
 
+    fn on_click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> bool {
+        if let Some(Overlay::Discard(confirm)) = self.parts.overlays.last() {
+            match confirm.click(self.inner, column, row) {
+                ConfirmOutcome::Yes => {
+                    self.parts.overlays.pop();
+                    self.discard();
+                }
+                ConfirmOutcome::No => {
+                    self.parts.overlays.pop();
+                }
+                ConfirmOutcome::None => return false,
+            }
+            return true;
+        }
+        if !self.parts.overlays.is_empty() || !self.parts.screen.is_list() {
+            return false;
+        }
+        match self.parts.list.click(column, row, ctx) {
+            ListClick::Nothing => false,
+            ListClick::Used => true,
+            ListClick::Open => self.list_action(Action::Open, ctx),
+        }
+    }
+
+    fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
+        self.parts.list.choose_columns(names)
+    }
+
+    fn column_names(&self) -> Vec<String> {
+        ListView::<S::List>::column_names()
+    }
+
+    fn saved_view(&self) -> Option<SavedView> {
+        let list = &self.parts.list;
+        let filter = list
+            .filter_form()
+            .values()
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    FieldValue::Text(t) | FieldValue::Choice(t) => ViewValue::Text(t.clone()),
+                    FieldValue::Bool(b) => ViewValue::Bool(*b),
+                    FieldValue::List(items) => ViewValue::List(items.clone()),
+                };
+                (name.to_owned(), value)
+            })
+            .collect();
+        Some(SavedView {
+            sort: list.sort().map(|s| s.order_by()),
+            filter,
+        })
+    }
+
+    fn apply_view(&mut self, view: &SavedView, ctx: &mut Ctx) -> bool {
+        let default = <S::List as ListSpec>::Filter::default();
+        let mut form = <S::List as ListSpec>::filter_form(&default);
+        for (name, value) in &view.filter {
+            let value = match value {
+                ViewValue::Text(t) => FieldValue::Text(t.clone()),
+                ViewValue::Bool(b) => FieldValue::Bool(*b),
+                ViewValue::List(items) => FieldValue::List(items.clone()),
+            };
+            form = form.with_value(name, value);
+        }
+        let filter = <S::List as ListSpec>::filter_of(&form.values(), &default);
+        let sort = view.sort.as_deref().and_then(|sort| {
+            let (key, descending) = match sort.strip_prefix('-') {
+                Some(key) => (key, true),
+                None => (sort, false),
+            };
+            <S::List as ListSpec>::columns()
+                .iter()
+                .find(|c| c.sortable() && c.key == key)
+                .map(|c| crate::ui::widgets::paged_table::Sort {
+                    key: c.key,
+                    descending,
+                })
+        });
+        self.parts.tenanted = ctx.tenanted().is_some();
+        self.restore(
+            PaneState {
+                filter,
+                sort,
+                cursor: 0,
+                detail: None,
+            },
+            ctx,
+        );
+        true
+    }
+
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
         if self.parts.list.owns(id) {
             self.parts.list.receive(id, result, ctx);
@@ -620,7 +780,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        let mut commands = vec!["filter", "refresh"];
+        let mut commands = vec!["filter", "refresh", "export", "columns"];
         commands.extend(self.spec.commands());
         commands
     }
@@ -635,6 +795,14 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         match name {
             "filter" => self.parts.screen = Screen::Filter(self.parts.list.filter_form()),
             "refresh" => self.parts.list.refresh(ctx),
+            "columns" => columns_command(&mut self.parts.list, args, ctx),
+            "export" => match self.parts.list.query() {
+                Some(query) => match export_of(query, args) {
+                    Ok(export) => ctx.export(export),
+                    Err(usage) => ctx.notify(Level::Error, usage),
+                },
+                None => ctx.notify(Level::Error, "This list cannot be exported."),
+            },
             _ => return false,
         }
         true
@@ -677,6 +845,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 Span::styled(format!("— {} ", self.subtitle()), theme.muted),
             ]));
         let inner = block.inner(area);
+        self.inner = inner;
         frame.render_widget(block, area);
         let line = self.spec.list_line(&self.parts, theme);
         let buf = frame.buffer_mut();
@@ -702,6 +871,35 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         }
         for overlay in &mut parts.overlays {
             overlay.draw(inner, buf, theme);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::export_of;
+    use crate::export::{Format, ListQuery, Resource};
+
+    #[test]
+    fn export_takes_a_format_and_names_the_file_by_the_list_and_the_day() {
+        let query = ListQuery::all(Resource::Transactions);
+        let export = export_of(query.clone(), &["jsonl"]).unwrap();
+        assert_eq!(export.format, Format::Jsonl);
+        let day = crate::clock::today().format("%Y-%m-%d");
+        assert_eq!(
+            export.path,
+            std::path::PathBuf::from(format!("transactions-{day}.jsonl"))
+        );
+        assert_eq!(export.query, query);
+        let named = export_of(query.clone(), &["CSV", "out/my sales.csv"]).unwrap();
+        assert_eq!(named.format, Format::Csv);
+        assert_eq!(named.path, std::path::PathBuf::from("out/my sales.csv"));
+        for wrong in [&[][..], &["xml"][..]] {
+            assert!(
+                export_of(query.clone(), wrong)
+                    .unwrap_err()
+                    .contains("csv|json|jsonl")
+            );
         }
     }
 }

@@ -128,6 +128,29 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active_mut().on_key(key, ctx);
     }
 
+    fn on_click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> bool {
+        self.active_mut().on_click(column, row, ctx)
+    }
+
+    /// Both lists take the names each has: taken when either knows them all.
+    fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
+        let first = self.first_mut().choose_columns(names);
+        let second = self.second_mut().choose_columns(names);
+        first.or(second)
+    }
+
+    fn column_names(&self) -> Vec<String> {
+        self.active().column_names()
+    }
+
+    fn saved_view(&self) -> Option<crate::config::SavedView> {
+        self.active().saved_view()
+    }
+
+    fn apply_view(&mut self, view: &crate::config::SavedView, ctx: &mut Ctx) -> bool {
+        self.active_mut().apply_view(view, ctx)
+    }
+
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
         if self.first.waits_for(id) {
             self.first.receive(id, result, ctx);

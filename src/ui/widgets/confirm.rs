@@ -95,12 +95,40 @@ impl Confirm {
     }
 
     /// Draws the dialog centered in `area`, over whatever is below it.
-    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    /// The dialog's box in `area` and its message's lines.
+    fn layout(&self, area: Rect) -> (Rect, Vec<String>) {
         let longest = self.message.width().max(self.title.width() + 4) as u16;
         let width = (longest + 4).clamp(32, 60).min(area.width);
         let message = wrap(&self.message, width.saturating_sub(4));
         let height = (message.len() as u16 + 6).min(area.height);
         let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+        (popup, message)
+    }
+
+    /// What a click at (`column`, `row`) answers, the dialog drawn in `area`: `[ Yes ]` yes,
+    /// `[ No ]` no, anything else nothing.
+    pub fn click(&self, area: Rect, column: u16, row: u16) -> ConfirmOutcome {
+        let (popup, message) = self.layout(area);
+        // Inside the border and the padding of one cell on each side.
+        let inner_x = popup.x + 2;
+        let inner_width = popup.width.saturating_sub(4);
+        let buttons_y = popup.y + 1 + message.len() as u16 + 1;
+        let line = "[ Yes ]  [ No ]";
+        let start = inner_x + inner_width.saturating_sub(line.len() as u16) / 2;
+        if row != buttons_y {
+            return ConfirmOutcome::None;
+        }
+        if (start..start + 7).contains(&column) {
+            ConfirmOutcome::Yes
+        } else if (start + 9..start + 15).contains(&column) {
+            ConfirmOutcome::No
+        } else {
+            ConfirmOutcome::None
+        }
+    }
+
+    pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let (popup, message) = self.layout(area);
 
         let button = |label: &'static str, answer: bool| {
             let style = if self.highlighted == answer {
@@ -162,6 +190,20 @@ pub(crate) fn render_dialog(
 mod tests {
     use super::*;
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key};
+
+    #[test]
+    fn a_click_on_a_button_answers() {
+        let c = Confirm::discard_input();
+        let area = Rect::new(0, 0, 60, 20);
+        let mut buf = Buffer::empty(area);
+        c.render(area, &mut buf, &Theme::default());
+        let (yes, y) = crate::ui::widgets::testing::find(&buf, "[ Yes ]");
+        let (no, _) = crate::ui::widgets::testing::find(&buf, "[ No ]");
+        assert_eq!(c.click(area, yes + 2, y), ConfirmOutcome::Yes);
+        assert_eq!(c.click(area, no + 2, y), ConfirmOutcome::No);
+        assert_eq!(c.click(area, no + 2, y + 1), ConfirmOutcome::None);
+        assert_eq!(c.click(area, 0, y), ConfirmOutcome::None);
+    }
 
     #[test]
     fn y_n_and_esc_answer_at_once() {

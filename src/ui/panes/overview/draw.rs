@@ -62,11 +62,20 @@ pub(super) fn draw(
     let [top, bottom] =
         Layout::vertical([Constraint::Length(tile_rows), Constraint::Min(0)]).areas(inner);
     let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
+    pane.hits.clear();
     if full {
         let summary = summary(pane, keys, theme);
-        tile_grid(&pane.tiles, selected, &summary, top, buf, theme);
+        tile_grid(
+            &pane.tiles,
+            selected,
+            &summary,
+            top,
+            buf,
+            theme,
+            &mut pane.hits,
+        );
     } else if top.height > 0 {
-        tile_lines(&pane.tiles, selected, top, buf, theme);
+        tile_lines(&pane.tiles, selected, top, buf, theme, &mut pane.hits);
     }
     if bottom.height > 0 {
         lower(pane, bottom, buf, theme, focused);
@@ -172,6 +181,7 @@ fn tile_grid(
     area: Rect,
     buf: &mut Buffer,
     theme: &Theme,
+    hits: &mut Vec<(Rect, (usize, usize))>,
 ) {
     let rows = tiles.len().div_ceil(GRID_COLUMNS);
     let row_areas = Layout::vertical(vec![Constraint::Ratio(1, rows as u32); rows]).split(area);
@@ -186,6 +196,20 @@ fn tile_grid(
             if let Some(tile) = tiles.get(index) {
                 let chosen = selected.filter(|(t, _)| *t == index).map(|(_, e)| e);
                 tile_box(tile, index, chosen, *cell, buf, theme);
+                let inner = Block::bordered().inner(*cell);
+                for entry in 0..tile.entries.len() {
+                    let y = inner.y + u16::try_from(entry).unwrap_or(u16::MAX);
+                    if y < inner.bottom() {
+                        hits.push((
+                            Rect {
+                                y,
+                                height: 1,
+                                ..inner
+                            },
+                            (index, entry),
+                        ));
+                    }
+                }
             } else if index == tiles.len() {
                 let block = Block::bordered()
                     .border_style(theme.border)
@@ -274,6 +298,7 @@ fn tile_lines(
     area: Rect,
     buf: &mut Buffer,
     theme: &Theme,
+    hits: &mut Vec<(Rect, (usize, usize))>,
 ) {
     let width = usize::from(area.width);
     let title_width = tiles
@@ -305,8 +330,16 @@ fn tile_lines(
                     count = count.patch(theme.selection);
                     label = theme.selection;
                 }
+                let at = Line::from(spans.clone()).width();
                 spans.push(Span::styled(e.count.label(), count));
                 spans.push(Span::styled(format!(" {}", e.label), label));
+                let end = Line::from(spans.clone()).width().min(width);
+                let y = area.y + u16::try_from(t).unwrap_or(u16::MAX);
+                if at < end && y < area.bottom() {
+                    let x = area.x + u16::try_from(at).unwrap_or(u16::MAX);
+                    let w = u16::try_from(end - at).unwrap_or(u16::MAX);
+                    hits.push((Rect::new(x, y, w, 1), (t, i)));
+                }
             }
             truncate_line(Line::from(spans), width)
         })

@@ -73,6 +73,8 @@ pub struct OverviewPane {
     tiles: Vec<Tile>,
     calendar: FilingCalendar,
     map: StateMap,
+    /// Where the last draw put each tile's entries, for the mouse.
+    hits: Vec<(Rect, (usize, usize))>,
 }
 
 impl Default for OverviewPane {
@@ -100,6 +102,7 @@ impl OverviewPane {
             tiles,
             calendar: FilingCalendar::new(today),
             map: StateMap::new(),
+            hits: Vec::new(),
         }
     }
 
@@ -226,6 +229,21 @@ impl Pane for OverviewPane {
                 Section::Map => self.map_action(action, ctx),
             },
         }
+    }
+
+    /// A click on a tile's entry chooses it; a click on the entry already chosen opens it.
+    fn on_click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> bool {
+        let position = ratatui::layout::Position::new(column, row);
+        let Some(&(_, entry)) = self.hits.iter().find(|(r, _)| r.contains(position)) else {
+            return false;
+        };
+        if self.section == Section::Tiles && self.cursor == entry {
+            self.open_entry(entry.0, entry.1, ctx);
+        } else {
+            self.section = Section::Tiles;
+            self.cursor = entry;
+        }
+        true
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {

@@ -144,6 +144,28 @@ pub struct PagedTable<R> {
     /// What the rows are, for `loading registrations…` and `no registrations`.
     noun: &'static str,
     spinner: Spinner,
+    /// Where the last render put the header and the rows, for the mouse.
+    hits: Option<Hits>,
+}
+
+/// Where the last render drew the table: its header's columns and its rows.
+#[derive(Debug, Clone, Default)]
+struct Hits {
+    header_y: u16,
+    /// Each column shown: its first cell, its width, its sort key (`""`: not sortable).
+    columns: Vec<(u16, u16, &'static str)>,
+    body: ratatui::layout::Rect,
+}
+
+/// What a click on the table hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableClick {
+    /// Outside the table, or on nothing that acts.
+    Nothing,
+    /// The header of the column with this sort key.
+    Header(&'static str),
+    /// The row at this index.
+    Row(u64),
 }
 
 impl<R> Default for PagedTable<R> {
@@ -171,6 +193,7 @@ impl<R> PagedTable<R> {
             halted: false,
             noun,
             spinner: Spinner::new(),
+            hits: None,
         }
     }
 
@@ -557,6 +580,30 @@ impl<R> PagedTable<R> {
                 break;
             };
             self.pages.remove(&farthest);
+        }
+    }
+
+    /// What a click at (`column`, `row`), in screen cells, hit in the table as last drawn: a
+    /// sortable column's header, a row of the list, or nothing.
+    pub fn click(&self, column: u16, row: u16) -> TableClick {
+        let Some(hits) = &self.hits else {
+            return TableClick::Nothing;
+        };
+        if row == hits.header_y {
+            return hits
+                .columns
+                .iter()
+                .find(|(x, w, key)| !key.is_empty() && column >= *x && column < x + w)
+                .map_or(TableClick::Nothing, |(_, _, key)| TableClick::Header(key));
+        }
+        let body = hits.body;
+        if row < body.y || row >= body.bottom() || column < body.x || column >= body.right() {
+            return TableClick::Nothing;
+        }
+        let index = self.offset + u64::from(row - body.y);
+        match self.total {
+            Some(total) if index < total => TableClick::Row(index),
+            _ => TableClick::Nothing,
         }
     }
 

@@ -48,6 +48,7 @@ impl<R> PagedTable<R> {
             ..area
         };
         if area.height < 2 {
+            self.hits = None;
             self.render_status(status_area, buf, theme, &[]);
             return;
         }
@@ -85,6 +86,18 @@ impl<R> PagedTable<R> {
             height: body_height,
             ..table_area
         };
+        let mut x = table_area.x;
+        let mut hit_columns = Vec::with_capacity(shown.len());
+        for &(c, w) in &shown {
+            let key = if c.sortable() { c.key } else { "" };
+            hit_columns.push((x, w, key));
+            x = x.saturating_add(w).saturating_add(SPACING);
+        }
+        self.hits = Some(super::Hits {
+            header_y: table_area.y,
+            columns: hit_columns,
+            body: body_area,
+        });
         let rows = match self.total {
             None => {
                 let line = self.spinner.loading(self.noun, theme);

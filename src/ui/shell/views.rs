@@ -1,0 +1,188 @@
+//! Saved views: `:view save NAME` keeps the focused list's filter and sort in the config file
+//! (`[views.<pane>.<name>]`), `:view NAME` shows the list so again, `:view` lists them.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::Shell;
+use crate::config::{SavedView, save_view};
+use crate::effect::Effect;
+
+/// Every saved view, by pane (its title in lower case) and name.
+#[derive(Debug, Default)]
+pub(super) struct Views {
+    by_pane: BTreeMap<String, BTreeMap<String, SavedView>>,
+    /// The config file they are written to; `None`: kept until the dashboard closes.
+    file: Option<PathBuf>,
+}
+
+/// The focused pane's view names and column names, shared with the command line's completion.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ViewNames(Arc<Mutex<Vec<String>>>, Arc<Mutex<Vec<String>>>);
+
+impl ViewNames {
+    pub(super) fn set(&self, names: Vec<String>, columns: Vec<String>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = names;
+        *self.1.lock().unwrap_or_else(PoisonError::into_inner) = columns;
+    }
+
+    /// What `:columns ` completes to: the focused list's column names.
+    pub(super) fn columns(&self) -> Vec<String> {
+        self.1
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// What `:view ` completes to: `save`, then the names.
+    pub(super) fn candidates(&self) -> Vec<String> {
+        let mut candidates = vec!["save".to_owned()];
+        candidates.extend(
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .iter()
+                .cloned(),
+        );
+        candidates
+    }
+}
+
+impl Shell {
+    /// The saved views read from the config file at `file` (`None`: no file; views saved are
+    /// kept until the dashboard closes).
+    #[must_use]
+    pub fn with_views(
+        mut self,
+        file: Option<PathBuf>,
+        views: BTreeMap<String, BTreeMap<String, SavedView>>,
+    ) -> Self {
+        self.views = Views {
+            by_pane: views,
+            file,
+        };
+        self
+    }
+
+    /// Shows only the columns `[columns]` in the config file names for each pane (by its title in
+    /// lower case); names a pane does not know are said in the footer.
+    #[must_use]
+    pub fn with_columns(mut self, columns: BTreeMap<String, Vec<String>>) -> Self {
+        self.columns = columns;
+        self.apply_columns();
+        self
+    }
+
+    /// Gives each pane the columns the config file chose for it.
+    pub(super) fn apply_columns(&mut self) {
+        let mut troubles = Vec::new();
+        for pane in &mut self.panes {
+            let key = pane.title().to_lowercase();
+            if let Some(names) = self.columns.get(&key)
+                && let Err(why) = pane.choose_columns(names)
+            {
+                troubles.push(format!("[columns] {key}: {why}"));
+            }
+        }
+        for trouble in troubles {
+            self.notify_error(trouble);
+        }
+    }
+
+    /// The focused pane's key in `[views.<pane>]`.
+    fn view_pane(&self) -> String {
+        self.panes[self.focus].title().to_lowercase()
+    }
+
+    /// The names of the focused pane's saved views, sorted.
+    pub(super) fn focused_view_names(&self) -> Vec<String> {
+        self.views
+            .by_pane
+            .get(&self.view_pane())
+            .map(|views| views.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// The focused pane's views in words, for `:view` and the help.
+    pub(super) fn views_said(&self) -> String {
+        let title = self.panes[self.focus].title().to_owned();
+        let names = self.focused_view_names();
+        if names.is_empty() {
+            format!("No saved views of {title}: :view save NAME keeps its filter and sort.")
+        } else {
+            format!(
+                "Saved views of {title}: {} (:view NAME shows one).",
+                names.join(", ")
+            )
+        }
+    }
+
+    /// `:view`, `:view save NAME`, `:view NAME`.
+    pub(super) fn view_command(&mut self, args: &[&str]) -> Vec<Effect> {
+        match args {
+            [] => {
+                let said = self.views_said();
+                self.notify_info(said);
+                Vec::new()
+            }
+            ["save", name] => {
+                self.save_view(name);
+                Vec::new()
+            }
+            [name] if *name != "save" => self.show_view(name),
+            _ => {
+                self.notify_error("Usage: :view NAME, or :view save NAME");
+                Vec::new()
+            }
+        }
+    }
+
+    fn save_view(&mut self, name: &str) {
+        let Some(view) = self.panes[self.focus].saved_view() else {
+            self.notify_error("This tab has no list to keep a view of.");
+            return;
+        };
+        let pane = self.view_pane();
+        let saved = match &self.views.file {
+            Some(file) => match save_view(file, &pane, name, &view) {
+                Ok(()) => format!("View {name} saved in {}", file.display()),
+                Err(e) => {
+                    self.notify_error(format!("View {name} was not saved: {e}"));
+                    return;
+                }
+            },
+            None => format!("View {name} kept until taxdash closes (no config file here)"),
+        };
+        self.views
+            .by_pane
+            .entry(pane)
+            .or_default()
+            .insert(name.to_owned(), view);
+        self.notify_info(saved);
+    }
+
+    fn show_view(&mut self, name: &str) -> Vec<Effect> {
+        let Some(view) = self
+            .views
+            .by_pane
+            .get(&self.view_pane())
+            .and_then(|views| views.get(name))
+            .cloned()
+        else {
+            let said = self.views_said();
+            self.notify_error(format!("No view {name}. {said}"));
+            return Vec::new();
+        };
+        if self.panes[self.focus].has_unsaved_input() {
+            self.notify_error("This tab holds unsaved input: finish or cancel it first.");
+            return Vec::new();
+        }
+        let mut taken = false;
+        let effects = self.with_pane(self.focus, |p, ctx| taken = p.apply_view(&view, ctx));
+        if taken {
+            self.notify_info(format!("View {name}"));
+        }
+        effects
+    }
+}
