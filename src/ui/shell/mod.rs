@@ -21,6 +21,7 @@ use super::widgets::flash::{Flash, FlashLevel, FlashLine, pointed_line};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
+mod jumps;
 mod organizations;
 
 use self::organizations::{ShellCall, command_line};
@@ -97,6 +98,8 @@ pub struct Shell {
     #[allow(clippy::zero_sized_map_values)] // one kind of call today, named for the next
     own_calls: HashMap<RequestId, ShellCall>,
     pane_factory: Option<PaneFactory>,
+    /// The jump list and the jump prefix.
+    jumps: jumps::Jumps,
 }
 
 impl Shell {
@@ -142,6 +145,7 @@ impl Shell {
             #[allow(clippy::zero_sized_map_values)]
             own_calls: HashMap::new(),
             pane_factory: None,
+            jumps: jumps::Jumps::default(),
         }
     }
 
@@ -282,6 +286,7 @@ impl Shell {
     /// Shows the first tab that takes `goto`, its list filtered as asked. A tab holding unsaved
     /// input is left alone, and the user is told.
     fn goto(&mut self, goto: &Goto) -> Vec<Effect> {
+        let from = self.spot();
         let mut effects = Vec::new();
         for index in 0..self.panes.len() {
             if self.panes[index].has_unsaved_input() {
@@ -290,6 +295,7 @@ impl Shell {
             let mut taken = false;
             effects.extend(self.with_pane(index, |p, ctx| taken = p.goto(goto, ctx)));
             if taken {
+                self.jumped_from(from);
                 effects.extend(self.focus_pane(index));
                 return effects;
             }
@@ -466,6 +472,9 @@ impl Shell {
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
+        if self.jumps.pending() {
+            return self.jump_key(key);
+        }
         let Some(action) = self.keymap.action(&key) else {
             return Vec::new();
         };
@@ -484,6 +493,12 @@ impl Shell {
                 self.overlay = Some(Overlay::Command);
                 Vec::new()
             }
+            Action::Jump => {
+                self.start_jump();
+                Vec::new()
+            }
+            Action::JumpBack => self.jump_back(),
+            Action::JumpForward => self.jump_forward(),
             Action::NextPane => self.focus_pane((self.focus + 1) % self.panes.len()),
             Action::PrevPane => {
                 self.focus_pane((self.focus + self.panes.len() - 1) % self.panes.len())
@@ -575,6 +590,15 @@ impl Shell {
             (Action::Up, "up"),
             (Action::Down, "down"),
             (Action::Top, "first row"),
+            (
+                Action::Jump,
+                "jump prefix: then a letter (below), or again for the first row",
+            ),
+            (Action::JumpBack, "back to where the last jump left"),
+            (
+                Action::JumpForward,
+                "forward again (ctrl-i is tab in most terminals)",
+            ),
             (Action::Bottom, "last row"),
             (Action::PageUp, "page up"),
             (Action::PageDown, "page down"),
@@ -595,6 +619,14 @@ impl Shell {
             "the last messages, whole, with their times",
             "Everywhere",
         ));
+        let jump = self.keymap.keys_for(Action::Jump);
+        for relation in self.panes[self.focus].relations() {
+            hints.push(Hint::new(
+                format!("{jump} {}", relation.key),
+                relation.label,
+                "Jumps from this record",
+            ));
+        }
         for (i, p) in self.panes.iter().enumerate() {
             hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
         }
@@ -652,7 +684,11 @@ impl Shell {
 
     /// The footer's hints: the focused pane's, then the shell's, with their live keys.
     pub fn hints(&self) -> Vec<(String, &'static str)> {
-        let mut hints = self.pane_hints();
+        let mut hints = if self.jumps.pending() {
+            self.jump_hints()
+        } else {
+            self.pane_hints()
+        };
         hints.extend(self.shell_hints());
         hints
     }

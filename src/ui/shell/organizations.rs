@@ -162,6 +162,7 @@ impl Shell {
             if panes.len() == self.panes.len() {
                 self.panes = panes;
             }
+            self.jumps.clear();
         }
         self.shown = vec![false; self.panes.len()];
         self.shown[self.focus] = true;

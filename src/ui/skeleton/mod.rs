@@ -46,7 +46,7 @@ pub use self::screen::{
 pub use self::switch::Switch;
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint, Relation, SavedState};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::form::FormOutcome;
@@ -154,6 +154,11 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
     fn commands(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// What `row` (the selected or open record) relates to, for the jump prefix.
+    fn relations(&self, _row: &Row<Self>) -> Vec<Relation> {
         Vec::new()
     }
 
@@ -561,6 +566,33 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             ctx,
         );
         true
+    }
+
+    fn relations(&self) -> Vec<Relation> {
+        if !self.parts.overlays.is_empty() {
+            return Vec::new();
+        }
+        let list = &self.parts.list;
+        let row = match &self.parts.screen {
+            Screen::List => list.selected(),
+            Screen::Detail(d) => list.selected().filter(|r| S::List::id(r) == d.id()),
+            Screen::Filter(_) | Screen::View { .. } => None,
+        };
+        row.map(|row| self.spec.relations(row)).unwrap_or_default()
+    }
+
+    fn save_state(&self) -> Option<SavedState> {
+        Some(Box::new(self.state()))
+    }
+
+    fn restore_state(&mut self, state: SavedState, ctx: &mut Ctx) -> bool {
+        match state.downcast::<PaneState<S>>() {
+            Ok(state) => {
+                self.restore(*state, ctx);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     fn captures_text(&self) -> bool {

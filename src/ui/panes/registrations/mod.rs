@@ -344,6 +344,10 @@ impl PaneSpec for Registrations {
     type Overlay = RegistrationDialog;
     type Op = Op;
 
+    fn relations(&self, row: &Registration) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_registration(row)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Registrations { filter, open } => Some((filter.clone(), open.clone())),
