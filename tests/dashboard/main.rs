@@ -10,6 +10,7 @@ mod failed_load;
 mod filings;
 mod harness;
 mod narrow;
+mod navigation;
 mod nexus;
 mod organizations;
 mod overview;
