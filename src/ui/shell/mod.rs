@@ -592,13 +592,10 @@ impl Shell {
             (Action::Top, "first row"),
             (
                 Action::Jump,
-                "jump prefix: then a letter (below), or again for the first row",
+                "jump: a letter below, or again for the first row",
             ),
-            (Action::JumpBack, "back to where the last jump left"),
-            (
-                Action::JumpForward,
-                "forward again (ctrl-i is tab in most terminals)",
-            ),
+            (Action::JumpBack, "back where the last jump left"),
+            (Action::JumpForward, "forward again (ctrl-i: where not tab)"),
             (Action::Bottom, "last row"),
             (Action::PageUp, "page up"),
             (Action::PageDown, "page down"),
