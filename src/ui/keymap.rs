@@ -103,6 +103,8 @@ actions! {
     /// Back to where the last jump left from, and forward again (the jump list).
     JumpBack = "jump_back",
     JumpForward = "jump_forward",
+    /// Find anywhere: an id, an external id or text.
+    Find = "find",
 }
 
 /// A `[keys]` name that names no action.
@@ -298,10 +300,10 @@ impl Default for Keymap {
     fn default() -> Self {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
-            CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Help, History,
-            Imports, Jump, JumpBack, JumpForward, Left, Mark, New, NextPane, NextSection, Open,
-            OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, PrevSection, Quit, Refresh,
-            Reveal, Right, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top, Up,
+            CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find, Help,
+            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, New, NextPane, NextSection,
+            Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, PrevSection, Quit,
+            Refresh, Reveal, Right, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -357,6 +359,7 @@ impl Default for Keymap {
             (Key::new(K::Right, none), Right),
             (Key::plain(']'), NextSection),
             (Key::plain('['), PrevSection),
+            (Key::new(K::Char('k'), KeyModifiers::CONTROL), Find),
             (Key::new(K::Char('o'), KeyModifiers::CONTROL), JumpBack),
             // Most terminals send ctrl-i as Tab (the next tab): ctrl-n goes forward there.
             (Key::new(K::Char('i'), KeyModifiers::CONTROL), JumpForward),

@@ -3,7 +3,9 @@
 //! list (`ctrl-o` back, `ctrl-n` / `ctrl-i` forward) puts each tab back as it was.
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use taxdash::model::filters::{FilingFilter, RegistrationFilter, TransactionFilter};
+use taxdash::model::filters::{
+    CustomerFilter, ExemptionFilter, FilingFilter, RegistrationFilter, TransactionFilter,
+};
 use taxdash::model::{PageParams, Transaction};
 
 use crate::harness::{Dashboard, Options};
@@ -229,5 +231,230 @@ async fn a_relation_the_service_cannot_filter_is_said_not_listed() {
     loaded(&d, "Exemptions").await;
     jump(&d, 'c');
     title_with(&d, &["Customers", "matching"]).await;
+    d.quit().await;
+}
+
+/// Opens find anywhere with `ctrl-k` and looks for `text`.
+fn find(d: &Dashboard, text: &str) {
+    d.key_with(KeyCode::Char('k'), KeyModifiers::CONTROL);
+    d.type_text(text);
+    d.key(KeyCode::Enter);
+}
+
+#[tokio::test]
+async fn find_opens_a_record_by_each_id_prefix() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    let page = PageParams::new(1, 1);
+    let registration = d
+        .client
+        .list_registrations(&RegistrationFilter::default(), page)
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let customer = d
+        .client
+        .list_customers(&CustomerFilter::default(), page)
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let sale = a_sale(&d).await;
+    let exemption = d
+        .client
+        .list_exemptions(&ExemptionFilter::default(), page)
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let filing = d
+        .client
+        .list_filings(&FilingFilter::default(), page)
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    for (id, tab) in [
+        (registration.id.as_str(), "Registrations"),
+        (customer.id.as_str(), "Customers"),
+        (sale.id.as_str(), "Transactions"),
+        (exemption.id.as_str(), "Exemptions"),
+        (filing.id.as_str(), "Filings"),
+    ] {
+        assert!(id.contains('_'), "{id}");
+        find(&d, id);
+        let screen = d
+            .wait_until(
+                &format!("{id} open in {tab}"),
+                std::time::Duration::from_secs(10),
+                |s| title(s).contains(tab) && s.contains(id) && !s.contains("row 1 of"),
+            )
+            .await;
+        assert!(
+            !screen.contains("Find \""),
+            "the find overlay closed: {screen}"
+        );
+        // The detail is open: Esc goes back to the list.
+        d.key(KeyCode::Esc);
+        loaded(&d, tab).await;
+    }
+    // The jump list knows each of those jumps.
+    back(&d);
+    loaded(&d, "Exemptions").await;
+
+    // A physical nexus cannot be read alone: said, nothing else opens.
+    find(&d, "phys_demo_1");
+    d.wait_for("only in its list").await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn find_by_external_id_lists_the_transaction_and_enter_opens_it() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    let sale = a_sale(&d).await;
+    find(&d, &sale.external_id);
+    let screen = d.wait_for("Transaction by external id").await;
+    assert!(
+        screen.contains(&format!("Find \"{}\"", sale.external_id)),
+        "{screen}"
+    );
+    d.wait_until("the sale listed", std::time::Duration::from_secs(10), |s| {
+        s.contains(&sale.id)
+    })
+    .await;
+    // The external id's transaction comes first only when it answered first; pick it by
+    // walking down to it.
+    let rows_before = {
+        let screen = d.screen();
+        let lines: Vec<&str> = screen.lines().collect();
+        let sale_line = lines.iter().position(|l| l.contains(&sale.id)).unwrap();
+        lines[..sale_line]
+            .iter()
+            .filter(|l| l.contains("tran_") || l.contains("cust_") || l.contains("exmp_"))
+            .count()
+    };
+    // Every search has answered before the cursor moves.
+    d.wait_until(
+        "every kind answered",
+        std::time::Duration::from_secs(10),
+        |s| !s.contains("searching…"),
+    )
+    .await;
+    for _ in 0..rows_before {
+        d.char('j');
+    }
+    d.key(KeyCode::Enter);
+    d.wait_until("the sale open", std::time::Duration::from_secs(10), |s| {
+        title(s).contains("Transactions") && s.contains(&sale.id) && !s.contains("Find \"")
+    })
+    .await;
+    d.quit().await;
+}
+
+/// Relays every request to the sandbox, answering those whose query holds `slow` late.
+async fn slow_relay(target: String, slow: String) -> String {
+    use axum::body::{Body, to_bytes};
+    use axum::extract::{Request, State};
+    use axum::http::header;
+    use axum::response::Response;
+
+    async fn relay(State((target, slow)): State<(String, String)>, request: Request) -> Response {
+        let path = request
+            .uri()
+            .path_and_query()
+            .map_or("/", |p| p.as_str())
+            .to_owned();
+        if path.contains(&slow) {
+            tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        }
+        let method = request.method().clone();
+        let headers = request.headers().clone();
+        let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+        let mut call = reqwest::Client::new()
+            .request(method, format!("{target}{path}"))
+            .body(body.to_vec());
+        for (name, value) in &headers {
+            if name != header::HOST && name != header::CONTENT_LENGTH {
+                call = call.header(name, value);
+            }
+        }
+        let answer = call.send().await.expect("the sandbox answers");
+        let mut response = Response::new(Body::from(answer.status().as_u16().to_string()));
+        let status = answer.status();
+        let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
+        *response.body_mut() = Body::from(answer.bytes().await.unwrap());
+        *response.status_mut() = status;
+        if let Some(kind) = kind {
+            response.headers_mut().insert(header::CONTENT_TYPE, kind);
+        }
+        response
+    }
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = axum::Router::new()
+        .fallback(relay)
+        .with_state((target, slow));
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    base
+}
+
+#[tokio::test]
+async fn find_by_text_lists_kinds_and_drops_an_older_querys_late_answers() {
+    // Two demo customers' names: the first one's search is slow.
+    let probe = Dashboard::start(Options::default()).await;
+    let names: Vec<String> = probe
+        .client
+        .list_customers(&CustomerFilter::default(), PageParams::new(1, 50))
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .filter_map(|c| c.name)
+        .collect();
+    probe.quit().await;
+    let old = names[0].split_whitespace().next().unwrap().to_owned();
+    let new = names
+        .iter()
+        .filter_map(|n| n.split_whitespace().next())
+        .find(|n| !n.contains(&old) && !old.contains(n))
+        .expect("two different first names")
+        .to_owned();
+    let slow = old.clone();
+    let d = Dashboard::start_behind(Options::default(), |target| slow_relay(target, slow)).await;
+    d.wait_for("row 1 of").await;
+
+    find(&d, &old);
+    d.wait_for(&format!("Find \"{old}\"")).await;
+    find(&d, &new);
+    let screen = d
+        .wait_until(
+            "the new query's answers",
+            std::time::Duration::from_secs(10),
+            |s| s.contains(&format!("Find \"{new}\"")) && !s.contains("searching…"),
+        )
+        .await;
+    for kind in ["Customers", "Exemptions", "Transactions"] {
+        assert!(screen.contains(kind), "{kind} listed: {screen}");
+    }
+    assert!(screen.contains(&new), "{screen}");
+    // The old query's answers come late, and are not shown.
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    let later = d.screen();
+    assert!(later.contains(&format!("Find \"{new}\"")), "{later}");
+    let old_rows = later
+        .lines()
+        .filter(|l| l.contains(&old) && !l.contains(&new))
+        .count();
+    assert_eq!(old_rows, 0, "no answer of the older query: {later}");
+    d.key(KeyCode::Esc);
+    d.wait_until(
+        "the overlay closed",
+        std::time::Duration::from_secs(5),
+        |s| !s.contains("Find \""),
+    )
+    .await;
     d.quit().await;
 }

@@ -21,6 +21,7 @@ use super::widgets::flash::{Flash, FlashLevel, FlashLine, pointed_line};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
+mod find;
 mod jumps;
 mod organizations;
 
@@ -64,6 +65,7 @@ enum Overlay {
     Messages(MessagesView),
     Command,
     ConfirmQuit(Confirm),
+    Find(find::FindView),
 }
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -100,6 +102,8 @@ pub struct Shell {
     pane_factory: Option<PaneFactory>,
     /// The jump list and the jump prefix.
     jumps: jumps::Jumps,
+    /// The number of the latest find: answers to older ones are dropped.
+    find_generation: u64,
 }
 
 impl Shell {
@@ -110,7 +114,7 @@ impl Shell {
         header: HeaderInfo,
     ) -> Self {
         let shown = vec![false; panes.len()];
-        let mut commands: Vec<String> = ["quit", "help", "messages", "theme"]
+        let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "find"]
             .iter()
             .map(|c| (*c).to_owned())
             .collect();
@@ -146,6 +150,7 @@ impl Shell {
             own_calls: HashMap::new(),
             pane_factory: None,
             jumps: jumps::Jumps::default(),
+            find_generation: 0,
         }
     }
 
@@ -321,8 +326,7 @@ impl Shell {
     /// Routes an answer to the pane that asked; answers nobody waits for are dropped.
     pub fn handle_answer(&mut self, answer: Answer) -> Vec<Effect> {
         if let Some(kind) = self.own_calls.remove(&answer.id) {
-            self.receive_own(kind, answer.result);
-            return Vec::new();
+            return self.receive_own(kind, answer.result);
         }
         self.retrying.remove(&answer.id);
         let Some((pane, _)) = self.waiting.remove(&answer.id) else {
@@ -451,6 +455,36 @@ impl Shell {
                     Vec::new()
                 };
             }
+            Some(Overlay::Find(mut view)) => {
+                if ctrl_c {
+                    return self.request_quit();
+                }
+                // Another find (or any command) from the results: this find ends.
+                let action = self.keymap.action(&key);
+                if matches!(action, Some(Action::Find | Action::CommandLine)) {
+                    let effects = self.cancel_find();
+                    self.command_line
+                        .open_with(if action == Some(Action::Find) {
+                            "find "
+                        } else {
+                            ""
+                        });
+                    self.overlay = Some(Overlay::Command);
+                    return effects;
+                }
+                return match view.handle_key(key) {
+                    find::FindOutcome::None => {
+                        self.overlay = Some(Overlay::Find(view));
+                        Vec::new()
+                    }
+                    find::FindOutcome::Close => self.cancel_find(),
+                    find::FindOutcome::Go(goto) => {
+                        let mut effects = self.cancel_find();
+                        effects.extend(self.goto(&goto));
+                        effects
+                    }
+                };
+            }
             Some(Overlay::Command) => {
                 return match self.command_line.handle_key(key) {
                     CommandOutcome::Submitted(text) => self.run_command(&text),
@@ -495,6 +529,11 @@ impl Shell {
             }
             Action::Jump => {
                 self.start_jump();
+                Vec::new()
+            }
+            Action::Find => {
+                self.command_line.open_with("find ");
+                self.overlay = Some(Overlay::Command);
                 Vec::new()
             }
             Action::JumpBack => self.jump_back(),
@@ -548,6 +587,7 @@ impl Shell {
                 return Vec::new();
             }
             "org" => return self.org_command(&args),
+            "find" => return self.find(&args.join(" ")),
             "theme" => {
                 return if let Some(theme) = args.first() {
                     vec![Effect::Theme((*theme).to_owned())]
@@ -593,6 +633,10 @@ impl Shell {
             (
                 Action::Jump,
                 "jump: a letter below, or again for the first row",
+            ),
+            (
+                Action::Find,
+                "find an id, an external id or text (:find TEXT)",
             ),
             (Action::JumpBack, "back where the last jump left"),
             (Action::JumpForward, "forward again (ctrl-i: where not tab)"),
@@ -776,6 +820,7 @@ impl Shell {
             Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Messages(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::Find(view)) => view.render(body, frame.buffer_mut(), &theme),
             _ => {}
         }
     }
