@@ -275,12 +275,20 @@ async fn find_opens_a_record_by_each_id_prefix() {
         .unwrap()
         .items
         .remove(0);
-    for (id, tab) in [
-        (registration.id.as_str(), "Registrations"),
-        (customer.id.as_str(), "Customers"),
-        (sale.id.as_str(), "Transactions"),
-        (exemption.id.as_str(), "Exemptions"),
-        (filing.id.as_str(), "Filings"),
+    for (id, tab, related) in [
+        (
+            registration.id.as_str(),
+            "Registrations",
+            "nexus of its state",
+        ),
+        (customer.id.as_str(), "Customers", "their exemptions"),
+        (sale.id.as_str(), "Transactions", "its state's nexus"),
+        (
+            exemption.id.as_str(),
+            "Exemptions",
+            "transactions that used it",
+        ),
+        (filing.id.as_str(), "Filings", "transactions of its period"),
     ] {
         assert!(id.contains('_'), "{id}");
         find(&d, id);
@@ -295,6 +303,10 @@ async fn find_opens_a_record_by_each_id_prefix() {
             !screen.contains("Find \""),
             "the find overlay closed: {screen}"
         );
+        // The open record offers its relations.
+        d.char('g');
+        d.wait_for(related).await;
+        d.key(KeyCode::Esc);
         // The detail is open: Esc goes back to the list.
         d.key(KeyCode::Esc);
         loaded(&d, tab).await;

@@ -162,6 +162,11 @@ pub trait PaneSpec: Send + Sized + 'static {
         Vec::new()
     }
 
+    /// What the record of an open detail relates to (the detail holds the record as last read).
+    fn detail_relations(&self, _detail: &Self::Detail) -> Vec<Relation> {
+        Vec::new()
+    }
+
     fn command(
         &mut self,
         _name: &str,
@@ -572,13 +577,16 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         if !self.parts.overlays.is_empty() {
             return Vec::new();
         }
-        let list = &self.parts.list;
-        let row = match &self.parts.screen {
-            Screen::List => list.selected(),
-            Screen::Detail(d) => list.selected().filter(|r| S::List::id(r) == d.id()),
-            Screen::Filter(_) | Screen::View { .. } => None,
-        };
-        row.map(|row| self.spec.relations(row)).unwrap_or_default()
+        match &self.parts.screen {
+            Screen::List => self
+                .parts
+                .list
+                .selected()
+                .map(|row| self.spec.relations(row))
+                .unwrap_or_default(),
+            Screen::Detail(d) => self.spec.detail_relations(d),
+            Screen::Filter(_) | Screen::View { .. } => Vec::new(),
+        }
     }
 
     fn save_state(&self) -> Option<SavedState> {

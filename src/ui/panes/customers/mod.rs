@@ -207,6 +207,10 @@ impl PaneSpec for Customers {
         crate::ui::panes::relations::of_customer(row)
     }
 
+    fn detail_relations(&self, detail: &CustomerDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_customer(&detail.record)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Customers { filter, open } => Some((filter.clone(), open.clone())),

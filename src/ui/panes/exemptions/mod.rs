@@ -269,6 +269,10 @@ impl PaneSpec for Exemptions {
         crate::ui::panes::relations::of_exemption(row)
     }
 
+    fn detail_relations(&self, detail: &ExemptionDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_exemption(&detail.exemption)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Exemptions { filter, open } => Some((filter.clone(), open.clone())),
