@@ -52,8 +52,18 @@ impl PaneHint {
 pub struct Relation {
     pub key: char,
     pub label: &'static str,
-    /// The list to show, or what to tell the user when the service has no filter for it.
-    pub to: Result<Goto, String>,
+    pub to: Leads,
+}
+
+/// Where a relation leads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Leads {
+    /// Another tab's list, filtered.
+    To(Goto),
+    /// The record of this id, read and opened in its tab.
+    Open(String),
+    /// Nowhere: what to tell the user (the service has no filter for that list).
+    Say(String),
 }
 
 impl Relation {
@@ -61,7 +71,16 @@ impl Relation {
         Relation {
             key,
             label,
-            to: Ok(to),
+            to: Leads::To(to),
+        }
+    }
+
+    /// A relation to the one record `id` names: it is read and opened.
+    pub fn open(key: char, label: &'static str, id: impl Into<String>) -> Self {
+        Relation {
+            key,
+            label,
+            to: Leads::Open(id.into()),
         }
     }
 
@@ -70,7 +89,7 @@ impl Relation {
         Relation {
             key,
             label,
-            to: Err(why.into()),
+            to: Leads::Say(why.into()),
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::model::filters::{
     TransactionFilter,
 };
 use crate::model::{Customer, Exemption, Filing, Nexus, Registration, Transaction};
-use crate::ui::pane::Relation;
+use crate::ui::pane::{Leads, Relation};
 
 /// No filter of the transaction list names a customer.
 const NO_CUSTOMER_FILTER: &str = "The service's transaction list has no customer filter: search the Transactions tab (/) for the customer's name instead.";
@@ -57,11 +57,10 @@ pub fn of_transaction(t: &Transaction) -> Vec<Relation> {
     let mut out = Vec::new();
     match &t.customer {
         Some(c) => out.push(Relation::new('c', "its customer", customer(c))),
-        None => out.push(Relation::unfiltered(
-            'c',
-            "its customer",
-            "The transaction came without its customer record.",
-        )),
+        None => out.push(match &t.customer_id {
+            Some(id) => Relation::open('c', "its customer", id.clone()),
+            None => Relation::unfiltered('c', "its customer", "The transaction names no customer."),
+        }),
     }
     if let Some(id) = t
         .customer_id
@@ -70,10 +69,15 @@ pub fn of_transaction(t: &Transaction) -> Vec<Relation> {
     {
         out.push(Relation::new('e', "its exemptions", exemptions_of(id)));
     }
+    if let Some(id) = &t.filing_id {
+        out.push(Relation::open('f', "its filing", id.clone()));
+    }
     if let Some(state) = t.state.as_deref().filter(|s| !s.is_empty()) {
-        // The filing list cannot be filtered by a filing's id nor by the period holding a
-        // date: the filings of the state are the nearest list.
-        out.push(Relation::new('f', "its state's filings", filings(state)));
+        // Not yet in a filing: the filing list cannot be filtered by the period holding a
+        // date, so the filings of the state are the nearest list.
+        if t.filing_id.is_none() {
+            out.push(Relation::new('f', "its state's filings", filings(state)));
+        }
         out.push(Relation::new('n', "its state's nexus", nexus(state)));
         out.push(Relation::new(
             'r',
@@ -101,15 +105,16 @@ pub fn of_customer(c: &Customer) -> Vec<Relation> {
 /// An exemption: its customer; the transactions that used it cannot be listed by exemption.
 pub fn of_exemption(e: &Exemption) -> Vec<Relation> {
     let to_customer = match (&e.customer, &e.customer_name, &e.customer_id) {
-        (Some(c), _, _) => Ok(customer(c)),
-        (None, Some(name), _) => Ok(Goto::Customers {
+        (Some(c), _, _) => Leads::To(customer(c)),
+        (None, _, Some(id)) => Leads::Open(id.clone()),
+        (None, Some(name), None) => Leads::To(Goto::Customers {
             filter: CustomerFilter {
                 search_query: Some(name.clone()),
                 ..CustomerFilter::default()
             },
             open: None,
         }),
-        _ => Err("The exemption names no customer.".to_owned()),
+        (None, None, None) => Leads::Say("The exemption names no customer.".to_owned()),
     };
     let used = match &e.transaction_id {
         Some(id) => format!(
@@ -169,4 +174,42 @@ pub fn of_filing(f: &Filing) -> Vec<Relation> {
             }),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sale(extra: &serde_json::Value) -> Transaction {
+        let mut sale = json!({
+            "id": "tran_1", "external_id": "ord-1", "date": "2026-03-01T10:00:00Z",
+            "type": "SALE", "currency": "USD", "state": "TX", "customer_id": "cust_1",
+            "transaction_items": []
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            sale[k] = v.clone();
+        }
+        serde_json::from_value(sale).unwrap()
+    }
+
+    fn leads(relations: &[Relation], key: char) -> Option<&Leads> {
+        relations.iter().find(|r| r.key == key).map(|r| &r.to)
+    }
+
+    #[test]
+    fn a_sale_in_a_filing_opens_that_filing_else_lists_its_states_filings() {
+        let filed = of_transaction(&sale(&json!({"filing_id": "file_9"})));
+        assert_eq!(leads(&filed, 'f'), Some(&Leads::Open("file_9".into())));
+        let open = of_transaction(&sale(&json!({})));
+        assert_eq!(leads(&open, 'f'), Some(&Leads::To(filings("TX"))));
+        // Without its customer record, the customer is read by id.
+        assert_eq!(leads(&open, 'c'), Some(&Leads::Open("cust_1".into())));
+        assert_eq!(leads(&open, 'e'), Some(&Leads::To(exemptions_of("cust_1"))));
+        // No state: no state's nexus, registration or filings.
+        let nowhere = of_transaction(&sale(&json!({"state": null})));
+        for key in ['f', 'n', 'r'] {
+            assert_eq!(leads(&nowhere, key), None, "{key}");
+        }
+    }
 }

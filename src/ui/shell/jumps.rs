@@ -9,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::Shell;
 use crate::effect::Effect;
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Relation, SavedState};
+use crate::ui::pane::{Leads, Relation, SavedState};
 
 /// How many places the jump list keeps each way.
 const KEPT: usize = 50;
@@ -83,8 +83,9 @@ impl Shell {
             return Vec::new();
         };
         match relation.to {
-            Ok(goto) => self.goto(&goto),
-            Err(why) => {
+            Leads::To(goto) => self.goto(&goto),
+            Leads::Open(id) => self.find(&id),
+            Leads::Say(why) => {
                 self.notify_info(why);
                 Vec::new()
             }
