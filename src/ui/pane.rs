@@ -59,7 +59,7 @@ pub struct Relation {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Leads {
     /// Another tab's list, filtered.
-    To(Goto),
+    To(Box<Goto>),
     /// The record of this id, read and opened in its tab.
     Open(String),
     /// Nowhere: what to tell the user (the service has no filter for that list).
@@ -71,7 +71,7 @@ impl Relation {
         Relation {
             key,
             label,
-            to: Leads::To(to),
+            to: Leads::To(Box::new(to)),
         }
     }
 

@@ -105,15 +105,15 @@ pub fn of_customer(c: &Customer) -> Vec<Relation> {
 /// An exemption: its customer; the transactions that used it cannot be listed by exemption.
 pub fn of_exemption(e: &Exemption) -> Vec<Relation> {
     let to_customer = match (&e.customer, &e.customer_name, &e.customer_id) {
-        (Some(c), _, _) => Leads::To(customer(c)),
+        (Some(c), _, _) => Leads::To(Box::new(customer(c))),
         (None, _, Some(id)) => Leads::Open(id.clone()),
-        (None, Some(name), None) => Leads::To(Goto::Customers {
+        (None, Some(name), None) => Leads::To(Box::new(Goto::Customers {
             filter: CustomerFilter {
                 search_query: Some(name.clone()),
                 ..CustomerFilter::default()
             },
             open: None,
-        }),
+        })),
         (None, None, None) => Leads::Say("The exemption names no customer.".to_owned()),
     };
     let used = match &e.transaction_id {
@@ -202,10 +202,13 @@ mod tests {
         let filed = of_transaction(&sale(&json!({"filing_id": "file_9"})));
         assert_eq!(leads(&filed, 'f'), Some(&Leads::Open("file_9".into())));
         let open = of_transaction(&sale(&json!({})));
-        assert_eq!(leads(&open, 'f'), Some(&Leads::To(filings("TX"))));
+        assert_eq!(leads(&open, 'f'), Some(&Leads::To(Box::new(filings("TX")))));
         // Without its customer record, the customer is read by id.
         assert_eq!(leads(&open, 'c'), Some(&Leads::Open("cust_1".into())));
-        assert_eq!(leads(&open, 'e'), Some(&Leads::To(exemptions_of("cust_1"))));
+        assert_eq!(
+            leads(&open, 'e'),
+            Some(&Leads::To(Box::new(exemptions_of("cust_1"))))
+        );
         // No state: no state's nexus, registration or filings.
         let nowhere = of_transaction(&sale(&json!({"state": null})));
         for key in ['f', 'n', 'r'] {
