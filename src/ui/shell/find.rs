@@ -163,7 +163,11 @@ impl FindView {
             top
         };
         self.scroll = u16::try_from(top).unwrap_or(u16::MAX);
-        let block = page_block(format!(" Find \"{}\" ", self.query), "", theme);
+        let block = page_block(
+            format!(" Find \"{}\" ", self.query),
+            " ↑/↓ move  Enter open ",
+            theme,
+        );
         Clear.render(area, buf);
         Paragraph::new(lines)
             .block(block)
