@@ -2,11 +2,11 @@
 //! first pane that takes it and shows that pane; the runtime never sees one.
 
 use crate::model::filters::{
-    ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter,
-    TransactionFilter,
+    CustomerFilter, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter,
+    RegistrationFilter, TransactionFilter,
 };
 use crate::model::tenanted::CertificateImportStatus;
-use crate::model::{Exemption, Filing, Nexus, PhysicalNexus, Registration, Transaction};
+use crate::model::{Customer, Exemption, Filing, Nexus, PhysicalNexus, Registration, Transaction};
 
 /// Where to go: a list and its filter, and the record whose detail opens there, if any.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +29,10 @@ pub enum Goto {
     },
     CertificateImports {
         status_in: Vec<CertificateImportStatus>,
+    },
+    Customers {
+        filter: CustomerFilter,
+        open: Option<Customer>,
     },
     Transactions {
         filter: TransactionFilter,

@@ -16,6 +16,10 @@ pub enum TransactionCall {
     Get {
         id: String,
     },
+    /// The transaction a shop knows by its own id.
+    GetByExternal {
+        external_id: String,
+    },
     CreditNote {
         original_id: String,
         body: Box<CreditNoteRequest>,
@@ -46,6 +50,9 @@ impl TransactionCall {
                 format!("loading transactions (page {})", page.page)
             }
             TransactionCall::Get { id } => format!("loading transaction {id}"),
+            TransactionCall::GetByExternal { external_id } => {
+                format!("looking up external id {external_id}")
+            }
             TransactionCall::CreditNote { original_id, .. } => {
                 format!("issuing a credit note on {original_id}")
             }

@@ -97,6 +97,14 @@ actions! {
     /// and calendar).
     NextSection = "next_section",
     PrevSection = "prev_section",
+    /// The jump prefix: then a letter opens what the record relates to; pressed twice, the
+    /// first row (as `top`).
+    Jump = "jump",
+    /// Back to where the last jump left from, and forward again (the jump list).
+    JumpBack = "jump_back",
+    JumpForward = "jump_forward",
+    /// Find anywhere: an id, an external id or text.
+    Find = "find",
 }
 
 /// A `[keys]` name that names no action.
@@ -292,10 +300,10 @@ impl Default for Keymap {
     fn default() -> Self {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
-            CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Help, History,
-            Imports, Left, Mark, New, NextPane, NextSection, Open, OpenFile, OpenUrl, PageDown,
-            PageUp, Pane, Pause, PrevPane, PrevSection, Quit, Refresh, Reveal, Right, SaveFile,
-            Sort, SortReverse, TaxId, ToggleView, Top, Up,
+            CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find, Help,
+            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, New, NextPane, NextSection,
+            Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, PrevSection, Quit,
+            Refresh, Reveal, Right, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -310,7 +318,8 @@ impl Default for Keymap {
             (Key::new(K::Up, none), Up),
             (Key::plain('j'), Down),
             (Key::new(K::Down, none), Down),
-            (Key::plain('g'), Top),
+            // `g g` goes to the first row through the jump prefix.
+            (Key::plain('g'), Jump),
             (Key::new(K::Home, none), Top),
             (Key::plain('G'), Bottom),
             (Key::new(K::End, none), Bottom),
@@ -350,6 +359,11 @@ impl Default for Keymap {
             (Key::new(K::Right, none), Right),
             (Key::plain(']'), NextSection),
             (Key::plain('['), PrevSection),
+            (Key::new(K::Char('k'), KeyModifiers::CONTROL), Find),
+            (Key::new(K::Char('o'), KeyModifiers::CONTROL), JumpBack),
+            // Most terminals send ctrl-i as Tab (the next tab): ctrl-n goes forward there.
+            (Key::new(K::Char('i'), KeyModifiers::CONTROL), JumpForward),
+            (Key::new(K::Char('n'), KeyModifiers::CONTROL), JumpForward),
         ];
         bindings.extend((1..=9u8).map(|n| (Key::plain(char::from(b'0' + n)), Pane(n))));
         Keymap { bindings }

@@ -46,6 +46,58 @@ impl PaneHint {
     }
 }
 
+/// Where a record leads with the jump prefix (`g` then [`Relation::key`]): another tab's list
+/// filtered to what relates to the record, or why the service cannot show that list.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relation {
+    pub key: char,
+    pub label: &'static str,
+    pub to: Leads,
+}
+
+/// Where a relation leads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Leads {
+    /// Another tab's list, filtered.
+    To(Box<Goto>),
+    /// The record of this id, read and opened in its tab.
+    Open(String),
+    /// Nowhere: what to tell the user (the service has no filter for that list).
+    Say(String),
+}
+
+impl Relation {
+    pub fn new(key: char, label: &'static str, to: Goto) -> Self {
+        Relation {
+            key,
+            label,
+            to: Leads::To(Box::new(to)),
+        }
+    }
+
+    /// A relation to the one record `id` names: it is read and opened.
+    pub fn open(key: char, label: &'static str, id: impl Into<String>) -> Self {
+        Relation {
+            key,
+            label,
+            to: Leads::Open(id.into()),
+        }
+    }
+
+    /// A relation the service offers no filter for: `why` is said instead of a list.
+    pub fn unfiltered(key: char, label: &'static str, why: impl Into<String>) -> Self {
+        Relation {
+            key,
+            label,
+            to: Leads::Say(why.into()),
+        }
+    }
+}
+
+/// A pane's list, filter, cursor and open detail, kept by the jump list and given back to the
+/// pane that made it.
+pub type SavedState = Box<dyn std::any::Any + Send>;
+
 /// How loud a notice is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -256,6 +308,21 @@ pub trait Pane: Send {
     /// Shows what `goto` names, if this tab holds that list: the list filtered, the record's
     /// detail open, whatever was open before closed. Returns whether the pane took it.
     fn goto(&mut self, _goto: &Goto, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// What the record under the cursor (or open) relates to, for the jump prefix.
+    fn relations(&self) -> Vec<Relation> {
+        Vec::new()
+    }
+
+    /// The pane's list, filter, cursor and open detail, for the jump list.
+    fn save_state(&self) -> Option<SavedState> {
+        None
+    }
+
+    /// Puts back what [`Pane::save_state`] returned. Returns whether the state was this pane's.
+    fn restore_state(&mut self, _state: SavedState, _ctx: &mut Ctx) -> bool {
         false
     }
 

@@ -100,6 +100,7 @@ async fn h_shows_the_exposure_history_as_a_timeline() {
         );
     }
     d.char('g');
+    d.char('g');
     tokio::time::sleep(Duration::from_millis(100)).await;
     insta::assert_snapshot!("exposure_timeline", without_status_line(&d.screen()));
 

@@ -11,6 +11,7 @@ mod filings;
 mod harness;
 mod mouse_views;
 mod narrow;
+mod navigation;
 mod nexus;
 mod organizations;
 mod overview;

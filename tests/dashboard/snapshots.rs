@@ -59,6 +59,7 @@ async fn list_detail_and_help() {
     })
     .await;
     d.char('g');
+    d.char('g');
     d.wait_for("Identity").await;
     insta::assert_snapshot!("registration_detail", d.screen());
 

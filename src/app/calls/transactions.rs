@@ -13,6 +13,10 @@ pub(super) async fn execute(client: &Client, call: TransactionCall) -> ApiResult
             .get_transaction(&id)
             .await
             .map(|t| TransactionReply::One(Box::new(t))),
+        TransactionCall::GetByExternal { external_id } => client
+            .get_transaction_by_external_id(&external_id)
+            .await
+            .map(|t| TransactionReply::One(Box::new(t))),
         TransactionCall::CreditNote { original_id, body } => client
             .create_credit_note(&original_id, &body)
             .await

@@ -8,6 +8,7 @@ pub mod marks;
 pub mod nexus;
 pub mod overview;
 pub mod registrations;
+pub mod relations;
 pub mod transactions;
 
 use super::pane::Pane;

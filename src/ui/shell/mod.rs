@@ -21,6 +21,8 @@ use super::widgets::flash::{Flash, FlashLevel, FlashLine, pointed_line};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
+mod find;
+mod jumps;
 mod organizations;
 mod views;
 
@@ -64,6 +66,7 @@ enum Overlay {
     Messages(MessagesView),
     Command,
     ConfirmQuit(Confirm),
+    Find(find::FindView),
 }
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -109,6 +112,10 @@ pub struct Shell {
     view_names: views::ViewNames,
     /// The columns the config file chose, by pane.
     columns: BTreeMap<String, Vec<String>>,
+    /// The jump list and the jump prefix.
+    jumps: jumps::Jumps,
+    /// The number of the latest find: answers to older ones are dropped.
+    find_generation: u64,
 }
 
 /// How far the export under way has come.
@@ -131,7 +138,7 @@ impl Shell {
         header: HeaderInfo,
     ) -> Self {
         let shown = vec![false; panes.len()];
-        let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "view"]
+        let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "view", "find"]
             .iter()
             .map(|c| (*c).to_owned())
             .collect();
@@ -173,6 +180,8 @@ impl Shell {
             views: views::Views::default(),
             view_names,
             columns: BTreeMap::new(),
+            jumps: jumps::Jumps::default(),
+            find_generation: 0,
         }
     }
 
@@ -313,6 +322,7 @@ impl Shell {
     /// Shows the first tab that takes `goto`, its list filtered as asked. A tab holding unsaved
     /// input is left alone, and the user is told.
     fn goto(&mut self, goto: &Goto) -> Vec<Effect> {
+        let from = self.spot();
         let mut effects = Vec::new();
         for index in 0..self.panes.len() {
             if self.panes[index].has_unsaved_input() {
@@ -321,6 +331,7 @@ impl Shell {
             let mut taken = false;
             effects.extend(self.with_pane(index, |p, ctx| taken = p.goto(goto, ctx)));
             if taken {
+                self.jumped_from(from);
                 // What the pane that sent the user said (why the list holds more than was
                 // counted) goes along: the tab is not switched with `focus_pane`, which clears it.
                 self.focus = index;
@@ -350,8 +361,7 @@ impl Shell {
     /// Routes an answer to the pane that asked; answers nobody waits for are dropped.
     pub fn handle_answer(&mut self, answer: Answer) -> Vec<Effect> {
         if let Some(kind) = self.own_calls.remove(&answer.id) {
-            self.receive_own(kind, answer.result);
-            return Vec::new();
+            return self.receive_own(kind, answer.result);
         }
         self.retrying.remove(&answer.id);
         let Some((pane, _)) = self.waiting.remove(&answer.id) else {
@@ -480,6 +490,36 @@ impl Shell {
                     Vec::new()
                 };
             }
+            Some(Overlay::Find(mut view)) => {
+                if ctrl_c {
+                    return self.request_quit();
+                }
+                // Another find (or any command) from the results: this find ends.
+                let action = self.keymap.action(&key);
+                if matches!(action, Some(Action::Find | Action::CommandLine)) {
+                    let effects = self.cancel_find();
+                    self.command_line
+                        .open_with(if action == Some(Action::Find) {
+                            "find "
+                        } else {
+                            ""
+                        });
+                    self.overlay = Some(Overlay::Command);
+                    return effects;
+                }
+                return match view.handle_key(key) {
+                    find::FindOutcome::None => {
+                        self.overlay = Some(Overlay::Find(view));
+                        Vec::new()
+                    }
+                    find::FindOutcome::Close => self.cancel_find(),
+                    find::FindOutcome::Go(goto) => {
+                        let mut effects = self.cancel_find();
+                        effects.extend(self.goto(&goto));
+                        effects
+                    }
+                };
+            }
             Some(Overlay::Command) => {
                 return match self.command_line.handle_key(key) {
                     CommandOutcome::Submitted(text) => self.run_command(&text),
@@ -507,6 +547,9 @@ impl Shell {
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
+        if self.jumps.pending() {
+            return self.jump_key(key);
+        }
         let Some(action) = self.keymap.action(&key) else {
             return Vec::new();
         };
@@ -529,6 +572,17 @@ impl Shell {
                 self.overlay = Some(Overlay::Command);
                 Vec::new()
             }
+            Action::Jump => {
+                self.start_jump();
+                Vec::new()
+            }
+            Action::Find => {
+                self.command_line.open_with("find ");
+                self.overlay = Some(Overlay::Command);
+                Vec::new()
+            }
+            Action::JumpBack => self.jump_back(),
+            Action::JumpForward => self.jump_forward(),
             Action::NextPane => self.focus_pane((self.focus + 1) % self.panes.len()),
             Action::PrevPane => {
                 self.focus_pane((self.focus + self.panes.len() - 1) % self.panes.len())
@@ -677,6 +731,7 @@ impl Shell {
             }
             "org" => return self.org_command(&args),
             "view" => return self.view_command(&args),
+            "find" => return self.find(&args.join(" ")),
             "theme" => {
                 return if let Some(theme) = args.first() {
                     vec![Effect::Theme((*theme).to_owned())]
@@ -719,6 +774,16 @@ impl Shell {
             (Action::Up, "up"),
             (Action::Down, "down"),
             (Action::Top, "first row"),
+            (
+                Action::Jump,
+                "jump: a letter below, or again for the first row",
+            ),
+            (
+                Action::Find,
+                "find an id, an external id or text (:find TEXT)",
+            ),
+            (Action::JumpBack, "back where the last jump left"),
+            (Action::JumpForward, "forward again (ctrl-i: where not tab)"),
             (Action::Bottom, "last row"),
             (Action::PageUp, "page up"),
             (Action::PageDown, "page down"),
@@ -746,6 +811,14 @@ impl Shell {
             ("mouse", "click a tab, a row, a header; the wheel scrolls"),
         ] {
             hints.push(Hint::new(keys, label, "Lists"));
+        }
+        let jump = self.keymap.keys_for(Action::Jump);
+        for relation in self.panes[self.focus].relations() {
+            hints.push(Hint::new(
+                format!("{jump} {}", relation.key),
+                relation.label,
+                "Jumps from this record",
+            ));
         }
         for (i, p) in self.panes.iter().enumerate() {
             hints.push(Hint::new((i + 1).to_string(), p.title().to_owned(), "Tabs"));
@@ -807,7 +880,11 @@ impl Shell {
 
     /// The footer's hints: the focused pane's, then the shell's, with their live keys.
     pub fn hints(&self) -> Vec<(String, &'static str)> {
-        let mut hints = self.pane_hints();
+        let mut hints = if self.jumps.pending() {
+            self.jump_hints()
+        } else {
+            self.pane_hints()
+        };
         hints.extend(self.shell_hints());
         hints
     }
@@ -900,6 +977,7 @@ impl Shell {
             Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Messages(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::Find(view)) => view.render(body, frame.buffer_mut(), &theme),
             _ => {}
         }
     }

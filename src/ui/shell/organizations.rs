@@ -15,6 +15,11 @@ use super::NEEDS_TENANTED;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ShellCall {
     Organizations,
+    /// One kind of answer to the find numbered `generation`.
+    Find {
+        generation: u64,
+        kind: super::find::FindKind,
+    },
 }
 
 impl Shell {
@@ -47,8 +52,15 @@ impl Shell {
     }
 
     /// The shell's own answers: the organizations list.
-    pub(super) fn receive_own(&mut self, kind: ShellCall, result: Result<Reply, Failure>) {
+    pub(super) fn receive_own(
+        &mut self,
+        kind: ShellCall,
+        result: Result<Reply, Failure>,
+    ) -> Vec<Effect> {
         match (kind, result) {
+            (ShellCall::Find { generation, kind }, result) => {
+                return self.found(generation, kind, result);
+            }
             (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations = page.items;
                 let mut commands = self.base_commands.clone();
@@ -67,6 +79,7 @@ impl Shell {
                 ));
             }
         }
+        Vec::new()
     }
 
     /// The organization the header names: its name and id when the list has it.
@@ -163,6 +176,7 @@ impl Shell {
                 self.panes = panes;
                 self.apply_columns();
             }
+            self.jumps.clear();
         }
         self.shown = vec![false; self.panes.len()];
         self.shown[self.focus] = true;

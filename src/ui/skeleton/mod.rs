@@ -47,7 +47,7 @@ pub use self::switch::Switch;
 use crate::config::{SavedView, ViewValue};
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint, Relation, SavedState};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::form::{FieldValue, FormOutcome};
@@ -155,6 +155,16 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
     fn commands(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// What `row` (the selected or open record) relates to, for the jump prefix.
+    fn relations(&self, _row: &Row<Self>) -> Vec<Relation> {
+        Vec::new()
+    }
+
+    /// What the record of an open detail relates to (the detail holds the record as last read).
+    fn detail_relations(&self, _detail: &Self::Detail) -> Vec<Relation> {
         Vec::new()
     }
 
@@ -630,6 +640,36 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             ctx,
         );
         true
+    }
+
+    fn relations(&self) -> Vec<Relation> {
+        if !self.parts.overlays.is_empty() {
+            return Vec::new();
+        }
+        match &self.parts.screen {
+            Screen::List => self
+                .parts
+                .list
+                .selected()
+                .map(|row| self.spec.relations(row))
+                .unwrap_or_default(),
+            Screen::Detail(d) => self.spec.detail_relations(d),
+            Screen::Filter(_) | Screen::View { .. } => Vec::new(),
+        }
+    }
+
+    fn save_state(&self) -> Option<SavedState> {
+        Some(Box::new(self.state()))
+    }
+
+    fn restore_state(&mut self, state: SavedState, ctx: &mut Ctx) -> bool {
+        match state.downcast::<PaneState<S>>() {
+            Ok(state) => {
+                self.restore(*state, ctx);
+                true
+            }
+            Err(_) => false,
+        }
     }
 
     fn captures_text(&self) -> bool {

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Pane, PaneHint};
+use crate::ui::pane::{Ctx, Pane, PaneHint, Relation, SavedState};
 use crate::ui::theme::Theme;
 
 /// Two panes under one tab. See the module documentation.
@@ -82,6 +82,12 @@ impl<A: Pane, B: Pane> Switch<A, B> {
     }
 }
 
+/// What the jump list keeps of a [`Switch`]: which view was shown, and that view's state.
+struct SwitchState {
+    on_second: bool,
+    state: SavedState,
+}
+
 impl<A: Pane, B: Pane> Pane for Switch<A, B> {
     fn title(&self) -> &str {
         self.title
@@ -110,6 +116,27 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         } else {
             false
         }
+    }
+
+    fn relations(&self) -> Vec<Relation> {
+        self.active().relations()
+    }
+
+    /// The view shown and its state.
+    fn save_state(&self) -> Option<SavedState> {
+        let state = self.active().save_state()?;
+        Some(Box::new(SwitchState {
+            on_second: self.on_second,
+            state,
+        }))
+    }
+
+    fn restore_state(&mut self, state: SavedState, ctx: &mut Ctx) -> bool {
+        let Ok(saved) = state.downcast::<SwitchState>() else {
+            return false;
+        };
+        self.on_second = saved.on_second;
+        self.active_mut().restore_state(saved.state, ctx)
     }
 
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {

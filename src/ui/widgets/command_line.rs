@@ -96,6 +96,12 @@ impl CommandLine {
         self.draft.clear();
     }
 
+    /// Opens the line holding `text`, the cursor at its end (`find `).
+    pub fn open_with(&mut self, text: &str) {
+        self.open();
+        self.set_text(text);
+    }
+
     pub fn close(&mut self) {
         self.open = false;
         self.cycle = None;

@@ -11,15 +11,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 pub use self::columns::columns;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Failure, Goto, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests, Scope,
-    Screen, Skeleton, may_write, open_detail, refused, unexpected,
+    Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Screen, Skeleton, may_write, open_detail, refused, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::Form;
@@ -202,6 +202,21 @@ impl PaneSpec for Customers {
 
     const TITLE: &'static str = "Customers";
     const FILTER: &'static str = "search";
+
+    fn relations(&self, row: &Customer) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_customer(row)
+    }
+
+    fn detail_relations(&self, detail: &CustomerDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_customer(&detail.record)
+    }
+
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        match goto {
+            Goto::Customers { filter, open } => Some((filter.clone(), open.clone())),
+            _ => None,
+        }
+    }
 
     fn detail(&self, row: &Customer) -> CustomerDetail {
         RecordDetail::new(row.clone(), &CUSTOMER)

@@ -178,6 +178,12 @@ pub fn describe(filter: &ExemptionFilter) -> String {
     if let Some(j) = &filter.jurisdiction {
         parts.push(format!("jurisdiction {j}"));
     }
+    if let Some(c) = &filter.customer_id {
+        parts.push(format!("customer {c}"));
+    }
+    if let Some(t) = &filter.transaction_id {
+        parts.push(format!("transaction {t}"));
+    }
     parts.join(", ")
 }
 

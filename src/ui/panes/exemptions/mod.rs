@@ -265,6 +265,14 @@ impl PaneSpec for Exemptions {
     type Overlay = SearchLine;
     type Op = Op;
 
+    fn relations(&self, row: &Exemption) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_exemption(row)
+    }
+
+    fn detail_relations(&self, detail: &ExemptionDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_exemption(&detail.exemption)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Exemptions { filter, open } => Some((filter.clone(), open.clone())),

@@ -303,6 +303,14 @@ impl PaneSpec for Filings {
     type Overlay = FilingDialog;
     type Op = Op;
 
+    fn relations(&self, row: &Marked<Filing>) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_filing(&row.row)
+    }
+
+    fn detail_relations(&self, detail: &FilingDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_filing(&detail.record)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Filings { filter, open } => Some((filter.clone(), open.clone().map(Marked::new))),

@@ -371,6 +371,14 @@ impl PaneSpec for Economic {
     type Overlay = NoLayer;
     type Op = Op;
 
+    fn relations(&self, row: &Nexus) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_nexus(row)
+    }
+
+    fn detail_relations(&self, detail: &EconomicDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_nexus(&detail.record)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Nexus { filter, open } => Some((filter.clone(), open.clone())),

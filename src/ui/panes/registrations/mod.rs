@@ -344,6 +344,14 @@ impl PaneSpec for Registrations {
     type Overlay = RegistrationDialog;
     type Op = Op;
 
+    fn relations(&self, row: &Registration) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_registration(row)
+    }
+
+    fn detail_relations(&self, detail: &RegistrationDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_registration(&detail.registration)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Registrations { filter, open } => Some((filter.clone(), open.clone())),

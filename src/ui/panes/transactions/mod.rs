@@ -282,6 +282,14 @@ impl PaneSpec for Transactions {
     type Overlay = NoLayer;
     type Op = Op;
 
+    fn relations(&self, row: &Transaction) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_transaction(row)
+    }
+
+    fn detail_relations(&self, detail: &TransactionDetail) -> Vec<crate::ui::pane::Relation> {
+        crate::ui::panes::relations::of_transaction(&detail.transaction)
+    }
+
     fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
         match goto {
             Goto::Transactions { filter, open } => Some((filter.clone(), open.clone())),

@@ -1,0 +1,444 @@
+//! Find anywhere (`ctrl-k`, or `:find TEXT`). An id with a known prefix opens that record; any
+//! other text is looked up as a transaction's external id and searched among customers,
+//! exemptions and transactions at once. The answers are listed grouped by kind as they arrive;
+//! a newer query drops the older one's answers. Enter on a result goes to its tab with the
+//! record open.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Widget};
+
+use super::Shell;
+use super::organizations::ShellCall;
+use crate::effect::{
+    Call, CustomerCall, CustomerReply, Effect, ExemptionCall, ExemptionReply, Failure, FailureKind,
+    FilingCall, FilingReply, Goto, RegistrationCall, RegistrationReply, Reply, RequestId,
+    TransactionCall, TransactionReply,
+};
+use crate::model::PageParams;
+use crate::model::filters::{CustomerFilter, ExemptionFilter, TransactionFilter};
+use crate::model::{Customer, Exemption, Transaction};
+use crate::ui::theme::Theme;
+use crate::ui::widgets::help::page_block;
+
+/// How many results of each kind are listed.
+const PER_KIND: u32 = 10;
+
+/// What one call of a find looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FindKind {
+    /// The record an id names.
+    Record,
+    /// The transaction a shop's own id names.
+    External,
+    Customers,
+    Exemptions,
+    Transactions,
+}
+
+impl FindKind {
+    fn heading(self) -> &'static str {
+        match self {
+            FindKind::Record => "Record",
+            FindKind::External => "Transaction by external id",
+            FindKind::Customers => "Customers",
+            FindKind::Exemptions => "Exemptions",
+            FindKind::Transactions => "Transactions",
+        }
+    }
+}
+
+/// One result: what the list shows, and where Enter goes.
+#[derive(Debug, Clone, PartialEq)]
+struct Found {
+    label: String,
+    goto: Goto,
+}
+
+/// The answers of one kind: the results, how many there are in all, or why there are none.
+#[derive(Debug, Clone, PartialEq)]
+struct Group {
+    kind: FindKind,
+    found: Result<(Vec<Found>, u64), String>,
+}
+
+/// The find overlay: the query, the kinds still awaited, the groups in the order they came.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct FindView {
+    query: String,
+    generation: u64,
+    awaited: Vec<FindKind>,
+    groups: Vec<Group>,
+    cursor: usize,
+    scroll: u16,
+}
+
+/// What a key does to the find overlay.
+pub(super) enum FindOutcome {
+    None,
+    Close,
+    Go(Box<Goto>),
+}
+
+impl FindView {
+    fn results(&self) -> impl Iterator<Item = &Found> {
+        self.groups
+            .iter()
+            .filter_map(|g| g.found.as_ref().ok())
+            .flat_map(|(found, _)| found.iter())
+    }
+
+    /// Up/Down (`k`/`j`) move, Enter goes, Esc closes.
+    pub(super) fn handle_key(&mut self, key: KeyEvent) -> FindOutcome {
+        let count = self.results().count();
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => return FindOutcome::Close,
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.cursor = (self.cursor + 1).min(count.saturating_sub(1));
+            }
+            KeyCode::Up | KeyCode::Char('k') => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Enter => {
+                if let Some(found) = self.results().nth(self.cursor) {
+                    return FindOutcome::Go(Box::new(found.goto.clone()));
+                }
+            }
+            _ => {}
+        }
+        FindOutcome::None
+    }
+
+    fn lines(&self, theme: &Theme) -> (Vec<Line<'static>>, usize) {
+        let mut lines = Vec::new();
+        let mut index = 0;
+        let mut cursor_line = 0;
+        for group in &self.groups {
+            let heading = match &group.found {
+                Ok((found, total)) if found.is_empty() => format!("{}: none", group.kind.heading()),
+                Ok((found, total)) if *total > found.len() as u64 => {
+                    format!("{} ({} of {total})", group.kind.heading(), found.len())
+                }
+                Ok(_) => group.kind.heading().to_owned(),
+                Err(why) => format!("{}: {why}", group.kind.heading()),
+            };
+            lines.push(Line::styled(
+                heading,
+                theme.title.add_modifier(Modifier::BOLD),
+            ));
+            if let Ok((found, _)) = &group.found {
+                for f in found {
+                    let style = if index == self.cursor {
+                        cursor_line = lines.len();
+                        theme.selection
+                    } else {
+                        theme.base
+                    };
+                    lines.push(Line::from(Span::styled(format!("  {}", f.label), style)));
+                    index += 1;
+                }
+            }
+            lines.push(Line::default());
+        }
+        for kind in &self.awaited {
+            lines.push(Line::styled(
+                format!("{}: searching…", kind.heading()),
+                theme.muted,
+            ));
+        }
+        (lines, cursor_line)
+    }
+
+    /// Draws the overlay over the whole of `area`.
+    pub(super) fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let (lines, cursor_line) = self.lines(theme);
+        let visible = usize::from(area.height.saturating_sub(2)).max(1);
+        let top = usize::from(self.scroll);
+        let top = if cursor_line < top {
+            cursor_line
+        } else if cursor_line >= top + visible {
+            cursor_line + 1 - visible
+        } else {
+            top
+        };
+        self.scroll = u16::try_from(top).unwrap_or(u16::MAX);
+        let block = page_block(
+            format!(" Find \"{}\" ", self.query),
+            " ↑/↓ move  Enter open ",
+            theme,
+        );
+        Clear.render(area, buf);
+        Paragraph::new(lines)
+            .block(block)
+            .style(theme.base)
+            .scroll((self.scroll, 0))
+            .render(area, buf);
+    }
+}
+
+/// The kind of record an id's prefix names, and the call that reads it.
+fn record_call(id: &str) -> Option<Result<Call, String>> {
+    let prefix = id.split_once('_').map(|(p, _)| p)?;
+    let id = id.to_owned();
+    Some(match prefix {
+        "regs" => Ok(RegistrationCall::Get { id, reveal: None }.into()),
+        "cust" => Ok(CustomerCall::Get { id }.into()),
+        "tran" => Ok(TransactionCall::Get { id }.into()),
+        "exmp" => Ok(ExemptionCall::Get { id }.into()),
+        "file" => Ok(FilingCall::Get { id }.into()),
+        "phys" => Err(
+            "The service reads a physical nexus only in its list: open Nexus and its physical view."
+                .to_owned(),
+        ),
+        _ => return None,
+    })
+}
+
+fn customer_label(c: &Customer) -> String {
+    let name = c.name.as_deref().unwrap_or("(no name)");
+    let email = c.email.as_deref().unwrap_or("");
+    format!("{name}  {email}  {}", c.id)
+}
+
+fn exemption_label(e: &Exemption) -> String {
+    let who = e.customer_name.as_deref().unwrap_or("");
+    let place = e.jurisdiction.as_deref().unwrap_or("");
+    let status = e
+        .status
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    format!("{who}  {place}  {status}  {}", e.id)
+}
+
+fn transaction_label(t: &Transaction) -> String {
+    let who = t
+        .customer
+        .as_ref()
+        .and_then(|c| c.name.as_deref())
+        .unwrap_or("");
+    let state = t.state.as_deref().unwrap_or("");
+    format!("{}  {who}  {state}  {}", t.external_id, t.id)
+}
+
+impl Shell {
+    /// `:find TEXT`: starts a find, dropping any find under way.
+    pub(super) fn find(&mut self, query: &str) -> Vec<Effect> {
+        let query = query.trim().to_owned();
+        let mut effects = self.cancel_find();
+        if query.is_empty() {
+            self.notify_error("Usage: :find ID, external id or text".to_owned());
+            return effects;
+        }
+        self.find_generation += 1;
+        let generation = self.find_generation;
+        let mut calls: Vec<(FindKind, Call)> = Vec::new();
+        match record_call(&query) {
+            Some(Err(why)) => {
+                self.notify_info(why);
+                return effects;
+            }
+            Some(Ok(call)) => calls.push((FindKind::Record, call)),
+            None => {
+                let page = PageParams::new(1, PER_KIND);
+                let search = Some(query.clone());
+                calls.push((
+                    FindKind::External,
+                    TransactionCall::GetByExternal {
+                        external_id: query.clone(),
+                    }
+                    .into(),
+                ));
+                calls.push((
+                    FindKind::Customers,
+                    CustomerCall::List {
+                        filter: CustomerFilter {
+                            search_query: search.clone(),
+                            ..CustomerFilter::default()
+                        },
+                        page,
+                    }
+                    .into(),
+                ));
+                calls.push((
+                    FindKind::Exemptions,
+                    ExemptionCall::List {
+                        filter: ExemptionFilter {
+                            search_query: search.clone(),
+                            ..ExemptionFilter::default()
+                        },
+                        page,
+                    }
+                    .into(),
+                ));
+                calls.push((
+                    FindKind::Transactions,
+                    TransactionCall::List {
+                        filter: TransactionFilter {
+                            search_query: search,
+                            ..TransactionFilter::default()
+                        },
+                        page,
+                    }
+                    .into(),
+                ));
+            }
+        }
+        let awaited = calls.iter().map(|(kind, _)| *kind).collect();
+        for (kind, call) in calls {
+            effects.push(self.own_call(ShellCall::Find { generation, kind }, call));
+        }
+        self.overlay = Some(super::Overlay::Find(FindView {
+            query,
+            generation,
+            awaited,
+            groups: Vec::new(),
+            cursor: 0,
+            scroll: 0,
+        }));
+        effects
+    }
+
+    /// Cancels the calls of the find under way, if any.
+    pub(super) fn cancel_find(&mut self) -> Vec<Effect> {
+        let ids: Vec<RequestId> = self
+            .own_calls
+            .iter()
+            .filter(|(_, call)| matches!(call, ShellCall::Find { .. }))
+            .map(|(id, _)| *id)
+            .collect();
+        ids.into_iter()
+            .map(|id| {
+                self.own_calls.remove(&id);
+                Effect::Cancel(id)
+            })
+            .collect()
+    }
+
+    /// An answer to a find: dropped when a newer find started or the overlay closed; a record
+    /// read by its id opens at once.
+    pub(super) fn found(
+        &mut self,
+        generation: u64,
+        kind: FindKind,
+        result: Result<Reply, Failure>,
+    ) -> Vec<Effect> {
+        let Some(super::Overlay::Find(view)) = &mut self.overlay else {
+            return Vec::new();
+        };
+        if view.generation != generation {
+            return Vec::new();
+        }
+        view.awaited.retain(|k| *k != kind);
+        let query = view.query.clone();
+        let found = match result {
+            Ok(reply) => match record_goto(reply, &query) {
+                Some(Ok(goto)) if kind == FindKind::Record => {
+                    self.overlay = None;
+                    return self.goto(&goto);
+                }
+                Some(Ok(goto)) => Ok((
+                    vec![Found {
+                        label: describe_goto(&goto),
+                        goto,
+                    }],
+                    1,
+                )),
+                Some(Err(listed)) => Ok(listed),
+                None => Err("unexpected answer".to_owned()),
+            },
+            Err(f) if f.kind == FailureKind::NotFound => Ok((Vec::new(), 0)),
+            Err(f) => Err(f.message),
+        };
+        view.groups.push(Group { kind, found });
+        Vec::new()
+    }
+}
+
+/// A single record's answer as where to go (`Ok`), or a page's answer as results (`Err`).
+#[allow(clippy::type_complexity)]
+fn record_goto(reply: Reply, query: &str) -> Option<Result<Goto, (Vec<Found>, u64)>> {
+    let search = Some(query.to_owned());
+    Some(match reply {
+        Reply::Registrations(RegistrationReply::One(r)) => Ok(Goto::Registrations {
+            filter: crate::model::filters::RegistrationFilter::default(),
+            open: Some(r),
+        }),
+        Reply::Customers(CustomerReply::One(c)) => Ok(Goto::Customers {
+            filter: CustomerFilter::default(),
+            open: Some(c),
+        }),
+        Reply::Transactions(TransactionReply::One(t)) => Ok(Goto::Transactions {
+            filter: TransactionFilter::default(),
+            open: Some(*t),
+        }),
+        Reply::Exemptions(ExemptionReply::One(e)) => Ok(Goto::Exemptions {
+            filter: ExemptionFilter::default(),
+            open: Some(*e),
+        }),
+        Reply::Filings(FilingReply::One(f)) => Ok(Goto::Filings {
+            filter: crate::model::filters::FilingFilter::default(),
+            open: Some(*f),
+        }),
+        Reply::Customers(CustomerReply::Page(page)) => Err((
+            page.items
+                .into_iter()
+                .map(|c| Found {
+                    label: customer_label(&c),
+                    goto: Goto::Customers {
+                        filter: CustomerFilter {
+                            search_query: search.clone(),
+                            ..CustomerFilter::default()
+                        },
+                        open: Some(c),
+                    },
+                })
+                .collect(),
+            page.total,
+        )),
+        Reply::Exemptions(ExemptionReply::Page(page)) => Err((
+            page.items
+                .into_iter()
+                .map(|e| Found {
+                    label: exemption_label(&e),
+                    goto: Goto::Exemptions {
+                        filter: ExemptionFilter {
+                            search_query: search.clone(),
+                            ..ExemptionFilter::default()
+                        },
+                        open: Some(e),
+                    },
+                })
+                .collect(),
+            page.total,
+        )),
+        Reply::Transactions(TransactionReply::Page(page)) => Err((
+            page.items
+                .into_iter()
+                .map(|t| Found {
+                    label: transaction_label(&t),
+                    goto: Goto::Transactions {
+                        filter: TransactionFilter {
+                            search_query: search.clone(),
+                            ..TransactionFilter::default()
+                        },
+                        open: Some(t),
+                    },
+                })
+                .collect(),
+            page.total,
+        )),
+        _ => return None,
+    })
+}
+
+/// A single found record in words (the external id's transaction).
+fn describe_goto(goto: &Goto) -> String {
+    match goto {
+        Goto::Transactions { open: Some(t), .. } => transaction_label(t),
+        Goto::Customers { open: Some(c), .. } => customer_label(c),
+        Goto::Exemptions { open: Some(e), .. } => exemption_label(e),
+        _ => String::new(),
+    }
+}

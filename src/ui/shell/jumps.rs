@@ -1,0 +1,168 @@
+//! Related jumps and the jump list. The jump prefix (`g`) then a letter follows one of the
+//! relations the focused pane offers for its record; `g` again goes to the first row. Every
+//! [`Goto`] the shell carries out is a jump: the place it left (the tab and that tab's list,
+//! filter, cursor and open detail) goes on the jump list, which `ctrl-o` walks back and
+//! `ctrl-i` / `ctrl-n` forward again.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::Shell;
+use crate::effect::Effect;
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Leads, Relation, SavedState};
+
+/// How many places the jump list keeps each way.
+const KEPT: usize = 50;
+
+/// A place the jump list can go back to: a tab and what it showed.
+pub(super) struct Spot {
+    pane: usize,
+    state: Option<SavedState>,
+}
+
+/// The places behind and ahead, and whether the jump prefix waits for its letter.
+#[derive(Default)]
+pub(super) struct Jumps {
+    back: Vec<Spot>,
+    forward: Vec<Spot>,
+    pending: bool,
+}
+
+impl Jumps {
+    /// Forgets every place (the panes were built again).
+    pub(super) fn clear(&mut self) {
+        *self = Jumps::default();
+    }
+
+    pub(super) fn pending(&self) -> bool {
+        self.pending
+    }
+}
+
+impl Shell {
+    /// Where the user is now, for the jump list.
+    pub(super) fn spot(&self) -> Spot {
+        Spot {
+            pane: self.focus,
+            state: self.panes[self.focus].save_state(),
+        }
+    }
+
+    /// A jump left `from`: it goes on the jump list, and the places ahead are forgotten.
+    pub(super) fn jumped_from(&mut self, from: Spot) {
+        self.jumps.back.push(from);
+        if self.jumps.back.len() > KEPT {
+            self.jumps.back.remove(0);
+        }
+        self.jumps.forward.clear();
+    }
+
+    /// The jump prefix was pressed: the next key picks the relation.
+    pub(super) fn start_jump(&mut self) {
+        self.jumps.pending = true;
+    }
+
+    /// The key after the jump prefix: the prefix again is the first row, a relation's letter
+    /// follows it, anything else (Esc) lets the prefix go.
+    pub(super) fn jump_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        self.jumps.pending = false;
+        if self.keymap.action(&key) == Some(Action::Jump) {
+            return self.with_pane(self.focus, |p, ctx| {
+                p.on_action(Action::Top, ctx);
+            });
+        }
+        let KeyCode::Char(letter) = key.code else {
+            return Vec::new();
+        };
+        let Some(relation) = self.panes[self.focus]
+            .relations()
+            .into_iter()
+            .find(|r| r.key == letter)
+        else {
+            self.notify_error(format!("Nothing to jump to with {letter} here."));
+            return Vec::new();
+        };
+        match relation.to {
+            Leads::To(goto) => self.goto(&goto),
+            Leads::Open(id) => self.find(&id),
+            Leads::Say(why) => {
+                self.notify_info(why);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The footer while the prefix waits: the letters the record offers.
+    pub(super) fn jump_hints(&self) -> Vec<(String, &'static str)> {
+        let mut hints: Vec<(String, &'static str)> = self.panes[self.focus]
+            .relations()
+            .into_iter()
+            .map(|r: Relation| (r.key.to_string(), r.label))
+            .collect();
+        hints.push((self.keymap.keys_for(Action::Jump), "first row"));
+        hints.push(("esc".to_owned(), "cancel"));
+        hints
+    }
+
+    /// `ctrl-o`: back to the place the last jump left, keeping this one to come forward to.
+    pub(super) fn jump_back(&mut self) -> Vec<Effect> {
+        let Some(spot) = self.jumps.back.pop() else {
+            self.notify_info("The jump list has no earlier place.".to_owned());
+            return Vec::new();
+        };
+        let here = self.spot();
+        match self.visit(spot) {
+            Ok(effects) => {
+                self.jumps.forward.push(here);
+                effects
+            }
+            Err(spot) => {
+                self.jumps.back.push(spot);
+                Vec::new()
+            }
+        }
+    }
+
+    /// `ctrl-i` / `ctrl-n`: forward again to the place `ctrl-o` left.
+    pub(super) fn jump_forward(&mut self) -> Vec<Effect> {
+        let Some(spot) = self.jumps.forward.pop() else {
+            self.notify_info("The jump list has no later place.".to_owned());
+            return Vec::new();
+        };
+        let here = self.spot();
+        match self.visit(spot) {
+            Ok(effects) => {
+                self.jumps.back.push(here);
+                effects
+            }
+            Err(spot) => {
+                self.jumps.forward.push(spot);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Shows `spot` again: its tab, with the list, filter, cursor and detail it had. A tab
+    /// holding unsaved input is left alone, and the spot is handed back.
+    fn visit(&mut self, spot: Spot) -> Result<Vec<Effect>, Spot> {
+        if spot.pane >= self.panes.len() {
+            return Ok(Vec::new());
+        }
+        if spot.pane != self.focus && self.panes[spot.pane].has_unsaved_input() {
+            let title = self.panes[spot.pane].title().to_owned();
+            self.notify_error(format!(
+                "{title} holds unsaved input: finish or cancel it there first."
+            ));
+            return Err(spot);
+        }
+        let Spot { pane, state } = spot;
+        let mut effects = Vec::new();
+        if let Some(state) = state {
+            effects.extend(self.with_pane(pane, |p, ctx| {
+                p.restore_state(state, ctx);
+            }));
+        }
+        effects.extend(self.focus_pane(pane));
+        Ok(effects)
+    }
+}
