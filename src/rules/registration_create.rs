@@ -1,0 +1,298 @@
+//! Rules on creating a registration: the common fields, and the jurisdiction's own fields checked
+//! against the JSON Schema of its registration form.
+//!
+//! The schema is checked by the `jsonschema` crate, never by hand-written keyword checks, so the
+//! dashboard's form and the sandbox agree by construction: both call [`registration_create`] with
+//! the same [`JurisdictionForm`].
+
+use serde_json::{Value, json};
+
+use super::check::{Check, Checked};
+use crate::model::{FieldError, JurisdictionForm, LocPart, OssType, TaxType};
+
+/// The discriminator of the create payloads.
+pub const IMPORT_TYPES: &[&str] = &["REGULAR", "OSS", "SST"];
+
+/// The filing frequencies a jurisdiction assigns, from its form's metadata.
+pub fn offered_frequencies(form: &JurisdictionForm) -> Vec<String> {
+    form.metadata["filing_frequencies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether the form carries a schema of its own (not the default form's empty one).
+pub fn has_own_schema(form: &JurisdictionForm) -> bool {
+    !form.default_form
+        && form
+            .jurisdiction_fields_json_schema
+            .as_object()
+            .is_some_and(|o| !o.is_empty())
+}
+
+/// Every way `fields` breaks `schema`, as field errors under `loc` (the path of the object that
+/// holds the fields, `["body", "jurisdiction_specific_fields"]`). Each error's `loc` names the
+/// field (a missing required property is named itself, not its parent) and its message names the
+/// rule. A schema the validator cannot compile is logged and checks nothing.
+pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<FieldError> {
+    let validator = match jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+    {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!("a registration form's schema does not compile: {e}");
+            return Vec::new();
+        }
+    };
+    validator
+        .iter_errors(fields)
+        .map(|error| {
+            let mut at = loc.to_vec();
+            for segment in error.instance_path() {
+                at.push(match segment {
+                    jsonschema::paths::LocationSegment::Property(p) => LocPart::Key(p.into()),
+                    jsonschema::paths::LocationSegment::Index(i) => i.into(),
+                });
+            }
+            let keyword = error.kind().keyword().to_owned();
+            let (kind, msg, input) = match error.kind() {
+                jsonschema::error::ValidationErrorKind::Required { property } => {
+                    at.push(LocPart::Key(
+                        property.as_str().unwrap_or_default().to_owned(),
+                    ));
+                    ("missing", "Field required".to_owned(), Value::Null)
+                }
+                _ => (
+                    kind_of(&keyword),
+                    format!("Value error, {error} ({keyword})"),
+                    error.instance().clone().into_owned(),
+                ),
+            };
+            FieldError::new(kind, at, msg, input).with_ctx(json!({ "rule": keyword }))
+        })
+        .collect()
+}
+
+/// The 422 `type` of a schema keyword's failure, after the service's own names.
+fn kind_of(keyword: &str) -> &'static str {
+    match keyword {
+        "pattern" => "string_pattern_mismatch",
+        "minLength" => "string_too_short",
+        "maxLength" => "string_too_long",
+        "enum" | "const" => "enum",
+        "type" => "type_error",
+        "format" => "format_error",
+        "additionalProperties" => "extra_forbidden",
+        _ => "value_error",
+    }
+}
+
+/// Body of POST /v1/registrations, as the live service takes it: `registration_import_type`
+/// `REGULAR` (the default when absent), `OSS` or `SST`, checked against `form`, the registration
+/// form of the body's jurisdiction.
+///
+/// REGULAR: `country_code`, `state_code`, `state_name` and `filing_frequency` required, the
+/// frequency among the form's `metadata.filing_frequencies`; `tax_type` among the form's
+/// `tax_types`; dates `YYYY-MM-DD`; `registration_email` an address;
+/// `jurisdiction_specific_fields` an object that passes the form's schema (required when the
+/// schema requires anything). OSS: `member_state_of_identification_code` required, `oss_type`
+/// `UNION`, `NON_UNION` or `IOSS`. SST: `username` required.
+pub fn registration_create(body: &Value, form: &JurisdictionForm) -> Checked<Value> {
+    let mut c = Check::body(body)?;
+    let import = c
+        .optional_str("registration_import_type")
+        .unwrap_or("REGULAR");
+    match import {
+        "REGULAR" => regular(&mut c, form),
+        "OSS" => {
+            c.country("member_state_of_identification_code");
+            c.optional_enum_of("oss_type", OssType::KNOWN);
+            c.optional_str("username");
+            c.optional_str("password_plain_text");
+        }
+        "SST" => {
+            c.required_str("username");
+            c.optional_str("password_plain_text");
+        }
+        other => c.fail(
+            "registration_import_type",
+            "enum",
+            format!("Input should be {}", IMPORT_TYPES.join(", ")),
+            &Value::String(other.to_owned()),
+        ),
+    }
+    c.optional_date("registration_date");
+    if let Some(email) = c.optional_str("registration_email")
+        && !super::is_email(email)
+    {
+        c.rule(
+            "registration_email",
+            "registration_email must be an email address",
+        );
+    }
+    c.optional_strs(&["comment", "sales_tax_id"]);
+    c.optional_bool("imported");
+    c.finish(body)
+}
+
+fn regular(c: &mut Check<'_>, form: &JurisdictionForm) {
+    c.country("country_code");
+    c.required_str("state_code");
+    c.required_str("state_name");
+    let offered = offered_frequencies(form);
+    if let Some(frequency) = c.required_str("filing_frequency")
+        && !offered.is_empty()
+        && !offered.iter().any(|f| f == frequency)
+    {
+        c.rule(
+            "filing_frequency",
+            format!(
+                "filing_frequency {frequency} is not assigned in {}-{}: it assigns {}",
+                form.country_code,
+                form.state_code,
+                offered.join(", ")
+            ),
+        );
+    }
+    if let Some(tax_type) = c.optional_str("tax_type")
+        && !form.tax_types.is_empty()
+        && !form.tax_types.iter().any(|t| t.as_str() == tax_type)
+    {
+        let names: Vec<&str> = form.tax_types.iter().map(TaxType::as_str).collect();
+        c.rule(
+            "tax_type",
+            format!(
+                "tax_type {tax_type} cannot be registered in {}-{}: it takes {}",
+                form.country_code,
+                form.state_code,
+                names.join(", ")
+            ),
+        );
+    }
+    c.optional_date("create_filings_from");
+    c.optional_bool("create_back_filing");
+    c.optional_bool("initial_sync");
+    c.optional_decimal("amount_fees");
+    if has_own_schema(form) {
+        let empty = json!({});
+        let fields = match c.raw("jurisdiction_specific_fields") {
+            None | Some(Value::Null) => &empty,
+            Some(v) => v,
+        };
+        let loc = c.loc_of("jurisdiction_specific_fields");
+        let errors = schema_errors(&form.jurisdiction_fields_json_schema, fields, &loc);
+        for e in errors {
+            c.push(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::reference::jurisdiction_form;
+
+    fn texas() -> Value {
+        json!({
+            "registration_import_type": "REGULAR",
+            "country_code": "US",
+            "state_code": "TX",
+            "state_name": "Texas",
+            "filing_frequency": "MONTHLY",
+            "tax_type": "SALES_AND_USE_TAX",
+            "registration_date": "2026-11-01",
+            "jurisdiction_specific_fields": {
+                "registration_type": "REMOTE_SELLER",
+                "business_name": "Acme",
+                "texas_taxpayer_number": "12345678901",
+                "webfile_number": "AB123456"
+            }
+        })
+    }
+
+    fn paths(errors: &[FieldError]) -> Vec<String> {
+        errors.iter().map(FieldError::field_path).collect()
+    }
+
+    #[test]
+    fn a_complete_texas_body_passes() {
+        let form = jurisdiction_form("US", "TX");
+        assert!(registration_create(&texas(), &form).is_ok());
+    }
+
+    #[test]
+    fn schema_failures_land_on_the_field_and_name_the_rule() {
+        let form = jurisdiction_form("US", "TX");
+        let mut body = texas();
+        body["jurisdiction_specific_fields"]["webfile_number"] = json!("12");
+        body["jurisdiction_specific_fields"]
+            .as_object_mut()
+            .unwrap()
+            .remove("business_name");
+        let errors = registration_create(&body, &form).unwrap_err();
+        let found = paths(&errors);
+        assert!(found.contains(&"jurisdiction_specific_fields.webfile_number".to_owned()));
+        assert!(found.contains(&"jurisdiction_specific_fields.business_name".to_owned()));
+        let pattern = errors
+            .iter()
+            .find(|e| e.field_path().ends_with("webfile_number"))
+            .unwrap();
+        assert_eq!(pattern.kind, "string_pattern_mismatch");
+        assert!(pattern.msg.contains("(pattern)"), "{}", pattern.msg);
+    }
+
+    #[test]
+    fn a_frequency_or_tax_type_the_jurisdiction_does_not_offer_is_refused() {
+        let form = jurisdiction_form("US", "TX");
+        let mut body = texas();
+        body["filing_frequency"] = json!("BI_MONTHLY");
+        body["tax_type"] = json!("USE_TAX");
+        let errors = registration_create(&body, &form).unwrap_err();
+        assert_eq!(paths(&errors), ["filing_frequency", "tax_type"]);
+        assert!(
+            errors[0].msg.contains("MONTHLY, QUARTERLY"),
+            "{}",
+            errors[0].msg
+        );
+    }
+
+    #[test]
+    fn missing_jurisdiction_fields_are_each_required() {
+        let form = jurisdiction_form("US", "TX");
+        let mut body = texas();
+        body.as_object_mut()
+            .unwrap()
+            .remove("jurisdiction_specific_fields");
+        let errors = registration_create(&body, &form).unwrap_err();
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert!(errors.iter().all(|e| e.kind == "missing"));
+    }
+
+    #[test]
+    fn the_default_form_takes_no_jurisdiction_fields_check() {
+        let form = jurisdiction_form("US", "OH");
+        let mut body = texas();
+        body["state_code"] = json!("OH");
+        body["tax_type"] = json!("SALES_TAX");
+        body["jurisdiction_specific_fields"] = json!({});
+        assert!(registration_create(&body, &form).is_ok());
+    }
+
+    #[test]
+    fn an_oss_body_needs_its_member_state() {
+        let form = jurisdiction_form("ZZ_EU", "");
+        let body = json!({ "registration_import_type": "OSS", "oss_type": "UNION" });
+        let errors = registration_create(&body, &form).unwrap_err();
+        assert_eq!(paths(&errors), ["member_state_of_identification_code"]);
+        let ok = json!({
+            "registration_import_type": "OSS",
+            "oss_type": "IOSS",
+            "member_state_of_identification_code": "FR"
+        });
+        assert!(registration_create(&ok, &form).is_ok());
+    }
+}
