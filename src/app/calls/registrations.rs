@@ -38,6 +38,10 @@ pub(super) async fn execute(
             .deregister(&registration_id, &body)
             .await
             .map(RegistrationReply::Deregistered),
+        RegistrationCall::Create { body } => client
+            .create_registration(&body)
+            .await
+            .map(RegistrationReply::Created),
         RegistrationCall::UpdateCredentials {
             registration_id,
             body,

@@ -33,7 +33,10 @@ const BODY_LIMIT: usize = 11 * 1024 * 1024;
 /// (public there).
 fn resources(mirror: bool) -> Router<Arc<App>> {
     let mut routes = Router::new()
-        .route("/registrations", get(registrations::list))
+        .route(
+            "/registrations",
+            get(registrations::list).post(registrations::create),
+        )
         .route(
             "/registrations/jurisdictions",
             get(registrations::jurisdictions),
