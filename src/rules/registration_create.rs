@@ -7,6 +7,8 @@
 
 use serde_json::{Value, json};
 
+use jsonschema::error::ValidationErrorKind as Kind;
+
 use super::check::{Check, Checked};
 use crate::model::{FieldError, JurisdictionForm, LocPart, OssType, TaxType};
 
@@ -59,22 +61,40 @@ pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<Fie
                 });
             }
             let keyword = error.kind().keyword().to_owned();
-            let (kind, msg, input) = match error.kind() {
-                jsonschema::error::ValidationErrorKind::Required { property } => {
-                    at.push(LocPart::Key(
-                        property.as_str().unwrap_or_default().to_owned(),
-                    ));
-                    ("missing", "Field required".to_owned(), Value::Null)
+            let (kind, msg) = match error.kind() {
+                Kind::Required { property } => {
+                    at.push(LocPart::Key(property.as_str().unwrap_or_default().to_owned()));
+                    ("missing", "Field required".to_owned())
                 }
-                _ => (
+                other => (
                     kind_of(&keyword),
-                    format!("Value error, {error} ({keyword})"),
-                    error.instance().clone().into_owned(),
+                    format!("Value error, {} ({keyword})", rule_in_words(other)),
                 ),
             };
+            // The value is not echoed: a schema's field may hold a secret.
+            let input = Value::Null;
             FieldError::new(kind, at, msg, input).with_ctx(json!({ "rule": keyword }))
         })
         .collect()
+}
+
+/// What a schema rule asks, without the value that broke it.
+fn rule_in_words(kind: &Kind) -> String {
+    match kind {
+        Kind::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        Kind::MinLength { limit } => format!("must have at least {limit} characters"),
+        Kind::MaxLength { limit } => format!("must have at most {limit} characters"),
+        Kind::Enum { options } => format!("must be one of {options}"),
+        Kind::Constant { expected_value } => format!("must be {expected_value}"),
+        Kind::Type { kind } => format!("must be of type {kind:?}").to_lowercase(),
+        Kind::Format { format } => format!("must be a valid {format}"),
+        Kind::Minimum { limit } => format!("must be at least {limit}"),
+        Kind::Maximum { limit } => format!("must be at most {limit}"),
+        Kind::AdditionalProperties { unexpected } => {
+            format!("does not take {}", unexpected.join(", "))
+        }
+        other => format!("breaks the schema's {} rule", other.keyword()),
+    }
 }
 
 /// The 422 `type` of a schema keyword's failure, after the service's own names.
