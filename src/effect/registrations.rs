@@ -94,7 +94,10 @@ impl RegistrationCall {
                     .filter(|s| !s.is_empty())
                     .collect::<Vec<_>>()
                     .join("-");
-                format!("registering in {}", if at.is_empty() { "ZZ_EU" } else { &at })
+                format!(
+                    "registering in {}",
+                    if at.is_empty() { "ZZ_EU" } else { &at }
+                )
             }
             RegistrationCall::UpdateCredentials {
                 registration_id, ..

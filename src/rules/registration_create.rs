@@ -63,7 +63,9 @@ pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<Fie
             let keyword = error.kind().keyword().to_owned();
             let (kind, msg) = match error.kind() {
                 Kind::Required { property } => {
-                    at.push(LocPart::Key(property.as_str().unwrap_or_default().to_owned()));
+                    at.push(LocPart::Key(
+                        property.as_str().unwrap_or_default().to_owned(),
+                    ));
                     ("missing", "Field required".to_owned())
                 }
                 other => (

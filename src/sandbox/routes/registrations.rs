@@ -265,11 +265,14 @@ pub async fn create(
     let (country, state) = jurisdiction_of(&body);
     let form = reference::jurisdiction_form(&country, &state);
     crate::rules::registration_create(&body, &form)?;
-    let import = body["registration_import_type"].as_str().unwrap_or("REGULAR");
-    let tax_type = body["tax_type"]
+    let import = body["registration_import_type"]
         .as_str()
-        .map(TaxType::parse)
-        .or_else(|| (import == "REGULAR").then(|| form.tax_types.first().cloned()).flatten());
+        .unwrap_or("REGULAR");
+    let tax_type = body["tax_type"].as_str().map(TaxType::parse).or_else(|| {
+        (import == "REGULAR")
+            .then(|| form.tax_types.first().cloned())
+            .flatten()
+    });
     let registration = {
         let mut data = org.write();
         if let Some(active) = data.demo.registrations.iter().find(|r| {
@@ -281,21 +284,34 @@ pub async fn create(
             let what = tax_type.as_ref().map_or("", TaxType::as_str);
             return Err(ApiError::Conflict(format!(
                 "An active {what} registration already exists for {country}{}: {} is {}",
-                if state.is_empty() { String::new() } else { format!("-{state}") },
+                if state.is_empty() {
+                    String::new()
+                } else {
+                    format!("-{state}")
+                },
                 active.id,
                 active.status
             )));
         }
         let id = data.new_id("regs");
-        let name = reference::jurisdiction_name(&country, &state).unwrap_or(&state).to_owned();
+        let name = reference::jurisdiction_name(&country, &state)
+            .unwrap_or(&state)
+            .to_owned();
         let mut fields = body.clone();
         let obj = fields.as_object_mut().expect("checked as an object");
-        for secret in ["password_plain_text", "password_metadata_plain_text", "registration_import_type"] {
+        for secret in [
+            "password_plain_text",
+            "password_metadata_plain_text",
+            "registration_import_type",
+        ] {
             obj.remove(secret);
         }
         if import == "OSS" {
             let msi = obj.remove("member_state_of_identification_code");
-            obj.insert("oss_member_state_of_identification_code".into(), msi.unwrap_or(Value::Null));
+            obj.insert(
+                "oss_member_state_of_identification_code".into(),
+                msi.unwrap_or(Value::Null),
+            );
         }
         let today = crate::clock::today();
         let defaults = serde_json::json!({
@@ -315,13 +331,18 @@ pub async fn create(
             "tax_type": tax_type.as_ref().map(TaxType::as_str),
         });
         for (k, v) in defaults.as_object().into_iter().flatten() {
-            if !obj.contains_key(k) || matches!(k.as_str(), "id" | "status" | "country_code" | "state_code") {
+            if !obj.contains_key(k)
+                || matches!(k.as_str(), "id" | "status" | "country_code" | "state_code")
+            {
                 obj.insert(k.clone(), v.clone());
             }
         }
         let registration: Registration = serde_json::from_value(fields).map_err(|e| {
             tracing::error!("a checked registration does not read: {e}");
-            ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, "The registration could not be made.".into())
+            ApiError::Status(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The registration could not be made.".into(),
+            )
         })?;
         data.demo.registrations.push(registration.clone());
         data.touch(Kind::Registration, id);

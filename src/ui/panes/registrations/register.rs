@@ -1,0 +1,530 @@
+//! Registering in a jurisdiction: pick it from a searchable list (every US state and DC, every
+//! Canadian province and territory, `ZZ_EU`), fill a form made of the common fields and the
+//! jurisdiction's own fields generated from its JSON Schema, review exactly the body to be sent,
+//! send it. Every edit and the submit are checked by [`rules::registration_create`] against the
+//! jurisdiction's form, the same check the service makes, so a body that breaks the schema is
+//! never sent; a refusal the service still makes lands under its field with every value kept.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use serde_json::{Value, json};
+
+use crate::effect::{Failure, FailureKind};
+use crate::model::{JurisdictionForm, OssType};
+use crate::rules::{self, EU_ONE_STOP_SHOP};
+use crate::ui::theme::Theme;
+use crate::ui::widgets::form::{
+    Choice, FieldKind, FieldSpec, FieldValue, Form, FormOutcome, FormValues, Review, SchemaFields,
+};
+use crate::ui::widgets::keys::{is_press, typed_char};
+use crate::ui::widgets::state_map::{TILES, Tile};
+
+/// Where the jurisdiction's own fields go in the body.
+pub const FIELDS: &str = "jurisdiction_specific_fields";
+
+/// How many matches the jurisdiction list shows.
+const SHOWN: usize = 12;
+
+/// The flow's steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Jurisdiction,
+    /// The jurisdiction's form is being read.
+    Loading,
+    Form,
+    Review,
+}
+
+/// What the flow asks of its pane.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RegisterEvent {
+    None,
+    Close,
+    AskDiscard,
+    /// Read the registration form of this jurisdiction, and hand it to
+    /// [`RegisterFlow::form_loaded`].
+    LoadForm {
+        country: String,
+        state: String,
+    },
+    /// Send this body (POST /v1/registrations).
+    Send(Value),
+}
+
+/// What the body is made from, besides the form's values.
+#[derive(Clone)]
+struct Maker {
+    tile: &'static Tile,
+    form: JurisdictionForm,
+    schema: SchemaFields,
+    /// Masked fields, whose values the review hides.
+    secrets: Vec<&'static str>,
+}
+
+impl Maker {
+    fn is_oss(&self) -> bool {
+        self.tile.country == EU_ONE_STOP_SHOP
+    }
+
+    /// The body exactly as it would be sent.
+    fn body(&self, values: &FormValues) -> Value {
+        let mut body = values.to_json();
+        self.schema.typed(values, &mut body);
+        let Some(obj) = body.as_object_mut() else {
+            return body;
+        };
+        if self.is_oss() {
+            obj.insert("registration_import_type".into(), json!("OSS"));
+        } else {
+            obj.insert("registration_import_type".into(), json!("REGULAR"));
+            obj.insert("country_code".into(), json!(self.tile.country));
+            obj.insert("state_code".into(), json!(self.tile.state.unwrap_or("")));
+            obj.insert("state_name".into(), json!(self.tile.name));
+        }
+        body
+    }
+
+    fn check(&self, values: &FormValues) -> Vec<crate::model::FieldError> {
+        rules::registration_create(&self.body(values), &self.form)
+            .err()
+            .unwrap_or_default()
+    }
+}
+
+/// The fields every registration of the jurisdiction's kind asks for.
+fn common_fields(form: &JurisdictionForm, oss: bool) -> Vec<FieldSpec> {
+    let mut specs = vec![
+        FieldSpec::new("registration_date", "Registration date", FieldKind::Date)
+            .rule("YYYY-MM-DD; when the registration took effect"),
+        FieldSpec::new("registration_email", "Registration email", FieldKind::Text)
+            .rule("the address the tax authority writes to"),
+    ];
+    if oss {
+        let types = OssType::KNOWN
+            .iter()
+            .map(|t| Choice::new(t.as_str(), t.as_str(), oss_explanation(t)))
+            .collect();
+        specs.push(FieldSpec::new("oss_type", "OSS scheme", FieldKind::Select(types)).required());
+        specs.push(
+            FieldSpec::new(
+                "member_state_of_identification_code",
+                "Member state of identification",
+                FieldKind::Text,
+            )
+            .rule("two-letter code of the EU country the OSS return is filed in: FR, IE, ...")
+            .required(),
+        );
+    } else {
+        let frequencies = rules::offered_frequencies(form)
+            .into_iter()
+            .map(|f| Choice::new(f.clone(), f, ""))
+            .collect();
+        specs.push(
+            FieldSpec::new(
+                "filing_frequency",
+                "Filing frequency",
+                FieldKind::Select(frequencies),
+            )
+            .rule("as the jurisdiction assigned it")
+            .required(),
+        );
+        let tax_types = form
+            .tax_types
+            .iter()
+            .map(|t| Choice::new(t.as_str(), t.as_str(), ""))
+            .collect();
+        specs.push(
+            FieldSpec::new("tax_type", "Tax type", FieldKind::Select(tax_types))
+                .rule("among the tax types registered in this jurisdiction")
+                .required(),
+        );
+        specs.push(
+            FieldSpec::new("sales_tax_id", "Sales tax ID", FieldKind::Text)
+                .rule("the account number the jurisdiction issued"),
+        );
+        specs.push(
+            FieldSpec::new(
+                "create_filings_from",
+                "Create filings from",
+                FieldKind::Date,
+            )
+            .rule("YYYY-MM-DD; the first period returns are prepared for"),
+        );
+        specs.push(
+            FieldSpec::new(
+                "create_back_filing",
+                "Back-file periods before that date",
+                FieldKind::Checkbox,
+            )
+            .rule("space to tick"),
+        );
+    }
+    specs.push(FieldSpec::new("comment", "Comment", FieldKind::Text));
+    specs
+}
+
+fn oss_explanation(t: &OssType) -> &'static str {
+    match t {
+        OssType::Union => "EU sellers' distance sales of goods and B2C services within the EU.",
+        OssType::NonUnion => "Sellers outside the EU supplying B2C services to EU consumers.",
+        OssType::Ioss => "Imports of consignments of at most EUR 150.",
+        OssType::Other(_) => "",
+    }
+}
+
+/// The register flow's state.
+pub struct RegisterFlow {
+    step: Step,
+    query: String,
+    cursor: usize,
+    maker: Option<Maker>,
+    form: Option<Form>,
+    review: Option<Review>,
+    sending: bool,
+    /// Why the form could not be read, or the service refused without naming a field.
+    failure: Option<String>,
+}
+
+impl RegisterFlow {
+    /// The flow on its first step.
+    pub fn new() -> Self {
+        RegisterFlow {
+            step: Step::Jurisdiction,
+            query: String::new(),
+            cursor: 0,
+            maker: None,
+            form: None,
+            review: None,
+            sending: false,
+            failure: None,
+        }
+    }
+
+    /// The flow with the jurisdiction already chosen (from the Overview's map); `None` when it
+    /// is none of the list's.
+    pub fn on(country: &str, state: Option<&str>) -> Option<(Self, RegisterEvent)> {
+        let tile = TILES.iter().find(|t| {
+            t.country == country && (t.state == state || (t.state.is_none() && state.is_none()))
+        })?;
+        let mut flow = Self::new();
+        let event = flow.choose(tile);
+        Some((flow, event))
+    }
+
+    pub fn step(&self) -> Step {
+        self.step
+    }
+
+    pub fn form(&self) -> Option<&Form> {
+        self.form.as_ref()
+    }
+
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// The jurisdictions whose code or name holds the query, in the list's order.
+    pub fn matches(&self) -> Vec<&'static Tile> {
+        let q = self.query.trim().to_lowercase();
+        let mut exact: Vec<&'static Tile> = Vec::new();
+        let mut rest: Vec<&'static Tile> = Vec::new();
+        for t in TILES {
+            let code = t.state.unwrap_or(t.country).to_lowercase();
+            if code == q {
+                exact.push(t);
+            } else if q.is_empty() || code.contains(&q) || t.name.to_lowercase().contains(&q) {
+                rest.push(t);
+            }
+        }
+        exact.extend(rest);
+        exact
+    }
+
+    pub fn has_unsaved_input(&self) -> bool {
+        self.form.as_ref().is_some_and(Form::is_dirty)
+    }
+
+    /// The body the form makes now, exactly as it would be sent.
+    pub fn body(&self) -> Option<Value> {
+        Some(self.maker.as_ref()?.body(&self.form.as_ref()?.values()))
+    }
+
+    fn choose(&mut self, tile: &'static Tile) -> RegisterEvent {
+        self.step = Step::Loading;
+        self.failure = None;
+        self.maker = Some(Maker {
+            tile,
+            form: JurisdictionForm {
+                country_code: tile.country.into(),
+                state_code: tile.state.unwrap_or("").into(),
+                default_form: true,
+                jurisdiction_fields_json_schema: json!({}),
+                metadata: Value::Null,
+                tax_types: Vec::new(),
+            },
+            schema: SchemaFields::default(),
+            secrets: Vec::new(),
+        });
+        RegisterEvent::LoadForm {
+            country: tile.country.into(),
+            state: tile.state.unwrap_or("").into(),
+        }
+    }
+
+    /// The jurisdiction's form as the service answered it: the register form opens.
+    pub fn form_loaded(&mut self, result: Result<JurisdictionForm, String>) {
+        let Some(maker) = &mut self.maker else {
+            return;
+        };
+        match result {
+            Ok(form) => {
+                maker.schema =
+                    SchemaFields::generate(&form.jurisdiction_fields_json_schema, FIELDS);
+                maker.form = form;
+                let oss = maker.is_oss();
+                let mut specs = common_fields(&maker.form, oss);
+                if !oss {
+                    specs.extend(maker.schema.specs());
+                }
+                maker.secrets = specs
+                    .iter()
+                    .filter(|s| s.kind == FieldKind::Masked)
+                    .map(|s| s.name)
+                    .collect();
+                let check = maker.clone();
+                let mut form = Form::new(specs);
+                for field in &maker.schema.fields {
+                    if let Some(default) = &field.default {
+                        form = form.with_value(field.spec.name, default.clone());
+                    }
+                }
+                if let [only] = maker.form.tax_types.as_slice() {
+                    form = form.with_value("tax_type", FieldValue::Choice(only.as_str().into()));
+                }
+                self.form = Some(form.with_validator(move |values| check.check(values)));
+                self.step = Step::Form;
+            }
+            Err(message) => {
+                self.failure = Some(format!(
+                    "The registration form could not be read: {message}"
+                ));
+                self.step = Step::Jurisdiction;
+            }
+        }
+    }
+
+    pub fn handle_key(&mut self, key: KeyEvent) -> RegisterEvent {
+        if self.sending || !is_press(&key) {
+            return RegisterEvent::None;
+        }
+        match self.step {
+            Step::Jurisdiction => self.search_key(key),
+            Step::Loading => match key.code {
+                KeyCode::Esc => RegisterEvent::Close,
+                _ => RegisterEvent::None,
+            },
+            Step::Form => {
+                let Some(form) = &mut self.form else {
+                    return RegisterEvent::Close;
+                };
+                match form.handle_key(key) {
+                    FormOutcome::Submit => {
+                        self.failure = None;
+                        let mut shown = self.body().unwrap_or_default();
+                        if let Some(maker) = &self.maker {
+                            for name in &maker.secrets {
+                                let pointer = format!("/{}", name.replace('.', "/"));
+                                if let Some(v) = shown.pointer_mut(&pointer) {
+                                    *v = json!("••••••");
+                                }
+                            }
+                        }
+                        self.review = Some(Review::new(&shown));
+                        self.step = Step::Review;
+                        RegisterEvent::None
+                    }
+                    FormOutcome::Cancel => RegisterEvent::Close,
+                    FormOutcome::AskDiscard => RegisterEvent::AskDiscard,
+                    FormOutcome::None | FormOutcome::Invalid => RegisterEvent::None,
+                }
+            }
+            Step::Review => match key.code {
+                KeyCode::Enter => self.send(),
+                KeyCode::Esc => {
+                    self.step = Step::Form;
+                    RegisterEvent::None
+                }
+                _ => {
+                    if let Some(review) = &mut self.review {
+                        review.handle_key(key);
+                    }
+                    RegisterEvent::None
+                }
+            },
+        }
+    }
+
+    fn search_key(&mut self, key: KeyEvent) -> RegisterEvent {
+        let found = self.matches().len();
+        match (key.code, typed_char(&key)) {
+            (KeyCode::Esc, _) => return RegisterEvent::Close,
+            (KeyCode::Enter, _) => {
+                if let Some(tile) = self.matches().get(self.cursor).copied() {
+                    return self.choose(tile);
+                }
+            }
+            (KeyCode::Down, _) => self.cursor = (self.cursor + 1).min(found.saturating_sub(1)),
+            (KeyCode::Up, _) => self.cursor = self.cursor.saturating_sub(1),
+            (KeyCode::Backspace, _) => {
+                self.query.pop();
+                self.cursor = 0;
+            }
+            (_, Some(c)) => {
+                self.query.push(c);
+                self.cursor = 0;
+            }
+            _ => {}
+        }
+        RegisterEvent::None
+    }
+
+    fn send(&mut self) -> RegisterEvent {
+        let (Some(maker), Some(form)) = (&self.maker, &mut self.form) else {
+            return RegisterEvent::None;
+        };
+        let values = form.values();
+        let errors = maker.check(&values);
+        if !errors.is_empty() {
+            form.set_errors(&errors);
+            self.step = Step::Form;
+            return RegisterEvent::None;
+        }
+        self.sending = true;
+        form.set_busy(true);
+        RegisterEvent::Send(maker.body(&values))
+    }
+
+    /// The service refused: field errors under their fields, anything else above the form;
+    /// every value stays as typed.
+    pub fn failed(&mut self, failure: &Failure) {
+        self.sending = false;
+        self.step = Step::Form;
+        if let Some(form) = &mut self.form {
+            form.set_busy(false);
+            if failure.kind == FailureKind::Validation {
+                form.set_errors(&failure.fields);
+            }
+        }
+        if failure.kind != FailureKind::Validation || failure.fields.is_empty() {
+            self.failure = Some(failure.message.clone());
+        }
+    }
+
+    /// The title: the jurisdiction once chosen, and the step.
+    fn title(&self) -> String {
+        let at = self
+            .maker
+            .as_ref()
+            .map(|m| format!(" in {}", m.tile.name))
+            .unwrap_or_default();
+        let step = match self.step {
+            Step::Jurisdiction => "choose the jurisdiction",
+            Step::Loading => "reading its form",
+            Step::Form => "details",
+            Step::Review => "review what will be sent",
+        };
+        format!(" Register{at} — {step} ")
+    }
+
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let width = area.width.clamp(20, 90);
+        let height = area.height.clamp(8, 30);
+        let popup = Rect {
+            x: area.x + (area.width - width) / 2,
+            y: area.y + (area.height - height) / 2,
+            width,
+            height,
+        };
+        Clear.render(popup, buf);
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border_focus)
+            .title(Span::styled(self.title(), theme.title));
+        let inner = block.inner(popup);
+        block.render(popup, buf);
+        let failure_height = u16::from(self.failure.is_some()) * 2;
+        let [body, failure, hints] = Layout::vertical([
+            Constraint::Min(1),
+            Constraint::Length(failure_height),
+            Constraint::Length(1),
+        ])
+        .areas(inner);
+        let hint = match self.step {
+            Step::Jurisdiction => "type to search · ↑/↓ choose · enter open its form · esc close",
+            Step::Loading => "esc close",
+            Step::Form => "tab next field · enter review · esc close",
+            Step::Review => "enter send · esc back to the form · ↑/↓ scroll",
+        };
+        match self.step {
+            Step::Jurisdiction => self.render_search(body, buf, theme),
+            Step::Loading => Paragraph::new("Reading the jurisdiction's registration form…")
+                .style(theme.muted)
+                .render(body, buf),
+            Step::Form => {
+                if let Some(form) = &mut self.form {
+                    form.render(body, buf, theme);
+                }
+            }
+            Step::Review => {
+                if let Some(review) = &mut self.review {
+                    review.render(body, buf, theme);
+                }
+            }
+        }
+        if let Some(f) = &self.failure {
+            Paragraph::new(f.as_str())
+                .style(theme.error)
+                .wrap(Wrap { trim: true })
+                .render(failure, buf);
+        }
+        Paragraph::new(hint).style(theme.muted).render(hints, buf);
+    }
+
+    fn render_search(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        let mut lines = vec![
+            Line::from(vec![
+                Span::styled("Jurisdiction: ", theme.title),
+                Span::raw(self.query.clone()),
+                Span::styled("▏", theme.muted),
+            ]),
+            Line::raw(""),
+        ];
+        let found = self.matches();
+        let start = self.cursor.saturating_sub(SHOWN - 1);
+        for (i, t) in found.iter().enumerate().skip(start).take(SHOWN) {
+            let code = match t.state {
+                Some(s) => format!("{}-{s}", t.country),
+                None => t.country.to_owned(),
+            };
+            let text = format!("{code:<8}{}", t.name);
+            lines.push(if i == self.cursor {
+                Line::styled(format!("› {text}"), theme.selection)
+            } else {
+                Line::raw(format!("  {text}"))
+            });
+        }
+        if found.is_empty() {
+            lines.push(Line::styled("No jurisdiction matches.", theme.muted));
+        }
+        Paragraph::new(lines).render(area, buf);
+    }
+}
+
+impl Default for RegisterFlow {
+    fn default() -> Self {
+        Self::new()
+    }
+}
