@@ -13,6 +13,7 @@ mod narrow;
 mod nexus;
 mod organizations;
 mod overview;
+mod register;
 mod registrations;
 mod snapshots;
 mod transactions;

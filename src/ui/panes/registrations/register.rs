@@ -268,6 +268,14 @@ impl RegisterFlow {
             schema: SchemaFields::default(),
             secrets: Vec::new(),
         });
+        if tile.country == EU_ONE_STOP_SHOP {
+            // The one-stop shop has no schema of its own: its fields are the OSS payload's.
+            let form = self.maker.as_ref().map(|m| m.form.clone());
+            if let Some(form) = form {
+                self.form_loaded(Ok(form));
+            }
+            return RegisterEvent::None;
+        }
         RegisterEvent::LoadForm {
             country: tile.country.into(),
             state: tile.state.unwrap_or("").into(),
