@@ -56,7 +56,8 @@ pub use nexus::{
 };
 pub use registration::deregistration;
 pub use registration_create::{
-    IMPORT_TYPES, has_own_schema, offered_frequencies, registration_create, schema_errors,
+    IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,
+    registration_create, registration_update, schema_errors,
 };
 pub use transaction::{credit_note, transaction_create};
 pub use values::{

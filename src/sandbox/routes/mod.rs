@@ -45,7 +45,10 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             "/registrations/jurisdiction-specific-fields",
             get(registrations::jurisdiction_form),
         )
-        .route("/registrations/{id}", get(registrations::get_one))
+        .route(
+            "/registrations/{id}",
+            get(registrations::get_one).put(registrations::update),
+        )
         .route(
             "/registrations/{id}/oss-countries",
             get(registrations::oss_countries),

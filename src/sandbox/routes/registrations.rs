@@ -351,3 +351,58 @@ pub async fn create(
     saved(&app).await?;
     Ok(Json(registration))
 }
+
+/// PUT /v1/registrations/{id}: changes the fields the body names, checked by
+/// [`crate::rules::registration_update`] against the registration's jurisdiction form;
+/// `jurisdiction_specific_fields` are merged over those on file.
+pub async fn update(
+    State(app): State<Arc<App>>,
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Registration>> {
+    let body = required_body(&body)?;
+    let current = {
+        let data = org.read();
+        find(&data.demo.registrations, &id)?.clone()
+    };
+    let form = reference::jurisdiction_form(&current.country_code, &current.state_code);
+    crate::rules::registration_update(&body, &form, current.jurisdiction_specific_fields.as_ref())?;
+    let mut fields = serde_json::to_value(&current)
+        .map_err(|e| ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    if let (Some(obj), Some(changes)) = (fields.as_object_mut(), body.as_object()) {
+        for (k, v) in changes {
+            if k == "jurisdiction_specific_fields" {
+                let slot = obj
+                    .entry(k.clone())
+                    .or_insert_with(|| serde_json::json!({}));
+                if !slot.is_object() {
+                    *slot = serde_json::json!({});
+                }
+                if let (Some(saved), Some(new)) = (slot.as_object_mut(), v.as_object()) {
+                    for (name, value) in new {
+                        saved.insert(name.clone(), value.clone());
+                    }
+                }
+            } else {
+                obj.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let updated: Registration = serde_json::from_value(fields).map_err(|e| {
+        tracing::error!("an updated registration does not read: {e}");
+        ApiError::Status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "The registration could not be changed.".into(),
+        )
+    })?;
+    {
+        let mut data = org.write();
+        let slot = data
+            .registration_mut(&id)
+            .ok_or_else(|| ApiError::not_found("Registration", &id))?;
+        *slot = updated.clone();
+    }
+    saved(&app).await?;
+    Ok(Json(updated))
+}
