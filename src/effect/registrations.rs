@@ -34,6 +34,11 @@ pub enum RegistrationCall {
     Create {
         body: serde_json::Value,
     },
+    /// Changes the fields the body names (PUT /v1/registrations/{id}).
+    Update {
+        registration_id: String,
+        body: serde_json::Value,
+    },
     /// Saves the portal credentials given; fields left out keep their saved values.
     UpdateCredentials {
         registration_id: String,
@@ -53,6 +58,7 @@ pub enum RegistrationReply {
     JurisdictionForm(JurisdictionForm),
     Deregistered(Registration),
     Created(Registration),
+    Updated(Registration),
     /// Which credentials changed (never their values).
     CredentialsUpdated(CredentialsUpdated),
     RevealedCredentials(Box<RevealedCredentials>),
@@ -65,6 +71,7 @@ impl RegistrationCall {
             RegistrationCall::Deregister { .. }
                 | RegistrationCall::UpdateCredentials { .. }
                 | RegistrationCall::Create { .. }
+                | RegistrationCall::Update { .. }
         )
     }
 
@@ -99,6 +106,9 @@ impl RegistrationCall {
                     if at.is_empty() { "ZZ_EU" } else { &at }
                 )
             }
+            RegistrationCall::Update {
+                registration_id, ..
+            } => format!("saving the changes of {registration_id}"),
             RegistrationCall::UpdateCredentials {
                 registration_id, ..
             } => format!("saving the portal credentials of {registration_id}"),

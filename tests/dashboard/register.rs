@@ -197,3 +197,43 @@ async fn read_only_mode_refuses_to_register() {
     let screen = d.wait_for("Read-only").await;
     assert!(!screen.contains("choose the jurisdiction"), "{screen}");
 }
+
+#[tokio::test]
+async fn editing_sends_only_the_field_changed() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    d.filter_to_state("TX", true).await;
+    let before = registrations(&d)
+        .await
+        .into_iter()
+        .find(|r| r.state_code == "TX" && r.status == RegistrationStatus::Registered)
+        .unwrap();
+    d.char('e');
+    let screen = d
+        .wait_for(&format!("Edit {} in Texas — details", before.id))
+        .await;
+    assert!(screen.contains("Registration date"), "{screen}");
+    // Registration date, email, frequency, sales tax id, create filings from, comment.
+    tab(&d, 5);
+    d.type_text("Outlet moved to Austin");
+    submit(&d);
+    let screen = d.wait_for("review what will be sent").await;
+    assert!(screen.contains("Outlet moved to Austin"), "{screen}");
+    for unchanged in ["registration_email", "filing_frequency", "webfile_number"] {
+        assert!(
+            !screen.contains(unchanged),
+            "{unchanged} is not sent: {screen}"
+        );
+    }
+    d.key(KeyCode::Enter);
+    d.wait_for("Saved the changes").await;
+    let after = d.client.get_registration(&before.id).await.unwrap();
+    assert_eq!(after.comment.as_deref(), Some("Outlet moved to Austin"));
+    assert_eq!(after.registration_email, before.registration_email);
+    assert_eq!(
+        after.jurisdiction_specific_fields,
+        before.jurisdiction_specific_fields
+    );
+    assert_eq!(after.filing_frequency, before.filing_frequency);
+    assert_eq!(after.sales_tax_id, before.sales_tax_id);
+}

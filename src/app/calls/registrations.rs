@@ -42,6 +42,13 @@ pub(super) async fn execute(
             .create_registration(&body)
             .await
             .map(RegistrationReply::Created),
+        RegistrationCall::Update {
+            registration_id,
+            body,
+        } => client
+            .update_registration(&registration_id, &body)
+            .await
+            .map(RegistrationReply::Updated),
         RegistrationCall::UpdateCredentials {
             registration_id,
             body,

@@ -190,6 +190,28 @@ impl Registrations {
         }
     }
 
+    /// `e`: the registration's form, prefilled, sending only what changes.
+    fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !may_write(ctx) {
+            return;
+        }
+        let Some(r) = current(parts).cloned() else {
+            ctx.notify(Level::Info, "Select a registration first.");
+            return;
+        };
+        let label = wizard::jurisdiction(&r);
+        match RegisterFlow::edit(r) {
+            Some((flow, event)) => {
+                parts.push(RegistrationDialog::Register(Box::new(flow)));
+                Self::register_event(event, &mut parts.requests, ctx);
+            }
+            None => ctx.notify(
+                Level::Info,
+                format!("{label} has no registration form in this version."),
+            ),
+        }
+    }
+
     fn register_key(
         flow: &mut RegisterFlow,
         key: KeyEvent,
@@ -217,6 +239,14 @@ impl Registrations {
             }
             RegisterEvent::Send(body) => {
                 let call = Call::Registrations(RegistrationCall::Create { body });
+                requests.call(ctx, call, Op::Register);
+                LayerOutcome::Keep
+            }
+            RegisterEvent::Update { id, body } => {
+                let call = Call::Registrations(RegistrationCall::Update {
+                    registration_id: id,
+                    body,
+                });
                 requests.call(ctx, call, Op::Register);
                 LayerOutcome::Keep
             }
@@ -456,6 +486,7 @@ impl PaneSpec for Registrations {
     fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
         [
             PaneHint::action(Action::New, "register"),
+            PaneHint::action(Action::Edit, "edit"),
             PaneHint::action(Action::Deregister, "deregister"),
         ]
         .into_iter()
@@ -467,6 +498,7 @@ impl PaneSpec for Registrations {
         [
             PaneHint::action(Action::Reveal, "reveal"),
             PaneHint::action(Action::OpenUrl, "open portal"),
+            PaneHint::action(Action::Edit, "edit"),
             PaneHint::action(Action::Deregister, "deregister"),
         ]
         .into_iter()
@@ -477,6 +509,7 @@ impl PaneSpec for Registrations {
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match (action, &parts.screen) {
             (Action::New, Screen::List) => Self::open_register(parts, ctx),
+            (Action::Edit, Screen::List | Screen::Detail(_)) => Self::open_edit(parts, ctx),
             (Action::Deregister, _) => Self::open_wizard(parts, ctx),
             (Action::Credentials, _) => {
                 if let Some(form) = credentials::open(current(parts), ctx) {
@@ -557,6 +590,17 @@ impl PaneSpec for Registrations {
                 );
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Register(_)));
                 parts.list.reload_at(Some(registration.id.clone()), ctx);
+            }
+            (Op::Register, Ok(Reply::Registrations(RegistrationReply::Updated(registration)))) => {
+                ctx.notify(
+                    Level::Success,
+                    format!(
+                        "Saved the changes of {}.",
+                        wizard::jurisdiction(&registration)
+                    ),
+                );
+                parts.close_overlays(|o| matches!(o, RegistrationDialog::Register(_)));
+                Self::replace(parts, &registration);
             }
             (Op::Register, Err(failure)) => {
                 ctx.notify(Level::Error, failure.message.clone());

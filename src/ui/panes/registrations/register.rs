@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 use serde_json::{Value, json};
 
 use crate::effect::{Failure, FailureKind};
-use crate::model::{JurisdictionForm, OssType};
+use crate::model::{JurisdictionForm, OssType, Registration};
 use crate::rules::{self, EU_ONE_STOP_SHOP};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{
@@ -52,6 +52,11 @@ pub enum RegisterEvent {
     },
     /// Send this body (POST /v1/registrations).
     Send(Value),
+    /// Send these changes of registration `id` (PUT /v1/registrations/{id}).
+    Update {
+        id: String,
+        body: Value,
+    },
 }
 
 /// What the body is made from, besides the form's values.
@@ -62,6 +67,8 @@ struct Maker {
     schema: SchemaFields,
     /// Masked fields, whose values the review hides.
     secrets: Vec<&'static str>,
+    /// The registration being edited, and the body its values made when the form opened.
+    editing: Option<(Registration, Value)>,
 }
 
 impl Maker {
@@ -76,6 +83,9 @@ impl Maker {
         let Some(obj) = body.as_object_mut() else {
             return body;
         };
+        if self.editing.is_some() {
+            return body;
+        }
         if self.is_oss() {
             obj.insert("registration_import_type".into(), json!("OSS"));
         } else {
@@ -87,10 +97,43 @@ impl Maker {
         body
     }
 
+    /// What an edit sends: the fields whose values differ from those the form opened with
+    /// (within `jurisdiction_specific_fields`, the changed ones alone).
+    fn changes(&self, values: &FormValues) -> Value {
+        let Some((_, before)) = &self.editing else {
+            return self.body(values);
+        };
+        let now = self.body(values);
+        let mut out = serde_json::Map::new();
+        for (k, v) in now.as_object().into_iter().flatten() {
+            if k == FIELDS {
+                let mut changed = serde_json::Map::new();
+                for (name, value) in v.as_object().into_iter().flatten() {
+                    if before[FIELDS].get(name) != Some(value) {
+                        changed.insert(name.clone(), value.clone());
+                    }
+                }
+                if !changed.is_empty() {
+                    out.insert(k.clone(), Value::Object(changed));
+                }
+            } else if before.get(k) != Some(v) {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        Value::Object(out)
+    }
+
     fn check(&self, values: &FormValues) -> Vec<crate::model::FieldError> {
-        rules::registration_create(&self.body(values), &self.form)
-            .err()
-            .unwrap_or_default()
+        match &self.editing {
+            None => rules::registration_create(&self.body(values), &self.form),
+            Some((r, _)) => rules::registration_update(
+                &self.changes(values),
+                &self.form,
+                r.jurisdiction_specific_fields.as_ref(),
+            ),
+        }
+        .err()
+        .unwrap_or_default()
     }
 }
 
@@ -166,6 +209,71 @@ fn common_fields(form: &JurisdictionForm, oss: bool) -> Vec<FieldSpec> {
     specs
 }
 
+/// The fields an edit offers: those an update may change.
+fn edit_fields(form: &JurisdictionForm, oss: bool) -> Vec<FieldSpec> {
+    let mut specs = vec![
+        FieldSpec::new("registration_date", "Registration date", FieldKind::Date)
+            .rule("YYYY-MM-DD; when the registration took effect"),
+        FieldSpec::new("registration_email", "Registration email", FieldKind::Text)
+            .rule("the address the tax authority writes to"),
+    ];
+    if !oss {
+        let frequencies = rules::offered_frequencies(form)
+            .into_iter()
+            .map(|f| Choice::new(f.clone(), f, ""))
+            .collect();
+        specs.push(
+            FieldSpec::new(
+                "filing_frequency",
+                "Filing frequency",
+                FieldKind::Select(frequencies),
+            )
+            .rule("as the jurisdiction assigned it"),
+        );
+        specs.push(FieldSpec::new(
+            "sales_tax_id",
+            "Sales tax ID",
+            FieldKind::Text,
+        ));
+        specs.push(
+            FieldSpec::new(
+                "create_filings_from",
+                "Create filings from",
+                FieldKind::Date,
+            )
+            .rule("YYYY-MM-DD"),
+        );
+    }
+    specs.push(FieldSpec::new("comment", "Comment", FieldKind::Text));
+    let regime = vec![
+        Choice::new("", "(no change)", ""),
+        Choice::new(
+            rules::REQUESTABLE_REGIME_STATUS,
+            "Request a regime change",
+            "The service approves and completes it; its status follows in the detail.",
+        ),
+    ];
+    specs.push(
+        FieldSpec::new(
+            "change_regime_status",
+            "Regime change",
+            FieldKind::Select(regime),
+        )
+        .rule("the status itself is not changed here: D requests a deregistration"),
+    );
+    specs
+}
+
+/// The value of a saved registration's field, as the form holds it.
+fn saved_value(value: &Value) -> Option<FieldValue> {
+    match value {
+        Value::String(s) => Some(FieldValue::Text(s.clone())),
+        Value::Bool(b) => Some(FieldValue::Bool(*b)),
+        Value::Number(n) => Some(FieldValue::Text(n.to_string())),
+        _ => None,
+    }
+}
+
 fn oss_explanation(t: &OssType) -> &'static str {
     match t {
         OssType::Union => "EU sellers' distance sales of goods and B2C services within the EU.",
@@ -214,6 +322,25 @@ impl RegisterFlow {
         Some((flow, event))
     }
 
+    /// The flow editing `registration`: its jurisdiction's form is read, then the form opens
+    /// prefilled with what is on file.
+    pub fn edit(registration: Registration) -> Option<(Self, RegisterEvent)> {
+        let tile = TILES.iter().find(|t| {
+            t.country == registration.country_code
+                && t.state.unwrap_or("") == registration.state_code
+        })?;
+        let mut flow = Self::new();
+        let event = flow.choose(tile);
+        if let Some(m) = &mut flow.maker {
+            m.editing = Some((registration, Value::Null));
+        }
+        if flow.maker.as_ref().is_some_and(Maker::is_oss) {
+            let form = flow.maker.as_ref().map(|m| m.form.clone());
+            flow.form_loaded(form.ok_or_else(String::new));
+        }
+        Some((flow, event))
+    }
+
     pub fn step(&self) -> Step {
         self.step
     }
@@ -247,9 +374,9 @@ impl RegisterFlow {
         self.form.as_ref().is_some_and(Form::is_dirty)
     }
 
-    /// The body the form makes now, exactly as it would be sent.
+    /// The body the form makes now, exactly as it would be sent (for an edit, the changes).
     pub fn body(&self) -> Option<Value> {
-        Some(self.maker.as_ref()?.body(&self.form.as_ref()?.values()))
+        Some(self.maker.as_ref()?.changes(&self.form.as_ref()?.values()))
     }
 
     fn choose(&mut self, tile: &'static Tile) -> RegisterEvent {
@@ -267,6 +394,7 @@ impl RegisterFlow {
             },
             schema: SchemaFields::default(),
             secrets: Vec::new(),
+            editing: None,
         });
         if tile.country == EU_ONE_STOP_SHOP {
             // The one-stop shop has no schema of its own: its fields are the OSS payload's.
@@ -293,7 +421,11 @@ impl RegisterFlow {
                     SchemaFields::generate(&form.jurisdiction_fields_json_schema, FIELDS);
                 maker.form = form;
                 let oss = maker.is_oss();
-                let mut specs = common_fields(&maker.form, oss);
+                let mut specs = if maker.editing.is_some() {
+                    edit_fields(&maker.form, oss)
+                } else {
+                    common_fields(&maker.form, oss)
+                };
                 if !oss {
                     specs.extend(maker.schema.specs());
                 }
@@ -302,7 +434,6 @@ impl RegisterFlow {
                     .filter(|s| s.kind == FieldKind::Masked)
                     .map(|s| s.name)
                     .collect();
-                let check = maker.clone();
                 let mut form = Form::new(specs);
                 for field in &maker.schema.fields {
                     if let Some(default) = &field.default {
@@ -312,6 +443,24 @@ impl RegisterFlow {
                 if let [only] = maker.form.tax_types.as_slice() {
                     form = form.with_value("tax_type", FieldValue::Choice(only.as_str().into()));
                 }
+                if let Some((r, _)) = &maker.editing {
+                    let saved = serde_json::to_value(r).unwrap_or_default();
+                    let names: Vec<&'static str> = form.specs().map(|s| s.name).collect();
+                    for name in names {
+                        if maker.secrets.contains(&name) {
+                            continue; // a secret on file is never shown, only replaced
+                        }
+                        let pointer = format!("/{}", name.replace('.', "/"));
+                        if let Some(v) = saved.pointer(&pointer).and_then(saved_value) {
+                            form = form.with_value(name, v);
+                        }
+                    }
+                    let before = maker.body(&form.values());
+                    if let Some((_, b)) = &mut maker.editing {
+                        *b = before;
+                    }
+                }
+                let check = maker.clone();
                 self.form = Some(form.with_validator(move |values| check.check(values)));
                 self.step = Step::Form;
             }
@@ -342,6 +491,11 @@ impl RegisterFlow {
                     FormOutcome::Submit => {
                         self.failure = None;
                         let mut shown = self.body().unwrap_or_default();
+                        if shown.as_object().is_some_and(serde_json::Map::is_empty) {
+                            self.failure =
+                                Some("Nothing changed: there is nothing to send.".into());
+                            return RegisterEvent::None;
+                        }
                         if let Some(maker) = &self.maker {
                             for name in &maker.secrets {
                                 let pointer = format!("/{}", name.replace('.', "/"));
@@ -412,7 +566,13 @@ impl RegisterFlow {
         }
         self.sending = true;
         form.set_busy(true);
-        RegisterEvent::Send(maker.body(&values))
+        match &maker.editing {
+            Some((r, _)) => RegisterEvent::Update {
+                id: r.id.clone(),
+                body: maker.changes(&values),
+            },
+            None => RegisterEvent::Send(maker.body(&values)),
+        }
     }
 
     /// The service refused: field errors under their fields, anything else above the form;
@@ -438,13 +598,17 @@ impl RegisterFlow {
             .as_ref()
             .map(|m| format!(" in {}", m.tile.name))
             .unwrap_or_default();
+        let verb = match self.maker.as_ref().and_then(|m| m.editing.as_ref()) {
+            Some((r, _)) => format!("Edit {}", r.id),
+            None => "Register".to_owned(),
+        };
         let step = match self.step {
             Step::Jurisdiction => "choose the jurisdiction",
             Step::Loading => "reading its form",
             Step::Form => "details",
             Step::Review => "review what will be sent",
         };
-        format!(" Register{at} — {step} ")
+        format!(" {verb}{at} — {step} ")
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
