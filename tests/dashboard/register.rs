@@ -237,3 +237,31 @@ async fn editing_sends_only_the_field_changed() {
     assert_eq!(after.filing_frequency, before.filing_frequency);
     assert_eq!(after.sales_tax_id, before.sales_tax_id);
 }
+
+#[tokio::test]
+async fn the_overview_map_sends_an_unregistered_jurisdiction_to_the_register_form() {
+    let d = Dashboard::start(Options {
+        first_tab: "Overview",
+        size: (200, 50),
+        ..Options::default()
+    })
+    .await;
+    d.wait_until(
+        "the Overview filled",
+        std::time::Duration::from_secs(15),
+        |s| s.contains("Overview — updated"),
+    )
+    .await;
+    d.char(']');
+    let screen = d.wait_for("n register").await;
+    assert!(screen.contains("CA California"), "{screen}");
+    d.char('n');
+    d.wait_for("California is registered already").await;
+    for _ in 0..3 {
+        d.key(KeyCode::Right);
+    }
+    d.wait_for("NE Nebraska").await;
+    d.char('n');
+    let screen = d.wait_for("Register in Nebraska — details").await;
+    assert!(screen.contains("Filing frequency"), "{screen}");
+}

@@ -91,12 +91,7 @@ pub enum RegistrationDialog {
 impl Layer for RegistrationDialog {
     fn hints(&self) -> Vec<PaneHint> {
         match self {
-            RegistrationDialog::Register(_) => vec![
-                PaneHint::keys("enter", "next"),
-                PaneHint::keys("esc", "back"),
-                PaneHint::keys("tab", "field"),
-            ],
-            RegistrationDialog::Deregister(_) => vec![
+            RegistrationDialog::Register(_) | RegistrationDialog::Deregister(_) => vec![
                 PaneHint::keys("enter", "next"),
                 PaneHint::keys("esc", "back"),
                 PaneHint::keys("tab", "field"),
@@ -442,6 +437,23 @@ impl PaneSpec for Registrations {
             Goto::Registrations { filter, open } => Some((filter.clone(), open.clone())),
             _ => None,
         }
+    }
+
+    fn arrive(&mut self, goto: &Goto, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        let Goto::Register { country, state } = goto else {
+            return false;
+        };
+        if !may_write(ctx) {
+            return true;
+        }
+        match RegisterFlow::on(country, state.as_deref()) {
+            Some((flow, event)) => {
+                parts.push(RegistrationDialog::Register(Box::new(flow)));
+                Self::register_event(event, &mut parts.requests, ctx);
+            }
+            None => parts.push(RegistrationDialog::Register(Box::default())),
+        }
+        true
     }
 
     const TITLE: &'static str = "Registrations";
