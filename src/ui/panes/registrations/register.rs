@@ -700,3 +700,95 @@ impl Default for RegisterFlow {
         Self::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::reference::jurisdiction_form;
+    use crate::ui::widgets::testing::{all_text, ctrl, key};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn opened(state: &str) -> RegisterFlow {
+        let (mut flow, event) = RegisterFlow::on("US", Some(state)).unwrap();
+        assert_eq!(
+            event,
+            RegisterEvent::LoadForm {
+                country: "US".into(),
+                state: state.into()
+            }
+        );
+        flow.form_loaded(Ok(jurisdiction_form("US", state)));
+        assert_eq!(flow.step(), Step::Form);
+        flow
+    }
+
+    /// The whole form, drawn tall enough to hold every field.
+    fn drawn(flow: &mut RegisterFlow) -> String {
+        let theme = Theme::default();
+        let mut terminal = Terminal::new(TestBackend::new(80, 140)).unwrap();
+        let form = flow.form.as_mut().unwrap();
+        terminal
+            .draw(|f| form.render(f.area(), f.buffer_mut(), &theme))
+            .unwrap();
+        all_text(terminal.backend().buffer())
+            .lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim_end()
+            .to_owned()
+    }
+
+    #[test]
+    fn snapshot_of_the_texas_form() {
+        let mut flow = opened("TX");
+        let text = drawn(&mut flow);
+        assert!(text.contains("Webfile number *"), "{text}");
+        insta::assert_snapshot!("register_form_texas", text);
+    }
+
+    #[test]
+    fn snapshot_of_the_california_form() {
+        let mut flow = opened("CA");
+        let text = drawn(&mut flow);
+        assert!(text.contains("Cdtfa third party access security code"), "{text}");
+        insta::assert_snapshot!("register_form_california", text);
+    }
+
+    #[test]
+    fn secrets_are_hidden_on_the_review() {
+        let mut flow = opened("AL");
+        let form = flow.form.as_mut().unwrap();
+        for (name, value) in [
+            ("filing_frequency", FieldValue::Choice("MONTHLY".into())),
+            ("tax_type", FieldValue::Choice("SALES_TAX".into())),
+            ("jurisdiction_specific_fields.sign_on_id", "acme".into()),
+            ("jurisdiction_specific_fields.access_code", "4321".into()),
+            ("jurisdiction_specific_fields.third_party_password", "hunter22".into()),
+            ("jurisdiction_specific_fields.sales_tax_id", "R0012345".into()),
+        ] {
+            *form = std::mem::replace(form, Form::new(Vec::new())).with_value(name, value);
+        }
+        assert_eq!(flow.handle_key(ctrl('s')), RegisterEvent::None);
+        assert_eq!(flow.step(), Step::Review, "{:?}", flow.form().map(Form::form_errors));
+        let theme = Theme::default();
+        let mut terminal = Terminal::new(TestBackend::new(100, 40)).unwrap();
+        terminal
+            .draw(|f| flow.render(f.area(), f.buffer_mut(), &theme))
+            .unwrap();
+        let text = all_text(terminal.backend().buffer());
+        assert!(text.contains("third_party_password"), "{text}");
+        assert!(!text.contains("hunter22") && !text.contains("4321"), "{text}");
+        match flow.handle_key(key(KeyCode::Enter)) {
+            RegisterEvent::Send(body) => {
+                assert_eq!(
+                    body[FIELDS]["third_party_password"],
+                    json!("hunter22"),
+                    "the secret itself is sent"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
