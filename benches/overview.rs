@@ -32,7 +32,11 @@ fn env(name: &str, default: u64) -> u64 {
 fn screen(backend: &SharedBackend) -> String {
     let backend = backend.0.lock().unwrap();
     let buffer = backend.buffer();
-    buffer.content().iter().map(|c| c.symbol()).collect()
+    buffer
+        .content()
+        .iter()
+        .map(ratatui::buffer::Cell::symbol)
+        .collect()
 }
 
 /// One Overview from start to filled: (time, requests).
@@ -77,7 +81,7 @@ async fn once(sandbox: &Sandbox) -> (Duration, u64) {
             break;
         }
         assert!(
-            started.elapsed() < Duration::from_secs(60),
+            started.elapsed() < Duration::from_mins(1),
             "the Overview did not fill in"
         );
         tokio::time::sleep(Duration::from_millis(2)).await;

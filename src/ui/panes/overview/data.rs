@@ -53,8 +53,9 @@ pub enum Ask {
 }
 
 /// What is known of one list.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub enum Slot<T> {
+    #[default]
     Waiting,
     /// The rows read, the service's total, and whether every row that matters was read.
     Loaded {
@@ -65,12 +66,6 @@ pub enum Slot<T> {
     Failed(String),
     /// The service cannot be asked (the Tenanted API is needed).
     Unavailable(&'static str),
-}
-
-impl<T> Default for Slot<T> {
-    fn default() -> Self {
-        Slot::Waiting
-    }
 }
 
 impl<T> Slot<T> {

@@ -124,9 +124,10 @@ fn urgent(tile: &Tile, entry: usize) -> bool {
     matches!(
         (tile.title, entry),
         ("Exposed, not registered", _)
-            | ("Filings", 0)
-            | ("Transactions with problems", 0)
-            | ("Registrations waiting on you", 0)
+            | (
+                "Filings" | "Transactions with problems" | "Registrations waiting on you",
+                0
+            )
     )
 }
 
@@ -318,15 +319,15 @@ fn tile_lines(
         })
         .collect();
     // The selected tile's trouble or first record, below the lines.
-    if let Some((t, _)) = selected {
-        if let Some(tile) = tiles.get(t) {
-            let line = match (tile.trouble(), tile.items.first()) {
-                (Some(trouble), _) => Line::styled(trouble, theme.error),
-                (None, Some(item)) => Line::styled(format!("  • {}", item.text), theme.muted),
-                (None, None) => Line::default(),
-            };
-            lines.push(truncate_line(line, width));
-        }
+    if let Some((t, _)) = selected
+        && let Some(tile) = tiles.get(t)
+    {
+        let line = match (tile.trouble(), tile.items.first()) {
+            (Some(trouble), _) => Line::styled(trouble, theme.error),
+            (None, Some(item)) => Line::styled(format!("  • {}", item.text), theme.muted),
+            (None, None) => Line::default(),
+        };
+        lines.push(truncate_line(line, width));
     }
     Paragraph::new(lines).render(area, buf);
 }

@@ -29,7 +29,7 @@ use crate::ui::widgets::calendar::FilingCalendar;
 use crate::ui::widgets::state_map::{Direction, StateMap};
 
 /// How often the Overview refreshes by itself unless the config says otherwise.
-pub const DEFAULT_REFRESH: Duration = Duration::from_secs(10 * 60);
+pub const DEFAULT_REFRESH: Duration = Duration::from_mins(10);
 
 /// Ticks a second (the runtime ticks about every 100 ms).
 const TICKS_PER_SECOND: u64 = 10;
@@ -183,7 +183,7 @@ impl OverviewPane {
 }
 
 impl Pane for OverviewPane {
-    fn title(&self) -> &str {
+    fn title(&self) -> &'static str {
         "Overview"
     }
 
@@ -300,13 +300,12 @@ impl Pane for OverviewPane {
                 .data
                 .next_queued_check()
                 .is_some_and(|due| due <= Utc::now())
+            && let Some(call) = self.data.reload_queued(self.tenanted)
         {
-            if let Some(call) = self.data.reload_queued(self.tenanted) {
-                let id = ctx.call(call);
-                self.asked.insert(id, (Ask::Queued, 1));
-                self.tiles = tiles(&self.data);
-                return true;
-            }
+            let id = ctx.call(call);
+            self.asked.insert(id, (Ask::Queued, 1));
+            self.tiles = tiles(&self.data);
+            return true;
         }
         false
     }

@@ -238,7 +238,7 @@ fn approaching(data: &Data) -> Tile {
             )
         })
         .collect();
-    near.sort_by(|a, b| b.0.cmp(&a.0));
+    near.sort_by_key(|b| std::cmp::Reverse(b.0));
     Tile {
         title: "Approaching thresholds",
         entries: vec![Entry {
