@@ -126,7 +126,7 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
     let made = after
         .iter()
         .filter(|r| r.state_code == "TX" && r.status == RegistrationStatus::Registered)
-        .max_by_key(|r| r.created_at.clone())
+        .max_by_key(|r| r.created_at)
         .unwrap();
     assert_eq!(
         made.jurisdiction_specific_fields,
@@ -139,7 +139,7 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
     );
     assert_eq!(made.filing_frequency.as_str(), "MONTHLY");
     assert_eq!(
-        made.tax_type.as_ref().map(|t| t.as_str()),
+        made.tax_type.as_ref().map(taxdash::model::TaxType::as_str),
         Some("SALES_AND_USE_TAX")
     );
     // The list shows it, selected, without a manual refresh (the demo lists it last).
@@ -178,7 +178,10 @@ async fn an_oss_registration_asks_for_the_scheme_and_member_state() {
         made.oss_member_state_of_identification_code.as_deref(),
         Some("FR")
     );
-    assert_eq!(made.oss_type.as_ref().map(|t| t.as_str()), Some("UNION"));
+    assert_eq!(
+        made.oss_type.as_ref().map(taxdash::model::OssType::as_str),
+        Some("UNION")
+    );
 }
 
 #[tokio::test]

@@ -752,7 +752,10 @@ mod tests {
     fn snapshot_of_the_california_form() {
         let mut flow = opened("CA");
         let text = drawn(&mut flow);
-        assert!(text.contains("Cdtfa third party access security code"), "{text}");
+        assert!(
+            text.contains("Cdtfa third party access security code"),
+            "{text}"
+        );
         insta::assert_snapshot!("register_form_california", text);
     }
 
@@ -765,13 +768,24 @@ mod tests {
             ("tax_type", FieldValue::Choice("SALES_TAX".into())),
             ("jurisdiction_specific_fields.sign_on_id", "acme".into()),
             ("jurisdiction_specific_fields.access_code", "4321".into()),
-            ("jurisdiction_specific_fields.third_party_password", "hunter22".into()),
-            ("jurisdiction_specific_fields.sales_tax_id", "R0012345".into()),
+            (
+                "jurisdiction_specific_fields.third_party_password",
+                "hunter22".into(),
+            ),
+            (
+                "jurisdiction_specific_fields.sales_tax_id",
+                "R0012345".into(),
+            ),
         ] {
             *form = std::mem::replace(form, Form::new(Vec::new())).with_value(name, value);
         }
         assert_eq!(flow.handle_key(ctrl('s')), RegisterEvent::None);
-        assert_eq!(flow.step(), Step::Review, "{:?}", flow.form().map(Form::form_errors));
+        assert_eq!(
+            flow.step(),
+            Step::Review,
+            "{:?}",
+            flow.form().map(Form::form_errors)
+        );
         let theme = Theme::default();
         let mut terminal = Terminal::new(TestBackend::new(100, 40)).unwrap();
         terminal
@@ -779,7 +793,10 @@ mod tests {
             .unwrap();
         let text = all_text(terminal.backend().buffer());
         assert!(text.contains("third_party_password"), "{text}");
-        assert!(!text.contains("hunter22") && !text.contains("4321"), "{text}");
+        assert!(
+            !text.contains("hunter22") && !text.contains("4321"),
+            "{text}"
+        );
         match flow.handle_key(key(KeyCode::Enter)) {
             RegisterEvent::Send(body) => {
                 assert_eq!(
