@@ -67,6 +67,9 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
     submit(&d);
     let screen = d.wait_for("Field required").await;
     assert!(screen.contains("details"), "still on the form: {screen}");
+    // The frequencies offered are the jurisdiction's own; no other can be chosen.
+    assert!(screen.contains("SEMI_ANNUALLY"), "{screen}");
+    assert!(!screen.contains("BI_MONTHLY"), "{screen}");
 
     // Fields, in order: registration date, email, filing frequency, tax type (Texas has one,
     // chosen), sales tax id, create filings from, back-filing, comment, then the schema's:

@@ -760,6 +760,35 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_lands_under_its_field_with_the_values_kept() {
+        let mut flow = opened("TX");
+        let name = "jurisdiction_specific_fields.webfile_number";
+        let form = flow.form.take().unwrap().with_value(name, "AB123456");
+        flow.form = Some(form);
+        let failure = Failure {
+            kind: FailureKind::Validation,
+            message: "The service refused 1 value".into(),
+            fields: vec![crate::model::FieldError::new(
+                "value_error",
+                vec!["body".into(), FIELDS.into(), "webfile_number".into()],
+                "Value error, this WebFile number belongs to another taxpayer",
+                Value::Null,
+            )],
+        };
+        flow.failed(&failure);
+        assert_eq!(flow.step(), Step::Form);
+        let form = flow.form().unwrap();
+        assert!(
+            form.errors_for(name)
+                .iter()
+                .any(|e| e.contains("another taxpayer")),
+            "{:?}",
+            form.errors_for(name)
+        );
+        assert_eq!(form.values().text(name), Some("AB123456"));
+    }
+
+    #[test]
     fn secrets_are_hidden_on_the_review() {
         let mut flow = opened("AL");
         let form = flow.form.as_mut().unwrap();
