@@ -42,6 +42,12 @@ pub enum Goto {
         filter: FilingFilter,
         open: Option<Filing>,
     },
+    /// The register flow, on the registration form of this jurisdiction (`ZZ_EU` without a
+    /// state).
+    Register {
+        country: String,
+        state: Option<String>,
+    },
 }
 
 impl Goto {

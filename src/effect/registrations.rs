@@ -30,6 +30,15 @@ pub enum RegistrationCall {
         registration_id: String,
         body: DeregistrationRequest,
     },
+    /// Creates a registration from the body the register form made (POST /v1/registrations).
+    Create {
+        body: serde_json::Value,
+    },
+    /// Changes the fields the body names (PUT /v1/registrations/{id}).
+    Update {
+        registration_id: String,
+        body: serde_json::Value,
+    },
     /// Saves the portal credentials given; fields left out keep their saved values.
     UpdateCredentials {
         registration_id: String,
@@ -48,6 +57,8 @@ pub enum RegistrationReply {
     OssCountries(Vec<OssCountry>),
     JurisdictionForm(JurisdictionForm),
     Deregistered(Registration),
+    Created(Registration),
+    Updated(Registration),
     /// Which credentials changed (never their values).
     CredentialsUpdated(CredentialsUpdated),
     RevealedCredentials(Box<RevealedCredentials>),
@@ -57,7 +68,10 @@ impl RegistrationCall {
     pub fn is_write(&self) -> bool {
         matches!(
             self,
-            RegistrationCall::Deregister { .. } | RegistrationCall::UpdateCredentials { .. }
+            RegistrationCall::Deregister { .. }
+                | RegistrationCall::UpdateCredentials { .. }
+                | RegistrationCall::Create { .. }
+                | RegistrationCall::Update { .. }
         )
     }
 
@@ -80,6 +94,21 @@ impl RegistrationCall {
             RegistrationCall::Deregister {
                 registration_id, ..
             } => format!("requesting deregistration of {registration_id}"),
+            RegistrationCall::Create { body } => {
+                let at = [&body["country_code"], &body["state_code"]]
+                    .iter()
+                    .filter_map(|v| v.as_str())
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>()
+                    .join("-");
+                format!(
+                    "registering in {}",
+                    if at.is_empty() { "ZZ_EU" } else { &at }
+                )
+            }
+            RegistrationCall::Update {
+                registration_id, ..
+            } => format!("saving the changes of {registration_id}"),
             RegistrationCall::UpdateCredentials {
                 registration_id, ..
             } => format!("saving the portal credentials of {registration_id}"),

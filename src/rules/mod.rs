@@ -33,6 +33,7 @@ mod exemption;
 mod limits;
 mod nexus;
 mod registration;
+mod registration_create;
 mod transaction;
 mod values;
 
@@ -54,6 +55,10 @@ pub use nexus::{
     physical_nexus_since, physical_nexus_update,
 };
 pub use registration::deregistration;
+pub use registration_create::{
+    IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,
+    registration_create, registration_update, schema_errors,
+};
 pub use transaction::{credit_note, transaction_create};
 pub use values::{
     check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,

@@ -256,3 +256,58 @@ async fn a_created_sale_is_processed_then_credited() {
     assert_eq!(credit.total_amount, Some(Decimal::new(2000, 2)));
     sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn a_registration_is_created_checked_against_its_schema_and_updated() {
+    let (_sandbox, client) = start().await;
+    // Idaho is registered in the demo: a second active one is refused.
+    let idaho = json!({
+        "registration_import_type": "REGULAR",
+        "country_code": "US",
+        "state_code": "ID",
+        "state_name": "Idaho",
+        "filing_frequency": "MONTHLY",
+        "jurisdiction_specific_fields": {
+            "registration_type": "SALES_TAX",
+            "business_name": "Acme",
+            "sales_tax_id": "1234567"
+        }
+    });
+    let err = client.create_registration(&idaho).await.unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+
+    // Wyoming uses the default form; a frequency it does not assign is refused.
+    let mut wyoming = json!({
+        "registration_import_type": "REGULAR",
+        "country_code": "US",
+        "state_code": "WY",
+        "state_name": "Wyoming",
+        "filing_frequency": "BI_MONTHLY",
+        "registration_email": "tax@example.com"
+    });
+    let err = client.create_registration(&wyoming).await.unwrap_err();
+    assert!(err.to_string().contains("filing_frequency"), "{err}");
+    wyoming["filing_frequency"] = json!("QUARTERLY");
+    let made = client.create_registration(&wyoming).await.unwrap();
+    assert_eq!(made.state_code, "WY");
+    assert_eq!(made.status, RegistrationStatus::Registered);
+    assert_eq!(made.registration_email.as_deref(), Some("tax@example.com"));
+    let read = client.get_registration(&made.id).await.unwrap();
+    assert_eq!(read.filing_frequency.as_str(), "QUARTERLY");
+
+    // An update changes what it names and nothing else; a status is not the user's to set.
+    let changed = client
+        .update_registration(&made.id, &json!({ "comment": "moved to quarterly" }))
+        .await
+        .unwrap();
+    assert_eq!(changed.comment.as_deref(), Some("moved to quarterly"));
+    assert_eq!(
+        changed.registration_email.as_deref(),
+        Some("tax@example.com")
+    );
+    let err = client
+        .update_registration(&made.id, &json!({ "change_regime_status": "APPROVED" }))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("change_regime_status"), "{err}");
+}

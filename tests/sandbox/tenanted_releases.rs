@@ -282,3 +282,45 @@ async fn estimates_are_posted_to_tax_estimations() {
     }
     h.sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn registrations_are_created_and_updated_on_the_tenanted_paths() {
+    let h = Harness::start().await;
+    let body = json!({
+        "registrationImportType": "REGULAR",
+        "countryCode": "US",
+        "stateCode": "WY",
+        "stateName": "Wyoming",
+        "filingFrequency": "BI_MONTHLY"
+    });
+    let r = tenanted(&h, NEW, Method::POST, "/registrations")
+        .json(&body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(
+        r.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a frequency Wyoming does not assign"
+    );
+    let mut body = body;
+    body["filingFrequency"] = json!("QUARTERLY");
+    let r = tenanted(&h, NEW, Method::POST, "/registrations")
+        .json(&body)
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(r.status(), StatusCode::OK);
+    let made: Value = r.json().await.expect("JSON answer");
+    assert_eq!(made["stateCode"], json!("WY"), "{made}");
+    let id = made["id"].as_str().expect("an id").to_owned();
+    let r = tenanted(&h, NEW, Method::PUT, &format!("/registrations/{id}"))
+        .json(&json!({ "comment": "filed by the agent" }))
+        .send()
+        .await
+        .expect("request sent");
+    assert_eq!(r.status(), StatusCode::OK);
+    let changed: Value = r.json().await.expect("JSON answer");
+    assert_eq!(changed["comment"], json!("filed by the agent"), "{changed}");
+    assert_eq!(changed["filingFrequency"], json!("QUARTERLY"), "{changed}");
+}

@@ -102,4 +102,22 @@ impl Client {
         .json(body)?;
         self.transport.send(call).await
     }
+
+    /// POST /v1/registrations: creates (imports) a registration from a body as the form made it,
+    /// `registration_import_type` telling a REGULAR, OSS or SST payload apart. Answers the new
+    /// registration; a 422 names the fields, a 409 an active registration already on file.
+    pub async fn create_registration(&self, body: &Value) -> ApiResult<Registration> {
+        let call = Call::new(Method::POST, &["registrations"]).json(body)?;
+        self.transport.send(call).await
+    }
+
+    /// PUT /v1/registrations/{id}: changes the fields `body` names and no others.
+    pub async fn update_registration(
+        &self,
+        registration_id: &str,
+        body: &Value,
+    ) -> ApiResult<Registration> {
+        let call = Call::new(Method::PUT, &["registrations", registration_id]).json(body)?;
+        self.transport.send(call).await
+    }
 }

@@ -38,6 +38,17 @@ pub(super) async fn execute(
             .deregister(&registration_id, &body)
             .await
             .map(RegistrationReply::Deregistered),
+        RegistrationCall::Create { body } => client
+            .create_registration(&body)
+            .await
+            .map(RegistrationReply::Created),
+        RegistrationCall::Update {
+            registration_id,
+            body,
+        } => client
+            .update_registration(&registration_id, &body)
+            .await
+            .map(RegistrationReply::Updated),
         RegistrationCall::UpdateCredentials {
             registration_id,
             body,

@@ -102,6 +102,11 @@ impl<'a> Check<'a> {
 
     /// Records a broken business rule on `field` (`value_error`); `rule` names the field and
     /// says what it must be. The field's value is echoed.
+    /// Adds an error found elsewhere (a schema's, say), with its own `loc`.
+    pub fn push(&mut self, error: FieldError) {
+        self.errors.push(error);
+    }
+
     pub fn rule(&mut self, field: &str, rule: impl Display) {
         let input = self.raw(field).cloned().unwrap_or(Value::Null);
         self.fail(field, "value_error", format!("Value error, {rule}"), &input);

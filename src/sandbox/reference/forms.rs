@@ -121,8 +121,43 @@ fn state_schema(state: &str) -> Option<Value> {
                 "sales_tax_id",
             ],
         ),
+        "WA" => schema(
+            "Washington registration details",
+            json!({
+                "business_name": business_name(),
+                "ubi_number": pattern("Unified Business Identifier, nine digits.", "^[0-9]{9}$"),
+                "my_dor_username": text("User name of the My DOR account."),
+                "reseller_permit": flag("Whether the business holds a reseller permit."),
+            }),
+            &["business_name", "ubi_number"],
+        ),
+        "NY" => schema(
+            "New York registration details",
+            json!({
+                "business_name": business_name(),
+                "certificate_of_authority_number": pattern(
+                    "Sales tax vendor identification number on the Certificate of Authority.",
+                    "^[0-9A-Z]{9,15}$",
+                ),
+                "ny_gov_username": text("User name of the Online Services account."),
+                "filing_schedule": choice(
+                    "Schedule the Department of Taxation and Finance assigned.",
+                    &["QUARTERLY", "ANNUAL", "PART_QUARTERLY"],
+                ),
+            }),
+            &["business_name", "certificate_of_authority_number"],
+        ),
         _ => return None,
     };
+    let mut schema = schema;
+    if state == "TX" {
+        // An outlet number is needed when the seller has a place of business in Texas.
+        schema["if"] = json!({
+            "properties": { "registration_type": { "const": "SALES_TAX" } },
+            "required": ["registration_type"],
+        });
+        schema["then"] = json!({ "required": ["registered_location_number"] });
+    }
     Some(schema)
 }
 
@@ -133,6 +168,8 @@ fn help_article(state: &str) -> Option<&'static str> {
         "ID" => Some("https://tax.idaho.gov/taxes/sales-use"),
         "TX" => Some("https://comptroller.texas.gov/taxes/sales"),
         "AL" => Some("https://www.revenue.alabama.gov/sales-use"),
+        "WA" => Some("https://dor.wa.gov/taxes-rates/sales-use-tax"),
+        "NY" => Some("https://www.tax.ny.gov/bus/st/register.htm"),
         _ => None,
     }
 }

@@ -33,7 +33,10 @@ const BODY_LIMIT: usize = 11 * 1024 * 1024;
 /// (public there).
 fn resources(mirror: bool) -> Router<Arc<App>> {
     let mut routes = Router::new()
-        .route("/registrations", get(registrations::list))
+        .route(
+            "/registrations",
+            get(registrations::list).post(registrations::create),
+        )
         .route(
             "/registrations/jurisdictions",
             get(registrations::jurisdictions),
@@ -42,7 +45,10 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             "/registrations/jurisdiction-specific-fields",
             get(registrations::jurisdiction_form),
         )
-        .route("/registrations/{id}", get(registrations::get_one))
+        .route(
+            "/registrations/{id}",
+            get(registrations::get_one).put(registrations::update),
+        )
         .route(
             "/registrations/{id}/oss-countries",
             get(registrations::oss_countries),

@@ -153,6 +153,12 @@ pub trait PaneSpec: Send + Sized + 'static {
         None
     }
 
+    /// A destination that is not a filtered list (a flow to open over it): handled here when
+    /// this answers `true`, before [`goto`](Self::goto) is asked.
+    fn arrive(&mut self, _goto: &Goto, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
     /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
     fn commands(&self) -> Vec<&'static str> {
         Vec::new()
@@ -625,6 +631,9 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn goto(&mut self, goto: &Goto, ctx: &mut Ctx) -> bool {
+        if self.spec.arrive(goto, &mut self.parts, ctx) {
+            return true;
+        }
         let Some((filter, open)) = self.spec.goto(goto) else {
             return false;
         };

@@ -194,7 +194,10 @@ impl Pane for OverviewPane {
         let mut hints = vec![PaneHint::action(Action::Open, "open")];
         match self.section {
             Section::Tiles => hints.push(PaneHint::keys("↑↓←→", "choose")),
-            Section::Map => hints.push(PaneHint::keys("←↑↓→", "move")),
+            Section::Map => {
+                hints.push(PaneHint::keys("←↑↓→", "move"));
+                hints.push(PaneHint::action(Action::New, "register"));
+            }
             Section::Calendar => {
                 hints.push(PaneHint::keys("←↑↓→", "day"));
                 hints.push(PaneHint::keys("PgUp/PgDn", "return"));
@@ -351,10 +354,34 @@ impl OverviewPane {
                 self.open_jurisdiction(ctx);
                 return true;
             }
+            Action::New => {
+                self.register_jurisdiction(ctx);
+                return true;
+            }
             _ => return false,
         };
         self.map.move_by(direction);
         true
+    }
+
+    /// `n` on the map: the register flow on the selected jurisdiction, unless it is registered.
+    fn register_jurisdiction(&mut self, ctx: &mut Ctx) {
+        if self
+            .map
+            .selected()
+            .is_some_and(|j| j.standing == Standing::Registered)
+        {
+            ctx.notify(
+                Level::Info,
+                format!("{} is registered already.", self.map.selected_tile().name),
+            );
+            return;
+        }
+        let tile = self.map.selected_tile();
+        ctx.goto(Goto::Register {
+            country: tile.country.to_owned(),
+            state: tile.state.map(str::to_owned),
+        });
     }
 
     /// Opens the selected jurisdiction: its registration when it is registered, else its

@@ -5,6 +5,7 @@ mod columns;
 pub mod credentials;
 mod detail;
 mod filter;
+pub mod register;
 pub mod wizard;
 
 use crate::effect::{FilingCall, FilingReply, RegistrationCall, RegistrationReply};
@@ -16,6 +17,7 @@ use ratatui::widgets::StatefulWidget;
 pub use self::columns::columns;
 use self::credentials::{CredentialsEvent, CredentialsForm};
 use self::detail::Extras;
+use self::register::{RegisterEvent, RegisterFlow};
 use self::wizard::{DeregisterWizard, WizardEvent};
 use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
@@ -81,6 +83,7 @@ impl DetailView for RegistrationDetail {
 
 /// The pane's dialogs.
 pub enum RegistrationDialog {
+    Register(Box<RegisterFlow>),
     Deregister(Box<DeregisterWizard>),
     Credentials(Box<CredentialsForm>),
 }
@@ -88,7 +91,7 @@ pub enum RegistrationDialog {
 impl Layer for RegistrationDialog {
     fn hints(&self) -> Vec<PaneHint> {
         match self {
-            RegistrationDialog::Deregister(_) => vec![
+            RegistrationDialog::Register(_) | RegistrationDialog::Deregister(_) => vec![
                 PaneHint::keys("enter", "next"),
                 PaneHint::keys("esc", "back"),
                 PaneHint::keys("tab", "field"),
@@ -104,6 +107,7 @@ impl Layer for RegistrationDialog {
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self {
+            RegistrationDialog::Register(r) => r.render(area, buf, theme),
             RegistrationDialog::Deregister(w) => w.render(area, buf, theme),
             RegistrationDialog::Credentials(f) => f.render(area, buf, theme),
         }
@@ -111,6 +115,7 @@ impl Layer for RegistrationDialog {
 
     fn has_unsaved_input(&self) -> bool {
         match self {
+            RegistrationDialog::Register(r) => r.has_unsaved_input(),
             RegistrationDialog::Deregister(w) => w.has_unsaved_input(),
             RegistrationDialog::Credentials(f) => f.has_unsaved_input(),
         }
@@ -129,6 +134,9 @@ pub enum Op {
     /// Revealing every saved portal credential (Tenanted).
     RevealAll,
     Deregister,
+    /// The register flow's jurisdiction form, and the registration it sends.
+    RegisterForm,
+    Register,
     /// The returns not filed yet, for the deregistration review.
     UnfiledReturns,
     SaveCredentials,
@@ -140,9 +148,12 @@ impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record | Op::Oss | Op::Form | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
-            Op::Deregister | Op::UnfiledReturns | Op::SaveCredentials | Op::RevealCredentials => {
-                Scope::Pane
-            }
+            Op::Deregister
+            | Op::RegisterForm
+            | Op::Register
+            | Op::UnfiledReturns
+            | Op::SaveCredentials
+            | Op::RevealCredentials => Scope::Pane,
         }
     }
 }
@@ -167,6 +178,83 @@ fn credentials_hint(parts: &Parts<Registrations>) -> Option<PaneHint> {
 }
 
 impl Registrations {
+    /// `n`: the register flow, on its jurisdiction list.
+    fn open_register(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if may_write(ctx) {
+            parts.push(RegistrationDialog::Register(Box::default()));
+        }
+    }
+
+    /// `e`: the registration's form, prefilled, sending only what changes.
+    fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !may_write(ctx) {
+            return;
+        }
+        let Some(r) = current(parts).cloned() else {
+            ctx.notify(Level::Info, "Select a registration first.");
+            return;
+        };
+        let label = wizard::jurisdiction(&r);
+        match RegisterFlow::edit(r) {
+            Some((flow, event)) => {
+                parts.push(RegistrationDialog::Register(Box::new(flow)));
+                Self::register_event(event, &mut parts.requests, ctx);
+            }
+            None => ctx.notify(
+                Level::Info,
+                format!("{label} has no registration form in this version."),
+            ),
+        }
+    }
+
+    fn register_key(
+        flow: &mut RegisterFlow,
+        key: KeyEvent,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        let event = flow.handle_key(key);
+        Self::register_event(event, requests, ctx)
+    }
+
+    fn register_event(
+        event: RegisterEvent,
+        requests: &mut Requests<Op>,
+        ctx: &mut Ctx,
+    ) -> LayerOutcome {
+        match event {
+            RegisterEvent::None => LayerOutcome::Keep,
+            RegisterEvent::Close => LayerOutcome::Close,
+            RegisterEvent::AskDiscard => LayerOutcome::AskDiscard,
+            RegisterEvent::LoadForm { country, state } => {
+                let call =
+                    Call::Registrations(RegistrationCall::JurisdictionForm { country, state });
+                requests.call(ctx, call, Op::RegisterForm);
+                LayerOutcome::Keep
+            }
+            RegisterEvent::Send(body) => {
+                let call = Call::Registrations(RegistrationCall::Create { body });
+                requests.call(ctx, call, Op::Register);
+                LayerOutcome::Keep
+            }
+            RegisterEvent::Update { id, body } => {
+                let call = Call::Registrations(RegistrationCall::Update {
+                    registration_id: id,
+                    body,
+                });
+                requests.call(ctx, call, Op::Register);
+                LayerOutcome::Keep
+            }
+        }
+    }
+
+    fn register_flow(parts: &mut Parts<Self>) -> Option<&mut RegisterFlow> {
+        parts.own_overlays_mut().find_map(|o| match o {
+            RegistrationDialog::Register(r) => Some(&mut **r),
+            _ => None,
+        })
+    }
+
     fn open_wizard(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         if !may_write(ctx) {
             return;
@@ -288,14 +376,14 @@ impl Registrations {
     fn wizard(parts: &mut Parts<Self>) -> Option<&mut DeregisterWizard> {
         parts.own_overlays_mut().find_map(|o| match o {
             RegistrationDialog::Deregister(w) => Some(&mut **w),
-            RegistrationDialog::Credentials(_) => None,
+            _ => None,
         })
     }
 
     fn credentials(parts: &mut Parts<Self>) -> Option<&mut CredentialsForm> {
         parts.own_overlays_mut().find_map(|o| match o {
             RegistrationDialog::Credentials(f) => Some(&mut **f),
-            RegistrationDialog::Deregister(_) => None,
+            _ => None,
         })
     }
 
@@ -359,6 +447,23 @@ impl PaneSpec for Registrations {
         }
     }
 
+    fn arrive(&mut self, goto: &Goto, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        let Goto::Register { country, state } = goto else {
+            return false;
+        };
+        if !may_write(ctx) {
+            return true;
+        }
+        match RegisterFlow::on(country, state.as_deref()) {
+            Some((flow, event)) => {
+                parts.push(RegistrationDialog::Register(Box::new(flow)));
+                Self::register_event(event, &mut parts.requests, ctx);
+            }
+            None => parts.push(RegistrationDialog::Register(Box::default())),
+        }
+        true
+    }
+
     const TITLE: &'static str = "Registrations";
 
     fn detail(&self, row: &Registration) -> RegistrationDetail {
@@ -399,15 +504,21 @@ impl PaneSpec for Registrations {
     }
 
     fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        std::iter::once(PaneHint::action(Action::Deregister, "deregister"))
-            .chain(credentials_hint(parts))
-            .collect()
+        [
+            PaneHint::action(Action::New, "register"),
+            PaneHint::action(Action::Edit, "edit"),
+            PaneHint::action(Action::Deregister, "deregister"),
+        ]
+        .into_iter()
+        .chain(credentials_hint(parts))
+        .collect()
     }
 
     fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
         [
             PaneHint::action(Action::Reveal, "reveal"),
             PaneHint::action(Action::OpenUrl, "open portal"),
+            PaneHint::action(Action::Edit, "edit"),
             PaneHint::action(Action::Deregister, "deregister"),
         ]
         .into_iter()
@@ -417,6 +528,8 @@ impl PaneSpec for Registrations {
 
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match (action, &parts.screen) {
+            (Action::New, Screen::List) => Self::open_register(parts, ctx),
+            (Action::Edit, Screen::List | Screen::Detail(_)) => Self::open_edit(parts, ctx),
             (Action::Deregister, _) => Self::open_wizard(parts, ctx),
             (Action::Credentials, _) => {
                 if let Some(form) = credentials::open(current(parts), ctx) {
@@ -444,6 +557,7 @@ impl PaneSpec for Registrations {
         ctx: &mut Ctx,
     ) -> LayerOutcome {
         match overlay {
+            RegistrationDialog::Register(r) => Self::register_key(r, key, &mut parts.requests, ctx),
             RegistrationDialog::Deregister(w) => Self::wizard_key(w, key, &mut parts.requests, ctx),
             RegistrationDialog::Credentials(f) => {
                 Self::credentials_key(f, key, &mut parts.requests, ctx)
@@ -473,6 +587,46 @@ impl PaneSpec for Registrations {
                 );
                 Self::replace(parts, &registration);
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Deregister(_)));
+            }
+            (Op::RegisterForm, result) => {
+                let form = match result {
+                    Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f))) => Ok(f),
+                    Ok(other) => Err(format!("an unexpected answer: {other:?}")),
+                    Err(failure) => Err(failure.message),
+                };
+                if let Some(flow) = Self::register_flow(parts) {
+                    flow.form_loaded(form);
+                }
+            }
+            (Op::Register, Ok(Reply::Registrations(RegistrationReply::Created(registration)))) => {
+                ctx.notify(
+                    Level::Success,
+                    format!(
+                        "Registered in {}: {} is {}.",
+                        wizard::jurisdiction(&registration),
+                        registration.id,
+                        registration.status
+                    ),
+                );
+                parts.close_overlays(|o| matches!(o, RegistrationDialog::Register(_)));
+                parts.list.reload_at(Some(registration.id.clone()), ctx);
+            }
+            (Op::Register, Ok(Reply::Registrations(RegistrationReply::Updated(registration)))) => {
+                ctx.notify(
+                    Level::Success,
+                    format!(
+                        "Saved the changes of {}.",
+                        wizard::jurisdiction(&registration)
+                    ),
+                );
+                parts.close_overlays(|o| matches!(o, RegistrationDialog::Register(_)));
+                Self::replace(parts, &registration);
+            }
+            (Op::Register, Err(failure)) => {
+                ctx.notify(Level::Error, failure.message.clone());
+                if let Some(flow) = Self::register_flow(parts) {
+                    flow.failed(&failure);
+                }
             }
             (Op::UnfiledReturns, result) => {
                 let filings = match result {

@@ -14,6 +14,7 @@
 
 mod render;
 mod review;
+mod schema;
 mod spec;
 mod values;
 
@@ -21,6 +22,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::{CursorMove, TextArea};
 
 pub use review::{Review, TypedConfirmation, TypedOutcome};
+pub use schema::{JsonType, SchemaField, SchemaFields, intern};
 pub use spec::{Choice, FieldKind, FieldSpec};
 pub use values::{FieldValue, FormValues, body_rule};
 

@@ -1,0 +1,426 @@
+//! Rules on creating a registration: the common fields, and the jurisdiction's own fields checked
+//! against the JSON Schema of its registration form.
+//!
+//! The schema is checked by the `jsonschema` crate, never by hand-written keyword checks, so the
+//! dashboard's form and the sandbox agree by construction: both call [`registration_create`] with
+//! the same [`JurisdictionForm`].
+
+use serde_json::{Value, json};
+
+use jsonschema::error::ValidationErrorKind as Kind;
+
+use super::check::{Check, Checked};
+use crate::model::{FieldError, JurisdictionForm, LocPart, OssType, TaxType};
+
+/// The discriminator of the create payloads.
+pub const IMPORT_TYPES: &[&str] = &["REGULAR", "OSS", "SST"];
+
+/// The filing frequencies a jurisdiction assigns, from its form's metadata.
+pub fn offered_frequencies(form: &JurisdictionForm) -> Vec<String> {
+    form.metadata["filing_frequencies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether the form carries a schema of its own (not the default form's empty one).
+pub fn has_own_schema(form: &JurisdictionForm) -> bool {
+    !form.default_form
+        && form
+            .jurisdiction_fields_json_schema
+            .as_object()
+            .is_some_and(|o| !o.is_empty())
+}
+
+/// Every way `fields` breaks `schema`, as field errors under `loc` (the path of the object that
+/// holds the fields, `["body", "jurisdiction_specific_fields"]`). Each error's `loc` names the
+/// field (a missing required property is named itself, not its parent) and its message names the
+/// rule. A schema the validator cannot compile is logged and checks nothing.
+pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<FieldError> {
+    let validator = match jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+    {
+        Ok(v) => v,
+        Err(e) => {
+            tracing::warn!("a registration form's schema does not compile: {e}");
+            return Vec::new();
+        }
+    };
+    validator
+        .iter_errors(fields)
+        .map(|error| {
+            let mut at = loc.to_vec();
+            for segment in error.instance_path() {
+                at.push(match segment {
+                    jsonschema::paths::LocationSegment::Property(p) => LocPart::Key(p.into()),
+                    jsonschema::paths::LocationSegment::Index(i) => i.into(),
+                });
+            }
+            let keyword = error.kind().keyword().to_owned();
+            let (kind, msg) = match error.kind() {
+                Kind::Required { property } => {
+                    at.push(LocPart::Key(
+                        property.as_str().unwrap_or_default().to_owned(),
+                    ));
+                    ("missing", "Field required".to_owned())
+                }
+                other => (
+                    kind_of(&keyword),
+                    format!("Value error, {} ({keyword})", rule_in_words(other)),
+                ),
+            };
+            // The value is not echoed: a schema's field may hold a secret.
+            let input = Value::Null;
+            FieldError::new(kind, at, msg, input).with_ctx(json!({ "rule": keyword }))
+        })
+        .collect()
+}
+
+/// What a schema rule asks, without the value that broke it.
+fn rule_in_words(kind: &Kind) -> String {
+    match kind {
+        Kind::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        Kind::MinLength { limit } => format!("must have at least {limit} characters"),
+        Kind::MaxLength { limit } => format!("must have at most {limit} characters"),
+        Kind::Enum { options } => format!("must be one of {options}"),
+        Kind::Constant { expected_value } => format!("must be {expected_value}"),
+        Kind::Type { kind } => format!("must be of type {kind:?}").to_lowercase(),
+        Kind::Format { format } => format!("must be a valid {format}"),
+        Kind::Minimum { limit } => format!("must be at least {limit}"),
+        Kind::Maximum { limit } => format!("must be at most {limit}"),
+        Kind::AdditionalProperties { unexpected } => {
+            format!("does not take {}", unexpected.join(", "))
+        }
+        other => format!("breaks the schema's {} rule", other.keyword()),
+    }
+}
+
+/// The 422 `type` of a schema keyword's failure, after the service's own names.
+fn kind_of(keyword: &str) -> &'static str {
+    match keyword {
+        "pattern" => "string_pattern_mismatch",
+        "minLength" => "string_too_short",
+        "maxLength" => "string_too_long",
+        "enum" | "const" => "enum",
+        "type" => "type_error",
+        "format" => "format_error",
+        "additionalProperties" => "extra_forbidden",
+        _ => "value_error",
+    }
+}
+
+/// Body of POST /v1/registrations, as the live service takes it: `registration_import_type`
+/// `REGULAR` (the default when absent), `OSS` or `SST`, checked against `form`, the registration
+/// form of the body's jurisdiction.
+///
+/// REGULAR: `country_code`, `state_code`, `state_name` and `filing_frequency` required, the
+/// frequency among the form's `metadata.filing_frequencies`; `tax_type` among the form's
+/// `tax_types`; dates `YYYY-MM-DD`; `registration_email` an address;
+/// `jurisdiction_specific_fields` an object that passes the form's schema (required when the
+/// schema requires anything). OSS: `member_state_of_identification_code` required, `oss_type`
+/// `UNION`, `NON_UNION` or `IOSS`. SST: `username` required.
+pub fn registration_create(body: &Value, form: &JurisdictionForm) -> Checked<Value> {
+    let mut c = Check::body(body)?;
+    let import = c
+        .optional_str("registration_import_type")
+        .unwrap_or("REGULAR");
+    match import {
+        "REGULAR" => regular(&mut c, form),
+        "OSS" => {
+            c.country("member_state_of_identification_code");
+            c.optional_enum_of("oss_type", OssType::KNOWN);
+            c.optional_str("username");
+            c.optional_str("password_plain_text");
+        }
+        "SST" => {
+            c.required_str("username");
+            c.optional_str("password_plain_text");
+        }
+        other => c.fail(
+            "registration_import_type",
+            "enum",
+            format!("Input should be {}", IMPORT_TYPES.join(", ")),
+            &Value::String(other.to_owned()),
+        ),
+    }
+    c.optional_date("registration_date");
+    if let Some(email) = c.optional_str("registration_email")
+        && !super::is_email(email)
+    {
+        c.rule(
+            "registration_email",
+            "registration_email must be an email address",
+        );
+    }
+    c.optional_strs(&["comment", "sales_tax_id"]);
+    c.optional_bool("imported");
+    c.finish(body)
+}
+
+/// What a user may ask of `change_regime_status`: the others are the service's to set.
+pub const REQUESTABLE_REGIME_STATUS: &str = "REQUESTED";
+
+/// Body of PUT /v1/registrations/{id}: only the fields to change. `filing_frequency` among the
+/// form's frequencies; dates `YYYY-MM-DD`; `change_regime_status` only `REQUESTED` (approving
+/// and completing a regime change is the service's); `status` is not changed here (a
+/// deregistration is requested on its own). `jurisdiction_specific_fields` names the fields to
+/// change: merged over `saved` (the registration's fields on file), the result must pass the
+/// form's schema.
+pub fn registration_update(
+    body: &Value,
+    form: &JurisdictionForm,
+    saved: Option<&Value>,
+) -> Checked<Value> {
+    let mut c = Check::body(body)?;
+    if c.raw("status").is_some() {
+        c.rule(
+            "status",
+            "status is not changed by an update: ask for a deregistration instead",
+        );
+    }
+    c.optional_date("registration_date");
+    c.optional_date("create_filings_from");
+    if let Some(email) = c.optional_str("registration_email")
+        && !super::is_email(email)
+    {
+        c.rule(
+            "registration_email",
+            "registration_email must be an email address",
+        );
+    }
+    let offered = offered_frequencies(form);
+    if let Some(frequency) = c.optional_str("filing_frequency")
+        && !offered.is_empty()
+        && !offered.iter().any(|f| f == frequency)
+    {
+        c.rule(
+            "filing_frequency",
+            format!(
+                "filing_frequency {frequency} is not assigned here: {}",
+                offered.join(", ")
+            ),
+        );
+    }
+    if let Some(status) = c.optional_str("change_regime_status")
+        && status != REQUESTABLE_REGIME_STATUS
+    {
+        c.rule(
+            "change_regime_status",
+            format!(
+                "change_regime_status can only be {REQUESTABLE_REGIME_STATUS}: {status} is set by the service"
+            ),
+        );
+    }
+    c.optional_strs(&["comment", "sales_tax_id", "username"]);
+    c.optional_bool("create_back_filing");
+    c.optional_bool("do_not_file");
+    if let Some(changed) = c.raw("jurisdiction_specific_fields") {
+        match changed {
+            Value::Object(changes) if has_own_schema(form) => {
+                let mut merged = saved.cloned().unwrap_or_else(|| json!({}));
+                if let Some(m) = merged.as_object_mut() {
+                    for (k, v) in changes {
+                        m.insert(k.clone(), v.clone());
+                    }
+                }
+                let loc = c.loc_of("jurisdiction_specific_fields");
+                for e in schema_errors(&form.jurisdiction_fields_json_schema, &merged, &loc) {
+                    c.push(e);
+                }
+            }
+            Value::Object(_) | Value::Null => {}
+            other => c.fail(
+                "jurisdiction_specific_fields",
+                "model_attributes_type",
+                "Input should be a valid dictionary",
+                other,
+            ),
+        }
+    }
+    c.finish(body)
+}
+
+fn regular(c: &mut Check<'_>, form: &JurisdictionForm) {
+    c.country("country_code");
+    c.required_str("state_code");
+    c.required_str("state_name");
+    let offered = offered_frequencies(form);
+    if let Some(frequency) = c.required_str("filing_frequency")
+        && !offered.is_empty()
+        && !offered.iter().any(|f| f == frequency)
+    {
+        c.rule(
+            "filing_frequency",
+            format!(
+                "filing_frequency {frequency} is not assigned in {}-{}: it assigns {}",
+                form.country_code,
+                form.state_code,
+                offered.join(", ")
+            ),
+        );
+    }
+    if let Some(tax_type) = c.optional_str("tax_type")
+        && !form.tax_types.is_empty()
+        && !form.tax_types.iter().any(|t| t.as_str() == tax_type)
+    {
+        let names: Vec<&str> = form.tax_types.iter().map(TaxType::as_str).collect();
+        c.rule(
+            "tax_type",
+            format!(
+                "tax_type {tax_type} cannot be registered in {}-{}: it takes {}",
+                form.country_code,
+                form.state_code,
+                names.join(", ")
+            ),
+        );
+    }
+    c.optional_date("create_filings_from");
+    c.optional_bool("create_back_filing");
+    c.optional_bool("initial_sync");
+    c.optional_decimal("amount_fees");
+    if has_own_schema(form) {
+        let empty = json!({});
+        let fields = match c.raw("jurisdiction_specific_fields") {
+            None | Some(Value::Null) => &empty,
+            Some(v) => v,
+        };
+        let loc = c.loc_of("jurisdiction_specific_fields");
+        let errors = schema_errors(&form.jurisdiction_fields_json_schema, fields, &loc);
+        for e in errors {
+            c.push(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::reference::jurisdiction_form;
+
+    fn texas() -> Value {
+        json!({
+            "registration_import_type": "REGULAR",
+            "country_code": "US",
+            "state_code": "TX",
+            "state_name": "Texas",
+            "filing_frequency": "MONTHLY",
+            "tax_type": "SALES_AND_USE_TAX",
+            "registration_date": "2026-11-01",
+            "jurisdiction_specific_fields": {
+                "registration_type": "REMOTE_SELLER",
+                "business_name": "Acme",
+                "texas_taxpayer_number": "12345678901",
+                "webfile_number": "AB123456"
+            }
+        })
+    }
+
+    fn paths(errors: &[FieldError]) -> Vec<String> {
+        errors.iter().map(FieldError::field_path).collect()
+    }
+
+    #[test]
+    fn a_complete_texas_body_passes() {
+        let form = jurisdiction_form("US", "TX");
+        assert!(registration_create(&texas(), &form).is_ok());
+    }
+
+    #[test]
+    fn schema_failures_land_on_the_field_and_name_the_rule() {
+        let form = jurisdiction_form("US", "TX");
+        let mut body = texas();
+        body["jurisdiction_specific_fields"]["webfile_number"] = json!("12");
+        body["jurisdiction_specific_fields"]
+            .as_object_mut()
+            .unwrap()
+            .remove("business_name");
+        let errors = registration_create(&body, &form).unwrap_err();
+        let found = paths(&errors);
+        assert!(found.contains(&"jurisdiction_specific_fields.webfile_number".to_owned()));
+        assert!(found.contains(&"jurisdiction_specific_fields.business_name".to_owned()));
+        let pattern = errors
+            .iter()
+            .find(|e| e.field_path().ends_with("webfile_number"))
+            .unwrap();
+        assert_eq!(pattern.kind, "string_pattern_mismatch");
+        assert!(pattern.msg.contains("(pattern)"), "{}", pattern.msg);
+    }
+
+    #[test]
+    fn a_frequency_or_tax_type_the_jurisdiction_does_not_offer_is_refused() {
+        let form = jurisdiction_form("US", "TX");
+        let mut body = texas();
+        body["filing_frequency"] = json!("BI_MONTHLY");
+        body["tax_type"] = json!("USE_TAX");
+        let errors = registration_create(&body, &form).unwrap_err();
+        assert_eq!(paths(&errors), ["filing_frequency", "tax_type"]);
+        assert!(
+            errors[0].msg.contains("MONTHLY, QUARTERLY"),
+            "{}",
+            errors[0].msg
+        );
+    }
+
+    #[test]
+    fn missing_jurisdiction_fields_are_each_required() {
+        let form = jurisdiction_form("US", "TX");
+        let mut body = texas();
+        body.as_object_mut()
+            .unwrap()
+            .remove("jurisdiction_specific_fields");
+        let errors = registration_create(&body, &form).unwrap_err();
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        assert!(errors.iter().all(|e| e.kind == "missing"));
+    }
+
+    #[test]
+    fn the_default_form_takes_no_jurisdiction_fields_check() {
+        let form = jurisdiction_form("US", "OH");
+        let mut body = texas();
+        body["state_code"] = json!("OH");
+        body["tax_type"] = json!("SALES_TAX");
+        body["jurisdiction_specific_fields"] = json!({});
+        assert!(registration_create(&body, &form).is_ok());
+    }
+
+    #[test]
+    fn an_update_checks_what_it_changes_over_what_is_saved() {
+        let form = jurisdiction_form("US", "TX");
+        let saved = texas()["jurisdiction_specific_fields"].clone();
+        let change = json!({ "jurisdiction_specific_fields": { "webfile_number": "ZZ999999" } });
+        assert!(registration_update(&change, &form, Some(&saved)).is_ok());
+        let bad = json!({
+            "jurisdiction_specific_fields": { "registration_type": "SALES_TAX" },
+            "change_regime_status": "APPROVED",
+            "status": "DEREGISTERED"
+        });
+        let errors = registration_update(&bad, &form, Some(&saved)).unwrap_err();
+        assert_eq!(
+            paths(&errors),
+            [
+                "status",
+                "change_regime_status",
+                "jurisdiction_specific_fields.registered_location_number"
+            ],
+            "an in-state seller needs its outlet number"
+        );
+    }
+
+    #[test]
+    fn an_oss_body_needs_its_member_state() {
+        let form = jurisdiction_form("ZZ_EU", "");
+        let body = json!({ "registration_import_type": "OSS", "oss_type": "UNION" });
+        let errors = registration_create(&body, &form).unwrap_err();
+        assert_eq!(paths(&errors), ["member_state_of_identification_code"]);
+        let ok = json!({
+            "registration_import_type": "OSS",
+            "oss_type": "IOSS",
+            "member_state_of_identification_code": "FR"
+        });
+        assert!(registration_create(&ok, &form).is_ok());
+    }
+}

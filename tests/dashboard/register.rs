@@ -1,0 +1,273 @@
+//! Registering in a jurisdiction through the form generated from its schema.
+
+use crossterm::event::{KeyCode, KeyModifiers};
+use serde_json::json;
+use taxdash::model::filters::RegistrationFilter;
+use taxdash::model::{
+    DeregistrationReason, DeregistrationRequest, PageParams, Registration, RegistrationStatus,
+};
+
+use crate::harness::{Dashboard, Options};
+
+async fn registrations(d: &Dashboard) -> Vec<Registration> {
+    d.client
+        .list_registrations(&RegistrationFilter::default(), PageParams::new(1, 100))
+        .await
+        .unwrap()
+        .items
+}
+
+/// Closes every active registration of a jurisdiction, through the service, so a new one may be
+/// made there.
+async fn close_active(d: &Dashboard, country: &str, state: &str) -> usize {
+    let mut closed = 0;
+    for r in registrations(d).await {
+        if r.country_code == country && r.state_code == state && r.status.can_deregister() {
+            let body = DeregistrationRequest {
+                closure_date: chrono::NaiveDate::from_ymd_opt(2026, 11, 30).unwrap(),
+                reason: DeregistrationReason::ClosingNexusInState,
+                final_return_acknowledged: true,
+            };
+            d.client.deregister(&r.id, &body).await.unwrap();
+            closed += 1;
+        }
+    }
+    closed
+}
+
+fn tab(d: &Dashboard, n: usize) {
+    for _ in 0..n {
+        d.key(KeyCode::Tab);
+    }
+}
+
+fn submit(d: &Dashboard) {
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+}
+
+#[tokio::test]
+async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new_registration() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    let screen = d.screen();
+    assert!(screen.contains("register"), "the hint shows: {screen}");
+    let before = registrations(&d).await.len();
+
+    d.char('n');
+    d.wait_for("choose the jurisdiction").await;
+    d.type_text("texas");
+    d.wait_until("the search", std::time::Duration::from_secs(10), |s| {
+        s.contains("US-TX   Texas") && !s.contains("US-CA   California")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Register in Texas — details").await;
+
+    // Nothing filled: the required fields, the schema's among them, refuse.
+    submit(&d);
+    let screen = d.wait_for("Field required").await;
+    assert!(screen.contains("details"), "still on the form: {screen}");
+    // The frequencies offered are the jurisdiction's own; no other can be chosen.
+    assert!(screen.contains("SEMI_ANNUALLY"), "{screen}");
+    assert!(!screen.contains("BI_MONTHLY"), "{screen}");
+
+    // Fields, in order: registration date, email, filing frequency, tax type (Texas has one,
+    // chosen), sales tax id, create filings from, back-filing, comment, then the schema's:
+    // business name, registered location number, registration type, SLTR, taxpayer number,
+    // WebFile number. The failed submit put the focus on the first field in error, the
+    // frequency.
+    d.char(' '); // MONTHLY, the first frequency Texas assigns
+    tab(&d, 6);
+    d.type_text("Acme Goods LLC");
+    tab(&d, 2);
+    d.char(' '); // REMOTE_SELLER
+    tab(&d, 2);
+    d.type_text("12345678901");
+    tab(&d, 1);
+    d.type_text("12AB");
+    submit(&d);
+    let screen = d.wait_for("ust match the pattern").await;
+    assert!(screen.contains("^[A-Z]{2}[0-9]{6}$"), "{screen}");
+    assert!(screen.contains("(pattern)"), "the rule is named: {screen}");
+    assert_eq!(registrations(&d).await.len(), before, "nothing was sent");
+
+    for _ in 0..4 {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text("AB123456");
+    submit(&d);
+    let screen = d.wait_for("review what will be sent").await;
+    for shown in [
+        "jurisdiction_specific_fields.webfile_number",
+        "AB123456",
+        "REGULAR",
+        "MONTHLY",
+    ] {
+        assert!(screen.contains(shown), "{shown}: {screen}");
+    }
+
+    // The demo organization is registered in Texas already: the service refuses a duplicate,
+    // and the form keeps every value.
+    let closed_first = registrations(&d)
+        .await
+        .iter()
+        .any(|r| r.state_code == "TX" && r.status.can_deregister());
+    if closed_first {
+        d.key(KeyCode::Enter);
+        let screen = d.wait_for("already exists").await;
+        assert!(screen.contains("details"), "{screen}");
+        assert!(close_active(&d, "US", "TX").await > 0);
+        submit(&d);
+        d.wait_for("review what will be sent").await;
+    }
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("Registered in").await;
+    assert!(!screen.contains("review what will be sent"), "{screen}");
+
+    let after = registrations(&d).await;
+    assert_eq!(after.len(), before + 1);
+    let made = after
+        .iter()
+        .filter(|r| r.state_code == "TX" && r.status == RegistrationStatus::Registered)
+        .max_by_key(|r| r.created_at)
+        .unwrap();
+    assert_eq!(
+        made.jurisdiction_specific_fields,
+        Some(json!({
+            "business_name": "Acme Goods LLC",
+            "registration_type": "REMOTE_SELLER",
+            "texas_taxpayer_number": "12345678901",
+            "webfile_number": "AB123456"
+        }))
+    );
+    assert_eq!(made.filing_frequency.as_str(), "MONTHLY");
+    assert_eq!(
+        made.tax_type.as_ref().map(taxdash::model::TaxType::as_str),
+        Some("SALES_AND_USE_TAX")
+    );
+    // The list shows it, selected, without a manual refresh (the demo lists it last).
+    let n = after.len();
+    d.wait_for(&format!("row {n} of {n}")).await;
+}
+
+#[tokio::test]
+async fn an_oss_registration_asks_for_the_scheme_and_member_state() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    close_active(&d, "ZZ_EU", "").await;
+    d.char('n');
+    d.wait_for("choose the jurisdiction").await;
+    d.type_text("one-stop");
+    d.wait_for("ZZ_EU").await;
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("Member state of identification").await;
+    assert!(screen.contains("OSS scheme"), "{screen}");
+    assert!(!screen.contains("Filing frequency"), "{screen}");
+    tab(&d, 2);
+    d.char(' '); // UNION
+    tab(&d, 1);
+    d.type_text("FR");
+    submit(&d);
+    let screen = d.wait_for("review what will be sent").await;
+    assert!(screen.contains("OSS"), "{screen}");
+    d.key(KeyCode::Enter);
+    d.wait_for("Registered in").await;
+    let made = registrations(&d)
+        .await
+        .into_iter()
+        .find(|r| r.country_code == "ZZ_EU" && r.status == RegistrationStatus::Registered)
+        .expect("the OSS registration");
+    assert_eq!(
+        made.oss_member_state_of_identification_code.as_deref(),
+        Some("FR")
+    );
+    assert_eq!(
+        made.oss_type.as_ref().map(taxdash::model::OssType::as_str),
+        Some("UNION")
+    );
+}
+
+#[tokio::test]
+async fn read_only_mode_refuses_to_register() {
+    let d = Dashboard::start(Options {
+        read_only: true,
+        ..Options::default()
+    })
+    .await;
+    let screen = d.wait_for("row 1 of").await;
+    assert!(
+        !screen.lines().last().unwrap_or("").contains("register"),
+        "{screen}"
+    );
+    d.char('n');
+    let screen = d.wait_for("Read-only").await;
+    assert!(!screen.contains("choose the jurisdiction"), "{screen}");
+}
+
+#[tokio::test]
+async fn editing_sends_only_the_field_changed() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    d.filter_to_state("TX", true).await;
+    let before = registrations(&d)
+        .await
+        .into_iter()
+        .find(|r| r.state_code == "TX" && r.status == RegistrationStatus::Registered)
+        .unwrap();
+    d.char('e');
+    let screen = d
+        .wait_for(&format!("Edit {} in Texas — details", before.id))
+        .await;
+    assert!(screen.contains("Registration date"), "{screen}");
+    // Registration date, email, frequency, sales tax id, create filings from, comment.
+    tab(&d, 5);
+    d.type_text("Outlet moved to Austin");
+    submit(&d);
+    let screen = d.wait_for("review what will be sent").await;
+    assert!(screen.contains("Outlet moved to Austin"), "{screen}");
+    for unchanged in ["registration_email", "filing_frequency", "webfile_number"] {
+        assert!(
+            !screen.contains(unchanged),
+            "{unchanged} is not sent: {screen}"
+        );
+    }
+    d.key(KeyCode::Enter);
+    d.wait_for("Saved the changes").await;
+    let after = d.client.get_registration(&before.id).await.unwrap();
+    assert_eq!(after.comment.as_deref(), Some("Outlet moved to Austin"));
+    assert_eq!(after.registration_email, before.registration_email);
+    assert_eq!(
+        after.jurisdiction_specific_fields,
+        before.jurisdiction_specific_fields
+    );
+    assert_eq!(after.filing_frequency, before.filing_frequency);
+    assert_eq!(after.sales_tax_id, before.sales_tax_id);
+}
+
+#[tokio::test]
+async fn the_overview_map_sends_an_unregistered_jurisdiction_to_the_register_form() {
+    let d = Dashboard::start(Options {
+        first_tab: "Overview",
+        size: (200, 50),
+        ..Options::default()
+    })
+    .await;
+    d.wait_until(
+        "the Overview filled",
+        std::time::Duration::from_secs(15),
+        |s| s.contains("Overview — updated"),
+    )
+    .await;
+    d.char(']');
+    let screen = d.wait_for("n register").await;
+    assert!(screen.contains("CA California"), "{screen}");
+    d.char('n');
+    d.wait_for("California is registered already").await;
+    for _ in 0..3 {
+        d.key(KeyCode::Right);
+    }
+    d.wait_for("NE Nebraska").await;
+    d.char('n');
+    let screen = d.wait_for("Register in Nebraska — details").await;
+    assert!(screen.contains("Filing frequency"), "{screen}");
+}
