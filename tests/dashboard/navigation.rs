@@ -461,7 +461,7 @@ async fn find_by_text_lists_kinds_and_drops_an_older_querys_late_answers() {
     }
     assert!(screen.contains(&new), "{screen}");
     // The old query's answers come late, and are not shown.
-    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     let later = d.screen();
     assert!(later.contains(&format!("Find \"{new}\"")), "{later}");
     let old_rows = later
