@@ -122,7 +122,11 @@ impl OverviewPane {
         }
         self.tenanted = ctx.tenanted().is_some();
         self.data.today = crate::clock::today();
-        self.calendar.set_today(self.data.today);
+        if self.calendar.today() != self.data.today {
+            // A new day (or the first load): the calendar starts on it.
+            self.calendar.set_today(self.data.today);
+            self.calendar.select_today();
+        }
         self.asked = self.data.load(ctx);
         self.loaded_once = true;
         self.ticks = 0;
