@@ -2,11 +2,11 @@
 //! first pane that takes it and shows that pane; the runtime never sees one.
 
 use crate::model::filters::{
-    ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter,
-    TransactionFilter,
+    ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, ProductFilter,
+    RegistrationFilter, TransactionFilter,
 };
 use crate::model::tenanted::CertificateImportStatus;
-use crate::model::{Exemption, Filing, Nexus, PhysicalNexus, Registration, Transaction};
+use crate::model::{Exemption, Filing, Nexus, PhysicalNexus, Product, Registration, Transaction};
 
 /// Where to go: a list and its filter, and the record whose detail opens there, if any.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +37,10 @@ pub enum Goto {
     Filings {
         filter: FilingFilter,
         open: Option<Filing>,
+    },
+    Products {
+        filter: ProductFilter,
+        open: Option<Product>,
     },
 }
 

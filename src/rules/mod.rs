@@ -32,6 +32,7 @@ mod estimate;
 mod exemption;
 mod limits;
 mod nexus;
+mod product;
 mod registration;
 mod transaction;
 mod values;
@@ -53,6 +54,7 @@ pub use nexus::{
     effective_nexus_status, measuring_periods, nexus_status, physical_nexus_create,
     physical_nexus_since, physical_nexus_update,
 };
+pub use product::{pairs as product_pair, product_create, product_update};
 pub use registration::deregistration;
 pub use transaction::{credit_note, transaction_create};
 pub use values::{

@@ -183,10 +183,8 @@ fn screenshots() {
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
     // The Overview, the first tab, wide and on a small terminal with the map in use.
-    for (name, width, height, keys) in [
-        ("overview", 180, 48, ""),
-        ("overview-80x24", 80, 24, "]"),
-    ] {
+    for (name, width, height, keys) in [("overview", 180, 48, ""), ("overview-80x24", 80, 24, "]")]
+    {
         let mut o = Pty::spawn(&["--demo", "--today", TODAY], width, height, state.path());
         o.wait_for("Overview — updated", Duration::from_secs(30));
         o.send(keys);

@@ -99,8 +99,11 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             get(misc::back_filing_terms),
         )
         .route("/filings/{id}", get(misc::filing))
-        .route("/products", get(misc::products))
-        .route("/products/{id}", get(misc::product));
+        .route("/products", get(misc::products).post(misc::create_product))
+        .route(
+            "/products/{id}",
+            get(misc::product).put(misc::update_product),
+        );
     if !mirror {
         routes = routes
             .route(
