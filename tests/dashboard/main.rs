@@ -13,6 +13,7 @@ mod narrow;
 mod nexus;
 mod organizations;
 mod overview;
+mod products;
 mod registrations;
 mod snapshots;
 mod transactions;

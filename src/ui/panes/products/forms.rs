@@ -19,12 +19,9 @@ fn category_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
     catalog
         .iter()
         .map(|c| {
-            let names: Vec<&str> = c.subcategories.iter().map(|s| s.name.as_str()).collect();
-            Choice::new(
-                c.name.as_str(),
-                c.name.as_str(),
-                format!("{} subcategories", names.len()),
-            )
+            let n = c.subcategories.len();
+            let plural = if n == 1 { "subcategory" } else { "subcategories" };
+            Choice::new(c.name.as_str(), c.name.as_str(), format!("{n} {plural}"))
         })
         .collect()
 }
