@@ -13,6 +13,7 @@
 #[macro_use]
 mod open_enum;
 pub mod casing;
+mod address;
 mod common;
 mod customer;
 mod error;
@@ -27,6 +28,7 @@ pub mod tenanted;
 mod timestamp;
 mod transaction;
 
+pub use address::*;
 pub use common::{Page, PageParams};
 pub use customer::*;
 pub use error::{ErrorBody, ErrorDetail, FieldError, LocPart};

@@ -6,6 +6,7 @@ mod exemptions;
 mod filings;
 mod nexus;
 mod products;
+mod related;
 mod registrations;
 mod tenanted;
 mod transactions;
