@@ -12,8 +12,8 @@
 
 #[macro_use]
 mod open_enum;
-pub mod casing;
 mod address;
+pub mod casing;
 mod common;
 mod customer;
 mod error;

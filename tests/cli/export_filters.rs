@@ -584,5 +584,8 @@ async fn products_are_exported_with_their_columns_and_filtered_by_status_and_sea
         ..FilterFlags::default()
     };
     let err = ListQuery::from_flags(Resource::Products, &flags).unwrap_err();
-    assert!(err.to_string().contains("--overdue does not apply to products"));
+    assert!(
+        err.to_string()
+            .contains("--overdue does not apply to products")
+    );
 }

@@ -133,9 +133,11 @@ async fn the_list_marks_unclassified_products_and_filters_them_on_one_key() {
     assert!(count > 0 && count < all);
     d.char('u');
     let screen = d
-        .wait_until("the products needing classification", Duration::from_secs(10), |s| {
-            s.contains("needing classification") && s.contains(&format!("row 1 of {count} "))
-        })
+        .wait_until(
+            "the products needing classification",
+            Duration::from_secs(10),
+            |s| s.contains("needing classification") && s.contains(&format!("row 1 of {count} ")),
+        )
         .await;
     assert!(!screen.contains(" APPROVED "), "{screen}");
     assert!(screen.contains('!') || screen.contains('✗'), "{screen}");

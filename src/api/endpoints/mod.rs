@@ -6,8 +6,8 @@ mod exemptions;
 mod filings;
 mod nexus;
 mod products;
-mod related;
 mod registrations;
+mod related;
 mod tenanted;
 mod transactions;
 

@@ -96,8 +96,7 @@ impl Client {
         &self,
         query: &SuggestionQuery,
     ) -> ApiResult<Vec<AddressSuggestion>> {
-        let call =
-            Call::new(Method::POST, &["address_validation", "suggestions"]).json(query)?;
+        let call = Call::new(Method::POST, &["address_validation", "suggestions"]).json(query)?;
         self.transport.send(call).await
     }
 }

@@ -94,7 +94,11 @@ pub async fn search(body: Bytes) -> ApiResult<Json<Vec<AddressSearchResult>>> {
 /// POST /v1/address_validation/suggestions.
 pub async fn suggestions(body: Bytes) -> ApiResult<Json<Vec<AddressSuggestion>>> {
     let q: SuggestionQuery = read(&body)?;
-    let found = places(q.city.as_deref(), q.state.as_deref(), q.postal_code.as_deref());
+    let found = places(
+        q.city.as_deref(),
+        q.state.as_deref(),
+        q.postal_code.as_deref(),
+    );
     Ok(Json(
         found
             .into_iter()

@@ -166,11 +166,16 @@ pub async fn filing_transactions(
 /// being filed or was filed.
 pub fn locked_reason(t: &Transaction) -> Option<String> {
     if t.locked == Some(true) {
-        return Some(format!("Transaction {} is locked and cannot be changed", t.id));
+        return Some(format!(
+            "Transaction {} is locked and cannot be changed",
+            t.id
+        ));
     }
     match &t.processing_status {
         Some(
-            ProcessingStatus::FilingStarted | ProcessingStatus::FilingDone | ProcessingStatus::Locked,
+            ProcessingStatus::FilingStarted
+            | ProcessingStatus::FilingDone
+            | ProcessingStatus::Locked,
         ) => Some(format!(
             "Transaction {} is part of a filed return and cannot be changed",
             t.id

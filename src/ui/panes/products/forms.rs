@@ -20,7 +20,11 @@ fn category_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
         .iter()
         .map(|c| {
             let n = c.subcategories.len();
-            let plural = if n == 1 { "subcategory" } else { "subcategories" };
+            let plural = if n == 1 {
+                "subcategory"
+            } else {
+                "subcategories"
+            };
             Choice::new(c.name.as_str(), c.name.as_str(), format!("{n} {plural}"))
         })
         .collect()
