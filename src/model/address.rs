@@ -23,7 +23,7 @@ pub struct AddressFields {
     pub full_address: Option<String>,
 }
 
-/// One answer of POST /v1/address_validation/search: the address sent, the address the service
+/// One answer of `POST /v1/address_validation/search`: the address sent, the address the service
 /// found, whether it verified it (`VERIFIED`, `PARTIALLY_VERIFIED`, …; an unknown word is
 /// kept) and the fields it added.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,7 +35,7 @@ pub struct AddressSearchResult {
     pub enrich_fields: Vec<String>,
 }
 
-/// The body of POST /v1/address_validation/suggestions (the service's own spelling).
+/// The body of `POST /v1/address_validation/suggestions` (the service's own spelling).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuggestionQuery {
     #[serde(default, skip_serializing_if = "Option::is_none")]

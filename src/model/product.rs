@@ -58,7 +58,7 @@ impl Product {
     }
 }
 
-/// Body of POST /v1/products and PUT /v1/products/{id}: a create sends `external_id`, `name`,
+/// Body of POST /v1/products and `PUT /v1/products/{id}`: a create sends `external_id`, `name`,
 /// `product_category`, `product_subcategory` and `tax_exempt` (the rest optional); an edit sends
 /// only the fields that changed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -66,7 +66,7 @@ pub fn product_create(body: &Value, catalog: &[ProductCategory]) -> Checked<Prod
     c.finish(body)
 }
 
-/// Body of PUT /v1/products/{id}: every field optional, those given as a create has them; a
+/// Body of `PUT /v1/products/{id}`: every field optional, those given as a create has them; a
 /// category or subcategory given must pair with the other one, given or `current` (the
 /// product's `(category, subcategory)` on file).
 pub fn product_update(
@@ -98,7 +98,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::ProductSubcategory;
+    use crate::model::{FieldError, ProductSubcategory};
     use crate::rules::testing::errors_of;
 
     fn catalog() -> Vec<ProductCategory> {
@@ -121,7 +121,10 @@ mod tests {
     }
 
     fn paths<T: std::fmt::Debug>(checked: Checked<T>) -> Vec<String> {
-        let mut p: Vec<String> = errors_of(checked).iter().map(|e| e.field_path()).collect();
+        let mut p: Vec<String> = errors_of(checked)
+            .iter()
+            .map(FieldError::field_path)
+            .collect();
         p.sort();
         p
     }

@@ -123,8 +123,8 @@ async fn every_live_v1_operation_is_answered() {
     // Deletes last, so every other operation finds its record.
     let mut ops: Vec<&(&str, &str)> = LIVE_V1.iter().collect();
     ops.sort_by_key(|(m, _)| *m == "DELETE");
-    for &&(method, ref template) in &ops {
-        let mut path = (*template).to_owned();
+    for &&(method, template) in &ops {
+        let mut path = template.to_owned();
         for (name, id) in &ids {
             path = path.replace(name, id);
         }
@@ -139,7 +139,7 @@ async fn every_live_v1_operation_is_answered() {
         let status = answer.status();
         let body: Value = answer.json().await.unwrap_or(Value::Null);
         let refused = status == StatusCode::NOT_FOUND || status == StatusCode::METHOD_NOT_ALLOWED;
-        let listed = NOT_SERVED.contains(&(method.as_str(), *template));
+        let listed = NOT_SERVED.contains(&(method.as_str(), template));
         if refused && !listed {
             unanswered.push(format!("{method} {template}: {status} {body}"));
         } else if !refused && listed {

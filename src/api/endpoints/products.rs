@@ -20,7 +20,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// GET /v1/products/{id}.
+    /// `GET /v1/products/{id}`.
     pub async fn get_product(&self, id: &str) -> ApiResult<Product> {
         self.transport.send(Call::get(&["products", id])).await
     }
@@ -31,7 +31,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// PUT /v1/products/{id}: the fields given replace the ones on file.
+    /// `PUT /v1/products/{id}`: the fields given replace the ones on file.
     pub async fn update_product(&self, id: &str, body: &ProductWrite) -> ApiResult<Product> {
         let call = Call::new(Method::PUT, &["products", id]).json(body)?;
         self.transport.send(call).await

@@ -11,19 +11,19 @@ use crate::model::{
 };
 
 impl Client {
-    /// GET /v1/customers/external/{external_id}: the customer the shop knows by that id.
+    /// `GET /v1/customers/external/{external_id}`: the customer the shop knows by that id.
     pub async fn get_customer_by_external_id(&self, external_id: &str) -> ApiResult<Customer> {
         let call = Call::get(&["customers", "external", external_id]);
         self.transport.send(call).await
     }
 
-    /// GET /v1/customers/{id}/transactions: the customer's transactions (not paged).
+    /// `GET /v1/customers/{id}/transactions`: the customer's transactions (not paged).
     pub async fn list_customer_transactions(&self, id: &str) -> ApiResult<Vec<Transaction>> {
         let call = Call::get(&["customers", id, "transactions"]);
         self.transport.send(call).await
     }
 
-    /// POST /v1/customers/{id}/transactions: a new transaction of that customer.
+    /// `POST /v1/customers/{id}/transactions`: a new transaction of that customer.
     pub async fn create_customer_transaction(
         &self,
         id: &str,
@@ -33,7 +33,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// GET /v1/filings/registration/{id}: one page of the registration's filings.
+    /// `GET /v1/filings/registration/{id}`: one page of the registration's filings.
     pub async fn list_registration_filings(
         &self,
         id: &str,
@@ -45,13 +45,13 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// GET /v1/transactions/filings/{filing_id}: the transactions the return covers.
+    /// `GET /v1/transactions/filings/{filing_id}`: the transactions the return covers.
     pub async fn list_filing_transactions(&self, filing_id: &str) -> ApiResult<Vec<Transaction>> {
         let call = Call::get(&["transactions", "filings", filing_id]);
         self.transport.send(call).await
     }
 
-    /// PUT /v1/transactions/{id}: rewrites a transaction the service still lets change (not a
+    /// `PUT /v1/transactions/{id}`: rewrites a transaction the service still lets change (not a
     /// locked or filed one).
     pub async fn update_transaction(
         &self,
@@ -62,7 +62,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// PUT /v1/transactions/{id}/credit_notes/{credit_note_id}: rewrites a pending credit note.
+    /// `PUT /v1/transactions/{id}/credit_notes/{credit_note_id}`: rewrites a pending credit note.
     pub async fn update_credit_note(
         &self,
         original_transaction_id: &str,
@@ -82,7 +82,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// POST /v1/address_validation/search: the address checked, standardized and enriched.
+    /// `POST /v1/address_validation/search`: the address checked, standardized and enriched.
     pub async fn validate_address(
         &self,
         address: &AddressFields,
@@ -91,7 +91,7 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// POST /v1/address_validation/suggestions: the places that fit a partial address.
+    /// `POST /v1/address_validation/suggestions`: the places that fit a partial address.
     pub async fn suggest_addresses(
         &self,
         query: &SuggestionQuery,

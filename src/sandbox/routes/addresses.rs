@@ -40,7 +40,7 @@ fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> ApiResult<T> 
     }
 }
 
-/// POST /v1/address_validation/search.
+/// `POST /v1/address_validation/search`.
 pub async fn search(body: Bytes) -> ApiResult<Json<Vec<AddressSearchResult>>> {
     let sent: AddressFields = read(&body)?;
     let found = places(
@@ -91,7 +91,7 @@ pub async fn search(body: Bytes) -> ApiResult<Json<Vec<AddressSearchResult>>> {
     }]))
 }
 
-/// POST /v1/address_validation/suggestions.
+/// `POST /v1/address_validation/suggestions`.
 pub async fn suggestions(body: Bytes) -> ApiResult<Json<Vec<AddressSuggestion>>> {
     let q: SuggestionQuery = read(&body)?;
     let found = places(

@@ -221,7 +221,7 @@ pub async fn create_product(
     Ok(Json(product))
 }
 
-/// PUT /v1/products/{id}: the fields given replace the ones on file; a product given a category
+/// `PUT /v1/products/{id}`: the fields given replace the ones on file; a product given a category
 /// and subcategory by hand is classified (`classification_failed` cleared).
 pub async fn update_product(
     State(app): State<Arc<App>>,

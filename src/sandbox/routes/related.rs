@@ -28,7 +28,7 @@ use crate::sandbox::transactions::{DEFAULT_ORDER, Filter, calculate_tax, with_ap
 /// them).
 const MOST: usize = 500;
 
-/// GET /v1/customers/external/{external_id}.
+/// `GET /v1/customers/external/{external_id}`.
 pub async fn customer_by_external_id(
     Extension(org): Extension<Arc<Org>>,
     Path(external_id): Path<String>,
@@ -70,7 +70,7 @@ fn customer_position(data: &OrgData, id: &str) -> ApiResult<usize> {
         .ok_or_else(|| ApiError::not_found("Customer", id))
 }
 
-/// GET /v1/customers/{id}/transactions: the customer's transactions, newest first.
+/// `GET /v1/customers/{id}/transactions`: the customer's transactions, newest first.
 pub async fn customer_transactions(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
@@ -86,7 +86,7 @@ pub async fn customer_transactions(
     Ok(Json(transactions_of(&data, &filter)))
 }
 
-/// POST /v1/customers/{id}/transactions: a new transaction of that customer (the body's
+/// `POST /v1/customers/{id}/transactions`: a new transaction of that customer (the body's
 /// `customer`, if any, is not looked at).
 pub async fn create_customer_transaction(
     State(app): State<Arc<App>>,
@@ -104,7 +104,7 @@ pub async fn create_customer_transaction(
     Ok(Json(created))
 }
 
-/// GET /v1/filings/registration/{id}: the registration's filings, a page of them.
+/// `GET /v1/filings/registration/{id}`: the registration's filings, a page of them.
 pub async fn registration_filings(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
@@ -127,7 +127,7 @@ pub async fn registration_filings(
     Ok(Json(sorted_page(rows, &order, page)))
 }
 
-/// GET /v1/transactions/filings/{filing_id}: the transactions the return covers: those of
+/// `GET /v1/transactions/filings/{filing_id}`: the transactions the return covers: those of
 /// its jurisdiction dated within its period, and any recorded against it.
 pub async fn filing_transactions(
     Extension(org): Extension<Arc<Org>>,
@@ -184,7 +184,7 @@ pub fn locked_reason(t: &Transaction) -> Option<String> {
     }
 }
 
-/// PUT /v1/transactions/{id}: the transaction rewritten from the body (the fields of a new
+/// `PUT /v1/transactions/{id}`: the transaction rewritten from the body (the fields of a new
 /// one), its tax calculated again; refused for a locked or filed one.
 pub async fn update_transaction(
     State(app): State<Arc<App>>,
@@ -274,7 +274,7 @@ pub async fn update_transaction(
     Ok(Json(updated))
 }
 
-/// PUT /v1/transactions/{id}/credit_notes/{credit_note_id}: a credit note of that sale still
+/// `PUT /v1/transactions/{id}/credit_notes/{credit_note_id}`: a credit note of that sale still
 /// `PENDING`, rewritten from the body (the fields of a new credit note).
 pub async fn update_credit_note(
     State(app): State<Arc<App>>,
