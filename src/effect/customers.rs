@@ -3,7 +3,7 @@
 use crate::model::filters::CustomerFilter;
 use crate::model::{
     Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite, Page,
-    PageParams,
+    PageParams, Transaction,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +18,10 @@ pub enum CustomerCall {
     Create {
         body: Box<CustomerWrite>,
     },
+    /// The customer's transactions, newest first.
+    Transactions {
+        id: String,
+    },
     /// Adds the customer's tax id, or replaces the one of the same tax type and country.
     TaxRegistration {
         customer_id: String,
@@ -31,6 +35,7 @@ pub enum CustomerReply {
     /// A customer read or created.
     One(Customer),
     TaxRegistration(CustomerTaxRegistration),
+    Transactions(Vec<Transaction>),
 }
 
 impl CustomerCall {
@@ -45,6 +50,7 @@ impl CustomerCall {
         match self {
             CustomerCall::List { page, .. } => format!("loading customers (page {})", page.page),
             CustomerCall::Get { id } => format!("loading customer {id}"),
+            CustomerCall::Transactions { id } => format!("loading the transactions of {id}"),
             CustomerCall::Create { .. } => "creating a customer".to_owned(),
             CustomerCall::TaxRegistration { customer_id, .. } => {
                 format!("saving a tax registration of {customer_id}")

@@ -238,3 +238,70 @@ async fn an_edit_sends_only_the_field_that_changed() {
     assert_eq!(after.product_category, first.product_category);
     d.quit().await;
 }
+
+/// Switches to the tab titled `title` with its number key.
+fn open_titled(d: &Dashboard, title: &str) {
+    let number = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == title)
+        .expect("the tab")
+        + 1;
+    d.char(char::from_digit(number as u32, 10).expect("a tab number key"));
+}
+
+#[tokio::test]
+async fn a_customers_detail_lists_their_transactions_and_a_returns_detail_those_it_covers() {
+    let d = Dashboard::start(Options {
+        size: (160, 60),
+        ..Options::default()
+    })
+    .await;
+    let first = d
+        .client
+        .list_customers(
+            &taxdash::model::filters::CustomerFilter::default(),
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let theirs = d.client.list_customer_transactions(&first.id).await.unwrap();
+    open_titled(&d, "Customers");
+    d.wait_until("the customers", Duration::from_secs(10), |s| {
+        s.contains("Customers — all customers") && s.contains("row 1 of")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    let expected = theirs.first().map_or("none", |t| t.external_id.as_str());
+    let screen = d
+        .wait_until("the customer's transactions", Duration::from_secs(10), |s| {
+            s.contains("Transactions") && s.contains(expected)
+        })
+        .await;
+    assert!(screen.contains(&first.id), "{screen}");
+
+    let filing = d
+        .client
+        .list_filings(
+            &taxdash::model::filters::FilingFilter::default(),
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let covered = d.client.list_filing_transactions(&filing.id).await.unwrap();
+    open_titled(&d, "Filings");
+    d.wait_until("the filings", Duration::from_secs(10), |s| {
+        s.contains("Filings — every status") && s.contains("row 1 of")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    let expected = covered.first().map_or("none", |t| t.external_id.as_str());
+    d.wait_until("the transactions the return covers", Duration::from_secs(10), |s| {
+        s.contains("Transactions covered") && s.contains(expected)
+    })
+    .await;
+    d.quit().await;
+}

@@ -10,6 +10,10 @@ pub(super) async fn execute(client: &Client, call: CustomerCall) -> ApiResult<Cu
             .await
             .map(CustomerReply::Page),
         CustomerCall::Get { id } => client.get_customer(&id).await.map(CustomerReply::One),
+        CustomerCall::Transactions { id } => client
+            .list_customer_transactions(&id)
+            .await
+            .map(CustomerReply::Transactions),
         CustomerCall::Create { body } => {
             client.create_customer(&body).await.map(CustomerReply::One)
         }

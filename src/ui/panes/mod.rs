@@ -9,6 +9,7 @@ pub mod nexus;
 pub mod overview;
 pub mod products;
 pub mod registrations;
+pub mod related;
 pub mod transactions;
 
 use super::pane::Pane;

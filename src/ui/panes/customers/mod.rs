@@ -16,6 +16,7 @@ use crate::model::filters::CustomerFilter;
 use crate::model::{Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::related;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests, Scope,
@@ -56,6 +57,9 @@ fn describe_registration(r: &CustomerTaxRegistration) -> String {
     let valid = if r.is_valid { "valid" } else { "not valid" };
     format!("{} {} ({valid})", r.tax_type, r.tax_id)
 }
+
+/// The title of the customer's transactions under the detail.
+const TRANSACTIONS: &str = "Transactions";
 
 /// The detail of one customer.
 pub type CustomerDetail = RecordDetail<Customer>;
@@ -109,6 +113,8 @@ impl PaneView for CustomerForm {
 pub enum Op {
     /// The current record of the customer in the detail.
     Record,
+    /// The transactions of the customer in the detail.
+    Transactions,
     Create,
     SaveTax,
 }
@@ -116,7 +122,7 @@ pub enum Op {
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
-            Op::Record => Scope::Detail,
+            Op::Record | Op::Transactions => Scope::Detail,
             Op::Create | Op::SaveTax => Scope::Pane,
         }
     }
@@ -209,7 +215,16 @@ impl PaneSpec for Customers {
 
     fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
-        requests.call(ctx, Call::Customers(CustomerCall::Get { id }), Op::Record);
+        requests.call(
+            ctx,
+            Call::Customers(CustomerCall::Get { id: id.clone() }),
+            Op::Record,
+        );
+        requests.call(
+            ctx,
+            Call::Customers(CustomerCall::Transactions { id }),
+            Op::Transactions,
+        );
     }
 
     fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
@@ -286,6 +301,16 @@ impl PaneSpec for Customers {
                 parts.list.replace(&customer);
                 if let Some(d) = parts.screen.detail_mut() {
                     d.record = customer;
+                }
+            }
+            (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.related = Some(related::transactions(TRANSACTIONS, &list));
+                }
+            }
+            (Op::Transactions, Err(failure)) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.related = Some(related::failed(TRANSACTIONS, failure.message));
                 }
             }
             (Op::Create | Op::SaveTax, Err(failure)) => {
