@@ -168,7 +168,7 @@ fn a_stale_detail_answer_is_dropped() {
     h.action(Action::Open);
     let (first, _) = h.calls().remove(0);
     h.action(Action::Refresh);
-    assert_eq!(h.effects.first(), Some(&Effect::Cancel(first)));
+    assert!(h.effects.contains(&Effect::Cancel(first)));
     let (second, _) = h.calls().remove(0);
     let mut renamed = customer("cust_1", "CA");
     renamed.name = Some("Old answer".into());
