@@ -2,8 +2,8 @@
 
 use crate::model::filters::CustomerFilter;
 use crate::model::{
-    Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite, Page,
-    PageParams, Transaction,
+    AddressCheck, AddressFields, Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite,
+    CustomerWrite, Page, PageParams, Transaction,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +17,10 @@ pub enum CustomerCall {
     },
     Create {
         body: Box<CustomerWrite>,
+    },
+    /// Checks an address: the service's verdict, and the addresses it offers instead.
+    CheckAddress {
+        address: AddressFields,
     },
     /// The customer's transactions, newest first.
     Transactions {
@@ -36,6 +40,7 @@ pub enum CustomerReply {
     One(Customer),
     TaxRegistration(CustomerTaxRegistration),
     Transactions(Vec<Transaction>),
+    AddressChecked(AddressCheck),
 }
 
 impl CustomerCall {
@@ -50,6 +55,7 @@ impl CustomerCall {
         match self {
             CustomerCall::List { page, .. } => format!("loading customers (page {})", page.page),
             CustomerCall::Get { id } => format!("loading customer {id}"),
+            CustomerCall::CheckAddress { .. } => "checking the address".to_owned(),
             CustomerCall::Transactions { id } => format!("loading the transactions of {id}"),
             CustomerCall::Create { .. } => "creating a customer".to_owned(),
             CustomerCall::TaxRegistration { customer_id, .. } => {

@@ -68,3 +68,38 @@ pub struct AddressSuggestion {
     #[serde(default)]
     pub country: String,
 }
+
+/// What checking an address found: the service's verdict and the addresses offered in its
+/// place (the standardized one first, then the suggested places).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AddressCheck {
+    pub status: String,
+    pub candidates: Vec<AddressFields>,
+}
+
+impl AddressFields {
+    /// `1 CONGRESS AVE, AUSTIN, TX 78701, US (TRAVIS)`.
+    pub fn one_line(&self) -> String {
+        let state_zip = [self.state.as_deref(), self.postal_code.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut line = [
+            self.street_1.as_deref(),
+            self.city.as_deref(),
+            Some(state_zip.as_str()),
+            self.country.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(", ");
+        if let Some(county) = self.county.as_deref().filter(|c| !c.is_empty()) {
+            line.push_str(&format!(" ({county})"));
+        }
+        line
+    }
+}

@@ -266,7 +266,11 @@ async fn a_customers_detail_lists_their_transactions_and_a_returns_detail_those_
         .unwrap()
         .items
         .remove(0);
-    let theirs = d.client.list_customer_transactions(&first.id).await.unwrap();
+    let theirs = d
+        .client
+        .list_customer_transactions(&first.id)
+        .await
+        .unwrap();
     open_titled(&d, "Customers");
     d.wait_until("the customers", Duration::from_secs(10), |s| {
         s.contains("Customers — all customers") && s.contains("row 1 of")
@@ -275,9 +279,11 @@ async fn a_customers_detail_lists_their_transactions_and_a_returns_detail_those_
     d.key(KeyCode::Enter);
     let expected = theirs.first().map_or("none", |t| t.external_id.as_str());
     let screen = d
-        .wait_until("the customer's transactions", Duration::from_secs(10), |s| {
-            s.contains("Transactions") && s.contains(expected)
-        })
+        .wait_until(
+            "the customer's transactions",
+            Duration::from_secs(10),
+            |s| s.contains("Transactions") && s.contains(expected),
+        )
         .await;
     assert!(screen.contains(&first.id), "{screen}");
 
@@ -299,9 +305,75 @@ async fn a_customers_detail_lists_their_transactions_and_a_returns_detail_those_
     .await;
     d.key(KeyCode::Enter);
     let expected = covered.first().map_or("none", |t| t.external_id.as_str());
-    d.wait_until("the transactions the return covers", Duration::from_secs(10), |s| {
-        s.contains("Transactions covered") && s.contains(expected)
+    d.wait_until(
+        "the transactions the return covers",
+        Duration::from_secs(10),
+        |s| s.contains("Transactions covered") && s.contains(expected),
+    )
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_customer_form_checks_the_address_and_takes_a_suggestion() {
+    let d = Dashboard::start(Options {
+        size: (140, 60),
+        ..Options::default()
     })
     .await;
+    open_titled(&d, "Customers");
+    d.wait_until("the customers", Duration::from_secs(10), |s| {
+        s.contains("Customers — all customers") && s.contains("row 1 of")
+    })
+    .await;
+    d.char('n');
+    d.wait_for("Address: not checked").await;
+    d.type_text("Grace Hopper");
+    for _ in 0..4 {
+        d.key(KeyCode::Tab);
+    }
+    d.type_text("1 Congress Ave");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("Austin");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("TX");
+    d.key(KeyCode::Tab);
+    d.type_text("10001");
+    d.key(KeyCode::Tab);
+    d.type_text("US");
+    d.key_with(KeyCode::Char('l'), KeyModifiers::CONTROL);
+    let screen = d
+        .wait_until("the check", Duration::from_secs(10), |s| {
+            s.contains("Address: PARTIALLY_VERIFIED")
+        })
+        .await;
+    assert!(
+        screen.contains("› 1 CONGRESS AVE, AUSTIN, TX 78701, US (TRAVIS)"),
+        "{screen}"
+    );
+    d.key_with(KeyCode::Char('t'), KeyModifiers::CONTROL);
+    d.wait_for("Address taken").await;
+    d.key_with(KeyCode::Char('l'), KeyModifiers::CONTROL);
+    d.wait_for("Address: VERIFIED").await;
+    submit(&d);
+    d.wait_for("Customer Grace Hopper created.").await;
+    let found = d
+        .client
+        .list_customers(
+            &taxdash::model::filters::CustomerFilter {
+                search_query: Some("Grace Hopper".into()),
+                ..Default::default()
+            },
+            PageParams::new(1, 5),
+        )
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].postal_code.as_deref(), Some("78701"));
+    assert_eq!(found[0].county.as_deref(), Some("TRAVIS"));
+    assert_eq!(found[0].city.as_deref(), Some("AUSTIN"));
     d.quit().await;
 }

@@ -68,7 +68,10 @@ fn a_refusal_lands_under_its_field_and_keeps_every_value() {
     };
     h.answer(*id, Err(failure));
     assert!(
-        matches!(h.pane.parts.screen.view(), Some(CustomerForm::Create(_))),
+        matches!(
+            h.pane.parts.screen.view(),
+            Some(CustomerForm::Create { .. })
+        ),
         "the form stays open"
     );
     let form = form(&h);
