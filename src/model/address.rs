@@ -98,7 +98,9 @@ impl AddressFields {
         .collect::<Vec<_>>()
         .join(", ");
         if let Some(county) = self.county.as_deref().filter(|c| !c.is_empty()) {
-            line.push_str(&format!(" ({county})"));
+            line.push_str(" (");
+            line.push_str(county);
+            line.push(')');
         }
         line
     }
