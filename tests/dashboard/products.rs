@@ -250,7 +250,7 @@ fn open_titled(d: &Dashboard, title: &str) {
 }
 
 #[tokio::test]
-async fn a_customers_detail_lists_their_transactions_and_a_returns_detail_those_it_covers() {
+async fn a_customer_lists_their_transactions_a_return_those_it_covers_a_registration_its_returns() {
     let d = Dashboard::start(Options {
         size: (160, 60),
         ..Options::default()

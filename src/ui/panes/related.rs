@@ -1,6 +1,6 @@
 //! Related records listed under a detail: a transaction on one line.
 
-use crate::model::Transaction;
+use crate::model::{Filing, Transaction};
 use crate::ui::skeleton::Related;
 
 /// `2026-11-02` → `ord-1001  SALE  COMMITTED  129.00 USD  TX`, newest first as the service
@@ -23,6 +23,37 @@ pub fn transactions(title: &'static str, list: &[Transaction]) -> Related {
                 parts.push(state.to_owned());
             }
             (t.date.0.date_naive().to_string(), parts.join("  "))
+        })
+        .collect();
+    Related {
+        title,
+        rows: Ok(rows),
+    }
+}
+
+/// `2026-10-01 – 2026-10-31` → `FILED  due 2026-11-30  2,369.02 USD  file_…`.
+pub fn filings(title: &'static str, list: &[Filing]) -> Related {
+    let rows = list
+        .iter()
+        .map(|f| {
+            let mut parts = Vec::new();
+            if let Some(s) = &f.status {
+                parts.push(s.to_string());
+            }
+            if let Some(due) = f.due_date {
+                parts.push(format!("due {due}"));
+            }
+            if let Some(amount) = f.amount {
+                parts.push(format!(
+                    "{amount} {}",
+                    f.currency.as_deref().unwrap_or_default()
+                ));
+            }
+            parts.push(f.id.clone());
+            (
+                format!("{} – {}", f.start_date, f.end_date),
+                parts.join("  "),
+            )
         })
         .collect();
     Related {

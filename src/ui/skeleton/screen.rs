@@ -277,7 +277,7 @@ pub struct Related {
 
 impl Related {
     /// The section drawn under the record's own.
-    fn section(&self, theme: &Theme) -> Section<'static> {
+    pub fn section(&self, theme: &Theme) -> Section<'static> {
         let section = Section::new(self.title);
         match &self.rows {
             Ok(rows) if rows.is_empty() => section.row("", Span::styled("none", theme.muted)),

@@ -24,6 +24,7 @@ use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::related;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests,
@@ -51,6 +52,9 @@ list_spec! {
 }
 
 /// The registration the detail shows, with what was read beside it.
+/// The title of a registration's returns under its detail.
+const RETURNS: &str = "Returns";
+
 pub struct RegistrationDetail {
     pub registration: Registration,
     pub extras: Extras,
@@ -71,11 +75,11 @@ impl DetailView for RegistrationDetail {
     }
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
-        detail::build(&self.registration, &self.extras, theme, keys).render(
-            area,
-            buf,
-            &mut self.state,
-        );
+        let mut view = detail::build(&self.registration, &self.extras, theme, keys);
+        if let Some(filings) = &self.extras.filings {
+            view.sections.push(filings.section(theme));
+        }
+        view.render(area, buf, &mut self.state);
     }
 }
 
@@ -124,6 +128,8 @@ pub enum Op {
     Record,
     Oss,
     Form,
+    /// The detail's returns.
+    Filings,
     /// Revealing one masked field (v1).
     Reveal(RevealField),
     /// Revealing every saved portal credential (Tenanted).
@@ -139,7 +145,9 @@ pub enum Op {
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
-            Op::Record | Op::Oss | Op::Form | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
+            Op::Record | Op::Oss | Op::Form | Op::Filings | Op::Reveal(_) | Op::RevealAll => {
+                Scope::Detail
+            }
             Op::Deregister | Op::UnfiledReturns | Op::SaveCredentials | Op::RevealCredentials => {
                 Scope::Pane
             }
@@ -329,6 +337,10 @@ impl Registrations {
             (Op::Form, Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f)))) => {
                 d.extras.form = Some(Ok(f));
             }
+            (Op::Filings, Ok(Reply::Registrations(RegistrationReply::Filings(page)))) => {
+                d.extras.filings = Some(related::filings(RETURNS, &page.items));
+            }
+            (Op::Filings, Err(f)) => d.extras.filings = Some(related::failed(RETURNS, f.message)),
             (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
             (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
             (_, Err(f)) => ctx.notify(Level::Error, f.message),
@@ -382,6 +394,12 @@ impl PaneSpec for Registrations {
                 Op::Oss,
             );
         }
+        let registration_id = r.id.clone();
+        requests.call(
+            ctx,
+            Call::Registrations(RegistrationCall::Filings { registration_id }),
+            Op::Filings,
+        );
         let (country, state) = (r.country_code.clone(), r.state_code.clone());
         requests.call(
             ctx,
