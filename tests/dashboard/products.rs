@@ -377,3 +377,24 @@ async fn the_customer_form_checks_the_address_and_takes_a_suggestion() {
     assert_eq!(found[0].city.as_deref(), Some("AUSTIN"));
     d.quit().await;
 }
+
+#[tokio::test]
+async fn a_transactions_product_opens_on_the_products_tab() {
+    let d = Dashboard::start(Options::default()).await;
+    open_titled(&d, "Transactions");
+    d.wait_until("the transactions", Duration::from_secs(10), |s| {
+        s.contains("Transactions —") && s.contains("row 1 of")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Transactions — ORD-").await;
+    d.char(':');
+    d.type_text("product");
+    d.key(KeyCode::Enter);
+    // The Products tab, searching for the first line's product id.
+    d.wait_until("the product search", Duration::from_secs(10), |s| {
+        s.contains("Products — matching \"prod_sku_")
+    })
+    .await;
+    d.quit().await;
+}
