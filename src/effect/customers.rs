@@ -2,8 +2,8 @@
 
 use crate::model::filters::CustomerFilter;
 use crate::model::{
-    Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite, CustomerWrite, Page,
-    PageParams,
+    AddressCheck, AddressFields, Customer, CustomerTaxRegistration, CustomerTaxRegistrationWrite,
+    CustomerWrite, Page, PageParams, Transaction,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +18,14 @@ pub enum CustomerCall {
     Create {
         body: Box<CustomerWrite>,
     },
+    /// Checks an address: the service's verdict, and the addresses it offers instead.
+    CheckAddress {
+        address: AddressFields,
+    },
+    /// The customer's transactions, newest first.
+    Transactions {
+        id: String,
+    },
     /// Adds the customer's tax id, or replaces the one of the same tax type and country.
     TaxRegistration {
         customer_id: String,
@@ -31,6 +39,8 @@ pub enum CustomerReply {
     /// A customer read or created.
     One(Customer),
     TaxRegistration(CustomerTaxRegistration),
+    Transactions(Vec<Transaction>),
+    AddressChecked(AddressCheck),
 }
 
 impl CustomerCall {
@@ -45,6 +55,8 @@ impl CustomerCall {
         match self {
             CustomerCall::List { page, .. } => format!("loading customers (page {})", page.page),
             CustomerCall::Get { id } => format!("loading customer {id}"),
+            CustomerCall::CheckAddress { .. } => "checking the address".to_owned(),
+            CustomerCall::Transactions { id } => format!("loading the transactions of {id}"),
             CustomerCall::Create { .. } => "creating a customer".to_owned(),
             CustomerCall::TaxRegistration { customer_id, .. } => {
                 format!("saving a tax registration of {customer_id}")

@@ -2,7 +2,7 @@
 
 use crate::model::filters::FilingFilter;
 use crate::model::tenanted::{BackFilingOption, BulkFilingResult};
-use crate::model::{Filing, Page, PageParams};
+use crate::model::{Filing, Page, PageParams, Transaction};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FilingCall {
@@ -11,6 +11,10 @@ pub enum FilingCall {
         page: PageParams,
     },
     Get {
+        id: String,
+    },
+    /// The transactions the return covers.
+    Transactions {
         id: String,
     },
     /// The past periods that can be filed late (Tenanted API only).
@@ -30,6 +34,7 @@ pub enum FilingReply {
     Page(Page<Filing>),
     One(Box<Filing>),
     BackFilingOptions(Vec<BackFilingOption>),
+    Transactions(Vec<Transaction>),
     /// What a bulk approval or pause did to each filing.
     Bulk(BulkFilingResult),
 }
@@ -46,6 +51,7 @@ impl FilingCall {
         match self {
             FilingCall::List { page, .. } => format!("loading filings (page {})", page.page),
             FilingCall::Get { id } => format!("loading filing {id}"),
+            FilingCall::Transactions { id } => format!("loading the transactions of {id}"),
             FilingCall::BackFilingOptions => "loading the back-filing options".to_owned(),
             FilingCall::BulkApprove { ids } => format!("approving {} filings", ids.len()),
             FilingCall::BulkPause { ids } => format!("pausing {} filings", ids.len()),

@@ -2,11 +2,13 @@
 //! first pane that takes it and shows that pane; the runtime never sees one.
 
 use crate::model::filters::{
-    CustomerFilter, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter,
+    CustomerFilter, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, ProductFilter,
     RegistrationFilter, TransactionFilter,
 };
 use crate::model::tenanted::CertificateImportStatus;
-use crate::model::{Customer, Exemption, Filing, Nexus, PhysicalNexus, Registration, Transaction};
+use crate::model::{
+    Customer, Exemption, Filing, Nexus, PhysicalNexus, Product, Registration, Transaction,
+};
 
 /// Where to go: a list and its filter, and the record whose detail opens there, if any.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +49,10 @@ pub enum Goto {
     Register {
         country: String,
         state: Option<String>,
+    },
+    Products {
+        filter: ProductFilter,
+        open: Option<Product>,
     },
 }
 

@@ -14,6 +14,7 @@ mod filings;
 mod goto;
 mod nexus;
 mod organizations;
+mod products;
 mod registrations;
 mod transactions;
 
@@ -24,6 +25,7 @@ pub use self::filings::{FilingCall, FilingReply};
 pub use self::goto::Goto;
 pub use self::nexus::{NexusCall, NexusReply};
 pub use self::organizations::{OrganizationCall, OrganizationReply};
+pub use self::products::{ProductCall, ProductReply};
 pub use self::registrations::{RegistrationCall, RegistrationReply};
 pub use self::transactions::{TransactionCall, TransactionReply};
 use crate::model::FieldError;
@@ -86,6 +88,7 @@ pub enum Call {
     Exemptions(ExemptionCall),
     Filings(FilingCall),
     Transactions(TransactionCall),
+    Products(ProductCall),
     Organizations(OrganizationCall),
     /// Work on local files (no call to the service).
     Files(FileCall),
@@ -101,6 +104,7 @@ impl Call {
             Call::Exemptions(c) => c.is_write(),
             Call::Filings(c) => c.is_write(),
             Call::Transactions(c) => c.is_write(),
+            Call::Products(c) => c.is_write(),
             Call::Organizations(_) | Call::Files(_) => false,
         }
     }
@@ -114,6 +118,7 @@ impl Call {
             Call::Exemptions(c) => c.describe(),
             Call::Filings(c) => c.describe(),
             Call::Transactions(c) => c.describe(),
+            Call::Products(c) => c.describe(),
             Call::Organizations(c) => c.describe(),
             Call::Files(c) => c.describe(),
         }
@@ -129,6 +134,7 @@ pub enum Reply {
     Exemptions(ExemptionReply),
     Filings(FilingReply),
     Transactions(TransactionReply),
+    Products(ProductReply),
     Organizations(OrganizationReply),
     Files(FileReply),
 }
@@ -160,6 +166,7 @@ groups! {
     Exemptions: ExemptionCall, ExemptionReply;
     Filings: FilingCall, FilingReply;
     Transactions: TransactionCall, TransactionReply;
+    Products: ProductCall, ProductReply;
     Organizations: OrganizationCall, OrganizationReply;
     Files: FileCall, FileReply;
 }

@@ -4,7 +4,7 @@
 use crate::model::filters::RegistrationFilter;
 use crate::model::tenanted::{CredentialsUpdate, CredentialsUpdated, RevealedCredentials};
 use crate::model::{
-    DeregistrationRequest, JurisdictionForm, OssCountry, Page, PageParams, Registration,
+    DeregistrationRequest, Filing, JurisdictionForm, OssCountry, Page, PageParams, Registration,
     RevealField,
 };
 
@@ -20,6 +20,10 @@ pub enum RegistrationCall {
         reveal: Option<RevealField>,
     },
     OssCountries {
+        registration_id: String,
+    },
+    /// The registration's returns, the latest first (one page).
+    Filings {
         registration_id: String,
     },
     JurisdictionForm {
@@ -55,6 +59,7 @@ pub enum RegistrationReply {
     Page(Page<Registration>),
     One(Registration),
     OssCountries(Vec<OssCountry>),
+    Filings(Page<Filing>),
     JurisdictionForm(JurisdictionForm),
     Deregistered(Registration),
     Created(Registration),
@@ -87,6 +92,9 @@ impl RegistrationCall {
             } => format!("revealing the {} of {id}", field.label()),
             RegistrationCall::OssCountries { registration_id } => {
                 format!("loading OSS countries of {registration_id}")
+            }
+            RegistrationCall::Filings { registration_id } => {
+                format!("loading the returns of {registration_id}")
             }
             RegistrationCall::JurisdictionForm { country, state } => {
                 format!("loading the {country}-{state} registration form")

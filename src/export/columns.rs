@@ -16,7 +16,9 @@ use std::fmt::Display;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::model::{Customer, Exemption, Filing, Nexus, PhysicalNexus, Registration, Transaction};
+use crate::model::{
+    Customer, Exemption, Filing, Nexus, PhysicalNexus, Product, Registration, Transaction,
+};
 
 /// One CSV column: its header and how a record fills it.
 pub(crate) type Column<T> = (&'static str, fn(&T) -> String);
@@ -282,6 +284,24 @@ impl Record for Filing {
     ];
 }
 
+impl Record for Product {
+    const COLUMNS: &'static [Column<Self>] = &[
+        ("id", |p| p.id.clone()),
+        ("external_id", |p| p.external_id.clone()),
+        ("code", |p| p.code.clone()),
+        ("sku", |p| p.sku.join(";")),
+        ("name", |p| p.name.clone()),
+        ("description", |p| p.description.clone()),
+        ("status", |p| show(&p.status)),
+        ("product_category", |p| p.product_category.clone()),
+        ("product_subcategory", |p| p.product_subcategory.clone()),
+        ("tax_exempt", |p| show(&p.tax_exempt)),
+        ("classification_failed", |p| show(&p.classification_failed)),
+        ("source", |p| opt(&p.source)),
+        ("connection_id", |p| opt(&p.connection_id)),
+    ];
+}
+
 /// The header names of `T`'s columns.
 pub(crate) fn header<T: Record>() -> impl Iterator<Item = &'static str> {
     T::COLUMNS.iter().map(|(name, _)| *name)
@@ -316,6 +336,7 @@ mod tests {
             names::<Customer>(),
             names::<Transaction>(),
             names::<Filing>(),
+            names::<Product>(),
         ] {
             assert_eq!(cols[0], "id");
             let unique: HashSet<_> = cols.iter().collect();

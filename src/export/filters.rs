@@ -1,24 +1,24 @@
 //! The export's filter flags and how they map onto each resource's filter.
 //!
-//! | flag | registrations | physical-nexus | nexus | exemptions | customers | transactions | filings |
-//! |---|---|---|---|---|---|---|---|
-//! | `--status` | `status__in` | - | `status__in` | `status__in` | - | `status` (one) | `status__in` |
-//! | `--state` | `state_code` | `state_code` | `state_code` | `jurisdiction` | `state` | `state_code` | `state_code` |
-//! | `--country` | `country_code__in` | `country_code` (one) | `country_code__in` | `country_code` | `country` | `country` | `country_code` |
-//! | `--from` / `--to` | - | - | - | `start_date` / `end_date` | - | `date__gte` / `date__lte` | `start_date` / `end_date` (the period) |
-//! | `--search` | - | - | `search_query` | `search_query` | `search_query` | `search_query` | - |
-//! | `--exempt` | - | - | - | - | - | `exempt__in` | - |
-//! | `--processing-status` | - | - | - | - | - | `processing_status__in` | - |
-//! | `--address-status` | - | - | - | - | - | `address_status__in` | - |
-//! | `--type` | - | - | - | - | - | `transaction_type` | - |
-//! | `--direction` | - | - | - | - | - | `direction` (one) | - |
-//! | `--marketplace` | - | - | - | - | - | `marketplace` | - |
-//! | `--filing-frequency` | `filing_frequency__in` | - | - | - | - | - | - |
-//! | `--tax-type` | `tax_type__in` | - | - | - | - | - | - |
-//! | `--filed-from` / `--filed-to` | - | - | - | - | - | - | `date_filed__gte` / `date_filed__lte` |
-//! | `--overdue`, `--due-within` | - | - | - | - | - | - | kept here (`end_date` narrows the read) |
-//! | `--expiring-within`, `--expired-within` | - | - | - | kept here (`end_date` narrows the read) | - | - | - |
-//! | `--order-by` | yes | yes | yes | yes | yes | yes | yes |
+//! | flag | registrations | physical-nexus | nexus | exemptions | customers | transactions | filings | products |
+//! |---|---|---|---|---|---|---|---|---|
+//! | `--status` | `status__in` | - | `status__in` | `status__in` | - | `status` (one) | `status__in` | `status__in` |
+//! | `--state` | `state_code` | `state_code` | `state_code` | `jurisdiction` | `state` | `state_code` | `state_code` | - |
+//! | `--country` | `country_code__in` | `country_code` (one) | `country_code__in` | `country_code` | `country` | `country` | `country_code` | - |
+//! | `--from` / `--to` | - | - | - | `start_date` / `end_date` | - | `date__gte` / `date__lte` | `start_date` / `end_date` (the period) | - |
+//! | `--search` | - | - | `search_query` | `search_query` | `search_query` | `search_query` | - | `query` |
+//! | `--exempt` | - | - | - | - | - | `exempt__in` | - | - |
+//! | `--processing-status` | - | - | - | - | - | `processing_status__in` | - | - |
+//! | `--address-status` | - | - | - | - | - | `address_status__in` | - | - |
+//! | `--type` | - | - | - | - | - | `transaction_type` | - | - |
+//! | `--direction` | - | - | - | - | - | `direction` (one) | - | - |
+//! | `--marketplace` | - | - | - | - | - | `marketplace` | - | - |
+//! | `--filing-frequency` | `filing_frequency__in` | - | - | - | - | - | - | - |
+//! | `--tax-type` | `tax_type__in` | - | - | - | - | - | - | - |
+//! | `--filed-from` / `--filed-to` | - | - | - | - | - | - | `date_filed__gte` / `date_filed__lte` | - |
+//! | `--overdue`, `--due-within` | - | - | - | - | - | - | kept here (`end_date` narrows the read) | - |
+//! | `--expiring-within`, `--expired-within` | - | - | - | kept here (`end_date` narrows the read) | - | - | - | - |
+//! | `--order-by` | yes | yes | yes | yes | yes | yes | yes | yes |
 //!
 //! A flag a resource does not take is an error naming the resources that do take it; a status,
 //! exempt status, processing status, address status or type is checked against its enumeration,
@@ -43,12 +43,12 @@ use clap::Args;
 use super::Resource;
 use crate::model::filters::{
     CustomerFilter, DateWindow, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter,
-    RegistrationFilter, Sort, TransactionFilter,
+    ProductFilter, RegistrationFilter, Sort, TransactionFilter,
 };
 use crate::model::{
     AddressStatus, Direction, ExemptionStatus, FilingFrequency, FilingStatus, NexusStatus,
-    ProcessingStatus, RegistrationStatus, TaxType, TransactionExemptStatus, TransactionStatus,
-    TransactionType,
+    ProcessingStatus, ProductStatus, RegistrationStatus, TaxType, TransactionExemptStatus,
+    TransactionStatus, TransactionType,
 };
 
 /// Filter flags of `taxdash export`, common to every resource; each resource takes some of them.
@@ -186,10 +186,18 @@ impl Flag {
     /// The resources that take the flag.
     fn takers(self) -> &'static [Resource] {
         use Resource::{
-            Customers, Exemptions, Filings, Nexus, PhysicalNexus, Registrations, Transactions,
+            Customers, Exemptions, Filings, Nexus, PhysicalNexus, Products, Registrations,
+            Transactions,
         };
         match self {
-            Flag::Status => &[Registrations, Nexus, Exemptions, Transactions, Filings],
+            Flag::Status => &[
+                Registrations,
+                Nexus,
+                Exemptions,
+                Transactions,
+                Filings,
+                Products,
+            ],
             Flag::State | Flag::Country => &[
                 Registrations,
                 PhysicalNexus,
@@ -200,7 +208,7 @@ impl Flag {
                 Filings,
             ],
             Flag::From | Flag::To => &[Exemptions, Transactions, Filings],
-            Flag::Search => &[Nexus, Exemptions, Customers, Transactions],
+            Flag::Search => &[Nexus, Exemptions, Customers, Transactions, Products],
             Flag::Exempt
             | Flag::ProcessingStatus
             | Flag::AddressStatus
@@ -311,6 +319,7 @@ pub enum ListQuery {
     Customers(CustomerFilter),
     Transactions(TransactionFilter),
     Filings(FilingFilter),
+    Products(ProductFilter),
 }
 
 impl ListQuery {
@@ -420,6 +429,12 @@ impl ListQuery {
                     ..Default::default()
                 })
             }
+            Resource::Products => ListQuery::Products(ProductFilter {
+                query: search,
+                status_in: m.values(Flag::Status, ProductStatus::KNOWN, |s| s.as_str())?,
+                order_by,
+                ..Default::default()
+            }),
             Resource::Customers => ListQuery::Customers(CustomerFilter {
                 search_query: search,
                 country: countries,
@@ -530,6 +545,7 @@ impl ListQuery {
             ListQuery::Customers(_) => Resource::Customers,
             ListQuery::Transactions(_) => Resource::Transactions,
             ListQuery::Filings(_) => Resource::Filings,
+            ListQuery::Products(_) => Resource::Products,
         }
     }
 
@@ -674,6 +690,7 @@ mod tests {
             ListQuery::Customers(f) => f.write(&mut q),
             ListQuery::Transactions(f) => f.write(&mut q),
             ListQuery::Filings(f) => f.write(&mut q),
+            ListQuery::Products(f) => f.write(&mut q),
         }
         q.page(PageParams::new(1, 100));
         q.encode()

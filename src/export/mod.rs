@@ -57,7 +57,8 @@ use serde_json::value::RawValue;
 use crate::api::{ApiError, ApiResult, Client};
 use crate::app::signals::Signal;
 use crate::model::{
-    Customer, Exemption, Filing, Nexus, Page, PageParams, PhysicalNexus, Registration, Transaction,
+    Customer, Exemption, Filing, Nexus, Page, PageParams, PhysicalNexus, Product, Registration,
+    Transaction,
 };
 use columns::{Record, cells, header};
 use pages::{Plan, Verdict};
@@ -72,6 +73,7 @@ pub enum Resource {
     Customers,
     Transactions,
     Filings,
+    Products,
 }
 
 impl Resource {
@@ -84,6 +86,7 @@ impl Resource {
         Resource::Customers,
         Resource::Transactions,
         Resource::Filings,
+        Resource::Products,
     ];
 
     /// The name on the command line: `physical-nexus`.
@@ -96,6 +99,7 @@ impl Resource {
             Resource::Customers => "customers",
             Resource::Transactions => "transactions",
             Resource::Filings => "filings",
+            Resource::Products => "products",
         }
     }
 
@@ -109,6 +113,7 @@ impl Resource {
             Resource::Customers => header::<Customer>().collect(),
             Resource::Transactions => header::<Transaction>().collect(),
             Resource::Filings => header::<Filing>().collect(),
+            Resource::Products => header::<Product>().collect(),
         }
     }
 }
@@ -396,6 +401,7 @@ async fn fetch(
         ListQuery::Exemptions(f) => client.list_raw(f, page).await,
         ListQuery::Customers(f) => client.list_raw(f, page).await,
         ListQuery::Transactions(f) => client.list_raw(f, page).await,
+        ListQuery::Products(f) => client.list_raw(f, page).await,
     }
     .map_err(failed)?;
     let local = query.is_local();
@@ -412,6 +418,7 @@ async fn fetch(
         ListQuery::Exemptions(f) => rows.render::<Exemption>(raw, |row| f.keeps(row)),
         ListQuery::Customers(_) => rows.render::<Customer>(raw, |_| true),
         ListQuery::Transactions(_) => rows.render::<Transaction>(raw, |_| true),
+        ListQuery::Products(_) => rows.render::<Product>(raw, |_| true),
     };
     rendered
         .map_err(failed)?

@@ -424,6 +424,8 @@ pub struct ProductFilter {
     pub query: Option<String>,
     pub status_in: Vec<ProductStatus>,
     pub product_category_in: Vec<String>,
+    pub product_subcategory_in: Vec<String>,
+    pub source_in: Vec<String>,
     pub order_by: Vec<Sort>,
 }
 
@@ -434,6 +436,8 @@ impl ListFilter for ProductFilter {
         q.text("query", self.query.as_deref())
             .comma_of("status__in", &self.status_in, ProductStatus::as_str)
             .comma("product_category__in", &self.product_category_in)
+            .comma("product_subcategory__in", &self.product_subcategory_in)
+            .comma("source__in", &self.source_in)
             .order_by(&self.order_by);
     }
 }

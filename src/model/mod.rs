@@ -12,6 +12,7 @@
 
 #[macro_use]
 mod open_enum;
+mod address;
 pub mod casing;
 mod common;
 mod customer;
@@ -27,6 +28,7 @@ pub mod tenanted;
 mod timestamp;
 mod transaction;
 
+pub use address::*;
 pub use common::{Page, PageParams};
 pub use customer::*;
 pub use error::{ErrorBody, ErrorDetail, FieldError, LocPart};

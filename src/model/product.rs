@@ -46,6 +46,41 @@ pub struct Product {
     pub source_taxonomy_metadata: Option<Value>,
 }
 
+impl Product {
+    /// Whether the product still waits for its classification: `PENDING` or
+    /// `PARTIALLY_APPROVED`, or its classification failed.
+    pub fn needs_classification(&self) -> bool {
+        self.classification_failed
+            || matches!(
+                self.status,
+                ProductStatus::Pending | ProductStatus::PartiallyApproved
+            )
+    }
+}
+
+/// Body of POST /v1/products and `PUT /v1/products/{id}`: a create sends `external_id`, `name`,
+/// `product_category`, `product_subcategory` and `tax_exempt` (the rest optional); an edit sends
+/// only the fields that changed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProductWrite {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ProductStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_category: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_subcategory: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax_exempt: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
 /// One main category of the catalog with its subcategories. The interface does not show the
 /// catalog's fields; the subcategories follow the live service's (`name`, `description`,
 /// `example`, optional `is_frequent`).

@@ -32,6 +32,7 @@ mod estimate;
 mod exemption;
 mod limits;
 mod nexus;
+mod product;
 mod registration;
 mod registration_create;
 mod transaction;
@@ -54,6 +55,7 @@ pub use nexus::{
     effective_nexus_status, measuring_periods, nexus_status, physical_nexus_create,
     physical_nexus_since, physical_nexus_update,
 };
+pub use product::{pairs as product_pair, product_create, product_update};
 pub use registration::deregistration;
 pub use registration_create::{
     IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,

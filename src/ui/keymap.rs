@@ -90,6 +90,8 @@ actions! {
     SaveFile = "save_file",
     /// Opens an attached file with the system's viewer.
     OpenFile = "open_file",
+    /// Filters the products to those that need classification.
+    NeedsClassification = "needs_classification",
     /// Moves left, and right (the Overview's tiles, map and calendar).
     Left = "left",
     Right = "right",
@@ -301,7 +303,7 @@ impl Default for Keymap {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
             CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find, Help,
-            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, New, NextPane, NextSection,
+            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, NeedsClassification, New, NextPane, NextSection,
             Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, PrevSection, Quit,
             Refresh, Reveal, Right, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top, Up,
         };
@@ -353,6 +355,8 @@ impl Default for Keymap {
             // Exemptions: the expiry windows one key away.
             (Key::plain('E'), Expiring),
             (Key::plain('X'), Expired),
+            // Products: the ones that need classification one key away.
+            (Key::plain('u'), NeedsClassification),
             (Key::plain('w'), SaveFile),
             (Key::plain('O'), OpenFile),
             (Key::new(K::Left, none), Left),

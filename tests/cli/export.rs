@@ -297,8 +297,8 @@ fn a_flag_that_does_not_apply_is_refused_with_the_alternatives() {
     assert!(matches!(err, FilterError::NotApplicable { .. }));
     assert_eq!(
         err.to_string(),
-        "--search does not apply to physical-nexus; it applies to nexus, exemptions, customers \
-         and transactions"
+        "--search does not apply to physical-nexus; it applies to nexus, exemptions, customers, \
+         transactions and products"
     );
     let flags = FilterFlags {
         status: vec!["PAID".into()],

@@ -544,3 +544,48 @@ async fn sandbox_serve_dates_its_demo_data_around_the_anchor() {
     assert_eq!(latest, "2027-01-31");
     child.kill().await.unwrap();
 }
+
+#[tokio::test]
+async fn products_are_exported_with_their_columns_and_filtered_by_status_and_search() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let (bytes, summary) = export_csv(&client, ListQuery::all(Resource::Products)).await;
+    let all = csv_maps(&bytes);
+    assert!(!all.is_empty());
+    assert_eq!(all.len() as u64, summary.total);
+    for column in [
+        "id",
+        "name",
+        "status",
+        "product_category",
+        "product_subcategory",
+        "tax_exempt",
+    ] {
+        assert!(
+            Resource::Products.csv_columns().contains(&column),
+            "{column}"
+        );
+    }
+    let pending = all.iter().filter(|p| p["status"] == "PENDING").count();
+    assert!(pending > 0 && pending < all.len());
+
+    let flags = FilterFlags {
+        status: vec!["pending".into()],
+        ..FilterFlags::default()
+    };
+    let query = ListQuery::from_flags(Resource::Products, &flags).unwrap();
+    let (bytes, _) = export_csv(&client, query).await;
+    let rows = csv_maps(&bytes);
+    assert_eq!(rows.len(), pending);
+    assert!(rows.iter().all(|p| p["status"] == "PENDING"));
+
+    let flags = FilterFlags {
+        overdue: true,
+        ..FilterFlags::default()
+    };
+    let err = ListQuery::from_flags(Resource::Products, &flags).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("--overdue does not apply to products")
+    );
+}

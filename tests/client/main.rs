@@ -7,6 +7,7 @@ mod endpoints;
 mod errors;
 mod hostile;
 mod live_shapes;
+mod related;
 mod resilience;
 mod tenanted;
 mod tenanted_features;

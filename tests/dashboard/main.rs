@@ -15,6 +15,7 @@ mod navigation;
 mod nexus;
 mod organizations;
 mod overview;
+mod products;
 mod register;
 mod registrations;
 mod snapshots;

@@ -243,19 +243,19 @@ async fn tabs_shorten_one_way_at_80_and_show_whole_at_200() {
     let (d, screen, _) = transactions(SMALL).await;
     assert_eq!(
         row(&screen, 1),
-        " 1 Ove  2 Reg  3 Nex  4 Exe  5 Cus  6 Transactions  7 Fil"
+        " 1 Ove  2 Reg  3 Nex  4 Exe  5 Cus  6 Transactions  7 Fil  8 Pro"
     );
     open_tab(&d, "Filings");
     let screen = d.wait_for("7 Filings").await;
     assert_eq!(
         row(&screen, 1),
-        " 1 Ove  2 Reg  3 Nex  4 Exe  5 Cus  6 Tra  7 Filings"
+        " 1 Ove  2 Reg  3 Nex  4 Exe  5 Cus  6 Tra  7 Filings  8 Pro"
     );
     d.quit().await;
     let (d, screen, _) = transactions(LARGE).await;
     assert_eq!(
         row(&screen, 1),
-        " 1 Overview   2 Registrations   3 Nexus   4 Exemptions   5 Customers   6 Transactions   7 Filings"
+        " 1 Overview   2 Registrations   3 Nexus   4 Exemptions   5 Customers   6 Transactions   7 Filings   8 Products"
     );
     d.quit().await;
 }

@@ -10,6 +10,7 @@ mod field_limits;
 mod kill;
 mod lifecycle;
 mod list_filters;
+mod live_operations;
 mod live_requests;
 mod live_shapes;
 mod nexus_fields;

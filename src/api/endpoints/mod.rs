@@ -7,6 +7,7 @@ mod filings;
 mod nexus;
 mod products;
 mod registrations;
+mod related;
 mod tenanted;
 mod transactions;
 

@@ -5,7 +5,9 @@ use reqwest::Method;
 use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::filters::ProductFilter;
-use crate::model::{EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory};
+use crate::model::{
+    EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory, ProductWrite,
+};
 
 impl Client {
     /// GET /v1/products: one page of products.
@@ -18,9 +20,21 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// GET /v1/products/{id}.
+    /// `GET /v1/products/{id}`.
     pub async fn get_product(&self, id: &str) -> ApiResult<Product> {
         self.transport.send(Call::get(&["products", id])).await
+    }
+
+    /// POST /v1/products: a product entered by hand.
+    pub async fn create_product(&self, body: &ProductWrite) -> ApiResult<Product> {
+        let call = Call::new(Method::POST, &["products"]).json(body)?;
+        self.transport.send(call).await
+    }
+
+    /// `PUT /v1/products/{id}`: the fields given replace the ones on file.
+    pub async fn update_product(&self, id: &str, body: &ProductWrite) -> ApiResult<Product> {
+        let call = Call::new(Method::PUT, &["products", id]).json(body)?;
+        self.transport.send(call).await
     }
 
     /// GET /v1/products/categories: the catalog of categories and subcategories.

@@ -14,6 +14,10 @@ pub(super) async fn execute(client: &Client, call: FilingCall) -> ApiResult<Fili
             .get_filing(&id)
             .await
             .map(|f| FilingReply::One(Box::new(f))),
+        FilingCall::Transactions { id } => client
+            .list_filing_transactions(&id)
+            .await
+            .map(FilingReply::Transactions),
         FilingCall::BackFilingOptions => client
             .back_filing_options()
             .await

@@ -10,6 +10,7 @@ mod customers;
 mod exemptions;
 mod filings;
 mod nexus;
+mod products;
 mod registrations;
 mod transactions;
 
@@ -22,6 +23,7 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
         Call::Exemptions(call) => return exemptions::execute(client, call).await.map(Reply::from),
         Call::Filings(call) => filings::execute(client, call).await.map(Reply::from),
         Call::Transactions(call) => transactions::execute(client, call).await.map(Reply::from),
+        Call::Products(call) => products::execute(client, call).await.map(Reply::from),
         Call::Organizations(OrganizationCall::List { page }) => client
             .list_organizations(page)
             .await

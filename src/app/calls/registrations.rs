@@ -2,6 +2,7 @@
 
 use crate::api::{ApiResult, Client};
 use crate::effect::{RegistrationCall, RegistrationReply};
+use crate::model::PageParams;
 
 pub(super) async fn execute(
     client: &Client,
@@ -27,6 +28,10 @@ pub(super) async fn execute(
             .list_oss_countries(&registration_id)
             .await
             .map(RegistrationReply::OssCountries),
+        RegistrationCall::Filings { registration_id } => client
+            .list_registration_filings(&registration_id, PageParams::new(1, 24))
+            .await
+            .map(RegistrationReply::Filings),
         RegistrationCall::JurisdictionForm { country, state } => client
             .get_jurisdiction_form(&country, &state)
             .await

@@ -18,7 +18,7 @@ mod exemptions;
 mod filings;
 mod nexus;
 mod pdf;
-mod places;
+pub(crate) mod places;
 
 pub(crate) use places::sale_place;
 mod products;

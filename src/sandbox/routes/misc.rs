@@ -1,23 +1,25 @@
-//! Filings, back-filing terms, products and tax estimates.
+//! Filings, back-filing terms, products (listed, read, created, edited) and tax estimates.
 
 use std::sync::Arc;
 
 use crate::sandbox::tenanted::mirror::Json;
 use axum::Extension;
 use axum::body::Bytes;
-use axum::extract::{Path, RawQuery};
+use axum::extract::{Path, RawQuery, State};
+use axum::http::StatusCode;
 use rust_decimal::Decimal;
 
-use super::required_body;
+use super::{required_body, saved};
 use crate::model::{
     AddressType, BackFilingTerms, EstimateItem, EstimateResponse, EstimateTaxItem, Filing,
     FilingStatus, Page, Product, ProductCategory, ProductStatus, RegistrationStatus, TaxExemption,
 };
+use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
-use crate::sandbox::store::Org;
+use crate::sandbox::store::{Kind, Org};
 
 const FILING_ORDER: &[&str] = &[
     "start_date",
@@ -122,6 +124,8 @@ pub async fn products(
         .collect();
     let statuses = q.one_of_list("status__in", &known);
     let categories = q.list("product_category__in");
+    let subcategories = q.list("product_subcategory__in");
+    let sources = q.list("source__in");
     let order = q.order_by(PRODUCT_ORDER, "");
     let page = q.page();
     q.finish()?;
@@ -144,6 +148,8 @@ pub async fn products(
                 .is_none_or(|s| s.iter().any(|x| x == p.status.as_str()))
         })
         .filter(|p| categories.is_empty() || categories.contains(&p.product_category))
+        .filter(|p| subcategories.is_empty() || subcategories.contains(&p.product_subcategory))
+        .filter(|p| sources.is_empty() || p.source.as_ref().is_some_and(|s| sources.contains(s)))
         .collect();
     Ok(Json(sorted_page(rows, &order, page)))
 }
@@ -160,6 +166,105 @@ pub async fn product(
         .cloned()
         .map(Json)
         .ok_or_else(|| ApiError::not_found("Product", &id))
+}
+
+/// POST /v1/products: a product entered by hand, `APPROVED` and from `OTHER` unless the body
+/// says otherwise; its external id must be new.
+pub async fn create_product(
+    State(app): State<Arc<App>>,
+    Extension(org): Extension<Arc<Org>>,
+    body: Bytes,
+) -> ApiResult<Json<Product>> {
+    let catalog = reference::product_catalog();
+    let w = crate::rules::product_create(&required_body(&body)?, &catalog)?;
+    let product = {
+        let mut data = org.write();
+        let external_id = w.external_id.unwrap_or_default();
+        if data
+            .demo
+            .products
+            .iter()
+            .any(|p| p.external_id == external_id)
+        {
+            return Err(ApiError::Status(
+                StatusCode::CONFLICT,
+                format!("A product with external_id {external_id} already exists."),
+            ));
+        }
+        let product = Product {
+            id: data.new_id("prod"),
+            code: external_id.clone(),
+            external_id,
+            sku: Vec::new(),
+            name: w.name.unwrap_or_default(),
+            description: w.description.unwrap_or_default(),
+            status: w.status.unwrap_or(ProductStatus::Approved),
+            product_category: w.product_category.unwrap_or_default(),
+            product_subcategory: w.product_subcategory.unwrap_or_default(),
+            tax_exempt: w.tax_exempt.unwrap_or_default(),
+            source: Some(w.source.unwrap_or_else(|| "OTHER".into())),
+            connection_id: None,
+            classification_failed: false,
+            store_name: None,
+            source_taxonomy_type: None,
+            source_taxonomy_code: None,
+            source_taxonomy_id: None,
+            source_taxonomy_name: None,
+            source_taxonomy_categories: None,
+            source_taxonomy_metadata: None,
+        };
+        data.demo.products.push(product.clone());
+        data.touch(Kind::Product, product.id.clone());
+        product
+    };
+    saved(&app).await?;
+    Ok(Json(product))
+}
+
+/// `PUT /v1/products/{id}`: the fields given replace the ones on file; a product given a category
+/// and subcategory by hand is classified (`classification_failed` cleared).
+pub async fn update_product(
+    State(app): State<Arc<App>>,
+    Extension(org): Extension<Arc<Org>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Product>> {
+    let body = required_body(&body)?;
+    let catalog = reference::product_catalog();
+    let product = {
+        let mut data = org.write();
+        let p = data
+            .demo
+            .products
+            .iter_mut()
+            .find(|p| p.id == id)
+            .ok_or_else(|| ApiError::not_found("Product", &id))?;
+        let current = (p.product_category.clone(), p.product_subcategory.clone());
+        let w = crate::rules::product_update(&body, &catalog, (&current.0, &current.1))?;
+        macro_rules! set {
+            ($($f:ident),*) => { $( if let Some(v) = w.$f { p.$f = v; } )* };
+        }
+        set!(
+            external_id,
+            name,
+            description,
+            status,
+            product_category,
+            product_subcategory,
+            tax_exempt
+        );
+        if w.source.is_some() {
+            p.source = w.source;
+        }
+        if body.get("product_subcategory").is_some() {
+            p.classification_failed = false;
+        }
+        let product = p.clone();
+        data.touch(Kind::Product, id);
+        product
+    };
+    saved(&app).await?;
+    Ok(Json(product))
 }
 
 pub async fn product_categories(

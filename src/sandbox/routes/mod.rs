@@ -2,11 +2,13 @@
 //! answer 404 and wrong verbs 405 before authentication, as the live service does; every matched
 //! route checks its credential, its organization and the rate limit.
 
+mod addresses;
 mod customers;
 mod exemptions;
 mod misc;
 mod nexus;
 mod registrations;
+mod related;
 mod transactions;
 
 use std::sync::Arc;
@@ -83,6 +85,14 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             get(customers::get_one).put(customers::update),
         )
         .route(
+            "/customers/external/{external_id}",
+            get(related::customer_by_external_id),
+        )
+        .route(
+            "/customers/{id}/transactions",
+            get(related::customer_transactions).post(related::create_customer_transaction),
+        )
+        .route(
             "/customers/{id}/tax-registrations",
             post(customers::tax_registration),
         )
@@ -94,10 +104,30 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             "/transactions/external/{external_id}",
             get(transactions::get_external),
         )
-        .route("/transactions/{id}", get(transactions::get_one))
+        .route(
+            "/transactions/{id}",
+            get(transactions::get_one).put(related::update_transaction),
+        )
+        .route(
+            "/transactions/filings/{filing_id}",
+            get(related::filing_transactions),
+        )
         .route(
             "/transactions/{id}/credit_notes",
             post(transactions::credit_note),
+        )
+        .route(
+            "/transactions/{id}/credit_notes/{credit_note_id}",
+            put(related::update_credit_note),
+        )
+        .route(
+            "/filings/registration/{id}",
+            get(related::registration_filings),
+        )
+        .route("/address_validation/search", post(addresses::search))
+        .route(
+            "/address_validation/suggestions",
+            post(addresses::suggestions),
         )
         .route("/filings", get(misc::filings))
         .route(
@@ -105,8 +135,11 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
             get(misc::back_filing_terms),
         )
         .route("/filings/{id}", get(misc::filing))
-        .route("/products", get(misc::products))
-        .route("/products/{id}", get(misc::product));
+        .route("/products", get(misc::products).post(misc::create_product))
+        .route(
+            "/products/{id}",
+            get(misc::product).put(misc::update_product),
+        );
     if !mirror {
         routes = routes
             .route(

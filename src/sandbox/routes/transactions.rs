@@ -40,7 +40,7 @@ fn parse_all<T>(values: Option<Vec<String>>, parse: fn(&str) -> T) -> Vec<T> {
 }
 
 /// Calculates the tax of queued transactions whose time has come, before any read.
-fn settle(org: &Org) {
+pub(super) fn settle(org: &Org) {
     if org.read().transactions.has_queued() {
         let mut data = org.write();
         let OrgData {
@@ -100,6 +100,7 @@ pub async fn list(
         source: q.get("transaction_source").map(str::to_owned),
         from: q.date("date__gte"),
         to: q.date("date__lte"),
+        customer: None,
     };
     let order = q.order_by(ORDER_FIELDS, DEFAULT_ORDER);
     let page = q.page();
@@ -196,7 +197,7 @@ fn match_customer(data: &mut OrgData, org_id: &str, v: &Value) -> Customer {
     customer
 }
 
-fn address(a: &AddressWrite) -> TransactionAddress {
+pub(super) fn address(a: &AddressWrite) -> TransactionAddress {
     TransactionAddress {
         kind: a.kind.clone().unwrap_or(crate::model::AddressType::ShipTo),
         id: None,
@@ -217,7 +218,7 @@ fn address(a: &AddressWrite) -> TransactionAddress {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn item(
+pub(super) fn item(
     id: String,
     org_id: &str,
     external_id: Option<String>,
@@ -294,7 +295,20 @@ pub async fn create(
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
 ) -> ApiResult<(StatusCode, Json<Vec<Transaction>>)> {
-    let request = crate::rules::transaction_create(&required_body(&body)?)?;
+    let created = create_for(&app, &org, &required_body(&body)?, None)?;
+    saved(&app).await?;
+    Ok((StatusCode::ACCEPTED, Json(vec![created])))
+}
+
+/// Records a new transaction (queued for its tax): of the customer the body names, or of
+/// `customer` (its position among the organization's customers) when given.
+pub(super) fn create_for(
+    app: &App,
+    org: &Org,
+    body: &Value,
+    customer: Option<usize>,
+) -> ApiResult<Transaction> {
+    let request = crate::rules::transaction_create(body)?;
     let created = {
         let mut data = org.write();
         if data.transactions.has_external_id(&request.external_id) {
@@ -303,7 +317,10 @@ pub async fn create(
                 request.external_id
             )));
         }
-        let customer = match_customer(&mut data, &org.id, &request.customer);
+        let customer = match customer.and_then(|i| data.demo.customers.get(i)) {
+            Some(c) => c.clone(),
+            None => match_customer(&mut data, &org.id, &request.customer),
+        };
         let currency = request.currency.clone().unwrap_or_else(|| "USD".into());
         let mut t = blank(
             &org.id,
@@ -358,8 +375,7 @@ pub async fn create(
         } = &mut *data;
         transactions.insert(t, Some(ready_at), &demo.customers)
     };
-    saved(&app).await?;
-    Ok((StatusCode::ACCEPTED, Json(vec![created])))
+    Ok(created)
 }
 
 /// POST /`v1/transactions/{id}/credit_notes`: a full or partial credit note against a sale.

@@ -36,6 +36,8 @@ pub struct Filter {
     pub source: Option<String>,
     pub from: Option<NaiveDate>,
     pub to: Option<NaiveDate>,
+    /// The customer's position in the organization's customers (its transactions only).
+    pub customer: Option<u32>,
 }
 
 /// Fields `order_by` accepts.
@@ -156,6 +158,7 @@ struct Matcher {
     marketplace: Option<bool>,
     purchase: Option<bool>,
     search: Option<(String, Vec<bool>)>,
+    customer: Option<u32>,
     /// The checks that need more than the row: address status, filing and source.
     detail: Option<Detail>,
 }
@@ -274,6 +277,7 @@ impl Matcher {
             marketplace: f.marketplace,
             purchase: f.direction.as_ref().map(|d| *d == Direction::Purchase),
             search,
+            customer: f.customer,
             detail: Detail::new(f, customers),
         }
     }
@@ -290,6 +294,7 @@ impl Matcher {
             && self.refund.is_none_or(|x| x == r.refund)
             && self.marketplace.is_none_or(|m| m == r.marketplace)
             && self.purchase.is_none_or(|p| p == r.purchase)
+            && self.customer.is_none_or(|c| c == r.customer)
             && self.detail.as_ref().is_none_or(|d| d.matches(t, r))
             && self.search.as_ref().is_none_or(|(needle, hits)| {
                 hits.get(r.customer as usize).copied().unwrap_or(false)

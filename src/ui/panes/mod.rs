@@ -7,7 +7,9 @@ pub mod filter_codes;
 pub mod marks;
 pub mod nexus;
 pub mod overview;
+pub mod products;
 pub mod registrations;
+pub mod related;
 pub mod relations;
 pub mod transactions;
 
@@ -43,5 +45,6 @@ pub fn with(settings: Settings) -> Vec<Box<dyn Pane>> {
         Box::new(customers::CustomersPane::default()),
         Box::new(transactions::TransactionsPane::default()),
         Box::new(filings::FilingsPane::default()),
+        Box::new(products::ProductsPane::default()),
     ]
 }

@@ -41,7 +41,7 @@ pub(crate) use self::list::{list_row, list_spec};
 pub use self::requests::{Operation, Requests, Scope};
 pub use self::screen::{
     DetailView, Layer, LayerOutcome, NoLayer, NoView, Overlay, PaneView, RecordDetail, RecordView,
-    Screen, form_hints, page_hints, question_hints,
+    Related, Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
 use crate::config::{SavedView, ViewValue};

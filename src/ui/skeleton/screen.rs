@@ -9,8 +9,9 @@ use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
-use crate::ui::widgets::detail::{Detail, DetailState};
+use crate::ui::widgets::detail::{Detail, DetailState, Section};
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form};
+use ratatui::text::{Line, Span};
 
 /// The detail of one record.
 pub trait DetailView: Send {
@@ -266,9 +267,33 @@ pub struct RecordView<R> {
     pub build: for<'t> fn(&R, &'t Theme) -> Detail<'t>,
 }
 
-/// The detail of a record that needs nothing beside it: the record, its scroll, how it reads.
+/// Records of another resource listed under a record's detail (a customer's transactions, a
+/// return's transactions), one line each, or why they could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Related {
+    pub title: &'static str,
+    pub rows: Result<Vec<(String, String)>, String>,
+}
+
+impl Related {
+    /// The section drawn under the record's own.
+    pub fn section(&self, theme: &Theme) -> Section<'static> {
+        let section = Section::new(self.title);
+        match &self.rows {
+            Ok(rows) if rows.is_empty() => section.row("", Span::styled("none", theme.muted)),
+            Ok(rows) => rows.iter().fold(section, |s, (label, value)| {
+                s.row(label.clone(), Line::from(value.clone()))
+            }),
+            Err(why) => section.row("", Span::styled(why.clone(), theme.error)),
+        }
+    }
+}
+
+/// The detail of a record: the record, its scroll, how it reads, and the related records
+/// listed under it once read.
 pub struct RecordDetail<R: 'static> {
     pub record: R,
+    pub related: Option<Related>,
     state: DetailState,
     view: &'static RecordView<R>,
 }
@@ -277,6 +302,7 @@ impl<R> RecordDetail<R> {
     pub fn new(record: R, view: &'static RecordView<R>) -> Self {
         RecordDetail {
             record,
+            related: None,
             state: DetailState::default(),
             view,
         }
@@ -298,7 +324,11 @@ impl<R: Send + Sync> DetailView for RecordDetail<R> {
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
         use ratatui::widgets::StatefulWidget;
-        (self.view.build)(&self.record, theme).render(area, buf, &mut self.state);
+        let mut detail = (self.view.build)(&self.record, theme);
+        if let Some(related) = &self.related {
+            detail.sections.push(related.section(theme));
+        }
+        detail.render(area, buf, &mut self.state);
     }
 }
 

@@ -1,14 +1,18 @@
 //! The Customers pane: the paged list with its search, the detail of one customer with its tax
 //! registrations, the new-customer form and the tax registration form.
 
+mod address;
 mod columns;
 mod detail;
 mod filter;
 mod forms;
 
 use crate::effect::{CustomerCall, CustomerReply};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
+
+use self::address::{AddressKey, AddressPanel, address_key, address_of};
 
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Goto, Reply};
@@ -16,13 +20,14 @@ use crate::model::filters::CustomerFilter;
 use crate::model::{Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::related;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
     Scope, Screen, Skeleton, may_write, open_detail, refused, unexpected,
 };
 use crate::ui::theme::Theme;
-use crate::ui::widgets::form::Form;
+use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// The Customers pane.
 pub type CustomersPane = Skeleton<Customers>;
@@ -57,6 +62,9 @@ fn describe_registration(r: &CustomerTaxRegistration) -> String {
     format!("{} {} ({valid})", r.tax_type, r.tax_id)
 }
 
+/// The title of the customer's transactions under the detail.
+const TRANSACTIONS: &str = "Transactions";
+
 /// The detail of one customer.
 pub type CustomerDetail = RecordDetail<Customer>;
 
@@ -69,8 +77,8 @@ static CUSTOMER: RecordView<Customer> = RecordView {
 
 /// The pane's forms.
 pub enum CustomerForm {
-    /// The new-customer form.
-    Create(Form),
+    /// The new-customer form, with its address check.
+    Create { form: Form, address: AddressPanel },
     /// The tax registration form of one customer.
     TaxId { customer: Box<Customer>, form: Form },
 }
@@ -78,19 +86,19 @@ pub enum CustomerForm {
 impl PaneView for CustomerForm {
     fn form(&self) -> Option<&Form> {
         match self {
-            CustomerForm::Create(form) | CustomerForm::TaxId { form, .. } => Some(form),
+            CustomerForm::Create { form, .. } | CustomerForm::TaxId { form, .. } => Some(form),
         }
     }
 
     fn form_mut(&mut self) -> Option<&mut Form> {
         match self {
-            CustomerForm::Create(form) | CustomerForm::TaxId { form, .. } => Some(form),
+            CustomerForm::Create { form, .. } | CustomerForm::TaxId { form, .. } => Some(form),
         }
     }
 
     fn subtitle(&self) -> String {
         match self {
-            CustomerForm::Create(_) => "new customer".to_owned(),
+            CustomerForm::Create { .. } => "new customer".to_owned(),
             CustomerForm::TaxId { customer, .. } => {
                 format!("tax registration of {}", display_name(customer))
             }
@@ -98,8 +106,15 @@ impl PaneView for CustomerForm {
     }
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        if let Some(form) = self.form_mut() {
-            form.render(area, buf, theme);
+        match self {
+            CustomerForm::Create { form, address } => {
+                let below = address.height().min(area.height / 2);
+                let [top, bottom] =
+                    Layout::vertical([Constraint::Min(1), Constraint::Length(below)]).areas(area);
+                form.render(top, buf, theme);
+                address.draw(bottom, buf, theme);
+            }
+            CustomerForm::TaxId { form, .. } => form.render(area, buf, theme),
         }
     }
 }
@@ -109,6 +124,10 @@ impl PaneView for CustomerForm {
 pub enum Op {
     /// The current record of the customer in the detail.
     Record,
+    /// The transactions of the customer in the detail.
+    Transactions,
+    /// The address check of the new-customer form.
+    Address,
     Create,
     SaveTax,
 }
@@ -116,8 +135,8 @@ pub enum Op {
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
-            Op::Record => Scope::Detail,
-            Op::Create | Op::SaveTax => Scope::Pane,
+            Op::Record | Op::Transactions => Scope::Detail,
+            Op::Create | Op::SaveTax | Op::Address => Scope::Pane,
         }
     }
 }
@@ -129,9 +148,10 @@ pub struct Customers;
 impl Customers {
     fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         if may_write(ctx) {
-            parts
-                .screen
-                .open(CustomerForm::Create(forms::create_form()));
+            parts.screen.open(CustomerForm::Create {
+                form: forms::create_form(),
+                address: AddressPanel::default(),
+            });
         }
     }
 
@@ -157,7 +177,7 @@ impl Customers {
             Level::Success,
             format!("Customer {} created.", display_name(customer)),
         );
-        if matches!(parts.screen.view(), Some(CustomerForm::Create(_))) {
+        if matches!(parts.screen.view(), Some(CustomerForm::Create { .. })) {
             open_detail(self, parts, customer, ctx);
         }
         parts.list.reload_at(Some(customer.id.clone()), ctx);
@@ -224,7 +244,16 @@ impl PaneSpec for Customers {
 
     fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
-        requests.call(ctx, Call::Customers(CustomerCall::Get { id }), Op::Record);
+        requests.call(
+            ctx,
+            Call::Customers(CustomerCall::Get { id: id.clone() }),
+            Op::Record,
+        );
+        requests.call(
+            ctx,
+            Call::Customers(CustomerCall::Transactions { id }),
+            Op::Transactions,
+        );
     }
 
     fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
@@ -253,12 +282,45 @@ impl PaneSpec for Customers {
         true
     }
 
+    /// Ctrl-L checks the new customer's address, Ctrl-N moves among the addresses offered,
+    /// Ctrl-T takes the chosen one.
+    fn view_key(
+        &mut self,
+        key: KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> Option<FormOutcome> {
+        let wanted = address_key(&key)?;
+        let Parts {
+            screen, requests, ..
+        } = parts;
+        let Some(CustomerForm::Create { form, address }) = screen.view_mut() else {
+            return None;
+        };
+        match wanted {
+            AddressKey::Check => {
+                address.checking = true;
+                let call = CustomerCall::CheckAddress {
+                    address: address_of(form),
+                };
+                requests.call(ctx, Call::Customers(call), Op::Address);
+            }
+            AddressKey::Next => address.next(),
+            AddressKey::Take => {
+                if address.take(form) {
+                    ctx.notify(Level::Info, "Address taken; check it again with ctrl-l.");
+                }
+            }
+        }
+        Some(FormOutcome::None)
+    }
+
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Parts {
             screen, requests, ..
         } = parts;
         match screen.view_mut() {
-            Some(CustomerForm::Create(form)) => match forms::create_body(&form.values()) {
+            Some(CustomerForm::Create { form, .. }) => match forms::create_body(&form.values()) {
                 Ok(body) => {
                     form.set_busy(true);
                     let body = Box::new(body);
@@ -301,6 +363,29 @@ impl PaneSpec for Customers {
                 parts.list.replace(&customer);
                 if let Some(d) = parts.screen.detail_mut() {
                     d.record = customer;
+                }
+            }
+            (Op::Address, result) => {
+                if let Some(CustomerForm::Create { address, .. }) = parts.screen.view_mut() {
+                    address.checking = false;
+                    match result {
+                        Ok(Reply::Customers(CustomerReply::AddressChecked(check))) => {
+                            address.chosen = 0;
+                            address.check = Some(check);
+                        }
+                        Ok(reply) => unexpected("the address check", &reply, ctx),
+                        Err(failure) => ctx.notify(Level::Error, failure.message),
+                    }
+                }
+            }
+            (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.related = Some(related::transactions(TRANSACTIONS, &list));
+                }
+            }
+            (Op::Transactions, Err(failure)) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.related = Some(related::failed(TRANSACTIONS, failure.message));
                 }
             }
             (Op::Create | Op::SaveTax, Err(failure)) => {

@@ -68,7 +68,10 @@ fn a_refusal_lands_under_its_field_and_keeps_every_value() {
     };
     h.answer(*id, Err(failure));
     assert!(
-        matches!(h.pane.parts.screen.view(), Some(CustomerForm::Create(_))),
+        matches!(
+            h.pane.parts.screen.view(),
+            Some(CustomerForm::Create { .. })
+        ),
         "the form stays open"
     );
     let form = form(&h);
@@ -168,7 +171,7 @@ fn a_stale_detail_answer_is_dropped() {
     h.action(Action::Open);
     let (first, _) = h.calls().remove(0);
     h.action(Action::Refresh);
-    assert_eq!(h.effects.first(), Some(&Effect::Cancel(first)));
+    assert!(h.effects.contains(&Effect::Cancel(first)));
     let (second, _) = h.calls().remove(0);
     let mut renamed = customer("cust_1", "CA");
     renamed.name = Some("Old answer".into());

@@ -29,6 +29,7 @@ use crate::model::{Filing, FilingStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::marks::Marked;
+use crate::ui::panes::related;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
@@ -114,6 +115,8 @@ impl Layer for FilingDialog {
 pub enum Op {
     /// The detail's filing.
     Record,
+    /// The transactions the detail's return covers.
+    Transactions,
     /// A bulk action on these filings.
     Bulk {
         action: Bulk,
@@ -127,11 +130,14 @@ pub enum Op {
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
-            Op::Record => Scope::Detail,
+            Op::Record | Op::Transactions => Scope::Detail,
             Op::Bulk { .. } | Op::Refresh | Op::Options => Scope::Pane,
         }
     }
 }
+
+/// The title of the transactions a return covers, under its detail.
+const COVERED: &str = "Transactions covered";
 
 /// What is the Filings pane's own.
 #[derive(Default)]
@@ -327,7 +333,16 @@ impl PaneSpec for Filings {
 
     fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
-        requests.call(ctx, Call::Filings(FilingCall::Get { id }), Op::Record);
+        requests.call(
+            ctx,
+            Call::Filings(FilingCall::Get { id: id.clone() }),
+            Op::Record,
+        );
+        requests.call(
+            ctx,
+            Call::Filings(FilingCall::Transactions { id }),
+            Op::Transactions,
+        );
     }
 
     /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
@@ -454,6 +469,17 @@ impl PaneSpec for Filings {
                     d.record = (*filing).clone();
                 }
                 parts.list.replace(&Marked::new(*filing));
+            }
+            (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.related = Some(related::transactions(COVERED, &list));
+                }
+            }
+            (Op::Transactions, Ok(reply)) => unexpected("the filing's transactions", &reply, ctx),
+            (Op::Transactions, Err(failure)) => {
+                if let Some(d) = parts.screen.detail_mut() {
+                    d.related = Some(related::failed(COVERED, failure.message));
+                }
             }
             (Op::Record | Op::Refresh, Ok(reply)) => unexpected("the filing", &reply, ctx),
             (Op::Record | Op::Refresh, Err(failure)) => ctx.notify(Level::Error, failure.message),

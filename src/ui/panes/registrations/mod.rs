@@ -26,6 +26,7 @@ use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::related;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests,
@@ -53,6 +54,9 @@ list_spec! {
 }
 
 /// The registration the detail shows, with what was read beside it.
+/// The title of a registration's returns under its detail.
+const RETURNS: &str = "Returns";
+
 pub struct RegistrationDetail {
     pub registration: Registration,
     pub extras: Extras,
@@ -73,11 +77,11 @@ impl DetailView for RegistrationDetail {
     }
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
-        detail::build(&self.registration, &self.extras, theme, keys).render(
-            area,
-            buf,
-            &mut self.state,
-        );
+        let mut view = detail::build(&self.registration, &self.extras, theme, keys);
+        if let Some(filings) = &self.extras.filings {
+            view.sections.push(filings.section(theme));
+        }
+        view.render(area, buf, &mut self.state);
     }
 }
 
@@ -129,6 +133,8 @@ pub enum Op {
     Record,
     Oss,
     Form,
+    /// The detail's returns.
+    Filings,
     /// Revealing one masked field (v1).
     Reveal(RevealField),
     /// Revealing every saved portal credential (Tenanted).
@@ -147,7 +153,7 @@ pub enum Op {
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
-            Op::Record | Op::Oss | Op::Form | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
+            Op::Record | Op::Oss | Op::Form | Op::Filings | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
             Op::Deregister
             | Op::RegisterForm
             | Op::Register
@@ -417,6 +423,10 @@ impl Registrations {
             (Op::Form, Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f)))) => {
                 d.extras.form = Some(Ok(f));
             }
+            (Op::Filings, Ok(Reply::Registrations(RegistrationReply::Filings(page)))) => {
+                d.extras.filings = Some(related::filings(RETURNS, &page.items));
+            }
+            (Op::Filings, Err(f)) => d.extras.filings = Some(related::failed(RETURNS, f.message)),
             (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
             (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
             (_, Err(f)) => ctx.notify(Level::Error, f.message),
@@ -495,6 +505,12 @@ impl PaneSpec for Registrations {
                 Op::Oss,
             );
         }
+        let registration_id = r.id.clone();
+        requests.call(
+            ctx,
+            Call::Registrations(RegistrationCall::Filings { registration_id }),
+            Op::Filings,
+        );
         let (country, state) = (r.country_code.clone(), r.state_code.clone());
         requests.call(
             ctx,

@@ -209,6 +209,38 @@ fn credit_view(sale: &Transaction) -> TransactionView {
 }
 
 impl Transactions {
+    /// `:product [N]` on a transaction's detail: the Products tab, searching for the product
+    /// of line N (the first by default).
+    fn open_product(args: &[&str], parts: &Parts<Self>, ctx: &mut Ctx) {
+        let Screen::Detail(d) = &parts.screen else {
+            ctx.notify(Level::Info, "Open a transaction first.");
+            return;
+        };
+        let n = args
+            .first()
+            .and_then(|a| a.parse::<usize>().ok())
+            .unwrap_or(1);
+        let product = d
+            .transaction
+            .transaction_items
+            .get(n.saturating_sub(1))
+            .and_then(|i| {
+                i.external_product_id
+                    .clone()
+                    .or_else(|| i.product_id.clone())
+            });
+        match product {
+            Some(id) => ctx.goto(Goto::Products {
+                filter: crate::model::filters::ProductFilter {
+                    query: Some(id),
+                    ..Default::default()
+                },
+                open: None,
+            }),
+            None => ctx.notify(Level::Info, format!("Line {n} names no product.")),
+        }
+    }
+
     /// `c`: the credit note form against the sale the user is on, once its full record (with
     /// every item) is in.
     fn credit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -441,11 +473,18 @@ impl PaneSpec for Transactions {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["estimate", "terms"]
+        vec!["estimate", "terms", "product"]
     }
 
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+    fn command(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> bool {
         match name {
+            "product" => Self::open_product(args, parts, ctx),
             "estimate" => parts.screen.open(TransactionView::Estimate {
                 form: estimate::estimate_form(crate::clock::today()),
                 result: None,

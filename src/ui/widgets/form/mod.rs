@@ -256,6 +256,23 @@ impl Form {
         self
     }
 
+    /// Puts `value` in field `name` as an edit (an address suggestion taken): unlike
+    /// [`Form::with_value`], it is an unsaved change and the rules check it. Answers whether
+    /// the field took it.
+    pub fn fill(&mut self, name: &str, value: impl Into<FieldValue>) -> bool {
+        let value = value.into();
+        let Some(field) = self.fields.iter_mut().find(|f| f.spec.name == name) else {
+            return false;
+        };
+        let took = field.set_value(&value);
+        if took {
+            field.touched = true;
+            field.reported.clear();
+            self.check();
+        }
+        took
+    }
+
     /// Replaces the choices of select field `name` (choices fetched once the form is open),
     /// keeping the chosen value when it is still offered. Not an edit: the baseline stays, so a
     /// value chosen before is still an unsaved change and one given at opening is not.

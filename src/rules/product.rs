@@ -1,0 +1,187 @@
+//! Rules on products: what a create needs, and a category and subcategory that the catalog
+//! pairs.
+
+use serde_json::Value;
+
+use super::check::{Check, Checked};
+use crate::model::{ProductCategory, ProductStatus, ProductWrite};
+
+/// The category named `name` (case aside) in `catalog`.
+pub fn category_of<'c>(catalog: &'c [ProductCategory], name: &str) -> Option<&'c ProductCategory> {
+    catalog.iter().find(|c| c.name.eq_ignore_ascii_case(name))
+}
+
+/// Whether `subcategory` is one of `category`'s in `catalog`.
+pub fn pairs(catalog: &[ProductCategory], category: &str, subcategory: &str) -> bool {
+    category_of(catalog, category).is_some_and(|c| {
+        c.subcategories
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(subcategory))
+    })
+}
+
+/// Checks the category and subcategory read (or, for an edit, the ones on file when the body
+/// does not change them) against the catalog.
+fn catalog_pair(
+    c: &mut Check,
+    catalog: &[ProductCategory],
+    category: Option<&str>,
+    subcategory: Option<&str>,
+) {
+    let Some(category) = category else { return };
+    if category_of(catalog, category).is_none() {
+        let names: Vec<&str> = catalog.iter().map(|c| c.name.as_str()).collect();
+        c.rule(
+            "product_category",
+            format_args!(
+                "product_category must be one of the catalog's: {}",
+                names.join(", ")
+            ),
+        );
+        return;
+    }
+    if let Some(sub) = subcategory
+        && !pairs(catalog, category, sub)
+    {
+        c.rule(
+            "product_subcategory",
+            format_args!("product_subcategory {sub} is not a subcategory of {category}"),
+        );
+    }
+}
+
+/// Body of POST /v1/products: `external_id` and `name` (not blank), `product_category` and
+/// `product_subcategory` (a pair of `catalog`) and `tax_exempt` required; `description`,
+/// `status` and `source` optional.
+pub fn product_create(body: &Value, catalog: &[ProductCategory]) -> Checked<ProductWrite> {
+    let mut c = Check::body(body)?;
+    c.non_blank_str("external_id");
+    c.non_blank_str("name");
+    c.optional_strs(&["description", "source"]);
+    c.optional_enum_of("status", ProductStatus::KNOWN);
+    c.bool("tax_exempt");
+    let category = c.non_blank_str("product_category");
+    let subcategory = c.non_blank_str("product_subcategory");
+    catalog_pair(&mut c, catalog, category, subcategory);
+    c.finish(body)
+}
+
+/// Body of `PUT /v1/products/{id}`: every field optional, those given as a create has them; a
+/// category or subcategory given must pair with the other one, given or `current` (the
+/// product's `(category, subcategory)` on file).
+pub fn product_update(
+    body: &Value,
+    catalog: &[ProductCategory],
+    current: (&str, &str),
+) -> Checked<ProductWrite> {
+    let mut c = Check::body(body)?;
+    for field in ["external_id", "name"] {
+        if c.raw(field).is_some_and(|v| !v.is_null()) {
+            c.non_blank_str(field);
+        }
+    }
+    c.optional_strs(&["description", "source"]);
+    c.optional_enum_of("status", ProductStatus::KNOWN);
+    c.optional_bool("tax_exempt");
+    let category = c.optional_str("product_category");
+    let subcategory = c.optional_str("product_subcategory");
+    if category.is_some() || subcategory.is_some() {
+        let category = category.unwrap_or(current.0);
+        let subcategory = subcategory.unwrap_or(current.1);
+        catalog_pair(&mut c, catalog, Some(category), Some(subcategory));
+    }
+    c.finish(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::{FieldError, ProductSubcategory};
+    use crate::rules::testing::errors_of;
+
+    fn catalog() -> Vec<ProductCategory> {
+        let sub = |name: &str| ProductSubcategory {
+            name: name.into(),
+            description: String::new(),
+            example: String::new(),
+            is_frequent: None,
+        };
+        vec![
+            ProductCategory {
+                name: "PHYSICAL".into(),
+                subcategories: vec![sub("GENERAL_CLOTHING")],
+            },
+            ProductCategory {
+                name: "DIGITAL".into(),
+                subcategories: vec![sub("B2B_SAAS")],
+            },
+        ]
+    }
+
+    fn paths<T: std::fmt::Debug>(checked: Checked<T>) -> Vec<String> {
+        let mut p: Vec<String> = errors_of(checked)
+            .iter()
+            .map(FieldError::field_path)
+            .collect();
+        p.sort();
+        p
+    }
+
+    #[test]
+    fn a_create_needs_its_fields_and_a_pair_of_the_catalog() {
+        let ok = json!({"external_id": "sku-1", "name": "Tee", "product_category": "PHYSICAL",
+                        "product_subcategory": "GENERAL_CLOTHING", "tax_exempt": false});
+        let body = product_create(&ok, &catalog()).unwrap();
+        assert_eq!(body.name.as_deref(), Some("Tee"));
+        assert_eq!(
+            paths(product_create(&json!({}), &catalog())),
+            [
+                "external_id",
+                "name",
+                "product_category",
+                "product_subcategory",
+                "tax_exempt"
+            ]
+        );
+        let mut other = ok.clone();
+        other["product_subcategory"] = json!("B2B_SAAS");
+        assert_eq!(
+            paths(product_create(&other, &catalog())),
+            ["product_subcategory"]
+        );
+        let mut unknown = ok;
+        unknown["product_category"] = json!("FOOD");
+        assert_eq!(
+            paths(product_create(&unknown, &catalog())),
+            ["product_category"]
+        );
+    }
+
+    #[test]
+    fn an_edit_checks_a_new_subcategory_against_the_category_on_file() {
+        let current = ("PHYSICAL", "GENERAL_CLOTHING");
+        assert!(product_update(&json!({"name": "Tee 2"}), &catalog(), current).is_ok());
+        assert_eq!(
+            paths(product_update(
+                &json!({"product_subcategory": "B2B_SAAS"}),
+                &catalog(),
+                current
+            )),
+            ["product_subcategory"]
+        );
+        assert!(
+            product_update(
+                &json!({"product_category": "DIGITAL", "product_subcategory": "B2B_SAAS"}),
+                &catalog(),
+                current
+            )
+            .is_ok()
+        );
+        assert_eq!(
+            paths(product_update(&json!({"name": " "}), &catalog(), current)),
+            ["name"]
+        );
+    }
+}

@@ -1,0 +1,244 @@
+//! The product forms: a new product, and an edit that sends only what changed. The category and
+//! subcategory are chosen from the service's catalog (a subcategory shows its description and
+//! an example while chosen; typing a letter jumps to the next one starting with it), and the
+//! pair is checked with the service's rule before anything is sent.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::model::{FieldError, Product, ProductCategory, ProductWrite};
+use crate::rules;
+use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
+
+/// The catalog, shared by the pane and the validators of its open forms.
+pub type Catalog = Arc<Vec<ProductCategory>>;
+
+/// The catalog's categories.
+fn category_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
+    catalog
+        .iter()
+        .map(|c| {
+            let n = c.subcategories.len();
+            let plural = if n == 1 {
+                "subcategory"
+            } else {
+                "subcategories"
+            };
+            Choice::new(c.name.as_str(), c.name.as_str(), format!("{n} {plural}"))
+        })
+        .collect()
+}
+
+/// Every subcategory of the catalog, labelled with its category, explained with its
+/// description and example.
+fn subcategory_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
+    catalog
+        .iter()
+        .flat_map(|c| {
+            c.subcategories.iter().map(move |s| {
+                let mut explanation = s.description.clone();
+                if !s.example.is_empty() {
+                    if !explanation.is_empty() {
+                        explanation.push_str(". ");
+                    }
+                    explanation.push_str("Such as ");
+                    explanation.push_str(&s.example);
+                }
+                Choice::new(
+                    s.name.as_str(),
+                    format!("{} ({})", s.name, c.name),
+                    explanation,
+                )
+            })
+        })
+        .collect()
+}
+
+fn fields(catalog: &[ProductCategory]) -> Vec<FieldSpec> {
+    vec![
+        FieldSpec::new("external_id", "External ID", FieldKind::Text)
+            .rule("your system's id for it")
+            .required(),
+        FieldSpec::new("name", "Name", FieldKind::Text).required(),
+        FieldSpec::new("description", "Description", FieldKind::Text).rule("optional"),
+        FieldSpec::new(
+            "product_category",
+            "Category",
+            FieldKind::Select(category_choices(catalog)),
+        )
+        .rule("←/→ to choose")
+        .required(),
+        FieldSpec::new(
+            "product_subcategory",
+            "Subcategory",
+            FieldKind::Select(subcategory_choices(catalog)),
+        )
+        .rule("←/→ to choose, a letter jumps; one of the category's")
+        .required(),
+        FieldSpec::new("tax_exempt", "Tax exempt", FieldKind::Checkbox).rule("space toggles"),
+    ]
+}
+
+/// The body of a new product, or the rule errors that keep it from being sent.
+pub fn create_body(
+    values: &FormValues,
+    catalog: &[ProductCategory],
+) -> Result<ProductWrite, Vec<FieldError>> {
+    let mut body = values.to_json();
+    if let Value::Object(map) = &mut body {
+        map.entry("tax_exempt").or_insert(Value::Bool(false));
+    }
+    rules::product_create(&body, catalog)
+}
+
+/// The `n` form.
+pub fn create_form(catalog: &Catalog) -> Form {
+    let checked = Arc::clone(catalog);
+    Form::new(fields(catalog))
+        .with_value("tax_exempt", false)
+        .with_validator(move |values| create_body(values, &checked).err().unwrap_or_default())
+}
+
+/// The product's value of each field the forms edit.
+fn current_json(p: &Product) -> Map<String, Value> {
+    let mut map = Map::new();
+    for (name, value) in [
+        ("external_id", &p.external_id),
+        ("name", &p.name),
+        ("description", &p.description),
+        ("product_category", &p.product_category),
+        ("product_subcategory", &p.product_subcategory),
+    ] {
+        map.insert(name.to_owned(), Value::String(value.clone()));
+    }
+    map.insert("tax_exempt".to_owned(), Value::Bool(p.tax_exempt));
+    map
+}
+
+/// The edit's body: only the fields whose value differs from the product's (a field emptied
+/// is sent as `""`).
+fn changes(values: &FormValues, p: &Product) -> Value {
+    let now = values.to_json();
+    let before = current_json(p);
+    let mut changed = Map::new();
+    for (name, old) in &before {
+        let new = now.get(name).cloned().unwrap_or_else(|| match old {
+            Value::Bool(_) => Value::Bool(false),
+            _ => Value::String(String::new()),
+        });
+        if &new != old {
+            changed.insert(name.clone(), new);
+        }
+    }
+    Value::Object(changed)
+}
+
+/// The edit's body, or the rule errors that keep it from being sent.
+pub fn edit_body(
+    values: &FormValues,
+    p: &Product,
+    catalog: &[ProductCategory],
+) -> Result<ProductWrite, Vec<FieldError>> {
+    let current = (p.product_category.as_str(), p.product_subcategory.as_str());
+    rules::product_update(&changes(values, p), catalog, current)
+}
+
+/// The `e` form, holding the product's values.
+pub fn edit_form(catalog: &Catalog, p: &Product) -> Form {
+    let checked = Arc::clone(catalog);
+    let product = p.clone();
+    let mut form = Form::new(fields(catalog));
+    for (name, value) in current_json(p) {
+        form = match value {
+            Value::Bool(b) => form.with_value(&name, b),
+            Value::String(s) => form.with_value(&name, s.as_str()),
+            _ => form,
+        };
+    }
+    form.with_validator(move |values| {
+        edit_body(values, &product, &checked)
+            .err()
+            .unwrap_or_default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::widgets::form::FieldValue;
+
+    fn catalog() -> Catalog {
+        Arc::new(crate::sandbox::reference::product_catalog())
+    }
+
+    fn product() -> Product {
+        serde_json::from_value(serde_json::json!({
+            "id": "prod_1", "external_id": "shop-1", "sku": [], "code": "TEE-100",
+            "name": "Tee", "description": "Cotton tee", "status": "APPROVED",
+            "product_category": "PHYSICAL", "product_subcategory": "GENERAL_CLOTHING",
+            "tax_exempt": false, "source": "API", "connection_id": null,
+            "classification_failed": false
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_new_product_needs_a_category_whose_subcategory_it_is() {
+        let c = catalog();
+        let form = create_form(&c)
+            .with_value("external_id", FieldValue::from("sku-9"))
+            .with_value("name", FieldValue::from("Mug"));
+        let errors = create_body(&form.values(), &c).unwrap_err();
+        let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
+        assert_eq!(paths, ["product_category", "product_subcategory"]);
+        let form = form
+            .with_value("product_category", FieldValue::Choice("DIGITAL".into()))
+            .with_value(
+                "product_subcategory",
+                FieldValue::Choice("GENERAL_CLOTHING".into()),
+            );
+        let errors = create_body(&form.values(), &c).unwrap_err();
+        assert_eq!(errors[0].field_path(), "product_subcategory");
+        let form = form.with_value("product_category", FieldValue::Choice("PHYSICAL".into()));
+        let body = create_body(&form.values(), &c).unwrap();
+        assert_eq!(body.tax_exempt, Some(false));
+        assert_eq!(
+            body.product_subcategory.as_deref(),
+            Some("GENERAL_CLOTHING")
+        );
+    }
+
+    #[test]
+    fn an_edit_sends_only_what_changed() {
+        let c = catalog();
+        let form = edit_form(&c, &product());
+        assert!(!form.is_dirty());
+        assert_eq!(
+            edit_body(&form.values(), &product(), &c),
+            Ok(ProductWrite::default())
+        );
+        let form = form.with_value("name", FieldValue::from("Tee (organic)"));
+        assert_eq!(
+            edit_body(&form.values(), &product(), &c),
+            Ok(ProductWrite {
+                name: Some("Tee (organic)".into()),
+                ..ProductWrite::default()
+            })
+        );
+    }
+
+    #[test]
+    fn a_subcategory_shows_its_description_and_example() {
+        let choices = subcategory_choices(&catalog());
+        let clothing = choices
+            .iter()
+            .find(|c| c.value == "GENERAL_CLOTHING")
+            .unwrap();
+        assert_eq!(clothing.label, "GENERAL_CLOTHING (PHYSICAL)");
+        assert_eq!(
+            clothing.explanation,
+            "Clothing. Such as T-shirts, jackets, shoes"
+        );
+    }
+}

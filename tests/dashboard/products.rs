@@ -1,0 +1,400 @@
+//! The Products pane through the real loop: the list with its marks and filters, "needs
+//! classification" on one key, the new-product form refusing a missing category and a
+//! subcategory of another category before anything is sent, and an edit sending only the change.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, to_bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+use crossterm::event::{KeyCode, KeyModifiers};
+use taxdash::model::filters::ProductFilter;
+use taxdash::model::{PageParams, ProductStatus};
+use tokio::net::TcpListener;
+
+use crate::harness::{Dashboard, Options};
+
+/// Switches to the Products tab with its number key.
+fn open_tab(d: &Dashboard) {
+    let number = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Products")
+        .expect("a Products tab")
+        + 1;
+    let key = char::from_digit(number as u32, 10).expect("a tab number key");
+    d.char(key);
+}
+
+async fn total(d: &Dashboard, filter: &ProductFilter) -> u64 {
+    d.client
+        .list_products(filter, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .total
+}
+
+fn submit(d: &Dashboard) {
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+}
+
+async fn open_list(d: &Dashboard) -> u64 {
+    let all = total(d, &ProductFilter::default()).await;
+    open_tab(d);
+    d.wait_until("the product list", Duration::from_secs(10), |s| {
+        s.contains("Products — all products") && s.contains(&format!("row 1 of {all} "))
+    })
+    .await;
+    all
+}
+
+/// The write requests (method, path, body) a relay in front of the sandbox saw.
+type Writes = Arc<Mutex<Vec<(String, String, serde_json::Value)>>>;
+
+#[derive(Clone)]
+struct Recorder {
+    target: String,
+    http: reqwest::Client,
+    writes: Writes,
+}
+
+async fn record(State(r): State<Recorder>, request: Request) -> Response {
+    let path = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let method = request.method().clone();
+    let headers = request.headers().clone();
+    let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
+    if method != axum::http::Method::GET {
+        let json = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+        r.writes
+            .lock()
+            .unwrap()
+            .push((method.to_string(), path.clone(), json));
+    }
+    let mut call = r
+        .http
+        .request(method, format!("{}{path}", r.target))
+        .body(body.to_vec());
+    for (name, value) in &headers {
+        if name != header::HOST && name != header::CONTENT_LENGTH {
+            call = call.header(name, value);
+        }
+    }
+    let answer = call.send().await.expect("the sandbox answers");
+    let status = answer.status();
+    let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
+    let mut response = Response::new(Body::from(answer.bytes().await.unwrap()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        kind.unwrap_or(HeaderValue::from_static("application/json")),
+    );
+    response
+}
+
+/// The dashboard behind a relay that records every write.
+async fn recorded() -> (Dashboard, Writes) {
+    let writes: Writes = Arc::default();
+    let kept = Arc::clone(&writes);
+    let d = Dashboard::start_behind(Options::default(), |target| async move {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = Recorder {
+            target,
+            http: reqwest::Client::new(),
+            writes: kept,
+        };
+        let router = Router::new().fallback(record).with_state(state);
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        base
+    })
+    .await;
+    (d, writes)
+}
+
+#[tokio::test]
+async fn the_list_marks_unclassified_products_and_filters_them_on_one_key() {
+    let d = Dashboard::start(Options::default()).await;
+    let all = open_list(&d).await;
+    let screen = d.screen();
+    for column in ["Name", "Status", "Category", "Subcategory"] {
+        assert!(screen.contains(column), "the {column} column: {screen}");
+    }
+    let waiting = ProductFilter {
+        status_in: vec![ProductStatus::Pending, ProductStatus::PartiallyApproved],
+        ..ProductFilter::default()
+    };
+    let count = total(&d, &waiting).await;
+    assert!(count > 0 && count < all);
+    d.char('u');
+    let screen = d
+        .wait_until(
+            "the products needing classification",
+            Duration::from_secs(10),
+            |s| s.contains("needing classification") && s.contains(&format!("row 1 of {count} ")),
+        )
+        .await;
+    assert!(!screen.contains(" APPROVED "), "{screen}");
+    assert!(screen.contains('!') || screen.contains('✗'), "{screen}");
+
+    // The `/` filter: a category and a source, as the service filters them.
+    let digital = ProductFilter {
+        product_category_in: vec!["PHYSICAL".into()],
+        source_in: vec!["API".into()],
+        ..ProductFilter::default()
+    };
+    let count = total(&d, &digital).await;
+    d.char('/');
+    d.wait_for("Categories").await;
+    // Clear the statuses the key chose, then name the category and the source.
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Backspace);
+    d.key(KeyCode::Tab);
+    d.type_text("physical");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("api");
+    submit(&d);
+    d.wait_until("the filtered list", Duration::from_secs(10), |s| {
+        s.contains("category PHYSICAL, source API") && s.contains(&format!("row 1 of {count} "))
+    })
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn a_new_product_without_a_category_or_with_another_categorys_subcategory_sends_nothing() {
+    let (d, writes) = recorded().await;
+    let before = open_list(&d).await;
+    d.char('n');
+    // The form opens once the catalog is read.
+    d.wait_for("External ID").await;
+    d.type_text("mug-001");
+    d.key(KeyCode::Tab);
+    d.type_text("Enamel mug");
+    submit(&d);
+    d.wait_for("Field required").await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+
+    // A clothing subcategory under DIGITAL (the refused submit put the focus on the category).
+    d.char('D');
+    d.key(KeyCode::Tab);
+    d.char('G');
+    d.wait_for("GENERAL_CLOTHING (PHYSICAL)").await;
+    d.wait_for("Such as T-shirts").await;
+    submit(&d);
+    d.wait_for("is not a subcategory of DIGITAL").await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+    assert_eq!(total(&d, &ProductFilter::default()).await, before);
+
+    // PHYSICAL, and it is created.
+    d.key(KeyCode::BackTab);
+    d.char('P');
+    submit(&d);
+    d.wait_for("Product Enamel mug created.").await;
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].0, "POST");
+    assert_eq!(sent[0].2["product_category"], "PHYSICAL");
+    assert_eq!(sent[0].2["product_subcategory"], "GENERAL_CLOTHING");
+    assert_eq!(total(&d, &ProductFilter::default()).await, before + 1);
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn an_edit_sends_only_the_field_that_changed() {
+    let (d, writes) = recorded().await;
+    open_list(&d).await;
+    let first = d
+        .client
+        .list_products(&ProductFilter::default(), PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    d.char('e');
+    d.wait_for(&format!("edit {}", first.name)).await;
+    d.wait_for("External ID").await;
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::End);
+    d.type_text(" v2");
+    submit(&d);
+    d.wait_for("saved.").await;
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].0, "PUT");
+    assert_eq!(sent[0].1, format!("/v1/products/{}", first.id));
+    assert_eq!(
+        sent[0].2,
+        serde_json::json!({ "name": format!("{} v2", first.name) })
+    );
+    let after = d.client.get_product(&first.id).await.unwrap();
+    assert_eq!(after.name, format!("{} v2", first.name));
+    assert_eq!(after.product_category, first.product_category);
+    d.quit().await;
+}
+
+/// Switches to the tab titled `title` with its number key.
+fn open_titled(d: &Dashboard, title: &str) {
+    let number = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == title)
+        .expect("the tab")
+        + 1;
+    d.char(char::from_digit(number as u32, 10).expect("a tab number key"));
+}
+
+#[tokio::test]
+async fn a_customer_lists_their_transactions_a_return_those_it_covers_a_registration_its_returns() {
+    let d = Dashboard::start(Options {
+        size: (160, 60),
+        ..Options::default()
+    })
+    .await;
+    let first = d
+        .client
+        .list_customers(
+            &taxdash::model::filters::CustomerFilter::default(),
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let theirs = d
+        .client
+        .list_customer_transactions(&first.id)
+        .await
+        .unwrap();
+    open_titled(&d, "Customers");
+    d.wait_until("the customers", Duration::from_secs(10), |s| {
+        s.contains("Customers — all customers") && s.contains("row 1 of")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    let expected = theirs.first().map_or("none", |t| t.external_id.as_str());
+    let screen = d
+        .wait_until(
+            "the customer's transactions",
+            Duration::from_secs(10),
+            |s| s.contains("Transactions") && s.contains(expected),
+        )
+        .await;
+    assert!(screen.contains(&first.id), "{screen}");
+
+    let filing = d
+        .client
+        .list_filings(
+            &taxdash::model::filters::FilingFilter::default(),
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let covered = d.client.list_filing_transactions(&filing.id).await.unwrap();
+    open_titled(&d, "Filings");
+    d.wait_until("the filings", Duration::from_secs(10), |s| {
+        s.contains("Filings — every status") && s.contains("row 1 of")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    let expected = covered.first().map_or("none", |t| t.external_id.as_str());
+    d.wait_until(
+        "the transactions the return covers",
+        Duration::from_secs(10),
+        |s| s.contains("Transactions covered") && s.contains(expected),
+    )
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_customer_form_checks_the_address_and_takes_a_suggestion() {
+    let d = Dashboard::start(Options {
+        size: (140, 60),
+        ..Options::default()
+    })
+    .await;
+    open_titled(&d, "Customers");
+    d.wait_until("the customers", Duration::from_secs(10), |s| {
+        s.contains("Customers — all customers") && s.contains("row 1 of")
+    })
+    .await;
+    d.char('n');
+    d.wait_for("Address: not checked").await;
+    d.type_text("Grace Hopper");
+    for _ in 0..4 {
+        d.key(KeyCode::Tab);
+    }
+    d.type_text("1 Congress Ave");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("Austin");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Tab);
+    d.type_text("TX");
+    d.key(KeyCode::Tab);
+    d.type_text("10001");
+    d.key(KeyCode::Tab);
+    d.type_text("US");
+    d.key_with(KeyCode::Char('l'), KeyModifiers::CONTROL);
+    let screen = d
+        .wait_until("the check", Duration::from_secs(10), |s| {
+            s.contains("Address: PARTIALLY_VERIFIED")
+        })
+        .await;
+    assert!(
+        screen.contains("› 1 CONGRESS AVE, AUSTIN, TX 78701, US (TRAVIS)"),
+        "{screen}"
+    );
+    d.key_with(KeyCode::Char('t'), KeyModifiers::CONTROL);
+    d.wait_for("Address taken").await;
+    d.key_with(KeyCode::Char('l'), KeyModifiers::CONTROL);
+    d.wait_for("Address: VERIFIED").await;
+    submit(&d);
+    d.wait_for("Customer Grace Hopper created.").await;
+    let found = d
+        .client
+        .list_customers(
+            &taxdash::model::filters::CustomerFilter {
+                search_query: Some("Grace Hopper".into()),
+                ..Default::default()
+            },
+            PageParams::new(1, 5),
+        )
+        .await
+        .unwrap()
+        .items;
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].postal_code.as_deref(), Some("78701"));
+    assert_eq!(found[0].county.as_deref(), Some("TRAVIS"));
+    assert_eq!(found[0].city.as_deref(), Some("AUSTIN"));
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn a_transactions_product_opens_on_the_products_tab() {
+    let d = Dashboard::start(Options::default()).await;
+    open_titled(&d, "Transactions");
+    d.wait_until("the transactions", Duration::from_secs(10), |s| {
+        s.contains("Transactions —") && s.contains("row 1 of")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Transactions — ORD-").await;
+    d.char(':');
+    d.type_text("product");
+    d.key(KeyCode::Enter);
+    // The Products tab, searching for the first line's product id.
+    d.wait_until("the product search", Duration::from_secs(10), |s| {
+        s.contains("Products — matching \"prod_sku_")
+    })
+    .await;
+    d.quit().await;
+}
