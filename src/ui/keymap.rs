@@ -303,9 +303,10 @@ impl Default for Keymap {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
             CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find, Help,
-            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, NeedsClassification, New, NextPane, NextSection,
-            Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause, PrevPane, PrevSection, Quit,
-            Refresh, Reveal, Right, SaveFile, Sort, SortReverse, TaxId, ToggleView, Top, Up,
+            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, NeedsClassification, New,
+            NextPane, NextSection, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
+            PrevPane, PrevSection, Quit, Refresh, Reveal, Right, SaveFile, Sort, SortReverse,
+            TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;

@@ -153,7 +153,9 @@ pub enum Op {
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
-            Op::Record | Op::Oss | Op::Form | Op::Filings | Op::Reveal(_) | Op::RevealAll => Scope::Detail,
+            Op::Record | Op::Oss | Op::Form | Op::Filings | Op::Reveal(_) | Op::RevealAll => {
+                Scope::Detail
+            }
             Op::Deregister
             | Op::RegisterForm
             | Op::Register
