@@ -239,6 +239,7 @@ fn screenshots() {
         ("exemptions", "exemptions"),
         ("customers", "customers"),
         ("transactions", "transactions"),
+        ("products", "products"),
     ] {
         t.send(":");
         t.send(&format!("{pane}\r"));
@@ -246,7 +247,23 @@ fn screenshots() {
         std::thread::sleep(Duration::from_millis(300));
         save(&t, shot);
     }
+    // Registering in Texas: the form generated from the jurisdiction's schema.
+    t.send(":");
+    t.send("registrations\r");
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("n");
+    t.wait_for("Register", Duration::from_secs(10));
+    t.send("Texas");
+    std::thread::sleep(Duration::from_millis(300));
+    t.send("\r");
+    t.wait_for("Filing frequency", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(500));
+    save(&t, "register-texas");
+    t.send("\x1b");
+    std::thread::sleep(Duration::from_millis(300));
     t.send("q");
+    std::thread::sleep(Duration::from_millis(300));
+    t.send("y");
     assert!(t.wait_exit(Duration::from_secs(10)).success());
 }
 
