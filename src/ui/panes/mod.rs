@@ -1,6 +1,7 @@
 //! The dashboard's panes, one module each. A new pane is a new module and one line in [`all`].
 
 pub mod customers;
+pub mod detail_lists;
 pub mod exemptions;
 pub mod filings;
 pub mod filter_codes;
@@ -9,7 +10,6 @@ pub mod nexus;
 pub mod overview;
 pub mod products;
 pub mod registrations;
-pub mod related;
 pub mod relations;
 pub mod transactions;
 

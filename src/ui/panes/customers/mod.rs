@@ -20,7 +20,7 @@ use crate::model::filters::CustomerFilter;
 use crate::model::{Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::related;
+use crate::ui::panes::detail_lists;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
@@ -380,12 +380,12 @@ impl PaneSpec for Customers {
             }
             (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.related = Some(related::transactions(TRANSACTIONS, &list));
+                    d.related = Some(detail_lists::transactions(TRANSACTIONS, &list));
                 }
             }
             (Op::Transactions, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.related = Some(related::failed(TRANSACTIONS, failure.message));
+                    d.related = Some(detail_lists::failed(TRANSACTIONS, failure.message));
                 }
             }
             (Op::Create | Op::SaveTax, Err(failure)) => {

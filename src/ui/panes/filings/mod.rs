@@ -28,8 +28,8 @@ use crate::model::filters::FilingFilter;
 use crate::model::{Filing, FilingStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::panes::detail_lists;
 use crate::ui::panes::marks::Marked;
-use crate::ui::panes::related;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
@@ -472,13 +472,13 @@ impl PaneSpec for Filings {
             }
             (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.related = Some(related::transactions(COVERED, &list));
+                    d.related = Some(detail_lists::transactions(COVERED, &list));
                 }
             }
             (Op::Transactions, Ok(reply)) => unexpected("the filing's transactions", &reply, ctx),
             (Op::Transactions, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.related = Some(related::failed(COVERED, failure.message));
+                    d.related = Some(detail_lists::failed(COVERED, failure.message));
                 }
             }
             (Op::Record | Op::Refresh, Ok(reply)) => unexpected("the filing", &reply, ctx),

@@ -26,7 +26,7 @@ use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::related;
+use crate::ui::panes::detail_lists;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests,
@@ -426,9 +426,11 @@ impl Registrations {
                 d.extras.form = Some(Ok(f));
             }
             (Op::Filings, Ok(Reply::Registrations(RegistrationReply::Filings(page)))) => {
-                d.extras.filings = Some(related::filings(RETURNS, &page.items));
+                d.extras.filings = Some(detail_lists::filings(RETURNS, &page.items));
             }
-            (Op::Filings, Err(f)) => d.extras.filings = Some(related::failed(RETURNS, f.message)),
+            (Op::Filings, Err(f)) => {
+                d.extras.filings = Some(detail_lists::failed(RETURNS, f.message))
+            }
             (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
             (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
             (_, Err(f)) => ctx.notify(Level::Error, f.message),

@@ -1,4 +1,5 @@
-//! Related records listed under a detail: a transaction on one line.
+//! Related records listed under a detail (a customer's transactions, a registration's returns):
+//! one line each. Jumps to related records are in `relations`.
 
 use crate::model::{Filing, Transaction};
 use crate::ui::skeleton::Related;
