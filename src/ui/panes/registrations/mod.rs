@@ -429,7 +429,7 @@ impl Registrations {
                 d.extras.filings = Some(detail_lists::filings(RETURNS, &page.items));
             }
             (Op::Filings, Err(f)) => {
-                d.extras.filings = Some(detail_lists::failed(RETURNS, f.message))
+                d.extras.filings = Some(detail_lists::failed(RETURNS, f.message));
             }
             (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
             (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
