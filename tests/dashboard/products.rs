@@ -51,7 +51,7 @@ async fn open_list(d: &Dashboard) -> u64 {
 }
 
 /// The write requests (method, path, body) a relay in front of the sandbox saw.
-type Writes = Arc<Mutex<Vec<(String, String, serde_json::Value)>>>;
+pub type Writes = Arc<Mutex<Vec<(String, String, serde_json::Value)>>>;
 
 #[derive(Clone)]
 struct Recorder {
@@ -98,7 +98,7 @@ async fn record(State(r): State<Recorder>, request: Request) -> Response {
 }
 
 /// The dashboard behind a relay that records every write.
-async fn recorded() -> (Dashboard, Writes) {
+pub async fn recorded() -> (Dashboard, Writes) {
     let writes: Writes = Arc::default();
     let kept = Arc::clone(&writes);
     let d = Dashboard::start_behind(Options::default(), |target| async move {

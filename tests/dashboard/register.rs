@@ -206,7 +206,7 @@ async fn read_only_mode_refuses_to_register() {
 
 #[tokio::test]
 async fn editing_sends_only_the_field_changed() {
-    let d = Dashboard::start(Options::default()).await;
+    let (d, writes) = crate::products::recorded().await;
     d.wait_for("row 1 of").await;
     d.filter_to_state("TX", true).await;
     let before = registrations(&d)
@@ -233,6 +233,17 @@ async fn editing_sends_only_the_field_changed() {
     }
     d.key(KeyCode::Enter);
     d.wait_for("Saved the changes").await;
+    // The body the service received holds the comment and nothing else.
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(
+        sent,
+        vec![(
+            "PUT".to_owned(),
+            format!("/v1/registrations/{}", before.id),
+            serde_json::json!({ "comment": "Outlet moved to Austin" }),
+        )],
+        "only the changed field is sent"
+    );
     let after = d.client.get_registration(&before.id).await.unwrap();
     assert_eq!(after.comment.as_deref(), Some("Outlet moved to Austin"));
     assert_eq!(after.registration_email, before.registration_email);
