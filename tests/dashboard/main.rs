@@ -18,5 +18,6 @@ mod overview;
 mod products;
 mod register;
 mod registrations;
+mod relay;
 mod snapshots;
 mod transactions;

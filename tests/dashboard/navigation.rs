@@ -373,54 +373,6 @@ async fn find_by_external_id_lists_the_transaction_and_enter_opens_it() {
     d.quit().await;
 }
 
-/// Relays every request to the sandbox, answering those whose query holds `slow` late.
-async fn slow_relay(target: String, slow: String) -> String {
-    use axum::body::{Body, to_bytes};
-    use axum::extract::{Request, State};
-    use axum::http::header;
-    use axum::response::Response;
-
-    async fn relay(State((target, slow)): State<(String, String)>, request: Request) -> Response {
-        let path = request
-            .uri()
-            .path_and_query()
-            .map_or("/", |p| p.as_str())
-            .to_owned();
-        if path.contains(&slow) {
-            tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-        }
-        let method = request.method().clone();
-        let headers = request.headers().clone();
-        let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
-        let mut call = reqwest::Client::new()
-            .request(method, format!("{target}{path}"))
-            .body(body.to_vec());
-        for (name, value) in &headers {
-            if name != header::HOST && name != header::CONTENT_LENGTH {
-                call = call.header(name, value);
-            }
-        }
-        let answer = call.send().await.expect("the sandbox answers");
-        let mut response = Response::new(Body::from(answer.status().as_u16().to_string()));
-        let status = answer.status();
-        let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
-        *response.body_mut() = Body::from(answer.bytes().await.unwrap());
-        *response.status_mut() = status;
-        if let Some(kind) = kind {
-            response.headers_mut().insert(header::CONTENT_TYPE, kind);
-        }
-        response
-    }
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let router = axum::Router::new()
-        .fallback(relay)
-        .with_state((target, slow));
-    tokio::spawn(async move { axum::serve(listener, router).await });
-    base
-}
-
 #[tokio::test]
 async fn find_by_text_lists_kinds_and_drops_an_older_querys_late_answers() {
     // Two demo customers' names: the first one's search is slow.
@@ -443,7 +395,10 @@ async fn find_by_text_lists_kinds_and_drops_an_older_querys_late_answers() {
         .expect("two different first names")
         .to_owned();
     let slow = old.clone();
-    let d = Dashboard::start_behind(Options::default(), |target| slow_relay(target, slow)).await;
+    let d = Dashboard::start_behind(Options::default(), |target| {
+        crate::relay::Relay::slowing(slow, std::time::Duration::from_millis(1500)).serve(target)
+    })
+    .await;
     d.wait_for("row 1 of").await;
 
     find(&d, &old);

@@ -20,8 +20,8 @@ use taxdash::model::{
 };
 use taxdash::rules::attention::{Standing, standings};
 
-use crate::failed_load::Relay;
 use crate::harness::{Dashboard, Options, TODAY};
+use crate::relay::Relay;
 
 fn options(size: (u16, u16)) -> Options {
     Options {
@@ -342,7 +342,7 @@ async fn a_count_that_fails_says_so_and_the_others_fill_in() {
     let broken = Arc::new(AtomicBool::new(true));
     let switch = broken.clone();
     let d = Dashboard::start_behind(options((200, 50)), |target| {
-        Relay::serve(target, "/v1/exemptions", switch)
+        Relay::breaking("/v1/exemptions", switch).serve(target)
     })
     .await;
     let screen = complete(&d).await;

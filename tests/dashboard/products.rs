@@ -2,20 +2,15 @@
 //! classification" on one key, the new-product form refusing a missing category and a
 //! subcategory of another category before anything is sent, and an edit sending only the change.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
-use axum::body::{Body, to_bytes};
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
-use axum::response::Response;
 use crossterm::event::{KeyCode, KeyModifiers};
 use taxdash::model::filters::ProductFilter;
 use taxdash::model::{PageParams, ProductStatus};
-use tokio::net::TcpListener;
 
 use crate::harness::{Dashboard, Options};
+use crate::relay::{Relay, Writes};
 
 /// Switches to the Products tab with its number key.
 fn open_tab(d: &Dashboard) {
@@ -50,68 +45,12 @@ async fn open_list(d: &Dashboard) -> u64 {
     all
 }
 
-/// The write requests (method, path, body) a relay in front of the sandbox saw.
-pub type Writes = Arc<Mutex<Vec<(String, String, serde_json::Value)>>>;
-
-#[derive(Clone)]
-struct Recorder {
-    target: String,
-    http: reqwest::Client,
-    writes: Writes,
-}
-
-async fn record(State(r): State<Recorder>, request: Request) -> Response {
-    let path = request
-        .uri()
-        .path_and_query()
-        .map_or("/", |p| p.as_str())
-        .to_owned();
-    let method = request.method().clone();
-    let headers = request.headers().clone();
-    let body = to_bytes(request.into_body(), usize::MAX).await.unwrap();
-    if method != axum::http::Method::GET {
-        let json = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
-        r.writes
-            .lock()
-            .unwrap()
-            .push((method.to_string(), path.clone(), json));
-    }
-    let mut call = r
-        .http
-        .request(method, format!("{}{path}", r.target))
-        .body(body.to_vec());
-    for (name, value) in &headers {
-        if name != header::HOST && name != header::CONTENT_LENGTH {
-            call = call.header(name, value);
-        }
-    }
-    let answer = call.send().await.expect("the sandbox answers");
-    let status = answer.status();
-    let kind = answer.headers().get(header::CONTENT_TYPE).cloned();
-    let mut response = Response::new(Body::from(answer.bytes().await.unwrap()));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        kind.unwrap_or(HeaderValue::from_static("application/json")),
-    );
-    response
-}
-
 /// The dashboard behind a relay that records every write.
 pub async fn recorded() -> (Dashboard, Writes) {
     let writes: Writes = Arc::default();
     let kept = Arc::clone(&writes);
-    let d = Dashboard::start_behind(Options::default(), |target| async move {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = Recorder {
-            target,
-            http: reqwest::Client::new(),
-            writes: kept,
-        };
-        let router = Router::new().fallback(record).with_state(state);
-        tokio::spawn(async move { axum::serve(listener, router).await });
-        base
+    let d = Dashboard::start_behind(Options::default(), |target| {
+        Relay::recording(kept).serve(target)
     })
     .await;
     (d, writes)
