@@ -1,7 +1,6 @@
 //! The Customers pane: the paged list with its search, the detail of one customer with its tax
 //! registrations, the new-customer form and the tax registration form.
 
-mod address;
 mod columns;
 mod detail;
 mod filter;
@@ -10,9 +9,7 @@ mod forms;
 use crate::effect::{CustomerCall, CustomerReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
-
-use self::address::{AddressKey, AddressPanel, address_key, address_of};
+use ratatui::layout::Rect;
 
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Goto, Reply};
@@ -24,9 +21,11 @@ use crate::ui::panes::related;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, may_write, open_detail, refused, unexpected,
+    Scope, Screen, Skeleton, address_checked, address_step, may_write, open_detail, refused,
+    unexpected,
 };
 use crate::ui::theme::Theme;
+use crate::ui::widgets::form::address::AddressPanel;
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// The Customers pane.
@@ -107,13 +106,7 @@ impl PaneView for CustomerForm {
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self {
-            CustomerForm::Create { form, address } => {
-                let below = address.height().min(area.height / 2);
-                let [top, bottom] =
-                    Layout::vertical([Constraint::Min(1), Constraint::Length(below)]).areas(area);
-                form.render(top, buf, theme);
-                address.draw(bottom, buf, theme);
-            }
+            CustomerForm::Create { form, address } => address.draw_with(form, area, buf, theme),
             CustomerForm::TaxId { form, .. } => form.render(area, buf, theme),
         }
     }
@@ -290,28 +283,11 @@ impl PaneSpec for Customers {
         parts: &mut Parts<Self>,
         ctx: &mut Ctx,
     ) -> Option<FormOutcome> {
-        let wanted = address_key(&key)?;
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        let Some(CustomerForm::Create { form, address }) = screen.view_mut() else {
+        let Some(CustomerForm::Create { form, address }) = parts.screen.view_mut() else {
             return None;
         };
-        match wanted {
-            AddressKey::Check => {
-                address.checking = true;
-                let call = CustomerCall::CheckAddress {
-                    address: address_of(form),
-                };
-                requests.call(ctx, Call::Customers(call), Op::Address);
-            }
-            AddressKey::Next => address.next(),
-            AddressKey::Take => {
-                if address.take(form) {
-                    ctx.notify(Level::Info, "Address taken; check it again with ctrl-l.");
-                }
-            }
-        }
+        let step = address.key(&key, form)?;
+        address_step(step, &mut parts.requests, ctx, Op::Address);
         Some(FormOutcome::None)
     }
 
@@ -367,15 +343,7 @@ impl PaneSpec for Customers {
             }
             (Op::Address, result) => {
                 if let Some(CustomerForm::Create { address, .. }) = parts.screen.view_mut() {
-                    address.checking = false;
-                    match result {
-                        Ok(Reply::Customers(CustomerReply::AddressChecked(check))) => {
-                            address.chosen = 0;
-                            address.check = Some(check);
-                        }
-                        Ok(reply) => unexpected("the address check", &reply, ctx),
-                        Err(failure) => ctx.notify(Level::Error, failure.message),
-                    }
+                    address_checked(address, result, ctx);
                 }
             }
             (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {

@@ -24,11 +24,13 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
-    Screen, Skeleton, form_hints, may_write, open_detail, page_hints, refused, unexpected,
+    Screen, Skeleton, address_checked, address_step, form_hints, may_write, open_detail,
+    page_hints, refused, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::Form;
+use crate::ui::widgets::form::address::AddressPanel;
+use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::Sort;
 
 /// Ticks between two refreshes of a transaction whose tax is not in yet (about 2 s at the
@@ -89,6 +91,7 @@ pub enum TransactionView {
     /// The estimate form, and the estimate once the service answered.
     Estimate {
         form: Form,
+        address: AddressPanel,
         result: Option<Box<EstimateResponse>>,
         state: DetailState,
     },
@@ -146,11 +149,12 @@ impl PaneView for TransactionView {
             }
             TransactionView::Estimate {
                 form,
+                address,
                 result,
                 state,
             } => match result {
                 Some(result) => estimate::estimate_detail(result, theme).render(area, buf, state),
-                None => form.render(area, buf, theme),
+                None => address.draw_with(form, area, buf, theme),
             },
             TransactionView::Terms(terms, state) => match terms {
                 Some(terms) => estimate::terms_detail(terms, theme).render(area, buf, state),
@@ -168,6 +172,8 @@ pub enum Op {
     Record,
     Credit,
     Estimate,
+    /// The address check of the estimate form.
+    Address,
     Terms,
 }
 
@@ -175,7 +181,7 @@ impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record => Scope::Detail,
-            Op::Credit | Op::Estimate | Op::Terms => Scope::Pane,
+            Op::Credit | Op::Estimate | Op::Address | Op::Terms => Scope::Pane,
         }
     }
 }
@@ -388,6 +394,28 @@ impl PaneSpec for Transactions {
         true
     }
 
+    /// Ctrl-L checks the estimate's ship-to address, Ctrl-N moves among the addresses offered,
+    /// Ctrl-T takes one.
+    fn view_key(
+        &mut self,
+        key: crossterm::event::KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> Option<FormOutcome> {
+        let Some(TransactionView::Estimate {
+            form,
+            address,
+            result: None,
+            ..
+        }) = parts.screen.view_mut()
+        else {
+            return None;
+        };
+        let step = address.key(&key, form)?;
+        address_step(step, &mut parts.requests, ctx, Op::Address);
+        Some(FormOutcome::None)
+    }
+
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Parts {
             screen, requests, ..
@@ -450,6 +478,11 @@ impl PaneSpec for Transactions {
                 open_detail(self, parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
+            (Op::Address, result) => {
+                if let Some(TransactionView::Estimate { address, .. }) = parts.screen.view_mut() {
+                    address_checked(address, result, ctx);
+                }
+            }
             (Op::Estimate, Ok(Reply::Transactions(TransactionReply::Estimate(answer)))) => {
                 if let Some(TransactionView::Estimate { result, state, .. }) =
                     parts.screen.view_mut()
@@ -487,6 +520,7 @@ impl PaneSpec for Transactions {
             "product" => Self::open_product(args, parts, ctx),
             "estimate" => parts.screen.open(TransactionView::Estimate {
                 form: estimate::estimate_form(crate::clock::today()),
+                address: AddressPanel::new(estimate::ADDRESS),
                 result: None,
                 state: DetailState::default(),
             }),
