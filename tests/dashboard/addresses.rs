@@ -1,10 +1,11 @@
-//! Addresses through the real loop: the address check in the physical nexus form.
+//! Addresses through the real loop: the address check in the physical nexus form, and the
+//! address queue of the Customers tab with a customer's address fixed from it.
 
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use taxdash::model::PageParams;
-use taxdash::model::filters::PhysicalNexusFilter;
+use taxdash::model::filters::{CustomerFilter, PhysicalNexusFilter};
+use taxdash::model::{AddressStatus, Customer, CustomerWrite, PageParams};
 
 use crate::harness::{Dashboard, Options};
 
@@ -88,5 +89,104 @@ async fn an_address_is_checked_and_a_suggestion_taken_in_the_physical_nexus_form
         .expect("the record saved with the address taken");
     assert_eq!(saved.postal_code.as_deref(), Some("80202"));
     assert_eq!(saved.city.as_deref(), Some("DENVER"));
+    d.quit().await;
+}
+
+/// Every customer the service lists.
+async fn all_customers(d: &Dashboard) -> Vec<Customer> {
+    let mut all = Vec::new();
+    for page in 1.. {
+        let got = d
+            .client
+            .list_customers(&CustomerFilter::default(), PageParams::new(page, 100))
+            .await
+            .unwrap();
+        let done = got.items.len() < 100;
+        all.extend(got.items);
+        if done {
+            break;
+        }
+    }
+    all
+}
+
+fn command(d: &Dashboard, name: &str) {
+    d.char(':');
+    d.type_text(name);
+    d.key(KeyCode::Enter);
+}
+
+#[tokio::test]
+async fn the_address_queue_lists_only_problem_addresses_and_a_fix_updates_the_customer() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    // One customer given an address whose ZIP code is not its city's.
+    let all = all_customers(&d).await;
+    let chosen = all
+        .iter()
+        .find(|c| c.name.as_deref().is_some_and(|n| n.len() > 4))
+        .expect("a named customer")
+        .clone();
+    let wrong = CustomerWrite {
+        street_1: Some("1600 Glenarm Pl".into()),
+        city: Some("Denver".into()),
+        state: Some("CO".into()),
+        postal_code: Some("80302".into()),
+        country: Some("US".into()),
+        ..CustomerWrite::default()
+    };
+    let moved = d.client.update_customer(&chosen.id, &wrong).await.unwrap();
+    assert_eq!(moved.address_status, Some(AddressStatus::PartiallyVerified));
+    let all = all_customers(&d).await;
+    let queued = all
+        .iter()
+        .filter(|c| {
+            c.address_status
+                .as_ref()
+                .is_some_and(|s| AddressStatus::NEEDS_FIXING.contains(s))
+        })
+        .count();
+    assert!(queued < all.len(), "the demo has good addresses too");
+
+    let tab = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Customers")
+        .expect("a Customers tab")
+        + 1;
+    d.char(char::from_digit(u32::try_from(tab).unwrap(), 10).unwrap());
+    d.wait_for(&format!("row 1 of {} ", all.len())).await;
+    command(&d, "addresses");
+    let screen = d.wait_for(&format!(" of {queued} ")).await;
+    assert!(
+        screen.contains("address INVALID or UNVERIFIED or PARTIALLY_VERIFIED or BLANK"),
+        "{screen}"
+    );
+
+    // Filterable: the search narrows the queue to the customer.
+    let name = chosen.name.clone().unwrap();
+    d.char('/');
+    d.wait_for("Address status").await;
+    d.type_text(&name);
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for(&format!("matching \"{name}\"")).await;
+    d.wait_for("row 1 of 1 ").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Address status").await;
+
+    command(&d, "fix-address");
+    let screen = d.wait_for("ctrl-t takes it").await;
+    assert!(
+        line_with(&screen, "Address:").contains("PARTIALLY_VERIFIED"),
+        "{screen}"
+    );
+    assert!(line_with(&screen, "› 1600").contains("80202"), "{screen}");
+    ctrl(&d, 't');
+    d.wait_for("Address taken").await;
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let screen = d.wait_for("Address of").await;
+    assert!(screen.contains("(VERIFIED)"), "{screen}");
+    let fixed = d.client.get_customer(&chosen.id).await.unwrap();
+    assert_eq!(fixed.postal_code.as_deref(), Some("80202"));
+    assert_eq!(fixed.address_status, Some(AddressStatus::Verified));
     d.quit().await;
 }

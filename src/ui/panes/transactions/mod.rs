@@ -506,7 +506,7 @@ impl PaneSpec for Transactions {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["estimate", "terms", "product"]
+        vec!["estimate", "terms", "product", "addresses"]
     }
 
     fn command(
@@ -525,6 +525,14 @@ impl PaneSpec for Transactions {
                 state: DetailState::default(),
             }),
             "terms" => Self::open_terms(parts, ctx),
+            "addresses" => {
+                // The transactions whose address needs fixing, the rest of the filter kept.
+                let mut filter = parts.list.filter().clone();
+                filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
+                parts.requests.cancel_detail(ctx);
+                parts.screen = Screen::List;
+                parts.list.apply_filter(filter, ctx);
+            }
             _ => return false,
         }
         true
