@@ -1,11 +1,15 @@
 //! Addresses through the real loop: the address check in the physical nexus form, and the
-//! address queue of the Customers tab with a customer's address fixed from it.
+//! address queue of the Customers tab with a customer's address fixed from it, and a
+//! transaction's edit (refused for a filed one).
 
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyModifiers};
-use taxdash::model::filters::{CustomerFilter, PhysicalNexusFilter};
-use taxdash::model::{AddressStatus, Customer, CustomerWrite, PageParams};
+use serde_json::json;
+use taxdash::model::filters::{CustomerFilter, PhysicalNexusFilter, TransactionFilter};
+use taxdash::model::{
+    AddressStatus, Customer, CustomerWrite, PageParams, ProcessingStatus, TransactionCreate,
+};
 
 use crate::harness::{Dashboard, Options};
 
@@ -188,5 +192,77 @@ async fn the_address_queue_lists_only_problem_addresses_and_a_fix_updates_the_cu
     let fixed = d.client.get_customer(&chosen.id).await.unwrap();
     assert_eq!(fixed.postal_code.as_deref(), Some("80202"));
     assert_eq!(fixed.address_status, Some(AddressStatus::Verified));
+    d.quit().await;
+}
+
+/// Opens the Transactions tab, shows only the transaction `external_id` and opens its detail.
+async fn open_transaction(d: &Dashboard, external_id: &str) {
+    let tab = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Transactions")
+        .expect("a Transactions tab")
+        + 1;
+    d.char(char::from_digit(u32::try_from(tab).unwrap(), 10).unwrap());
+    d.wait_for("Transactions — last 12 months").await;
+    d.char('/');
+    d.wait_for("part of an external id").await;
+    (0..40).for_each(|_| d.key(KeyCode::Backspace));
+    d.type_text(external_id);
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for("row 1 of 1 ").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Tax calculated").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+#[tokio::test]
+async fn a_filed_transaction_is_not_edited_and_an_open_one_is() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    let filed = d
+        .client
+        .list_transactions(
+            &TransactionFilter {
+                processing_status_in: vec![ProcessingStatus::FilingDone],
+                ..TransactionFilter::default()
+            },
+            PageParams::new(1, 1),
+        )
+        .await
+        .unwrap()
+        .items
+        .pop()
+        .expect("a filed demo transaction");
+    open_transaction(&d, &filed.external_id).await;
+    d.char('e');
+    let screen = d.wait_for("nothing was sent").await;
+    assert!(screen.contains("cannot be changed"), "{screen}");
+    assert!(!screen.contains("Ship-to street"), "no form: {screen}");
+    let after = d.client.get_transaction(&filed.id).await.unwrap();
+    assert_eq!(after.description, filed.description);
+    d.key(KeyCode::Esc);
+
+    let body: TransactionCreate = serde_json::from_value(json!({
+        "external_id": "ord-edit-1", "date": chrono::Utc::now().to_rfc3339(), "type": "SALE",
+        "currency": "USD", "customer": {"name": "Ada Lovelace", "external_id": "cust-ada"},
+        "addresses": [{"type": "SHIP_TO", "street_1": "1 Main St", "city": "Austin",
+                       "state": "TX", "postal_code": "78701", "country": "US"}],
+        "transaction_items": [{"external_id": "l1", "date": chrono::Utc::now().to_rfc3339(),
+                               "external_product_id": "prod_sku_kbd", "quantity": 1,
+                               "amount": "129.00"}]
+    }))
+    .unwrap();
+    let open = d.client.create_transaction(&body).await.unwrap();
+    open_transaction(&d, "ord-edit-1").await;
+    d.char('e');
+    d.wait_for("Ship-to street").await;
+    tab(&d, 1);
+    d.type_text("Corrected order");
+    d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    d.wait_for("Transaction ord-edit-1 saved.").await;
+    let edited = d.client.get_transaction(&open.id).await.unwrap();
+    assert_eq!(edited.description.as_deref(), Some("Corrected order"));
+    assert_eq!(edited.transaction_items.len(), 1, "the line kept");
+    assert_eq!(edited.state.as_deref(), Some("TX"));
     d.quit().await;
 }
