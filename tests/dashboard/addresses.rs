@@ -192,6 +192,30 @@ async fn the_address_queue_lists_only_problem_addresses_and_a_fix_updates_the_cu
     let fixed = d.client.get_customer(&chosen.id).await.unwrap();
     assert_eq!(fixed.postal_code.as_deref(), Some("80202"));
     assert_eq!(fixed.address_status, Some(AddressStatus::Verified));
+
+    // The Transactions tab's queue is the service's own address status filter.
+    let problems = TransactionFilter {
+        address_status_in: AddressStatus::NEEDS_FIXING.to_vec(),
+        ..TransactionFilter::default()
+    };
+    let total = d
+        .client
+        .list_transactions(&problems, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .total;
+    let tab = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Transactions")
+        .expect("a Transactions tab")
+        + 1;
+    d.char(char::from_digit(u32::try_from(tab).unwrap(), 10).unwrap());
+    d.wait_for("Transactions — last 12 months").await;
+    command(&d, "addresses");
+    d.wait_for("address INVALID or UNVERIFIED or PARTIALLY_VERIFIED or BLANK")
+        .await;
+    d.wait_for(&format!(" of {} ", taxdash::ui::text::thousands(total)))
+        .await;
     d.quit().await;
 }
 

@@ -157,3 +157,50 @@ pub fn edit_body(
 ) -> Result<TransactionCreate, Vec<FieldError>> {
     rules::transaction_create(&edit_json(t, values))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::widgets::form::FieldValue;
+
+    fn sale() -> Transaction {
+        serde_json::from_value(json!({
+            "id": "tran_1", "external_id": "ord-1", "date": "2026-11-01T10:00:00Z",
+            "type": "SALE", "currency": "USD", "description": "first",
+            "addresses": [
+                {"type": "BILL_TO", "city": "Dallas", "state": "TX", "country": "US"},
+                {"type": "SHIP_TO", "street_1": "1 Main St", "city": "Austin", "state": "TX",
+                 "postal_code": "78701", "country": "US"}
+            ],
+            "transaction_items": [{"id": "item_1", "external_id": "l1",
+                "external_product_id": "sku", "quantity": "2", "amount": "10.00"}],
+            "customer": {"id": "cust_1", "external_id": "c-1"}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_form_holds_the_ship_to_address_and_the_body_keeps_the_rest() {
+        let t = sale();
+        let (form, _) = edit_form(&t);
+        assert_eq!(form.values().text("city"), Some("Austin"));
+        let mut form = form;
+        form.fill("postal_code", FieldValue::from("78702"));
+        form.fill("description", FieldValue::from("second"));
+        let body = edit_body(&t, &form.values()).expect("a valid body");
+        assert_eq!(body.external_id, "ord-1");
+        assert_eq!(body.description.as_deref(), Some("second"));
+        assert_eq!(body.addresses.len(), 2, "the bill-to address kept");
+        assert_eq!(body.addresses[0].postal_code.as_deref(), Some("78702"));
+        assert_eq!(body.addresses[1].city.as_deref(), Some("Dallas"));
+        assert_eq!(body.transaction_items.len(), 1);
+        assert_eq!(body.transaction_items[0].external_product_id, "sku");
+        assert_eq!(body.customer, json!({"external_id": "c-1"}));
+
+        form.fill("external_id", FieldValue::from(""));
+        assert!(
+            edit_body(&t, &form.values()).is_err(),
+            "an external id is required"
+        );
+    }
+}
