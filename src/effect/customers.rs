@@ -22,6 +22,11 @@ pub enum CustomerCall {
     CheckAddress {
         address: AddressFields,
     },
+    /// Changes the fields given of customer `id` (PUT).
+    Update {
+        id: String,
+        body: Box<CustomerWrite>,
+    },
     /// The customer's transactions, newest first.
     Transactions {
         id: String,
@@ -47,7 +52,9 @@ impl CustomerCall {
     pub fn is_write(&self) -> bool {
         matches!(
             self,
-            CustomerCall::Create { .. } | CustomerCall::TaxRegistration { .. }
+            CustomerCall::Create { .. }
+                | CustomerCall::Update { .. }
+                | CustomerCall::TaxRegistration { .. }
         )
     }
 
@@ -58,6 +65,7 @@ impl CustomerCall {
             CustomerCall::CheckAddress { .. } => "checking the address".to_owned(),
             CustomerCall::Transactions { id } => format!("loading the transactions of {id}"),
             CustomerCall::Create { .. } => "creating a customer".to_owned(),
+            CustomerCall::Update { id, .. } => format!("saving customer {id}"),
             CustomerCall::TaxRegistration { customer_id, .. } => {
                 format!("saving a tax registration of {customer_id}")
             }

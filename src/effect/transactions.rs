@@ -4,7 +4,7 @@
 use crate::model::filters::TransactionFilter;
 use crate::model::{
     BackFilingTerms, CreditNoteRequest, EstimateRequest, EstimateResponse, Page, PageParams,
-    Transaction,
+    Transaction, TransactionCreate,
 };
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +27,11 @@ pub enum TransactionCall {
     Estimate {
         body: Box<EstimateRequest>,
     },
+    /// Rewrites transaction `id` (PUT), refused by the service for a locked or filed one.
+    Update {
+        id: String,
+        body: Box<TransactionCreate>,
+    },
     BackFilingTerms,
 }
 
@@ -41,7 +46,10 @@ pub enum TransactionReply {
 
 impl TransactionCall {
     pub fn is_write(&self) -> bool {
-        matches!(self, TransactionCall::CreditNote { .. })
+        matches!(
+            self,
+            TransactionCall::CreditNote { .. } | TransactionCall::Update { .. }
+        )
     }
 
     pub fn describe(&self) -> String {
@@ -57,6 +65,7 @@ impl TransactionCall {
                 format!("issuing a credit note on {original_id}")
             }
             TransactionCall::Estimate { .. } => "estimating tax".to_owned(),
+            TransactionCall::Update { id, .. } => format!("saving transaction {id}"),
             TransactionCall::BackFilingTerms => "loading the back-filing terms".to_owned(),
         }
     }

@@ -18,6 +18,16 @@ open_enum! {
     }
 }
 
+impl AddressStatus {
+    /// The statuses of an address that needs fixing: the address queue.
+    pub const NEEDS_FIXING: &'static [AddressStatus] = &[
+        AddressStatus::Invalid,
+        AddressStatus::Unverified,
+        AddressStatus::PartiallyVerified,
+        AddressStatus::Blank,
+    ];
+}
+
 open_enum! {
     pub enum CustomerTaxType {
         Gst = "gst",

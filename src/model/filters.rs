@@ -286,7 +286,25 @@ pub struct CustomerFilter {
     pub country: Vec<String>,
     pub state: Option<String>,
     pub source_in: Vec<String>,
+    /// Kept on this side: the service does not filter customers by address status.
+    pub address_status_in: Vec<AddressStatus>,
     pub order_by: Vec<Sort>,
+}
+
+impl CustomerFilter {
+    /// Whether part of the filter is kept on this side (the address status).
+    pub fn is_local(&self) -> bool {
+        !self.address_status_in.is_empty()
+    }
+
+    /// Whether `customer` is kept by the part of the filter kept on this side.
+    pub fn keeps(&self, customer: &crate::model::Customer) -> bool {
+        self.address_status_in.is_empty()
+            || customer
+                .address_status
+                .as_ref()
+                .is_some_and(|s| self.address_status_in.contains(s))
+    }
 }
 
 impl ListFilter for CustomerFilter {

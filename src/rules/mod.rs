@@ -61,7 +61,7 @@ pub use registration_create::{
     IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,
     registration_create, registration_update, schema_errors,
 };
-pub use transaction::{credit_note, transaction_create};
+pub use transaction::{credit_note, locked_reason, transaction_create};
 pub use values::{
     check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,
 };

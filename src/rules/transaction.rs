@@ -113,6 +113,29 @@ pub fn transaction_create(body: &Value) -> Checked<TransactionCreate> {
     c.finish(body)
 }
 
+/// Why `t` can no longer be changed, if it cannot: it is locked, or a return covering it is
+/// being filed or was filed.
+pub fn locked_reason(t: &crate::model::Transaction) -> Option<String> {
+    use crate::model::ProcessingStatus;
+    if t.locked == Some(true) {
+        return Some(format!(
+            "Transaction {} is locked and cannot be changed",
+            t.id
+        ));
+    }
+    match &t.processing_status {
+        Some(
+            ProcessingStatus::FilingStarted
+            | ProcessingStatus::FilingDone
+            | ProcessingStatus::Locked,
+        ) => Some(format!(
+            "Transaction {} is part of a filed return and cannot be changed",
+            t.id
+        )),
+        _ => None,
+    }
+}
+
 /// One line of a transaction.
 fn transaction_item(c: &mut Check) {
     c.timestamp("date");

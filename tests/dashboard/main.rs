@@ -1,6 +1,7 @@
 //! The dashboard driven through its real event loop with scripted keys, against the sandbox
 //! over loopback, drawn on a `TestBackend`.
 
+mod addresses;
 mod certificate_imports;
 mod credentials;
 mod customers;

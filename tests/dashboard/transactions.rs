@@ -223,6 +223,7 @@ async fn estimate_and_terms_work_in_read_only_mode() {
     d.type_text("estimate");
     d.key(KeyCode::Enter);
     d.wait_for("Ship-to state").await;
+    tab(&d, 2);
     d.type_text("TX");
     tab(&d, 1);
     d.type_text("78701");

@@ -21,6 +21,10 @@ pub(super) async fn execute(client: &Client, call: CustomerCall) -> ApiResult<Cu
         CustomerCall::Create { body } => {
             client.create_customer(&body).await.map(CustomerReply::One)
         }
+        CustomerCall::Update { id, body } => client
+            .update_customer(&id, &body)
+            .await
+            .map(CustomerReply::One),
         CustomerCall::TaxRegistration { customer_id, body } => client
             .put_customer_tax_registration(&customer_id, &body)
             .await

@@ -21,6 +21,10 @@ pub(super) async fn execute(client: &Client, call: TransactionCall) -> ApiResult
             .create_credit_note(&original_id, &body)
             .await
             .map(|t| TransactionReply::One(Box::new(t))),
+        TransactionCall::Update { id, body } => client
+            .update_transaction(&id, &body)
+            .await
+            .map(|t| TransactionReply::One(Box::new(t))),
         TransactionCall::Estimate { body } => client
             .estimate_tax(&body)
             .await

@@ -33,6 +33,27 @@ fn places<'p>(city: Option<&str>, state: Option<&str>, zip: Option<&str>) -> Vec
         .collect()
 }
 
+/// The verdict a check of `sent` gets: `INVALID` when it names no known place, `VERIFIED` with a
+/// street and the place's own ZIP code, else `PARTIALLY_VERIFIED`.
+pub fn status_of(sent: &AddressFields) -> &'static str {
+    let found = places(
+        sent.city.as_deref(),
+        sent.state.as_deref(),
+        sent.postal_code.as_deref(),
+    );
+    if found.is_empty() {
+        return "INVALID";
+    }
+    let zip_ok = found
+        .iter()
+        .any(|p| same(sent.postal_code.as_deref(), p.zip));
+    if zip_ok && !blank(sent.street_1.as_deref()) {
+        "VERIFIED"
+    } else {
+        "PARTIALLY_VERIFIED"
+    }
+}
+
 fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> ApiResult<T> {
     match json_body(body)? {
         None => Ok(T::default()),

@@ -9,7 +9,8 @@ use axum::extract::{Path, RawQuery, State};
 
 use super::{required_body, saved};
 use crate::model::{
-    Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType, CustomerWrite, Page,
+    AddressStatus, Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType,
+    CustomerWrite, Page,
 };
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
@@ -189,7 +190,32 @@ pub async fn update(
         {
             return Err(super::nexus::postal_code_error(rule, code));
         }
+        let moved = [
+            &request.street_1,
+            &request.street_2,
+            &request.city,
+            &request.county,
+            &request.state,
+            &request.postal_code,
+            &request.country,
+        ]
+        .iter()
+        .any(|f| f.is_some());
         apply(customer, request);
+        // A changed address is checked again, as the address validation would.
+        if moved {
+            let status = super::addresses::status_of(&crate::model::AddressFields {
+                street_1: customer.street_1.clone(),
+                street_2: customer.street_2.clone(),
+                city: customer.city.clone(),
+                county: customer.county.clone(),
+                state: customer.state.clone(),
+                postal_code: customer.postal_code.clone(),
+                country: customer.country.clone(),
+                full_address: None,
+            });
+            customer.address_status = Some(AddressStatus::parse(status));
+        }
         let customer = customer.clone();
         data.touch(Kind::Customer, id);
         customer

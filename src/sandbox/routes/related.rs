@@ -162,27 +162,7 @@ pub async fn filing_transactions(
     Ok(Json(rows))
 }
 
-/// Why `t` can no longer be changed, if it cannot: it is locked, or a return covering it is
-/// being filed or was filed.
-pub fn locked_reason(t: &Transaction) -> Option<String> {
-    if t.locked == Some(true) {
-        return Some(format!(
-            "Transaction {} is locked and cannot be changed",
-            t.id
-        ));
-    }
-    match &t.processing_status {
-        Some(
-            ProcessingStatus::FilingStarted
-            | ProcessingStatus::FilingDone
-            | ProcessingStatus::Locked,
-        ) => Some(format!(
-            "Transaction {} is part of a filed return and cannot be changed",
-            t.id
-        )),
-        _ => None,
-    }
-}
+pub use crate::rules::locked_reason;
 
 /// `PUT /v1/transactions/{id}`: the transaction rewritten from the body (the fields of a new
 /// one), its tax calculated again; refused for a locked or filed one.

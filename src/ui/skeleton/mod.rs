@@ -45,11 +45,12 @@ pub use self::screen::{
 };
 pub use self::switch::Switch;
 use crate::config::{SavedView, ViewValue};
-use crate::effect::{Failure, Goto, Reply, RequestId};
+use crate::effect::{Call, Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint, Relation, SavedState};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
+use crate::ui::widgets::form::address::{AddressPanel, AddressStep};
 use crate::ui::widgets::form::{FieldValue, FormOutcome};
 
 /// A row of a pane's list.
@@ -288,6 +289,44 @@ pub fn unexpected(what: &str, reply: &Reply, ctx: &mut Ctx) {
         Level::Error,
         format!("The service answered {what} with something else; nothing was changed."),
     );
+}
+
+/// Carries out what an address key of a form asked ([`AddressPanel::key`]): a check is sent to
+/// the service's validation as `op`, a suggestion taken is said in the footer.
+pub fn address_step<O: Operation>(
+    step: AddressStep,
+    requests: &mut Requests<O>,
+    ctx: &mut Ctx,
+    op: O,
+) {
+    match step {
+        AddressStep::Check(address) => {
+            let call = Call::Customers(crate::effect::CustomerCall::CheckAddress { address });
+            requests.call(ctx, call, op);
+        }
+        AddressStep::Taken => {
+            ctx.notify(Level::Info, "Address taken; check it again with ctrl-l.");
+        }
+        AddressStep::Nothing => ctx.notify(Level::Info, "No address to take: ctrl-l checks it."),
+        AddressStep::Moved => {}
+    }
+}
+
+/// The service's answer to an address check, shown in the form's panel.
+pub fn address_checked(panel: &mut AddressPanel, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+    match result {
+        Ok(Reply::Customers(crate::effect::CustomerReply::AddressChecked(check))) => {
+            panel.checked(check);
+        }
+        Ok(reply) => {
+            panel.failed();
+            unexpected("the address check", &reply, ctx);
+        }
+        Err(failure) => {
+            panel.failed();
+            ctx.notify(Level::Error, failure.message);
+        }
+    }
 }
 
 /// Where a [`Goto`] takes a pane: its list's filter, and the row whose detail opens.

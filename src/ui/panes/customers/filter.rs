@@ -1,9 +1,11 @@
 //! The `/` filter: a search over name, email, company and id, and the country and state, checked
 //! as typed.
 
-use crate::model::FieldError;
 use crate::model::filters::CustomerFilter;
-use crate::ui::panes::filter_codes::{check_country_and_state, given};
+use crate::model::{AddressStatus, FieldError};
+use crate::ui::panes::filter_codes::{
+    any_of_field, check_country_and_state, chosen, either, given, list_value,
+};
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
 
 /// The `/` filter form, holding the filter in force.
@@ -15,8 +17,18 @@ pub fn filter_form(current: &CustomerFilter) -> Form {
             .rule("ISO code such as US, CA or DE; empty for any"),
         FieldSpec::new("state", "State", FieldKind::Text)
             .rule("subdivision code such as CA or ON; empty for any"),
+        any_of_field(
+            "address",
+            "Address status",
+            AddressStatus::KNOWN,
+            AddressStatus::as_str,
+        ),
     ])
-    .with_validator(check_codes);
+    .with_validator(check_codes)
+    .with_value(
+        "address",
+        list_value(&current.address_status_in, AddressStatus::as_str),
+    );
     if let Some(q) = &current.search_query {
         form = form.with_value("search_query", q.as_str());
     }
@@ -43,6 +55,7 @@ pub fn filter_of(values: &FormValues) -> CustomerFilter {
             .into_iter()
             .collect(),
         state: given(values, "state").map(str::to_uppercase),
+        address_status_in: chosen(values, "address", AddressStatus::parse),
         ..CustomerFilter::default()
     }
 }
@@ -58,6 +71,10 @@ pub fn describe(filter: &CustomerFilter) -> String {
     }
     if let Some(s) = &filter.state {
         parts.push(format!("state {s}"));
+    }
+    if !filter.address_status_in.is_empty() {
+        let a = either(&filter.address_status_in, AddressStatus::as_str);
+        parts.push(format!("address {a}"));
     }
     if parts.is_empty() {
         "all customers".into()

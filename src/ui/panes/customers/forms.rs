@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use crate::model::{CustomerStatus, CustomerTaxRegistrationWrite, CustomerWrite, FieldError};
+use crate::model::{
+    Customer, CustomerStatus, CustomerTaxRegistrationWrite, CustomerWrite, FieldError,
+};
 use crate::rules;
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
 
@@ -20,6 +22,36 @@ fn create_json(values: &FormValues) -> Value {
 /// The new customer the form describes, or the rule errors that keep it from being sent.
 pub fn create_body(values: &FormValues) -> Result<CustomerWrite, Vec<FieldError>> {
     rules::customer_write(&create_json(values))
+}
+
+/// The address form of one customer, holding the address on file; its body is checked with
+/// the same rule as a new customer's, and holds only the address.
+pub fn address_form(c: &Customer) -> Form {
+    let text = |name, label| FieldSpec::new(name, label, FieldKind::Text).rule("optional");
+    let mut form = Form::new(vec![
+        text("street_1", "Street"),
+        text("street_2", "Street (second line)"),
+        text("city", "City"),
+        text("county", "County"),
+        text("state", "State"),
+        text("postal_code", "Postal code"),
+        FieldSpec::new("country", "Country", FieldKind::Text).rule("ISO code such as US"),
+    ])
+    .with_validator(|values| create_body(values).err().unwrap_or_default());
+    for (name, value) in [
+        ("street_1", &c.street_1),
+        ("street_2", &c.street_2),
+        ("city", &c.city),
+        ("county", &c.county),
+        ("state", &c.state),
+        ("postal_code", &c.postal_code),
+        ("country", &c.country),
+    ] {
+        if let Some(v) = value {
+            form = form.with_value(name, v.as_str());
+        }
+    }
+    form
 }
 
 /// The `n` form: every field optional, an email or a country given must be well formed.

@@ -1,7 +1,6 @@
 //! The Customers pane: the paged list with its search, the detail of one customer with its tax
 //! registrations, the new-customer form and the tax registration form.
 
-mod address;
 mod columns;
 mod detail;
 mod filter;
@@ -10,23 +9,23 @@ mod forms;
 use crate::effect::{CustomerCall, CustomerReply};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
-
-use self::address::{AddressKey, AddressPanel, address_key, address_of};
+use ratatui::layout::Rect;
 
 pub use self::columns::columns;
 use crate::effect::{Call, Failure, Goto, Reply};
 use crate::model::filters::CustomerFilter;
-use crate::model::{Customer, CustomerTaxRegistration};
+use crate::model::{AddressStatus, Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::detail_lists;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, may_write, open_detail, refused, unexpected,
+    Scope, Screen, Skeleton, address_checked, address_step, may_write, open_detail, refused,
+    unexpected,
 };
 use crate::ui::theme::Theme;
+use crate::ui::widgets::form::address::AddressPanel;
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// The Customers pane.
@@ -44,6 +43,7 @@ list_spec! {
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
+        kept_here: CustomerFilter::is_local, CustomerFilter::keeps,
     }
 }
 
@@ -81,18 +81,28 @@ pub enum CustomerForm {
     Create { form: Form, address: AddressPanel },
     /// The tax registration form of one customer.
     TaxId { customer: Box<Customer>, form: Form },
+    /// The address of one customer, checked and fixed.
+    Address {
+        customer: Box<Customer>,
+        form: Form,
+        address: AddressPanel,
+    },
 }
 
 impl PaneView for CustomerForm {
     fn form(&self) -> Option<&Form> {
         match self {
-            CustomerForm::Create { form, .. } | CustomerForm::TaxId { form, .. } => Some(form),
+            CustomerForm::Create { form, .. }
+            | CustomerForm::TaxId { form, .. }
+            | CustomerForm::Address { form, .. } => Some(form),
         }
     }
 
     fn form_mut(&mut self) -> Option<&mut Form> {
         match self {
-            CustomerForm::Create { form, .. } | CustomerForm::TaxId { form, .. } => Some(form),
+            CustomerForm::Create { form, .. }
+            | CustomerForm::TaxId { form, .. }
+            | CustomerForm::Address { form, .. } => Some(form),
         }
     }
 
@@ -102,22 +112,28 @@ impl PaneView for CustomerForm {
             CustomerForm::TaxId { customer, .. } => {
                 format!("tax registration of {}", display_name(customer))
             }
+            CustomerForm::Address { customer, .. } => {
+                format!("address of {}", display_name(customer))
+            }
         }
     }
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self {
-            CustomerForm::Create { form, address } => {
-                let below = address.height().min(area.height / 2);
-                let [top, bottom] =
-                    Layout::vertical([Constraint::Min(1), Constraint::Length(below)]).areas(area);
-                form.render(top, buf, theme);
-                address.draw(bottom, buf, theme);
+            CustomerForm::Create { form, address }
+            | CustomerForm::Address { form, address, .. } => {
+                address.draw_with(form, area, buf, theme);
             }
             CustomerForm::TaxId { form, .. } => form.render(area, buf, theme),
         }
     }
 }
+
+/// The key that checks an address, sent once when the address form opens.
+const ADDRESS_CHECK: KeyEvent = KeyEvent::new(
+    crossterm::event::KeyCode::Char('l'),
+    crossterm::event::KeyModifiers::CONTROL,
+);
 
 /// What the pane waits for.
 #[derive(Debug)]
@@ -130,13 +146,15 @@ pub enum Op {
     Address,
     Create,
     SaveTax,
+    /// A customer's fixed address on its way.
+    SaveAddress,
 }
 
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record | Op::Transactions => Scope::Detail,
-            Op::Create | Op::SaveTax | Op::Address => Scope::Pane,
+            Op::Create | Op::SaveTax | Op::SaveAddress | Op::Address => Scope::Pane,
         }
     }
 }
@@ -170,6 +188,56 @@ impl Customers {
             }),
             None => ctx.notify(Level::Info, "Select a customer first."),
         }
+    }
+
+    /// `:fix-address`: the address form of the customer in the detail (or the selected one),
+    /// its address on file checked at once.
+    fn open_address(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !may_write(ctx) {
+            return;
+        }
+        let current = match parts.screen.detail() {
+            Some(d) => Some(d.record.clone()),
+            None => parts.list.selected().cloned(),
+        };
+        let Some(customer) = current else {
+            ctx.notify(Level::Info, "Select a customer first.");
+            return;
+        };
+        let mut form = forms::address_form(&customer);
+        let mut address = AddressPanel::default();
+        let step = address.key(&ADDRESS_CHECK, &mut form);
+        parts.screen.open(CustomerForm::Address {
+            customer: Box::new(customer),
+            form,
+            address,
+        });
+        if let Some(step) = step {
+            address_step(step, &mut parts.requests, ctx, Op::Address);
+        }
+    }
+
+    /// `:addresses`: the list of customers whose address needs fixing (the rest of the filter
+    /// kept).
+    fn address_queue(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let mut filter = parts.list.filter().clone();
+        filter.address_status_in = AddressStatus::NEEDS_FIXING.to_vec();
+        parts.requests.cancel_detail(ctx);
+        parts.screen = Screen::List;
+        parts.list.apply_filter(filter, ctx);
+    }
+
+    fn address_saved(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let status = customer
+            .address_status
+            .as_ref()
+            .map_or_else(|| "no status".to_owned(), ToString::to_string);
+        ctx.notify(
+            Level::Success,
+            format!("Address of {} saved ({status}).", display_name(customer)),
+        );
+        open_detail(self, parts, customer, ctx);
+        parts.list.reload_at(Some(customer.id.clone()), ctx);
     }
 
     fn created(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -290,28 +358,13 @@ impl PaneSpec for Customers {
         parts: &mut Parts<Self>,
         ctx: &mut Ctx,
     ) -> Option<FormOutcome> {
-        let wanted = address_key(&key)?;
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        let Some(CustomerForm::Create { form, address }) = screen.view_mut() else {
+        let (CustomerForm::Create { form, address } | CustomerForm::Address { form, address, .. }) =
+            parts.screen.view_mut()?
+        else {
             return None;
         };
-        match wanted {
-            AddressKey::Check => {
-                address.checking = true;
-                let call = CustomerCall::CheckAddress {
-                    address: address_of(form),
-                };
-                requests.call(ctx, Call::Customers(call), Op::Address);
-            }
-            AddressKey::Next => address.next(),
-            AddressKey::Take => {
-                if address.take(form) {
-                    ctx.notify(Level::Info, "Address taken; check it again with ctrl-l.");
-                }
-            }
-        }
+        let step = address.key(&key, form)?;
+        address_step(step, &mut parts.requests, ctx, Op::Address);
         Some(FormOutcome::None)
     }
 
@@ -341,6 +394,19 @@ impl PaneSpec for Customers {
                 }
                 Err(errors) => form.set_errors(&errors),
             },
+            Some(CustomerForm::Address { customer, form, .. }) => {
+                match forms::create_body(&form.values()) {
+                    Ok(body) => {
+                        form.set_busy(true);
+                        let call = CustomerCall::Update {
+                            id: customer.id.clone(),
+                            body: Box::new(body),
+                        };
+                        requests.call(ctx, Call::Customers(call), Op::SaveAddress);
+                    }
+                    Err(errors) => form.set_errors(&errors),
+                }
+            }
             None => {}
         }
     }
@@ -356,6 +422,9 @@ impl PaneSpec for Customers {
             (Op::Create, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 self.created(&customer, parts, ctx);
             }
+            (Op::SaveAddress, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
+                self.address_saved(&customer, parts, ctx);
+            }
             (Op::SaveTax, Ok(Reply::Customers(CustomerReply::TaxRegistration(r)))) => {
                 self.tax_saved(&r, parts, ctx);
             }
@@ -366,16 +435,11 @@ impl PaneSpec for Customers {
                 }
             }
             (Op::Address, result) => {
-                if let Some(CustomerForm::Create { address, .. }) = parts.screen.view_mut() {
-                    address.checking = false;
-                    match result {
-                        Ok(Reply::Customers(CustomerReply::AddressChecked(check))) => {
-                            address.chosen = 0;
-                            address.check = Some(check);
-                        }
-                        Ok(reply) => unexpected("the address check", &reply, ctx),
-                        Err(failure) => ctx.notify(Level::Error, failure.message),
-                    }
+                if let Some(
+                    CustomerForm::Create { address, .. } | CustomerForm::Address { address, .. },
+                ) = parts.screen.view_mut()
+                {
+                    address_checked(address, result, ctx);
                 }
             }
             (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {
@@ -388,7 +452,7 @@ impl PaneSpec for Customers {
                     d.related = Some(detail_lists::failed(TRANSACTIONS, failure.message));
                 }
             }
-            (Op::Create | Op::SaveTax, Err(failure)) => {
+            (Op::Create | Op::SaveTax | Op::SaveAddress, Err(failure)) => {
                 let form = parts.screen.view_mut().and_then(PaneView::form_mut);
                 refused(form, &failure, ctx);
             }
@@ -398,13 +462,15 @@ impl PaneSpec for Customers {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["new", "tax"]
+        vec!["new", "tax", "addresses", "fix-address"]
     }
 
     fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match name {
             "new" => Self::open_create(parts, ctx),
             "tax" => Self::open_tax_form(parts, ctx),
+            "addresses" => Self::address_queue(parts, ctx),
+            "fix-address" => Self::open_address(parts, ctx),
             _ => return false,
         }
         true

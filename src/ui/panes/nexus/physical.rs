@@ -19,12 +19,14 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, may_write, question_hints, refused, unexpected,
+    RecordView, Requests, Skeleton, address_checked, address_step, may_write, question_hints,
+    refused, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::detail::{Detail, Section};
+use crate::ui::widgets::form::address::{AddressNames, AddressPanel};
 use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
@@ -156,7 +158,20 @@ static RECORD: RecordView<PhysicalNexus> = RecordView {
 };
 
 /// The record form (new or edit), drawn in a box over the list.
-pub struct Editor(NexusForm);
+pub struct Editor(NexusForm, AddressPanel);
+
+/// The record form's address fields.
+const ADDRESS: AddressNames = AddressNames {
+    state: "state_code",
+    country: "country_code",
+    ..AddressNames::PLAIN
+};
+
+impl Editor {
+    fn new(form: NexusForm) -> Self {
+        Editor(form, AddressPanel::new(ADDRESS))
+    }
+}
 
 impl PaneView for Editor {
     fn form(&self) -> Option<&Form> {
@@ -190,7 +205,7 @@ impl PaneView for Editor {
             .title(Span::styled(title, theme.title));
         let inner = block.inner(area);
         block.render(area, buf);
-        self.0.form.render(inner, buf, theme);
+        self.1.draw_with(&mut self.0.form, inner, buf, theme);
     }
 }
 
@@ -217,6 +232,8 @@ pub enum Op {
     Write,
     /// The categories of the form's jurisdiction.
     Categories,
+    /// The address check of the form.
+    Address,
 }
 
 impl Operation for Op {}
@@ -240,7 +257,7 @@ impl Physical {
 
     /// Asks for the categories of `jurisdiction` for the open form, once per jurisdiction.
     fn fetch_categories(parts: &mut Parts<Self>, jurisdiction: (String, String), ctx: &mut Ctx) {
-        let Some(Editor(editor)) = parts.screen.view_mut() else {
+        let Some(Editor(editor, _)) = parts.screen.view_mut() else {
             return;
         };
         let (country, state) = jurisdiction.clone();
@@ -267,7 +284,7 @@ impl Physical {
         };
         let editor = NexusForm::edit(&record, record_in_words(&record));
         let jurisdiction = editor.categories_for.clone();
-        parts.screen.open(Editor(editor));
+        parts.screen.open(Editor::new(editor));
         if let Some(j) = jurisdiction {
             Self::fetch_categories(parts, j, ctx);
         }
@@ -349,7 +366,7 @@ impl PaneSpec for Physical {
             }
             Action::New => {
                 if Self::may_write(parts, ctx) {
-                    parts.screen.open(Editor(NexusForm::create()));
+                    parts.screen.open(Editor::new(NexusForm::create()));
                 }
             }
             Action::Edit => {
@@ -367,14 +384,19 @@ impl PaneSpec for Physical {
         true
     }
 
-    /// Leaving the state field asks for the jurisdiction's categories, once per jurisdiction.
+    /// Leaving the state field asks for the jurisdiction's categories, once per jurisdiction;
+    /// Ctrl-L checks the address, Ctrl-N moves among the addresses offered, Ctrl-T takes one.
     fn view_key(
         &mut self,
         key: KeyEvent,
         parts: &mut Parts<Self>,
         ctx: &mut Ctx,
     ) -> Option<FormOutcome> {
-        let Editor(editor) = parts.screen.view_mut()?;
+        let Editor(editor, address) = parts.screen.view_mut()?;
+        if let Some(step) = address.key(&key, &mut editor.form) {
+            address_step(step, &mut parts.requests, ctx, Op::Address);
+            return Some(FormOutcome::None);
+        }
         let before = editor.form.focused_name();
         let outcome = editor.form.handle_key(key);
         let left_state =
@@ -391,7 +413,7 @@ impl PaneSpec for Physical {
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let body = match parts.screen.view_mut() {
-            Some(Editor(editor)) => editor.body(),
+            Some(Editor(editor, _)) => editor.body(),
             None => return,
         };
         match body {
@@ -403,13 +425,13 @@ impl PaneSpec for Physical {
                     Body::Create(body) => Call::Nexus(NexusCall::CreatePhysical { body }),
                     Body::Update(id, body) => Call::Nexus(NexusCall::UpdatePhysical { id, body }),
                 };
-                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
                     editor.form.set_busy(true);
                 }
                 parts.requests.call(ctx, call, Op::Write);
             }
             Err(errors) => {
-                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
                     editor.form.set_errors(&errors);
                 }
             }
@@ -448,14 +470,19 @@ impl PaneSpec for Physical {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
+            (Op::Address, result) => {
+                if let Some(Editor(_, address)) = parts.screen.view_mut() {
+                    address_checked(address, result, ctx);
+                }
+            }
             (Op::Categories, Ok(Reply::Nexus(NexusReply::PhysicalCategories(list)))) => {
-                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
                     editor.form.set_choices(CATEGORY, category_choices(&list));
                 }
             }
             (Op::Categories, Err(failure)) => {
                 // Leaving the state field again asks again.
-                if let Some(Editor(editor)) = parts.screen.view_mut() {
+                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
                     editor.categories_for = None;
                 }
                 ctx.notify(
@@ -527,7 +554,7 @@ mod tests {
 
     fn editor(h: &Fixture<PhysicalPane>) -> &NexusForm {
         match h.pane.parts.screen.view() {
-            Some(Editor(editor)) => editor,
+            Some(Editor(editor, _)) => editor,
             None => panic!("the form is open"),
         }
     }

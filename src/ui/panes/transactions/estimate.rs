@@ -11,6 +11,7 @@ use crate::rules;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Detail, Section};
+use crate::ui::widgets::form::address::AddressNames;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
 
 /// The `external_id` an estimate is sent with (the service requires one; nothing is stored).
@@ -58,6 +59,17 @@ pub fn estimate_body(values: &FormValues) -> Result<EstimateRequest, Vec<FieldEr
     rules::estimate(&estimate_json(values))
 }
 
+/// The estimate form's address fields.
+pub const ADDRESS: AddressNames = AddressNames {
+    street_1: "addresses.0.street_1",
+    street_2: "addresses.0.street_2",
+    city: "addresses.0.city",
+    county: "addresses.0.county",
+    state: "addresses.0.state",
+    postal_code: "addresses.0.postal_code",
+    country: "addresses.0.country",
+};
+
 /// The `:estimate` form, dated `today`, in US dollars until changed.
 pub fn estimate_form(today: NaiveDate) -> Form {
     let text = |name, label, rule| {
@@ -66,6 +78,9 @@ pub fn estimate_form(today: NaiveDate) -> Form {
             .required()
     };
     let mut specs = vec![
+        FieldSpec::new("addresses.0.street_1", "Ship-to street", FieldKind::Text)
+            .rule("optional; ctrl-l checks the address"),
+        FieldSpec::new("addresses.0.city", "Ship-to city", FieldKind::Text).rule("optional"),
         text(
             "addresses.0.state",
             "Ship-to state",

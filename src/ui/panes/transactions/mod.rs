@@ -5,6 +5,7 @@
 mod columns;
 mod credit;
 mod detail;
+mod edit;
 mod estimate;
 mod filter;
 
@@ -24,11 +25,13 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Destination, DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
-    Screen, Skeleton, form_hints, may_write, open_detail, page_hints, refused, unexpected,
+    Screen, Skeleton, address_checked, address_step, form_hints, may_write, open_detail,
+    page_hints, refused, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
-use crate::ui::widgets::form::Form;
+use crate::ui::widgets::form::address::AddressPanel;
+use crate::ui::widgets::form::{Form, FormOutcome};
 use crate::ui::widgets::paged_table::Sort;
 
 /// Ticks between two refreshes of a transaction whose tax is not in yet (about 2 s at the
@@ -89,8 +92,15 @@ pub enum TransactionView {
     /// The estimate form, and the estimate once the service answered.
     Estimate {
         form: Form,
+        address: AddressPanel,
         result: Option<Box<EstimateResponse>>,
         state: DetailState,
+    },
+    /// The edit form of one transaction, with its address check.
+    Edit {
+        transaction: Box<Transaction>,
+        form: Form,
+        address: AddressPanel,
     },
     /// The back-filing terms (`None` while they load).
     Terms(Option<Box<BackFilingTerms>>, DetailState),
@@ -100,6 +110,7 @@ impl PaneView for TransactionView {
     fn form(&self) -> Option<&Form> {
         match self {
             TransactionView::Credit { form, .. }
+            | TransactionView::Edit { form, .. }
             | TransactionView::Estimate {
                 form, result: None, ..
             } => Some(form),
@@ -110,6 +121,7 @@ impl PaneView for TransactionView {
     fn form_mut(&mut self) -> Option<&mut Form> {
         match self {
             TransactionView::Credit { form, .. }
+            | TransactionView::Edit { form, .. }
             | TransactionView::Estimate {
                 form, result: None, ..
             } => Some(form),
@@ -123,6 +135,9 @@ impl PaneView for TransactionView {
                 format!("credit note against {}", sale.external_id)
             }
             TransactionView::Estimate { .. } => "tax estimate".to_owned(),
+            TransactionView::Edit { transaction, .. } => {
+                format!("edit {}", transaction.external_id)
+            }
             TransactionView::Terms(..) => "back-filing terms".to_owned(),
         }
     }
@@ -146,12 +161,16 @@ impl PaneView for TransactionView {
             }
             TransactionView::Estimate {
                 form,
+                address,
                 result,
                 state,
             } => match result {
                 Some(result) => estimate::estimate_detail(result, theme).render(area, buf, state),
-                None => form.render(area, buf, theme),
+                None => address.draw_with(form, area, buf, theme),
             },
+            TransactionView::Edit { form, address, .. } => {
+                address.draw_with(form, area, buf, theme);
+            }
             TransactionView::Terms(terms, state) => match terms {
                 Some(terms) => estimate::terms_detail(terms, theme).render(area, buf, state),
                 None => Paragraph::new(Span::styled("loading the back-filing terms…", theme.muted))
@@ -168,6 +187,10 @@ pub enum Op {
     Record,
     Credit,
     Estimate,
+    /// The address check of the estimate or edit form.
+    Address,
+    /// A transaction's edit on its way.
+    Update,
     Terms,
 }
 
@@ -175,7 +198,7 @@ impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record => Scope::Detail,
-            Op::Credit | Op::Estimate | Op::Terms => Scope::Pane,
+            Op::Credit | Op::Estimate | Op::Address | Op::Update | Op::Terms => Scope::Pane,
         }
     }
 }
@@ -276,6 +299,36 @@ impl Transactions {
         }
     }
 
+    /// `e` or `:edit` on a transaction's detail, once its full record is in: the edit form, or
+    /// for a locked or filed transaction why it cannot be edited (nothing is sent).
+    fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !may_write(ctx) {
+            return;
+        }
+        let Screen::Detail(d) = &parts.screen else {
+            ctx.notify(
+                Level::Info,
+                "Open a transaction first (enter), then edit it.",
+            );
+            return;
+        };
+        if parts.requests.any(|op| matches!(op, Op::Record)) {
+            ctx.notify(Level::Info, "The transaction is still loading.");
+            return;
+        }
+        if let Some(why) = crate::rules::locked_reason(&d.transaction) {
+            ctx.notify(Level::Error, format!("{why}; nothing was sent."));
+            return;
+        }
+        let transaction = Box::new(d.transaction.clone());
+        let (form, address) = edit::edit_form(&transaction);
+        parts.screen.open(TransactionView::Edit {
+            transaction,
+            form,
+            address,
+        });
+    }
+
     fn open_terms(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         parts
             .requests
@@ -359,7 +412,9 @@ impl PaneSpec for Transactions {
     }
 
     fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        credit_hint(parts)
+        let mut hints = credit_hint(parts);
+        hints.push(PaneHint::action(Action::Edit, "edit"));
+        hints
     }
 
     fn view_hints(&self, view: &TransactionView) -> Vec<PaneHint> {
@@ -372,6 +427,7 @@ impl PaneSpec for Transactions {
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match (&mut parts.screen, action) {
             (Screen::List | Screen::Detail(_), Action::CreditNote) => self.credit(parts, ctx),
+            (Screen::List | Screen::Detail(_), Action::Edit) => Self::open_edit(parts, ctx),
             // Esc on an estimate's answer goes back to its form.
             (
                 Screen::View {
@@ -386,6 +442,29 @@ impl PaneSpec for Transactions {
             _ => return false,
         }
         true
+    }
+
+    /// Ctrl-L checks the estimate's ship-to address, Ctrl-N moves among the addresses offered,
+    /// Ctrl-T takes one.
+    fn view_key(
+        &mut self,
+        key: crossterm::event::KeyEvent,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> Option<FormOutcome> {
+        let (TransactionView::Estimate {
+            form,
+            address,
+            result: None,
+            ..
+        }
+        | TransactionView::Edit { form, address, .. }) = parts.screen.view_mut()?
+        else {
+            return None;
+        };
+        let step = address.key(&key, form)?;
+        address_step(step, &mut parts.requests, ctx, Op::Address);
+        Some(FormOutcome::None)
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -406,6 +485,19 @@ impl PaneSpec for Transactions {
                     Err(errors) => form.set_errors(&errors),
                 }
             }
+            Some(TransactionView::Edit {
+                transaction, form, ..
+            }) => match edit::edit_body(transaction, &form.values()) {
+                Ok(body) => {
+                    form.set_busy(true);
+                    let call = Call::Transactions(TransactionCall::Update {
+                        id: transaction.id.clone(),
+                        body: Box::new(body),
+                    });
+                    requests.call(ctx, call, Op::Update);
+                }
+                Err(errors) => form.set_errors(&errors),
+            },
             Some(TransactionView::Estimate { form, .. }) => {
                 match estimate::estimate_body(&form.values()) {
                     Ok(body) => {
@@ -450,6 +542,23 @@ impl PaneSpec for Transactions {
                 open_detail(self, parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
+            (Op::Address, result) => {
+                if let Some(
+                    TransactionView::Estimate { address, .. }
+                    | TransactionView::Edit { address, .. },
+                ) = parts.screen.view_mut()
+                {
+                    address_checked(address, result, ctx);
+                }
+            }
+            (Op::Update, Ok(Reply::Transactions(TransactionReply::One(saved)))) => {
+                ctx.notify(
+                    Level::Success,
+                    format!("Transaction {} saved.", saved.external_id),
+                );
+                open_detail(self, parts, &saved, ctx);
+                parts.list.reload_at(Some(saved.id.clone()), ctx);
+            }
             (Op::Estimate, Ok(Reply::Transactions(TransactionReply::Estimate(answer)))) => {
                 if let Some(TransactionView::Estimate { result, state, .. }) =
                     parts.screen.view_mut()
@@ -463,7 +572,7 @@ impl PaneSpec for Transactions {
                     *shown = Some(Box::new(terms));
                 }
             }
-            (Op::Credit | Op::Estimate, Err(failure)) => {
+            (Op::Credit | Op::Estimate | Op::Update, Err(failure)) => {
                 let form = parts.screen.view_mut().and_then(PaneView::form_mut);
                 refused(form, &failure, ctx);
             }
@@ -473,7 +582,7 @@ impl PaneSpec for Transactions {
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["estimate", "terms", "product"]
+        vec!["estimate", "terms", "product", "addresses", "edit"]
     }
 
     fn command(
@@ -487,10 +596,20 @@ impl PaneSpec for Transactions {
             "product" => Self::open_product(args, parts, ctx),
             "estimate" => parts.screen.open(TransactionView::Estimate {
                 form: estimate::estimate_form(crate::clock::today()),
+                address: AddressPanel::new(estimate::ADDRESS),
                 result: None,
                 state: DetailState::default(),
             }),
             "terms" => Self::open_terms(parts, ctx),
+            "edit" => Self::open_edit(parts, ctx),
+            "addresses" => {
+                // The transactions whose address needs fixing, the rest of the filter kept.
+                let mut filter = parts.list.filter().clone();
+                filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
+                parts.requests.cancel_detail(ctx);
+                parts.screen = Screen::List;
+                parts.list.apply_filter(filter, ctx);
+            }
             _ => return false,
         }
         true

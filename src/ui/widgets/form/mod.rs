@@ -12,6 +12,7 @@
 //! A wizard is a sequence of forms ending in a [`Review`] of the body, with a
 //! [`TypedConfirmation`] before a destructive step.
 
+pub mod address;
 mod render;
 mod review;
 mod schema;
