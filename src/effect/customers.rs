@@ -15,6 +15,10 @@ pub enum CustomerCall {
     Get {
         id: String,
     },
+    /// The customer a shop knows by its own id (`GET /v1/customers/external/{external_id}`).
+    GetByExternal {
+        external_id: String,
+    },
     Create {
         body: Box<CustomerWrite>,
     },
@@ -62,6 +66,9 @@ impl CustomerCall {
         match self {
             CustomerCall::List { page, .. } => format!("loading customers (page {})", page.page),
             CustomerCall::Get { id } => format!("loading customer {id}"),
+            CustomerCall::GetByExternal { external_id } => {
+                format!("finding the customer known as {external_id}")
+            }
             CustomerCall::CheckAddress { .. } => "checking the address".to_owned(),
             CustomerCall::Transactions { id } => format!("loading the transactions of {id}"),
             CustomerCall::Create { .. } => "creating a customer".to_owned(),

@@ -433,3 +433,33 @@ async fn find_by_text_lists_kinds_and_drops_an_older_querys_late_answers() {
     .await;
     d.quit().await;
 }
+
+#[tokio::test]
+async fn find_by_a_customers_external_id_lists_that_customer() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    let customer = d
+        .client
+        .list_customers(&CustomerFilter::default(), PageParams::new(1, 50))
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .find(|c| c.external_id.as_deref().is_some_and(|e| !e.is_empty()))
+        .expect("a demo customer with the shop's id");
+    let external = customer.external_id.clone().unwrap();
+    find(&d, &external);
+    let screen = d
+        .wait_until(
+            "the customer by external id",
+            std::time::Duration::from_secs(10),
+            |s| s.contains("Customer by external id") && s.contains(&customer.id),
+        )
+        .await;
+    assert!(
+        !screen.contains("Customer by external id: none"),
+        "{screen}"
+    );
+    d.key(KeyCode::Esc);
+    d.quit().await;
+}

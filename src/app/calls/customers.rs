@@ -11,6 +11,10 @@ pub(super) async fn execute(client: &Client, call: CustomerCall) -> ApiResult<Cu
             .await
             .map(CustomerReply::Page),
         CustomerCall::Get { id } => client.get_customer(&id).await.map(CustomerReply::One),
+        CustomerCall::GetByExternal { external_id } => client
+            .get_customer_by_external_id(&external_id)
+            .await
+            .map(CustomerReply::One),
         CustomerCall::CheckAddress { address } => check_address(client, &address)
             .await
             .map(CustomerReply::AddressChecked),

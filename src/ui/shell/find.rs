@@ -1,6 +1,6 @@
 //! Find anywhere (`ctrl-k`, or `:find TEXT`). An id with a known prefix opens that record; any
-//! other text is looked up as a transaction's external id and searched among customers,
-//! exemptions and transactions at once. The answers are listed grouped by kind as they arrive;
+//! other text is looked up as a transaction's and a customer's external id and searched among
+//! customers, exemptions and transactions at once. The answers are listed grouped by kind as they arrive;
 //! a newer query drops the older one's answers. Enter on a result goes to its tab with the
 //! record open.
 
@@ -34,6 +34,8 @@ pub(crate) enum FindKind {
     Record,
     /// The transaction a shop's own id names.
     External,
+    /// The customer a shop's own id names.
+    CustomerExternal,
     Customers,
     Exemptions,
     Transactions,
@@ -44,6 +46,7 @@ impl FindKind {
         match self {
             FindKind::Record => "Record",
             FindKind::External => "Transaction by external id",
+            FindKind::CustomerExternal => "Customer by external id",
             FindKind::Customers => "Customers",
             FindKind::Exemptions => "Exemptions",
             FindKind::Transactions => "Transactions",
@@ -246,6 +249,13 @@ impl Shell {
                 calls.push((
                     FindKind::External,
                     TransactionCall::GetByExternal {
+                        external_id: query.clone(),
+                    }
+                    .into(),
+                ));
+                calls.push((
+                    FindKind::CustomerExternal,
+                    CustomerCall::GetByExternal {
                         external_id: query.clone(),
                     }
                     .into(),
