@@ -1,6 +1,5 @@
 //! Reusable widgets: each holds its state, handles its keys and draws itself with the theme.
 
-pub mod calendar;
 pub mod command_line;
 pub mod confirm;
 pub mod detail;

@@ -9,7 +9,8 @@
 //! article. On a v1 profile the list works and the Tenanted features say what to change,
 //! without a call.
 
-pub(crate) mod columns;
+pub mod calendar;
+mod columns;
 mod detail;
 pub mod filter;
 mod options;

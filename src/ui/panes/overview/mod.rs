@@ -24,8 +24,8 @@ use crate::model::filters::{FilingFilter, NexusFilter, RegistrationFilter};
 use crate::rules::attention::{Standing, standings};
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::panes::filings::calendar::FilingCalendar;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::calendar::FilingCalendar;
 use crate::ui::widgets::state_map::{Direction, StateMap};
 
 /// How often the Overview refreshes by itself unless the config says otherwise.

@@ -44,9 +44,9 @@ use ratatui::layout::{Position, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use super::columns::{self, Due};
 use crate::model::{Filing, FilingStatus};
 use crate::ui::keymap::Action;
-use crate::ui::panes::filings::columns::{self, Due};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 
