@@ -37,7 +37,7 @@
 
 use std::fmt;
 
-use chrono::{Days, NaiveDate};
+use chrono::NaiveDate;
 use clap::Args;
 
 use super::Resource;
@@ -367,7 +367,6 @@ impl ListQuery {
             .filter(|c| !c.is_empty())
             .collect();
         let search = flags.search.clone();
-        let days = |n: u32| Days::new(u64::from(n));
         Ok(match resource {
             Resource::Registrations => ListQuery::Registrations(RegistrationFilter {
                 status_in: m.values(Flag::Status, RegistrationStatus::KNOWN, |s| s.as_str())?,
@@ -399,22 +398,20 @@ impl ListQuery {
                     m.values(Flag::Status, ExemptionStatus::FILTERABLE, |s| s.as_str())?;
                 let expiring = flags
                     .expiring_within
-                    .map(|n| (today, today.checked_add_days(days(n))));
-                let expired = flags.expired_within.map(|n| {
-                    (
-                        today.checked_sub_days(days(n)),
-                        today.pred_opt().unwrap_or(today),
-                    )
-                });
+                    .map(|n| DateWindow::within_next(today, u64::from(n)));
+                let expired = flags
+                    .expired_within
+                    .map(|n| DateWindow::within_last(today, u64::from(n)));
                 let ends = match (expiring, expired) {
-                    (Some((from, to)), None) => {
+                    (Some(window), None) => {
                         if status_in.is_empty() {
                             status_in = vec![ExemptionStatus::Active];
                         }
-                        Some(DateWindow::new(Some(from), to))
+                        Some(window)
                     }
-                    (None, Some((from, to))) => Some(DateWindow::new(from, Some(to))),
-                    (Some((_, to)), Some((from, _))) => Some(DateWindow::new(from, to)),
+                    (None, Some(window)) => Some(window),
+                    // Both: from the start of the past window to the end of the coming one.
+                    (Some(ahead), Some(past)) => Some(DateWindow::new(past.from, ahead.to)),
                     (None, None) => None,
                 };
                 ListQuery::Exemptions(ExemptionFilter {
@@ -476,20 +473,18 @@ impl ListQuery {
             }
             Resource::Filings => {
                 let mut status_in = m.values(Flag::Status, FilingStatus::KNOWN, |s| s.as_str())?;
-                let yesterday = today.pred_opt().unwrap_or(today);
-                let ahead = flags.due_within.map(|n| today.checked_add_days(days(n)));
+                let ahead = flags
+                    .due_within
+                    .map(|n| DateWindow::within_next(today, u64::from(n)));
                 let due = match (flags.overdue, ahead) {
                     (false, None) => None,
-                    (true, None) => Some(DateWindow::new(None, Some(yesterday))),
-                    (false, Some(to)) => Some(DateWindow::new(Some(today), to)),
-                    (true, Some(to)) => Some(DateWindow::new(None, to)),
+                    (true, None) => Some(DateWindow::before(today)),
+                    (false, Some(window)) => Some(window),
+                    // Both: everything due before the end of the coming window.
+                    (true, Some(window)) => Some(DateWindow::new(None, window.to)),
                 };
                 if due.is_some() && status_in.is_empty() {
-                    status_in = vec![
-                        FilingStatus::Unfiled,
-                        FilingStatus::Filing,
-                        FilingStatus::Paused,
-                    ];
+                    status_in = FilingStatus::NOT_FILED.to_vec();
                 }
                 ListQuery::Filings(FilingFilter {
                     status_in,

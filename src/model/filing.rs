@@ -10,6 +10,16 @@ open_enum! {
     pub enum FilingStatus { Unfiled = "UNFILED", Filed = "FILED", Filing = "FILING", Paused = "PAUSED" }
 }
 
+impl FilingStatus {
+    /// The statuses of a return not filed yet: what "overdue" and "due within" look at unless
+    /// statuses are chosen.
+    pub const NOT_FILED: [FilingStatus; 3] = [
+        FilingStatus::Unfiled,
+        FilingStatus::Filing,
+        FilingStatus::Paused,
+    ];
+}
+
 /// A return for one period of one registration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Filing {

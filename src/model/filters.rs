@@ -121,6 +121,24 @@ impl DateWindow {
         DateWindow { from, to }
     }
 
+    /// Before `today`: "overdue".
+    pub fn before(today: NaiveDate) -> Self {
+        DateWindow::new(None, today.pred_opt())
+    }
+
+    /// From `today` to `days` days ahead, both included: "due within", "expiring within".
+    pub fn within_next(today: NaiveDate, days: u64) -> Self {
+        DateWindow::new(Some(today), today.checked_add_days(chrono::Days::new(days)))
+    }
+
+    /// From `days` days ago to yesterday: "expired in the last `days` days".
+    pub fn within_last(today: NaiveDate, days: u64) -> Self {
+        DateWindow::new(
+            today.checked_sub_days(chrono::Days::new(days)),
+            today.pred_opt(),
+        )
+    }
+
     /// Whether `date` lies in the window; a missing date lies in no window.
     pub fn contains(&self, date: Option<NaiveDate>) -> bool {
         date.is_some_and(|d| self.from.is_none_or(|f| d >= f) && self.to.is_none_or(|t| d <= t))

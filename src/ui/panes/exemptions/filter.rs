@@ -1,7 +1,7 @@
 //! The filters: the live search (its text is the list's `search_query`) and the filter form for
 //! status, country and jurisdiction, codes checked as typed.
 
-use chrono::{Days, NaiveDate};
+use chrono::NaiveDate;
 
 use crate::model::filters::{DateWindow, ExemptionFilter};
 use crate::model::{ExemptionStatus, FieldError};
@@ -31,10 +31,7 @@ pub const EXPIRY_DAYS: u64 = 30;
 pub fn expiring(current: &ExemptionFilter, today: NaiveDate) -> ExemptionFilter {
     ExemptionFilter {
         status_in: vec![ExemptionStatus::Active],
-        ends: Some(DateWindow::new(
-            Some(today),
-            today.checked_add_days(Days::new(EXPIRY_DAYS)),
-        )),
+        ends: Some(DateWindow::within_next(today, EXPIRY_DAYS)),
         ..current.clone()
     }
 }
@@ -44,10 +41,7 @@ pub fn expiring(current: &ExemptionFilter, today: NaiveDate) -> ExemptionFilter 
 pub fn expired(current: &ExemptionFilter, today: NaiveDate) -> ExemptionFilter {
     ExemptionFilter {
         status_in: Vec::new(),
-        ends: Some(DateWindow::new(
-            today.checked_sub_days(Days::new(EXPIRY_DAYS)),
-            today.pred_opt(),
-        )),
+        ends: Some(DateWindow::within_last(today, EXPIRY_DAYS)),
         ..current.clone()
     }
 }

@@ -1,7 +1,7 @@
 //! The `/` filter: the statuses, the jurisdiction, the period, the date filed, and when the
 //! filings are due ("overdue", "due within N days", kept on this side).
 
-use chrono::{Days, NaiveDate};
+use chrono::NaiveDate;
 
 use crate::model::filters::{DateWindow, FilingFilter};
 use crate::model::{FieldError, FilingStatus};
@@ -13,23 +13,6 @@ use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, F
 
 /// Days ahead "due within" looks when none is typed.
 pub const DEFAULT_DUE_DAYS: u64 = 30;
-
-/// The statuses of a return not filed yet: what "overdue" looks at unless statuses are chosen.
-pub const NOT_FILED: [FilingStatus; 3] = [
-    FilingStatus::Unfiled,
-    FilingStatus::Filing,
-    FilingStatus::Paused,
-];
-
-/// The due window of "overdue" on `today`: due before today.
-pub fn overdue(today: NaiveDate) -> DateWindow {
-    DateWindow::new(None, today.pred_opt())
-}
-
-/// The due window of "due within `days` days" on `today`: today to today + `days`.
-pub fn due_within(today: NaiveDate, days: u64) -> DateWindow {
-    DateWindow::new(Some(today), today.checked_add_days(Days::new(days)))
-}
 
 fn due_choices() -> Vec<Choice> {
     vec![
@@ -133,15 +116,15 @@ pub fn filter_of(values: &FormValues, today: NaiveDate) -> FilingFilter {
     let due = match values.text("due") {
         Some("overdue") => {
             if status_in.is_empty() {
-                status_in = NOT_FILED.to_vec();
+                status_in = FilingStatus::NOT_FILED.to_vec();
             }
-            Some(overdue(today))
+            Some(DateWindow::before(today))
         }
         Some("within") => {
             let days = given(values, "due_days")
                 .and_then(|d| d.parse().ok())
                 .unwrap_or(DEFAULT_DUE_DAYS);
-            Some(due_within(today, days))
+            Some(DateWindow::within_next(today, days))
         }
         _ => None,
     };
@@ -225,7 +208,7 @@ mod tests {
             &values(&[("due", FieldValue::Choice("overdue".into()))]),
             today(),
         );
-        assert_eq!(filter.status_in, NOT_FILED.to_vec());
+        assert_eq!(filter.status_in, FilingStatus::NOT_FILED.to_vec());
         assert_eq!(
             filter.due,
             Some(DateWindow::new(None, NaiveDate::from_ymd_opt(2026, 11, 23)))
@@ -259,7 +242,7 @@ mod tests {
             ]),
             today(),
         );
-        assert_eq!(filter.due, Some(due_within(today(), 7)));
+        assert_eq!(filter.due, Some(DateWindow::within_next(today(), 7)));
         assert!(filter.status_in.is_empty());
         assert_eq!(
             describe(&filter),

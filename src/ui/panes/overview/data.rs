@@ -22,7 +22,6 @@ use crate::model::{
 };
 use crate::ui::pane::Ctx;
 use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;
-use crate::ui::panes::filings::filter::NOT_FILED;
 use crate::ui::shell::NEEDS_TENANTED;
 
 /// Pages read of one list at most; past them a count is a lower bound.
@@ -145,12 +144,12 @@ pub fn calendar_end(today: NaiveDate) -> NaiveDate {
 /// The filter of each list (the drill-downs use the same filters, so counts agree).
 pub mod filters {
     use super::{
-        Days, ExemptionFilter, FilingFilter, FilingStatus, NOT_FILED, NaiveDate, NexusFilter,
+        Days, ExemptionFilter, FilingFilter, FilingStatus, NaiveDate, NexusFilter,
         ProcessingStatus, RegistrationFilter, TransactionFilter, TransactionStatus,
     };
+    use crate::model::filters::DateWindow;
     use crate::model::{NexusStatus, RegistrationStatus};
     use crate::ui::panes::exemptions::filter::{expired, expiring};
-    use crate::ui::panes::filings::filter::{due_within, overdue};
 
     pub fn exposed() -> NexusFilter {
         NexusFilter {
@@ -168,8 +167,8 @@ pub mod filters {
 
     pub fn overdue_filings(today: NaiveDate) -> FilingFilter {
         FilingFilter {
-            status_in: NOT_FILED.to_vec(),
-            due: Some(overdue(today)),
+            status_in: FilingStatus::NOT_FILED.to_vec(),
+            due: Some(DateWindow::before(today)),
             ..FilingFilter::default()
         }
     }
@@ -177,8 +176,8 @@ pub mod filters {
     /// Returns not filed, due from today to 30 days ahead.
     pub fn due_soon(today: NaiveDate) -> FilingFilter {
         FilingFilter {
-            status_in: NOT_FILED.to_vec(),
-            due: Some(due_within(today, 30)),
+            status_in: FilingStatus::NOT_FILED.to_vec(),
+            due: Some(DateWindow::within_next(today, 30)),
             ..FilingFilter::default()
         }
     }
@@ -258,7 +257,7 @@ impl Data {
             .into(),
             Ask::Filings => FilingCall::List {
                 filter: FilingFilter {
-                    status_in: NOT_FILED.to_vec(),
+                    status_in: FilingStatus::NOT_FILED.to_vec(),
                     end_date: Some(calendar_end(today)),
                     order_by: vec![Sort::asc("due_date")],
                     ..FilingFilter::default()
