@@ -32,6 +32,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "TAXDASH_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    /// The history database: the audit log and the snapshots (default: history.db in the
+    /// platform data directory; with --demo, kept in memory unless named).
+    #[arg(long, global = true, env = "TAXDASH_HISTORY", value_name = "FILE")]
+    pub history: Option<PathBuf>,
+
     /// Hide and refuse every change: browse only.
     #[arg(long)]
     pub read_only: bool,

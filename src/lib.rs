@@ -52,6 +52,7 @@ pub mod config;
 pub mod credentials;
 pub mod effect;
 pub mod export;
+pub mod history;
 pub mod model;
 pub mod rules;
 pub mod sandbox;

@@ -89,6 +89,7 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
         no_mouse: cli.no_mouse,
         theme: cli.theme,
         api: cli.api.map(taxdash::cli::ApiFlag::kind),
+        history: cli.history,
     };
     taxdash::app::run_dashboard(options)
         .await

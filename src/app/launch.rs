@@ -32,6 +32,9 @@ pub struct DashboardOptions {
     /// `--no-mouse`: leave the mouse to the terminal (its own selection), whatever the config
     /// file says.
     pub no_mouse: bool,
+    /// `--history FILE` (or `TAXDASH_HISTORY`): the history database to use instead of the
+    /// platform one (with `--demo`, instead of one in memory).
+    pub history: Option<std::path::PathBuf>,
 }
 
 /// Everything the dashboard needs, gathered before the terminal is taken over, so that a

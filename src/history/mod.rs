@@ -1,0 +1,10 @@
+//! What taxdash remembers on the user's side, in one embedded `SQLite` file (the history
+//! database): the audit log of every write it sends, and snapshots of the company's compliance
+//! state to compare and to browse offline.
+//!
+//! [`db`] opens the file, checks that it is ours and brings its schema up to date; each part
+//! adds its tables as migration steps there.
+
+pub mod db;
+
+pub use db::{History, HistoryError};
