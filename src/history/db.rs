@@ -30,7 +30,7 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The schema, one step per version: `user_version` is the number of steps applied. Steps are
 /// only ever appended; a step, once released, never changes.
-pub(crate) const MIGRATIONS: &[&str] = &[];
+pub(crate) const MIGRATIONS: &[&str] = &[super::snapshot::MIGRATION];
 
 /// Why the history database cannot be used. Every message names the file.
 #[derive(Debug, thiserror::Error)]
@@ -231,7 +231,7 @@ fn has_tables(conn: &Connection) -> bool {
 }
 
 /// `SQLite`'s error as ours: a full disk, a damaged file, or a failed write.
-fn classify(path: &Path, e: &rusqlite::Error, reading: bool) -> HistoryError {
+pub(crate) fn classify(path: &Path, e: &rusqlite::Error, reading: bool) -> HistoryError {
     use rusqlite::ErrorCode;
     match e.sqlite_error_code() {
         Some(ErrorCode::DiskFull) => HistoryError::Full {

@@ -6,5 +6,6 @@
 //! adds its tables as migration steps there.
 
 pub mod db;
+pub mod snapshot;
 
 pub use db::{History, HistoryError};

@@ -1,0 +1,432 @@
+//! Snapshots of compliance state: every record of the chosen resources, whole as the service
+//! sent it, stored under one snapshot row per run.
+//!
+//! - One transaction per snapshot: [`History::write_snapshot`] takes every record at once, so an
+//!   interrupted run leaves no half snapshot behind.
+//! - Bodies are stored once: a record unchanged since an earlier snapshot points at the body
+//!   already stored (by its SHA-256), so a daily snapshot of a quiet company costs little, and
+//!   comparing two snapshots compares hashes before it reads any body.
+//! - Records are keyed by resource (the names `taxdash export` uses) and the record's id.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rusqlite::{OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use super::{History, HistoryError};
+use crate::export::Resource;
+
+/// The migration step that makes the snapshot tables.
+pub(crate) const MIGRATION: &str = "
+    CREATE TABLE snapshot_runs (
+        id INTEGER PRIMARY KEY,
+        taken TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        organization TEXT NOT NULL,
+        api TEXT NOT NULL,
+        transactions_from TEXT,
+        transactions_to TEXT,
+        records INTEGER NOT NULL
+    );
+    CREATE INDEX snapshot_runs_scope ON snapshot_runs (profile, organization, taken);
+    CREATE TABLE snapshot_bodies (
+        hash BLOB PRIMARY KEY NOT NULL,
+        body TEXT NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE snapshot_records (
+        snapshot INTEGER NOT NULL REFERENCES snapshot_runs (id) ON DELETE CASCADE,
+        resource TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        hash BLOB NOT NULL REFERENCES snapshot_bodies (hash),
+        PRIMARY KEY (snapshot, resource, record_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX snapshot_records_record ON snapshot_records (resource, record_id);
+";
+
+/// Who and what a snapshot is of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope {
+    pub profile: String,
+    pub organization: String,
+    /// The API generation's label (`v1`, `Tenanted 2026-10-06`).
+    pub api: String,
+    /// The transactions' date range, when they were read (`--transactions FROM..TO`).
+    pub transactions: Option<(NaiveDate, NaiveDate)>,
+}
+
+/// A stored snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub id: i64,
+    pub taken: DateTime<Utc>,
+    pub scope: Scope,
+    /// How many records it holds.
+    pub records: u64,
+}
+
+/// One record of a snapshot: its resource, id, and JSON text as the service sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub resource: Resource,
+    pub id: String,
+    pub body: String,
+}
+
+/// A record's body's key: its SHA-256.
+pub fn hash_of(body: &str) -> [u8; 32] {
+    Sha256::digest(body.as_bytes()).into()
+}
+
+/// The resource a stored name stands for.
+pub fn resource_named(name: &str) -> Option<Resource> {
+    Resource::ALL.iter().copied().find(|r| r.name() == name)
+}
+
+const SELECT_RUN: &str = "SELECT id, taken, profile, organization, api, transactions_from, \
+                          transactions_to, records FROM snapshot_runs";
+
+fn read_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
+    let taken: String = row.get(1)?;
+    let day = |i: usize| -> rusqlite::Result<Option<NaiveDate>> {
+        Ok(row
+            .get::<_, Option<String>>(i)?
+            .and_then(|s| NaiveDate::parse_from_str(&s, "%Y-%m-%d").ok()))
+    };
+    let transactions = match (day(5)?, day(6)?) {
+        (Some(from), Some(to)) => Some((from, to)),
+        _ => None,
+    };
+    Ok(Snapshot {
+        id: row.get(0)?,
+        taken: DateTime::parse_from_rfc3339(&taken)
+            .map_or(DateTime::<Utc>::UNIX_EPOCH, |t| t.with_timezone(&Utc)),
+        scope: Scope {
+            profile: row.get(2)?,
+            organization: row.get(3)?,
+            api: row.get(4)?,
+            transactions,
+        },
+        records: u64::try_from(row.get::<_, i64>(7)?).unwrap_or(0),
+    })
+}
+
+impl History {
+    /// Stores `records` as one snapshot of `scope` taken at `taken`, in one transaction:
+    /// either all of it is stored, or (on any failure, a full disk included) none of it.
+    /// Answers the new snapshot's id.
+    pub fn write_snapshot(
+        &mut self,
+        scope: &Scope,
+        taken: DateTime<Utc>,
+        records: &[Record],
+    ) -> Result<i64, HistoryError> {
+        let path = self.path().to_owned();
+        let fail = |e: rusqlite::Error| super::db::classify(&path, &e, false);
+        let tx = self
+            .connection_mut()
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        let (from, to) = scope.transactions.map_or((None, None), |(f, t)| {
+            (Some(f.to_string()), Some(t.to_string()))
+        });
+        tx.execute(
+            "INSERT INTO snapshot_runs (taken, profile, organization, api, transactions_from, \
+             transactions_to, records) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                taken.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                scope.profile,
+                scope.organization,
+                scope.api,
+                from,
+                to,
+                i64::try_from(records.len()).unwrap_or(i64::MAX),
+            ],
+        )
+        .map_err(fail)?;
+        let id = tx.last_insert_rowid();
+        {
+            let mut body = tx
+                .prepare("INSERT OR IGNORE INTO snapshot_bodies (hash, body) VALUES (?1, ?2)")
+                .map_err(fail)?;
+            let mut record = tx
+                .prepare(
+                    "INSERT OR REPLACE INTO snapshot_records (snapshot, resource, record_id, hash) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(fail)?;
+            for r in records {
+                let hash = hash_of(&r.body);
+                body.execute(params![&hash[..], r.body]).map_err(fail)?;
+                record
+                    .execute(params![id, r.resource.name(), r.id, &hash[..]])
+                    .map_err(fail)?;
+            }
+        }
+        tx.commit().map_err(fail)?;
+        Ok(id)
+    }
+
+    /// The snapshots, newest first; of one profile and organization when given.
+    pub fn snapshots(&self, scope: Option<(&str, &str)>) -> Result<Vec<Snapshot>, HistoryError> {
+        let fail = |e: rusqlite::Error| self.error(&e);
+        let conn = self.connection();
+        let rows = if let Some((profile, organization)) = scope {
+            let mut stmt = conn
+                .prepare(&format!(
+                    "{SELECT_RUN} WHERE profile = ?1 AND organization = ?2 ORDER BY taken DESC, id DESC"
+                ))
+                .map_err(fail)?;
+            stmt.query_map(params![profile, organization], read_run)
+                .map_err(fail)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        } else {
+            let mut stmt = conn
+                .prepare(&format!("{SELECT_RUN} ORDER BY taken DESC, id DESC"))
+                .map_err(fail)?;
+            stmt.query_map([], read_run)
+                .map_err(fail)?
+                .collect::<rusqlite::Result<Vec<_>>>()
+        };
+        rows.map_err(fail)
+    }
+
+    /// The snapshot with id `id`, if stored.
+    pub fn snapshot(&self, id: i64) -> Result<Option<Snapshot>, HistoryError> {
+        self.connection()
+            .query_row(&format!("{SELECT_RUN} WHERE id = ?1"), [id], read_run)
+            .optional()
+            .map_err(|e| self.error(&e))
+    }
+
+    /// A snapshot's records of `resource`, ordered by id.
+    pub fn snapshot_records(
+        &self,
+        snapshot: i64,
+        resource: Resource,
+    ) -> Result<Vec<Record>, HistoryError> {
+        let fail = |e: rusqlite::Error| self.error(&e);
+        let mut stmt = self
+            .connection()
+            .prepare(
+                "SELECT r.record_id, b.body FROM snapshot_records r \
+                 JOIN snapshot_bodies b ON b.hash = r.hash \
+                 WHERE r.snapshot = ?1 AND r.resource = ?2 ORDER BY r.record_id",
+            )
+            .map_err(fail)?;
+        stmt.query_map(params![snapshot, resource.name()], |row| {
+            Ok(Record {
+                resource,
+                id: row.get(0)?,
+                body: row.get(1)?,
+            })
+        })
+        .map_err(fail)?
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .map_err(fail)
+    }
+
+    /// One record across the snapshots of `scope`, oldest first: each snapshot with the
+    /// record's body then, or `None` where that snapshot did not hold it.
+    pub fn record_history(
+        &self,
+        scope: (&str, &str),
+        resource: Resource,
+        record_id: &str,
+    ) -> Result<Vec<(Snapshot, Option<String>)>, HistoryError> {
+        let fail = |e: rusqlite::Error| self.error(&e);
+        let mut runs = self.snapshots(Some(scope))?;
+        runs.reverse();
+        let mut stmt = self
+            .connection()
+            .prepare(
+                "SELECT b.body FROM snapshot_records r JOIN snapshot_bodies b ON b.hash = r.hash \
+                 WHERE r.snapshot = ?1 AND r.resource = ?2 AND r.record_id = ?3",
+            )
+            .map_err(fail)?;
+        let mut out = Vec::with_capacity(runs.len());
+        for run in runs {
+            let body: Option<String> = stmt
+                .query_row(params![run.id, resource.name(), record_id], |r| r.get(0))
+                .optional()
+                .map_err(fail)?;
+            out.push((run, body));
+        }
+        Ok(out)
+    }
+
+    /// Keeps the newest `keep` snapshots of `scope` and removes the others with the bodies no
+    /// snapshot points at any more, in one transaction. Answers how many were removed.
+    pub fn prune_snapshots(
+        &mut self,
+        scope: (&str, &str),
+        keep: usize,
+    ) -> Result<usize, HistoryError> {
+        let old: Vec<i64> = self
+            .snapshots(Some(scope))?
+            .into_iter()
+            .skip(keep)
+            .map(|s| s.id)
+            .collect();
+        if old.is_empty() {
+            return Ok(0);
+        }
+        let path = self.path().to_owned();
+        let fail = |e: rusqlite::Error| super::db::classify(&path, &e, false);
+        let tx = self
+            .connection_mut()
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(fail)?;
+        for id in &old {
+            tx.execute("DELETE FROM snapshot_records WHERE snapshot = ?1", [id])
+                .map_err(fail)?;
+            tx.execute("DELETE FROM snapshot_runs WHERE id = ?1", [id])
+                .map_err(fail)?;
+        }
+        tx.execute(
+            "DELETE FROM snapshot_bodies WHERE hash NOT IN \
+             (SELECT DISTINCT hash FROM snapshot_records)",
+            [],
+        )
+        .map_err(fail)?;
+        tx.commit().map_err(fail)?;
+        Ok(old.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope(org: &str) -> Scope {
+        Scope {
+            profile: "work".into(),
+            organization: org.into(),
+            api: "v1".into(),
+            transactions: None,
+        }
+    }
+
+    fn rec(resource: Resource, id: &str, body: &str) -> Record {
+        Record {
+            resource,
+            id: id.into(),
+            body: body.into(),
+        }
+    }
+
+    fn at(day: u32) -> DateTime<Utc> {
+        NaiveDate::from_ymd_opt(2026, 11, day)
+            .unwrap()
+            .and_hms_opt(9, 0, 0)
+            .unwrap()
+            .and_utc()
+    }
+
+    #[test]
+    fn a_snapshot_is_read_back_whole_and_unchanged_bodies_are_stored_once() {
+        let mut h = History::in_memory();
+        let first = vec![
+            rec(Resource::Nexus, "US-GA", r#"{"status":"APPROACHING"}"#),
+            rec(Resource::Nexus, "US-CA", r#"{"status":"EXPOSED"}"#),
+            rec(Resource::Customers, "cus_1", r#"{"name":"Acme"}"#),
+        ];
+        let a = h.write_snapshot(&scope("org_1"), at(1), &first).unwrap();
+        let mut second = first.clone();
+        second[0].body = r#"{"status":"EXPOSED"}"#.into();
+        let b = h.write_snapshot(&scope("org_1"), at(8), &second).unwrap();
+
+        let nexus = h.snapshot_records(a, Resource::Nexus).unwrap();
+        assert_eq!(
+            nexus.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            ["US-CA", "US-GA"]
+        );
+        assert_eq!(nexus[1].body, r#"{"status":"APPROACHING"}"#);
+        let bodies: i64 = h
+            .connection()
+            .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(bodies, 3, "two identical bodies share one row");
+        let runs = h.snapshots(Some(("work", "org_1"))).unwrap();
+        assert_eq!(runs.iter().map(|s| s.id).collect::<Vec<_>>(), [b, a]);
+        assert_eq!(runs[0].records, 3);
+        assert_eq!(h.snapshot(a).unwrap().unwrap().taken, at(1));
+    }
+
+    #[test]
+    fn a_records_history_names_each_snapshot_and_its_absence() {
+        let mut h = History::in_memory();
+        h.write_snapshot(&scope("org_1"), at(1), &[]).unwrap();
+        h.write_snapshot(
+            &scope("org_1"),
+            at(2),
+            &[rec(
+                Resource::Exemptions,
+                "exmp_1",
+                r#"{"status":"ACTIVE"}"#,
+            )],
+        )
+        .unwrap();
+        h.write_snapshot(
+            &scope("org_2"),
+            at(3),
+            &[rec(Resource::Exemptions, "exmp_1", r#"{"status":"X"}"#)],
+        )
+        .unwrap();
+        let seen = h
+            .record_history(("work", "org_1"), Resource::Exemptions, "exmp_1")
+            .unwrap();
+        let bodies: Vec<_> = seen.iter().map(|(_, b)| b.as_deref()).collect();
+        assert_eq!(bodies, [None, Some(r#"{"status":"ACTIVE"}"#)]);
+    }
+
+    #[test]
+    fn pruning_keeps_the_newest_and_drops_orphan_bodies() {
+        let mut h = History::in_memory();
+        for day in 1..=4 {
+            let body = format!(r#"{{"day":{day}}}"#);
+            h.write_snapshot(
+                &scope("org_1"),
+                at(day),
+                &[rec(Resource::Filings, "fil_1", &body)],
+            )
+            .unwrap();
+        }
+        h.write_snapshot(&scope("org_2"), at(1), &[]).unwrap();
+        assert_eq!(h.prune_snapshots(("work", "org_1"), 2).unwrap(), 2);
+        let left = h.snapshots(Some(("work", "org_1"))).unwrap();
+        assert_eq!(
+            left.iter().map(|s| s.taken).collect::<Vec<_>>(),
+            [at(4), at(3)]
+        );
+        assert_eq!(h.snapshots(Some(("work", "org_2"))).unwrap().len(), 1);
+        let bodies: i64 = h
+            .connection()
+            .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(bodies, 2);
+    }
+
+    #[test]
+    fn a_failed_snapshot_leaves_nothing_behind() {
+        let mut h = History::in_memory();
+        // A trigger that refuses the third record stands in for a failure half way (a full
+        // disk): the whole snapshot must be rolled back.
+        h.connection()
+            .execute_batch(
+                "CREATE TEMP TRIGGER refuse BEFORE INSERT ON snapshot_records \
+                 WHEN NEW.record_id = 'c' BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+            )
+            .unwrap();
+        let records = [
+            rec(Resource::Customers, "a", "{}"),
+            rec(Resource::Customers, "b", "{\"x\":1}"),
+            rec(Resource::Customers, "c", "{\"x\":2}"),
+        ];
+        assert!(h.write_snapshot(&scope("org_1"), at(1), &records).is_err());
+        assert!(h.snapshots(None).unwrap().is_empty());
+        let rows: i64 = h
+            .connection()
+            .query_row("SELECT count(*) FROM snapshot_records", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows, 0);
+    }
+}
