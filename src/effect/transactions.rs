@@ -24,6 +24,13 @@ pub enum TransactionCall {
         original_id: String,
         body: Box<CreditNoteRequest>,
     },
+    /// Rewrites credit note `credit_note_id` of sale `original_id` (PUT), refused by the service
+    /// unless the note is still pending.
+    UpdateCreditNote {
+        original_id: String,
+        credit_note_id: String,
+        body: Box<CreditNoteRequest>,
+    },
     Estimate {
         body: Box<EstimateRequest>,
     },
@@ -48,7 +55,9 @@ impl TransactionCall {
     pub fn is_write(&self) -> bool {
         matches!(
             self,
-            TransactionCall::CreditNote { .. } | TransactionCall::Update { .. }
+            TransactionCall::CreditNote { .. }
+                | TransactionCall::UpdateCreditNote { .. }
+                | TransactionCall::Update { .. }
         )
     }
 
@@ -63,6 +72,9 @@ impl TransactionCall {
             }
             TransactionCall::CreditNote { original_id, .. } => {
                 format!("issuing a credit note on {original_id}")
+            }
+            TransactionCall::UpdateCreditNote { credit_note_id, .. } => {
+                format!("saving credit note {credit_note_id}")
             }
             TransactionCall::Estimate { .. } => "estimating tax".to_owned(),
             TransactionCall::Update { id, .. } => format!("saving transaction {id}"),

@@ -17,6 +17,16 @@ open_enum! {
     }
 }
 
+impl TransactionType {
+    /// A full or partial credit note.
+    pub fn is_credit_note(&self) -> bool {
+        matches!(
+            self,
+            TransactionType::FullCreditNote | TransactionType::PartialCreditNote
+        )
+    }
+}
+
 open_enum! {
     pub enum TransactionStatus {
         Pending = "PENDING",

@@ -13,6 +13,23 @@ use serde_json::Value;
 
 use crate::model::{CreditNoteRequest, FieldError, Transaction};
 
+/// Why the service would refuse to change credit note `note` (`None` when it still may): only
+/// a credit note still `PENDING` can be rewritten.
+pub fn credit_note_locked(note: &Transaction) -> Option<String> {
+    use crate::model::TransactionStatus;
+    if note.status == Some(TransactionStatus::Pending) {
+        return None;
+    }
+    let status = note
+        .status
+        .as_ref()
+        .map_or("without a status", TransactionStatus::as_str);
+    Some(format!(
+        "Only a pending credit note can be changed; {} is {status}",
+        note.id
+    ))
+}
+
 /// Checks the lines of `note` against `sale` and the credit notes issued against it before
 /// (`earlier`): every line's product is on the sale, and the lines of a product, added in the
 /// order sent, do not pass what is left to credit on it. Each refused line is named with its

@@ -43,7 +43,7 @@ pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
 pub use credentials::{
     CA_CODE, CredentialsRefusal, ID_CODE, credentials_update, missing_registration_details,
 };
-pub use credit::credit_note_lines;
+pub use credit::{credit_note_lines, credit_note_locked};
 pub use customer::{customer_tax_registration, customer_write};
 pub use estimate::estimate;
 pub use exemption::exemption_create;

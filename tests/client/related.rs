@@ -141,7 +141,17 @@ async fn a_transaction_is_edited_and_a_pending_credit_note_too_but_not_a_committ
         .create_credit_note(&created.id, &note("PENDING"))
         .await
         .unwrap();
+    // A rewrite is held to a new note's rules: no line past what the sale has left.
+    let mut too_much = note("PENDING");
+    too_much.transaction_items[0].amount = Decimal::new(999_999, 2);
+    too_much.total_amount = Decimal::new(999_999, 2);
+    let refused = client
+        .update_credit_note(&created.id, &pending.id, &too_much)
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("exceeds"), "{refused}");
     let mut change = note("PENDING");
+    change.transaction_items[0].amount = Decimal::new(1500, 2);
     change.total_amount = Decimal::new(1500, 2);
     change.status = taxdash::model::CreditNoteStatus::Committed;
     let changed = client
@@ -149,6 +159,11 @@ async fn a_transaction_is_edited_and_a_pending_credit_note_too_but_not_a_committ
         .await
         .unwrap();
     assert_eq!(changed.total_amount, Some(Decimal::new(1500, 2)));
+    assert_eq!(
+        changed.transaction_items[0].amount,
+        Some(Decimal::new(1500, 2)),
+        "the lines are rewritten too"
+    );
     assert_eq!(changed.status, Some(TransactionStatus::Committed));
     // Committed now: no longer editable.
     let refused = client

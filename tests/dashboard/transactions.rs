@@ -211,6 +211,91 @@ async fn a_credit_note_is_refused_by_its_rules_then_issued() {
     d.quit().await;
 }
 
+/// A credit note of 20.00 on the sale's keyboard line, in `status`.
+fn credit_of(external_id: &str, status: &str) -> taxdash::model::CreditNoteRequest {
+    serde_json::from_value(json!({
+        "external_id": external_id, "date": Utc::now().to_rfc3339(), "status": status,
+        "total_amount": "20.00", "currency": "USD",
+        "transaction_items": [{"external_id": "l1", "date": Utc::now().to_rfc3339(),
+                               "external_product_id": "prod_sku_kbd", "quantity": 1,
+                               "amount": "20.00"}]
+    }))
+    .expect("a credit note")
+}
+
+#[tokio::test]
+async fn a_pending_credit_note_is_edited_and_a_committed_one_says_why_not() {
+    let d = sandbox_with_delay(Duration::from_millis(100), false).await;
+    let created: Transaction = d
+        .client
+        .create_transaction(&sale("ord-dash-cn-edit"))
+        .await
+        .unwrap();
+    let pending = d
+        .client
+        .create_credit_note(&created.id, &credit_of("cn-dash-pending", "PENDING"))
+        .await
+        .unwrap();
+    let committed = d
+        .client
+        .create_credit_note(&created.id, &credit_of("cn-dash-committed", "COMMITTED"))
+        .await
+        .unwrap();
+    open_transactions(&d).await;
+
+    // A committed credit note: why it cannot be edited, nothing sent.
+    search_for(&d, "cn-dash-committed").await;
+    show_only(&d, "cn-dash-committed").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Credit note of").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    d.char('e');
+    d.wait_for("Only a pending credit note can be changed")
+        .await;
+    let screen = d.wait_for("nothing was sent").await;
+    assert!(!screen.contains("Credit note total"), "{screen}");
+    let unchanged = d.client.get_transaction(&committed.id).await.unwrap();
+    assert_eq!(unchanged.total_amount, committed.total_amount);
+
+    // The pending one: its form holds the note's own values; a line over what the sale has
+    // left is refused at its field, then a change within it is saved.
+    d.key(KeyCode::Esc);
+    search_for(&d, "").await;
+    clear(&d, 20);
+    d.type_text("cn-dash-pending");
+    show_only(&d, "cn-dash-pending").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Credit note of").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    d.char('e');
+    let screen = d
+        .wait_for("editing a credit note against ord-dash-cn-edit")
+        .await;
+    assert!(screen.contains("Credit note total: 20.00 USD"), "{screen}");
+    assert!(screen.contains("cn-dash-pending"), "{screen}");
+    tab(&d, 7);
+    clear(&d, 10);
+    d.type_text("130.00");
+    save(&d);
+    d.wait_for("more than the").await;
+    clear(&d, 10);
+    d.type_text("35.00");
+    d.wait_for("Credit note total: 35.00 USD").await;
+    save(&d);
+    d.wait_for("Credit note cn-dash-pending saved").await;
+    let saved = d.client.get_transaction(&pending.id).await.unwrap();
+    assert_eq!(
+        saved.total_amount,
+        Some(rust_decimal::Decimal::new(3500, 2))
+    );
+    assert_eq!(saved.transaction_items.len(), 1);
+    assert_eq!(
+        saved.transaction_items[0].amount,
+        Some(rust_decimal::Decimal::new(3500, 2))
+    );
+    d.quit().await;
+}
+
 #[tokio::test]
 async fn estimate_and_terms_work_in_read_only_mode() {
     let d = sandbox_with_delay(Duration::from_millis(100), true).await;

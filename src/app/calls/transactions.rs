@@ -21,6 +21,14 @@ pub(super) async fn execute(client: &Client, call: TransactionCall) -> ApiResult
             .create_credit_note(&original_id, &body)
             .await
             .map(|t| TransactionReply::One(Box::new(t))),
+        TransactionCall::UpdateCreditNote {
+            original_id,
+            credit_note_id,
+            body,
+        } => client
+            .update_credit_note(&original_id, &credit_note_id, &body)
+            .await
+            .map(|t| TransactionReply::One(Box::new(t))),
         TransactionCall::Update { id, body } => client
             .update_transaction(&id, &body)
             .await

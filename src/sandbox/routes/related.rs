@@ -8,9 +8,10 @@ use axum::Extension;
 use axum::body::Bytes;
 use axum::extract::{Path, RawQuery, State};
 use chrono::NaiveDate;
+use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
-use super::transactions::{address, create_for, item, settle};
+use super::transactions::{address, create_for, credit_items, item, settle};
 use super::{required_body, saved};
 use crate::model::{
     CreditNoteStatus, Customer, Filing, Page, ProcessingStatus, Transaction, TransactionStatus,
@@ -255,7 +256,9 @@ pub async fn update_transaction(
 }
 
 /// `PUT /v1/transactions/{id}/credit_notes/{credit_note_id}`: a credit note of that sale still
-/// `PENDING`, rewritten from the body (the fields of a new credit note).
+/// `PENDING`, rewritten from the body (the fields of a new credit note) under the same rules as a
+/// new one: the sale's currency, an external id no other transaction has, a total within what
+/// the sale's other credit notes left open, and each line within what its sale line has left.
 pub async fn update_credit_note(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
@@ -277,14 +280,59 @@ pub async fn update_credit_note(
         ) {
             return Err(ApiError::not_found("Credit note", &note_id));
         }
-        if note.status != Some(TransactionStatus::Pending) {
-            let status = note.status.as_ref().map_or("", TransactionStatus::as_str);
+        if let Some(why) = crate::rules::credit_note_locked(&note) {
+            return Err(ApiError::BadRequest(why));
+        }
+        let sale = data
+            .transactions
+            .get(&id, &data.demo.customers)
+            .ok_or_else(|| ApiError::not_found("Transaction", &id))?;
+        let currency = sale.currency.clone().unwrap_or_else(|| "USD".into());
+        if request.currency != currency {
             return Err(ApiError::BadRequest(format!(
-                "Only a pending credit note can be changed; {note_id} is {status}"
+                "The credit note's currency {} must be the sale's currency {currency}",
+                request.currency
             )));
         }
+        if request.external_id != note.external_id
+            && data.transactions.has_external_id(&request.external_id)
+        {
+            return Err(ApiError::Conflict(format!(
+                "A transaction with external_id {} already exists",
+                request.external_id
+            )));
+        }
+        let others: Vec<&Transaction> = data
+            .transactions
+            .credit_notes_of(&id)
+            .into_iter()
+            .filter(|t| t.id != note_id)
+            .collect();
+        let sale_total = sale
+            .final_total_amount
+            .or(sale.total_amount)
+            .unwrap_or_default();
+        let left = sale_total
+            - others
+                .iter()
+                .filter_map(|t| t.total_amount)
+                .sum::<Decimal>();
+        if request.total_amount > left {
+            return Err(ApiError::BadRequest(format!(
+                "The credit note's total_amount {} exceeds the {left} {currency} still open on {id}",
+                request.total_amount
+            )));
+        }
+        crate::rules::credit_note_lines(&request, &sale, &others)?;
+        note.kind = if request.total_amount == left {
+            TransactionType::FullCreditNote
+        } else {
+            TransactionType::PartialCreditNote
+        };
+        note.external_id.clone_from(&request.external_id);
         note.date = request.date;
         note.total_amount = Some(request.total_amount);
+        note.transaction_items = credit_items(&mut data, &org.id, &request);
         if request.description.is_some() {
             note.description = request.description;
         }

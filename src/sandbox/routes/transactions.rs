@@ -14,9 +14,9 @@ use serde_json::Value;
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressStatus, AddressWrite, Customer, CustomerStatus, Direction, Page, ProcessingStatus,
-    RefundStatus, Timestamp, Transaction, TransactionAddress, TransactionExemptStatus,
-    TransactionItem, TransactionStatus, TransactionType,
+    AddressStatus, AddressWrite, CreditNoteRequest, Customer, CustomerStatus, Direction, Page,
+    ProcessingStatus, RefundStatus, Timestamp, Transaction, TransactionAddress,
+    TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
 };
 use crate::sandbox::App;
 use crate::sandbox::error::{ApiError, ApiResult};
@@ -378,6 +378,34 @@ pub(super) fn create_for(
     Ok(created)
 }
 
+/// The lines of a credit note as stored, each with a new id.
+pub(super) fn credit_items(
+    data: &mut OrgData,
+    org_id: &str,
+    request: &CreditNoteRequest,
+) -> Vec<TransactionItem> {
+    request
+        .transaction_items
+        .iter()
+        .map(|i| {
+            let id = data.new_id("item");
+            let mut it = item(
+                id,
+                org_id,
+                Some(i.external_id.clone()),
+                i.date,
+                i.external_product_id.clone(),
+                i.description.clone(),
+                Some(i.quantity),
+                Some(i.amount),
+                &request.currency,
+            );
+            it.total_discount = i.discount_amount;
+            it
+        })
+        .collect()
+}
+
 /// POST /`v1/transactions/{id}/credit_notes`: a full or partial credit note against a sale.
 pub async fn credit_note(
     State(app): State<Arc<App>>,
@@ -450,26 +478,7 @@ pub async fn credit_note(
         };
         t.country.clone_from(&original.country);
         t.state.clone_from(&original.state);
-        t.transaction_items = request
-            .transaction_items
-            .iter()
-            .map(|i| {
-                let id = data.new_id("item");
-                let mut it = item(
-                    id,
-                    &org.id,
-                    Some(i.external_id.clone()),
-                    i.date,
-                    i.external_product_id.clone(),
-                    i.description.clone(),
-                    Some(i.quantity),
-                    Some(i.amount),
-                    &request.currency,
-                );
-                it.total_discount = i.discount_amount;
-                it
-            })
-            .collect();
+        t.transaction_items = credit_items(&mut data, &org.id, &request);
         t.total_amount = Some(request.total_amount);
         t.description.clone_from(&request.description);
         t.marketplace = request.marketplace.or(original.marketplace);

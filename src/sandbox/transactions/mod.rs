@@ -312,6 +312,18 @@ impl Transactions {
         if let Some(i) = self.position_of(origin) {
             self.rows[i] = row;
         }
+        let before = match origin {
+            Origin::Stored(n) => Some(self.stored[n as usize].transaction.external_id.clone()),
+            Origin::Demo(n) => self.changed.get(&n).map(|c| c.external_id.clone()),
+        };
+        if before.as_deref() != Some(t.external_id.as_str()) {
+            // A new external id (a credit note rewritten) finds the record; the old one no
+            // longer does.
+            if let Some(old) = before {
+                self.external_ids.remove(&old);
+            }
+            self.external_ids.insert(t.external_id.clone(), origin);
+        }
         match origin {
             Origin::Stored(n) => self.stored[n as usize].transaction = t,
             Origin::Demo(n) => {

@@ -196,6 +196,61 @@ pub fn credit_form(sale: &Transaction, today: NaiveDate) -> Form {
     form
 }
 
+/// The form that rewrites pending credit note `note` against `sale`: the `c` form, each of the
+/// sale's lines holding what the note credits on it (left empty where it credits nothing).
+/// Refused, with the reason, when a line of the note credits no line the form offers: the form
+/// would drop it unseen.
+pub fn edit_form(sale: &Transaction, note: &Transaction) -> Result<Form, String> {
+    let offered = &sale.transaction_items[..sale.transaction_items.len().min(MAX_ITEMS)];
+    let mut placed: Vec<Option<&crate::model::TransactionItem>> = vec![None; offered.len()];
+    for line in &note.transaction_items {
+        let slot = offered.iter().enumerate().position(|(i, item)| {
+            placed[i].is_none()
+                && item.external_product_id.is_some()
+                && item.external_product_id == line.external_product_id
+        });
+        match slot {
+            Some(i) => placed[i] = Some(line),
+            None => {
+                return Err(format!(
+                    "Credit note {} has a line for {} that the form cannot show against {}",
+                    note.external_id,
+                    line.external_product_id.as_deref().unwrap_or("no product"),
+                    sale.external_id
+                ));
+            }
+        }
+    }
+    let decimal = |d: Option<Decimal>| d.map(|d| d.to_string()).unwrap_or_default();
+    let status = note
+        .status
+        .as_ref()
+        .map_or(CreditNoteStatus::Pending.as_str(), |s| s.as_str())
+        .to_owned();
+    let mut form = credit_form(sale, note.date.0.date_naive())
+        .with_value("external_id", note.external_id.clone())
+        .with_value("status", FieldValue::Choice(status));
+    if let Some(currency) = &note.currency {
+        form = form.with_value("currency", currency.clone());
+    }
+    for (f, line) in ITEMS.iter().zip(&placed) {
+        form = match line {
+            Some(line) => {
+                let mut form = form
+                    .with_value(f.quantity.0, decimal(line.quantity))
+                    .with_value(f.amount.0, decimal(line.amount))
+                    .with_value(f.discount.0, decimal(line.total_discount));
+                if let Some(id) = &line.external_id {
+                    form = form.with_value(f.external_id.0, id.clone());
+                }
+                form
+            }
+            None => form.with_value(f.amount.0, ""),
+        };
+    }
+    Ok(form)
+}
+
 /// The credit note form under a line with its total, recomputed from what is typed.
 pub fn draw_credit(
     sale: &Transaction,
@@ -326,6 +381,42 @@ mod tests {
         assert_eq!(body.transaction_items.len(), 1);
         assert_eq!(body.transaction_items[0].external_product_id, "sku-2");
         assert_eq!(body.total_amount, Decimal::new(5000, 2));
+    }
+
+    fn note(lines: serde_json::Value) -> Transaction {
+        serde_json::from_value(json!({
+            "id": "tran_9", "external_id": "cn-1", "date": "2026-03-04T00:00:00Z",
+            "type": "PARTIAL_CREDIT_NOTE", "status": "PENDING", "currency": "USD",
+            "related_to": "tran_1", "total_amount": "30.00", "transaction_items": lines
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_edit_form_holds_the_notes_lines_on_the_sales_lines_they_credit() {
+        let pending = note(json!([
+            {"id": "n1", "external_id": "c2", "external_product_id": "sku-2",
+             "quantity": "1", "amount": "30.00", "total_discount": "1.00"}
+        ]));
+        let form = edit_form(&sale(), &pending).unwrap();
+        let body = credit_body(&form.values(), &sale()).unwrap();
+        assert_eq!(body.external_id, "cn-1");
+        assert_eq!(body.status, CreditNoteStatus::Pending);
+        assert_eq!(body.date.0.date_naive().to_string(), "2026-03-04");
+        assert_eq!(body.transaction_items.len(), 1, "sku-1 is not credited");
+        assert_eq!(body.transaction_items[0].external_id, "c2");
+        assert_eq!(body.transaction_items[0].amount, Decimal::new(3000, 2));
+        assert_eq!(
+            body.transaction_items[0].discount_amount,
+            Some(Decimal::new(100, 2))
+        );
+        assert_eq!(body.total_amount, Decimal::new(2900, 2));
+
+        let stray = note(json!([
+            {"id": "n1", "external_product_id": "sku-9", "quantity": "1", "amount": "5.00"}
+        ]));
+        let why = edit_form(&sale(), &stray).unwrap_err();
+        assert!(why.contains("sku-9"), "{why}");
     }
 
     #[test]

@@ -87,8 +87,13 @@ impl DetailView for TransactionDetail {
 
 /// The pane's own forms and pages.
 pub enum TransactionView {
-    /// The credit note form against a sale.
-    Credit { sale: Box<Transaction>, form: Form },
+    /// The credit note form against a sale: a new credit note, or (`editing`) the rewrite of a
+    /// pending one, by its id.
+    Credit {
+        sale: Box<Transaction>,
+        form: Form,
+        editing: Option<String>,
+    },
     /// The estimate form, and the estimate once the service answered.
     Estimate {
         form: Form,
@@ -131,9 +136,16 @@ impl PaneView for TransactionView {
 
     fn subtitle(&self) -> String {
         match self {
-            TransactionView::Credit { sale, .. } => {
-                format!("credit note against {}", sale.external_id)
-            }
+            TransactionView::Credit {
+                sale,
+                editing: None,
+                ..
+            } => format!("credit note against {}", sale.external_id),
+            TransactionView::Credit {
+                sale,
+                editing: Some(_),
+                ..
+            } => format!("editing a credit note against {}", sale.external_id),
             TransactionView::Estimate { .. } => "tax estimate".to_owned(),
             TransactionView::Edit { transaction, .. } => {
                 format!("edit {}", transaction.external_id)
@@ -156,7 +168,7 @@ impl PaneView for TransactionView {
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self {
-            TransactionView::Credit { sale, form } => {
+            TransactionView::Credit { sale, form, .. } => {
                 credit::draw_credit(sale, form, area, buf, theme);
             }
             TransactionView::Estimate {
@@ -186,6 +198,10 @@ pub enum Op {
     /// The full, current record of the transaction in the detail.
     Record,
     Credit,
+    /// The sale a pending credit note credits, read to open the note's edit form.
+    CreditSale(Box<Transaction>),
+    /// A pending credit note's rewrite on its way.
+    CreditEdit,
     Estimate,
     /// The address check of the estimate or edit form.
     Address,
@@ -198,7 +214,13 @@ impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record => Scope::Detail,
-            Op::Credit | Op::Estimate | Op::Address | Op::Update | Op::Terms => Scope::Pane,
+            Op::Credit
+            | Op::CreditSale(_)
+            | Op::CreditEdit
+            | Op::Estimate
+            | Op::Address
+            | Op::Update
+            | Op::Terms => Scope::Pane,
         }
     }
 }
@@ -228,6 +250,7 @@ fn credit_view(sale: &Transaction) -> TransactionView {
     TransactionView::Credit {
         form: credit::credit_form(sale, crate::clock::today()),
         sale: Box::new(sale.clone()),
+        editing: None,
     }
 }
 
@@ -320,6 +343,10 @@ impl Transactions {
             ctx.notify(Level::Error, format!("{why}; nothing was sent."));
             return;
         }
+        if d.transaction.kind.is_credit_note() {
+            Self::open_credit_edit(parts, ctx);
+            return;
+        }
         let transaction = Box::new(d.transaction.clone());
         let (form, address) = edit::edit_form(&transaction);
         parts.screen.open(TransactionView::Edit {
@@ -327,6 +354,37 @@ impl Transactions {
             form,
             address,
         });
+    }
+
+    /// `e` on a credit note: once the sale it credits is read, the credit note form holding the
+    /// note's values, sent as its rewrite; a note no longer pending says why, and nothing is
+    /// sent.
+    fn open_credit_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let Some(note) = parts.screen.detail().map(|d| d.transaction.clone()) else {
+            return;
+        };
+        if let Some(why) = crate::rules::credit_note_locked(&note) {
+            ctx.notify(Level::Error, format!("{why}; nothing was sent."));
+            return;
+        }
+        let Some(sale_id) = note.related_to.clone() else {
+            ctx.notify(
+                Level::Error,
+                format!(
+                    "Credit note {} names no sale it credits; nothing was sent.",
+                    note.external_id
+                ),
+            );
+            return;
+        };
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::CreditSale(_)));
+        parts.requests.call(
+            ctx,
+            Call::Transactions(TransactionCall::Get { id: sale_id }),
+            Op::CreditSale(Box::new(note)),
+        );
     }
 
     fn open_terms(parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -472,19 +530,33 @@ impl PaneSpec for Transactions {
             screen, requests, ..
         } = parts;
         match screen.view_mut() {
-            Some(TransactionView::Credit { sale, form }) => {
-                match credit::credit_body(&form.values(), sale) {
-                    Ok(body) => {
-                        form.set_busy(true);
-                        let call = Call::Transactions(TransactionCall::CreditNote {
-                            original_id: sale.id.clone(),
-                            body: Box::new(body),
-                        });
-                        requests.call(ctx, call, Op::Credit);
-                    }
-                    Err(errors) => form.set_errors(&errors),
+            Some(TransactionView::Credit {
+                sale,
+                form,
+                editing,
+            }) => match credit::credit_body(&form.values(), sale) {
+                Ok(body) => {
+                    form.set_busy(true);
+                    let body = Box::new(body);
+                    let original_id = sale.id.clone();
+                    let (call, op) = match editing {
+                        None => (
+                            TransactionCall::CreditNote { original_id, body },
+                            Op::Credit,
+                        ),
+                        Some(id) => (
+                            TransactionCall::UpdateCreditNote {
+                                original_id,
+                                credit_note_id: id.clone(),
+                                body,
+                            },
+                            Op::CreditEdit,
+                        ),
+                    };
+                    requests.call(ctx, Call::Transactions(call), op);
                 }
-            }
+                Err(errors) => form.set_errors(&errors),
+            },
             Some(TransactionView::Edit {
                 transaction, form, ..
             }) => match edit::edit_body(transaction, &form.values()) {
@@ -542,6 +614,31 @@ impl PaneSpec for Transactions {
                 open_detail(self, parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
+            (Op::CreditSale(note), Ok(Reply::Transactions(TransactionReply::One(sale)))) => {
+                match credit::edit_form(&sale, &note) {
+                    Ok(form) => parts.screen.open(TransactionView::Credit {
+                        sale,
+                        form,
+                        editing: Some(note.id.clone()),
+                    }),
+                    Err(why) => ctx.notify(Level::Error, format!("{why}; nothing was sent.")),
+                }
+            }
+            (Op::CreditSale(note), Err(failure)) => ctx.notify(
+                Level::Error,
+                format!(
+                    "The sale credit note {} credits could not be read: {}",
+                    note.external_id, failure.message
+                ),
+            ),
+            (Op::CreditEdit, Ok(Reply::Transactions(TransactionReply::One(note)))) => {
+                ctx.notify(
+                    Level::Success,
+                    format!("Credit note {} saved ({}).", note.external_id, note.kind),
+                );
+                open_detail(self, parts, &note, ctx);
+                parts.list.reload_at(Some(note.id.clone()), ctx);
+            }
             (Op::Address, result) => {
                 if let Some(
                     TransactionView::Estimate { address, .. }
@@ -572,7 +669,7 @@ impl PaneSpec for Transactions {
                     *shown = Some(Box::new(terms));
                 }
             }
-            (Op::Credit | Op::Estimate | Op::Update, Err(failure)) => {
+            (Op::Credit | Op::CreditEdit | Op::Estimate | Op::Update, Err(failure)) => {
                 let form = parts.screen.view_mut().and_then(PaneView::form_mut);
                 refused(form, &failure, ctx);
             }
