@@ -105,6 +105,79 @@ pub enum Command {
     /// page read, so all pages are read and only the matching rows written. Exits with 130 on
     /// Ctrl-C and leaves no partial --out file.
     Export(Box<ExportArgs>),
+    /// Checks no other tool runs: `exemptions` (exempt sales without a certificate valid on the
+    /// day of the sale) and `filings` (tax collected against the liability, sales against the
+    /// filing's transactions).
+    ///
+    /// Reads at the service's pace with a progress line on a terminal; takes --demo and the
+    /// profile options like `export`. Exits 0 when clean, 3 with findings, other non-zero on
+    /// errors.
+    Check(CheckArgs),
+    /// Economic nexus: `forecast` says when each state approaching or below its threshold will
+    /// be crossed at the pace of the last 90 days. Exits 0 when none will cross this period, 3
+    /// when some will, other non-zero on errors.
+    Nexus(NexusArgs),
+}
+
+/// How a check prints what it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// Aligned columns for a person.
+    Table,
+    Csv,
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    #[command(subcommand)]
+    pub check: CheckCommand,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum CheckCommand {
+    /// Every fully or partially exempt sale from FROM to TO against its customer's exemptions:
+    /// covered when one was in force on the day (started, not ended, not deactivated) for the
+    /// sale's jurisdiction or its whole country; otherwise listed with the reason.
+    Exemptions {
+        /// The first day of the sales checked.
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+        from: NaiveDate,
+        /// The last day (default: today).
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+        to: Option<NaiveDate>,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
+        format: CheckFormat,
+    },
+    /// Every filing: tax collected against the liability, and (for a period that has ended) its
+    /// sales against the transactions the service says it covers. A difference over 5 % and
+    /// over 1 unit of the currency is listed (`[checks]` in the config file changes both).
+    Filings {
+        /// Only periods starting on or after this day.
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+        from: Option<NaiveDate>,
+        /// Only periods ending on or before this day.
+        #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+        to: Option<NaiveDate>,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
+        format: CheckFormat,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct NexusArgs {
+    #[command(subcommand)]
+    pub command: NexusCommand,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum NexusCommand {
+    /// When each jurisdiction approaching or below its threshold will be crossed at the pace of
+    /// the last 90 days, by its own rule (period model, sales or transactions), soonest first.
+    Forecast {
+        #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
+        format: CheckFormat,
+    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -195,6 +268,8 @@ impl Command {
             Command::Logout => "logout",
             Command::Profiles => "profiles",
             Command::Export(_) => "export",
+            Command::Check(_) => "check",
+            Command::Nexus(_) => "nexus",
         }
     }
 
@@ -202,6 +277,9 @@ impl Command {
     /// checks a key against a real service, the others touch no service or serve the sandbox
     /// themselves).
     pub fn takes_demo(&self) -> bool {
-        matches!(self, Command::Export(_))
+        matches!(
+            self,
+            Command::Export(_) | Command::Check(_) | Command::Nexus(_)
+        )
     }
 }

@@ -45,6 +45,7 @@
 
 pub mod api;
 pub mod app;
+pub mod checks;
 pub mod cli;
 pub mod clock;
 pub mod commands;

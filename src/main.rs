@@ -60,6 +60,18 @@ fn main() -> ExitCode {
             ))
             .map(drop)
             .map_err(Failure::from),
+        Some(Command::Check(ref args)) => runtime.block_on(commands::check::check(
+            &ctx,
+            &args.check,
+            check_service(&cli),
+            &mut stdout,
+        )),
+        Some(Command::Nexus(ref args)) => runtime.block_on(commands::check::nexus(
+            &ctx,
+            &args.command,
+            check_service(&cli),
+            &mut stdout,
+        )),
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),
@@ -77,6 +89,15 @@ fn main() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "taxdash: {failure}");
             ExitCode::from(failure.exit_code)
         }
+    }
+}
+
+/// Where `check` and `nexus` read: the demo sandbox with --demo, else the profile's service.
+fn check_service(cli: &Cli) -> commands::check::Service {
+    if cli.demo {
+        commands::check::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
+    } else {
+        commands::check::Service::Profile
     }
 }
 

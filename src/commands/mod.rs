@@ -4,6 +4,7 @@
 //! machine (the config file's path, the environment, the key store), so tests give it a
 //! temporary config file, a fixed environment and [`KeyStore::mock`].
 
+pub mod check;
 pub mod export;
 pub mod login;
 

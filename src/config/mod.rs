@@ -367,9 +367,39 @@ pub struct Config {
     /// a column's name is its title in lower case, words joined by `_`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub columns: BTreeMap<String, Vec<String>>,
+    /// The thresholds of the checks (`[checks]`).
+    #[serde(default, skip_serializing_if = "ChecksConfig::is_empty")]
+    pub checks: ChecksConfig,
     /// Profiles by name. Private so that every profile's `name` matches its key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     profiles: BTreeMap<String, Profile>,
+}
+
+/// `[checks]`: when a filing's figures "do not add up": a difference over
+/// `filing_tolerance_percent` % of the expected figure (default 5) and over
+/// `filing_tolerance_amount` units of its currency (default 1).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChecksConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filing_tolerance_percent: Option<rust_decimal::Decimal>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filing_tolerance_amount: Option<rust_decimal::Decimal>,
+}
+
+impl ChecksConfig {
+    fn is_empty(&self) -> bool {
+        self == &ChecksConfig::default()
+    }
+
+    /// The filings check's tolerance: the configured figures over the defaults.
+    pub fn filing_tolerance(&self) -> crate::checks::filings::Tolerance {
+        let default = crate::checks::filings::Tolerance::default();
+        crate::checks::filings::Tolerance {
+            percent: self.filing_tolerance_percent.unwrap_or(default.percent),
+            amount: self.filing_tolerance_amount.unwrap_or(default.amount),
+        }
+    }
 }
 
 /// A list's filter and sort, kept under `[views.<pane>.<name>]`:

@@ -317,6 +317,12 @@ pub struct Nexus {
     /// is absent.
     #[serde(default)]
     pub vda_eligible: Option<bool>,
+    /// The service's own forecast: months from today until the threshold is met.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_month_from_today: Option<i64>,
+    /// How sure the service is of that forecast.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence_level: Option<Decimal>,
     pub created_at: Option<Timestamp>,
     pub updated_at: Option<Timestamp>,
     pub organization_id: Option<String>,

@@ -281,6 +281,39 @@ fn filing(
     }
 }
 
+/// Every `PLANTED`-th filing whose figures are made not to add up, for the filings check.
+const PLANTED: usize = 20;
+
+/// Makes the demo filings agree with the demo transactions: a filing whose period holds
+/// transactions of its jurisdiction takes their sales and count. Then a few are left not to add
+/// up, as a check would find them in a real company: every [`PLANTED`]-th such filing (from the
+/// third) reports sales 12 % over its transactions, and every one after those collected 10 %
+/// less tax than its liability.
+pub fn reconcile(
+    filings: &mut [Filing],
+    transactions: &crate::sandbox::transactions::Transactions,
+) {
+    let mut covered = 0usize;
+    for f in filings.iter_mut() {
+        let state = f.state_code.clone().unwrap_or_default();
+        let (sales, count) =
+            transactions.demo_sales_in(&f.country_code, &state, f.start_date, f.end_date);
+        if count == 0 {
+            continue;
+        }
+        covered += 1;
+        f.amount_sales = Some(sales);
+        f.transaction_count = Some(count);
+        if covered % PLANTED == 3 {
+            f.amount_sales = Some((sales * Decimal::new(112, 2)).round_dp(2));
+        } else if covered % PLANTED == 4
+            && let Some(liability) = f.total_tax_liability
+        {
+            f.amount_tax_collected = Some((liability * Decimal::new(90, 2)).round_dp(2));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

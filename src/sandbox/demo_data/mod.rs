@@ -16,6 +16,7 @@
 mod customers;
 mod exemptions;
 mod filings;
+pub(crate) use filings::reconcile as reconcile_filings;
 mod nexus;
 mod pdf;
 pub(crate) mod places;

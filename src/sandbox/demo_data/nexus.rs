@@ -299,6 +299,8 @@ fn row(
         ),
         is_vda_eligible: Some(status == NexusStatus::Exposed),
         vda_eligible: Some(status == NexusStatus::Exposed),
+        predicted_month_from_today: None,
+        confidence_level: None,
         created_at: Some(timestamp_on(rng, created)),
         updated_at: Some(timestamp_on(rng, days_before(ctx.anchor, 1))),
         organization_id: Some(ctx.organization_id.to_owned()),

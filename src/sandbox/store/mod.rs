@@ -322,6 +322,9 @@ impl Store {
                     count,
                     org.demo.customers.len(),
                 );
+                transactions.cover_exempt_sales(&org.demo.exemptions, &org.demo.customers);
+                let mut org = org;
+                crate::sandbox::demo_data::reconcile_filings(&mut org.demo.filings, &transactions);
                 if org.changes != Changes::default() {
                     transactions.apply(org.changes, &org.demo.customers);
                 }

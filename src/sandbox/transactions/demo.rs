@@ -507,6 +507,32 @@ fn item_is_exempt(exempt: &TransactionExemptStatus, i: u8) -> bool {
     }
 }
 
+impl Transactions {
+    /// Makes demo row `i` a sale that is not exempt: its tax (when calculated, and not a
+    /// marketplace sale) on every item, and its total with it.
+    pub(super) fn make_not_exempt(&mut self, i: usize) {
+        let row = &mut self.rows[i];
+        let (country, state) = &self.jurisdictions[row.jurisdiction as usize];
+        let calculated =
+            decode(ProcessingStatus::KNOWN, row.processing).is_some_and(|p| p.tax_is_calculated());
+        let liability = if calculated && !row.marketplace {
+            demo_tax(
+                row.subtotal_cents,
+                row.items,
+                &TransactionExemptStatus::NotExempt,
+                reference::tax_rate(country, state),
+            )
+        } else {
+            Decimal::ZERO
+        };
+        row.exempt = code(
+            TransactionExemptStatus::KNOWN,
+            &TransactionExemptStatus::NotExempt,
+        );
+        row.total_cents = row.subtotal_cents + cents_of(liability);
+    }
+}
+
 /// The tax of a demo transaction, item by item, rounded as the full record rounds it.
 fn demo_tax(
     subtotal_cents: i64,

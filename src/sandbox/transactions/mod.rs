@@ -3,6 +3,7 @@
 //! generated from the seed ([`demo`]), so a million of them cost tens of megabytes, and a
 //! filtered, sorted list of row positions is cached per query until the next write ([`query`]).
 
+mod cover;
 mod demo;
 mod exemptions;
 mod query;

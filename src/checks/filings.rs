@@ -1,0 +1,246 @@
+//! Filings that do not add up: the tax collected against the liability, and the filing's sales
+//! against the sum of the transactions it covers where the service lists them.
+//!
+//! A difference is flagged when it is over the tolerance's share of the expected figure (5 %
+//! by default) **and** over its amount (one unit of the currency by default): a cent of
+//! rounding on a small return is not a finding, nor is a large return off by a few units.
+//! Transactions add their subtotal (before tax; the total when no subtotal is sent); credit
+//! notes take theirs off; purchases and other types do not count.
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+
+use crate::model::{Direction, Filing, Transaction, TransactionType};
+
+/// When a difference is a finding: over `percent` % of the expected figure and over `amount`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tolerance {
+    pub percent: Decimal,
+    pub amount: Decimal,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance {
+            percent: Decimal::from(5),
+            amount: Decimal::ONE,
+        }
+    }
+}
+
+impl Tolerance {
+    /// Whether `actual` is off `expected` by more than both the share and the amount.
+    pub fn exceeded(&self, expected: Decimal, actual: Decimal) -> bool {
+        let off = (actual - expected).abs();
+        off > self.amount && off * Decimal::from(100) > self.percent * expected.abs()
+    }
+}
+
+/// Which comparison a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Check {
+    /// `amount_tax_collected` against `total_tax_liability`.
+    CollectedVsLiability,
+    /// `amount_sales` against the sum of the filing's transactions.
+    SalesVsTransactions,
+}
+
+impl Check {
+    pub fn words(self) -> &'static str {
+        match self {
+            Check::CollectedVsLiability => "tax collected vs liability",
+            Check::SalesVsTransactions => "sales vs its transactions",
+        }
+    }
+}
+
+/// One figure of a filing that does not add up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub filing_id: String,
+    /// `US-CA`, or the country alone.
+    pub jurisdiction: String,
+    pub period: String,
+    pub status: Option<String>,
+    pub check: Check,
+    pub expected: Decimal,
+    pub actual: Decimal,
+    /// `actual - expected`.
+    pub difference: Decimal,
+    /// The difference as a share of the expected figure, in percent (two places); `None` when
+    /// nothing was expected.
+    pub percent: Option<Decimal>,
+    pub currency: Option<String>,
+}
+
+impl Finding {
+    /// "tax collected vs liability: 1,000.00 against 1,100.00 (-100.00, -9.09 %)".
+    pub fn words(&self) -> String {
+        let share = self.percent.map(|p| format!(", {p} %")).unwrap_or_default();
+        format!(
+            "{}: {} against {} ({:+}{share})",
+            self.check.words(),
+            self.actual,
+            self.expected,
+            self.difference
+        )
+    }
+}
+
+/// What a filing's transactions add up to, as its sales.
+pub fn sales_of(transactions: &[Transaction]) -> Decimal {
+    transactions
+        .iter()
+        .filter(|t| t.direction.as_ref().is_none_or(|d| *d == Direction::Sale))
+        .map(|t| {
+            let amount = t.subtotal.or(t.total_amount).unwrap_or_default();
+            match t.kind {
+                TransactionType::Sale => amount,
+                TransactionType::FullCreditNote | TransactionType::PartialCreditNote => {
+                    -amount.abs()
+                }
+                _ => Decimal::ZERO,
+            }
+        })
+        .sum()
+}
+
+fn jurisdiction(f: &Filing) -> String {
+    match f.state_code.as_deref().filter(|s| !s.is_empty()) {
+        Some(s) => format!("{}-{s}", f.country_code),
+        None => f.country_code.clone(),
+    }
+}
+
+fn finding(f: &Filing, check: Check, expected: Decimal, actual: Decimal) -> Finding {
+    let difference = actual - expected;
+    Finding {
+        filing_id: f.id.clone(),
+        jurisdiction: jurisdiction(f),
+        period: format!("{}..{}", f.start_date, f.end_date),
+        status: f.status.as_ref().map(|s| s.as_str().to_owned()),
+        check,
+        expected,
+        actual,
+        difference,
+        percent: (!expected.is_zero())
+            .then(|| (difference * Decimal::from(100) / expected.abs()).round_dp(2)),
+        currency: f.currency.clone(),
+    }
+}
+
+/// Checks one filing: collected against liability, and, when its transactions are given, its
+/// sales against them.
+pub fn check(
+    filing: &Filing,
+    transactions: Option<&[Transaction]>,
+    tolerance: Tolerance,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if let (Some(collected), Some(liability)) =
+        (filing.amount_tax_collected, filing.total_tax_liability)
+        && tolerance.exceeded(liability, collected)
+    {
+        out.push(finding(
+            filing,
+            Check::CollectedVsLiability,
+            liability,
+            collected,
+        ));
+    }
+    // An empty list is a filing the service has no transactions for (imported, or older than
+    // what it holds): nothing to compare.
+    let transactions = transactions.filter(|t| !t.is_empty());
+    if let (Some(sales), Some(transactions)) = (filing.amount_sales, transactions) {
+        let summed = sales_of(transactions);
+        if tolerance.exceeded(sales, summed) {
+            out.push(finding(filing, Check::SalesVsTransactions, sales, summed));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn filing(collected: &str, liability: &str, sales: &str) -> Filing {
+        serde_json::from_value(json!({
+            "id": "fil_1", "registration_id": "reg_1", "status": "FILED",
+            "start_date": "2026-09-01", "end_date": "2026-09-30", "country_code": "US",
+            "state_code": "CA", "amount_tax_collected": collected,
+            "total_tax_liability": liability, "amount_sales": sales, "currency": "USD"
+        }))
+        .unwrap()
+    }
+
+    fn tx(kind: &str, subtotal: &str) -> Transaction {
+        serde_json::from_value(json!({
+            "id": "t", "external_id": "t", "date": "2026-09-10T00:00:00Z", "type": kind,
+            "subtotal": subtotal, "total_amount": "999.00"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn both_the_share_and_the_amount_must_be_passed() {
+        let t = Tolerance::default();
+        // 6 % but 0.60: under one unit.
+        assert!(!t.exceeded(Decimal::new(1000, 2), Decimal::new(940, 2)));
+        // 2.00 but 0.2 %: under 5 %.
+        assert!(!t.exceeded(Decimal::from(1000), Decimal::from(998)));
+        // 10 % and 100.00.
+        assert!(t.exceeded(Decimal::from(1000), Decimal::from(900)));
+        // Exactly 5 % is not over it.
+        assert!(!t.exceeded(Decimal::from(1000), Decimal::from(950)));
+        // Nothing expected, something there.
+        assert!(t.exceeded(Decimal::ZERO, Decimal::from(2)));
+    }
+
+    #[test]
+    fn collected_short_of_the_liability_is_a_finding() {
+        let f = filing("1000.00", "1100.00", "10000.00");
+        let found = check(&f, None, Tolerance::default());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].check, Check::CollectedVsLiability);
+        assert_eq!(found[0].difference, Decimal::new(-10000, 2));
+        assert_eq!(found[0].percent, Some(Decimal::new(-909, 2)));
+        assert_eq!(
+            found[0].words(),
+            "tax collected vs liability: 1000.00 against 1100.00 (-100.00, -9.09 %)"
+        );
+        assert_eq!(found[0].jurisdiction, "US-CA");
+    }
+
+    #[test]
+    fn sales_are_compared_with_the_transactions_less_credit_notes() {
+        let f = filing("100.00", "100.00", "1000.00");
+        let txs = [
+            tx("SALE", "700.00"),
+            tx("SALE", "400.00"),
+            tx("PARTIAL_CREDIT_NOTE", "100.00"),
+        ];
+        assert_eq!(sales_of(&txs), Decimal::new(100_000, 2));
+        assert!(check(&f, Some(&txs), Tolerance::default()).is_empty());
+        let short = [tx("SALE", "700.00")];
+        let found = check(&f, Some(&short), Tolerance::default());
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].check, Check::SalesVsTransactions);
+        assert_eq!(found[0].actual, Decimal::new(70_000, 2));
+        // Not listed, or listed empty: not compared.
+        assert!(check(&f, None, Tolerance::default()).is_empty());
+        assert!(check(&f, Some(&[]), Tolerance::default()).is_empty());
+    }
+
+    #[test]
+    fn a_tolerance_from_the_config_is_used() {
+        let f = filing("1000.00", "1100.00", "0");
+        let loose = Tolerance {
+            percent: Decimal::from(10),
+            amount: Decimal::ONE,
+        };
+        assert!(check(&f, None, loose).is_empty());
+    }
+}

@@ -1,0 +1,233 @@
+//! Checks no other tool runs, from records taxdash already reads: when each state will be
+//! crossed at the current pace ([`forecast`]), exempt sales without a certificate valid on the
+//! day ([`exemptions`]), and filings whose figures do not add up ([`filings`]).
+//!
+//! Each check is a pure computation on records, and a reading of those records through the
+//! client (every page, at the client's pace, with its retries). The commands and the dashboard
+//! share both.
+
+pub mod exemptions;
+pub mod filings;
+pub mod forecast;
+
+use std::collections::HashMap;
+
+use chrono::{Days, NaiveDate};
+use serde::de::DeserializeOwned;
+
+use crate::api::{ApiResult, Client};
+use crate::model::filters::{
+    ExemptionFilter, FilingFilter, ListFilter, NexusFilter, TransactionFilter,
+};
+use crate::model::{
+    Exemption, ExemptionStatus, Filing, Nexus, NexusStatus, PageParams, Transaction,
+    TransactionExemptStatus, TransactionType,
+};
+use crate::rules::PeriodActivity;
+
+/// The exit code of a check or a forecast with findings (as `watch --exit-on-change`).
+pub const EXIT_FINDINGS: i32 = 3;
+
+/// The most pages one list is read to: 1,000,000 records.
+const MAX_PAGES: u32 = 10_000;
+
+/// Told as a check reads: what it reads, and how far it got (`read` of `total`).
+pub trait Progress: Send {
+    fn reading(&mut self, what: &str, read: u64, total: u64);
+}
+
+/// No one to tell.
+pub struct Quiet;
+
+impl Progress for Quiet {
+    fn reading(&mut self, _: &str, _: u64, _: u64) {}
+}
+
+/// Every record of the list `filter` filters, page after page. Stops at the first page that
+/// holds nothing new, so a service that announces more than it delivers cannot keep it reading.
+pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
+    client: &Client,
+    filter: &F,
+    what: &str,
+    progress: &mut dyn Progress,
+) -> ApiResult<Vec<T>> {
+    let mut out = Vec::new();
+    for page in 1..=MAX_PAGES {
+        let answer = client
+            .list_raw(filter, PageParams::new(page, PageParams::MAX_SIZE))
+            .await?;
+        let rows = answer.items.len();
+        for item in &answer.items {
+            out.push(client.read_item::<T>(item)?);
+        }
+        progress.reading(what, out.len() as u64, answer.total.max(out.len() as u64));
+        if rows == 0 || out.len() as u64 >= answer.total {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// The jurisdiction key of a record: `(country, state)`, the state empty for a country.
+pub type Place = (String, String);
+
+/// The trailing days' sales per jurisdiction, as a [`PeriodActivity`] each (sales, exempt and
+/// marketplace ones apart).
+pub fn activity_by_place(sales: &[Transaction]) -> HashMap<Place, PeriodActivity> {
+    let mut out: HashMap<Place, PeriodActivity> = HashMap::new();
+    for t in sales.iter().filter(|t| t.kind == TransactionType::Sale) {
+        let country = t
+            .country
+            .clone()
+            .or_else(|| t.addresses.iter().find_map(|a| a.country.clone()))
+            .unwrap_or_default();
+        let state = t
+            .state
+            .clone()
+            .or_else(|| t.addresses.iter().find_map(|a| a.state.clone()))
+            .unwrap_or_default();
+        let amount = t.subtotal.or(t.total_amount).unwrap_or_default();
+        let a = out.entry((country, state)).or_default();
+        a.sales += amount;
+        a.transactions += 1;
+        if t.marketplace == Some(true) {
+            a.marketplace_sales += amount;
+            a.marketplace_transactions += 1;
+        } else if matches!(
+            t.exempt,
+            Some(TransactionExemptStatus::FullyExempt | TransactionExemptStatus::PartiallyExempt)
+        ) {
+            a.exempt_sales += amount;
+            a.exempt_transactions += 1;
+        }
+    }
+    out
+}
+
+/// The forecast of every jurisdiction approaching or below its threshold with sales, soonest
+/// crossing first: the nexus list, and the last 90 days' sales for the pace.
+pub async fn read_forecasts(
+    client: &Client,
+    today: NaiveDate,
+    progress: &mut dyn Progress,
+) -> ApiResult<Vec<forecast::Forecast>> {
+    let nexus: Vec<Nexus> = read_all(
+        client,
+        &NexusFilter {
+            status_in: vec![NexusStatus::Approaching, NexusStatus::NotExposed],
+            ..NexusFilter::default()
+        },
+        "nexus",
+        progress,
+    )
+    .await?;
+    let wanted: Vec<&Nexus> = nexus.iter().filter(|n| forecast::wanted(n)).collect();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let from = today
+        .checked_sub_days(Days::new(u64::from(forecast::PACE_DAYS) - 1))
+        .unwrap_or(today);
+    let sales: Vec<Transaction> = read_all(
+        client,
+        &TransactionFilter {
+            transaction_type: vec![TransactionType::Sale],
+            date_from: Some(from),
+            date_to: Some(today),
+            ..TransactionFilter::default()
+        },
+        "transactions of the last 90 days",
+        progress,
+    )
+    .await?;
+    let pace = activity_by_place(&sales);
+    let mut out: Vec<forecast::Forecast> = wanted
+        .into_iter()
+        .map(|n| {
+            let key = (n.country_code.clone(), n.state_code.clone());
+            forecast::forecast(n, &pace.get(&key).copied().unwrap_or_default(), today)
+        })
+        .collect();
+    sort_forecasts(&mut out);
+    Ok(out)
+}
+
+/// Soonest crossing first; those that will not cross after, by jurisdiction.
+pub fn sort_forecasts(out: &mut [forecast::Forecast]) {
+    out.sort_by(|a, b| {
+        (a.day().is_none(), a.day(), a.jurisdiction()).cmp(&(
+            b.day().is_none(),
+            b.day(),
+            b.jurisdiction(),
+        ))
+    });
+}
+
+/// Exempt sales dated `from` to `to` without a certificate valid on their day: the exempt sales
+/// of the range (credit notes follow their sale, and purchases are not sales), and every exemption (active, inactive and expired: the ones the
+/// list shows).
+pub async fn read_exemption_findings(
+    client: &Client,
+    from: NaiveDate,
+    to: NaiveDate,
+    progress: &mut dyn Progress,
+) -> ApiResult<(usize, Vec<exemptions::Finding>)> {
+    let sales: Vec<Transaction> = read_all(
+        client,
+        &TransactionFilter {
+            exempt_in: vec![
+                TransactionExemptStatus::FullyExempt,
+                TransactionExemptStatus::PartiallyExempt,
+            ],
+            transaction_type: vec![TransactionType::Sale],
+            direction: Some(crate::model::Direction::Sale),
+            date_from: Some(from),
+            date_to: Some(to),
+            ..TransactionFilter::default()
+        },
+        "exempt transactions",
+        progress,
+    )
+    .await?;
+    let certificates: Vec<Exemption> = read_all(
+        client,
+        &ExemptionFilter {
+            status_in: ExemptionStatus::FILTERABLE.to_vec(),
+            ..ExemptionFilter::default()
+        },
+        "exemptions",
+        progress,
+    )
+    .await?;
+    Ok((sales.len(), exemptions::findings(&sales, &certificates)))
+}
+
+/// Filings whose figures do not add up: every filing `filter` lists, and for each one whose
+/// period has ended by `today`, the transactions the service says it covers.
+pub async fn read_filing_findings(
+    client: &Client,
+    filter: &FilingFilter,
+    tolerance: filings::Tolerance,
+    today: NaiveDate,
+    progress: &mut dyn Progress,
+) -> ApiResult<(usize, Vec<filings::Finding>)> {
+    let all: Vec<Filing> = read_all(client, filter, "filings", progress).await?;
+    let ended: Vec<&Filing> = all.iter().filter(|f| f.end_date < today).collect();
+    let mut out = Vec::new();
+    for (i, f) in all.iter().enumerate() {
+        let transactions = if f.end_date < today {
+            let listed = client.list_filing_transactions(&f.id).await?;
+            let done = ended.iter().position(|e| e.id == f.id).unwrap_or(i) + 1;
+            progress.reading(
+                "transactions of each filing",
+                done as u64,
+                ended.len() as u64,
+            );
+            Some(listed)
+        } else {
+            None
+        };
+        out.extend(filings::check(f, transactions.as_deref(), tolerance));
+    }
+    Ok((all.len(), out))
+}

@@ -1,0 +1,386 @@
+//! `taxdash check exemptions|filings` and `taxdash nexus forecast`: the checks of
+//! [`crate::checks`] on the profile's service or the demo sandbox, printed as a table, CSV or
+//! JSON. Exit 0 when clean, 3 with findings ([`crate::checks::EXIT_FINDINGS`]), 1 on errors.
+
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rust_decimal::Decimal;
+
+use super::{Context, Failure};
+use crate::api::{Client, ClientConfig};
+use crate::app::start_demo;
+use crate::checks::{self, Progress};
+use crate::cli::{CheckCommand, CheckFormat, NexusCommand};
+use crate::config::ApiKind;
+use crate::model::filters::FilingFilter;
+use crate::sandbox::Sandbox;
+
+/// Where a check reads from: the profile's service, or (`--demo`) the embedded sandbox.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Service {
+    Profile,
+    Demo(Option<ApiKind>),
+}
+
+/// A progress line on stderr when it is a terminal.
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new() -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Bar(ProgressBar::hidden());
+        }
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        let style =
+            ProgressStyle::with_template("reading {msg} [{bar:30}] {human_pos}/{human_len}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Bar(bar)
+    }
+}
+
+impl Progress for Bar {
+    fn reading(&mut self, what: &str, read: u64, total: u64) {
+        self.0.set_message(what.to_owned());
+        self.0.set_length(total);
+        self.0.set_position(read);
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+/// The client of the profile or of a demo sandbox started for the check (stopped by the caller).
+async fn connect(ctx: &Context, service: Service) -> Result<(Client, Option<Sandbox>), Failure> {
+    let (config, sandbox) = match service {
+        Service::Profile => {
+            let profile = ctx.resolve().await.map_err(Failure::new)?;
+            (ClientConfig::from_profile(&profile), None)
+        }
+        Service::Demo(api) => {
+            let (sandbox, config) = start_demo(api)
+                .await
+                .map_err(|e| Failure::new(format!("the demo sandbox could not start: {e}")))?;
+            (config, Some(sandbox))
+        }
+    };
+    match config.with_env(&*ctx.env).and_then(Client::new) {
+        Ok(client) => Ok((client, sandbox)),
+        Err(e) => {
+            if let Some(sandbox) = sandbox {
+                sandbox.stop().await;
+            }
+            Err(Failure::new(e))
+        }
+    }
+}
+
+/// Exit 3 with a line saying what was found, or success.
+fn outcome(found: usize, what: &str) -> Result<(), Failure> {
+    if found == 0 {
+        Ok(())
+    } else {
+        Err(Failure {
+            message: format!("{found} {what}"),
+            exit_code: u8::try_from(checks::EXIT_FINDINGS).unwrap_or(3),
+        })
+    }
+}
+
+/// Runs `taxdash check …`.
+pub async fn check(
+    ctx: &Context,
+    command: &CheckCommand,
+    service: Service,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let (client, sandbox) = connect(ctx, service).await?;
+    let today = crate::clock::today();
+    let mut bar = Bar::new();
+    let result = match command {
+        CheckCommand::Exemptions { from, to, format } => {
+            let to = to.unwrap_or(today);
+            if to < *from {
+                Err(Failure::new(format!(
+                    "--to {to} is before --from {from}: the range is empty"
+                )))
+            } else {
+                match checks::read_exemption_findings(&client, *from, to, &mut bar).await {
+                    Ok((checked, found)) => {
+                        drop(bar);
+                        print_exemptions(&found, *format, out)
+                            .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+                        if *format == CheckFormat::Table {
+                            let _ = writeln!(
+                                out,
+                                "{checked} exempt sales from {from} to {to} checked, {} without a valid certificate",
+                                found.len()
+                            );
+                        }
+                        outcome(found.len(), "exempt sales without a valid certificate")
+                    }
+                    Err(e) => Err(Failure::new(e)),
+                }
+            }
+        }
+        CheckCommand::Filings { from, to, format } => {
+            let tolerance = ctx
+                .load_config()
+                .map(|c| c.checks.filing_tolerance())
+                .unwrap_or_default();
+            let filter = FilingFilter {
+                start_date: *from,
+                end_date: *to,
+                ..FilingFilter::default()
+            };
+            match checks::read_filing_findings(&client, &filter, tolerance, today, &mut bar).await {
+                Ok((checked, found)) => {
+                    drop(bar);
+                    print_filings(&found, *format, out)
+                        .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+                    if *format == CheckFormat::Table {
+                        let _ = writeln!(
+                            out,
+                            "{checked} filings checked (tolerance {} % and {}), {} figures do not add up",
+                            tolerance.percent,
+                            tolerance.amount,
+                            found.len()
+                        );
+                    }
+                    outcome(found.len(), "filing figures do not add up")
+                }
+                Err(e) => Err(Failure::new(e)),
+            }
+        }
+    };
+    if let Some(sandbox) = sandbox {
+        sandbox.stop().await;
+    }
+    result
+}
+
+/// Runs `taxdash nexus …`.
+pub async fn nexus(
+    ctx: &Context,
+    command: &NexusCommand,
+    service: Service,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let NexusCommand::Forecast { format } = command;
+    let (client, sandbox) = connect(ctx, service).await?;
+    let mut bar = Bar::new();
+    let result = match checks::read_forecasts(&client, crate::clock::today(), &mut bar).await {
+        Ok(forecasts) => {
+            drop(bar);
+            print_forecasts(&forecasts, *format, out)
+                .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+            let crossing = forecasts.iter().filter(|f| f.day().is_some()).count();
+            outcome(
+                crossing,
+                "jurisdictions will cross their threshold at this pace",
+            )
+        }
+        Err(e) => Err(Failure::new(e)),
+    };
+    if let Some(sandbox) = sandbox {
+        sandbox.stop().await;
+    }
+    result
+}
+
+/// Rows as aligned columns under a header.
+fn table(out: &mut dyn Write, header: &[&str], rows: &[Vec<String>]) -> std::io::Result<()> {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let mut s = String::new();
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            if i + 1 == cells.len() {
+                s.push_str(cell);
+            } else {
+                let _ = write!(s, "{cell:<w$}  ");
+            }
+        }
+        s.trim_end().to_owned()
+    };
+    writeln!(out, "{}", line(header.to_vec()))?;
+    for row in rows {
+        writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
+    }
+    Ok(())
+}
+
+fn csv_out(out: &mut dyn Write, header: &[&str], rows: &[Vec<String>]) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(header)?;
+    for row in rows {
+        w.write_record(row)?;
+    }
+    w.flush()
+}
+
+fn json_out<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)
+}
+
+fn money(amount: Option<Decimal>, currency: Option<&str>) -> String {
+    let amount = amount.map(|a| {
+        let mut a = a.round_dp(2);
+        a.rescale(2);
+        a
+    });
+    match (amount, currency) {
+        (Some(a), Some(c)) => format!("{a} {c}"),
+        (Some(a), None) => a.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn print_exemptions(
+    found: &[checks::exemptions::Finding],
+    format: CheckFormat,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    if format == CheckFormat::Json {
+        return json_out(out, &found);
+    }
+    let rows: Vec<Vec<String>> = found
+        .iter()
+        .map(|f| {
+            vec![
+                f.date.to_string(),
+                f.external_id.clone(),
+                f.transaction_id.clone(),
+                f.customer_name
+                    .clone()
+                    .or_else(|| f.customer_id.clone())
+                    .unwrap_or_default(),
+                f.customer_id.clone().unwrap_or_default(),
+                f.jurisdiction.clone(),
+                f.exempt.clone().unwrap_or_default(),
+                money(f.total_amount, f.currency.as_deref()),
+                f.reason.kind().to_owned(),
+                f.reason.words(),
+            ]
+        })
+        .collect();
+    let header = [
+        "date",
+        "external_id",
+        "transaction_id",
+        "customer",
+        "customer_id",
+        "jurisdiction",
+        "exempt",
+        "total",
+        "reason",
+        "detail",
+    ];
+    match format {
+        CheckFormat::Csv => csv_out(out, &header, &rows),
+        _ => table(out, &header, &rows),
+    }
+}
+
+fn print_filings(
+    found: &[checks::filings::Finding],
+    format: CheckFormat,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    if format == CheckFormat::Json {
+        return json_out(out, &found);
+    }
+    let rows: Vec<Vec<String>> = found
+        .iter()
+        .map(|f| {
+            vec![
+                f.filing_id.clone(),
+                f.jurisdiction.clone(),
+                f.period.clone(),
+                f.status.clone().unwrap_or_default(),
+                f.check.words().to_owned(),
+                money(Some(f.expected), f.currency.as_deref()),
+                money(Some(f.actual), f.currency.as_deref()),
+                format!("{:+}", f.difference),
+                f.percent.map(|p| format!("{p:+} %")).unwrap_or_default(),
+            ]
+        })
+        .collect();
+    let header = [
+        "filing_id",
+        "jurisdiction",
+        "period",
+        "status",
+        "check",
+        "expected",
+        "actual",
+        "difference",
+        "share",
+    ];
+    match format {
+        CheckFormat::Csv => csv_out(out, &header, &rows),
+        _ => table(out, &header, &rows),
+    }
+}
+
+fn print_forecasts(
+    forecasts: &[checks::forecast::Forecast],
+    format: CheckFormat,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    if format == CheckFormat::Json {
+        return json_out(out, &forecasts);
+    }
+    let rows: Vec<Vec<String>> = forecasts
+        .iter()
+        .map(|f| {
+            let currency = f.currency.as_deref();
+            vec![
+                f.jurisdiction(),
+                f.status.clone().unwrap_or_default(),
+                f.period_model.clone().unwrap_or_default(),
+                f.sales_or_transactions.clone().unwrap_or_default(),
+                money(Some(f.sales_so_far), currency),
+                money(f.threshold_sales, currency),
+                f.transactions_so_far.to_string(),
+                f.threshold_transactions
+                    .map(|t| t.to_string())
+                    .unwrap_or_default(),
+                money(Some(f.pace_sales), currency),
+                f.day()
+                    .map(|d| d.format("%Y-%m").to_string())
+                    .unwrap_or_default(),
+                f.words(),
+            ]
+        })
+        .collect();
+    let header = [
+        "jurisdiction",
+        "status",
+        "period_model",
+        "rule",
+        "sales_so_far",
+        "threshold_sales",
+        "transactions_so_far",
+        "threshold_transactions",
+        "sales_last_90_days",
+        "crosses",
+        "forecast",
+    ];
+    match format {
+        CheckFormat::Csv => csv_out(out, &header, &rows),
+        _ => table(out, &header, &rows),
+    }
+}
