@@ -5,6 +5,8 @@
 //! [`db`] opens the file, checks that it is ours and brings its schema up to date; each part
 //! adds its tables as migration steps there.
 
+pub mod audit;
 pub mod db;
 
+pub use audit::AuditLog;
 pub use db::{History, HistoryError};
