@@ -12,6 +12,7 @@ use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
 use crate::config::{ApiKind, Config, ProcessEnv};
 use crate::credentials::{ApiKey, KeyStore, resolve_with_api};
+use crate::history::AuditLog;
 use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Sandbox, SandboxConfig};
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
@@ -81,7 +82,7 @@ pub async fn prepare(
     let mut config_path = None;
     let mut views = std::collections::BTreeMap::new();
     let mut columns = std::collections::BTreeMap::new();
-    let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
+    let (client, mut header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),
@@ -153,6 +154,26 @@ pub async fn prepare(
             settings,
         )
     };
+    // Every write is recorded before it is sent: without the history database, none is sent.
+    let history = {
+        let (path, demo) = (options.history.clone(), options.demo);
+        tokio::task::spawn_blocking(move || crate::history::open_for_session(path.as_deref(), demo))
+            .await?
+    };
+    let (client, audit, history_problem) = match history {
+        Ok(history) => {
+            let log = AuditLog::new(history);
+            let recorder = log.recorder(&header.profile, &header.organization);
+            (client.with_audit(recorder), Some(log), None)
+        }
+        Err(e) => {
+            header.read_only = true;
+            let problem = format!(
+                "{e}. Changes are turned off (read-only): taxdash records every change it sends there."
+            );
+            (client, None, Some(problem))
+        }
+    };
     let theme = Theme::select(
         theme_name.as_deref(),
         system.no_color,
@@ -172,6 +193,13 @@ pub async fn prepare(
     }
     if let Some(path) = log_path {
         shell = shell.with_log_path(path);
+    }
+    if let Some(log) = audit {
+        shell = shell.with_audit(log);
+    }
+    if let Some(problem) = history_problem {
+        tracing::error!("{problem}");
+        shell.notify_error(problem);
     }
     Ok(Session {
         client,

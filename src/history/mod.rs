@@ -10,3 +10,15 @@ pub mod db;
 
 pub use audit::AuditLog;
 pub use db::{History, HistoryError};
+
+/// The history database of a session: the file `path` (`--history`) names; with `--demo` and no
+/// file named, one in memory; else `TAXDASH_HISTORY` or the platform one.
+pub fn open_for_session(
+    path: Option<&std::path::Path>,
+    demo: bool,
+) -> Result<History, HistoryError> {
+    if demo && path.is_none() {
+        return Ok(History::in_memory());
+    }
+    History::open(&db::default_path(path)?)
+}
