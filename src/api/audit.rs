@@ -163,9 +163,15 @@ pub(crate) fn scrub(text: &str, secrets: &[String]) -> String {
     })
 }
 
-/// The record id of a write's answer: its `id` (or `registration_id`), if it has one.
+/// The record id of a write's answer: its `id` (or `registration_id`), or that of the one
+/// record of a list answer, if it has one.
 pub(crate) fn answer_id(body: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(body).ok()?;
+    let mut value: Value = serde_json::from_slice(body).ok()?;
+    if let Value::Array(items) = &mut value
+        && items.len() == 1
+    {
+        value = items.remove(0);
+    }
     ["id", "registration_id", "registrationId"]
         .iter()
         .find_map(|k| value.get(k).and_then(Value::as_str))
