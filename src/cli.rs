@@ -105,6 +105,42 @@ pub enum Command {
     /// page read, so all pages are read and only the matching rows written. Exits with 130 on
     /// Ctrl-C and leaves no partial --out file.
     Export(Box<ExportArgs>),
+    /// List the changes taxdash has sent (from the dashboard or any command), newest first,
+    /// from the audit log in the history database: when, profile, organization, API, method and
+    /// path, record, outcome (ok, refused, failed, unknown, pending), HTTP status and the
+    /// service's request id. Bodies are kept with secrets removed; `json`/`jsonl` include them.
+    Audit(AuditArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AuditArgs {
+    /// Only changes started on or after DAY (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+    pub since: Option<NaiveDate>,
+    /// Only changes to RESOURCE: registrations, customers, exemptions, filings, transactions,
+    /// physical_nexus, products, certificate-imports…
+    #[arg(long, value_name = "RESOURCE")]
+    pub resource: Option<String>,
+    /// Only changes with OUTCOME: ok, refused, failed, unknown or pending.
+    #[arg(long, value_name = "OUTCOME")]
+    pub outcome: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
+    pub format: AuditFormat,
+}
+
+/// How `taxdash audit` prints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditFormat {
+    /// Aligned columns for people.
+    #[default]
+    Table,
+    /// A header line, then one row per entry (the body as JSON text in its column).
+    Csv,
+    /// One JSON array of the entries.
+    Json,
+    /// JSON Lines: one entry per line.
+    Jsonl,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -195,6 +231,7 @@ impl Command {
             Command::Logout => "logout",
             Command::Profiles => "profiles",
             Command::Export(_) => "export",
+            Command::Audit(_) => "audit",
         }
     }
 

@@ -60,6 +60,9 @@ fn main() -> ExitCode {
             ))
             .map(drop)
             .map_err(Failure::from),
+        Some(Command::Audit(ref args)) => {
+            commands::audit::run(cli.history.as_deref(), args, &mut stdout)
+        }
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),
