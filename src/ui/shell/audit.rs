@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget};
 
 use crate::history::AuditLog;
 use crate::history::audit::{Entry, Filter, Outcome};
@@ -142,16 +142,20 @@ impl AuditView {
                 ""
             };
             let title = format!(" Audit entry {} ", entry.id);
-            Paragraph::new(lines)
-                .block(
-                    page_block(title, more, theme).title_bottom(
-                        Line::from(vec![
-                            Span::styled(" Esc", theme.key),
-                            Span::styled(" back ", theme.muted),
-                        ])
-                        .centered(),
-                    ),
+            let block = Block::bordered()
+                .title(Span::styled(title, theme.title))
+                .title_bottom(Line::styled(more, theme.muted).left_aligned())
+                .title_bottom(
+                    Line::from(vec![
+                        Span::styled(" Esc", theme.key),
+                        Span::styled(" back ", theme.muted),
+                    ])
+                    .right_aligned(),
                 )
+                .border_style(theme.border_focus)
+                .padding(Padding::horizontal(1));
+            Paragraph::new(lines)
+                .block(block)
                 .style(theme.base)
                 .scroll((self.scroll, 0))
                 .render(area, buf);
