@@ -118,7 +118,7 @@ pub struct AuditArgs {
     #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
     pub since: Option<NaiveDate>,
     /// Only changes to RESOURCE: registrations, customers, exemptions, filings, transactions,
-    /// physical_nexus, products, certificate-imports…
+    /// `physical_nexus`, products, certificate-imports…
     #[arg(long, value_name = "RESOURCE")]
     pub resource: Option<String>,
     /// Only changes with OUTCOME: ok, refused, failed, unknown or pending.
