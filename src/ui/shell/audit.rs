@@ -180,8 +180,8 @@ impl AuditView {
         self.visible = usize::from(inner.height.saturating_sub(1)).max(1);
         let mut lines = vec![Line::styled(
             format!(
-                "{:<19}  {:<6}  {:<20}  {:<24}  {:<8}  {}",
-                "started (UTC)", "method", "resource", "record", "outcome", "status"
+                "{:<16}  {:<8}  {:<6}  {:<6}  {:<19}  {}",
+                "started (UTC)", "outcome", "status", "method", "resource", "record"
             ),
             theme.table_header,
         )];
@@ -217,15 +217,11 @@ impl AuditView {
                     style
                 }
             };
+            let record = e.record_id.as_deref().unwrap_or("-");
+            let room = usize::from(inner.width).saturating_sub(16 + 8 + 6 + 6 + 19 + 10);
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!(
-                        "{:<19}  {:<6}  {:<20}  {:<24}  ",
-                        e.started_at.format("%Y-%m-%d %H:%M:%S"),
-                        e.method,
-                        clip(&e.resource, 20),
-                        clip(e.record_id.as_deref().unwrap_or("-"), 24),
-                    ),
+                    format!("{:<16}  ", e.started_at.format("%Y-%m-%d %H:%M")),
                     pick(theme.base),
                 ),
                 Span::styled(
@@ -234,8 +230,11 @@ impl AuditView {
                 ),
                 Span::styled(
                     format!(
-                        "  {}",
-                        e.status.map_or_else(|| "-".to_owned(), |s| s.to_string())
+                        "  {:<6}  {:<6}  {:<19}  {}",
+                        e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
+                        e.method,
+                        clip(&e.resource, 19),
+                        clip(record, room.max(8)),
                     ),
                     pick(theme.base),
                 ),
@@ -342,4 +341,84 @@ fn entry_lines(e: &Entry, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     };
     lines.extend(body.lines().map(|l| Line::raw(l.to_owned())));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Generation, SentBody, WriteAnswer, WriteOutcome, WriteSent};
+    use crate::history::History;
+    use crate::ui::widgets::testing::{all_text, assert_styled, blank, key};
+
+    fn log_with_two() -> AuditLog {
+        let log = AuditLog::new(History::in_memory());
+        for (resource, outcome, status) in [
+            ("customers", WriteOutcome::Ok, 200),
+            ("filings", WriteOutcome::Refused, 409),
+        ] {
+            let path = format!("/v1/{resource}");
+            let id = log
+                .record_sent(
+                    "work",
+                    "orgn_1",
+                    &WriteSent {
+                        method: "POST",
+                        path: &path,
+                        resource,
+                        record_id: None,
+                        organization: "orgn_1",
+                        generation: Generation::V1,
+                        body: SentBody::Json(serde_json::json!({"name": resource})),
+                    },
+                )
+                .unwrap();
+            log.record_answer(
+                id,
+                &WriteAnswer {
+                    outcome,
+                    status: Some(status),
+                    record_id: Some(format!("{resource}_1")),
+                    request_id: None,
+                    error: None,
+                },
+            )
+            .unwrap();
+        }
+        log
+    }
+
+    #[test]
+    fn at_80_columns_the_outcome_and_status_show_and_r_filters_by_resource() {
+        let theme = Theme::default();
+        let mut view = AuditView::new(log_with_two());
+        let mut buf = blank(80, 10);
+        view.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("POST")).collect();
+        assert_eq!(rows.len(), 2, "{text}");
+        assert!(
+            rows[0].contains("refused   409") && rows[0].contains("filings"),
+            "{text}"
+        );
+        assert!(
+            rows[1].contains("ok        200") && rows[1].contains("customers"),
+            "{text}"
+        );
+        assert_styled(&buf, "refused", theme.warning.patch(theme.selection));
+
+        view.handle_key(key(KeyCode::Char('r')));
+        let mut buf = blank(80, 10);
+        view.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        assert!(text.contains("resource customers"), "{text}");
+        assert!(!text.contains("filings_1"), "{text}");
+
+        view.handle_key(key(KeyCode::Enter));
+        let mut buf = blank(80, 20);
+        view.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        assert!(text.contains("\"name\": \"customers\""), "{text}");
+        assert_eq!(view.handle_key(key(KeyCode::Esc)), AuditOutcome::None);
+        assert_eq!(view.handle_key(key(KeyCode::Esc)), AuditOutcome::Close);
+    }
 }
