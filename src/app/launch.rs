@@ -12,7 +12,6 @@ use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
 use crate::config::{ApiKind, Config, ProcessEnv};
 use crate::credentials::{ApiKey, KeyStore, resolve_with_api};
-use crate::history::AuditLog;
 use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Sandbox, SandboxConfig};
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
@@ -155,17 +154,17 @@ pub async fn prepare(
         )
     };
     // Every write is recorded before it is sent: without the history database, none is sent.
-    let history = {
+    let audited = {
         let (path, demo) = (options.history.clone(), options.demo);
-        tokio::task::spawn_blocking(move || crate::history::open_for_session(path.as_deref(), demo))
-            .await?
+        let (profile, organization) = (header.profile.clone(), header.organization.clone());
+        let client = client.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::history::audited(&client, path.as_deref(), demo, &profile, &organization)
+        })
+        .await?
     };
-    let (client, audit, history_problem) = match history {
-        Ok(history) => {
-            let log = AuditLog::new(history);
-            let recorder = log.recorder(&header.profile, &header.organization);
-            (client.with_audit(recorder), Some(log), None)
-        }
+    let (client, audit, history_problem) = match audited {
+        Ok((client, log)) => (client, Some(log), None),
         Err(e) => {
             header.read_only = true;
             let problem = format!(
