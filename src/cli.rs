@@ -117,6 +117,11 @@ pub enum Command {
     /// be crossed at the pace of the last 90 days. Exits 0 when none will cross this period, 3
     /// when some will, other non-zero on errors.
     Nexus(NexusArgs),
+    /// List the changes taxdash has sent (from the dashboard or any command), newest first,
+    /// from the audit log in the history database: when, profile, organization, API, method and
+    /// path, record, outcome (ok, refused, failed, unknown, pending), HTTP status and the
+    /// service's request id. Bodies are kept with secrets removed; `json`/`jsonl` include them.
+    Audit(AuditArgs),
 }
 
 /// How a check prints what it found.
@@ -178,6 +183,37 @@ pub enum NexusCommand {
         #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
         format: CheckFormat,
     },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct AuditArgs {
+    /// Only changes started on or after DAY (YYYY-MM-DD, UTC).
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
+    pub since: Option<NaiveDate>,
+    /// Only changes to RESOURCE: registrations, customers, exemptions, filings, transactions,
+    /// `physical_nexus`, products, certificate-imports…
+    #[arg(long, value_name = "RESOURCE")]
+    pub resource: Option<String>,
+    /// Only changes with OUTCOME: ok, refused, failed, unknown or pending.
+    #[arg(long, value_name = "OUTCOME")]
+    pub outcome: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
+    pub format: AuditFormat,
+}
+
+/// How `taxdash audit` prints.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditFormat {
+    /// Aligned columns for people.
+    #[default]
+    Table,
+    /// A header line, then one row per entry (the body as JSON text in its column).
+    Csv,
+    /// One JSON array of the entries.
+    Json,
+    /// JSON Lines: one entry per line.
+    Jsonl,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -270,6 +306,7 @@ impl Command {
             Command::Export(_) => "export",
             Command::Check(_) => "check",
             Command::Nexus(_) => "nexus",
+            Command::Audit(_) => "audit",
         }
     }
 

@@ -17,6 +17,7 @@
 //! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme |
 //! | [`sandbox`] | the local service: routes, store, demo data, auth, limits, faults |
 //! | [`commands`], [`export`] | the command-line commands besides the dashboard |
+//! | [`history`] | the history database (`SQLite`): the audit log of every write the client sends, fed from the transport through [`api::AuditSink`] |
 //! | [`clock`] | the day "overdue" and "expiring" count from, and the demo data is dated around: the local date, or `--today`; fixed in tests |
 //!
 //! # The pane skeleton
@@ -42,6 +43,10 @@
 //! 3. Its line in `app/calls/<resource>.rs`, which carries the call out with the client.
 //! 4. A pane asks for it through `Requests::call` with an operation of its own, and gets the
 //!    answer back in `PaneSpec::receive`.
+//!
+//! A write needs nothing more to reach the audit log: the transport records every call that is
+//! not `GET` (mark a `POST` that changes nothing with `Call::reading`). A command that writes
+//! gets its client from [`history::audited`], which refuses to go on without the log.
 
 pub mod api;
 pub mod app;

@@ -72,6 +72,9 @@ fn main() -> ExitCode {
             check_service(&cli),
             &mut stdout,
         )),
+        Some(Command::Audit(ref args)) => {
+            commands::audit::run(cli.history.as_deref(), args, &mut stdout)
+        }
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),

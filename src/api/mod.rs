@@ -20,6 +20,7 @@
 //! [`ApiError::Tenanted`]. The calls only the Tenanted API has answer
 //! [`ApiError::Unsupported`] on a v1 client.
 
+mod audit;
 mod config;
 mod endpoints;
 mod error;
@@ -42,6 +43,7 @@ pub use crate::model::tenanted::{
     BulkFilingResult, CertificateImport, CredentialsUpdate, CredentialsUpdated, ErrorCode,
     ExposureEvent, Organization, RevealedCredentials,
 };
+pub use audit::{AuditSink, AuditTicket, Auditor, SentBody, WriteAnswer, WriteOutcome, WriteSent};
 pub use config::{ClientBuildError, ClientConfig, ENV_TIMEOUT, Selector};
 pub use endpoints::{RevealField, Upload};
 pub use error::{ApiError, ApiResult, ServiceError};
@@ -95,6 +97,16 @@ impl Client {
     pub fn with_retry_observer(&self, observer: RetryObserver) -> Client {
         Client {
             transport: Arc::new(self.transport.with_observer(observer)),
+        }
+    }
+
+    /// The same client (organization, pool, pacing and stats), telling `auditor` of each write
+    /// before it is sent and when its answer comes (see [`AuditSink`]). Clones and
+    /// [`with_organization`](Self::with_organization) keep it.
+    #[must_use]
+    pub fn with_audit(&self, auditor: Auditor) -> Client {
+        Client {
+            transport: Arc::new(self.transport.with_auditor(auditor)),
         }
     }
 

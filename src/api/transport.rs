@@ -3,7 +3,8 @@
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use backon::Retryable;
@@ -16,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use url::Url;
 
+use super::audit::{self, Auditor, Pending, SentBody, WriteAnswer, WriteOutcome, WriteSent};
 use super::config::{ClientBuildError, ClientConfig, Selector};
 use super::error::{ApiError, ApiResult, ErrorContext, Redactor};
 use super::generation::{Generation, InvalidHeader};
@@ -52,6 +54,8 @@ pub(crate) struct Call {
     body: Body,
     /// Headers added to (or replacing) the generation's target headers.
     headers: Vec<(HeaderName, HeaderValue)>,
+    /// A `POST` that changes nothing (an estimate, an address check): not a write to audit.
+    reading: bool,
 }
 
 impl Call {
@@ -64,7 +68,19 @@ impl Call {
             query: Vec::new(),
             body: Body::None,
             headers: Vec::new(),
+            reading: false,
         }
+    }
+
+    /// Marks a call that changes nothing although its method is not `GET`.
+    pub fn reading(mut self) -> Self {
+        self.reading = true;
+        self
+    }
+
+    /// Whether the call changes something on the service (and so goes to the audit log).
+    fn is_write(&self) -> bool {
+        !self.reading && !matches!(self.method, Method::GET | Method::HEAD)
     }
 
     pub fn get<S: AsRef<str>>(segments: &[S]) -> Self {
@@ -220,7 +236,19 @@ pub(crate) struct Transport {
     counters: Arc<Counters>,
     /// Told of each retry.
     observer: Option<RetryObserver>,
+    /// Told of each write before it is sent and when its answer comes.
+    auditor: Option<Auditor>,
 }
+
+/// What the attempts met: the last status and request id, for the audit log.
+#[derive(Default)]
+struct Seen {
+    status: AtomicU16,
+    request_id: Mutex<Option<String>>,
+}
+
+/// Answer headers that carry the service's request id.
+const REQUEST_ID_HEADERS: &[&str] = &["request-id", "x-request-id", "requestid"];
 
 impl Transport {
     pub fn new(config: ClientConfig) -> Result<Self, ClientBuildError> {
@@ -263,6 +291,7 @@ impl Transport {
             limiter,
             counters: Arc::default(),
             observer: None,
+            auditor: None,
         })
     }
 
@@ -286,6 +315,7 @@ impl Transport {
             limiter: self.limiter.clone(),
             counters: Arc::clone(&self.counters),
             observer: self.observer.clone(),
+            auditor: self.auditor.clone(),
         }
     }
 
@@ -293,6 +323,14 @@ impl Transport {
     pub fn with_observer(&self, observer: RetryObserver) -> Transport {
         Transport {
             observer: Some(observer),
+            ..self.clone()
+        }
+    }
+
+    /// The same transport, telling `auditor` of each write.
+    pub fn with_auditor(&self, auditor: Auditor) -> Transport {
+        Transport {
+            auditor: Some(auditor),
             ..self.clone()
         }
     }
@@ -494,14 +532,105 @@ impl Transport {
         }
         let url = self.url(&call);
         let what = format!("{} {}", call.method, url.path());
+        let seen = Seen::default();
+        let (pending, secrets) = match &self.auditor {
+            Some(auditor) if call.is_write() => {
+                let (pending, secrets) = self.audit_sent(auditor, &call, &url)?;
+                (Some(pending), secrets)
+            }
+            _ => (None, Vec::new()),
+        };
+        let result = self.attempts(&call, &url, &what, &seen).await;
+        if let Some(pending) = pending {
+            let status = match seen.status.load(Ordering::Relaxed) {
+                0 => None,
+                s => Some(s),
+            };
+            let path_id = audit::resource_of(&call.segments).1.map(str::to_owned);
+            let answer = match &result {
+                Ok(body) => WriteAnswer {
+                    outcome: WriteOutcome::Ok,
+                    status,
+                    record_id: audit::answer_id(body).or(path_id),
+                    request_id: seen.request_id.lock().ok().and_then(|r| r.clone()),
+                    error: None,
+                },
+                Err(e) => WriteAnswer {
+                    outcome: audit::outcome_of(e, status),
+                    status,
+                    record_id: path_id,
+                    request_id: e
+                        .request_id()
+                        .map(str::to_owned)
+                        .or_else(|| seen.request_id.lock().ok().and_then(|r| r.clone())),
+                    error: Some(audit::scrub(&e.to_string(), &secrets)),
+                },
+            };
+            pending.answered(&answer);
+        }
+        Ok((what, result?))
+    }
+
+    /// Tells the auditor of a write about to be sent; a write it cannot record is not sent.
+    /// Answers the entry to complete and the secret values the body held.
+    fn audit_sent(
+        &self,
+        auditor: &Auditor,
+        call: &Call,
+        url: &Url,
+    ) -> ApiResult<(Pending, Vec<String>)> {
+        let (body, secrets) = match &call.body {
+            Body::None => (SentBody::None, Vec::new()),
+            Body::Json(bytes) => {
+                let (value, secrets) = audit::redact(bytes);
+                (SentBody::Json(value), secrets)
+            }
+            Body::File {
+                file_name,
+                mime,
+                bytes,
+                ..
+            } => (
+                SentBody::File {
+                    name: file_name.clone(),
+                    mime: mime.clone(),
+                    size: bytes.len(),
+                },
+                Vec::new(),
+            ),
+        };
+        let (resource, record_id) = audit::resource_of(&call.segments);
+        let sent = WriteSent {
+            method: call.method.as_str(),
+            path: url.path(),
+            resource,
+            record_id,
+            organization: &self.organization_id,
+            generation: self.generation,
+            body,
+        };
+        let ticket = auditor.sent(&sent).map_err(|reason| ApiError::BadRequest {
+            detail: format!("not sent, because the audit log could not record it: {reason}"),
+        })?;
+        Ok((Pending::new(Arc::clone(auditor), ticket), secrets))
+    }
+
+    /// The attempts of one call, retried as the policy allows: the answer's body.
+    async fn attempts(
+        &self,
+        call: &Call,
+        url: &Url,
+        what: &str,
+        seen: &Seen,
+    ) -> ApiResult<Vec<u8>> {
         let method = call.method.clone();
         let max_wait = self.retry.max_wait;
         let attempts = AtomicU32::new(0);
         let attempt = || {
             attempts.fetch_add(1, Ordering::Relaxed);
-            self.attempt(&call, &url, &what)
+            self.attempt(call, url, what, seen)
         };
-        let body = attempt
+        attempt
             .retry(self.retry.backoff())
             .when(|f: &Failure| f.retryable(&method))
             .adjust(|f: &Failure, drawn| f.wait(drawn, max_wait))
@@ -510,7 +639,7 @@ impl Transport {
                 tracing::debug!(%what, ?wait, error = %f.error, "retrying");
                 if let Some(observer) = &self.observer {
                     observer(&RetryNotice {
-                        what: what.clone(),
+                        what: what.to_owned(),
                         cause: RetryCause::of(&f.error),
                         attempt: attempts.load(Ordering::Relaxed) + 1,
                         attempts: self.retry.max_attempts,
@@ -525,11 +654,16 @@ impl Transport {
                     attempts: attempts.load(Ordering::Relaxed),
                 },
                 other => other,
-            })?;
-        Ok((what, body))
+            })
     }
 
-    async fn attempt(&self, call: &Call, url: &Url, what: &str) -> Result<Vec<u8>, Failure> {
+    async fn attempt(
+        &self,
+        call: &Call,
+        url: &Url,
+        what: &str,
+        seen: &Seen,
+    ) -> Result<Vec<u8>, Failure> {
         if let Some(limiter) = &self.limiter {
             limiter.until_ready().await;
         }
@@ -571,6 +705,15 @@ impl Transport {
         };
         let response = request.send().await.map_err(|e| self.failure(e, what))?;
         let status = response.status();
+        seen.status.store(status.as_u16(), Ordering::Relaxed);
+        if let Some(id) = REQUEST_ID_HEADERS
+            .iter()
+            .find_map(|h| response.headers().get(*h))
+            .and_then(|v| v.to_str().ok())
+            && let Ok(mut slot) = seen.request_id.lock()
+        {
+            *slot = Some(id.to_owned());
+        }
         let retry_after = retry_after(&response);
         let allow = response
             .headers()

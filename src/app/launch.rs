@@ -81,7 +81,7 @@ pub async fn prepare(
     let mut config_path = None;
     let mut views = std::collections::BTreeMap::new();
     let mut columns = std::collections::BTreeMap::new();
-    let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
+    let (client, mut header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),
@@ -153,6 +153,26 @@ pub async fn prepare(
             settings,
         )
     };
+    // Every write is recorded before it is sent: without the history database, none is sent.
+    let audited = {
+        let (path, demo) = (options.history.clone(), options.demo);
+        let (profile, organization) = (header.profile.clone(), header.organization.clone());
+        let client = client.clone();
+        tokio::task::spawn_blocking(move || {
+            crate::history::audited(&client, path.as_deref(), demo, &profile, &organization)
+        })
+        .await?
+    };
+    let (client, audit, history_problem) = match audited {
+        Ok((client, log)) => (client, Some(log), None),
+        Err(e) => {
+            header.read_only = true;
+            let problem = format!(
+                "{e}. Changes are turned off (read-only): taxdash records every change it sends there."
+            );
+            (client, None, Some(problem))
+        }
+    };
     let theme = Theme::select(
         theme_name.as_deref(),
         system.no_color,
@@ -172,6 +192,13 @@ pub async fn prepare(
     }
     if let Some(path) = log_path {
         shell = shell.with_log_path(path);
+    }
+    if let Some(log) = audit {
+        shell = shell.with_audit(log);
+    }
+    if let Some(problem) = history_problem {
+        tracing::error!("{problem}");
+        shell.notify_error(problem);
     }
     Ok(Session {
         client,

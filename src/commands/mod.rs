@@ -1,9 +1,11 @@
-//! The subcommands other than the dashboard: `login`, `logout`, `profiles` and `export`.
+//! The subcommands other than the dashboard: `login`, `logout`, `profiles`, `export` and
+//! `audit`.
 //!
 //! Each one is an async function over a [`Context`], which carries everything it reads from the
 //! machine (the config file's path, the environment, the key store), so tests give it a
 //! temporary config file, a fixed environment and [`KeyStore::mock`].
 
+pub mod audit;
 pub mod check;
 pub mod export;
 pub mod login;

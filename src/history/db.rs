@@ -30,7 +30,7 @@ pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The schema, one step per version: `user_version` is the number of steps applied. Steps are
 /// only ever appended; a step, once released, never changes.
-pub(crate) const MIGRATIONS: &[&str] = &[super::snapshot::MIGRATION];
+pub(crate) const MIGRATIONS: &[&str] = &[super::snapshot::MIGRATION, super::audit::MIGRATION];
 
 /// Why the history database cannot be used. Every message names the file.
 #[derive(Debug, thiserror::Error)]

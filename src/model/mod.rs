@@ -24,6 +24,7 @@ pub mod filters;
 mod nexus;
 mod product;
 mod registration;
+pub mod secrets;
 pub mod tenanted;
 mod timestamp;
 mod transaction;

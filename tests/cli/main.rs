@@ -2,6 +2,7 @@
 //! functions and through the real binary, against the sandbox over loopback.
 
 mod as_sent;
+mod audit;
 mod binary;
 mod common;
 mod export;

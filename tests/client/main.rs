@@ -1,6 +1,7 @@
 //! The client over real loopback HTTP: against the sandbox for every endpoint, its errors, its
 //! faults and limits; against tiny purpose-built servers for answers the sandbox never gives.
 
+mod audit;
 mod common;
 mod downloads;
 mod endpoints;

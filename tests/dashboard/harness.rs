@@ -144,6 +144,29 @@ impl Dashboard {
         Self::run_loop(sandbox, client, shell, options.size)
     }
 
+    /// The dashboard with its client recording every write in `log`, which `:audit` shows.
+    pub async fn start_with_audit(options: Options, log: taxdash::history::AuditLog) -> Self {
+        let sandbox = Sandbox::start(
+            anchored(options.sandbox.clone()),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
+        let client = client_for(&sandbox).with_audit(log.recorder("demo", DEMO_CREDENTIALS[0].0));
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: DEMO_CREDENTIALS[0].0.into(),
+            generation: "v1".into(),
+            demo: true,
+            read_only: options.read_only,
+        };
+        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+            .with_log_path("/tmp/taxdash-test.log")
+            .open_on(options.first_tab)
+            .with_audit(log);
+        Self::run_loop(sandbox, client, shell, options.size)
+    }
+
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
     fn run_loop(sandbox: Sandbox, client: Client, mut shell: Shell, size: (u16, u16)) -> Self {

@@ -2,6 +2,7 @@
 //! over loopback, drawn on a `TestBackend`.
 
 mod addresses;
+mod audit;
 mod certificate_imports;
 mod credentials;
 mod customers;

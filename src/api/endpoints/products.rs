@@ -46,7 +46,9 @@ impl Client {
 
     /// POST /v1/tax/estimate: the tax a sale would bear, without recording it.
     pub async fn estimate_tax(&self, request: &EstimateRequest) -> ApiResult<EstimateResponse> {
-        let call = Call::new(Method::POST, &["tax", "estimate"]).json(request)?;
+        let call = Call::new(Method::POST, &["tax", "estimate"])
+            .json(request)?
+            .reading();
         self.transport.send(call).await
     }
 }

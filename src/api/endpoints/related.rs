@@ -87,7 +87,9 @@ impl Client {
         &self,
         address: &AddressFields,
     ) -> ApiResult<Vec<AddressSearchResult>> {
-        let call = Call::new(Method::POST, &["address_validation", "search"]).json(address)?;
+        let call = Call::new(Method::POST, &["address_validation", "search"])
+            .json(address)?
+            .reading();
         self.transport.send(call).await
     }
 
@@ -96,7 +98,9 @@ impl Client {
         &self,
         query: &SuggestionQuery,
     ) -> ApiResult<Vec<AddressSuggestion>> {
-        let call = Call::new(Method::POST, &["address_validation", "suggestions"]).json(query)?;
+        let call = Call::new(Method::POST, &["address_validation", "suggestions"])
+            .json(query)?
+            .reading();
         self.transport.send(call).await
     }
 }

@@ -21,6 +21,7 @@ use super::widgets::flash::{Flash, FlashLevel, FlashLine, pointed_line};
 use super::widgets::help::{Help, HelpOutcome, Hint, footer_line};
 use super::widgets::messages::{MessageLog, MessagesView};
 
+mod audit;
 mod find;
 mod jumps;
 mod organizations;
@@ -29,6 +30,7 @@ mod views;
 use self::organizations::{ShellCall, command_line};
 use crate::api::RetryNotice;
 use crate::effect::{Answer, Call, Effect, Failure, FailureKind, Goto, RequestId};
+use crate::history::AuditLog;
 use crate::model::PageParams;
 use crate::model::tenanted::{ApiVersion, Organization};
 
@@ -67,6 +69,7 @@ enum Overlay {
     Command,
     ConfirmQuit(Confirm),
     Find(find::FindView),
+    Audit(Box<audit::AuditView>),
 }
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -116,6 +119,8 @@ pub struct Shell {
     jumps: jumps::Jumps,
     /// The number of the latest find: answers to older ones are dropped.
     find_generation: u64,
+    /// The audit log the client writes to, for `:audit`.
+    audit: Option<AuditLog>,
 }
 
 /// How far the export under way has come.
@@ -138,10 +143,11 @@ impl Shell {
         header: HeaderInfo,
     ) -> Self {
         let shown = vec![false; panes.len()];
-        let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "view", "find"]
-            .iter()
-            .map(|c| (*c).to_owned())
-            .collect();
+        let mut commands: Vec<String> =
+            ["quit", "help", "messages", "theme", "view", "find", "audit"]
+                .iter()
+                .map(|c| (*c).to_owned())
+                .collect();
         for pane in &panes {
             commands.push(pane.title().to_lowercase());
             commands.extend(pane.commands().into_iter().map(str::to_owned));
@@ -182,7 +188,14 @@ impl Shell {
             columns: BTreeMap::new(),
             jumps: jumps::Jumps::default(),
             find_generation: 0,
+            audit: None,
         }
+    }
+
+    /// The audit log the client records its writes in, shown by `:audit`.
+    pub fn with_audit(mut self, log: AuditLog) -> Self {
+        self.audit = Some(log);
+        self
     }
 
     /// Opens on the tab titled `title` instead of the first (when there is one).
@@ -490,6 +503,15 @@ impl Shell {
                     Vec::new()
                 };
             }
+            Some(Overlay::Audit(mut view)) => {
+                if ctrl_c {
+                    return self.request_quit();
+                }
+                if view.handle_key(key) == audit::AuditOutcome::None {
+                    self.overlay = Some(Overlay::Audit(view));
+                }
+                return Vec::new();
+            }
             Some(Overlay::Find(mut view)) => {
                 if ctrl_c {
                     return self.request_quit();
@@ -729,6 +751,18 @@ impl Shell {
                 self.overlay = Some(Overlay::Messages(MessagesView::new(&self.messages)));
                 return Vec::new();
             }
+            "audit" => {
+                match &self.audit {
+                    Some(log) => {
+                        self.overlay =
+                            Some(Overlay::Audit(Box::new(audit::AuditView::new(log.clone()))));
+                    }
+                    None => self.notify_error(
+                        "No audit log: the history database could not be opened (see :messages).",
+                    ),
+                }
+                return Vec::new();
+            }
             "org" => return self.org_command(&args),
             "view" => return self.view_command(&args),
             "find" => return self.find(&args.join(" ")),
@@ -802,6 +836,11 @@ impl Shell {
         hints.push(Hint::new(
             ":messages",
             "the last messages, whole, with their times",
+            "Everywhere",
+        ));
+        hints.push(Hint::new(
+            ":audit",
+            "every change sent: r resource, o outcome, Enter one",
             "Everywhere",
         ));
         for (keys, label) in [
@@ -978,6 +1017,7 @@ impl Shell {
             Some(Overlay::Messages(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Find(view)) => view.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::Audit(view)) => view.render(body, frame.buffer_mut(), &theme),
             _ => {}
         }
     }

@@ -326,7 +326,10 @@ fn jurisdiction_section(r: &Registration, extras: &Extras, theme: &Theme) -> Sec
             if let Some(properties) = schema["properties"].as_object() {
                 for (name, property) in properties {
                     let title = property["title"].as_str().unwrap_or(name).to_owned();
-                    let secret = is_secret(name, property);
+                    let secret = property.as_object().map_or_else(
+                        || crate::model::secrets::is_secret(name),
+                        |p| crate::model::secrets::is_secret_property(name, p),
+                    );
                     let value = values.and_then(|v| v.get(name)).filter(|v| !v.is_null());
                     let cell = match (value, secret) {
                         (Some(_), true) => {
@@ -351,13 +354,4 @@ fn jurisdiction_section(r: &Registration, extras: &Extras, theme: &Theme) -> Sec
     owned
         .into_iter()
         .fold(section, |s, (label, value)| s.maybe(label, value))
-}
-
-/// Whether a schema property holds a secret (a password, an access code).
-fn is_secret(name: &str, property: &Value) -> bool {
-    property["format"].as_str() == Some("password")
-        || property["writeOnly"].as_bool() == Some(true)
-        || ["password", "code", "secret", "pin"]
-            .iter()
-            .any(|w| name.contains(w))
 }

@@ -194,7 +194,7 @@ impl SchemaFields {
             FieldKind::Checkbox
         } else if matches!(json, JsonType::Integer | JsonType::Number) {
             FieldKind::Decimal
-        } else if is_secret(key, prop) {
+        } else if crate::model::secrets::is_secret_property(key, prop) {
             FieldKind::Masked
         } else if prop.get("format").and_then(Value::as_str) == Some("date") {
             FieldKind::Date
@@ -344,18 +344,6 @@ fn constraints(prop: &Map<String, Value>, json: JsonType) -> Vec<String> {
         out.push(format!("at most {max}"));
     }
     out
-}
-
-/// Whether a field holds a secret: `writeOnly`, or a name the service treats as one.
-fn is_secret(key: &str, prop: &Map<String, Value>) -> bool {
-    if prop.get("writeOnly").and_then(Value::as_bool) == Some(true) {
-        return true;
-    }
-    let key = key.to_ascii_lowercase();
-    key.split('_')
-        .any(|w| matches!(w, "password" | "pin" | "passcode" | "secret"))
-        || key.contains("access_code")
-        || key.contains("security_code")
 }
 
 /// The schema's `title`, or the property's name in words (`texas_taxpayer_number` → `Texas
