@@ -41,6 +41,17 @@ pub struct Cli {
     #[arg(long)]
     pub read_only: bool,
 
+    /// Open the dashboard on a snapshot of the history database instead of the service: the
+    /// latest of the profile's organization (with --demo, the latest in the --history file).
+    /// Every list, filter, sort and detail works; changes are refused. Needs no network and no
+    /// key.
+    #[arg(long)]
+    pub offline: bool,
+
+    /// With --offline: the snapshot to open, by id (default: the latest).
+    #[arg(long, value_name = "ID", requires = "offline")]
+    pub snapshot: Option<i64>,
+
     /// Leave the mouse to the terminal (its own selection and copy) instead of clicking tabs,
     /// rows and buttons; the config file's `mouse = false` does the same.
     #[arg(long)]

@@ -90,6 +90,8 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
         theme: cli.theme,
         api: cli.api.map(taxdash::cli::ApiFlag::kind),
         history: cli.history,
+        offline: cli.offline,
+        snapshot: cli.snapshot,
     };
     taxdash::app::run_dashboard(options)
         .await

@@ -6,6 +6,7 @@
 //! adds its tables as migration steps there.
 
 pub mod db;
+pub mod offline;
 pub mod snapshot;
 
 pub use db::{History, HistoryError};

@@ -137,6 +137,7 @@ impl Dashboard {
             generation: "v1".into(),
             demo: true,
             read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
@@ -304,6 +305,7 @@ impl Dashboard {
             generation: client.generation().label().into(),
             demo: true,
             read_only: options.read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
@@ -399,6 +401,7 @@ impl Dashboard {
             generation: "v1".into(),
             demo: true,
             read_only: options.read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")

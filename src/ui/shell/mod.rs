@@ -41,6 +41,19 @@ pub struct HeaderInfo {
     pub generation: String,
     pub demo: bool,
     pub read_only: bool,
+    /// Set when browsing a snapshot (`--offline`): when it was taken. Offline is read-only.
+    pub offline: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl HeaderInfo {
+    /// Why a change is refused: offline, or read-only mode.
+    fn refusal(&self) -> &'static str {
+        if self.offline.is_some() {
+            "Offline: this is a snapshot; changes are turned off."
+        } else {
+            "Read-only mode: changes are turned off."
+        }
+    }
 }
 
 /// What the last answers said of the connection.
@@ -290,8 +303,12 @@ impl Shell {
                         id,
                         result: Err(Failure {
                             kind: FailureKind::ReadOnly,
-                            message: "Read-only mode: nothing was sent. Start taxdash without --read-only to change records."
-                                .into(),
+                            message: if self.header.offline.is_some() {
+                                "Offline: nothing was sent. A snapshot cannot be changed; start taxdash without --offline to change records."
+                            } else {
+                                "Read-only mode: nothing was sent. Start taxdash without --read-only to change records."
+                            }
+                            .into(),
                             fields: Vec::new(),
                         }),
                     });
@@ -554,7 +571,7 @@ impl Shell {
             return Vec::new();
         };
         if action.is_write() && self.header.read_only {
-            self.notify_error("Read-only mode: changes are turned off.");
+            self.notify_error(self.header.refusal());
             return Vec::new();
         }
         match action {
@@ -833,7 +850,7 @@ impl Shell {
             extra.push(format!("Log file: {path}"));
         }
         if self.header.read_only {
-            extra.push("Read-only mode: changes are turned off.".into());
+            extra.push(self.header.refusal().into());
         }
         if !self.focused_view_names().is_empty() {
             extra.push(self.views_said());
@@ -998,6 +1015,14 @@ impl Shell {
         if h.demo {
             spans.push(Span::styled(" DEMO ", self.theme.badge_demo));
             spans.push(Span::raw(" "));
+        }
+        if let Some(taken) = h.offline {
+            spans.push(Span::styled(" OFFLINE ", self.theme.badge_read_only));
+            spans.push(Span::raw(format!(
+                " │ snapshot {}",
+                taken.format("%Y-%m-%d %H:%M UTC")
+            )));
+            return Line::from(spans);
         }
         if h.read_only {
             spans.push(Span::styled(" READ-ONLY ", self.theme.badge_read_only));
