@@ -5,10 +5,11 @@
 //! sort and detail from them: offline browsing is the sandbox's listing, not a second one.
 //! Such a sandbox is frozen:
 //!
-//! - every request that is not a read (`GET`) is refused with 403 before it reaches a handler,
-//!   so nothing can change the records, whatever the client sends;
+//! - every request that is not a read (`GET`) is refused (400, saying why) before it reaches a
+//!   handler, so nothing can change the records, whatever the client sends;
 //! - a list the snapshot does not hold (transactions when they were not taken, products, ...)
-//!   answers 404 saying so, rather than an empty list that would read as "there are none";
+//!   is refused the same way, saying so, rather than answered with an empty list that would
+//!   read as "there are none";
 //! - only the v1 interface is served (the records are v1's).
 
 use std::net::SocketAddr;
@@ -176,24 +177,23 @@ pub(crate) async fn guard(State(app): State<Arc<App>>, request: Request, next: N
     };
     let taken = guard.taken.format("%Y-%m-%d %H:%M UTC");
     if request.method() != Method::GET && request.method() != Method::HEAD {
-        return ApiError::Status(
-            axum::http::StatusCode::FORBIDDEN,
-            format!("Offline: this is the snapshot taken {taken}; it cannot be changed."),
-        )
+        return ApiError::BadRequest(format!(
+            "Offline: this is the snapshot taken {taken}; it cannot be changed"
+        ))
         .into_response();
     }
     let path = request.uri().path();
     if !path.starts_with("/v1/") {
-        return ApiError::NotFound(format!(
-            "Not in this snapshot: offline, only the v1 lists are served (snapshot taken {taken})."
+        return ApiError::BadRequest(format!(
+            "Not in this snapshot: offline, only the v1 lists are served (snapshot taken {taken})"
         ))
         .into_response();
     }
     if let Some(resource) = resource_of(path)
         && !guard.held.contains(&resource)
     {
-        return ApiError::NotFound(format!(
-            "Not in this snapshot: the snapshot taken {taken} holds no {}.",
+        return ApiError::BadRequest(format!(
+            "Not in this snapshot: the snapshot taken {taken} holds no {}",
             plural(resource)
         ))
         .into_response();
