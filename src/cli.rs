@@ -15,6 +15,7 @@ use crate::export::{FilterFlags, Format, Resource};
 /// around it.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about)]
+#[allow(clippy::struct_excessive_bools)] // each is a flag of its own
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use taxdash::app::{DashboardOptions, Ended};
+use taxdash::app::{DashboardOptions, Ended, SnapshotChoice};
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
 use taxdash::commands::{self, Context, Failure};
 use taxdash::sandbox::{
@@ -90,8 +90,10 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
         theme: cli.theme,
         api: cli.api.map(taxdash::cli::ApiFlag::kind),
         history: cli.history,
-        offline: cli.offline,
-        snapshot: cli.snapshot,
+        offline: cli.offline.then_some(
+            cli.snapshot
+                .map_or(SnapshotChoice::Latest, SnapshotChoice::Id),
+        ),
     };
     taxdash::app::run_dashboard(options)
         .await

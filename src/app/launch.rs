@@ -37,10 +37,18 @@ pub struct DashboardOptions {
     /// `--history FILE` (or `TAXDASH_HISTORY`): the history database to use instead of the
     /// platform one (with `--demo`, instead of one in memory).
     pub history: Option<std::path::PathBuf>,
-    /// `--offline`: browse a snapshot of the history database instead of the service.
-    pub offline: bool,
-    /// `--snapshot ID`: the snapshot to browse offline (default: the latest).
-    pub snapshot: Option<i64>,
+    /// `--offline [--snapshot ID]`: browse a snapshot of the history database instead of the
+    /// service.
+    pub offline: Option<SnapshotChoice>,
+}
+
+/// Which snapshot `--offline` browses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotChoice {
+    /// The latest of the profile's organization (with `--demo`, the latest in the file).
+    Latest,
+    /// `--snapshot ID`.
+    Id(i64),
 }
 
 /// Everything the dashboard needs, gathered before the terminal is taken over, so that a
@@ -114,13 +122,13 @@ async fn offline_snapshot(
     options: &DashboardOptions,
     scope: Option<(String, String)>,
 ) -> Result<(Snapshot, Frozen), BoxError> {
-    let pick = match (options.snapshot, scope) {
-        (Some(id), _) => Pick::Id(id),
-        (None, Some((profile, organization))) => Pick::Latest {
+    let pick = match (options.offline, scope) {
+        (Some(SnapshotChoice::Id(id)), _) => Pick::Id(id),
+        (_, Some((profile, organization))) => Pick::Latest {
             profile,
             organization,
         },
-        (None, None) => Pick::AnyLatest,
+        (_, None) => Pick::AnyLatest,
     };
     let path = match (&options.history, options.demo) {
         (None, true) => {
@@ -152,7 +160,7 @@ pub async fn prepare(
     let mut views = std::collections::BTreeMap::new();
     let mut columns = std::collections::BTreeMap::new();
     let (client, header, sandbox, keymap, theme_name, accent, settings) = if options.demo
-        && options.offline
+        && options.offline.is_some()
     {
         let (snapshot, frozen) = offline_snapshot(options, None).await?;
         let (sandbox, config, header) = start_offline(frozen, &snapshot, true).await?;
@@ -197,7 +205,7 @@ pub async fn prepare(
         views.clone_from(&config.views);
         columns.clone_from(&config.columns);
         let requested = options.profile.clone();
-        let (client, header, sandbox, profile_name) = if options.offline {
+        let (client, header, sandbox, profile_name) = if options.offline.is_some() {
             // The profile only picks the snapshots: neither its key nor its service is used.
             let scope = profile_scope(requested.as_deref(), &config, &env)?;
             let name = scope.0.clone();

@@ -30,7 +30,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use calls::{execute, failure};
 pub use launch::{
-    DashboardOptions, Session, prepare, run as run_dashboard, start_demo, start_offline,
+    DashboardOptions, Session, SnapshotChoice, prepare, run as run_dashboard, start_demo,
+    start_offline,
 };
 pub use logging::log_path;
 use platform::Platform;

@@ -148,15 +148,16 @@ fn resource_of(path: &str) -> Option<Resource> {
         ("transactions", _, _) | ("customers", Some(_), Some("transactions")) => {
             Resource::Transactions
         }
-        ("products", Some("categories"), _) => return None,
+        // Reference lists, the same offline.
+        ("products", Some("categories"), _)
+        | ("nexus", Some("physical_nexus"), Some("categories"))
+        | ("filings", Some("back-filing-terms"), _) => return None,
         ("products", _, _) => Resource::Products,
         ("registrations", _, _) => Resource::Registrations,
-        ("nexus", Some("physical_nexus"), Some("categories")) => return None,
         ("nexus", Some("physical_nexus"), _) => Resource::PhysicalNexus,
         ("nexus", _, _) => Resource::Nexus,
         ("exemptions", _, _) => Resource::Exemptions,
         ("customers", _, _) => Resource::Customers,
-        ("filings", Some("back-filing-terms"), _) => return None,
         ("filings", _, _) => Resource::Filings,
         _ => return None,
     })
