@@ -118,6 +118,7 @@ pub async fn start_offline(
 /// The snapshot `--offline` opens and its records: the one `--snapshot` names, else the latest
 /// of the profile's organization (with `--demo`, the latest in the `--history` file). Read
 /// before the terminal is taken, so that a missing snapshot or a bad file is said plainly.
+/// Unless a day is fixed, the snapshot's day becomes today.
 async fn offline_snapshot(
     options: &DashboardOptions,
     scope: Option<(String, String)>,
@@ -141,12 +142,20 @@ async fn offline_snapshot(
         }
         (named, _) => crate::history::db::default_path(named.as_deref())?,
     };
-    tokio::task::spawn_blocking(move || {
+    let (snapshot, frozen) = tokio::task::spawn_blocking(move || {
         let (history, snapshot) = offline::open(&path, &pick)?;
         let frozen = offline::frozen(&history, &snapshot)?;
         Ok::<_, BoxError>((snapshot, frozen))
     })
-    .await?
+    .await??;
+    // What was overdue or expiring is counted from the day the snapshot was taken, unless
+    // `--today` says otherwise.
+    if !crate::clock::is_fixed() {
+        crate::clock::fix_today(Some(
+            snapshot.taken.with_timezone(&chrono::Local).date_naive(),
+        ));
+    }
+    Ok((snapshot, frozen))
 }
 
 /// Prepares a session: starts the sandbox or resolves the profile, picks the theme and keys.

@@ -1001,6 +1001,28 @@ impl Shell {
 
     fn header_line(&self) -> Line<'static> {
         let h = &self.header;
+        if let Some(taken) = h.offline {
+            // What is browsed comes first, so that a narrow terminal still shows it; there is no
+            // connection to tell of.
+            let mut spans = vec![
+                Span::styled(
+                    " taxdash ",
+                    self.theme
+                        .header
+                        .add_modifier(ratatui::style::Modifier::BOLD),
+                ),
+                Span::raw(" "),
+                Span::styled(" OFFLINE ", self.theme.badge_read_only),
+                Span::raw(format!(" snapshot {} ", taken.format("%Y-%m-%d %H:%M UTC"))),
+                Span::raw(format!("│ profile {} ", h.profile)),
+                Span::raw(format!("│ org {} ", self.organization_label())),
+                Span::raw(format!("│ API {} ", h.generation)),
+            ];
+            if h.demo {
+                spans.push(Span::styled(" DEMO ", self.theme.badge_demo));
+            }
+            return Line::from(spans);
+        }
         let mut spans = vec![
             Span::styled(
                 " taxdash ",
@@ -1015,14 +1037,6 @@ impl Shell {
         if h.demo {
             spans.push(Span::styled(" DEMO ", self.theme.badge_demo));
             spans.push(Span::raw(" "));
-        }
-        if let Some(taken) = h.offline {
-            spans.push(Span::styled(" OFFLINE ", self.theme.badge_read_only));
-            spans.push(Span::raw(format!(
-                " │ snapshot {}",
-                taken.format("%Y-%m-%d %H:%M UTC")
-            )));
-            return Line::from(spans);
         }
         if h.read_only {
             spans.push(Span::styled(" READ-ONLY ", self.theme.badge_read_only));
