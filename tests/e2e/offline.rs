@@ -1,5 +1,6 @@
 //! `taxdash --demo --offline --history FILE` in a terminal: the dashboard opens on the snapshot
-//! the file holds, says so in the header, and lists the snapshot's records.
+//! the file holds, says so in the header, takes the snapshot's day as today, and lists the
+//! snapshot's records.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::Path;
@@ -16,7 +17,6 @@ use taxdash::model::PageParams;
 use taxdash::model::filters::{CustomerFilter, RegistrationFilter};
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 
-use crate::TODAY;
 use crate::pty::Pty;
 
 /// Writes a snapshot of the demo's registrations (all but the first) and customers to the
@@ -93,19 +93,15 @@ fn the_demo_opens_offline_on_the_snapshot_in_the_history_file() {
     let registrations = write_snapshot(&file);
     let file_text = file.display().to_string();
     let mut t = Pty::spawn(
-        &[
-            "--demo",
-            "--offline",
-            "--history",
-            &file_text,
-            "--today",
-            TODAY,
-        ],
-        120,
-        32,
+        &["--demo", "--offline", "--history", &file_text],
+        200,
+        50,
         home.path(),
     );
-    t.open_registrations();
+    // With no --today, the snapshot's day is today: what was due is counted from it.
+    t.wait_for("Overview — updated", Duration::from_secs(30));
+    t.wait_for("Friday 2026-11-20", Duration::from_secs(5));
+    t.send("2");
     t.wait_for(
         &format!("row 1 of {registrations} "),
         Duration::from_secs(10),
