@@ -31,6 +31,10 @@ fn main() -> ExitCode {
             "--demo does not apply to `{}`; it runs the dashboard or `export` on the demo sandbox",
             command.name()
         ))),
+        Some(ref command) if cli.offline => Err(Failure::new(format!(
+            "--offline opens the dashboard on a snapshot; it does not apply to `{}`",
+            command.name()
+        ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
             runtime.block_on(serve(args)).map_err(Failure::new)
         }

@@ -128,6 +128,20 @@ async fn no_snapshot_of_the_profiles_organization_is_said_with_the_file() {
 }
 
 #[tokio::test]
+async fn offline_is_refused_for_a_command() {
+    let dir = tempfile::tempdir().unwrap();
+    prepare(dir.path());
+    let output = taxdash(dir.path(), &["--offline", "export", "customers"]).await;
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output)
+            .contains("--offline opens the dashboard on a snapshot; it does not apply to `export`"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[tokio::test]
 async fn a_history_file_that_is_not_one_is_named_and_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
     prepare(dir.path());
