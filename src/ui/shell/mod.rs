@@ -41,7 +41,8 @@ pub struct HeaderInfo {
     pub generation: String,
     pub demo: bool,
     pub read_only: bool,
-    /// Set when browsing a snapshot (`--offline`): when it was taken. Offline is read-only.
+    /// Set when browsing a snapshot (`--offline`): when it was taken. Offline is read-only
+    /// whatever `read_only` says.
     pub offline: Option<chrono::DateTime<chrono::Utc>>,
 }
 
@@ -148,8 +149,10 @@ impl Shell {
         panes: Vec<Box<dyn Pane>>,
         keymap: Keymap,
         theme: Theme,
-        header: HeaderInfo,
+        mut header: HeaderInfo,
     ) -> Self {
+        // A snapshot is never changed.
+        header.read_only |= header.offline.is_some();
         let shown = vec![false; panes.len()];
         let mut commands: Vec<String> = ["quit", "help", "messages", "theme", "view", "find"]
             .iter()
@@ -1195,6 +1198,41 @@ fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, us
 #[cfg(test)]
 mod tests {
     use super::tab_labels;
+
+    #[test]
+    fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
+        use super::{HeaderInfo, Shell};
+        let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
+            .unwrap()
+            .and_hms_opt(9, 30, 0)
+            .unwrap()
+            .and_utc();
+        let header = HeaderInfo {
+            profile: "work".into(),
+            organization: "orgn_acme".into(),
+            generation: "v1".into(),
+            demo: false,
+            read_only: false,
+            offline: Some(taken),
+        };
+        let shell = Shell::new(
+            crate::ui::panes::all(),
+            crate::ui::keymap::Keymap::default(),
+            crate::ui::theme::Theme::default(),
+            header,
+        );
+        assert!(shell.header().read_only, "a snapshot is never changed");
+        let line: String = shell
+            .header_line()
+            .spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect();
+        let first: String = line.chars().take(49).collect();
+        assert_eq!(first, " taxdash   OFFLINE  snapshot 2026-11-20 09:30 UTC");
+        assert!(line.contains("profile work │ org orgn_acme"), "{line}");
+        assert!(!line.contains("connect"), "{line}");
+    }
 
     fn titles() -> Vec<String> {
         [
