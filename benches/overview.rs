@@ -54,6 +54,7 @@ async fn once(sandbox: &Sandbox) -> (Duration, u64) {
         generation: "v1".into(),
         demo: true,
         read_only: true,
+        offline: None,
     };
     let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header);
     let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(200, 50))));

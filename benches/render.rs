@@ -114,6 +114,7 @@ fn main() {
         generation: "v1".into(),
         demo: true,
         read_only: false,
+        offline: None,
     };
     let mut shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header);
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("a terminal");

@@ -15,6 +15,7 @@ use crate::export::{FilterFlags, Format, Resource};
 /// around it.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about)]
+#[allow(clippy::struct_excessive_bools)] // each is a flag of its own
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -40,6 +41,17 @@ pub struct Cli {
     /// Hide and refuse every change: browse only.
     #[arg(long)]
     pub read_only: bool,
+
+    /// Open the dashboard on a snapshot of the history database instead of the service: the
+    /// latest of the profile's organization (with --demo, the latest in the --history file).
+    /// Every list, filter, sort and detail works; changes are refused. Needs no network and no
+    /// key.
+    #[arg(long)]
+    pub offline: bool,
+
+    /// With --offline: the snapshot to open, by id (default: the latest).
+    #[arg(long, value_name = "ID", requires = "offline")]
+    pub snapshot: Option<i64>,
 
     /// Leave the mouse to the terminal (its own selection and copy) instead of clicking tabs,
     /// rows and buttons; the config file's `mouse = false` does the same.

@@ -21,3 +21,8 @@ pub fn fix_today(day: Option<NaiveDate>) {
         *fixed = day;
     }
 }
+
+/// Whether a day is fixed (by `--today`, or by a test).
+pub fn is_fixed() -> bool {
+    FIXED.read().is_ok_and(|f| f.is_some())
+}

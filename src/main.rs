@@ -4,7 +4,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use taxdash::app::{DashboardOptions, Ended};
+use taxdash::app::{DashboardOptions, Ended, SnapshotChoice};
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
 use taxdash::commands::{self, Context, Failure};
 use taxdash::sandbox::{
@@ -29,6 +29,10 @@ fn main() -> ExitCode {
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
             "--demo does not apply to `{}`; it runs the dashboard or `export` on the demo sandbox",
+            command.name()
+        ))),
+        Some(ref command) if cli.offline => Err(Failure::new(format!(
+            "--offline opens the dashboard on a snapshot; it does not apply to `{}`",
             command.name()
         ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
@@ -114,6 +118,10 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
         theme: cli.theme,
         api: cli.api.map(taxdash::cli::ApiFlag::kind),
         history: cli.history,
+        offline: cli.offline.then_some(
+            cli.snapshot
+                .map_or(SnapshotChoice::Latest, SnapshotChoice::Id),
+        ),
     };
     taxdash::app::run_dashboard(options)
         .await

@@ -11,8 +11,10 @@ use super::platform::System;
 use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
 use crate::config::{ApiKind, Config, ProcessEnv};
-use crate::credentials::{ApiKey, KeyStore, resolve_with_api};
-use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Sandbox, SandboxConfig};
+use crate::credentials::{ApiKey, KeyStore, profile_scope, resolve_with_api};
+use crate::history::offline::{self, Pick};
+use crate::history::snapshot::Snapshot;
+use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Frozen, Sandbox, SandboxConfig};
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
 use crate::ui::shell::{HeaderInfo, Shell};
@@ -35,6 +37,18 @@ pub struct DashboardOptions {
     /// `--history FILE` (or `TAXDASH_HISTORY`): the history database to use instead of the
     /// platform one (with `--demo`, instead of one in memory).
     pub history: Option<std::path::PathBuf>,
+    /// `--offline [--snapshot ID]`: browse a snapshot of the history database instead of the
+    /// service.
+    pub offline: Option<SnapshotChoice>,
+}
+
+/// Which snapshot `--offline` browses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotChoice {
+    /// The latest of the profile's organization (with `--demo`, the latest in the file).
+    Latest,
+    /// `--snapshot ID`.
+    Id(i64),
 }
 
 /// Everything the dashboard needs, gathered before the terminal is taken over, so that a
@@ -71,6 +85,79 @@ pub async fn start_demo(api: Option<ApiKind>) -> Result<(Sandbox, ClientConfig),
     Ok((sandbox, config))
 }
 
+/// Starts a frozen sandbox on the records of `snapshot` (read into `frozen`), with the client
+/// settings that reach it and the header that says what is browsed: the snapshot's profile,
+/// organization and API, `OFFLINE` with its time, and read-only. No key of the profile is used:
+/// the sandbox makes its own. The caller stops the sandbox when done.
+pub async fn start_offline(
+    frozen: Frozen,
+    snapshot: &Snapshot,
+    demo: bool,
+) -> Result<(Sandbox, ClientConfig, HeaderInfo), BoxError> {
+    let organization = frozen.organization_id.clone();
+    let (sandbox, key) =
+        Sandbox::start_frozen(frozen, SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await?;
+    let mut config = ClientConfig::new(
+        sandbox.base_url().parse()?,
+        organization.clone(),
+        ApiKey::new(key)?,
+    );
+    // The records are on this machine: no pacing.
+    config.rate_limit_per_min = None;
+    let header = HeaderInfo {
+        profile: snapshot.scope.profile.clone(),
+        organization,
+        generation: snapshot.scope.api.clone(),
+        demo,
+        read_only: true,
+        offline: Some(snapshot.taken),
+    };
+    Ok((sandbox, config, header))
+}
+
+/// The snapshot `--offline` opens and its records: the one `--snapshot` names, else the latest
+/// of the profile's organization (with `--demo`, the latest in the `--history` file). Read
+/// before the terminal is taken, so that a missing snapshot or a bad file is said plainly.
+/// Unless a day is fixed, the snapshot's day becomes today.
+async fn offline_snapshot(
+    options: &DashboardOptions,
+    scope: Option<(String, String)>,
+) -> Result<(Snapshot, Frozen), BoxError> {
+    let pick = match (options.offline, scope) {
+        (Some(SnapshotChoice::Id(id)), _) => Pick::Id(id),
+        (_, Some((profile, organization))) => Pick::Latest {
+            profile,
+            organization,
+        },
+        (_, None) => Pick::AnyLatest,
+    };
+    let path = match (&options.history, options.demo) {
+        (None, true) => {
+            return Err(
+                "--demo --offline needs --history FILE: the demo's history is kept in \
+                        memory and holds no snapshot; name the file `taxdash snapshot --demo \
+                        --history FILE` wrote"
+                    .into(),
+            );
+        }
+        (named, _) => crate::history::db::default_path(named.as_deref())?,
+    };
+    let (snapshot, frozen) = tokio::task::spawn_blocking(move || {
+        let (history, snapshot) = offline::open(&path, &pick)?;
+        let frozen = offline::frozen(&history, &snapshot)?;
+        Ok::<_, BoxError>((snapshot, frozen))
+    })
+    .await??;
+    // What was overdue or expiring is counted from the day the snapshot was taken, unless
+    // `--today` says otherwise.
+    if !crate::clock::is_fixed() {
+        crate::clock::fix_today(Some(
+            snapshot.taken.with_timezone(&chrono::Local).date_naive(),
+        ));
+    }
+    Ok((snapshot, frozen))
+}
+
 /// Prepares a session: starts the sandbox or resolves the profile, picks the theme and keys.
 pub async fn prepare(
     options: &DashboardOptions,
@@ -81,7 +168,21 @@ pub async fn prepare(
     let mut config_path = None;
     let mut views = std::collections::BTreeMap::new();
     let mut columns = std::collections::BTreeMap::new();
-    let (client, mut header, sandbox, keymap, theme_name, accent, settings) = if options.demo {
+    let (client, mut header, sandbox, keymap, theme_name, accent, settings) = if options.demo
+        && options.offline.is_some()
+    {
+        let (snapshot, frozen) = offline_snapshot(options, None).await?;
+        let (sandbox, config, header) = start_offline(frozen, &snapshot, true).await?;
+        (
+            Client::new(config)?,
+            header,
+            Some(sandbox),
+            Keymap::default(),
+            options.theme.clone(),
+            None,
+            panes::Settings::default(),
+        )
+    } else if options.demo {
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),
@@ -89,6 +190,7 @@ pub async fn prepare(
             generation: config.generation.label().into(),
             demo: true,
             read_only: options.read_only,
+            offline: None,
         };
         (
             Client::new(config.with_env(&ProcessEnv)?)?,
@@ -112,24 +214,35 @@ pub async fn prepare(
         views.clone_from(&config.views);
         columns.clone_from(&config.columns);
         let requested = options.profile.clone();
-        let api = options.api;
-        let resolved = {
-            let config = config.clone();
-            tokio::task::spawn_blocking(move || {
-                let store = KeyStore::platform();
-                resolve_with_api(requested.as_deref(), &config, &ProcessEnv, &store, api)
-            })
-            .await??
+        let (client, header, sandbox, profile_name) = if options.offline.is_some() {
+            // The profile only picks the snapshots: neither its key nor its service is used.
+            let scope = profile_scope(requested.as_deref(), &config, &env)?;
+            let name = scope.0.clone();
+            let (snapshot, frozen) = offline_snapshot(options, Some(scope)).await?;
+            let (sandbox, client_config, header) = start_offline(frozen, &snapshot, false).await?;
+            (Client::new(client_config)?, header, Some(sandbox), name)
+        } else {
+            let api = options.api;
+            let resolved = {
+                let config = config.clone();
+                tokio::task::spawn_blocking(move || {
+                    let store = KeyStore::platform();
+                    resolve_with_api(requested.as_deref(), &config, &ProcessEnv, &store, api)
+                })
+                .await??
+            };
+            let client_config = ClientConfig::from_profile(&resolved).with_env(&env)?;
+            let header = HeaderInfo {
+                profile: resolved.name.clone(),
+                organization: resolved.organization_id.clone(),
+                generation: client_config.generation.label().into(),
+                demo: false,
+                read_only: options.read_only || resolved.read_only,
+                offline: None,
+            };
+            (Client::new(client_config)?, header, None, resolved.name)
         };
-        let profile = config.profile(&resolved.name);
-        let client_config = ClientConfig::from_profile(&resolved).with_env(&env)?;
-        let header = HeaderInfo {
-            profile: resolved.name.clone(),
-            organization: resolved.organization_id.clone(),
-            generation: client_config.generation.label().into(),
-            demo: false,
-            read_only: options.read_only || resolved.read_only,
-        };
+        let profile = config.profile(&profile_name);
         let keymap =
             Keymap::with_overrides(&config.keys).map_err(|e| format!("{}: {e}", path.display()))?;
         let theme = options
@@ -143,15 +256,7 @@ pub async fn prepare(
                 .overview_refresh()
                 .unwrap_or(panes::overview::DEFAULT_REFRESH),
         };
-        (
-            Client::new(client_config)?,
-            header,
-            None,
-            keymap,
-            theme,
-            accent,
-            settings,
-        )
+        (client, header, sandbox, keymap, theme, accent, settings)
     };
     // Every write is recorded before it is sent: without the history database, none is sent.
     let audited = {

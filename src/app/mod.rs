@@ -29,7 +29,10 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 pub use calls::{execute, failure};
-pub use launch::{DashboardOptions, Session, prepare, run as run_dashboard, start_demo};
+pub use launch::{
+    DashboardOptions, Session, SnapshotChoice, prepare, run as run_dashboard, start_demo,
+    start_offline,
+};
 pub use logging::log_path;
 use platform::Platform;
 use signals::Signal;

@@ -61,6 +61,7 @@ fn shell() -> Shell {
         generation: "v1".into(),
         demo: true,
         read_only: true,
+        offline: None,
     };
     let theme = Theme::select(None, true, false, None::<&dyn ThemeFiles>).unwrap();
     Shell::new(panes::all(), Keymap::default(), theme, header).open_on("Registrations")

@@ -295,6 +295,27 @@ fn select_profile<'c>(
     }
 }
 
+/// The profile and organization a session would act as, without its key (the keyring is not
+/// touched): what `--offline` picks the snapshots by. The organization is empty when neither
+/// the profile nor `TAXDASH_ORGANIZATION_ID` names one (a Tenanted profile).
+pub fn profile_scope(
+    requested: Option<&str>,
+    config: &Config,
+    env: &dyn Env,
+) -> Result<(String, String), CredentialError> {
+    let profile = select_profile(requested, config)?;
+    let name = profile.map_or(DEFAULT_PROFILE_NAME, |p| p.name.as_str());
+    let organization = env
+        .non_empty(ENV_ORGANIZATION_ID)
+        .or_else(|| {
+            profile
+                .and_then(Profile::organization_id)
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    Ok((name.to_owned(), organization))
+}
+
 /// Works out the profile, URL, organization and key to use.
 ///
 /// `requested` is the `--profile` argument. The environment beats the profile:

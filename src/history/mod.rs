@@ -7,6 +7,7 @@
 
 pub mod audit;
 pub mod db;
+pub mod offline;
 pub mod snapshot;
 
 pub use audit::AuditLog;

@@ -6,6 +6,7 @@ mod auth;
 pub mod demo_data;
 mod error;
 mod faults;
+mod frozen;
 mod listing;
 mod query;
 pub mod reference;
@@ -25,6 +26,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use auth::{MISSING_KEY, NO_ACCESS, UNAUTHENTICATED};
+pub use frozen::{ALWAYS_HELD, Frozen};
 pub use store::DEMO_CREDENTIALS;
 use store::Store;
 pub use tenanted::directory::{DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER};
@@ -109,6 +111,8 @@ pub(crate) struct App {
     processing_delay: Duration,
     /// Seals every secret the records hold (passwords, PINs, access codes, security answers).
     vault: tenanted::features::vault::Vault,
+    /// Set when the sandbox serves a snapshot: reads only, of what it holds.
+    frozen: Option<frozen::Guard>,
 }
 
 /// A running sandbox. Dropping it does not stop it; call [`Sandbox::stop`].
@@ -130,13 +134,20 @@ impl Sandbox {
         })
         .await
         .map_err(|e| SandboxError::Start(e.to_string()))??;
-        let app = Arc::new(App {
+        let app = App {
             store,
             vault,
             rate_limit: auth::RateLimit::new(config.rate_limit_per_min),
             faults: faults::Faults::new(config.latency, config.error_rate, config.seed),
             processing_delay: config.processing_delay,
-        });
+            frozen: None,
+        };
+        Sandbox::serve(app, addr).await
+    }
+
+    /// Serves `app` on `addr`.
+    async fn serve(app: App, addr: SocketAddr) -> Result<Sandbox, SandboxError> {
+        let app = Arc::new(app);
         let listener = TcpListener::bind(addr)
             .await
             .map_err(|source| SandboxError::Bind { addr, source })?;

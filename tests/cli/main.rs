@@ -9,5 +9,6 @@ mod export;
 mod export_filters;
 mod hostile;
 mod login;
+mod offline;
 mod startup;
 mod tenanted_login;

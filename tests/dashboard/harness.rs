@@ -137,6 +137,7 @@ impl Dashboard {
             generation: "v1".into(),
             demo: true,
             read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
@@ -159,6 +160,7 @@ impl Dashboard {
             generation: "v1".into(),
             demo: true,
             read_only: options.read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
@@ -327,6 +329,7 @@ impl Dashboard {
             generation: client.generation().label().into(),
             demo: true,
             read_only: options.read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
@@ -422,12 +425,50 @@ impl Dashboard {
             generation: "v1".into(),
             demo: true,
             read_only: options.read_only,
+            offline: None,
         };
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
             .open_on(options.first_tab)
             .with_views(Some(file), config.views)
             .with_columns(config.columns);
+        Self::run_loop(sandbox, client, shell, options.size)
+    }
+}
+
+/// The dashboard browsing snapshot `id` of `history` offline, as `taxdash --offline` opens it:
+/// a frozen sandbox serving the snapshot's records, the client reaching it, the header saying
+/// `OFFLINE`. With `writes`, a relay in front of it records every write that reaches it.
+impl Dashboard {
+    pub async fn start_offline(
+        options: Options,
+        history: &taxdash::history::History,
+        id: i64,
+        writes: Option<crate::relay::Writes>,
+    ) -> Self {
+        use taxdash::history::offline;
+
+        let (snapshot, frozen) = {
+            let snapshot = history
+                .snapshot(id)
+                .unwrap()
+                .expect("the snapshot is stored");
+            let frozen = offline::frozen(history, &snapshot).unwrap();
+            (snapshot, frozen)
+        };
+        let (sandbox, mut config, header) = taxdash::app::start_offline(frozen, &snapshot, false)
+            .await
+            .unwrap();
+        if let Some(writes) = writes {
+            let front = crate::relay::Relay::recording(writes)
+                .serve(sandbox.base_url())
+                .await;
+            config.base_url = front.parse().unwrap();
+        }
+        let client = Client::new(config).unwrap();
+        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+            .with_log_path("/tmp/taxdash-test.log")
+            .open_on(options.first_tab);
         Self::run_loop(sandbox, client, shell, options.size)
     }
 }

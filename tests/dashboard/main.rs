@@ -15,6 +15,7 @@ mod mouse_views;
 mod narrow;
 mod navigation;
 mod nexus;
+mod offline;
 mod organizations;
 mod overview;
 mod products;

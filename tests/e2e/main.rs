@@ -3,6 +3,7 @@
 
 mod export;
 mod mouse;
+mod offline;
 mod pty;
 #[cfg(target_os = "linux")]
 mod signals;

@@ -7,6 +7,7 @@ mod auth;
 mod common;
 mod endpoints;
 mod field_limits;
+mod frozen;
 mod kill;
 mod lifecycle;
 mod list_filters;

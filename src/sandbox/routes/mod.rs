@@ -181,6 +181,10 @@ pub(crate) fn router(app: Arc<App>) -> Router {
             Arc::clone(&app),
             faults::inject,
         ))
+        .layer(middleware::from_fn_with_state(
+            Arc::clone(&app),
+            super::frozen::guard,
+        ))
         .layer(middleware::from_fn(tenanted::envelope::envelope_errors))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)

@@ -350,6 +350,35 @@ impl Store {
         }
     }
 
+    /// One organization holding `demo` and `transactions` as they are, under the key `key`,
+    /// saved nowhere: a snapshot served offline.
+    pub fn frozen(
+        organization_id: &str,
+        key: String,
+        demo: DemoOrg,
+        transactions: Vec<crate::model::Transaction>,
+        anchor: NaiveDate,
+    ) -> Store {
+        let mut generated =
+            Transactions::generate(0, 0, organization_id, anchor, 0, demo.customers.len());
+        generated.load(transactions, &demo.customers);
+        let org = Org {
+            id: organization_id.to_owned(),
+            key,
+            data: RwLock::new(OrgData {
+                demo,
+                transactions: generated,
+                next_id: 0,
+                touched: Vec::new(),
+            }),
+        };
+        Store {
+            orgs: vec![Arc::new(org)],
+            saver: None,
+            users: Mutex::new(Vec::new()),
+        }
+    }
+
     pub fn org_for_key(&self, key: &str) -> Option<&Arc<Org>> {
         self.orgs.iter().find(|o| o.key == key)
     }

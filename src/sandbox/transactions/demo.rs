@@ -220,6 +220,7 @@ impl Transactions {
             stored: Vec::new(),
             changed: HashMap::new(),
             external_ids: HashMap::new(),
+            ids: HashMap::new(),
             unsaved: Vec::new(),
             generation: 0,
             cache: Mutex::new(QueryCache::default()),

@@ -97,6 +97,8 @@ pub struct Transactions {
     stored: Vec<StoredTransaction>,
     changed: HashMap<u32, Transaction>,
     external_ids: HashMap<String, Origin>,
+    /// Stored transactions by id (those read from a snapshot keep the ids the service gave).
+    ids: HashMap<String, Origin>,
     /// Transactions created or changed since the state was last saved.
     unsaved: Vec<Origin>,
     generation: u64,
@@ -126,6 +128,9 @@ impl Transactions {
     }
 
     fn origin_of_id(&self, id: &str) -> Option<Origin> {
+        if let Some(origin) = self.ids.get(id) {
+            return Some(*origin);
+        }
         let rest = id.strip_prefix("tran_")?;
         if let Some(n) = rest.strip_prefix(&format!("{}n", self.org_index + 1)) {
             let n: u32 = n.parse().ok()?;
@@ -301,6 +306,7 @@ impl Transactions {
         self.rows.insert(at, row);
         self.external_ids
             .insert(stored.transaction.external_id.clone(), origin);
+        self.ids.insert(stored.transaction.id.clone(), origin);
         self.stored.push(stored);
     }
 
@@ -379,6 +385,23 @@ impl Transactions {
             stored: self.stored.clone(),
             changed,
         }
+    }
+
+    /// Adds `transactions` as they are (read from a snapshot: their tax already in, their
+    /// ids kept), in date order.
+    pub fn load(&mut self, mut transactions: Vec<Transaction>, customers: &[Customer]) {
+        // In date order, each row lands at the end: no row is moved.
+        transactions.sort_by_key(|t| t.date.0);
+        for transaction in transactions {
+            self.push_stored(
+                StoredTransaction {
+                    transaction,
+                    ready_at: None,
+                },
+                customers,
+            );
+        }
+        self.touch();
     }
 
     /// Replays changes read from a state file.

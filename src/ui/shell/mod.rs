@@ -43,6 +43,20 @@ pub struct HeaderInfo {
     pub generation: String,
     pub demo: bool,
     pub read_only: bool,
+    /// Set when browsing a snapshot (`--offline`): when it was taken. Offline is read-only
+    /// whatever `read_only` says.
+    pub offline: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl HeaderInfo {
+    /// Why a change is refused: offline, or read-only mode.
+    fn refusal(&self) -> &'static str {
+        if self.offline.is_some() {
+            "Offline: this is a snapshot; changes are turned off."
+        } else {
+            "Read-only mode: changes are turned off."
+        }
+    }
 }
 
 /// What the last answers said of the connection.
@@ -140,8 +154,10 @@ impl Shell {
         panes: Vec<Box<dyn Pane>>,
         keymap: Keymap,
         theme: Theme,
-        header: HeaderInfo,
+        mut header: HeaderInfo,
     ) -> Self {
+        // A snapshot is never changed.
+        header.read_only |= header.offline.is_some();
         let shown = vec![false; panes.len()];
         let mut commands: Vec<String> =
             ["quit", "help", "messages", "theme", "view", "find", "audit"]
@@ -303,8 +319,12 @@ impl Shell {
                         id,
                         result: Err(Failure {
                             kind: FailureKind::ReadOnly,
-                            message: "Read-only mode: nothing was sent. Start taxdash without --read-only to change records."
-                                .into(),
+                            message: if self.header.offline.is_some() {
+                                "Offline: nothing was sent. A snapshot cannot be changed; start taxdash without --offline to change records."
+                            } else {
+                                "Read-only mode: nothing was sent. Start taxdash without --read-only to change records."
+                            }
+                            .into(),
                             fields: Vec::new(),
                         }),
                     });
@@ -576,7 +596,7 @@ impl Shell {
             return Vec::new();
         };
         if action.is_write() && self.header.read_only {
-            self.notify_error("Read-only mode: changes are turned off.");
+            self.notify_error(self.header.refusal());
             return Vec::new();
         }
         match action {
@@ -872,7 +892,7 @@ impl Shell {
             extra.push(format!("Log file: {path}"));
         }
         if self.header.read_only {
-            extra.push("Read-only mode: changes are turned off.".into());
+            extra.push(self.header.refusal().into());
         }
         if !self.focused_view_names().is_empty() {
             extra.push(self.views_said());
@@ -1024,6 +1044,28 @@ impl Shell {
 
     fn header_line(&self) -> Line<'static> {
         let h = &self.header;
+        if let Some(taken) = h.offline {
+            // What is browsed comes first, so that a narrow terminal still shows it; there is no
+            // connection to tell of.
+            let mut spans = vec![
+                Span::styled(
+                    " taxdash ",
+                    self.theme
+                        .header
+                        .add_modifier(ratatui::style::Modifier::BOLD),
+                ),
+                Span::raw(" "),
+                Span::styled(" OFFLINE ", self.theme.badge_read_only),
+                Span::raw(format!(" snapshot {} ", taken.format("%Y-%m-%d %H:%M UTC"))),
+                Span::raw(format!("│ profile {} ", h.profile)),
+                Span::raw(format!("│ org {} ", self.organization_label())),
+                Span::raw(format!("│ API {} ", h.generation)),
+            ];
+            if h.demo {
+                spans.push(Span::styled(" DEMO ", self.theme.badge_demo));
+            }
+            return Line::from(spans);
+        }
         let mut spans = vec![
             Span::styled(
                 " taxdash ",
@@ -1196,6 +1238,41 @@ fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, us
 #[cfg(test)]
 mod tests {
     use super::tab_labels;
+
+    #[test]
+    fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
+        use super::{HeaderInfo, Shell};
+        let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
+            .unwrap()
+            .and_hms_opt(9, 30, 0)
+            .unwrap()
+            .and_utc();
+        let header = HeaderInfo {
+            profile: "work".into(),
+            organization: "orgn_acme".into(),
+            generation: "v1".into(),
+            demo: false,
+            read_only: false,
+            offline: Some(taken),
+        };
+        let shell = Shell::new(
+            crate::ui::panes::all(),
+            crate::ui::keymap::Keymap::default(),
+            crate::ui::theme::Theme::default(),
+            header,
+        );
+        assert!(shell.header().read_only, "a snapshot is never changed");
+        let line: String = shell
+            .header_line()
+            .spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect();
+        let first: String = line.chars().take(49).collect();
+        assert_eq!(first, " taxdash   OFFLINE  snapshot 2026-11-20 09:30 UTC");
+        assert!(line.contains("profile work │ org orgn_acme"), "{line}");
+        assert!(!line.contains("connect"), "{line}");
+    }
 
     fn titles() -> Vec<String> {
         [
