@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand};
 
 use crate::export::{FilterFlags, Format, Resource};
+use crate::import::ImportResource;
 
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
 ///
@@ -20,7 +21,7 @@ pub struct Cli {
     pub command: Option<Command>,
 
     /// Run on the embedded sandbox with demo data instead of a profile's service: the dashboard,
-    /// or `export` (touches neither the keyring nor the config file).
+    /// `export` or `import` (touches neither the keyring nor the config file).
     #[arg(long, global = true, conflicts_with = "profile")]
     pub demo: bool,
 
@@ -105,6 +106,16 @@ pub enum Command {
     /// page read, so all pages are read and only the matching rows written. Exits with 130 on
     /// Ctrl-C and leaves no partial --out file.
     Export(Box<ExportArgs>),
+    /// Create or update records from a CSV, JSON or JSON Lines file, checked row by row first.
+    ///
+    /// The columns are those `export` writes for the same resource (plus `tax_id` for customers,
+    /// `certificate` for exemptions, `external_product_id` and `quantity` for transactions).
+    /// Every row is checked by the rules the dashboard's forms use before anything is sent; a
+    /// run refuses to start while any row fails (unless --skip-invalid). Rows are sent at the
+    /// service's pace and each outcome is written to FILE.results.csv as it is known; Ctrl-C
+    /// finishes the rows in flight and stops. Uses the profile like `export`, or the demo
+    /// sandbox with --demo.
+    Import(Box<ImportArgs>),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -130,6 +141,26 @@ pub struct ExportArgs {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub filters: FilterFlags,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// What the file holds.
+    #[arg(value_enum)]
+    pub resource: ImportResource,
+    /// The file: CSV (`,` or `;`, with or without a BOM), `.json` (an array) or `.jsonl`.
+    pub file: PathBuf,
+    /// Check every row and list the problems (row, column, value, rule); send nothing. Exits
+    /// with 1 when any row fails.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Send the rows that pass the checks and record the others as `invalid` in the results.
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// Continue the run whose results file this is: rows already done are skipped, rows that
+    /// were on their way are looked up before being sent again.
+    #[arg(long, value_name = "RESULTS")]
+    pub resume: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -195,6 +226,7 @@ impl Command {
             Command::Logout => "logout",
             Command::Profiles => "profiles",
             Command::Export(_) => "export",
+            Command::Import(_) => "import",
         }
     }
 
@@ -202,6 +234,6 @@ impl Command {
     /// checks a key against a real service, the others touch no service or serve the sandbox
     /// themselves).
     pub fn takes_demo(&self) -> bool {
-        matches!(self, Command::Export(_))
+        matches!(self, Command::Export(_) | Command::Import(_))
     }
 }

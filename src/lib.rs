@@ -53,6 +53,7 @@ pub mod credentials;
 pub mod effect;
 pub mod export;
 pub mod history;
+pub mod import;
 pub mod model;
 pub mod rules;
 pub mod sandbox;

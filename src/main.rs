@@ -28,7 +28,8 @@ fn main() -> ExitCode {
     let mut stdout = std::io::stdout();
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
-            "--demo does not apply to `{}`; it runs the dashboard or `export` on the demo sandbox",
+            "--demo does not apply to `{}`; it runs the dashboard, `export` or `import` on the \
+             demo sandbox",
             command.name()
         ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
@@ -60,6 +61,16 @@ fn main() -> ExitCode {
             ))
             .map(drop)
             .map_err(Failure::from),
+        Some(Command::Import(args)) => runtime.block_on(commands::import::run(
+            &ctx,
+            &args,
+            if cli.demo {
+                commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
+            } else {
+                commands::export::Service::Profile
+            },
+            &mut stdout,
+        )),
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),

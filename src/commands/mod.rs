@@ -5,6 +5,7 @@
 //! temporary config file, a fixed environment and [`KeyStore::mock`].
 
 pub mod export;
+pub mod import;
 pub mod login;
 
 use std::fmt;
