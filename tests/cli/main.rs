@@ -7,6 +7,7 @@ mod common;
 mod export;
 mod export_filters;
 mod hostile;
+mod import;
 mod login;
 mod startup;
 mod tenanted_login;
