@@ -1,6 +1,7 @@
 //! `taxdash import`: reading and checking the file, the profile and the client, the progress
 //! line, the results file and the signals around [`crate::import`].
 
+use std::collections::{BTreeSet, HashMap};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,18 +51,19 @@ pub async fn run(
         )));
     }
 
-    let (results, previous) = match &args.resume {
-        Some(path) => {
+    let (results, previous) = if let Some(path) = &args.resume {
+        {
             let previous = results::read(path).map_err(Failure::new)?;
             let results = Results::append(path)
                 .map_err(|e| Failure::new(format!("cannot write to {}: {e}", path.display())))?;
             (results, previous)
         }
-        None => {
+    } else {
+        {
             let path = results::path_beside(&args.file);
             let results = Results::create(&path)
                 .map_err(|e| Failure::new(format!("cannot write {}: {e}", path.display())))?;
-            (results, Default::default())
+            (results, HashMap::default())
         }
     };
     let written =
@@ -122,14 +124,12 @@ pub async fn run(
         sandbox.stop().await;
     }
     let sent = sent.map_err(written)?;
-    let skipped = report.problems.is_empty().then_some(0).unwrap_or_else(|| {
-        report
-            .problems
-            .iter()
-            .map(|p| p.row)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
-    });
+    let skipped = report
+        .problems
+        .iter()
+        .map(|p| p.row)
+        .collect::<BTreeSet<_>>()
+        .len();
     let _ = writeln!(
         out,
         "{}",

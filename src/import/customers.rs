@@ -64,7 +64,7 @@ pub(super) fn request(row: &Row) -> Result<Request, Vec<Problem>> {
     match checked {
         Ok(body) if problems.is_empty() => Ok(Request::Customer {
             id: row.get("id").map(str::to_owned),
-            body,
+            body: Box::new(body),
             tax_ids,
         }),
         _ => Err(problems),

@@ -20,7 +20,7 @@ pub mod send;
 mod transactions;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -147,15 +147,15 @@ impl fmt::Display for Problem {
 /// What one row asks of the service, checked and typed.
 #[derive(Debug, Clone)]
 pub enum Request {
-    PhysicalNexusCreate(PhysicalNexusCreate),
+    PhysicalNexusCreate(Box<PhysicalNexusCreate>),
     PhysicalNexusUpdate {
         id: String,
-        body: PhysicalNexusUpdate,
+        body: Box<PhysicalNexusUpdate>,
     },
     Customer {
         /// The customer to update; `None` creates one.
         id: Option<String>,
-        body: CustomerWrite,
+        body: Box<CustomerWrite>,
         tax_ids: Vec<CustomerTaxRegistrationWrite>,
     },
     Exemption {
@@ -235,7 +235,7 @@ impl Report {
             self.planned.len(),
         );
         if failing > 0 {
-            line.push_str(&format!(", {failing} with problems"));
+            let _ = write!(line, ", {failing} with problems");
         }
         let total = self.file_problems.len() + self.problems.len();
         if total > 0 {
@@ -244,11 +244,12 @@ impl Report {
                 .iter()
                 .map(|(c, n)| format!("{n} in {c}"))
                 .collect();
-            line.push_str(&format!(
+            let _ = write!(
+                line,
                 " ({total} {}: {})",
                 plural(total, "problem", "problems"),
                 columns.join(", ")
-            ));
+            );
         }
         line
     }

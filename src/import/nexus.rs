@@ -45,12 +45,13 @@ pub(super) fn request(row: &Row) -> Result<Request, Vec<Problem>> {
         rules::physical_nexus_update(&Value::Object(body)).map(|body| {
             Request::PhysicalNexusUpdate {
                 id: id.to_owned(),
-                body,
+                body: Box::new(body),
             }
         })
     } else {
         body.extend(fields(row, CREATE_ONLY, &mut problems, &mut shaped));
-        rules::physical_nexus_create(&Value::Object(body)).map(Request::PhysicalNexusCreate)
+        rules::physical_nexus_create(&Value::Object(body))
+            .map(|body| Request::PhysicalNexusCreate(Box::new(body)))
     };
     match checked {
         Ok(request) if problems.is_empty() => Ok(request),

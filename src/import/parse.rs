@@ -123,7 +123,7 @@ fn read_csv(text: &str) -> Result<Table, ParseError> {
             while start < bytes.len() && matches!(bytes[start], b'\r' | b'\n') {
                 start += 1;
             }
-            bytes[..start].iter().filter(|&&b| b == b'\n').count() as u64 + 1
+            bytes[..start].split(|&b| b == b'\n').count() as u64
         });
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;

@@ -11,6 +11,7 @@
 //! again.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +41,10 @@ pub struct Job {
 
 /// The rows to send given the results of an earlier run (`previous`, each row's last line):
 /// those done are left out and counted.
-pub fn resume(planned: Vec<Planned>, previous: &HashMap<u64, Line>) -> (Vec<Job>, usize) {
+pub fn resume<S: BuildHasher>(
+    planned: Vec<Planned>,
+    previous: &HashMap<u64, Line, S>,
+) -> (Vec<Job>, usize) {
     let mut done = 0;
     let mut jobs = Vec::new();
     for p in planned {

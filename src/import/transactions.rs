@@ -98,15 +98,18 @@ fn column(at: &[LocPart]) -> String {
     match (key(0), key(2)) {
         (Some("transaction_items"), Some("amount")) => "total_amount".into(),
         (Some("transaction_items"), Some("external_id")) => "external_id".into(),
-        (Some("transaction_items" | "addresses"), Some(field)) => field.into(),
         (Some("transaction_items"), None) => "external_product_id".into(),
+        (Some("transaction_items" | "addresses"), Some(field)) | (Some(field), _)
+            if field != "customer" =>
+        {
+            field.into()
+        }
         (Some("customer"), _) => match key(1) {
             Some("name") => "customer_name".into(),
             Some("email") => "customer_email".into(),
             Some(other) => format!("customer_{other}"),
             None => "customer_external_id".into(),
         },
-        (Some(field), _) => field.into(),
         _ => "(row)".into(),
     }
 }

@@ -2,6 +2,7 @@
 //! the checks that keep anything from being sent, clean runs, a run whose answers are lost half
 //! way then resumed, and the physical nexus export → import round trip.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
@@ -186,7 +187,7 @@ async fn every_format_creates_the_same_transactions_exactly_once() {
         );
         let results = dir.path().join(format!("{name}.results.csv"));
         let done = finals(&results);
-        let rows = if name.ends_with(".jsonl") {
+        let rows = if name == "transactions.jsonl" {
             ["1,created", "2,created", "4,created"]
         } else {
             ["2,created", "3,created", "4,created"]
@@ -317,9 +318,7 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
         "external_id,date,type,currency,total_amount,external_product_id,state,country\n",
     );
     for n in 1..=20 {
-        csv.push_str(&format!(
-            "RES-{n},2026-11-05,SALE,USD,{n}.00,sku-{n},TX,US\n"
-        ));
+        let _ = writeln!(csv, "RES-{n},2026-11-05,SALE,USD,{n}.00,sku-{n},TX,US");
     }
     std::fs::write(dir.path().join("sales.csv"), csv).unwrap();
 
