@@ -3,7 +3,6 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::StreamExt;
@@ -15,9 +14,9 @@ use crate::app::signals::{Signal, listen};
 use crate::app::start_demo;
 use crate::cli::ImportArgs;
 use crate::export::{Retries, count_progress, titled_progress_bar};
+use crate::import::check_file;
 use crate::import::results::{self, Line, Outcome, Results};
-use crate::import::send::{self, DEFAULT_CONCURRENCY, Sent};
-use crate::import::{InputFormat, Report, check, parse};
+use crate::import::send::{self, DEFAULT_CONCURRENCY};
 
 /// Runs `taxdash import`: reads and checks the whole file (nothing is sent yet, and no profile
 /// is needed for `--dry-run`), then, when every row passes (or `--skip-invalid`), sends the rows
@@ -28,7 +27,7 @@ pub async fn run(
     service: Service,
     out: &mut (dyn Write + Send),
 ) -> Result<(), Failure> {
-    let report = read_and_check(args)?;
+    let report = check_file(args.resource, &args.file).map_err(Failure::new)?;
     let resource = args.resource;
     if args.dry_run {
         let _ = writeln!(out, "{}", report.describe(resource));
@@ -68,7 +67,7 @@ pub async fn run(
     };
     let written =
         |e: std::io::Error| Failure::new(format!("cannot write {}: {e}", results.path().display()));
-    for (row, rules) in invalid_rows(&report) {
+    for (row, rules) in report.invalid_rows() {
         if previous
             .get(&row)
             .is_none_or(|l: &Line| !l.outcome.is_done())
@@ -133,7 +132,7 @@ pub async fn run(
     let _ = writeln!(
         out,
         "{}",
-        closing(resource.name(), &sent, done, skipped, results.path())
+        sent.describe(resource, done, skipped, results.path())
     );
     if let Some(signal) = stopped_by {
         return Err(Failure {
@@ -154,36 +153,6 @@ pub async fn run(
         )));
     }
     Ok(())
-}
-
-/// The file read and checked.
-fn read_and_check(args: &ImportArgs) -> Result<Report, Failure> {
-    let shown = args.file.display();
-    let bytes =
-        std::fs::read(&args.file).map_err(|e| Failure::new(format!("cannot read {shown}: {e}")))?;
-    let table = parse::read(&bytes, InputFormat::of(&args.file))
-        .map_err(|e| Failure::new(format!("{shown}: {e}")))?;
-    let dir = match args.file.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    Ok(check(args.resource, &table, dir))
-}
-
-/// The rows that fail the checks, each with its problems in one message.
-fn invalid_rows(report: &Report) -> Vec<(u64, String)> {
-    let mut rows: Vec<(u64, String)> = Vec::new();
-    for p in &report.problems {
-        let text = format!("{}: {}", p.column, p.rule);
-        match rows.last_mut() {
-            Some((row, message)) if *row == p.row => {
-                message.push_str("; ");
-                message.push_str(&text);
-            }
-            _ => rows.push((p.row, text)),
-        }
-    }
-    rows
 }
 
 /// The client of the profile, or of the demo sandbox (started here, returned to be stopped).
@@ -211,62 +180,5 @@ async fn client(
             }
             Err(Failure::new(e))
         }
-    }
-}
-
-/// `imported 10 transactions: 8 created, 1 already there, 1 failed (2 done before, 1 invalid
-/// skipped); results in in.csv.results.csv`.
-fn closing(resource: &str, sent: &Sent, done: usize, skipped: usize, path: &Path) -> String {
-    let total = sent.created + sent.updated + sent.exists + sent.failed;
-    let mut parts = Vec::new();
-    for (n, what) in [
-        (sent.created, "created"),
-        (sent.updated, "updated"),
-        (sent.exists, "already there"),
-        (sent.failed, "failed"),
-    ] {
-        if n > 0 {
-            parts.push(format!("{n} {what}"));
-        }
-    }
-    if parts.is_empty() {
-        parts.push("nothing to send".into());
-    }
-    let mut before = Vec::new();
-    if done > 0 {
-        before.push(format!("{done} done before"));
-    }
-    if skipped > 0 {
-        before.push(format!("{skipped} invalid skipped"));
-    }
-    let before = if before.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", before.join(", "))
-    };
-    format!(
-        "imported {total} {resource}: {}{before}; results in {}",
-        parts.join(", "),
-        path.display()
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_closing_line_counts_each_outcome() {
-        let sent = Sent {
-            created: 8,
-            updated: 0,
-            exists: 1,
-            failed: 1,
-        };
-        assert_eq!(
-            closing("transactions", &sent, 2, 1, Path::new("in.csv.results.csv")),
-            "imported 10 transactions: 8 created, 1 already there, 1 failed \
-             (2 done before, 1 invalid skipped); results in in.csv.results.csv"
-        );
     }
 }

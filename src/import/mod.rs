@@ -197,6 +197,23 @@ impl Report {
         self.problems.iter().map(|p| p.row).collect()
     }
 
+    /// The rows that fail the checks, each with its problems in one message (for the results
+    /// file's `invalid` lines).
+    pub fn invalid_rows(&self) -> Vec<(u64, String)> {
+        let mut rows: Vec<(u64, String)> = Vec::new();
+        for p in &self.problems {
+            let text = format!("{}: {}", p.column, p.rule);
+            match rows.last_mut() {
+                Some((row, message)) if *row == p.row => {
+                    message.push_str("; ");
+                    message.push_str(&text);
+                }
+                _ => rows.push((p.row, text)),
+            }
+        }
+        rows
+    }
+
     /// Whether nothing at all is wrong.
     pub fn is_clean(&self) -> bool {
         self.file_problems.is_empty() && self.problems.is_empty()
@@ -321,6 +338,19 @@ pub fn check(resource: ImportResource, table: &Table, dir: &Path) -> Report {
         report.problems.extend(problems);
     }
     report
+}
+
+/// Reads the file at `path` (its format from its name) and checks every row as `resource`;
+/// relative paths inside it are read from its directory. Sends nothing.
+pub fn check_file(resource: ImportResource, path: &Path) -> Result<Report, String> {
+    let shown = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let table = parse::read(&bytes, InputFormat::of(path)).map_err(|e| format!("{shown}: {e}"))?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    Ok(check(resource, &table, dir))
 }
 
 /// How a cell is read into the body before the rules check it.

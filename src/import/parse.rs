@@ -112,6 +112,9 @@ fn read_csv(text: &str) -> Result<Table, ParseError> {
         return Err(ParseError("the file has no header line".into()));
     }
     let mut rows = Vec::new();
+    // Lines counted up to `counted` bytes in, so each record's line costs only the bytes since
+    // the previous one.
+    let (mut counted, mut line) = (0, 1);
     for record in reader.records() {
         let record = record.map_err(|e| ParseError(format!("the file is not valid CSV: {e}")))?;
         // The line the record starts on, blank lines counted (the csv reader skips them).
@@ -123,7 +126,10 @@ fn read_csv(text: &str) -> Result<Table, ParseError> {
             while start < bytes.len() && matches!(bytes[start], b'\r' | b'\n') {
                 start += 1;
             }
-            bytes[..start].split(|&b| b == b'\n').count() as u64
+            let start = start.max(counted);
+            line += bytes[counted..start].split(|&b| b == b'\n').count() as u64 - 1;
+            counted = start;
+            line
         });
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;

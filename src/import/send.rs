@@ -73,6 +73,49 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// `imported 10 transactions: 8 created, 1 already there, 1 failed (2 done before, 1
+    /// invalid skipped); results in in.csv.results.csv`.
+    pub fn describe(
+        &self,
+        resource: super::ImportResource,
+        done: usize,
+        skipped: usize,
+        path: &std::path::Path,
+    ) -> String {
+        let total = self.created + self.updated + self.exists + self.failed;
+        let mut parts = Vec::new();
+        for (n, what) in [
+            (self.created, "created"),
+            (self.updated, "updated"),
+            (self.exists, "already there"),
+            (self.failed, "failed"),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        if parts.is_empty() {
+            parts.push("nothing to send".into());
+        }
+        let mut before = Vec::new();
+        if done > 0 {
+            before.push(format!("{done} done before"));
+        }
+        if skipped > 0 {
+            before.push(format!("{skipped} invalid skipped"));
+        }
+        let before = if before.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", before.join(", "))
+        };
+        format!(
+            "imported {total} {resource}: {}{before}; results in {}",
+            parts.join(", "),
+            path.display()
+        )
+    }
+
     fn count(&mut self, outcome: Outcome) {
         match outcome {
             Outcome::Created => self.created += 1,
@@ -330,5 +373,31 @@ async fn already(
     match found(client.get_transaction_by_external_id(external_id).await)? {
         Some(t) => Ok((Outcome::Exists, t.id)),
         None => Err(conflict.into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::ImportResource;
+
+    #[test]
+    fn the_closing_line_counts_each_outcome() {
+        let sent = Sent {
+            created: 8,
+            updated: 0,
+            exists: 1,
+            failed: 1,
+        };
+        assert_eq!(
+            sent.describe(
+                ImportResource::Transactions,
+                2,
+                1,
+                std::path::Path::new("in.csv.results.csv")
+            ),
+            "imported 10 transactions: 8 created, 1 already there, 1 failed \
+             (2 done before, 1 invalid skipped); results in in.csv.results.csv"
+        );
     }
 }
