@@ -120,3 +120,33 @@ async fn no_sends_nothing_and_read_only_mode_checks_nothing() {
     d.wait_for("Read-only mode: nothing is imported").await;
     d.quit().await;
 }
+
+#[tokio::test]
+async fn on_the_nexus_tab_import_reads_physical_presences() {
+    let d = Dashboard::start(Options::default()).await;
+    let number = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == "Nexus")
+        .expect("a Nexus tab")
+        + 1;
+    d.char(char::from_digit(number as u32, 10).expect("a tab number key"));
+    d.wait_for("row 1 of").await;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/cli/fixtures/import/physical-nexus.csv"
+    );
+    // The results file is written beside the file: a copy in a directory of the test's own.
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("pn.csv");
+    std::fs::copy(path, &copy).unwrap();
+    d.command(&format!("import {}", copy.display()));
+    let screen = d.wait_for("Import physical-nexus").await;
+    assert!(screen.contains("Send the 2 rows?"), "{screen}");
+    d.char('y');
+    d.wait_until("the import's end", Duration::from_secs(15), |s| {
+        s.contains("imported 2 physical-nexus: 2 created")
+    })
+    .await;
+    d.wait_for("Reno").await;
+    d.quit().await;
+}

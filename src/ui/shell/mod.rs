@@ -1353,8 +1353,14 @@ fn import_report(check: &ImportCheck) -> String {
     let mut text = format!("{}\n{}", check.path, check.summary);
     if !check.by_column.is_empty() {
         text.push_str("\n\nProblems by column:");
-        for (column, n) in &check.by_column {
+        for (column, n) in check.by_column.iter().take(SHOWN) {
             text.push_str(&format!("\n  {column}: {n}"));
+        }
+        if check.by_column.len() > SHOWN {
+            text.push_str(&format!(
+                "\n  and {} columns more",
+                check.by_column.len() - SHOWN
+            ));
         }
         text.push('\n');
         for problem in check.problems.iter().take(SHOWN) {
