@@ -1302,6 +1302,46 @@ fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, us
     labels
 }
 
+/// The `:import` question: the file, what its rows came to, the problems by column and the
+/// first few, and what sending does.
+fn import_report(check: &ImportCheck) -> String {
+    use std::fmt::Write as _;
+    const SHOWN: usize = 3;
+    let mut text = format!("{}\n{}", check.path, check.summary);
+    if !check.by_column.is_empty() {
+        text.push_str("\n\nProblems by column:");
+        for (column, n) in check.by_column.iter().take(SHOWN) {
+            let _ = write!(text, "\n  {column}: {n}");
+        }
+        if check.by_column.len() > SHOWN {
+            let _ = write!(
+                text,
+                "\n  and {} columns more",
+                check.by_column.len() - SHOWN
+            );
+        }
+        text.push('\n');
+        for problem in check.problems.iter().take(SHOWN) {
+            let _ = write!(text, "\n{problem}");
+        }
+        if check.problems.len() > SHOWN {
+            let _ = write!(text, "\n(all {} in :messages)", check.problems.len());
+        }
+    }
+    let rows = if check.ready == 1 { "row" } else { "rows" };
+    if check.failing > 0 {
+        let _ = write!(
+            text,
+            "\n\nSend the {} {rows} that pass? The others are recorded as invalid in the \
+             results file.",
+            check.ready
+        );
+    } else {
+        let _ = write!(text, "\n\nSend the {} {rows}?", check.ready);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::tab_labels;
@@ -1344,41 +1384,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The `:import` question: the file, what its rows came to, the problems by column and the
-/// first few, and what sending does.
-fn import_report(check: &ImportCheck) -> String {
-    const SHOWN: usize = 3;
-    let mut text = format!("{}\n{}", check.path, check.summary);
-    if !check.by_column.is_empty() {
-        text.push_str("\n\nProblems by column:");
-        for (column, n) in check.by_column.iter().take(SHOWN) {
-            text.push_str(&format!("\n  {column}: {n}"));
-        }
-        if check.by_column.len() > SHOWN {
-            text.push_str(&format!(
-                "\n  and {} columns more",
-                check.by_column.len() - SHOWN
-            ));
-        }
-        text.push('\n');
-        for problem in check.problems.iter().take(SHOWN) {
-            text.push_str(&format!("\n{problem}"));
-        }
-        if check.problems.len() > SHOWN {
-            text.push_str(&format!("\n(all {} in :messages)", check.problems.len()));
-        }
-    }
-    let rows = if check.ready == 1 { "row" } else { "rows" };
-    if check.failing > 0 {
-        text.push_str(&format!(
-            "\n\nSend the {} {rows} that pass? The others are recorded as invalid in the \
-             results file.",
-            check.ready
-        ));
-    } else {
-        text.push_str(&format!("\n\nSend the {} {rows}?", check.ready));
-    }
-    text
 }
