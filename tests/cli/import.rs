@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -581,6 +582,97 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
     assert!(
         mine.iter()
             .any(|e| e.sales_tax_id.as_deref() == Some("SR-IMPORT-2"))
+    );
+    sandbox.stop().await;
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn ctrl_c_finishes_the_rows_in_flight_and_resume_sends_the_rest() {
+    use taxdash::sandbox::SandboxConfig;
+
+    // Slow answers: the run takes seconds, so the interrupt lands in the middle of it.
+    let sandbox = crate::common::sandbox_with(SandboxConfig {
+        latency: Duration::from_millis(150),
+        rate_limit_per_min: 0,
+        ..SandboxConfig::default()
+    })
+    .await;
+    let client = client(&sandbox.base_url());
+    let before = transaction_count(&client).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("external_id,date,type,currency,total_amount,external_product_id\n");
+    for n in 1..=40 {
+        let _ = writeln!(csv, "INT-{n},2026-11-06,SALE,USD,{n}.00,sku-{n}");
+    }
+    std::fs::write(dir.path().join("sales.csv"), csv).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args([
+            "--today",
+            &DEMO_ANCHOR.to_string(),
+            "import",
+            "transactions",
+        ])
+        .arg("sales.csv")
+        .current_dir(dir.path())
+        .env("TAXDASH_CONFIG", empty_config())
+        .env("TAXDASH_BASE_URL", sandbox.base_url())
+        .env("TAXDASH_API_KEY", ORG1.1)
+        .env("TAXDASH_ORGANIZATION_ID", ORG1.0)
+        .env_remove("TAXDASH_PROFILE")
+        .kill_on_drop(true)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let results = dir.path().join("sales.csv.results.csv");
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&results).map_or(0, |t| t.matches(",created,").count()) < 8 {
+        assert!(started.elapsed() < Duration::from_secs(20), "rows are sent");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let id = child.id().expect("still running").to_string();
+    let signalled = std::process::Command::new("kill")
+        .args(["-INT", &id])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let output = tokio::time::timeout(Duration::from_secs(10), child.wait_with_output())
+        .await
+        .expect("stops promptly")
+        .unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stderr),
+        "taxdash: interrupted; --resume sales.csv.results.csv sends the rest\n"
+    );
+    let first = finals(&results);
+    assert!(
+        first.iter().all(|l| l.ends_with(",created")),
+        "every row started was finished and written: {first:?}"
+    );
+    assert!(first.len() < 40, "stopped half way: {}", first.len());
+
+    let output = taxdash(
+        &sandbox.base_url(),
+        dir.path(),
+        &[
+            "import",
+            "transactions",
+            "sales.csv",
+            "--resume",
+            "sales.csv.results.csv",
+        ],
+    )
+    .await;
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let done = finals(&results);
+    assert_eq!(done.len(), 40);
+    assert!(done.iter().all(|l| l.ends_with(",created")), "{done:?}");
+    assert_eq!(
+        transaction_count(&client).await,
+        before + 40,
+        "no duplicate"
     );
     sandbox.stop().await;
 }
