@@ -676,3 +676,57 @@ async fn ctrl_c_finishes_the_rows_in_flight_and_resume_sends_the_rest() {
     );
     sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn a_credit_note_row_credits_the_sale_it_names() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("sale.csv"),
+        "external_id,date,type,status,currency,total_amount,external_product_id,state,country\n\
+         CN-SALE,2026-11-02,SALE,COMMITTED,USD,100.00,sku-desk,TX,US\n",
+    )
+    .unwrap();
+    let output = taxdash(
+        &sandbox.base_url(),
+        dir.path(),
+        &["import", "transactions", "sale.csv"],
+    )
+    .await;
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let sale = client
+        .get_transaction_by_external_id("CN-SALE")
+        .await
+        .unwrap();
+
+    std::fs::write(
+        dir.path().join("notes.csv"),
+        format!(
+            "external_id,date,type,status,currency,total_amount,external_product_id,related_to\n\
+             CN-1,2026-11-05,PARTIAL_CREDIT_NOTE,COMMITTED,USD,40.00,sku-desk,{id}\n\
+             CN-2,2026-11-06,PARTIAL_CREDIT_NOTE,COMMITTED,USD,10.00,sku-chair,{id}\n",
+            id = sale.id
+        ),
+    )
+    .unwrap();
+    let output = taxdash(
+        &sandbox.base_url(),
+        dir.path(),
+        &["import", "transactions", "notes.csv"],
+    )
+    .await;
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "one line credits no line of the sale"
+    );
+    let results = dir.path().join("notes.csv.results.csv");
+    assert_eq!(finals(&results), ["2,created", "3,failed"]);
+    let refused = std::fs::read_to_string(&results).unwrap();
+    assert!(refused.contains("sku-chair is not sold on"), "{refused}");
+    let note = client.get_transaction_by_external_id("CN-1").await.unwrap();
+    assert_eq!(note.related_to.as_deref(), Some(sale.id.as_str()));
+    assert_eq!(note.total_amount.unwrap().to_string(), "40.00");
+    sandbox.stop().await;
+}
