@@ -299,8 +299,10 @@ pub fn check(resource: ImportResource, table: &Table, dir: &Path) -> Report {
             ),
         });
     }
+    let mut missing = BTreeSet::new();
     for column in resource.required(&table.columns) {
         if !table.columns.iter().any(|c| c == column) {
+            missing.insert(column);
             report.file_problems.push(Problem {
                 row: 1,
                 column: column.to_owned(),
@@ -333,7 +335,11 @@ pub fn check(resource: ImportResource, table: &Table, dir: &Path) -> Report {
                 request,
             }),
             Ok(_) => {}
-            Err(more) => problems.extend(more),
+            // A column missing from the header is said once, not again on every row.
+            Err(more) => problems.extend(
+                more.into_iter()
+                    .filter(|p| !missing.contains(p.column.as_str())),
+            ),
         }
         report.problems.extend(problems);
     }
@@ -500,6 +506,11 @@ mod tests {
         assert_eq!(named, [(1, "colour"), (1, "category")]);
         assert!(report.file_problems[0].rule.starts_with("unknown column"));
         assert!(report.file_problems[1].rule.starts_with("missing column"));
+        assert!(
+            report.problems.is_empty(),
+            "the missing column is not repeated on the row: {:?}",
+            report.problems
+        );
     }
 
     #[test]

@@ -730,3 +730,23 @@ async fn a_credit_note_row_credits_the_sale_it_names() {
     assert_eq!(note.total_amount.unwrap().to_string(), "40.00");
     sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn demo_imports_on_the_embedded_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    copy("exemptions.csv", dir.path());
+    copy("resale-cert.pdf", dir.path());
+    let output = Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(["--demo", "import", "exemptions", "exemptions.csv"])
+        .current_dir(dir.path())
+        .env("TAXDASH_CONFIG", empty_config())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "imported 2 exemptions: 2 created; results in exemptions.csv.results.csv\n"
+    );
+}
