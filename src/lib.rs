@@ -16,7 +16,7 @@
 //! | [`app`] | the runtime: terminal, event loop, carrying out effects with the client |
 //! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme |
 //! | [`sandbox`] | the local service: routes, store, demo data, auth, limits, faults |
-//! | [`commands`], [`export`] | the command-line commands besides the dashboard |
+//! | [`commands`], [`export`], [`import`] | the command-line commands besides the dashboard; `import` also backs the dashboard's `:import` |
 //! | [`clock`] | the day "overdue" and "expiring" count from, and the demo data is dated around: the local date, or `--today`; fixed in tests |
 //!
 //! # The pane skeleton
