@@ -75,6 +75,8 @@ struct RunningImport {
     /// Counts the rows answered (hidden: the status line tells them).
     bar: indicatif::ProgressBar,
     what: String,
+    /// Set by Esc: no more rows are started.
+    stop: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// What an import's background work tells the loop.
@@ -187,6 +189,13 @@ impl Tasks {
                 }
                 Effect::Import(import) => self.check_import(*import),
                 Effect::SendImport => self.send_import(shell),
+                Effect::StopImport => {
+                    if let Some(running) = &self.import {
+                        running
+                            .stop
+                            .store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                }
                 Effect::Quit => quit = true,
             }
         }
@@ -294,16 +303,18 @@ impl Tasks {
         let (jobs, _) = send::resume(report.planned, &HashMap::new());
         let bar = indicatif::ProgressBar::hidden();
         bar.set_length(jobs.len() as u64);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let running = RunningImport {
             bar: bar.clone(),
             what: resource.name().to_owned(),
+            stop: stop.clone(),
         };
         shell.import_progress(running.status());
         self.import = Some(running);
         tracing::info!(resource = %resource, path = %path.display(), "importing");
+        let path = path.clone();
         let (client, events) = (self.client.clone(), self.imports.clone());
         tokio::spawn(async move {
-            let stop = std::sync::atomic::AtomicBool::new(false);
             let sent = send::send(
                 &client,
                 jobs,
@@ -313,7 +324,15 @@ impl Tasks {
                 &stop,
             )
             .await;
+            let stopped = stop.load(std::sync::atomic::Ordering::SeqCst);
             let ended = match sent {
+                Ok(sent) if stopped => Err(format!(
+                    "Import stopped: {}; `taxdash import {resource} {} --resume {}` sends the \
+                     rest",
+                    sent.describe(resource, 0, skipped, results.path()),
+                    path.display(),
+                    results.path().display()
+                )),
                 Ok(sent) if sent.failed == 0 => {
                     Ok(sent.describe(resource, 0, skipped, results.path()))
                 }

@@ -71,6 +71,8 @@ pub enum Effect {
     Import(Box<ViewImport>),
     /// Send the rows of the file last checked that passed the checks.
     SendImport,
+    /// Start no more rows of the import under way; those on their way finish and are written.
+    StopImport,
     Quit,
 }
 

@@ -2,6 +2,7 @@
 //! sent, the rows sent on yes with the progress in the footer and the list reloaded, nothing
 //! sent on no, and nothing at all in read-only mode.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use taxdash::model::PageParams;
@@ -148,5 +149,48 @@ async fn on_the_nexus_tab_import_reads_physical_presences() {
     })
     .await;
     d.wait_for("Reno").await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn esc_stops_an_import_half_way_with_every_row_started_written() {
+    let options = Options {
+        sandbox: SandboxConfig {
+            anchor: Some(DEMO_ANCHOR),
+            latency: Duration::from_millis(300),
+            ..SandboxConfig::default()
+        },
+        ..Options::default()
+    };
+    let d = Dashboard::start(options).await;
+    let all = total(&d).await;
+    open_customers(&d, all).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.csv");
+    let mut csv = String::from("external_id,name\n");
+    for n in 1..=40 {
+        let _ = writeln!(csv, "esc-{n},Customer {n}");
+    }
+    std::fs::write(&path, csv).unwrap();
+    d.command(&format!("import {}", path.display()));
+    d.wait_for("Send the 40 rows?").await;
+    d.char('y');
+    d.wait_for("Esc stops").await;
+    d.key(crossterm::event::KeyCode::Esc);
+    let screen = d
+        .wait_until("the stop", Duration::from_secs(15), |s| {
+            s.contains("Import stopped")
+        })
+        .await;
+    assert!(screen.contains("created"), "{screen}");
+    let results = std::fs::read_to_string(dir.path().join("many.csv.results.csv")).unwrap();
+    let created = results.matches(",created,").count();
+    assert_eq!(
+        results.matches(",sending,").count(),
+        created,
+        "every row started was answered and written: {results}"
+    );
+    assert!(created < 40, "stopped half way: {created}");
+    assert_eq!(total(&d).await, all + created as u64);
     d.quit().await;
 }

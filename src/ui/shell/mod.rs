@@ -611,6 +611,12 @@ impl Shell {
         {
             return vec![Effect::CancelExport];
         }
+        if key.code == KeyCode::Esc
+            && self.import.is_some()
+            && !self.panes[self.focus].captures_text()
+        {
+            return vec![Effect::StopImport];
+        }
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
@@ -1193,7 +1199,7 @@ impl Shell {
     fn status_line(&self, width: u16) -> Line<'static> {
         if let Some(import) = &self.import {
             let text = format!(
-                " {} importing {}: {} of {} rows sent",
+                " {} importing {}: {} of {} rows sent  Esc stops",
                 SPINNER[self.spinner],
                 import.what,
                 crate::ui::text::thousands(import.done),
