@@ -952,6 +952,13 @@ impl Shell {
         ] {
             hints.push(Hint::new(keys, label, "Lists"));
         }
+        if !self.header.read_only && self.panes[self.focus].commands().contains(&"import") {
+            hints.push(Hint::new(
+                ":import",
+                "FILE: check a CSV, JSON or JSONL file, then send its rows",
+                "Lists",
+            ));
+        }
         let jump = self.keymap.keys_for(Action::Jump);
         for relation in self.panes[self.focus].relations() {
             hints.push(Hint::new(
