@@ -6,6 +6,7 @@ use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand};
 
 use crate::export::{FilterFlags, Format, Resource};
+use crate::import::ImportResource;
 
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
 ///
@@ -21,7 +22,7 @@ pub struct Cli {
     pub command: Option<Command>,
 
     /// Run on the embedded sandbox with demo data instead of a profile's service: the dashboard,
-    /// or `export` (touches neither the keyring nor the config file).
+    /// `export` or `import` (touches neither the keyring nor the config file).
     #[arg(long, global = true, conflicts_with = "profile")]
     pub demo: bool,
 
@@ -134,6 +135,16 @@ pub enum Command {
     /// path, record, outcome (ok, refused, failed, unknown, pending), HTTP status and the
     /// service's request id. Bodies are kept with secrets removed; `json`/`jsonl` include them.
     Audit(AuditArgs),
+    /// Create or update records from a CSV, JSON or JSON Lines file, checked row by row first.
+    ///
+    /// The columns are those `export` writes for the same resource (plus `tax_id` for customers,
+    /// `certificate` for exemptions, `external_product_id` and `quantity` for transactions).
+    /// Every row is checked by the rules the dashboard's forms use before anything is sent; a
+    /// run refuses to start while any row fails (unless --skip-invalid). Rows are sent at the
+    /// service's pace and each outcome is written to FILE.results.csv as it is known; Ctrl-C
+    /// finishes the rows in flight and stops. Uses the profile like `export`, or the demo
+    /// sandbox with --demo.
+    Import(Box<ImportArgs>),
 }
 
 /// How a check prints what it found.
@@ -253,6 +264,26 @@ pub struct ExportArgs {
     pub filters: FilterFlags,
 }
 
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// What the file holds.
+    #[arg(value_enum)]
+    pub resource: ImportResource,
+    /// The file: CSV (`,` or `;`, with or without a BOM), `.json` (an array) or `.jsonl`.
+    pub file: PathBuf,
+    /// Check every row and list the problems (row, column, value, rule); send nothing. Exits
+    /// with 1 when any row fails.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Send the rows that pass the checks and record the others as `invalid` in the results.
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// Continue the run whose results file this is: rows already done are skipped, rows that
+    /// were on their way are looked up before being sent again.
+    #[arg(long, value_name = "RESULTS")]
+    pub resume: Option<PathBuf>,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum SandboxCommand {
     /// Serve the v1 interface and the Tenanted API on a loopback port, on demo data, until Ctrl-C.
@@ -319,6 +350,7 @@ impl Command {
             Command::Check(_) => "check",
             Command::Nexus(_) => "nexus",
             Command::Audit(_) => "audit",
+            Command::Import(_) => "import",
         }
     }
 
@@ -328,7 +360,7 @@ impl Command {
     pub fn takes_demo(&self) -> bool {
         matches!(
             self,
-            Command::Export(_) | Command::Check(_) | Command::Nexus(_)
+            Command::Export(_) | Command::Import(_) | Command::Check(_) | Command::Nexus(_)
         )
     }
 }

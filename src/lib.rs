@@ -16,7 +16,7 @@
 //! | [`app`] | the runtime: terminal, event loop, carrying out effects with the client |
 //! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme |
 //! | [`sandbox`] | the local service: routes, store, demo data, auth, limits, faults |
-//! | [`commands`], [`export`] | the command-line commands besides the dashboard |
+//! | [`commands`], [`export`], [`import`] | the command-line commands besides the dashboard; `import` also backs the dashboard's `:import` |
 //! | [`history`] | the history database (`SQLite`): the audit log of every write the client sends, fed from the transport through [`api::AuditSink`] |
 //! | [`clock`] | the day "overdue" and "expiring" count from, and the demo data is dated around: the local date, or `--today`; fixed in tests |
 //!
@@ -59,6 +59,7 @@ pub mod credentials;
 pub mod effect;
 pub mod export;
 pub mod history;
+pub mod import;
 pub mod model;
 pub mod rules;
 pub mod sandbox;

@@ -24,11 +24,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ctx = Context::from_cli(cli.profile.clone(), cli.config.as_deref());
+    let mut ctx = Context::from_cli(cli.profile.clone(), cli.config.as_deref());
+    ctx.history.clone_from(&cli.history);
     let mut stdout = std::io::stdout();
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
-            "--demo does not apply to `{}`; it runs the dashboard or `export` on the demo sandbox",
+            "--demo does not apply to `{}`; it runs the dashboard, `export` or `import` on the \
+             demo sandbox",
             command.name()
         ))),
         Some(ref command) if cli.offline => Err(Failure::new(format!(
@@ -79,6 +81,16 @@ fn main() -> ExitCode {
         Some(Command::Audit(ref args)) => {
             commands::audit::run(cli.history.as_deref(), args, &mut stdout)
         }
+        Some(Command::Import(args)) => runtime.block_on(commands::import::run(
+            &ctx,
+            &args,
+            if cli.demo {
+                commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
+            } else {
+                commands::export::Service::Profile
+            },
+            &mut stdout,
+        )),
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),

@@ -38,9 +38,11 @@ use platform::Platform;
 use signals::Signal;
 
 use crate::api::{Client, RetryNotice};
-use crate::effect::{Answer, Effect, RequestId, ViewExport};
+use crate::effect::{Answer, Effect, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
-use crate::ui::shell::{ExportStatus, Shell};
+use crate::import::results::{self, Results};
+use crate::import::{ImportResource, Report, check_file, send};
+use crate::ui::shell::{ExportStatus, ImportCheck, ImportStatus, Shell};
 
 /// How often animations (the spinner, flash expiry) advance.
 pub const TICK: Duration = Duration::from_millis(100);
@@ -56,6 +58,34 @@ struct Tasks {
     export: Option<RunningExport>,
     /// How each export ended: what was written, or why nothing was.
     exports: mpsc::UnboundedSender<Result<String, String>>,
+    /// The file of the last `:import`, checked, waiting for the user to say whether to send.
+    checked_import: Option<CheckedImport>,
+    /// The import being sent, if any.
+    import: Option<RunningImport>,
+    /// Files checked and imports ended.
+    imports: mpsc::UnboundedSender<ImportEvent>,
+}
+
+/// A file checked for `:import`.
+struct CheckedImport {
+    resource: ImportResource,
+    path: std::path::PathBuf,
+    report: Report,
+}
+
+/// An import being sent while the dashboard goes on.
+struct RunningImport {
+    /// Counts the rows answered (hidden: the status line tells them).
+    bar: indicatif::ProgressBar,
+    what: String,
+    /// Set by Esc: no more rows are started.
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// What an import's background work tells the loop.
+enum ImportEvent {
+    Checked(Result<CheckedImport, String>),
+    Ended(Result<String, String>),
 }
 
 /// An export of a list the dashboard carries out while it goes on.
@@ -74,6 +104,16 @@ impl RunningExport {
             path: self.path.clone(),
             done: self.bar.position(),
             total: self.bar.length(),
+        }
+    }
+}
+
+impl RunningImport {
+    fn status(&self) -> ImportStatus {
+        ImportStatus {
+            what: self.what.clone(),
+            done: self.bar.position(),
+            total: self.bar.length().unwrap_or_default(),
         }
     }
 }
@@ -150,6 +190,15 @@ impl Tasks {
                         running.token.cancel();
                     }
                 }
+                Effect::Import(import) => self.check_import(*import),
+                Effect::SendImport => self.send_import(shell),
+                Effect::StopImport => {
+                    if let Some(running) = &self.import {
+                        running
+                            .stop
+                            .store(true, std::sync::atomic::Ordering::SeqCst);
+                    }
+                }
                 Effect::Quit => quit = true,
             }
         }
@@ -204,10 +253,126 @@ impl Tasks {
         });
     }
 
+    /// Reads and checks the file of `:import` on a blocking thread; the loop hands the report
+    /// to the shell, which asks whether to send.
+    fn check_import(&mut self, import: ViewImport) {
+        let ViewImport { resource, path } = import;
+        let path = std::path::absolute(&path).unwrap_or(path);
+        let events = self.imports.clone();
+        tokio::task::spawn_blocking(move || {
+            let checked = check_file(resource, &path).map(|report| CheckedImport {
+                resource,
+                path,
+                report,
+            });
+            let _ = events.send(ImportEvent::Checked(checked));
+        });
+    }
+
+    /// Sends the rows of the file last checked that passed (those that failed are recorded as
+    /// invalid), writing the results file beside it, while the dashboard goes on.
+    fn send_import(&mut self, shell: &mut Shell) {
+        let Some(CheckedImport {
+            resource,
+            path,
+            report,
+        }) = self.checked_import.take()
+        else {
+            return;
+        };
+        let results_path = results::path_beside(&path);
+        let results = match Results::create(&results_path) {
+            Ok(results) => results,
+            Err(e) => {
+                let why = format!(
+                    "Nothing was sent: cannot write {}: {e}",
+                    results_path.display()
+                );
+                let _ = self.imports.send(ImportEvent::Ended(Err(why)));
+                return;
+            }
+        };
+        let invalid = report.invalid_rows();
+        let skipped = invalid.len();
+        for (row, message) in invalid {
+            let _ = results.write(&results::Line {
+                row,
+                outcome: results::Outcome::Invalid,
+                id: None,
+                external_id: None,
+                message,
+            });
+        }
+        let (jobs, _) = send::resume(report.planned, &HashMap::new());
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_length(jobs.len() as u64);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let running = RunningImport {
+            bar: bar.clone(),
+            what: resource.name().to_owned(),
+            stop: stop.clone(),
+        };
+        shell.import_progress(running.status());
+        self.import = Some(running);
+        tracing::info!(resource = %resource, path = %path.display(), "importing");
+        let path = path.clone();
+        let (client, events) = (self.client.clone(), self.imports.clone());
+        tokio::spawn(async move {
+            let sent = send::send(
+                &client,
+                jobs,
+                send::DEFAULT_CONCURRENCY,
+                &results,
+                &bar,
+                &stop,
+            )
+            .await;
+            let stopped = stop.load(std::sync::atomic::Ordering::SeqCst);
+            let ended = match sent {
+                Ok(sent) if stopped => Err(format!(
+                    "Import stopped: {}; `taxdash import {resource} {} --resume {}` sends the \
+                     rest",
+                    sent.describe(resource, 0, skipped, results.path()),
+                    path.display(),
+                    results.path().display()
+                )),
+                Ok(sent) if sent.failed == 0 => {
+                    Ok(sent.describe(resource, 0, skipped, results.path()))
+                }
+                Ok(sent) => Err(sent.describe(resource, 0, skipped, results.path())),
+                Err(e) => Err(format!(
+                    "Import stopped: cannot write {}: {e}",
+                    results.path().display()
+                )),
+            };
+            let _ = events.send(ImportEvent::Ended(ended));
+        });
+    }
+
     fn cancel_all(&mut self) {
         for (_, token) in self.running.drain() {
             token.cancel();
         }
+    }
+}
+
+/// What the shell shows of a checked file.
+fn import_check(checked: &CheckedImport) -> ImportCheck {
+    let report = &checked.report;
+    ImportCheck {
+        resource: checked.resource,
+        path: checked.path.display().to_string(),
+        summary: report.summary(checked.resource),
+        ready: report.planned.len(),
+        failing: report.failing_rows().len(),
+        blocked: !report.file_problems.is_empty(),
+        by_column: report.by_column(),
+        problems: report
+            .file_problems
+            .iter()
+            .chain(&report.problems)
+            .map(ToString::to_string)
+            .collect(),
     }
 }
 
@@ -262,6 +427,7 @@ where
     let (sender, mut answers) = mpsc::unbounded_channel();
     let (retry_sender, mut retries) = mpsc::unbounded_channel();
     let (export_sender, mut exports) = mpsc::unbounded_channel();
+    let (import_sender, mut imports) = mpsc::unbounded_channel();
     let mut tasks = Tasks {
         client,
         running: HashMap::new(),
@@ -269,6 +435,9 @@ where
         retries: retry_sender,
         export: None,
         exports: export_sender,
+        checked_import: None,
+        import: None,
+        imports: import_sender,
     };
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -321,9 +490,26 @@ where
                 shell.export_ended(ended);
                 dirty = true;
             }
+            Some(event) = imports.recv() => {
+                match event {
+                    ImportEvent::Checked(Ok(checked)) => {
+                        shell.import_checked(Ok(import_check(&checked)));
+                        tasks.checked_import = Some(checked);
+                    }
+                    ImportEvent::Checked(Err(why)) => shell.import_checked(Err(why)),
+                    ImportEvent::Ended(ended) => {
+                        tasks.import = None;
+                        effects.extend(shell.import_ended(ended));
+                    }
+                }
+                dirty = true;
+            }
             _ = tick.tick() => {
                 if let Some(export) = &tasks.export {
                     shell.export_progress(export.status());
+                }
+                if let Some(import) = &tasks.import {
+                    shell.import_progress(import.status());
                 }
                 dirty |= shell.tick(&mut effects);
             }

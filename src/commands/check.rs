@@ -10,20 +10,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rust_decimal::Decimal;
 
 use super::{Context, Failure};
-use crate::api::{Client, ClientConfig};
-use crate::app::start_demo;
 use crate::checks::{self, Progress};
 use crate::cli::{CheckCommand, CheckFormat, NexusCommand};
-use crate::config::ApiKind;
 use crate::model::filters::FilingFilter;
-use crate::sandbox::Sandbox;
 
 /// Where a check reads from: the profile's service, or (`--demo`) the embedded sandbox.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Service {
-    Profile,
-    Demo(Option<ApiKind>),
-}
+pub use super::export::Service;
 
 /// A progress line on stderr when it is a terminal.
 struct Bar(ProgressBar);
@@ -57,31 +49,6 @@ impl Drop for Bar {
     }
 }
 
-/// The client of the profile or of a demo sandbox started for the check (stopped by the caller).
-async fn connect(ctx: &Context, service: Service) -> Result<(Client, Option<Sandbox>), Failure> {
-    let (config, sandbox) = match service {
-        Service::Profile => {
-            let profile = ctx.resolve().await.map_err(Failure::new)?;
-            (ClientConfig::from_profile(&profile), None)
-        }
-        Service::Demo(api) => {
-            let (sandbox, config) = start_demo(api)
-                .await
-                .map_err(|e| Failure::new(format!("the demo sandbox could not start: {e}")))?;
-            (config, Some(sandbox))
-        }
-    };
-    match config.with_env(&*ctx.env).and_then(Client::new) {
-        Ok(client) => Ok((client, sandbox)),
-        Err(e) => {
-            if let Some(sandbox) = sandbox {
-                sandbox.stop().await;
-            }
-            Err(Failure::new(e))
-        }
-    }
-}
-
 /// Exit 3 with a line saying what was found, or success.
 fn outcome(found: usize, what: &str) -> Result<(), Failure> {
     if found == 0 {
@@ -101,7 +68,8 @@ pub async fn check(
     service: Service,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let (client, sandbox) = connect(ctx, service).await?;
+    let connected = super::connect(ctx, service).await?;
+    let client = &connected.client;
     let today = crate::clock::today();
     let mut bar = Bar::new();
     let result = match command {
@@ -112,7 +80,7 @@ pub async fn check(
                     "--to {to} is before --from {from}: the range is empty"
                 )))
             } else {
-                match checks::read_exemption_findings(&client, *from, to, &mut bar).await {
+                match checks::read_exemption_findings(client, *from, to, &mut bar).await {
                     Ok((checked, found)) => {
                         drop(bar);
                         print_exemptions(&found, *format, out)
@@ -140,7 +108,7 @@ pub async fn check(
                 end_date: *to,
                 ..FilingFilter::default()
             };
-            match checks::read_filing_findings(&client, &filter, tolerance, today, &mut bar).await {
+            match checks::read_filing_findings(client, &filter, tolerance, today, &mut bar).await {
                 Ok((checked, found)) => {
                     drop(bar);
                     print_filings(&found, *format, out)
@@ -160,9 +128,7 @@ pub async fn check(
             }
         }
     };
-    if let Some(sandbox) = sandbox {
-        sandbox.stop().await;
-    }
+    connected.close().await;
     result
 }
 
@@ -174,9 +140,10 @@ pub async fn nexus(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     let NexusCommand::Forecast { format } = command;
-    let (client, sandbox) = connect(ctx, service).await?;
+    let connected = super::connect(ctx, service).await?;
+    let client = &connected.client;
     let mut bar = Bar::new();
-    let result = match checks::read_forecasts(&client, crate::clock::today(), &mut bar).await {
+    let result = match checks::read_forecasts(client, crate::clock::today(), &mut bar).await {
         Ok(forecasts) => {
             drop(bar);
             print_forecasts(&forecasts, *format, out)
@@ -189,9 +156,7 @@ pub async fn nexus(
         }
         Err(e) => Err(Failure::new(e)),
     };
-    if let Some(sandbox) = sandbox {
-        sandbox.stop().await;
-    }
+    connected.close().await;
     result
 }
 

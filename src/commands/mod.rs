@@ -8,6 +8,7 @@
 pub mod audit;
 pub mod check;
 pub mod export;
+pub mod import;
 pub mod login;
 
 use std::fmt;
@@ -32,6 +33,9 @@ pub struct Context {
     pub env: Arc<dyn Env + Send + Sync>,
     /// Where API keys are kept.
     pub store: Arc<KeyStore>,
+    /// `--history FILE`: the history database the commands that write record their writes in
+    /// (`None`: `TAXDASH_HISTORY` or the platform one; in memory with `--demo`).
+    pub history: Option<PathBuf>,
 }
 
 impl fmt::Debug for Context {
@@ -56,6 +60,7 @@ impl Context {
             config_named: config.is_some(),
             env: Arc::new(ProcessEnv),
             store: Arc::new(KeyStore::platform()),
+            history: None,
         }
     }
 
@@ -72,6 +77,7 @@ impl Context {
             config_named: false,
             env: Arc::new(env),
             store: Arc::new(store),
+            history: None,
         }
     }
 
@@ -134,6 +140,60 @@ impl Context {
                     reason: format!("the key store stopped unexpectedly: {e}"),
                 })
             })
+    }
+}
+
+/// A command's connection to the service: the client, the demo sandbox it runs on (to stop when
+/// done), and who it acts as.
+pub struct Connected {
+    pub client: crate::api::Client,
+    pub sandbox: Option<crate::sandbox::Sandbox>,
+    pub profile: String,
+    pub organization: String,
+}
+
+impl Connected {
+    /// Stops the demo sandbox, if there is one.
+    pub async fn close(self) {
+        if let Some(sandbox) = self.sandbox {
+            sandbox.stop().await;
+        }
+    }
+}
+
+/// The client of the profile (config, keyring and the `TAXDASH_*` overrides), or of the demo
+/// sandbox, started here, as `--demo` starts it.
+pub async fn connect(ctx: &Context, service: export::Service) -> Result<Connected, Failure> {
+    let (config, sandbox, profile) = match service {
+        export::Service::Profile => {
+            let profile = ctx.resolve().await.map_err(Failure::new)?;
+            (
+                crate::api::ClientConfig::from_profile(&profile),
+                None,
+                profile.name,
+            )
+        }
+        export::Service::Demo(api) => {
+            let (sandbox, config) = crate::app::start_demo(api)
+                .await
+                .map_err(|e| Failure::new(format!("the demo sandbox could not start: {e}")))?;
+            (config, Some(sandbox), "demo".to_owned())
+        }
+    };
+    let organization = config.organization_id.clone();
+    match config.with_env(&*ctx.env).and_then(crate::api::Client::new) {
+        Ok(client) => Ok(Connected {
+            client,
+            sandbox,
+            profile,
+            organization,
+        }),
+        Err(e) => {
+            if let Some(sandbox) = sandbox {
+                sandbox.stop().await;
+            }
+            Err(Failure::new(e))
+        }
     }
 }
 

@@ -66,6 +66,13 @@ pub enum Effect {
     Export(Box<ViewExport>),
     /// Stop the export under way: the file is left as it was.
     CancelExport,
+    /// Read and check a file to import (nothing is sent): the shell is shown the report and
+    /// asks whether to send.
+    Import(Box<ViewImport>),
+    /// Send the rows of the file last checked that passed the checks.
+    SendImport,
+    /// Start no more rows of the import under way; those on their way finish and are written.
+    StopImport,
     Quit,
 }
 
@@ -74,6 +81,13 @@ pub enum Effect {
 pub struct ViewExport {
     pub query: crate::export::ListQuery,
     pub format: crate::export::Format,
+    pub path: std::path::PathBuf,
+}
+
+/// A file to import into the list on screen (see [`Effect::Import`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewImport {
+    pub resource: crate::import::ImportResource,
     pub path: std::path::PathBuf,
 }
 

@@ -50,7 +50,8 @@ use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
 pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
-pub use progress::{Retries, bar as progress_bar};
+pub(crate) use progress::counting as count_progress;
+pub use progress::{Retries, bar as progress_bar, titled as titled_progress_bar};
 
 use serde_json::value::RawValue;
 

@@ -56,11 +56,16 @@ impl Retries {
 
 /// A progress line on stderr when it is a terminal; a hidden one (no output at all) otherwise.
 pub fn bar(resource: Resource) -> ProgressBar {
+    titled(format!("exporting {resource}"))
+}
+
+/// A progress line on stderr when it is a terminal, headed `prefix`; a hidden one otherwise.
+pub fn titled(prefix: String) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_prefix(format!("exporting {resource}"));
+    bar.set_prefix(prefix);
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }

@@ -197,6 +197,12 @@ impl<'a> Ctx<'a> {
         self.effects.push(Effect::Export(Box::new(export)));
     }
 
+    /// Checks a file to import into this list, then asks whether to send it (see
+    /// [`Effect::Import`]).
+    pub fn import(&mut self, import: crate::effect::ViewImport) {
+        self.effects.push(Effect::Import(Box::new(import)));
+    }
+
     pub fn copy(&mut self, text: impl Into<String>) {
         self.effects.push(Effect::Copy(text.into()));
     }

@@ -8,6 +8,7 @@ mod common;
 mod export;
 mod export_filters;
 mod hostile;
+mod import;
 mod login;
 mod offline;
 mod startup;

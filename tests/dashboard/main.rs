@@ -11,6 +11,7 @@ mod exposure;
 mod failed_load;
 mod filings;
 mod harness;
+mod import;
 mod mouse_views;
 mod narrow;
 mod navigation;

@@ -82,6 +82,8 @@ enum Overlay {
     Messages(MessagesView),
     Command,
     ConfirmQuit(Confirm),
+    /// The report of a file checked for `:import`, asking whether to send its rows.
+    ConfirmImport(Confirm),
     Find(find::FindView),
     Audit(Box<audit::AuditView>),
 }
@@ -123,6 +125,10 @@ pub struct Shell {
     body: Rect,
     /// The export under way, as the status line tells it.
     export: Option<ExportStatus>,
+    /// The import under way, as the status line tells it.
+    import: Option<ImportStatus>,
+    /// The pane whose `:import` was checked or is being sent: its list reloads when it ends.
+    import_pane: Option<usize>,
     /// Saved views by pane and name, and the file they are kept in.
     views: views::Views,
     /// The focused pane's saved views, for the command line's completion.
@@ -135,6 +141,36 @@ pub struct Shell {
     find_generation: u64,
     /// The audit log the client writes to, for `:audit`.
     audit: Option<AuditLog>,
+}
+
+/// How far the import under way has come.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportStatus {
+    /// What is imported: `transactions`.
+    pub what: String,
+    /// Rows answered so far, of the rows to send.
+    pub done: u64,
+    pub total: u64,
+}
+
+/// A file checked for `:import`, as the shell shows it before asking to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportCheck {
+    pub resource: crate::import::ImportResource,
+    /// The file, as shown.
+    pub path: String,
+    /// `3 rows of customers: 2 ready, 1 with problems (…)`.
+    pub summary: String,
+    /// Rows ready to send.
+    pub ready: usize,
+    /// Rows with problems (recorded as invalid when the others are sent).
+    pub failing: usize,
+    /// The file's own shape fails (a missing or unknown column): nothing can be sent.
+    pub blocked: bool,
+    /// The problems by column, most frequent first.
+    pub by_column: Vec<(String, usize)>,
+    /// Every problem, one line each (`row 3, column email, value "x": ...`).
+    pub problems: Vec<String>,
 }
 
 /// How far the export under way has come.
@@ -199,6 +235,8 @@ impl Shell {
             tab_hits: Vec::new(),
             body: Rect::default(),
             export: None,
+            import: None,
+            import_pane: None,
             views: views::Views::default(),
             view_names,
             columns: BTreeMap::new(),
@@ -314,6 +352,21 @@ impl Shell {
         for effect in effects {
             match effect {
                 Effect::Goto(goto) => gotos.push(goto),
+                Effect::Import(_) if self.header.read_only => self.notify(
+                    Level::Error,
+                    "Read-only mode: nothing is imported. Start taxdash without --read-only to \
+                     change records."
+                        .into(),
+                ),
+                Effect::Import(_) if self.import.is_some() || self.import_pane.is_some() => self
+                    .notify(
+                        Level::Error,
+                        "An import is under way: wait for it to end.".into(),
+                    ),
+                Effect::Import(import) => {
+                    self.import_pane = Some(pane);
+                    out.push(Effect::Import(import));
+                }
                 Effect::Call { id, call } if self.header.read_only && call.is_write() => {
                     refused.push(Answer {
                         id,
@@ -503,6 +556,20 @@ impl Shell {
                     }
                 };
             }
+            Some(Overlay::ConfirmImport(mut confirm)) => {
+                return match (ctrl_c, confirm.handle_key(key)) {
+                    (false, ConfirmOutcome::Yes) => vec![Effect::SendImport],
+                    (true, _) | (_, ConfirmOutcome::No) => {
+                        self.import_pane = None;
+                        self.notify(Level::Info, "Import not sent: nothing was sent.".into());
+                        Vec::new()
+                    }
+                    (_, ConfirmOutcome::None) => {
+                        self.overlay = Some(Overlay::ConfirmImport(confirm));
+                        Vec::new()
+                    }
+                };
+            }
             Some(Overlay::Help(mut help)) => {
                 if help.handle_key(key) == HelpOutcome::None && !ctrl_c {
                     self.overlay = Some(Overlay::Help(help));
@@ -586,6 +653,12 @@ impl Shell {
         {
             return vec![Effect::CancelExport];
         }
+        if key.code == KeyCode::Esc
+            && self.import.is_some()
+            && !self.panes[self.focus].captures_text()
+        {
+            return vec![Effect::StopImport];
+        }
         if self.panes[self.focus].captures_text() {
             return self.with_pane(self.focus, |p, ctx| p.on_key(key, ctx));
         }
@@ -655,6 +728,59 @@ impl Shell {
         }
     }
 
+    /// A file for `:import` was read and checked: the report, and the question whether to
+    /// send the rows that pass; or, when none can be sent, why not (every problem goes to
+    /// `:messages`).
+    pub fn import_checked(&mut self, checked: Result<ImportCheck, String>) {
+        let check = match checked {
+            Ok(check) => check,
+            Err(why) => {
+                self.import_pane = None;
+                self.notify(Level::Error, why);
+                return;
+            }
+        };
+        for problem in &check.problems {
+            self.messages.push_now(FlashLevel::Error, problem.clone());
+        }
+        if check.blocked || check.ready == 0 {
+            self.import_pane = None;
+            self.notify(
+                Level::Error,
+                format!(
+                    "Nothing to send from {}: {}. :messages lists the problems.",
+                    check.path, check.summary
+                ),
+            );
+            return;
+        }
+        self.overlay = Some(Overlay::ConfirmImport(
+            Confirm::new(import_report(&check), false)
+                .with_title(format!("Import {}", check.resource)),
+        ));
+    }
+
+    /// An import started sending, or moved on: the status line says how far it has come.
+    pub fn import_progress(&mut self, status: ImportStatus) {
+        self.import = Some(status);
+    }
+
+    /// The import ended: `Ok` with what was done, `Err` with why it stopped. The list it was
+    /// imported into reloads.
+    pub fn import_ended(&mut self, result: Result<String, String>) -> Vec<Effect> {
+        self.import = None;
+        match result {
+            Ok(done) => self.notify(Level::Success, done),
+            Err(why) => self.notify(Level::Error, why),
+        }
+        match self.import_pane.take() {
+            Some(pane) if pane < self.panes.len() => self.with_pane(pane, |p, ctx| {
+                p.command("refresh", &[], ctx);
+            }),
+            _ => Vec::new(),
+        }
+    }
+
     /// Handles one mouse event: a click on a tab shows it, a click in the pane goes to the pane
     /// (a row, a tile, a column's header, a dialog's button), a click on the quit question's
     /// buttons answers it, and the wheel scrolls whatever is on screen, three rows a notch.
@@ -676,6 +802,20 @@ impl Shell {
                     ConfirmOutcome::No => Vec::new(),
                     ConfirmOutcome::None => {
                         self.overlay = Some(Overlay::ConfirmQuit(confirm));
+                        Vec::new()
+                    }
+                };
+            }
+            Some(Overlay::ConfirmImport(confirm)) => {
+                return match confirm.click(self.body, column, row) {
+                    ConfirmOutcome::Yes => vec![Effect::SendImport],
+                    ConfirmOutcome::No => {
+                        self.import_pane = None;
+                        self.notify(Level::Info, "Import not sent: nothing was sent.".into());
+                        Vec::new()
+                    }
+                    ConfirmOutcome::None => {
+                        self.overlay = Some(Overlay::ConfirmImport(confirm));
                         Vec::new()
                     }
                 };
@@ -871,6 +1011,13 @@ impl Shell {
         ] {
             hints.push(Hint::new(keys, label, "Lists"));
         }
+        if !self.header.read_only && self.panes[self.focus].commands().contains(&"import") {
+            hints.push(Hint::new(
+                ":import",
+                "FILE: check a CSV, JSON or JSONL file, then send its rows",
+                "Lists",
+            ));
+        }
         let jump = self.keymap.keys_for(Action::Jump);
         for relation in self.panes[self.focus].relations() {
             hints.push(Hint::new(
@@ -1035,7 +1182,9 @@ impl Shell {
         match &mut self.overlay {
             Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Messages(view)) => view.render(body, frame.buffer_mut(), &theme),
-            Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::ConfirmQuit(confirm) | Overlay::ConfirmImport(confirm)) => {
+                confirm.render(body, frame.buffer_mut(), &theme);
+            }
             Some(Overlay::Find(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Audit(view)) => view.render(body, frame.buffer_mut(), &theme),
             _ => {}
@@ -1137,6 +1286,19 @@ impl Shell {
     /// What is under way on the focused pane, else the connection's trouble (cut to `width`,
     /// pointing to `:messages` when too long).
     fn status_line(&self, width: u16) -> Line<'static> {
+        if let Some(import) = &self.import {
+            let text = format!(
+                " {} importing {}: {} of {} rows sent  Esc stops",
+                SPINNER[self.spinner],
+                import.what,
+                crate::ui::text::thousands(import.done),
+                crate::ui::text::thousands(import.total)
+            );
+            return Line::from(Span::styled(
+                crate::ui::text::truncate(&text, usize::from(width)).into_owned(),
+                self.theme.muted,
+            ));
+        }
         if let Some(export) = &self.export {
             let counted = match export.total {
                 Some(total) => format!(
@@ -1233,6 +1395,46 @@ fn tab_labels(titles: &[String], focus: usize, width: usize) -> (Vec<String>, us
         }
     }
     labels
+}
+
+/// The `:import` question: the file, what its rows came to, the problems by column and the
+/// first few, and what sending does.
+fn import_report(check: &ImportCheck) -> String {
+    use std::fmt::Write as _;
+    const SHOWN: usize = 3;
+    let mut text = format!("{}\n{}", check.path, check.summary);
+    if !check.by_column.is_empty() {
+        text.push_str("\n\nProblems by column:");
+        for (column, n) in check.by_column.iter().take(SHOWN) {
+            let _ = write!(text, "\n  {column}: {n}");
+        }
+        if check.by_column.len() > SHOWN {
+            let _ = write!(
+                text,
+                "\n  and {} columns more",
+                check.by_column.len() - SHOWN
+            );
+        }
+        text.push('\n');
+        for problem in check.problems.iter().take(SHOWN) {
+            let _ = write!(text, "\n{problem}");
+        }
+        if check.problems.len() > SHOWN {
+            let _ = write!(text, "\n(all {} in :messages)", check.problems.len());
+        }
+    }
+    let rows = if check.ready == 1 { "row" } else { "rows" };
+    if check.failing > 0 {
+        let _ = write!(
+            text,
+            "\n\nSend the {} {rows} that pass? The others are recorded as invalid in the \
+             results file.",
+            check.ready
+        );
+    } else {
+        let _ = write!(text, "\n\nSend the {} {rows}?", check.ready);
+    }
+    text
 }
 
 #[cfg(test)]

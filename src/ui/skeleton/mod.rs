@@ -160,6 +160,11 @@ pub trait PaneSpec: Send + Sized + 'static {
         false
     }
 
+    /// What `:import FILE` reads into this list, if it takes imports.
+    fn imports(&self) -> Option<crate::import::ImportResource> {
+        None
+    }
+
     /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
     fn commands(&self) -> Vec<&'static str> {
         Vec::new()
@@ -869,6 +874,9 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 
     fn commands(&self) -> Vec<&'static str> {
         let mut commands = vec!["filter", "refresh", "export", "columns"];
+        if self.spec.imports().is_some() {
+            commands.push("import");
+        }
         commands.extend(self.spec.commands());
         commands
     }
@@ -890,6 +898,17 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                     Err(usage) => ctx.notify(Level::Error, usage),
                 },
                 None => ctx.notify(Level::Error, "This list cannot be exported."),
+            },
+            "import" => match (self.spec.imports(), args.is_empty()) {
+                (None, _) => return false,
+                (Some(resource), true) => ctx.notify(
+                    Level::Error,
+                    format!("Usage: :import FILE (CSV, JSON or JSON Lines of {resource})"),
+                ),
+                (Some(resource), false) => ctx.import(crate::effect::ViewImport {
+                    resource,
+                    path: std::path::PathBuf::from(args.join(" ")),
+                }),
             },
             _ => return false,
         }

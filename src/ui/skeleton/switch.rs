@@ -204,7 +204,22 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
             self.switch(i == 1, ctx);
             return true;
         }
-        self.active_mut().command(name, args, ctx)
+        if self.active_mut().command(name, args, ctx) {
+            return true;
+        }
+        // `:import` reads into the one list that takes it (physical nexus, not the economic
+        // rows): that list is shown for it.
+        let other = !self.on_second;
+        let takes = if other {
+            self.second.commands().contains(&name)
+        } else {
+            self.first.commands().contains(&name)
+        };
+        if name == "import" && takes && !self.captures_text() {
+            self.switch(other, ctx);
+            return self.active_mut().command(name, args, ctx);
+        }
+        false
     }
 
     fn commands(&self) -> Vec<&'static str> {

@@ -282,6 +282,10 @@ impl Customers {
 }
 
 impl PaneSpec for Customers {
+    fn imports(&self) -> Option<crate::import::ImportResource> {
+        Some(crate::import::ImportResource::Customers)
+    }
+
     type List = CustomerList;
     type Detail = CustomerDetail;
     type View = CustomerForm;

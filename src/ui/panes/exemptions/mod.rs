@@ -259,6 +259,10 @@ impl Exemptions {
 }
 
 impl PaneSpec for Exemptions {
+    fn imports(&self) -> Option<crate::import::ImportResource> {
+        Some(crate::import::ImportResource::Exemptions)
+    }
+
     type List = ExemptionList;
     type Detail = ExemptionDetail;
     type View = ExemptionForm;

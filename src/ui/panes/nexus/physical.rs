@@ -313,6 +313,10 @@ impl Physical {
 }
 
 impl PaneSpec for Physical {
+    fn imports(&self) -> Option<crate::import::ImportResource> {
+        Some(crate::import::ImportResource::PhysicalNexus)
+    }
+
     type List = PhysicalList;
     type Detail = PhysicalDetail;
     type View = Editor;

@@ -419,6 +419,10 @@ impl Transactions {
 }
 
 impl PaneSpec for Transactions {
+    fn imports(&self) -> Option<crate::import::ImportResource> {
+        Some(crate::import::ImportResource::Transactions)
+    }
+
     type List = TransactionList;
     type Detail = TransactionDetail;
     type View = TransactionView;
