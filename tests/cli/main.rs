@@ -4,6 +4,7 @@
 mod as_sent;
 mod audit;
 mod binary;
+mod checks;
 mod common;
 mod export;
 mod export_filters;

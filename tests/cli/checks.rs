@@ -1,0 +1,191 @@
+//! `taxdash check exemptions|filings` and `taxdash nexus forecast` through the real binary: the
+//! findings the demo plants, the exit codes a scheduled job acts on (0 clean, 3 findings, 1 on
+//! errors), the config's tolerance, and the same answers on a served sandbox through a profile.
+
+use std::path::Path;
+use std::process::Output;
+
+use serde_json::Value;
+use tokio::process::Command;
+
+use crate::binary::empty_config;
+use crate::common::{DEMO_ANCHOR, ORG1, sandbox};
+
+/// `taxdash --demo --today DEMO_ANCHOR ARGS`, with the config file `config`.
+async fn demo(config: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .arg("--demo")
+        .arg("--today")
+        .arg(DEMO_ANCHOR.to_string())
+        .args(args)
+        .env("TAXDASH_CONFIG", config)
+        .env_remove("TAXDASH_PROFILE")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("taxdash runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn json(output: &Output) -> Vec<Value> {
+    serde_json::from_slice::<Vec<Value>>(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", text(&output.stdout)))
+}
+
+#[tokio::test]
+async fn the_exemption_check_finds_each_planted_reason_and_exits_3() {
+    let out = demo(
+        empty_config(),
+        &["check", "exemptions", "--from", "2024-01-01", "--format", "json"],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("exempt sales without a valid certificate"),
+        "{}",
+        text(&out.stderr)
+    );
+    let found = json(&out);
+    let mut reasons: Vec<&str> = found.iter().filter_map(|f| f["reason"].as_str()).collect();
+    reasons.sort_unstable();
+    reasons.dedup();
+    assert_eq!(
+        reasons,
+        [
+            "deactivated",
+            "expired",
+            "no_certificate",
+            "other_jurisdiction",
+            "started_after"
+        ],
+        "{found:?}"
+    );
+    for f in &found {
+        assert!(
+            ["FULLY_EXEMPT", "PARTIALLY_EXEMPT"].contains(&f["exempt"].as_str().unwrap_or("")),
+            "{f}"
+        );
+        assert!(f["transaction_id"].as_str().is_some_and(|t| !t.is_empty()));
+    }
+
+    // A range holding none of them: clean, exit 0, and the table says how many were checked.
+    let out = demo(
+        empty_config(),
+        &["check", "exemptions", "--from", "2025-01-01", "--to", "2025-01-31"],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("0 without a valid certificate"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // An empty range is an error, not a clean result.
+    let out = demo(
+        empty_config(),
+        &["check", "exemptions", "--from", "2026-02-01", "--to", "2026-01-01"],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("before --from"), "{}", text(&out.stderr));
+}
+
+#[tokio::test]
+async fn the_filings_check_lists_what_does_not_add_up_within_the_configured_tolerance() {
+    let out = demo(empty_config(), &["check", "filings", "--format", "csv"]).await;
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let csv = text(&out.stdout);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("filing_id,jurisdiction,period,status,check,expected,actual,difference,share")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter().any(|r| r.contains("tax collected vs liability")),
+        "{csv}"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("sales vs its transactions")),
+        "{csv}"
+    );
+
+    // A looser tolerance in the config file: the planted differences (about 10 %) pass.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "[checks]\nfiling_tolerance_percent = 25\n").unwrap();
+    let out = demo(&config, &["check", "filings"]).await;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("tolerance 25 %"), "{}", text(&out.stdout));
+}
+
+#[tokio::test]
+async fn the_forecast_names_the_states_that_will_cross_and_exits_3() {
+    let out = demo(empty_config(), &["nexus", "forecast", "--format", "json"]).await;
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let all = json(&out);
+    assert!(!all.is_empty());
+    let crossing: Vec<&Value> = all
+        .iter()
+        .filter(|f| f["crossing"]["outcome"] == "around")
+        .collect();
+    assert!(!crossing.is_empty(), "{all:?}");
+    // Soonest first: the crossing ones lead, in date order.
+    let days: Vec<&str> = crossing
+        .iter()
+        .filter_map(|f| f["crossing"]["on"].as_str())
+        .collect();
+    let mut sorted = days.clone();
+    sorted.sort_unstable();
+    assert_eq!(days, sorted);
+    assert_eq!(all[0]["crossing"]["outcome"], "around");
+    for f in &all {
+        assert!(
+            ["APPROACHING", "NOT_EXPOSED"].contains(&f["status"].as_str().unwrap_or("")),
+            "{f}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_check_reads_a_profiles_service_too() {
+    let sandbox = sandbox().await;
+    let out = Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .arg("--today")
+        .arg(DEMO_ANCHOR.to_string())
+        .args(["check", "exemptions", "--from", "2024-01-01", "--format", "json"])
+        .env("TAXDASH_CONFIG", empty_config())
+        .env("TAXDASH_BASE_URL", sandbox.base_url())
+        .env("TAXDASH_API_KEY", ORG1.1)
+        .env("TAXDASH_ORGANIZATION_ID", ORG1.0)
+        .env_remove("TAXDASH_PROFILE")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert_eq!(json(&out).len(), 5);
+    // A service that is not there: an error (exit 1), never "clean".
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(["nexus", "forecast"])
+        .env("TAXDASH_CONFIG", empty_config())
+        .env("TAXDASH_BASE_URL", format!("http://127.0.0.1:{port}"))
+        .env("TAXDASH_API_KEY", ORG1.1)
+        .env("TAXDASH_ORGANIZATION_ID", ORG1.0)
+        .env_remove("TAXDASH_PROFILE")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    sandbox.stop().await;
+}
