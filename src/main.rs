@@ -28,7 +28,7 @@ fn main() -> ExitCode {
     let mut stdout = std::io::stdout();
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
-            "--demo does not apply to `{}`; it runs the dashboard or `export` on the demo sandbox",
+            "--demo does not apply to `{}`; it runs the dashboard, `export`, `snapshot` or `watch` on the demo sandbox",
             command.name()
         ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
@@ -60,6 +60,30 @@ fn main() -> ExitCode {
             ))
             .map(drop)
             .map_err(Failure::from),
+        Some(Command::Snapshot(ref args)) => runtime
+            .block_on(commands::snapshot::snapshot(
+                &ctx,
+                args,
+                service(&cli),
+                cli.history.as_deref(),
+                &mut stdout,
+            ))
+            .map(drop),
+        Some(Command::Diff(ref args)) => runtime
+            .block_on(commands::snapshot::diff(
+                &ctx,
+                args,
+                cli.history.as_deref(),
+                &mut stdout,
+            ))
+            .map(drop),
+        Some(Command::Watch(ref args)) => runtime.block_on(commands::snapshot::watch(
+            &ctx,
+            args,
+            service(&cli),
+            cli.history.as_deref(),
+            &mut stdout,
+        )),
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),
@@ -77,6 +101,15 @@ fn main() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "taxdash: {failure}");
             ExitCode::from(failure.exit_code)
         }
+    }
+}
+
+/// Where the commands that read the service read from: the demo sandbox or the profile's.
+fn service(cli: &Cli) -> commands::export::Service {
+    if cli.demo {
+        commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
+    } else {
+        commands::export::Service::Profile
     }
 }
 

@@ -1,4 +1,5 @@
-//! The subcommands other than the dashboard: `login`, `logout`, `profiles` and `export`.
+//! The subcommands other than the dashboard: `login`, `logout`, `profiles`, `export`,
+//! `snapshot`, `diff` and `watch`.
 //!
 //! Each one is an async function over a [`Context`], which carries everything it reads from the
 //! machine (the config file's path, the environment, the key store), so tests give it a
@@ -6,6 +7,7 @@
 
 pub mod export;
 pub mod login;
+pub mod snapshot;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,9 @@
 //! [`db`] opens the file, checks that it is ours and brings its schema up to date; each part
 //! adds its tables as migration steps there.
 
+pub mod capture;
 pub mod db;
+pub mod diff;
 pub mod snapshot;
 
 pub use db::{History, HistoryError};

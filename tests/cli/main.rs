@@ -8,5 +8,6 @@ mod export;
 mod export_filters;
 mod hostile;
 mod login;
+mod snapshot;
 mod startup;
 mod tenanted_login;
