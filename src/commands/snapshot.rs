@@ -60,15 +60,6 @@ async fn connect(
     }
 }
 
-/// The history database `--history` (or `TAXDASH_HISTORY`, or the platform's) names; with
-/// `--demo` and no file named, one in memory.
-pub fn open_history(named: Option<&Path>, demo: bool) -> Result<History, HistoryError> {
-    if demo && named.is_none() {
-        return Ok(History::in_memory());
-    }
-    History::open(&default_path(named)?)
-}
-
 /// A progress line per list on stderr when it is a terminal.
 fn bar(resource: Resource) -> ProgressBar {
     let bar = progress_bar(resource);
@@ -99,14 +90,16 @@ pub async fn snapshot(
     history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Taken, Failure> {
-    let mut db = open_history(history, matches!(service, Service::Demo(_)))?;
+    let mut db = crate::history::open_for(history, matches!(service, Service::Demo(_)))?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let plan = Plan::new(args.transactions);
     let scope = scope_of(&client, &profile, &plan);
     let signals = listen(Signal::ENDING)
         .map_err(|e| Failure::new(format!("could not listen to signals: {e}")))?;
+    let bars = indicatif::MultiProgress::new();
+    let progress = |r| bars.add(bar(r));
     let result = tokio::select! {
-        taken = take_snapshot(&client, &mut db, &scope, &plan, bar) => taken.map_err(Failure::new),
+        taken = take_snapshot(&client, &mut db, &scope, &plan, progress) => taken.map_err(Failure::new),
         signal = first(signals) => Err(interrupted(signal)),
     };
     if let Some(sandbox) = sandbox {
@@ -260,7 +253,7 @@ pub async fn watch(
     history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let mut db = open_history(history, matches!(service, Service::Demo(_)))?;
+    let mut db = crate::history::open_for(history, matches!(service, Service::Demo(_)))?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let signals = listen(Signal::ENDING)
         .map_err(|e| Failure::new(format!("could not listen to signals: {e}")))?;
@@ -290,9 +283,10 @@ async fn watch_loop(
     let mut previous = db.snapshots(Some(key(&scope)))?.first().map(|s| s.id);
     loop {
         let started = tokio::time::Instant::now();
+        let bars = indicatif::MultiProgress::new();
         let progress = |r| {
             if terminal {
-                bar(r)
+                bars.add(bar(r))
             } else {
                 ProgressBar::hidden()
             }

@@ -92,37 +92,47 @@ pub fn scope_of(client: &Client, profile: &str, plan: &Plan) -> Scope {
 }
 
 /// Reads every list of `plan` through `client`, each with the progress bar `progress` gives for
-/// it, and answers the records.
+/// it, and answers the records. The lists are read at the same time: the client's rate limiter
+/// paces all their pages together, so no list waits for another's last answer.
 pub async fn read_records(
     client: &Client,
     plan: &Plan,
     progress: impl Fn(Resource) -> ProgressBar,
 ) -> Result<Vec<(Resource, Vec<Record>)>, CaptureError> {
-    let mut lists = Vec::with_capacity(plan.resources.len());
-    for &resource in &plan.resources {
-        let query = match (resource, plan.transactions) {
-            (Resource::Transactions, Some((from, to))) => {
-                let flags = FilterFlags {
-                    from: Some(from),
-                    to: Some(to),
-                    ..FilterFlags::default()
-                };
-                ListQuery::from_flags(resource, &flags).map_err(|e| CaptureError::Read {
-                    resource,
-                    source: e.into(),
-                })?
-            }
-            _ => ListQuery::all(resource),
-        };
-        let job = ExportJob::new(query, Format::Jsonl);
+    let reads = plan.resources.iter().map(|&resource| {
         let bar = progress(resource);
-        let mut bytes: Vec<u8> = Vec::new();
-        let read = export(client, &job, &mut bytes, &bar).await;
-        bar.finish_and_clear();
-        read.map_err(|source| CaptureError::Read { resource, source })?;
-        lists.push((resource, records_of(resource, &bytes)?));
-    }
-    Ok(lists)
+        read_list(client, resource, plan.transactions, bar)
+    });
+    futures::future::try_join_all(reads).await
+}
+
+/// Reads one list whole.
+async fn read_list(
+    client: &Client,
+    resource: Resource,
+    transactions: Option<(NaiveDate, NaiveDate)>,
+    bar: ProgressBar,
+) -> Result<(Resource, Vec<Record>), CaptureError> {
+    let query = match (resource, transactions) {
+        (Resource::Transactions, Some((from, to))) => {
+            let flags = FilterFlags {
+                from: Some(from),
+                to: Some(to),
+                ..FilterFlags::default()
+            };
+            ListQuery::from_flags(resource, &flags).map_err(|e| CaptureError::Read {
+                resource,
+                source: e.into(),
+            })?
+        }
+        _ => ListQuery::all(resource),
+    };
+    let job = ExportJob::new(query, Format::Jsonl);
+    let mut bytes: Vec<u8> = Vec::new();
+    let read = export(client, &job, &mut bytes, &bar).await;
+    bar.finish_and_clear();
+    read.map_err(|source| CaptureError::Read { resource, source })?;
+    Ok((resource, records_of(resource, &bytes)?))
 }
 
 /// The records of a JSON Lines text: one a line, keyed by its `id`.

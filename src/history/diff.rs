@@ -246,13 +246,14 @@ impl History {
         // `to` missing from `from`. Equal hashes are skipped without reading a body.
         let mut changed = conn
             .prepare(
-                "SELECT a.resource, a.record_id, ab.body, bb.body \
-                 FROM snapshot_records a \
-                 JOIN snapshot_bodies ab ON ab.hash = a.hash \
-                 LEFT JOIN snapshot_records b ON b.snapshot = ?2 AND b.resource = a.resource \
-                      AND b.record_id = a.record_id \
-                 LEFT JOIN snapshot_bodies bb ON bb.hash = b.hash \
-                 WHERE a.snapshot = ?1 AND (b.hash IS NULL OR b.hash <> a.hash)",
+                "SELECT d.resource, d.record_id, \
+                     (SELECT body FROM snapshot_bodies WHERE hash = d.old), \
+                     (SELECT body FROM snapshot_bodies WHERE hash = d.new) \
+                 FROM (SELECT a.resource, a.record_id, a.hash AS old, b.hash AS new \
+                     FROM snapshot_records a \
+                     LEFT JOIN snapshot_records b ON b.snapshot = ?2 \
+                         AND b.resource = a.resource AND b.record_id = a.record_id \
+                     WHERE a.snapshot = ?1 AND (b.hash IS NULL OR b.hash <> a.hash)) d",
             )
             .map_err(fail)?;
         let mut rows: Vec<(String, String, Option<String>, Option<String>)> = changed
@@ -264,11 +265,12 @@ impl History {
             .map_err(fail)?;
         let mut added = conn
             .prepare(
-                "SELECT b.resource, b.record_id, bb.body FROM snapshot_records b \
-                 JOIN snapshot_bodies bb ON bb.hash = b.hash \
-                 WHERE b.snapshot = ?2 AND NOT EXISTS (SELECT 1 FROM snapshot_records a \
-                     WHERE a.snapshot = ?1 AND a.resource = b.resource \
-                     AND a.record_id = b.record_id)",
+                "SELECT d.resource, d.record_id, \
+                     (SELECT body FROM snapshot_bodies WHERE hash = d.new) \
+                 FROM (SELECT b.resource, b.record_id, b.hash AS new FROM snapshot_records b \
+                     WHERE b.snapshot = ?2 AND NOT EXISTS (SELECT 1 FROM snapshot_records a \
+                         WHERE a.snapshot = ?1 AND a.resource = b.resource \
+                         AND a.record_id = b.record_id)) d",
             )
             .map_err(fail)?;
         rows.extend(

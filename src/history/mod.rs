@@ -11,3 +11,12 @@ pub mod diff;
 pub mod snapshot;
 
 pub use db::{History, HistoryError};
+
+/// The history database `named` names (`--history`, `TAXDASH_HISTORY`), else the platform's;
+/// with `demo` and no file named, one in memory (the demo's records are not the user's).
+pub fn open_for(named: Option<&std::path::Path>, demo: bool) -> Result<History, HistoryError> {
+    if demo && named.is_none() {
+        return Ok(History::in_memory());
+    }
+    History::open(&db::default_path(named)?)
+}
