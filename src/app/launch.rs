@@ -173,6 +173,12 @@ pub async fn prepare(
     if let Some(path) = log_path {
         shell = shell.with_log_path(path);
     }
+    // The history database: records' histories and the rows changed since the previous
+    // snapshot. One that cannot be opened is told, and the dashboard works without it.
+    match crate::history::open_for(options.history.as_deref(), options.demo) {
+        Ok(history) => shell = shell.with_history(history),
+        Err(e) => shell.notify_error(e.to_string()),
+    }
     Ok(Session {
         client,
         shell,

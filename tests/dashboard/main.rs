@@ -17,6 +17,7 @@ mod nexus;
 mod organizations;
 mod overview;
 mod products;
+mod record_history;
 mod register;
 mod registrations;
 mod relay;

@@ -24,6 +24,7 @@ use super::widgets::messages::{MessageLog, MessagesView};
 mod find;
 mod jumps;
 mod organizations;
+mod record_history;
 mod views;
 
 use self::organizations::{ShellCall, command_line};
@@ -67,6 +68,7 @@ enum Overlay {
     Command,
     ConfirmQuit(Confirm),
     Find(find::FindView),
+    RecordHistory(record_history::RecordHistoryView),
 }
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -116,6 +118,8 @@ pub struct Shell {
     jumps: jumps::Jumps,
     /// The number of the latest find: answers to older ones are dropped.
     find_generation: u64,
+    /// The history database: a record's history (`H`) and the flags of changed rows.
+    history: Option<crate::history::History>,
 }
 
 /// How far the export under way has come.
@@ -182,7 +186,66 @@ impl Shell {
             columns: BTreeMap::new(),
             jumps: jumps::Jumps::default(),
             find_generation: 0,
+            history: None,
         }
+    }
+
+    /// Reads records' histories and the rows changed since the previous snapshot from
+    /// `history`, for the session's profile and organization.
+    #[must_use]
+    pub fn with_history(mut self, history: crate::history::History) -> Self {
+        self.history = Some(history);
+        self.mark_changed();
+        self
+    }
+
+    /// Flags, in every pane, the records that differ between the two latest snapshots of the
+    /// profile and organization (read at once: hashes compared in the database).
+    fn mark_changed(&mut self) {
+        let Some(history) = &self.history else {
+            return;
+        };
+        let scope = (
+            self.header.profile.as_str(),
+            self.header.organization.as_str(),
+        );
+        let mut changed = super::pane::ChangedRecords::new();
+        for &resource in crate::export::Resource::ALL {
+            match history.changed_since_previous(scope, resource) {
+                Ok(ids) if !ids.is_empty() => {
+                    changed.insert(resource, std::sync::Arc::new(ids.into_iter().collect()));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!("cannot read the changed records: {e}");
+                    return;
+                }
+            }
+        }
+        for pane in &mut self.panes {
+            pane.mark_changed(&changed);
+        }
+    }
+
+    /// Opens the history of the record the focused pane is on (`H`).
+    fn open_record_history(&mut self) -> Vec<Effect> {
+        let Some((resource, id)) = self.panes[self.focus].current_record() else {
+            self.notify_error("No record here has a history: open one first.");
+            return Vec::new();
+        };
+        let Some(history) = &self.history else {
+            self.notify_error("No history database is open.");
+            return Vec::new();
+        };
+        let scope = (
+            self.header.profile.as_str(),
+            self.header.organization.as_str(),
+        );
+        match record_history::RecordHistoryView::read(history, scope, resource, &id) {
+            Ok(view) => self.overlay = Some(Overlay::RecordHistory(view)),
+            Err(e) => self.notify_error(e),
+        }
+        Vec::new()
     }
 
     /// Opens on the tab titled `title` instead of the first (when there is one).
@@ -480,6 +543,16 @@ impl Shell {
                     Vec::new()
                 };
             }
+            Some(Overlay::RecordHistory(mut view)) => {
+                if view.handle_key(key) == HelpOutcome::None && !ctrl_c {
+                    self.overlay = Some(Overlay::RecordHistory(view));
+                }
+                return if ctrl_c {
+                    self.request_quit()
+                } else {
+                    Vec::new()
+                };
+            }
             Some(Overlay::Messages(mut view)) => {
                 if view.handle_key(key) == HelpOutcome::None && !ctrl_c {
                     self.overlay = Some(Overlay::Messages(view));
@@ -581,6 +654,7 @@ impl Shell {
                 self.overlay = Some(Overlay::Command);
                 Vec::new()
             }
+            Action::RecordHistory => self.open_record_history(),
             Action::JumpBack => self.jump_back(),
             Action::JumpForward => self.jump_forward(),
             Action::NextPane => self.focus_pane((self.focus + 1) % self.panes.len()),
@@ -669,6 +743,12 @@ impl Shell {
                 return Vec::new();
             }
             Some(Overlay::Messages(view)) => {
+                for _ in 0..ROWS {
+                    view.handle_key(key);
+                }
+                return Vec::new();
+            }
+            Some(Overlay::RecordHistory(view)) => {
                 for _ in 0..ROWS {
                     view.handle_key(key);
                 }
@@ -781,6 +861,10 @@ impl Shell {
             (
                 Action::Find,
                 "find an id, an external id or text (:find TEXT)",
+            ),
+            (
+                Action::RecordHistory,
+                "the record's history across the stored snapshots",
             ),
             (Action::JumpBack, "back where the last jump left"),
             (Action::JumpForward, "forward again (ctrl-i: where not tab)"),
@@ -976,6 +1060,7 @@ impl Shell {
         match &mut self.overlay {
             Some(Overlay::Help(help)) => help.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Messages(view)) => view.render(body, frame.buffer_mut(), &theme),
+            Some(Overlay::RecordHistory(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::ConfirmQuit(confirm)) => confirm.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Find(view)) => view.render(body, frame.buffer_mut(), &theme),
             _ => {}

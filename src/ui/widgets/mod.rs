@@ -14,7 +14,7 @@ pub mod picker;
 pub mod spinner;
 pub mod state_map;
 pub mod timeline;
-mod wrap;
+pub(crate) mod wrap;
 
 #[cfg(test)]
 pub mod testing;
