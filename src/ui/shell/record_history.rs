@@ -155,8 +155,8 @@ impl RecordHistoryView {
         HelpOutcome::None
     }
 
-    /// Each entry as `2026-11-20 09:00 UTC  #4  status ACTIVE → EXPIRED, …`, wrapped under
-    /// itself to `width`.
+    /// Each entry as `2026-11-20 09:00 UTC  #4  status ACTIVE → EXPIRED`, each further field
+    /// on a line of its own under the first, wrapped to `width`.
     fn lines(&self, width: u16, theme: &Theme) -> Vec<Line<'static>> {
         if self.entries.is_empty() {
             return vec![Line::styled(self.empty.clone(), theme.muted)];
@@ -172,13 +172,15 @@ impl RecordHistoryView {
         let text_width = width.saturating_sub(indent as u16).max(10);
         let mut lines = Vec::new();
         for entry in &self.entries {
-            let (text, style) = match &entry.event {
-                Event::First => ("first stored".to_owned(), theme.success),
-                Event::Back => ("stored again".to_owned(), theme.success),
-                Event::Gone => ("no longer listed".to_owned(), theme.warning),
-                Event::Changed(fields) => (fields.join(", "), theme.base),
+            let (texts, style) = match &entry.event {
+                Event::First => (vec!["first stored".to_owned()], theme.success),
+                Event::Back => (vec!["stored again".to_owned()], theme.success),
+                Event::Gone => (vec!["no longer listed".to_owned()], theme.warning),
+                Event::Changed(fields) => (fields.clone(), theme.base),
             };
-            for (i, part) in wrap(&text, text_width).into_iter().enumerate() {
+            // The first field on the snapshot's line, each other one on a line of its own.
+            let parts = texts.iter().flat_map(|t| wrap(t, text_width));
+            for (i, part) in parts.enumerate() {
                 let mut spans = if i == 0 {
                     vec![
                         Span::styled(
