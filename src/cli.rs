@@ -115,8 +115,8 @@ pub enum Command {
     /// List what changed between two snapshots: records added, removed, and each changed field
     /// with its old and new value.
     ///
-    /// Default: the two latest snapshots of the profile's organization. Reads the history
-    /// database only.
+    /// Default: the two latest snapshots of the profile's organization (with --demo, of the
+    /// demo's). Reads the history database only.
     Diff(DiffArgs),
     /// Take a snapshot every period and print what changed since the previous one.
     ///
@@ -311,7 +311,7 @@ impl Command {
     pub fn takes_demo(&self) -> bool {
         matches!(
             self,
-            Command::Export(_) | Command::Snapshot(_) | Command::Watch(_)
+            Command::Export(_) | Command::Snapshot(_) | Command::Diff(_) | Command::Watch(_)
         )
     }
 }

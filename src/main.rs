@@ -28,7 +28,7 @@ fn main() -> ExitCode {
     let mut stdout = std::io::stdout();
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
-            "--demo does not apply to `{}`; it runs the dashboard, `export`, `snapshot` or `watch` on the demo sandbox",
+            "--demo does not apply to `{}`; it runs the dashboard, `export`, `snapshot`, `diff` or `watch` on the demo sandbox",
             command.name()
         ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
@@ -73,6 +73,7 @@ fn main() -> ExitCode {
             .block_on(commands::snapshot::diff(
                 &ctx,
                 args,
+                service(&cli),
                 cli.history.as_deref(),
                 &mut stdout,
             ))

@@ -16,11 +16,10 @@ use crate::app::start_demo;
 use crate::cli::{DiffArgs, DiffFormat, SnapshotArgs, WatchArgs};
 use crate::export::{Resource, progress_bar};
 use crate::history::capture::{Plan, Taken, scope_of, take_snapshot};
-use crate::history::db::default_path;
 use crate::history::diff::{Diff, Kind, noun};
 use crate::history::snapshot::{Scope, Snapshot};
 use crate::history::{History, HistoryError};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{DEMO_CREDENTIALS, Sandbox};
 
 /// The exit code of `watch --exit-on-change` when something changed.
 pub const EXIT_CHANGED: u8 = 3;
@@ -140,24 +139,30 @@ async fn first(mut signals: Signals) -> Signal {
 pub async fn diff(
     ctx: &Context,
     args: &DiffArgs,
+    service: Service,
     history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Diff, Failure> {
-    let db = History::open(&default_path(history)?)?;
+    let db = crate::history::open_for(history, matches!(service, Service::Demo(_)))?;
     let (from, to) = if let (Some(from), Some(to)) = (args.from, args.to) {
         (from, to)
     } else {
-        let profile = ctx.resolve().await.map_err(Failure::new)?;
-        let config = ClientConfig::from_profile(&profile)
-            .with_env(&*ctx.env)
-            .map_err(Failure::new)?;
-        let runs = db.snapshots(Some((&profile.name, &config.organization_id)))?;
+        let (profile, organization) = match service {
+            // The demo's snapshots: its profile name and first organization.
+            Service::Demo(_) => ("demo".to_owned(), DEMO_CREDENTIALS[0].0.to_owned()),
+            Service::Profile => {
+                let profile = ctx.resolve().await.map_err(Failure::new)?;
+                let config = ClientConfig::from_profile(&profile)
+                    .with_env(&*ctx.env)
+                    .map_err(Failure::new)?;
+                (profile.name, config.organization_id)
+            }
+        };
+        let runs = db.snapshots(Some((&profile, &organization)))?;
         pick(&runs, args.since).map_err(|why| {
             Failure::new(format!(
-                "{why} of profile {} and organization {} in {}",
-                profile.name,
-                config.organization_id,
-                db.path().display()
+                "{why} of profile {profile} and organization {organization} in {}",
+                place(&db)
             ))
         })?
     };
@@ -169,7 +174,7 @@ pub async fn diff(
             } else {
                 to
             },
-            db.path().display()
+            place(&db)
         ))
     })?;
     match args.format {
@@ -179,6 +184,15 @@ pub async fn diff(
         }
     }
     Ok(found)
+}
+
+/// The database's file, or what an in-memory one is.
+fn place(db: &History) -> String {
+    if db.path() == Path::new(":memory:") {
+        "the demo's history, kept in memory (--history FILE keeps snapshots)".to_owned()
+    } else {
+        db.path().display().to_string()
+    }
 }
 
 /// The two snapshots to compare, from the scope's snapshots (newest first): the latest, and the

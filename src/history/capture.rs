@@ -213,6 +213,39 @@ mod tests {
     }
 
     #[test]
+    fn a_full_database_stores_nothing_and_says_so() {
+        let mut history = History::in_memory();
+        let scope = Scope {
+            profile: "p".into(),
+            organization: "o".into(),
+            api: "v1".into(),
+            transactions: None,
+        };
+        // Room for what is there and little more: the snapshot cannot fit.
+        let pages: i64 = history
+            .connection()
+            .pragma_query_value(None, "page_count", |r| r.get(0))
+            .unwrap();
+        history
+            .connection()
+            .pragma_update(None, "max_page_count", pages + 2)
+            .unwrap();
+        let records: Vec<Record> = (0..2000)
+            .map(|i| Record {
+                resource: Resource::Customers,
+                id: format!("cus_{i}"),
+                body: format!("{{\"id\":\"cus_{i}\",\"note\":\"{}\"}}", "x".repeat(200)),
+            })
+            .collect();
+        let err = history
+            .write_snapshot(&scope, Utc::now(), &records)
+            .unwrap_err();
+        assert!(matches!(err, HistoryError::Full { .. }), "{err}");
+        assert!(err.to_string().contains("is full"), "{err}");
+        assert!(history.snapshots(None).unwrap().is_empty());
+    }
+
+    #[test]
     fn transactions_are_read_only_with_a_range() {
         assert!(!Plan::new(None).resources.contains(&Resource::Transactions));
         let day = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap();
