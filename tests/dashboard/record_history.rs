@@ -116,7 +116,11 @@ async fn h_shows_a_records_changes_across_snapshots_and_changed_rows_are_flagged
 
     // Its detail, then its history: newest first, each change with its old and new value.
     d.key(KeyCode::Enter);
-    d.wait_for("Tax registrations").await;
+    let screen = d.wait_for("Tax registrations").await;
+    assert!(
+        screen.contains("H history"),
+        "the footer offers it: {screen}"
+    );
     d.char('H');
     let screen = d.wait_for("History of customer").await;
     assert!(

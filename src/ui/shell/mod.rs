@@ -120,6 +120,8 @@ pub struct Shell {
     find_generation: u64,
     /// The history database: a record's history (`H`) and the flags of changed rows.
     history: Option<crate::history::History>,
+    /// How many snapshots of the profile and organization it held when read.
+    snapshots: usize,
 }
 
 /// How far the export under way has come.
@@ -187,6 +189,7 @@ impl Shell {
             jumps: jumps::Jumps::default(),
             find_generation: 0,
             history: None,
+            snapshots: 0,
         }
     }
 
@@ -209,6 +212,7 @@ impl Shell {
             self.header.profile.as_str(),
             self.header.organization.as_str(),
         );
+        self.snapshots = history.snapshots(Some(scope)).map_or(0, |runs| runs.len());
         let mut changed = super::pane::ChangedRecords::new();
         for &resource in crate::export::Resource::ALL {
             match history.changed_since_previous(scope, resource) {
@@ -992,7 +996,7 @@ impl Shell {
 
     /// The focused pane's hints with their live keys, writes left out in read-only mode.
     fn pane_hints(&self) -> Vec<(String, &'static str)> {
-        self.panes[self.focus]
+        let mut hints: Vec<(String, &'static str)> = self.panes[self.focus]
             .hints()
             .into_iter()
             .filter(|h| !(self.header.read_only && h.is_write()))
@@ -1004,7 +1008,15 @@ impl Shell {
                 (keys, h.label)
             })
             .filter(|(keys, _)| !keys.is_empty())
-            .collect()
+            .collect();
+        // A record's history, once there are snapshots to show it from.
+        if self.snapshots > 0 && self.panes[self.focus].current_record().is_some() {
+            let keys = self.keymap.keys_for(Action::RecordHistory);
+            if !keys.is_empty() {
+                hints.push((keys, "history"));
+            }
+        }
+        hints
     }
 
     pub fn draw(&mut self, frame: &mut Frame) {
