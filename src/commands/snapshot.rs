@@ -14,7 +14,7 @@ use crate::api::{Client, ClientConfig};
 use crate::app::signals::{Signal, Signals, listen};
 use crate::app::start_demo;
 use crate::cli::{DiffArgs, DiffFormat, SnapshotArgs, WatchArgs};
-use crate::export::{Resource, progress_bar};
+use crate::export::Resource;
 use crate::history::capture::{Plan, Taken, scope_of, take_snapshot};
 use crate::history::diff::{Diff, Kind, noun};
 use crate::history::snapshot::{Scope, Snapshot};
@@ -59,11 +59,66 @@ async fn connect(
     }
 }
 
-/// A progress line per list on stderr when it is a terminal.
-fn bar(resource: Resource) -> ProgressBar {
-    let bar = progress_bar(resource);
-    bar.set_prefix(format!("reading {resource}"));
-    bar
+/// One progress line for the whole snapshot on stderr when it is a terminal: the rows read of
+/// the rows announced, and the lists read whole. Each list is read with a hidden bar of its own,
+/// which the line sums every 200 ms.
+struct Progress {
+    line: ProgressBar,
+    lists: std::sync::Arc<std::sync::Mutex<Vec<ProgressBar>>>,
+    ticker: tokio::task::JoinHandle<()>,
+}
+
+impl Progress {
+    fn start() -> Self {
+        let line = if std::io::stderr().is_terminal() {
+            let line = ProgressBar::new_spinner();
+            line.set_style(
+                indicatif::ProgressStyle::with_template("{prefix}: {spinner} {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            line.set_prefix("snapshot");
+            line.enable_steady_tick(Duration::from_millis(200));
+            line
+        } else {
+            ProgressBar::hidden()
+        };
+        let lists = std::sync::Arc::new(std::sync::Mutex::new(Vec::<ProgressBar>::new()));
+        let (shown, read) = (line.clone(), lists.clone());
+        let ticker = tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let bars = read.lock().map(|b| b.clone()).unwrap_or_default();
+                let done: u64 = bars.iter().map(ProgressBar::position).sum();
+                let total: u64 = bars.iter().filter_map(ProgressBar::length).sum();
+                let whole = bars.iter().filter(|b| b.is_finished()).count();
+                shown.set_message(format!(
+                    "{} of {} rows read, {whole} of {} lists whole",
+                    indicatif::HumanCount(done),
+                    indicatif::HumanCount(total),
+                    bars.len()
+                ));
+            }
+        });
+        Progress {
+            line,
+            lists,
+            ticker,
+        }
+    }
+
+    /// The hidden bar one list is read with.
+    fn list(&self, _resource: Resource) -> ProgressBar {
+        let bar = ProgressBar::hidden();
+        if let Ok(mut lists) = self.lists.lock() {
+            lists.push(bar.clone());
+        }
+        bar
+    }
+
+    fn finish(self) {
+        self.ticker.abort();
+        self.line.finish_and_clear();
+    }
 }
 
 /// What a stored snapshot holds, in words: `snapshot 4: 18 registrations, 51 nexus, …`.
@@ -95,12 +150,12 @@ pub async fn snapshot(
     let scope = scope_of(&client, &profile, &plan);
     let signals = listen(Signal::ENDING)
         .map_err(|e| Failure::new(format!("could not listen to signals: {e}")))?;
-    let bars = indicatif::MultiProgress::new();
-    let progress = |r| bars.add(bar(r));
+    let progress = Progress::start();
     let result = tokio::select! {
-        taken = take_snapshot(&client, &mut db, &scope, &plan, progress) => taken.map_err(Failure::new),
+        taken = take_snapshot(&client, &mut db, &scope, &plan, |r| progress.list(r)) => taken.map_err(Failure::new),
         signal = first(signals) => Err(interrupted(signal)),
     };
+    progress.finish();
     if let Some(sandbox) = sandbox {
         sandbox.stop().await;
     }
@@ -293,19 +348,13 @@ async fn watch_loop(
 ) -> Result<(), Failure> {
     let plan = Plan::new(args.transactions);
     let scope = scope_of(client, profile, &plan);
-    let terminal = std::io::stderr().is_terminal();
     let mut previous = db.snapshots(Some(key(&scope)))?.first().map(|s| s.id);
     loop {
         let started = tokio::time::Instant::now();
-        let bars = indicatif::MultiProgress::new();
-        let progress = |r| {
-            if terminal {
-                bars.add(bar(r))
-            } else {
-                ProgressBar::hidden()
-            }
-        };
-        match take_snapshot(client, db, &scope, &plan, progress).await {
+        let progress = Progress::start();
+        let taken = take_snapshot(client, db, &scope, &plan, |r| progress.list(r)).await;
+        progress.finish();
+        match taken {
             Ok(taken) => {
                 let _ = writeln!(out, "{}", stored(&taken));
                 if let Some(before) = previous
