@@ -145,6 +145,78 @@ pub enum Command {
     /// finishes the rows in flight and stops. Uses the profile like `export`, or the demo
     /// sandbox with --demo.
     Import(Box<ImportArgs>),
+    /// Read registrations, economic and physical nexus, exemptions, customers and filings (and
+    /// transactions with --transactions) and store them as one snapshot in the history database.
+    ///
+    /// Uses the profile as `export` does; with --demo, the demo sandbox (and, unless --history
+    /// names a file, a database in memory). Nothing is stored when a list cannot be read whole.
+    /// Prints the new snapshot's id and what it holds.
+    Snapshot(SnapshotArgs),
+    /// List what changed between two snapshots: records added, removed, and each changed field
+    /// with its old and new value.
+    ///
+    /// Default: the two latest snapshots of the profile's organization (with --demo, of the
+    /// demo's). Reads the history database only.
+    Diff(DiffArgs),
+    /// Take a snapshot every period and print what changed since the previous one.
+    ///
+    /// With --exit-on-change, exits with 3 at the first change (for cron and CI); errors exit
+    /// with another non-zero code. A list that cannot be read is reported and tried again at the
+    /// next period.
+    Watch(WatchArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SnapshotArgs {
+    /// Also read the transactions dated FROM to TO (both included), e.g.
+    /// `2026-01-01..2026-03-31`.
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_range)]
+    pub transactions: Option<(NaiveDate, NaiveDate)>,
+    /// Then keep only the newest N snapshots of this profile and organization.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub keep: Option<u32>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// Compare the newest snapshot taken before DAY (YYYY-MM-DD, UTC) with the latest.
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day, conflicts_with_all = ["from", "to"])]
+    pub since: Option<NaiveDate>,
+    /// The older snapshot's id (with --to).
+    #[arg(long, value_name = "ID", requires = "to")]
+    pub from: Option<i64>,
+    /// The newer snapshot's id (with --from).
+    #[arg(long, value_name = "ID", requires = "from")]
+    pub to: Option<i64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Table)]
+    pub format: DiffFormat,
+}
+
+/// The formats of `taxdash diff`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// One line per change: `nexus US-GA status APPROACHING -> EXPOSED`.
+    #[default]
+    Table,
+    /// One JSON object: both snapshots and the changes.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    /// How often to take a snapshot: `30s`, `15m`, `1h`, `1d`.
+    #[arg(long, value_name = "DURATION", value_parser = parse_every)]
+    pub every: std::time::Duration,
+    /// Exit with 3 at the first change.
+    #[arg(long)]
+    pub exit_on_change: bool,
+    /// After each snapshot, keep only the newest N of this profile and organization.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
+    pub keep: Option<u32>,
+    /// Also read the transactions dated FROM to TO (both included).
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_range)]
+    pub transactions: Option<(NaiveDate, NaiveDate)>,
 }
 
 /// How a check prints what it found.
@@ -329,6 +401,38 @@ fn parse_day(s: &str) -> Result<NaiveDate, String> {
         .map_err(|_| format!("{s:?} is not a day written YYYY-MM-DD"))
 }
 
+/// A range of days written `FROM..TO`.
+fn parse_range(s: &str) -> Result<(NaiveDate, NaiveDate), String> {
+    let (from, to) = s
+        .split_once("..")
+        .ok_or_else(|| format!("{s:?} is not a range written FROM..TO"))?;
+    let (from, to) = (parse_day(from.trim())?, parse_day(to.trim())?);
+    if from > to {
+        return Err(format!("{from}..{to} ends before it starts"));
+    }
+    Ok((from, to))
+}
+
+/// A period written as a whole number and a unit: `30s`, `15m`, `1h`, `1d`.
+pub fn parse_every(s: &str) -> Result<std::time::Duration, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (number, unit) = s.split_at(split);
+    let n: u64 = number
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("{s:?} is not a period such as 30s, 15m, 1h or 1d"))?;
+    let seconds = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(format!("{s:?} is not a period such as 30s, 15m, 1h or 1d")),
+    };
+    Ok(std::time::Duration::from_secs(n.saturating_mul(seconds)))
+}
+
 fn parse_rate(s: &str) -> Result<f64, String> {
     let r: f64 = s.parse().map_err(|_| format!("{s:?} is not a number"))?;
     if (0.0..=1.0).contains(&r) {
@@ -351,6 +455,9 @@ impl Command {
             Command::Nexus(_) => "nexus",
             Command::Audit(_) => "audit",
             Command::Import(_) => "import",
+            Command::Snapshot(_) => "snapshot",
+            Command::Diff(_) => "diff",
+            Command::Watch(_) => "watch",
         }
     }
 
@@ -360,7 +467,13 @@ impl Command {
     pub fn takes_demo(&self) -> bool {
         matches!(
             self,
-            Command::Export(_) | Command::Import(_) | Command::Check(_) | Command::Nexus(_)
+            Command::Export(_)
+                | Command::Import(_)
+                | Command::Check(_)
+                | Command::Nexus(_)
+                | Command::Snapshot(_)
+                | Command::Diff(_)
+                | Command::Watch(_)
         )
     }
 }

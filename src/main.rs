@@ -29,8 +29,8 @@ fn main() -> ExitCode {
     let mut stdout = std::io::stdout();
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
-            "--demo does not apply to `{}`; it runs the dashboard, `export` or `import` on the \
-             demo sandbox",
+            "--demo does not apply to `{}`; it runs the dashboard, `export`, `import`, `check`, \
+             `nexus`, `snapshot`, `diff` or `watch` on the demo sandbox",
             command.name()
         ))),
         Some(ref command) if cli.offline => Err(Failure::new(format!(
@@ -69,26 +69,47 @@ fn main() -> ExitCode {
         Some(Command::Check(ref args)) => runtime.block_on(commands::check::check(
             &ctx,
             &args.check,
-            check_service(&cli),
+            service(&cli),
             &mut stdout,
         )),
         Some(Command::Nexus(ref args)) => runtime.block_on(commands::check::nexus(
             &ctx,
             &args.command,
-            check_service(&cli),
+            service(&cli),
             &mut stdout,
         )),
         Some(Command::Audit(ref args)) => {
             commands::audit::run(cli.history.as_deref(), args, &mut stdout)
         }
-        Some(Command::Import(args)) => runtime.block_on(commands::import::run(
+        Some(Command::Import(ref args)) => runtime.block_on(commands::import::run(
             &ctx,
-            &args,
-            if cli.demo {
-                commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
-            } else {
-                commands::export::Service::Profile
-            },
+            args,
+            service(&cli),
+            &mut stdout,
+        )),
+        Some(Command::Snapshot(ref args)) => runtime
+            .block_on(commands::snapshot::snapshot(
+                &ctx,
+                args,
+                service(&cli),
+                cli.history.as_deref(),
+                &mut stdout,
+            ))
+            .map(drop),
+        Some(Command::Diff(ref args)) => runtime
+            .block_on(commands::snapshot::diff(
+                &ctx,
+                args,
+                service(&cli),
+                cli.history.as_deref(),
+                &mut stdout,
+            ))
+            .map(drop),
+        Some(Command::Watch(ref args)) => runtime.block_on(commands::snapshot::watch(
+            &ctx,
+            args,
+            service(&cli),
+            cli.history.as_deref(),
             &mut stdout,
         )),
         None => match runtime.block_on(dashboard(cli)) {
@@ -111,12 +132,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Where `check` and `nexus` read: the demo sandbox with --demo, else the profile's service.
-fn check_service(cli: &Cli) -> commands::check::Service {
+/// Where the commands that read the service read from: the demo sandbox or the profile's.
+fn service(cli: &Cli) -> commands::export::Service {
     if cli.demo {
-        commands::check::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
+        commands::export::Service::Demo(cli.api.map(taxdash::cli::ApiFlag::kind))
     } else {
-        commands::check::Service::Profile
+        commands::export::Service::Profile
     }
 }
 

@@ -304,6 +304,13 @@ pub async fn prepare(
     if let Some(problem) = history_problem {
         tracing::error!("{problem}");
         shell.notify_error(problem);
+    } else {
+        // The history database again, for records' histories and the rows changed since the
+        // previous snapshot (its own connection: reads only).
+        match crate::history::open_for_session(options.history.as_deref(), options.demo) {
+            Ok(history) => shell = shell.with_history(history),
+            Err(e) => shell.notify_error(e.to_string()),
+        }
     }
     Ok(Session {
         client,

@@ -6,7 +6,9 @@
 //! adds its tables as migration steps there.
 
 pub mod audit;
+pub mod capture;
 pub mod db;
+pub mod diff;
 pub mod offline;
 pub mod snapshot;
 

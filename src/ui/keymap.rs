@@ -107,6 +107,8 @@ actions! {
     JumpForward = "jump_forward",
     /// Find anywhere: an id, an external id or text.
     Find = "find",
+    /// Opens the record's history across the stored snapshots.
+    RecordHistory = "record_history",
 }
 
 /// A `[keys]` name that names no action.
@@ -305,8 +307,8 @@ impl Default for Keymap {
             CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find, Help,
             History, Imports, Jump, JumpBack, JumpForward, Left, Mark, NeedsClassification, New,
             NextPane, NextSection, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
-            PrevPane, PrevSection, Quit, Refresh, Reveal, Right, SaveFile, Sort, SortReverse,
-            TaxId, ToggleView, Top, Up,
+            PrevPane, PrevSection, Quit, RecordHistory, Refresh, Reveal, Right, SaveFile, Sort,
+            SortReverse, TaxId, ToggleView, Top, Up,
         };
         use KeyCode as K;
         let none = KeyModifiers::NONE;
@@ -348,6 +350,8 @@ impl Default for Keymap {
             // Tenanted API: portal credentials, exposure history.
             (Key::plain('C'), Credentials),
             (Key::plain('h'), History),
+            // The record across the stored snapshots.
+            (Key::plain('H'), RecordHistory),
             (Key::plain(' '), Mark),
             (Key::plain('A'), Approve),
             (Key::plain('P'), Pause),

@@ -9,7 +9,12 @@ use ratatui::layout::Rect;
 use super::keymap::{Action, Keymap};
 use super::theme::Theme;
 use crate::effect::{Call, Effect, Failure, Goto, Reply, RequestId};
+use crate::export::Resource;
 use crate::model::tenanted::ApiVersion;
+
+/// The ids of the records changed since the previous snapshot, by list.
+pub type ChangedRecords =
+    std::collections::HashMap<Resource, std::sync::Arc<std::collections::HashSet<String>>>;
 
 /// The key a hint names: a keymap action (shown with its live binding) or fixed keys of a widget.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -321,6 +326,15 @@ pub trait Pane: Send {
     fn relations(&self) -> Vec<Relation> {
         Vec::new()
     }
+
+    /// The record open (or under the cursor) and its list, for its history across the stored
+    /// snapshots; `None` where the pane shows no such record.
+    fn current_record(&self) -> Option<(Resource, String)> {
+        None
+    }
+
+    /// Flags, in the pane's lists, the records changed since the previous snapshot.
+    fn mark_changed(&mut self, _changed: &ChangedRecords) {}
 
     /// The pane's list, filter, cursor and open detail, for the jump list.
     fn save_state(&self) -> Option<SavedState> {

@@ -39,7 +39,14 @@ fn json(output: &Output) -> Vec<Value> {
 async fn the_exemption_check_finds_each_planted_reason_and_exits_3() {
     let out = demo(
         empty_config(),
-        &["check", "exemptions", "--from", "2024-01-01", "--format", "json"],
+        &[
+            "check",
+            "exemptions",
+            "--from",
+            "2024-01-01",
+            "--format",
+            "json",
+        ],
     )
     .await;
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
@@ -74,7 +81,14 @@ async fn the_exemption_check_finds_each_planted_reason_and_exits_3() {
     // A range holding none of them: clean, exit 0, and the table says how many were checked.
     let out = demo(
         empty_config(),
-        &["check", "exemptions", "--from", "2025-01-01", "--to", "2025-01-31"],
+        &[
+            "check",
+            "exemptions",
+            "--from",
+            "2025-01-01",
+            "--to",
+            "2025-01-31",
+        ],
     )
     .await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -87,11 +101,22 @@ async fn the_exemption_check_finds_each_planted_reason_and_exits_3() {
     // An empty range is an error, not a clean result.
     let out = demo(
         empty_config(),
-        &["check", "exemptions", "--from", "2026-02-01", "--to", "2026-01-01"],
+        &[
+            "check",
+            "exemptions",
+            "--from",
+            "2026-02-01",
+            "--to",
+            "2026-01-01",
+        ],
     )
     .await;
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("before --from"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("before --from"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[tokio::test]
@@ -107,7 +132,8 @@ async fn the_filings_check_lists_what_does_not_add_up_within_the_configured_tole
     let rows: Vec<&str> = lines.collect();
     assert!(!rows.is_empty());
     assert!(
-        rows.iter().any(|r| r.contains("tax collected vs liability")),
+        rows.iter()
+            .any(|r| r.contains("tax collected vs liability")),
         "{csv}"
     );
     assert!(
@@ -121,7 +147,11 @@ async fn the_filings_check_lists_what_does_not_add_up_within_the_configured_tole
     std::fs::write(&config, "[checks]\nfiling_tolerance_percent = 25\n").unwrap();
     let out = demo(&config, &["check", "filings"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
-    assert!(text(&out.stdout).contains("tolerance 25 %"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("tolerance 25 %"),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[tokio::test]
@@ -158,7 +188,14 @@ async fn a_check_reads_a_profiles_service_too() {
     let out = Command::new(env!("CARGO_BIN_EXE_taxdash"))
         .arg("--today")
         .arg(DEMO_ANCHOR.to_string())
-        .args(["check", "exemptions", "--from", "2024-01-01", "--format", "json"])
+        .args([
+            "check",
+            "exemptions",
+            "--from",
+            "2024-01-01",
+            "--format",
+            "json",
+        ])
         .env("TAXDASH_CONFIG", empty_config())
         .env("TAXDASH_BASE_URL", sandbox.base_url())
         .env("TAXDASH_API_KEY", ORG1.1)

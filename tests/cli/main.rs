@@ -12,5 +12,6 @@ mod hostile;
 mod import;
 mod login;
 mod offline;
+mod snapshot;
 mod startup;
 mod tenanted_login;

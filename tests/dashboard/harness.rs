@@ -169,6 +169,29 @@ impl Dashboard {
         Self::run_loop(sandbox, client, shell, options.size)
     }
 
+    /// The dashboard on `sandbox` (started by the test) reading records' histories and the
+    /// rows changed since the previous snapshot from `history`.
+    pub fn start_with_history(
+        sandbox: Sandbox,
+        history: taxdash::history::History,
+        options: &Options,
+    ) -> Self {
+        let client = client_for(&sandbox);
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: DEMO_CREDENTIALS[0].0.into(),
+            generation: "v1".into(),
+            demo: true,
+            read_only: options.read_only,
+            offline: None,
+        };
+        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+            .with_log_path("/tmp/taxdash-test.log")
+            .open_on(options.first_tab)
+            .with_history(history);
+        Self::run_loop(sandbox, client, shell, options.size)
+    }
+
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
     fn run_loop(sandbox: Sandbox, client: Client, mut shell: Shell, size: (u16, u16)) -> Self {

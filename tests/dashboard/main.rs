@@ -20,6 +20,7 @@ mod offline;
 mod organizations;
 mod overview;
 mod products;
+mod record_history;
 mod register;
 mod registrations;
 mod relay;

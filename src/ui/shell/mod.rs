@@ -25,6 +25,7 @@ mod audit;
 mod find;
 mod jumps;
 mod organizations;
+mod record_history;
 mod views;
 
 use self::organizations::{ShellCall, command_line};
@@ -86,6 +87,7 @@ enum Overlay {
     ConfirmImport(Confirm),
     Find(find::FindView),
     Audit(Box<audit::AuditView>),
+    RecordHistory(record_history::RecordHistoryView),
 }
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -141,6 +143,10 @@ pub struct Shell {
     find_generation: u64,
     /// The audit log the client writes to, for `:audit`.
     audit: Option<AuditLog>,
+    /// The history database: a record's history (`H`) and the flags of changed rows.
+    history: Option<crate::history::History>,
+    /// How many snapshots of the profile and organization it held when read.
+    snapshots: usize,
 }
 
 /// How far the import under way has come.
@@ -243,6 +249,8 @@ impl Shell {
             jumps: jumps::Jumps::default(),
             find_generation: 0,
             audit: None,
+            history: None,
+            snapshots: 0,
         }
     }
 
@@ -250,6 +258,65 @@ impl Shell {
     pub fn with_audit(mut self, log: AuditLog) -> Self {
         self.audit = Some(log);
         self
+    }
+
+    /// Reads records' histories and the rows changed since the previous snapshot from
+    /// `history`, for the session's profile and organization.
+    #[must_use]
+    pub fn with_history(mut self, history: crate::history::History) -> Self {
+        self.history = Some(history);
+        self.mark_changed();
+        self
+    }
+
+    /// Flags, in every pane, the records that differ between the two latest snapshots of the
+    /// profile and organization (read at once: hashes compared in the database).
+    fn mark_changed(&mut self) {
+        let Some(history) = &self.history else {
+            return;
+        };
+        let scope = (
+            self.header.profile.as_str(),
+            self.header.organization.as_str(),
+        );
+        self.snapshots = history.snapshots(Some(scope)).map_or(0, |runs| runs.len());
+        let mut changed = super::pane::ChangedRecords::new();
+        for &resource in crate::export::Resource::ALL {
+            match history.changed_since_previous(scope, resource) {
+                Ok(ids) if !ids.is_empty() => {
+                    changed.insert(resource, std::sync::Arc::new(ids.into_iter().collect()));
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!("cannot read the changed records: {e}");
+                    return;
+                }
+            }
+        }
+        for pane in &mut self.panes {
+            pane.mark_changed(&changed);
+        }
+    }
+
+    /// Opens the history of the record the focused pane is on (`H`).
+    fn open_record_history(&mut self) -> Vec<Effect> {
+        let Some((resource, id)) = self.panes[self.focus].current_record() else {
+            self.notify_error("No record here has a history: open one first.");
+            return Vec::new();
+        };
+        let Some(history) = &self.history else {
+            self.notify_error("No history database is open.");
+            return Vec::new();
+        };
+        let scope = (
+            self.header.profile.as_str(),
+            self.header.organization.as_str(),
+        );
+        match record_history::RecordHistoryView::read(history, scope, resource, &id) {
+            Ok(view) => self.overlay = Some(Overlay::RecordHistory(view)),
+            Err(e) => self.notify_error(e),
+        }
+        Vec::new()
     }
 
     /// Opens on the tab titled `title` instead of the first (when there is one).
@@ -580,6 +647,16 @@ impl Shell {
                     Vec::new()
                 };
             }
+            Some(Overlay::RecordHistory(mut view)) => {
+                if view.handle_key(key) == HelpOutcome::None && !ctrl_c {
+                    self.overlay = Some(Overlay::RecordHistory(view));
+                }
+                return if ctrl_c {
+                    self.request_quit()
+                } else {
+                    Vec::new()
+                };
+            }
             Some(Overlay::Messages(mut view)) => {
                 if view.handle_key(key) == HelpOutcome::None && !ctrl_c {
                     self.overlay = Some(Overlay::Messages(view));
@@ -696,6 +773,7 @@ impl Shell {
                 self.overlay = Some(Overlay::Command);
                 Vec::new()
             }
+            Action::RecordHistory => self.open_record_history(),
             Action::JumpBack => self.jump_back(),
             Action::JumpForward => self.jump_forward(),
             Action::NextPane => self.focus_pane((self.focus + 1) % self.panes.len()),
@@ -856,6 +934,12 @@ impl Shell {
                 }
                 return Vec::new();
             }
+            Some(Overlay::RecordHistory(view)) => {
+                for _ in 0..ROWS {
+                    view.handle_key(key);
+                }
+                return Vec::new();
+            }
             Some(_) => return Vec::new(),
             None => {}
         }
@@ -975,6 +1059,10 @@ impl Shell {
             (
                 Action::Find,
                 "find an id, an external id or text (:find TEXT)",
+            ),
+            (
+                Action::RecordHistory,
+                "the record's history across the stored snapshots",
             ),
             (Action::JumpBack, "back where the last jump left"),
             (Action::JumpForward, "forward again (ctrl-i: where not tab)"),
@@ -1114,7 +1202,7 @@ impl Shell {
 
     /// The focused pane's hints with their live keys, writes left out in read-only mode.
     fn pane_hints(&self) -> Vec<(String, &'static str)> {
-        self.panes[self.focus]
+        let mut hints: Vec<(String, &'static str)> = self.panes[self.focus]
             .hints()
             .into_iter()
             .filter(|h| !(self.header.read_only && h.is_write()))
@@ -1126,7 +1214,15 @@ impl Shell {
                 (keys, h.label)
             })
             .filter(|(keys, _)| !keys.is_empty())
-            .collect()
+            .collect();
+        // A record's history, once there are snapshots to show it from.
+        if self.snapshots > 0 && self.panes[self.focus].current_record().is_some() {
+            let keys = self.keymap.keys_for(Action::RecordHistory);
+            if !keys.is_empty() {
+                hints.push((keys, "history"));
+            }
+        }
+        hints
     }
 
     pub fn draw(&mut self, frame: &mut Frame) {
@@ -1185,6 +1281,7 @@ impl Shell {
             Some(Overlay::ConfirmQuit(confirm) | Overlay::ConfirmImport(confirm)) => {
                 confirm.render(body, frame.buffer_mut(), &theme);
             }
+            Some(Overlay::RecordHistory(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Find(view)) => view.render(body, frame.buffer_mut(), &theme),
             Some(Overlay::Audit(view)) => view.render(body, frame.buffer_mut(), &theme),
             _ => {}

@@ -175,6 +175,7 @@ impl Shell {
             if panes.len() == self.panes.len() {
                 self.panes = panes;
                 self.apply_columns();
+                self.mark_changed();
             }
             self.jumps.clear();
         }

@@ -164,6 +164,8 @@ pub struct ListView<L: ListSpec> {
     scan: Option<Scan<L::Row>>,
     /// The names of the columns the user hid (`[columns]` in the config, `:columns`).
     hidden: Vec<String>,
+    /// The ids of the records changed since the previous snapshot, flagged in the list.
+    changed: Option<std::sync::Arc<std::collections::HashSet<String>>>,
 }
 
 /// A column's name in the config file and on the command line: its title in lower case, words
@@ -201,6 +203,7 @@ impl<L: ListSpec> ListView<L> {
             pending_id: None,
             scan: None,
             hidden: Vec::new(),
+            changed: None,
         }
     }
 
@@ -782,6 +785,15 @@ impl<L: ListSpec> ListView<L> {
         format!("{}{checked}{sort}", L::describe(&self.filter))
     }
 
+    /// Flags the rows whose ids `changed` holds (changed since the previous snapshot); `None`
+    /// flags none.
+    pub fn set_changed(
+        &mut self,
+        changed: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+    ) {
+        self.changed = changed;
+    }
+
     /// Advances the loading spinner.
     pub fn tick(&mut self) {
         self.table.tick();
@@ -834,7 +846,14 @@ impl<L: ListSpec> ListView<L> {
             }
         } else {
             let table = self.previous.as_mut().unwrap_or(&mut self.table);
-            table.render(table_area, buf, theme, &self.columns, focused);
+            match &self.changed {
+                Some(ids) if !ids.is_empty() => {
+                    table.render_flagged(table_area, buf, theme, &self.columns, focused, &|row| {
+                        ids.contains(L::id(row))
+                    });
+                }
+                _ => table.render(table_area, buf, theme, &self.columns, focused),
+            }
         }
         if let Some(note) = note
             && table_area.height < area.height

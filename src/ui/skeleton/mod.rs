@@ -70,6 +70,10 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// What `/` is called in the hints: `filter`, `search`.
     const FILTER: &'static str = "filter";
 
+    /// The list as snapshots store it, for a record's history and the flags of changed rows;
+    /// `None` for lists snapshots do not hold.
+    const RESOURCE: Option<crate::export::Resource> = None;
+
     /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
     fn detail(&self, row: &Row<Self>) -> Self::Detail;
 
@@ -693,6 +697,21 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             ctx,
         );
         true
+    }
+
+    fn current_record(&self) -> Option<(crate::export::Resource, String)> {
+        if !self.parts.overlays.is_empty()
+            || matches!(self.parts.screen, Screen::Filter(_) | Screen::View { .. })
+        {
+            return None;
+        }
+        S::RESOURCE.zip(self.parts.current_id())
+    }
+
+    fn mark_changed(&mut self, changed: &crate::ui::pane::ChangedRecords) {
+        if let Some(resource) = S::RESOURCE {
+            self.parts.list.set_changed(changed.get(&resource).cloned());
+        }
     }
 
     fn relations(&self) -> Vec<Relation> {

@@ -122,6 +122,15 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active().relations()
     }
 
+    fn current_record(&self) -> Option<(crate::export::Resource, String)> {
+        self.active().current_record()
+    }
+
+    fn mark_changed(&mut self, changed: &crate::ui::pane::ChangedRecords) {
+        self.first.mark_changed(changed);
+        self.second.mark_changed(changed);
+    }
+
     /// The view shown and its state.
     fn save_state(&self) -> Option<SavedState> {
         let state = self.active().save_state()?;

@@ -293,6 +293,7 @@ impl PaneSpec for Customers {
     type Op = Op;
 
     const TITLE: &'static str = "Customers";
+    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Customers);
     const FILTER: &'static str = "search";
 
     fn relations(&self, row: &Customer) -> Vec<crate::ui::pane::Relation> {

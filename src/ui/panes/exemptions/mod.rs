@@ -285,6 +285,7 @@ impl PaneSpec for Exemptions {
     }
 
     const TITLE: &'static str = "Exemptions";
+    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Exemptions);
     const FILTER: &'static str = "search";
 
     fn detail(&self, row: &Exemption) -> ExemptionDetail {

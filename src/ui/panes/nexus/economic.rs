@@ -387,6 +387,7 @@ impl PaneSpec for Economic {
     }
 
     const TITLE: &'static str = "Nexus";
+    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Nexus);
 
     fn detail(&self, row: &Nexus) -> EconomicDetail {
         RecordDetail::new(row.clone(), &NEXUS)

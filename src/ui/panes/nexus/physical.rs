@@ -331,6 +331,7 @@ impl PaneSpec for Physical {
     }
 
     const TITLE: &'static str = "Nexus";
+    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::PhysicalNexus);
 
     fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
         RecordDetail::new(row.clone(), &RECORD)

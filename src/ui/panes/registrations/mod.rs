@@ -479,6 +479,7 @@ impl PaneSpec for Registrations {
     }
 
     const TITLE: &'static str = "Registrations";
+    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Registrations);
 
     fn detail(&self, row: &Registration) -> RegistrationDetail {
         RegistrationDetail {

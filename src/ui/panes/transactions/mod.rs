@@ -445,6 +445,7 @@ impl PaneSpec for Transactions {
     }
 
     const TITLE: &'static str = "Transactions";
+    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Transactions);
 
     fn detail(&self, row: &Transaction) -> TransactionDetail {
         TransactionDetail {

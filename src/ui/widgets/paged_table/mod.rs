@@ -25,6 +25,7 @@ mod render;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use column::{CellFn, Column, ColumnFit, ColumnWidth, DEFAULT_PRIORITY, fit_widths, priority};
+pub use render::{FLAG, GUTTER};
 
 use crate::model::{Page, PageParams};
 use crate::ui::keymap::Action;

@@ -15,6 +15,12 @@ use crate::ui::theme::Theme;
 /// Cells between columns.
 const SPACING: u16 = 1;
 
+/// The cells left of a flagged table for its flags.
+pub const GUTTER: u16 = 2;
+
+/// The flag of a row changed since the previous snapshot.
+pub const FLAG: &str = "Δ";
+
 impl<R> PagedTable<R> {
     /// Draws the table into `area`: a header row with the sort indicator (`▲` ascending, `▼`
     /// descending), the visible rows, and a status line (`row 1,234 of 1,000,000`, `loading…`,
@@ -131,6 +137,45 @@ impl<R> PagedTable<R> {
                     ..table_area
                 };
                 Line::styled(marker, theme.muted).render(at, buf);
+            }
+        }
+    }
+
+    /// [`PagedTable::render`] with a gutter of [`GUTTER`] cells on the left, where each
+    /// visible row that `flagged` holds shows [`FLAG`] (rows changed since the previous
+    /// snapshot). The gutter is drawn only when the area has room for it and a row.
+    pub fn render_flagged(
+        &mut self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        columns: &[Column<R>],
+        focused: bool,
+        flagged: &dyn Fn(&R) -> bool,
+    ) {
+        if area.width <= GUTTER * 4 || area.height < 3 {
+            self.render(area, buf, theme, columns, focused);
+            return;
+        }
+        buf.set_style(area, theme.base);
+        let inner = Rect {
+            x: area.x + GUTTER,
+            width: area.width - GUTTER,
+            ..area
+        };
+        self.render(inner, buf, theme, columns, focused);
+        let Some(total) = self.total else {
+            return;
+        };
+        let end = (self.offset + u64::from(self.viewport)).min(total);
+        for (k, index) in (self.offset..end).enumerate() {
+            let Ok(k) = u16::try_from(k) else { break };
+            let y = area.y + 1 + k;
+            if y >= area.bottom() - 1 {
+                break;
+            }
+            if self.row(index).is_some_and(flagged) {
+                buf.set_string(area.x, y, FLAG, theme.warning.add_modifier(Modifier::BOLD));
             }
         }
     }
