@@ -361,3 +361,95 @@ fn demo_on_the_tenanted_api_switches_organization() {
     let status = t.wait_exit(Duration::from_secs(10));
     assert!(status.success(), "taxdash exited with {status:?}");
 }
+
+/// `screenshots/record-history.svg`: a registration's history across three snapshots, the first
+/// taken by `taxdash snapshot` from the demo, the two after it as the registration changed.
+#[test]
+#[ignore = "writes screenshots/; run with --ignored"]
+fn screenshots_record_history() {
+    use taxdash::export::Resource;
+    use taxdash::history::History;
+
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("history.db");
+    let file_arg = file.to_string_lossy().into_owned();
+    let taken = std::process::Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args([
+            "--demo",
+            "--today",
+            TODAY,
+            "--history",
+            &file_arg,
+            "snapshot",
+        ])
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .output()
+        .unwrap();
+    assert!(
+        taken.status.success(),
+        "{}",
+        String::from_utf8_lossy(&taken.stderr)
+    );
+
+    let mut t = Pty::spawn(
+        &["--demo", "--today", TODAY, "--history", &file_arg],
+        140,
+        40,
+        home.path(),
+    );
+    t.open_registrations();
+    t.send("\r");
+    t.wait_for("Identity", Duration::from_secs(10));
+    let screen = t.screen();
+    let id = screen
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|w| w.starts_with("reg_"))
+        .expect("the registration's id on screen")
+        .to_owned();
+
+    // Two later snapshots: the registration's filing frequency, then its status, changed.
+    let mut history = History::open(&file).unwrap();
+    let first = history.snapshots(None).unwrap().remove(0);
+    let mut records = Vec::new();
+    for resource in [Resource::Registrations, Resource::Nexus] {
+        records.extend(history.snapshot_records(first.id, resource).unwrap());
+    }
+    let mut change = |records: &mut Vec<taxdash::history::snapshot::Record>,
+                      key: &str,
+                      value: serde_json::Value| {
+        for r in records.iter_mut().filter(|r| r.id == id) {
+            let mut body: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+            body[key] = value.clone();
+            r.body = body.to_string();
+        }
+    };
+    change(
+        &mut records,
+        "filing_frequency",
+        serde_json::json!("QUARTERLY"),
+    );
+    history
+        .write_snapshot(
+            &first.scope,
+            first.taken + chrono::Duration::days(7),
+            &records,
+        )
+        .unwrap();
+    change(&mut records, "status", serde_json::json!("DEREGISTERED"));
+    history
+        .write_snapshot(
+            &first.scope,
+            first.taken + chrono::Duration::days(14),
+            &records,
+        )
+        .unwrap();
+
+    t.send("H");
+    t.wait_for("→", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    std::fs::write(out.join("record-history.svg"), svg::render(&t.vt_screen())).unwrap();
+    t.send("\x1b");
+    t.send("q");
+    t.wait_exit(Duration::from_secs(10));
+}

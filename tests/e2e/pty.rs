@@ -68,6 +68,7 @@ impl Pty {
         command.env("HOME", home);
         command.env("XDG_STATE_HOME", home.join("state"));
         command.env("XDG_CONFIG_HOME", home.join("config"));
+        command.env("XDG_DATA_HOME", home.join("data"));
         command.env("TAXDASH_LOG", home.join("taxdash.log"));
         command.env_remove("NO_COLOR");
         for (name, value) in env {
