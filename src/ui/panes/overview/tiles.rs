@@ -215,7 +215,7 @@ fn exposed(data: &Data) -> Tile {
 
 fn approaching(data: &Data) -> Tile {
     let count = Count::of(&data.nexus, |n| n.status == Some(NexusStatus::Approaching));
-    let mut near: Vec<(Decimal, String)> = data
+    let mut near: Vec<(Option<chrono::NaiveDate>, Decimal, String)> = data
         .nexus
         .rows()
         .iter()
@@ -231,17 +231,24 @@ fn approaching(data: &Data) -> Tile {
                 parts.push(format!("{}% of transactions", c.round_dp(0)));
             }
             let state = Some(n.state_code.as_str()).filter(|s| !s.is_empty());
+            let crossing = data.crossing(n);
+            let when = crossing.map(|d| format!(" ~{}", d.format("%Y-%m")));
             (
+                crossing,
                 share,
                 format!(
-                    "{} · {}",
+                    "{}{} · {}",
                     place(&n.country_code, state, &n.state_name),
+                    when.unwrap_or_default(),
                     parts.join(", ")
                 ),
             )
         })
         .collect();
-    near.sort_by_key(|(share, _)| std::cmp::Reverse(*share));
+    // Soonest projected crossing first, those without one after; nearest the threshold next.
+    near.sort_by_key(|(crossing, share, _)| {
+        (crossing.is_none(), *crossing, std::cmp::Reverse(*share))
+    });
     Tile {
         title: "Approaching thresholds",
         entries: vec![Entry {
@@ -254,7 +261,7 @@ fn approaching(data: &Data) -> Tile {
         items: near
             .into_iter()
             .take(URGENT)
-            .map(|(_, text)| Item {
+            .map(|(_, _, text)| Item {
                 text,
                 urgent: false,
             })
