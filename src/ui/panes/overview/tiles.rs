@@ -623,6 +623,66 @@ mod tests {
         }
     }
 
+    fn approaching_row(state: &str, sales: &str, month: &str) -> crate::model::Nexus {
+        serde_json::from_value(serde_json::json!({
+            "id": format!("nx_{state}"), "country_code": "US", "state_code": state,
+            "state_name": state, "status": "APPROACHING", "period_model": "CALENDAR_YEAR",
+            "period_start_date": format!("2026-{month}-01"), "period_end_date": "2026-12-31",
+            "threshold_sales": 100000, "sales_or_transactions": "SALES",
+            "transactions_amount": sales, "transaction_count": 10,
+            "economic_nexus_met": false
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_approaching_tile_lists_the_soonest_projected_crossing_first() {
+        let mut data = Data::new(day(2026, 6, 1));
+        // Nearest the threshold but without sales lately; further, crossing sooner or later.
+        let rows = vec![
+            approaching_row("TX", "95000", "01"),
+            approaching_row("GA", "80000", "01"),
+            approaching_row("FL", "60000", "01"),
+        ];
+        data.nexus = Slot::Loaded {
+            rows,
+            total: 3,
+            complete: true,
+        };
+        let activity = |sales: i64| crate::rules::PeriodActivity {
+            sales: Decimal::from(sales),
+            transactions: 5,
+            ..crate::rules::PeriodActivity::default()
+        };
+        let place = |s: &str| ("US".to_owned(), s.to_owned());
+        // GA: 20,000 left at 100 a day, 2026-12-18; FL: 40,000 left at 1,000 a day, 2026-07-11.
+        data.pace = Some(Ok([
+            (place("GA"), activity(9_000)),
+            (place("FL"), activity(90_000)),
+        ]
+        .into_iter()
+        .collect()));
+        let tile = approaching(&data);
+        let items: Vec<&str> = tile.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            items,
+            [
+                "FL ~2026-07 · 60% of sales",
+                "GA ~2026-12 · 80% of sales",
+                "TX · 95% of sales"
+            ]
+        );
+
+        // Before the pace is in (or when it could not be read): nearest the threshold first.
+        data.pace = None;
+        let tile = approaching(&data);
+        let items: Vec<&str> = tile.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            items,
+            ["TX · 95% of sales", "GA · 80% of sales", "FL · 60% of sales"]
+        );
+    }
+
     #[test]
     fn counts_on_an_empty_organization_are_zero_not_missing() {
         let mut data = Data::new(day(2026, 11, 24));
