@@ -14,10 +14,10 @@ use rust_decimal::prelude::ToPrimitive;
 use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
+use crate::checks::forecast::{self, Crossing, Forecast};
 use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
-use crate::checks::forecast::{self, Crossing, Forecast};
 use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
 use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
@@ -459,9 +459,13 @@ impl Economic {
     /// forecast column until they are in.
     fn read_pace(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         self.pace_asked = true;
-        parts.requests.cancel_where(ctx, |op| matches!(op, Op::Pace));
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::Pace));
         let today = crate::clock::today();
-        parts.requests.call(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
+        parts
+            .requests
+            .call(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
     }
 
     /// Lays the pace read (or why it could not be) on every row, and on the open detail.
@@ -874,13 +878,28 @@ mod tests {
         );
         let screen = h.screen(160, 12);
         assert!(screen.contains("Crosses"), "{screen}");
-        assert!(line(&screen, "AR").trim_end_matches('│').trim_end().ends_with('…'), "{screen}");
+        assert!(
+            line(&screen, "AR")
+                .trim_end_matches('│')
+                .trim_end()
+                .ends_with('…'),
+            "{screen}"
+        );
         assert!(line(&screen, "TX").contains("met"), "{screen}");
         assert!(line(&screen, "OR").contains('—'), "{screen}");
 
-        h.answer(pace, Err(failure(FailureKind::Network, "connection refused")));
+        h.answer(
+            pace,
+            Err(failure(FailureKind::Network, "connection refused")),
+        );
         let screen = h.screen(160, 12);
-        assert!(line(&screen, "AR").trim_end_matches('│').trim_end().ends_with('?'), "{screen}");
+        assert!(
+            line(&screen, "AR")
+                .trim_end_matches('│')
+                .trim_end()
+                .ends_with('?'),
+            "{screen}"
+        );
         h.action(Action::Open);
         let screen = h.screen(120, 60);
         assert!(
@@ -934,7 +953,8 @@ mod tests {
             "{screen}"
         );
         assert!(
-            value("Transactions so far").ends_with(&format!("{} of 200", expected.transactions_so_far)),
+            value("Transactions so far")
+                .ends_with(&format!("{} of 200", expected.transactions_so_far)),
             "{screen}"
         );
         assert!(

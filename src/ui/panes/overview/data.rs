@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, Utc};
 
+use crate::checks::{Place, forecast};
 use crate::effect::{
     Call, ExemptionCall, ExemptionReply, Failure, FailureKind, FilingCall, FilingReply, NexusCall,
     NexusReply, RegistrationCall, RegistrationReply, Reply, RequestId, TransactionCall,
@@ -20,7 +21,6 @@ use crate::model::{
     Exemption, Filing, FilingStatus, Nexus, Page, PageParams, PhysicalNexus, ProcessingStatus,
     Registration, Transaction, TransactionStatus,
 };
-use crate::checks::{Place, forecast};
 use crate::rules::PeriodActivity;
 use crate::ui::pane::Ctx;
 use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;

@@ -679,7 +679,11 @@ mod tests {
         let items: Vec<&str> = tile.items.iter().map(|i| i.text.as_str()).collect();
         assert_eq!(
             items,
-            ["TX · 95% of sales", "GA · 80% of sales", "FL · 60% of sales"]
+            [
+                "TX · 95% of sales",
+                "GA · 80% of sales",
+                "FL · 60% of sales"
+            ]
         );
     }
 
