@@ -466,7 +466,7 @@ async fn the_crossing_column_agrees_with_the_forecast_and_the_detail_says_it_in_
 
     // The detail of the row under the cursor tells the computation in words.
     d.key(KeyCode::Enter);
-    let screen = d.wait_for("At this pace").await;
+    let screen = d.wait_for("Transactions so far").await;
     let open = approaching
         .iter()
         .find(|f| screen.contains(&format!("economic: {}", f.jurisdiction())))
@@ -479,7 +479,7 @@ async fn the_crossing_column_agrees_with_the_forecast_and_the_detail_says_it_in_
             .unwrap_or_else(|| panic!("{label}: {screen}"))
             .to_owned()
     };
-    assert!(value("At this pace").ends_with(&open.words()), "{screen}");
+    assert!(value("Result").ends_with(&open.words()), "{screen}");
     assert!(
         value("Transactions so far").contains(&open.transactions_so_far.to_string()),
         "{screen}"

@@ -239,7 +239,7 @@ fn forecast_section<'t>(n: &Nexus, theme: &Theme) -> Section<'t> {
     let section = Section::new("Forecast");
     if n.economic_nexus_met == Some(true) || !forecast::wanted(n) {
         return section.row(
-            "At this pace",
+            "Result",
             if n.economic_nexus_met == Some(true) {
                 "economic nexus met"
             } else {
@@ -248,10 +248,10 @@ fn forecast_section<'t>(n: &Nexus, theme: &Theme) -> Section<'t> {
         );
     }
     let f = match &n.pace {
-        None => return section.row("At this pace", "reading the last 90 days' sales…"),
+        None => return section.row("Result", "reading the last 90 days' sales…"),
         Some(Err(why)) => {
             return section.row(
-                "At this pace",
+                "Result",
                 Line::from(Span::styled(
                     format!("? the last 90 days' sales could not be read: {why}"),
                     theme.status_bad,
@@ -283,7 +283,7 @@ fn forecast_section<'t>(n: &Nexus, theme: &Theme) -> Section<'t> {
         .row("Sales so far", sales)
         .row("Transactions so far", count)
         .row("Pace", pace)
-        .row("At this pace", f.words())
+        .row("Result", f.words())
 }
 
 /// Every field of one row, amounts as money.
@@ -967,7 +967,7 @@ mod tests {
         );
         let words = expected.words();
         assert!(words.contains("the service predicts 2 months from today (confidence 0.8)"));
-        assert!(value("At this pace").ends_with(&words), "{screen}");
+        assert!(value("Result").ends_with(&words), "{screen}");
     }
 
     #[test]
