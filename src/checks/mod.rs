@@ -125,22 +125,7 @@ pub async fn read_forecasts(
     if wanted.is_empty() {
         return Ok(Vec::new());
     }
-    let from = today
-        .checked_sub_days(Days::new(u64::from(forecast::PACE_DAYS) - 1))
-        .unwrap_or(today);
-    let sales: Vec<Transaction> = read_all(
-        client,
-        &TransactionFilter {
-            transaction_type: vec![TransactionType::Sale],
-            date_from: Some(from),
-            date_to: Some(today),
-            ..TransactionFilter::default()
-        },
-        "transactions of the last 90 days",
-        progress,
-    )
-    .await?;
-    let pace = activity_by_place(&sales);
+    let pace = read_pace(client, today, progress).await?;
     let mut out: Vec<forecast::Forecast> = wanted
         .into_iter()
         .map(|n| {
@@ -150,6 +135,35 @@ pub async fn read_forecasts(
         .collect();
     sort_forecasts(&mut out);
     Ok(out)
+}
+
+/// The sales of the [`forecast::PACE_DAYS`] days up to `today`: what the pace is measured on.
+pub fn pace_filter(today: NaiveDate) -> TransactionFilter {
+    let from = today
+        .checked_sub_days(Days::new(u64::from(forecast::PACE_DAYS) - 1))
+        .unwrap_or(today);
+    TransactionFilter {
+        transaction_type: vec![TransactionType::Sale],
+        date_from: Some(from),
+        date_to: Some(today),
+        ..TransactionFilter::default()
+    }
+}
+
+/// The trailing 90 days' sales per jurisdiction (one reading of the transactions, every page).
+pub async fn read_pace(
+    client: &Client,
+    today: NaiveDate,
+    progress: &mut dyn Progress,
+) -> ApiResult<HashMap<Place, PeriodActivity>> {
+    let sales: Vec<Transaction> = read_all(
+        client,
+        &pace_filter(today),
+        "transactions of the last 90 days",
+        progress,
+    )
+    .await?;
+    Ok(activity_by_place(&sales))
 }
 
 /// Soonest crossing first; those that will not cross after, by jurisdiction.

@@ -42,6 +42,11 @@ pub enum NexusCall {
     DeletePhysical {
         id: String,
     },
+    /// The trailing 90 days' sales per jurisdiction up to `today`, every page of them: the pace
+    /// of the forecast.
+    Pace {
+        today: chrono::NaiveDate,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +60,8 @@ pub enum NexusReply {
     Physical(PhysicalNexus),
     /// A physical nexus deleted.
     PhysicalDeleted,
+    /// The trailing 90 days' sales per jurisdiction.
+    Pace(std::collections::HashMap<crate::checks::Place, crate::rules::PeriodActivity>),
 }
 
 impl NexusCall {
@@ -87,6 +94,7 @@ impl NexusCall {
             ),
             NexusCall::UpdatePhysical { id, .. } => format!("saving physical nexus {id}"),
             NexusCall::DeletePhysical { id } => format!("deleting physical nexus {id}"),
+            NexusCall::Pace { .. } => "reading the last 90 days' sales".to_owned(),
         }
     }
 }

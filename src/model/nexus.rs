@@ -326,6 +326,11 @@ pub struct Nexus {
     pub created_at: Option<Timestamp>,
     pub updated_at: Option<Timestamp>,
     pub organization_id: Option<String>,
+    /// The jurisdiction's sales of the trailing 90 days as taxdash read them from the
+    /// transactions, for its own forecast; never sent or received. `None` until read, the
+    /// error when reading them failed.
+    #[serde(skip)]
+    pub pace: Option<Result<crate::rules::PeriodActivity, String>>,
 }
 
 impl Nexus {

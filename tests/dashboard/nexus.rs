@@ -399,3 +399,97 @@ async fn a_current_physical_presence_without_a_registration_reads_as_exposed() {
     }
     d.quit().await;
 }
+
+/// What the Crosses column says of a forecast.
+fn crosses(f: &taxdash::checks::forecast::Forecast) -> String {
+    use taxdash::checks::forecast::Crossing;
+    match &f.crossing {
+        Crossing::Around { on, by } => format!("{} {}", on.format("%Y-%m"), by.word()),
+        Crossing::NotThisPeriod => "not this period".to_owned(),
+        Crossing::Met => "met".to_owned(),
+        Crossing::NoPace => "no recent sales".to_owned(),
+        Crossing::Unknown { .. } => "—".to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn the_crossing_column_agrees_with_the_forecast_and_the_detail_says_it_in_words() {
+    use taxdash::checks;
+    let d = Dashboard::start(Options {
+        size: (200, 50),
+        ..Options::default()
+    })
+    .await;
+    let forecasts = checks::read_forecasts(&d.client, crate::harness::TODAY, &mut checks::Quiet)
+        .await
+        .unwrap();
+    let approaching: Vec<_> = forecasts
+        .iter()
+        .filter(|f| f.status.as_deref() == Some("APPROACHING"))
+        .collect();
+    assert!(
+        approaching
+            .iter()
+            .any(|f| matches!(f.crossing, checks::forecast::Crossing::Around { .. })),
+        "the demo has a state that will be crossed: {approaching:?}"
+    );
+    open_nexus(&d).await;
+    d.char('V');
+    d.wait_for("economic: all jurisdictions").await;
+    d.char('/');
+    d.wait_for("space toggle").await;
+    // The cursor starts on APPROACHING.
+    d.char(' ');
+    d.wait_for("[x] APPROACHING").await;
+    save(&d);
+    d.wait_for("economic: status APPROACHING").await;
+    let screen = d
+        .wait_for(&format!("row 1 of {} ", approaching.len()))
+        .await;
+    assert!(screen.contains("Crosses"), "{screen}");
+    let first = crosses(approaching[0]);
+    let screen = d.wait_for(&first).await;
+    for f in &approaching {
+        let at = format!("{} ", f.jurisdiction());
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&at))
+            .unwrap_or_else(|| panic!("{at} listed: {screen}"));
+        let cell = line.trim_end_matches('│').trim_end();
+        assert!(
+            cell.ends_with(&crosses(f)),
+            "{}: {} expected: {line}",
+            f.jurisdiction(),
+            crosses(f)
+        );
+    }
+
+    // The detail of the row under the cursor tells the computation in words.
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("Transactions so far").await;
+    let open = approaching
+        .iter()
+        .find(|f| screen.contains(&format!("economic: {}", f.jurisdiction())))
+        .unwrap_or_else(|| panic!("a forecast jurisdiction open: {screen}"));
+    let value = |label: &str| {
+        screen
+            .lines()
+            .map(|l| l.trim_matches('│').trim())
+            .find(|l| l.split("  ").next() == Some(label))
+            .unwrap_or_else(|| panic!("{label}: {screen}"))
+            .to_owned()
+    };
+    assert!(value("Result").ends_with(&open.words()), "{screen}");
+    assert!(
+        value("Transactions so far").contains(&open.transactions_so_far.to_string()),
+        "{screen}"
+    );
+    assert!(
+        value("Pace").contains(&format!(
+            "{} transactions over the last 90 days",
+            open.pace_transactions
+        )),
+        "{screen}"
+    );
+    d.quit().await;
+}

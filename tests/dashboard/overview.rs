@@ -561,3 +561,44 @@ async fn on_the_tenanted_api_the_imports_awaiting_approval_are_counted() {
     );
     d.quit().await;
 }
+
+#[tokio::test]
+async fn the_approaching_tile_lists_the_soonest_projected_crossing_first() {
+    use taxdash::checks;
+    let d = Dashboard::start(options((200, 50))).await;
+    let forecasts = checks::read_forecasts(&d.client, TODAY, &mut checks::Quiet)
+        .await
+        .unwrap();
+    // Soonest crossing first (as `taxdash nexus forecast` lists them); the tile shows three.
+    let dated: Vec<_> = forecasts
+        .iter()
+        .filter(|f| f.status.as_deref() == Some("APPROACHING"))
+        .filter_map(|f| f.day().map(|day| (f, day)))
+        .take(3)
+        .collect();
+    assert!(
+        dated.len() >= 2,
+        "the demo has approaching states that will be crossed: {forecasts:?}"
+    );
+    let screen = complete(&d).await;
+    let rows: Vec<usize> = dated
+        .iter()
+        .map(|(f, day)| {
+            let shown = format!(
+                "• {} {} ~{}",
+                f.state_code,
+                f.state_name,
+                day.format("%Y-%m")
+            );
+            screen
+                .lines()
+                .position(|l| l.contains(&shown))
+                .unwrap_or_else(|| panic!("{shown} in the tile: {screen}"))
+        })
+        .collect();
+    assert!(
+        rows.windows(2).all(|w| w[0] < w[1]),
+        "soonest first: {rows:?} {screen}"
+    );
+    d.quit().await;
+}

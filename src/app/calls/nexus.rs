@@ -33,5 +33,10 @@ pub(super) async fn execute(client: &Client, call: NexusCall) -> ApiResult<Nexus
             .delete_physical_nexus(&id)
             .await
             .map(|()| NexusReply::PhysicalDeleted),
+        NexusCall::Pace { today } => {
+            crate::checks::read_pace(client, today, &mut crate::checks::Quiet)
+                .await
+                .map(NexusReply::Pace)
+        }
     }
 }

@@ -304,6 +304,7 @@ fn row(
         created_at: Some(timestamp_on(rng, created)),
         updated_at: Some(timestamp_on(rng, days_before(ctx.anchor, 1))),
         organization_id: Some(ctx.organization_id.to_owned()),
+        pace: None,
     }
 }
 

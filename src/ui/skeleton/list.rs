@@ -166,7 +166,13 @@ pub struct ListView<L: ListSpec> {
     hidden: Vec<String>,
     /// The ids of the records changed since the previous snapshot, flagged in the list.
     changed: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+    /// What the pane read on the side for its rows, laid on each row as it arrives (see
+    /// [`ListView::complete_with`]).
+    complete: Option<Completion<L::Row>>,
 }
+
+/// Lays on a row what its pane read on the side (a figure of another list).
+pub type Completion<R> = Box<dyn Fn(&mut R) + Send>;
 
 /// A column's name in the config file and on the command line: its title in lower case, words
 /// joined by `_` (`Sales tax ID` → `sales_tax_id`); empty for a column without a title.
@@ -204,6 +210,27 @@ impl<L: ListSpec> ListView<L> {
             scan: None,
             hidden: Vec::new(),
             changed: None,
+            complete: None,
+        }
+    }
+
+    /// Completes every row held, and each row that arrives from now on, with `complete`: what
+    /// the pane read on the side (the rows of another list) shown in a column of this one.
+    pub fn complete_with(&mut self, complete: Completion<L::Row>) {
+        if let Some(scan) = self.scan.as_mut() {
+            scan.kept.iter_mut().for_each(&complete);
+        }
+        if let Some(previous) = self.previous.as_mut() {
+            previous.update_where(|_| true, &complete);
+        }
+        self.table.update_where(|_| true, &complete);
+        self.complete = Some(complete);
+    }
+
+    /// Lays the pane's side reading on a row that arrives.
+    fn completed(&self, row: &mut L::Row) {
+        if let Some(complete) = &self.complete {
+            complete(row);
         }
     }
 
@@ -397,6 +424,9 @@ impl<L: ListSpec> ListView<L> {
             for row in &mut scan.kept {
                 let marked = self.marks.iter().any(|m| m == L::id(row));
                 L::set_marked(row, marked);
+                if let Some(complete) = &self.complete {
+                    complete(row);
+                }
             }
             // The table takes the kept rows before the cursor is put back on them.
             self.fetch_whole(ctx);
@@ -583,6 +613,7 @@ impl<L: ListSpec> ListView<L> {
                 for row in &mut rows.items {
                     let marked = self.marks.iter().any(|m| m == L::id(row));
                     L::set_marked(row, marked);
+                    self.completed(row);
                 }
                 self.table.receive(generation, page, rows);
                 if let Some(cursor) = self.pending_cursor.take() {
@@ -692,6 +723,7 @@ impl<L: ListSpec> ListView<L> {
         let id = L::id(row).to_owned();
         let mut row = row.clone();
         L::set_marked(&mut row, self.is_marked(&id));
+        self.completed(&mut row);
         if let Some(scan) = self.scan.as_mut() {
             for kept in scan.kept.iter_mut().filter(|r| L::id(r) == id) {
                 kept.clone_from(&row);

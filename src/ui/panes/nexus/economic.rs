@@ -1,7 +1,12 @@
 //! The economic nexus view: one row per jurisdiction with its status, how far sales and
 //! transactions are from the thresholds, and when nexus was met; Enter opens every field.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::checks::Place;
 use crate::effect::{NexusCall, NexusReply};
+use crate::rules::PeriodActivity;
 use ratatui::text::{Line, Span};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -9,6 +14,7 @@ use rust_decimal::prelude::ToPrimitive;
 use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
+use crate::checks::forecast::{self, Crossing, Forecast};
 use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
@@ -92,6 +98,50 @@ fn count_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
     })
 }
 
+/// The forecast of a row by its rule and the pace read on the side, at taxdash's today; `None`
+/// where no forecast applies (nexus met, no threshold, no sales), or while the pace is not read.
+pub fn forecast_of(n: &Nexus) -> Option<Forecast> {
+    match &n.pace {
+        Some(Ok(pace)) if forecast::wanted(n) => {
+            Some(forecast::forecast(n, pace, crate::clock::today()))
+        }
+        _ => None,
+    }
+}
+
+/// When the threshold will be crossed at this pace: `2027-02 sales`, `not this period`, `met`;
+/// `—` where no forecast applies, `…` while the pace is read, `?` when reading it failed.
+pub fn crosses(n: &Nexus) -> String {
+    if n.economic_nexus_met == Some(true) {
+        return "met".to_owned();
+    }
+    if !forecast::wanted(n) {
+        return "—".to_owned();
+    }
+    match &n.pace {
+        None => "…".to_owned(),
+        Some(Err(_)) => "?".to_owned(),
+        Some(Ok(_)) => match forecast_of(n).map(|f| f.crossing) {
+            Some(Crossing::Around { on, by }) => format!("{} {}", on.format("%Y-%m"), by.word()),
+            Some(Crossing::NotThisPeriod) => "not this period".to_owned(),
+            Some(Crossing::Met) => "met".to_owned(),
+            Some(Crossing::NoPace) => "no recent sales".to_owned(),
+            Some(Crossing::Unknown { .. }) | None => "—".to_owned(),
+        },
+    }
+}
+
+fn crosses_cell<'r>(n: &'r Nexus, theme: &Theme) -> Line<'r> {
+    let words = crosses(n);
+    let style = match words.as_str() {
+        "?" => theme.status_bad,
+        "met" => theme.status_pending,
+        "—" | "…" | "not this period" | "no recent sales" => theme.muted,
+        _ => ratatui::style::Style::default(),
+    };
+    Line::from(Span::styled(words, style))
+}
+
 fn met_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
     Line::from(n.nexus_met_date.map(text::date).unwrap_or_default())
 }
@@ -118,6 +168,9 @@ pub fn columns() -> Vec<Column<Nexus>> {
         Column::new("Nexus met", met_cell)
             .width(ColumnWidth::fixed(10))
             .priority(priority::STATUS),
+        Column::new("Crosses", crosses_cell)
+            .width(ColumnWidth::between(15, 20, 1))
+            .priority(priority::DATE),
     ]
 }
 
@@ -179,6 +232,58 @@ pub fn rule_in_words(n: &Nexus) -> Option<String> {
         out.push_str(&treatment.in_words());
     }
     Some(out)
+}
+
+/// The forecast in words: what counts so far against the thresholds, the pace, the result.
+fn forecast_section<'t>(n: &Nexus, theme: &Theme) -> Section<'t> {
+    let section = Section::new("Forecast");
+    if n.economic_nexus_met == Some(true) || !forecast::wanted(n) {
+        return section.row(
+            "Result",
+            if n.economic_nexus_met == Some(true) {
+                "economic nexus met"
+            } else {
+                "no forecast: not approaching, or no threshold"
+            },
+        );
+    }
+    let f = match &n.pace {
+        None => return section.row("Result", "reading the last 90 days' sales…"),
+        Some(Err(why)) => {
+            return section.row(
+                "Result",
+                Line::from(Span::styled(
+                    format!("? the last 90 days' sales could not be read: {why}"),
+                    theme.status_bad,
+                )),
+            );
+        }
+        Some(Ok(pace)) => forecast::forecast(n, pace, crate::clock::today()),
+    };
+    let currency = f.currency.as_deref();
+    let sales = match f.threshold_sales.filter(|t| *t > Decimal::ZERO) {
+        Some(t) => format!(
+            "{} of {}",
+            text::money(f.sales_so_far, currency),
+            text::money(t, currency)
+        ),
+        None => text::money(f.sales_so_far, currency),
+    };
+    let count = match f.threshold_transactions.filter(|t| *t > 0) {
+        Some(t) => format!("{} of {t}", f.transactions_so_far),
+        None => f.transactions_so_far.to_string(),
+    };
+    let pace = format!(
+        "{} in {} transactions over the last {} days, as the rule counts them",
+        text::money(f.pace_sales, currency),
+        f.pace_transactions,
+        forecast::PACE_DAYS
+    );
+    section
+        .row("Sales so far", sales)
+        .row("Transactions so far", count)
+        .row("Pace", pace)
+        .row("Result", f.words())
 }
 
 /// Every field of one row, amounts as money.
@@ -260,6 +365,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
             .maybe("Physical nexus met on", date(n.physical_nexus_met_date))
             .maybe("Collected tax nexus met", flag(n.collected_tax_nexus_met))
             .maybe("Voluntary disclosure eligible", flag(n.vda_eligible())),
+        forecast_section(n, theme),
         Section::new("Counted in the period")
             .maybe("Sales", money(n.transactions_amount))
             .maybe("Share of threshold", share)
@@ -327,22 +433,59 @@ pub enum Op {
     Record,
     /// A page of the open exposure history.
     History,
+    /// The trailing 90 days' sales, for the forecast column.
+    Pace,
 }
 
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record => Scope::Detail,
-            Op::History => Scope::Pane,
+            Op::History | Op::Pace => Scope::Pane,
         }
     }
 }
 
 /// What is the economic view's own.
 #[derive(Default)]
-pub struct Economic;
+pub struct Economic {
+    /// The pace of the forecast was asked for (once when the view first shows, again on
+    /// refresh).
+    pace_asked: bool,
+}
 
 impl Economic {
+    /// Reads the trailing 90 days' sales, once, beside the list: the rows show `…` in the
+    /// forecast column until they are in.
+    fn read_pace(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        self.pace_asked = true;
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::Pace));
+        let today = crate::clock::today();
+        parts
+            .requests
+            .call(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
+    }
+
+    /// Lays the pace read (or why it could not be) on every row, and on the open detail.
+    fn lay_pace(parts: &mut Parts<Self>, pace: Result<HashMap<Place, PeriodActivity>, String>) {
+        let pace = Arc::new(pace);
+        let of = move |n: &mut Nexus| {
+            n.pace = Some(match pace.as_ref() {
+                Ok(by_place) => Ok(by_place
+                    .get(&(n.country_code.clone(), n.state_code.clone()))
+                    .copied()
+                    .unwrap_or_default()),
+                Err(why) => Err(why.clone()),
+            });
+        };
+        if let Some(d) = parts.screen.detail_mut() {
+            of(&mut d.record);
+        }
+        parts.list.complete_with(Box::new(of));
+    }
+
     /// `h`: the exposure history of the nexus the user is on (Tenanted API).
     fn open_history(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let nexus = match parts.screen.detail() {
@@ -415,7 +558,34 @@ impl PaneSpec for Economic {
         ]
     }
 
+    fn show(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !self.pace_asked && parts.list.unavailable().is_none() {
+            // The list's first page is asked for first: the pace is read beside it.
+            parts.list.show(ctx);
+            self.read_pace(parts, ctx);
+        }
+    }
+
+    fn command(
+        &mut self,
+        name: &str,
+        _args: &[&str],
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) -> bool {
+        if name == "refresh" && parts.screen.is_list() {
+            self.read_pace(parts, ctx);
+        }
+        // The list refreshes as always.
+        false
+    }
+
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if action == Action::Refresh && parts.screen.is_list() && parts.overlays.is_empty() {
+            // The list refreshes as always; the pace is read again beside it.
+            self.read_pace(parts, ctx);
+            return false;
+        }
         if let Some(history) = parts.screen.view_mut() {
             match action {
                 Action::Back => {
@@ -445,14 +615,19 @@ impl PaneSpec for Economic {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Nexus(NexusReply::One(fresh)))) => {
+            (Op::Record, Ok(Reply::Nexus(NexusReply::One(mut fresh)))) => {
                 parts.list.replace(&fresh);
                 if let Some(d) = parts.screen.detail_mut()
                     && d.record.id == fresh.id
                 {
+                    fresh.pace = d.record.pace.take();
                     d.record = fresh;
                 }
             }
+            (Op::Pace, Ok(Reply::Nexus(NexusReply::Pace(by_place)))) => {
+                Self::lay_pace(parts, Ok(by_place));
+            }
+            (Op::Pace, Err(failure)) => Self::lay_pace(parts, Err(failure.message)),
             (Op::History, result) => {
                 let Some(history) = parts.screen.view_mut() else {
                     return;
@@ -488,7 +663,8 @@ fn history_hint(parts: &Parts<Economic>) -> Vec<PaneHint> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::skeleton::testing::Fixture;
+    use crate::effect::{FailureKind, RequestId};
+    use crate::ui::skeleton::testing::{Fixture, failure};
     use serde_json::json;
 
     /// A row as the service may answer it: `status` whatever it says, nexus met by the routes
@@ -667,6 +843,132 @@ mod tests {
 
     fn dec(s: &str) -> Decimal {
         s.parse().unwrap()
+    }
+
+    /// Shows the view: the first page asked for, then the pace beside it. Returns their ids.
+    fn shown() -> (Fixture<EconomicPane>, RequestId, RequestId) {
+        let mut h = Fixture::new(EconomicPane::default());
+        h.show();
+        let calls = h.calls();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        assert!(
+            matches!(calls[0].1, Call::Nexus(NexusCall::List { .. })),
+            "{calls:?}"
+        );
+        assert!(
+            matches!(calls[1].1, Call::Nexus(NexusCall::Pace { today }) if today == crate::clock::today()),
+            "{calls:?}"
+        );
+        (h, calls[0].0, calls[1].0)
+    }
+
+    fn page(h: &mut Fixture<EconomicPane>, id: RequestId, rows: Vec<Nexus>) {
+        let total = rows.len() as u64;
+        let page = crate::model::Page::new(rows, total, 1, crate::model::PageParams::DEFAULT_SIZE);
+        h.answer(id, Ok(NexusReply::Page(page).into()));
+    }
+
+    #[test]
+    fn the_crossing_column_waits_for_the_pace_and_says_when_it_could_not_be_read() {
+        let (mut h, list, pace) = shown();
+        let exposed = row("TX", "EXPOSED", true, false);
+        page(
+            &mut h,
+            list,
+            vec![full_row(), exposed, row("OR", "REGISTERED", false, false)],
+        );
+        let screen = h.screen(160, 12);
+        assert!(screen.contains("Crosses"), "{screen}");
+        assert!(
+            line(&screen, "AR")
+                .trim_end_matches('│')
+                .trim_end()
+                .ends_with('…'),
+            "{screen}"
+        );
+        assert!(line(&screen, "TX").contains("met"), "{screen}");
+        assert!(line(&screen, "OR").contains('—'), "{screen}");
+
+        h.answer(
+            pace,
+            Err(failure(FailureKind::Network, "connection refused")),
+        );
+        let screen = h.screen(160, 12);
+        assert!(
+            line(&screen, "AR")
+                .trim_end_matches('│')
+                .trim_end()
+                .ends_with('?'),
+            "{screen}"
+        );
+        h.action(Action::Open);
+        let screen = h.screen(120, 60);
+        assert!(
+            screen.contains("? the last 90 days' sales could not be read: connection refused"),
+            "{screen}"
+        );
+    }
+
+    #[test]
+    fn the_crossing_column_and_the_detail_tell_the_forecast_when_the_pace_is_in() {
+        let (mut h, list, pace) = shown();
+        let mut by_place = HashMap::new();
+        let activity = PeriodActivity {
+            sales: dec("60000"),
+            transactions: 40,
+            ..PeriodActivity::default()
+        };
+        by_place.insert(("US".to_owned(), "AR".to_owned()), activity);
+        // The pace may arrive before the page: rows that arrive after it are completed too.
+        h.answer(pace, Ok(NexusReply::Pace(by_place).into()));
+        let mut predicted = full_row();
+        predicted.predicted_month_from_today = Some(2);
+        predicted.confidence_level = Some(dec("0.8"));
+        page(&mut h, list, vec![predicted.clone()]);
+        let expected = forecast::forecast(&predicted, &activity, crate::clock::today());
+        let cell = match &expected.crossing {
+            Crossing::Around { on, by } => format!("{} {}", on.format("%Y-%m"), by.word()),
+            Crossing::NotThisPeriod => "not this period".to_owned(),
+            Crossing::Met => "met".to_owned(),
+            other => panic!("a pace of 60,000 gives a forecast: {other:?}"),
+        };
+        let screen = h.screen(160, 12);
+        assert!(line(&screen, "AR").contains(&cell), "{cell}: {screen}");
+
+        h.action(Action::Open);
+        let screen = h.screen(160, 70);
+        let value = |label: &str| {
+            screen
+                .lines()
+                .map(|l| l.trim_matches('│').trim())
+                .find(|l| l.split("  ").next() == Some(label))
+                .unwrap_or_else(|| panic!("{label}: {screen}"))
+                .to_owned()
+        };
+        assert!(
+            value("Sales so far").ends_with(&format!(
+                "{} of {}",
+                text::money(expected.sales_so_far, Some("USD")),
+                text::money(dec("100000"), Some("USD"))
+            )),
+            "{screen}"
+        );
+        assert!(
+            value("Transactions so far")
+                .ends_with(&format!("{} of 200", expected.transactions_so_far)),
+            "{screen}"
+        );
+        assert!(
+            value("Pace").contains(&format!(
+                "{} in {} transactions over the last 90 days",
+                text::money(expected.pace_sales, Some("USD")),
+                expected.pace_transactions
+            )),
+            "{screen}"
+        );
+        let words = expected.words();
+        assert!(words.contains("the service predicts 2 months from today (confidence 0.8)"));
+        assert!(value("Result").ends_with(&words), "{screen}");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, Utc};
 
+use crate::checks::{Place, forecast};
 use crate::effect::{
     Call, ExemptionCall, ExemptionReply, Failure, FailureKind, FilingCall, FilingReply, NexusCall,
     NexusReply, RegistrationCall, RegistrationReply, Reply, RequestId, TransactionCall,
@@ -20,6 +21,7 @@ use crate::model::{
     Exemption, Filing, FilingStatus, Nexus, Page, PageParams, PhysicalNexus, ProcessingStatus,
     Registration, Transaction, TransactionStatus,
 };
+use crate::rules::PeriodActivity;
 use crate::ui::pane::Ctx;
 use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;
 use crate::ui::shell::NEEDS_TENANTED;
@@ -49,6 +51,9 @@ pub enum Ask {
     Refetch,
     Queued,
     Imports,
+    /// The trailing 90 days' sales per jurisdiction, every page in one call: the pace of the
+    /// approaching tile's forecast.
+    Pace,
 }
 
 /// What is known of one list.
@@ -130,6 +135,9 @@ pub struct Data {
     pub queued_since: HashMap<String, DateTime<Utc>>,
     /// When the queued transactions were last read.
     pub queued_read_at: Option<DateTime<Utc>>,
+    /// The trailing 90 days' sales per jurisdiction: `None` while read, the error when reading
+    /// them failed.
+    pub pace: Option<Result<HashMap<Place, PeriodActivity>, String>>,
 }
 
 /// The last day the filing calendar shows: the end of the second month after today's.
@@ -300,7 +308,24 @@ impl Data {
             }
             .into(),
             Ask::Imports => return None,
+            Ask::Pace => NexusCall::Pace { today }.into(),
         })
+    }
+
+    /// The day `n` crosses its threshold at the pace read, when it will (see
+    /// [`forecast::forecast`]).
+    pub fn crossing(&self, n: &Nexus) -> Option<NaiveDate> {
+        let Some(Ok(pace)) = &self.pace else {
+            return None;
+        };
+        if !forecast::wanted(n) {
+            return None;
+        }
+        let activity = pace
+            .get(&(n.country_code.clone(), n.state_code.clone()))
+            .copied()
+            .unwrap_or_default();
+        forecast::forecast(n, &activity, self.today).day()
     }
 
     /// Asks for every list afresh; returns the calls under way.
@@ -321,6 +346,7 @@ impl Data {
             Ask::Refetch,
             Ask::Queued,
             Ask::Imports,
+            Ask::Pace,
         ] {
             match self.call(ask, 1, tenanted) {
                 Some(call) => {
@@ -391,6 +417,10 @@ impl Data {
             (Ask::Imports, Reply::Exemptions(ExemptionReply::ImportsPage(p))) => {
                 self.imports.add(p, false)
             }
+            (Ask::Pace, Reply::Nexus(NexusReply::Pace(pace))) => {
+                self.pace = Some(Ok(pace));
+                false
+            }
             (ask, other) => {
                 tracing::warn!(?ask, ?other, "the Overview got an answer of another kind");
                 self.fail(
@@ -430,6 +460,7 @@ impl Data {
             Ask::Refetch => self.refetch = Slot::Failed(why),
             Ask::Queued => self.queued = Slot::Failed(why),
             Ask::Imports => self.imports = Slot::Failed(why),
+            Ask::Pace => self.pace = Some(Err(why)),
         }
     }
 
@@ -466,6 +497,7 @@ impl Data {
             matches!(self.refetch, Slot::Failed(_)),
             matches!(self.queued, Slot::Failed(_)),
             matches!(self.imports, Slot::Failed(_)),
+            matches!(self.pace, Some(Err(_))),
         ]
         .into_iter()
         .any(|f| f)
@@ -484,6 +516,7 @@ impl Data {
             self.refetch.is_waiting(),
             self.queued.is_waiting(),
             self.imports.is_waiting(),
+            self.pace.is_none(),
         ]
         .into_iter()
         .any(|w| w)

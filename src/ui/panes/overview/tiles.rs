@@ -215,7 +215,7 @@ fn exposed(data: &Data) -> Tile {
 
 fn approaching(data: &Data) -> Tile {
     let count = Count::of(&data.nexus, |n| n.status == Some(NexusStatus::Approaching));
-    let mut near: Vec<(Decimal, String)> = data
+    let mut near: Vec<(Option<chrono::NaiveDate>, Decimal, String)> = data
         .nexus
         .rows()
         .iter()
@@ -231,17 +231,24 @@ fn approaching(data: &Data) -> Tile {
                 parts.push(format!("{}% of transactions", c.round_dp(0)));
             }
             let state = Some(n.state_code.as_str()).filter(|s| !s.is_empty());
+            let crossing = data.crossing(n);
+            let when = crossing.map(|d| format!(" ~{}", d.format("%Y-%m")));
             (
+                crossing,
                 share,
                 format!(
-                    "{} · {}",
+                    "{}{} · {}",
                     place(&n.country_code, state, &n.state_name),
+                    when.unwrap_or_default(),
                     parts.join(", ")
                 ),
             )
         })
         .collect();
-    near.sort_by_key(|(share, _)| std::cmp::Reverse(*share));
+    // Soonest projected crossing first, those without one after; nearest the threshold next.
+    near.sort_by_key(|(crossing, share, _)| {
+        (crossing.is_none(), *crossing, std::cmp::Reverse(*share))
+    });
     Tile {
         title: "Approaching thresholds",
         entries: vec![Entry {
@@ -254,7 +261,7 @@ fn approaching(data: &Data) -> Tile {
         items: near
             .into_iter()
             .take(URGENT)
-            .map(|(_, text)| Item {
+            .map(|(_, _, text)| Item {
                 text,
                 urgent: false,
             })
@@ -614,6 +621,70 @@ mod tests {
             total: 0,
             complete: true,
         }
+    }
+
+    fn approaching_row(state: &str, sales: &str, month: &str) -> crate::model::Nexus {
+        serde_json::from_value(serde_json::json!({
+            "id": format!("nx_{state}"), "country_code": "US", "state_code": state,
+            "state_name": state, "status": "APPROACHING", "period_model": "CALENDAR_YEAR",
+            "period_start_date": format!("2026-{month}-01"), "period_end_date": "2026-12-31",
+            "threshold_sales": 100000, "sales_or_transactions": "SALES",
+            "transactions_amount": sales, "transaction_count": 10,
+            "economic_nexus_met": false
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_approaching_tile_lists_the_soonest_projected_crossing_first() {
+        let mut data = Data::new(day(2026, 6, 1));
+        // Nearest the threshold but without sales lately; further, crossing sooner or later.
+        let rows = vec![
+            approaching_row("TX", "95000", "01"),
+            approaching_row("GA", "80000", "01"),
+            approaching_row("FL", "60000", "01"),
+        ];
+        data.nexus = Slot::Loaded {
+            rows,
+            total: 3,
+            complete: true,
+        };
+        let activity = |sales: i64| crate::rules::PeriodActivity {
+            sales: Decimal::from(sales),
+            transactions: 5,
+            ..crate::rules::PeriodActivity::default()
+        };
+        let place = |s: &str| ("US".to_owned(), s.to_owned());
+        // GA: 20,000 left at 100 a day, 2026-12-18; FL: 40,000 left at 1,000 a day, 2026-07-11.
+        data.pace = Some(Ok([
+            (place("GA"), activity(9_000)),
+            (place("FL"), activity(90_000)),
+        ]
+        .into_iter()
+        .collect()));
+        let tile = approaching(&data);
+        let items: Vec<&str> = tile.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            items,
+            [
+                "FL ~2026-07 · 60% of sales",
+                "GA ~2026-12 · 80% of sales",
+                "TX · 95% of sales"
+            ]
+        );
+
+        // Before the pace is in (or when it could not be read): nearest the threshold first.
+        data.pace = None;
+        let tile = approaching(&data);
+        let items: Vec<&str> = tile.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            items,
+            [
+                "TX · 95% of sales",
+                "GA · 80% of sales",
+                "FL · 60% of sales"
+            ]
+        );
     }
 
     #[test]
