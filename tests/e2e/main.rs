@@ -414,7 +414,7 @@ fn screenshots_record_history() {
     for resource in [Resource::Registrations, Resource::Nexus] {
         records.extend(history.snapshot_records(first.id, resource).unwrap());
     }
-    let mut change = |records: &mut Vec<taxdash::history::snapshot::Record>,
+    let change = |records: &mut Vec<taxdash::history::snapshot::Record>,
                       key: &str,
                       value: serde_json::Value| {
         for r in records.iter_mut().filter(|r| r.id == id) {
