@@ -403,7 +403,7 @@ fn screenshots_record_history() {
     let screen = t.screen();
     let id = screen
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .find(|w| w.starts_with("reg_"))
+        .find(|w| w.starts_with("regs_"))
         .expect("the registration's id on screen")
         .to_owned();
 
