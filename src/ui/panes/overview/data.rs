@@ -49,6 +49,8 @@ pub enum Ask {
     Refetch,
     Queued,
     Imports,
+    /// Every filing, latest period first, for the ones whose figures do not add up.
+    Balances,
 }
 
 /// What is known of one list.
@@ -125,6 +127,8 @@ pub struct Data {
     pub refetch: Slot<Transaction>,
     pub queued: Slot<Transaction>,
     pub imports: Slot<CertificateImport>,
+    /// Every filing (up to [`MAX_PAGES`]), latest period first.
+    pub balances: Slot<Filing>,
     /// When each transaction was first seen `QUEUED` (the service tells no creation time), so
     /// that one still queued a minute later can be told from one just made. Kept across loads.
     pub queued_since: HashMap<String, DateTime<Utc>>,
@@ -178,6 +182,14 @@ pub mod filters {
         FilingFilter {
             status_in: FilingStatus::NOT_FILED.to_vec(),
             due: Some(DateWindow::within_next(today, 30)),
+            ..FilingFilter::default()
+        }
+    }
+
+    /// Filings whose tax collected differs from the liability by more than `tolerance`.
+    pub fn not_adding_up(tolerance: crate::checks::filings::Tolerance) -> FilingFilter {
+        FilingFilter {
+            not_adding_up: Some(tolerance),
             ..FilingFilter::default()
         }
     }
@@ -300,6 +312,14 @@ impl Data {
             }
             .into(),
             Ask::Imports => return None,
+            Ask::Balances => FilingCall::List {
+                filter: FilingFilter {
+                    order_by: vec![Sort::desc("end_date")],
+                    ..FilingFilter::default()
+                },
+                page: many,
+            }
+            .into(),
         })
     }
 
@@ -321,6 +341,7 @@ impl Data {
             Ask::Refetch,
             Ask::Queued,
             Ask::Imports,
+            Ask::Balances,
         ] {
             match self.call(ask, 1, tenanted) {
                 Some(call) => {
@@ -391,6 +412,7 @@ impl Data {
             (Ask::Imports, Reply::Exemptions(ExemptionReply::ImportsPage(p))) => {
                 self.imports.add(p, false)
             }
+            (Ask::Balances, Reply::Filings(FilingReply::Page(p))) => self.balances.add(p, true),
             (ask, other) => {
                 tracing::warn!(?ask, ?other, "the Overview got an answer of another kind");
                 self.fail(
@@ -430,6 +452,7 @@ impl Data {
             Ask::Refetch => self.refetch = Slot::Failed(why),
             Ask::Queued => self.queued = Slot::Failed(why),
             Ask::Imports => self.imports = Slot::Failed(why),
+            Ask::Balances => self.balances = Slot::Failed(why),
         }
     }
 
@@ -466,6 +489,7 @@ impl Data {
             matches!(self.refetch, Slot::Failed(_)),
             matches!(self.queued, Slot::Failed(_)),
             matches!(self.imports, Slot::Failed(_)),
+            matches!(self.balances, Slot::Failed(_)),
         ]
         .into_iter()
         .any(|f| f)
@@ -484,6 +508,7 @@ impl Data {
             self.refetch.is_waiting(),
             self.queued.is_waiting(),
             self.imports.is_waiting(),
+            self.balances.is_waiting(),
         ]
         .into_iter()
         .any(|w| w)
