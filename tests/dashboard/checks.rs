@@ -52,7 +52,11 @@ async fn filings_that_do_not_add_up_are_marked_and_filtered() {
     );
     d.wait_for("row 1 of").await;
     d.char(tab("Filings"));
-    let screen = d.wait_for("Filings — every status").await;
+    let screen = d
+        .wait_until("the filing list", Duration::from_secs(10), |s| {
+            s.contains("Filings — every status") && s.contains("row 1 of")
+        })
+        .await;
     assert!(screen.contains("Adds up"), "{screen}");
     assert!(screen.contains("✓"), "{screen}");
 
