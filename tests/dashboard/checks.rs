@@ -126,7 +126,7 @@ async fn the_overview_counts_the_filings_that_do_not_add_up_and_opens_them() {
         "the tile counts {n}: {screen}"
     );
     assert!(
-        screen.contains("· collected −"),
+        screen.contains(" USD (−10.0 %)"),
         "the largest differences: {screen}"
     );
     d.command("tile 8");

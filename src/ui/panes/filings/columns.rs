@@ -201,7 +201,8 @@ pub fn columns() -> Vec<Column<Row>> {
             .keep(),
         Column::new("Adds up", adds_up_cell)
             .width(ColumnWidth::fixed(20))
-            .priority(priority::STATUS),
+            // Gives way before what names the return, after its ids and times.
+            .priority(priority::DEFAULT),
         Column::new("Approved at", approved_cell)
             .width(ColumnWidth::fixed(20))
             .priority(priority::TIME),

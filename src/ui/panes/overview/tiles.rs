@@ -355,7 +355,7 @@ fn filings(data: &Data) -> Tile {
     }
 }
 
-/// `TX 2026-07–09 · collected −110.00 USD (−10.0 %)`.
+/// `TX 2026-07–09 · −110.00 USD (−10.0 %)`: the tax collected less the liability.
 fn balance_item(finding: &crate::checks::filings::Finding, f: &Filing) -> Item {
     let place = f
         .state_code
@@ -374,7 +374,7 @@ fn balance_item(finding: &crate::checks::filings::Finding, f: &Filing) -> Item {
         .unwrap_or_default();
     Item {
         text: format!(
-            "{place} {} · collected {difference}{share}",
+            "{place} {} · {difference}{share}",
             period(f.start_date, f.end_date)
         ),
         urgent: false,
@@ -728,9 +728,9 @@ mod tests {
         assert_eq!(
             items,
             vec![
-                "NY 2026-07–09 · collected \u{2212}500.00 USD (\u{2212}10.0 %)",
-                "TX 2026-07–09 · collected \u{2212}100.00 USD (\u{2212}10.0 %)",
-                "WA 2026-07–09 · collected +20.00 USD (+20.0 %)",
+                "NY 2026-07–09 · \u{2212}500.00 USD (\u{2212}10.0 %)",
+                "TX 2026-07–09 · \u{2212}100.00 USD (\u{2212}10.0 %)",
+                "WA 2026-07–09 · +20.00 USD (+20.0 %)",
             ]
         );
         let Goto::Filings { filter, .. } = &tile.entries[0].goto else {
