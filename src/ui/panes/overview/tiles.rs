@@ -396,7 +396,7 @@ fn not_adding_up(data: &Data) -> Tile {
                 .map(move |x| (x, f))
         })
         .collect();
-    found.sort_by(|a, b| b.0.difference.abs().cmp(&a.0.difference.abs()));
+    found.sort_by_key(|x| std::cmp::Reverse(x.0.difference.abs()));
     Tile {
         title: "Filings that do not add up",
         entries: vec![Entry {
