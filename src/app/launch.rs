@@ -255,6 +255,7 @@ pub async fn prepare(
             overview_refresh: config
                 .overview_refresh()
                 .unwrap_or(panes::overview::DEFAULT_REFRESH),
+            filing_tolerance: config.checks.filing_tolerance(),
         };
         (client, header, sandbox, keymap, theme, accent, settings)
     };

@@ -1,5 +1,7 @@
 //! Transactions: the list, one transaction, a credit note, a tax estimate, the back-filing
-//! terms.
+//! terms, the check of the exempt sales.
+
+use chrono::NaiveDate;
 
 use crate::model::filters::TransactionFilter;
 use crate::model::{
@@ -40,6 +42,11 @@ pub enum TransactionCall {
         body: Box<TransactionCreate>,
     },
     BackFilingTerms,
+    /// The exempt sales dated `from` to `to` without a certificate valid on their day.
+    ExemptionCheck {
+        from: NaiveDate,
+        to: NaiveDate,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +56,11 @@ pub enum TransactionReply {
     One(Box<Transaction>),
     Estimate(Box<EstimateResponse>),
     BackFilingTerms(BackFilingTerms),
+    /// How many exempt sales were checked, and those without a valid certificate.
+    ExemptionFindings {
+        checked: usize,
+        findings: Vec<crate::checks::exemptions::Finding>,
+    },
 }
 
 impl TransactionCall {
@@ -79,6 +91,9 @@ impl TransactionCall {
             TransactionCall::Estimate { .. } => "estimating tax".to_owned(),
             TransactionCall::Update { id, .. } => format!("saving transaction {id}"),
             TransactionCall::BackFilingTerms => "loading the back-filing terms".to_owned(),
+            TransactionCall::ExemptionCheck { from, to } => {
+                format!("checking the exempt sales of {from} to {to} against the exemptions")
+            }
         }
     }
 }

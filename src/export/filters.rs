@@ -495,6 +495,7 @@ impl ListQuery {
                     filed_from: flags.filed_from,
                     filed_to: flags.filed_to,
                     due,
+                    not_adding_up: None,
                     order_by,
                 })
             }

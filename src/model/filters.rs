@@ -419,6 +419,9 @@ pub struct FilingFilter {
     /// A return is due after its period ends, so the service is asked for periods ending by
     /// the window's end; the rest is dropped here.
     pub due: Option<DateWindow>,
+    /// Kept on this side: only filings whose tax collected differs from the liability by more
+    /// than this tolerance ("does not add up").
+    pub not_adding_up: Option<crate::checks::filings::Tolerance>,
     pub order_by: Vec<Sort>,
 }
 
@@ -426,12 +429,15 @@ impl FilingFilter {
     /// Whether part of the filter is kept on this side: every page must be read and the rows
     /// passed through [`FilingFilter::keeps`].
     pub fn is_local(&self) -> bool {
-        self.due.is_some()
+        self.due.is_some() || self.not_adding_up.is_some()
     }
 
     /// Whether `row` passes the part of the filter the service cannot apply.
     pub fn keeps(&self, row: &Filing) -> bool {
         self.due.is_none_or(|w| w.contains(row.due_date))
+            && self
+                .not_adding_up
+                .is_none_or(|t| !crate::checks::filings::check(row, None, t).is_empty())
     }
 }
 
@@ -607,6 +613,30 @@ mod tests {
             "country_code=US&page=1&size=50",
             "empty text is no filter"
         );
+    }
+
+    #[test]
+    fn not_adding_up_is_kept_here_and_asks_the_service_for_nothing_more() {
+        let filter = FilingFilter {
+            not_adding_up: Some(crate::checks::filings::Tolerance::default()),
+            ..Default::default()
+        };
+        assert!(filter.is_local());
+        assert_eq!(
+            filter.query(PageParams::default()).encode(),
+            "page=1&size=50"
+        );
+        let filing = |collected: &str| -> Filing {
+            serde_json::from_value(serde_json::json!({
+                "id": "f1", "registration_id": "r1", "start_date": "2026-10-01",
+                "end_date": "2026-10-31", "country_code": "US",
+                "total_tax_liability": "1000.00", "amount_tax_collected": collected
+            }))
+            .unwrap()
+        };
+        assert!(filter.keeps(&filing("900.00")), "10 % short");
+        assert!(!filter.keeps(&filing("999.00")), "within 5 %");
+        assert!(FilingFilter::default().keeps(&filing("900.00")));
     }
 
     #[test]

@@ -92,6 +92,8 @@ actions! {
     OpenFile = "open_file",
     /// Filters the products to those that need classification.
     NeedsClassification = "needs_classification",
+    /// A finding's customer (the exempt sales check).
+    Customer = "customer",
     /// Moves left, and right (the Overview's tiles, map and calendar).
     Left = "left",
     Right = "right",
@@ -304,9 +306,9 @@ impl Default for Keymap {
     fn default() -> Self {
         use Action::{
             Approve, Attach, Back, BackFiling, Bottom, CommandLine, CopyId, Credentials,
-            CreditNote, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find, Help,
-            History, Imports, Jump, JumpBack, JumpForward, Left, Mark, NeedsClassification, New,
-            NextPane, NextSection, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
+            CreditNote, Customer, Delete, Deregister, Down, Edit, Expired, Expiring, Filter, Find,
+            Help, History, Imports, Jump, JumpBack, JumpForward, Left, Mark, NeedsClassification,
+            New, NextPane, NextSection, Open, OpenFile, OpenUrl, PageDown, PageUp, Pane, Pause,
             PrevPane, PrevSection, Quit, RecordHistory, Refresh, Reveal, Right, SaveFile, Sort,
             SortReverse, TaxId, ToggleView, Top, Up,
         };
@@ -362,6 +364,8 @@ impl Default for Keymap {
             (Key::plain('X'), Expired),
             // Products: the ones that need classification one key away.
             (Key::plain('u'), NeedsClassification),
+            // The exempt sales check: the finding's customer.
+            (Key::plain('U'), Customer),
             (Key::plain('w'), SaveFile),
             (Key::plain('O'), OpenFile),
             (Key::new(K::Left, none), Left),

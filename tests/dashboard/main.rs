@@ -4,6 +4,7 @@
 mod addresses;
 mod audit;
 mod certificate_imports;
+mod checks;
 mod credentials;
 mod customers;
 mod exemptions;

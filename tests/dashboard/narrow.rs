@@ -151,11 +151,11 @@ async fn filings_at_80x24_keep_the_amount_and_count_the_columns_that_gave_way() 
         "{header}"
     );
     assert!(
-        header.contains("+3"),
+        header.contains("+4"),
         "the hidden columns are counted: {header}"
     );
     assert!(
-        screen.contains("row 1 of 85 · not shown: Country, Approved at, Filing"),
+        screen.contains("row 1 of 85 · not shown: Country, Adds up, Approved at, Filing"),
         "the status line names them: {screen}"
     );
     d.quit().await;

@@ -415,8 +415,8 @@ fn screenshots_record_history() {
         records.extend(history.snapshot_records(first.id, resource).unwrap());
     }
     let change = |records: &mut Vec<taxdash::history::snapshot::Record>,
-                      key: &str,
-                      value: serde_json::Value| {
+                  key: &str,
+                  value: serde_json::Value| {
         for r in records.iter_mut().filter(|r| r.id == id) {
             let mut body: serde_json::Value = serde_json::from_str(&r.body).unwrap();
             body[key] = value.clone();

@@ -41,5 +41,13 @@ pub(super) async fn execute(client: &Client, call: TransactionCall) -> ApiResult
             .get_back_filing_terms()
             .await
             .map(TransactionReply::BackFilingTerms),
+        TransactionCall::ExemptionCheck { from, to } => {
+            crate::checks::read_exemption_findings(client, from, to, &mut crate::checks::Quiet)
+                .await
+                .map(|(checked, findings)| TransactionReply::ExemptionFindings {
+                    checked,
+                    findings,
+                })
+        }
     }
 }

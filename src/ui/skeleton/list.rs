@@ -1415,7 +1415,7 @@ mod tests {
         assert_eq!(list.checked().as_deref(), Some("50 of 150 filings checked"));
         let title = list.subtitle();
         assert!(title.contains(": 50 of 150 filings checked"), "{title}");
-        let screen = h.screen(120, 12);
+        let screen = h.screen(160, 12);
         assert!(screen.contains("f3"), "{screen}");
         assert!(!screen.contains("f1 "), "{screen}");
 

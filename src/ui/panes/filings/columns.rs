@@ -4,6 +4,7 @@ use chrono::NaiveDate;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use crate::checks::filings::{self, Check, Finding, Tolerance};
 use crate::model::{Filing, FilingStatus};
 use crate::ui::panes::marks::{Marked, marker_column};
 use crate::ui::text;
@@ -112,6 +113,49 @@ fn amount_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
     Line::from(amount(&m.row).unwrap_or_default())
 }
 
+/// `−9.1 %`: a finding's share with one decimal and a true minus sign, or its difference
+/// when nothing was expected.
+pub fn share(f: &Finding) -> String {
+    let figure = match f.percent {
+        Some(p) => format!(
+            "{:+.1} %",
+            p.round_dp_with_strategy(1, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+        ),
+        None => format!("{:+}", f.difference),
+    };
+    figure.replacen('-', "\u{2212}", 1)
+}
+
+/// What the check of `f`'s own figures says: `None` when the filing does not send both the
+/// tax collected and the liability, else its findings (empty: it adds up).
+pub fn adds_up(f: &Filing, tolerance: Tolerance) -> Option<Vec<Finding>> {
+    (f.amount_tax_collected.is_some() && f.total_tax_liability.is_some())
+        .then(|| filings::check(f, None, tolerance))
+}
+
+/// `✓`, or `✗ collected −9.1 %` (the marks read without colour).
+pub fn adds_up_text(findings: &[Finding]) -> String {
+    match findings.first() {
+        None => "✓".to_owned(),
+        Some(f) => {
+            let what = match f.check {
+                Check::CollectedVsLiability => "collected",
+                Check::SalesVsTransactions => "sales",
+            };
+            format!("✗ {what} {}", share(f))
+        }
+    }
+}
+
+/// Whether the filing's tax collected matches its liability, within the `[checks]` tolerance.
+fn adds_up_cell<'r>(m: &'r Row, theme: &Theme) -> Line<'r> {
+    match adds_up(&m.row, crate::ui::panes::filing_tolerance()) {
+        None => Line::default(),
+        Some(found) if found.is_empty() => Line::from(Span::styled("✓", theme.status_good)),
+        Some(found) => Line::from(Span::styled(adds_up_text(&found), theme.status_bad)),
+    }
+}
+
 fn approved_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
     Line::from(
         m.row
@@ -155,6 +199,10 @@ pub fn columns() -> Vec<Column<Row>> {
             .right()
             .width(ColumnWidth::between(14, 18, 1))
             .keep(),
+        Column::new("Adds up", adds_up_cell)
+            .width(ColumnWidth::fixed(20))
+            // Gives way before what names the return, after its ids and times.
+            .priority(priority::DEFAULT),
         Column::new("Approved at", approved_cell)
             .width(ColumnWidth::fixed(20))
             .priority(priority::TIME),
@@ -205,5 +253,29 @@ mod tests {
         // The same row read a week earlier was not overdue yet.
         let earlier = Marked::read_on(filing("UNFILED", "2026-11-20"), day(13));
         assert_eq!(due_cell(&earlier, &theme).to_string(), "2026-11-20");
+    }
+
+    #[test]
+    fn a_filing_collecting_less_than_its_liability_does_not_add_up() {
+        let theme = Theme::default();
+        let mut f = filing("FILED", "2026-11-20");
+        f.total_tax_liability = Some(rust_decimal::Decimal::new(110_000, 2));
+        f.amount_tax_collected = Some(rust_decimal::Decimal::new(100_000, 2));
+        let row = Marked::read_on(f.clone(), day(24));
+        let cell = adds_up_cell(&row, &theme);
+        assert_eq!(cell.to_string(), "✗ collected \u{2212}9.1 %");
+        assert_eq!(cell.spans[0].style, theme.status_bad);
+        // Fifty cents off: rounding, not a finding.
+        f.amount_tax_collected = Some(rust_decimal::Decimal::new(109_950, 2));
+        let row = Marked::read_on(f.clone(), day(24));
+        let cell = adds_up_cell(&row, &theme);
+        assert_eq!(cell.to_string(), "✓");
+        assert_eq!(cell.spans[0].style, theme.status_good);
+        // Nothing to compare: nothing said.
+        f.amount_tax_collected = None;
+        assert_eq!(
+            adds_up_cell(&Marked::read_on(f, day(24)), &theme).to_string(),
+            ""
+        );
     }
 }

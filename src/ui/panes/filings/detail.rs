@@ -27,6 +27,44 @@ fn yes_no(v: Option<bool>) -> Cell {
     v.map(|b| Line::from(if b { "yes" } else { "no" }))
 }
 
+/// The tax collected against the liability, in words: `✓ tax collected matches the
+/// liability`, or `✗ tax collected vs liability: 1000.00 against 1100.00 (-100.00, -9.09 %)`.
+fn adds_up(f: &Filing, theme: &Theme) -> Cell {
+    let found = super::columns::adds_up(f, crate::ui::panes::filing_tolerance())?;
+    Some(match found.first() {
+        None => Line::from(Span::styled(
+            "✓ tax collected matches the liability",
+            theme.status_good,
+        )),
+        Some(finding) => Line::from(Span::styled(
+            format!("✗ {}", finding.words()),
+            theme.status_bad,
+        )),
+    })
+}
+
+/// The filing's sales against the transactions it covers, in words, as the first row of the
+/// list of those transactions.
+pub fn sales_row(f: &Filing, transactions: &[crate::model::Transaction]) -> (String, String) {
+    let tolerance = crate::ui::panes::filing_tolerance();
+    let found = crate::checks::filings::check(f, Some(transactions), tolerance);
+    let sales = found
+        .iter()
+        .find(|x| x.check == crate::checks::filings::Check::SalesVsTransactions);
+    let words = match (sales, f.amount_sales) {
+        _ if transactions.is_empty() => {
+            "no transactions listed to check the sales against".to_owned()
+        }
+        (Some(finding), _) => format!("✗ {}", finding.words()),
+        (None, Some(amount)) => format!(
+            "✓ sales {amount} match its transactions ({})",
+            crate::checks::filings::sales_of(transactions)
+        ),
+        (None, None) => "the filing sends no sales figure to check".to_owned(),
+    };
+    ("Adds up".to_owned(), words)
+}
+
 /// Builds the detail view of `f`.
 pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
     let money = |v: Option<rust_decimal::Decimal>| -> Cell {
@@ -88,6 +126,7 @@ pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
                     ("Discounts", money(f.amount_discounts)),
                     ("Fees", money(f.amount_fees)),
                     ("Penalties", money(f.amount_penalties)),
+                    ("Adds up", adds_up(f, theme)),
                     ("Sales", money(f.amount_sales)),
                     ("Taxable sales", money(f.total_taxable_sales)),
                     (
@@ -103,4 +142,42 @@ pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
             ),
         ],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Transaction;
+
+    fn filing(sales: &str) -> Filing {
+        serde_json::from_value(serde_json::json!({
+            "id": "f1", "registration_id": "r1", "start_date": "2026-09-01",
+            "end_date": "2026-09-30", "country_code": "US", "state_code": "CA",
+            "amount_sales": sales, "currency": "USD"
+        }))
+        .unwrap()
+    }
+
+    fn sale(subtotal: &str) -> Transaction {
+        serde_json::from_value(serde_json::json!({
+            "id": "t", "external_id": "t", "date": "2026-09-10T00:00:00Z", "type": "SALE",
+            "subtotal": subtotal
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_sales_are_checked_against_the_transactions_in_words() {
+        let listed = [sale("600.00"), sale("400.00")];
+        let (label, words) = sales_row(&filing("1000.00"), &listed);
+        assert_eq!(label, "Adds up");
+        assert_eq!(words, "✓ sales 1000.00 match its transactions (1000.00)");
+        let (_, words) = sales_row(&filing("1120.00"), &listed);
+        assert_eq!(
+            words,
+            "✗ sales vs its transactions: 1000.00 against 1120.00 (-120.00, -10.71 %)"
+        );
+        let (_, words) = sales_row(&filing("1120.00"), &[]);
+        assert_eq!(words, "no transactions listed to check the sales against");
+    }
 }

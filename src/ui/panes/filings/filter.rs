@@ -1,8 +1,10 @@
 //! The `/` filter: the statuses, the jurisdiction, the period, the date filed, and when the
-//! filings are due ("overdue", "due within N days", kept on this side).
+//! filings are due ("overdue", "due within N days", kept on this side), and whether their
+//! figures add up (kept on this side too).
 
 use chrono::NaiveDate;
 
+use crate::checks::filings::Tolerance;
 use crate::model::filters::{DateWindow, FilingFilter};
 use crate::model::{FieldError, FilingStatus};
 use crate::ui::panes::filter_codes::{
@@ -26,6 +28,17 @@ fn due_choices() -> Vec<Choice> {
             "within",
             "due within N days",
             "due from today to N days ahead (N below)",
+        ),
+    ]
+}
+
+fn adds_up_choices() -> Vec<Choice> {
+    vec![
+        Choice::new("", "any", "no filter on the figures"),
+        Choice::new(
+            "no",
+            "does not add up",
+            "tax collected differs from the liability by more than the [checks] tolerance",
         ),
     ]
 }
@@ -58,6 +71,8 @@ pub fn filter_form(current: &FilingFilter) -> Form {
             .rule("←/→ to choose; kept on this side: every page of the list is read"),
         FieldSpec::new("due_days", "Due within (days)", FieldKind::Text)
             .rule("days ahead for \"due within N days\""),
+        FieldSpec::new("adds_up", "Adds up", FieldKind::Select(adds_up_choices()))
+            .rule("←/→ to choose; kept on this side: every page of the list is read"),
         FieldSpec::new("state", "State", FieldKind::Text)
             .rule("subdivision code such as TX or ON; empty for any"),
         FieldSpec::new("country", "Country", FieldKind::Text)
@@ -78,6 +93,17 @@ pub fn filter_form(current: &FilingFilter) -> Form {
     )
     .with_value("due", FieldValue::Choice(due.to_owned()))
     .with_value("due_days", days.to_string())
+    .with_value(
+        "adds_up",
+        FieldValue::Choice(
+            if current.not_adding_up.is_some() {
+                "no"
+            } else {
+                ""
+            }
+            .to_owned(),
+        ),
+    )
     .with_value("state", current.state_code.clone().unwrap_or_default())
     .with_value(
         "country",
@@ -110,8 +136,9 @@ fn check(values: &FormValues) -> Vec<FieldError> {
     errors
 }
 
-/// The filter the form's values describe on `today` (the sort stays with the table).
-pub fn filter_of(values: &FormValues, today: NaiveDate) -> FilingFilter {
+/// The filter the form's values describe on `today`, with `tolerance` for "does not add up"
+/// (the sort stays with the table).
+pub fn filter_of(values: &FormValues, today: NaiveDate, tolerance: Tolerance) -> FilingFilter {
     let mut status_in = chosen(values, "status", FilingStatus::parse);
     let due = match values.text("due") {
         Some("overdue") => {
@@ -137,6 +164,7 @@ pub fn filter_of(values: &FormValues, today: NaiveDate) -> FilingFilter {
         filed_from: date(values, "filed_from"),
         filed_to: date(values, "filed_to"),
         due,
+        not_adding_up: (values.text("adds_up") == Some("no")).then_some(tolerance),
         order_by: Vec::new(),
     }
 }
@@ -158,6 +186,9 @@ pub fn describe(filter: &FilingFilter) -> String {
             None => format!("due from {from}"),
         }),
         None => {}
+    }
+    if filter.not_adding_up.is_some() {
+        parts.push("not adding up".to_owned());
     }
     parts.push(if filter.status_in.is_empty() {
         "every status".to_owned()
@@ -207,6 +238,7 @@ mod tests {
         let filter = filter_of(
             &values(&[("due", FieldValue::Choice("overdue".into()))]),
             today(),
+            Tolerance::default(),
         );
         assert_eq!(filter.status_in, FilingStatus::NOT_FILED.to_vec());
         assert_eq!(
@@ -225,11 +257,15 @@ mod tests {
                 ("status", FieldValue::List(vec!["UNFILED".into()])),
             ]),
             today(),
+            Tolerance::default(),
         );
         assert_eq!(chosen.status_in, vec![FilingStatus::Unfiled]);
         // The form opens on it again, unchanged.
         let again = filter_form(&filter);
-        assert_eq!(filter_of(&again.values(), today()), filter);
+        assert_eq!(
+            filter_of(&again.values(), today(), Tolerance::default()),
+            filter
+        );
         assert!(!again.is_dirty());
     }
 
@@ -241,6 +277,7 @@ mod tests {
                 ("due_days", "7".into()),
             ]),
             today(),
+            Tolerance::default(),
         );
         assert_eq!(filter.due, Some(DateWindow::within_next(today(), 7)));
         assert!(filter.status_in.is_empty());
@@ -248,7 +285,14 @@ mod tests {
             describe(&filter),
             "due 2026-11-24 to 2026-12-01, every status"
         );
-        assert_eq!(filter_of(&filter_form(&filter).values(), today()), filter);
+        assert_eq!(
+            filter_of(
+                &filter_form(&filter).values(),
+                today(),
+                Tolerance::default()
+            ),
+            filter
+        );
         let bad = check(&values(&[
             ("due", FieldValue::Choice("within".into())),
             ("due_days", "soon".into()),
@@ -271,6 +315,7 @@ mod tests {
                 ("filed_from", "2026-02-01".into()),
             ]),
             today(),
+            Tolerance::default(),
         );
         assert_eq!(filter.state_code.as_deref(), Some("TX"));
         assert_eq!(filter.country_code, vec!["US".to_owned()]);
@@ -281,7 +326,14 @@ mod tests {
             "FILED or FILING, state TX, country US, periods 2026-01-01 to 2026-06-30, \
              filed from 2026-02-01"
         );
-        assert_eq!(filter_of(&filter_form(&filter).values(), today()), filter);
+        assert_eq!(
+            filter_of(
+                &filter_form(&filter).values(),
+                today(),
+                Tolerance::default()
+            ),
+            filter
+        );
         let errors = check(&values(&[
             ("filed_from", "2026-03-01".into()),
             ("filed_to", "2026-02-01".into()),
@@ -290,5 +342,25 @@ mod tests {
         let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
         assert_eq!(paths, ["start_date", "filed_to"]);
         assert_eq!(describe(&FilingFilter::default()), "every status");
+    }
+
+    #[test]
+    fn does_not_add_up_is_kept_here_with_the_configured_tolerance() {
+        let tolerance = Tolerance {
+            percent: rust_decimal::Decimal::from(10),
+            amount: rust_decimal::Decimal::from(2),
+        };
+        let filter = filter_of(
+            &values(&[("adds_up", FieldValue::Choice("no".into()))]),
+            today(),
+            tolerance,
+        );
+        assert_eq!(filter.not_adding_up, Some(tolerance));
+        assert!(filter.is_local());
+        assert_eq!(describe(&filter), "not adding up, every status");
+        let again = filter_form(&filter);
+        assert_eq!(filter_of(&again.values(), today(), tolerance), filter);
+        let any = filter_of(&values(&[]), today(), tolerance);
+        assert_eq!(any.not_adding_up, None);
     }
 }

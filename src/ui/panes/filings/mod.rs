@@ -10,7 +10,7 @@
 //! without a call.
 
 pub mod calendar;
-mod columns;
+pub mod columns;
 mod detail;
 pub mod filter;
 mod options;
@@ -54,7 +54,11 @@ list_spec! {
         page: FilingReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, _current| filter::filter_of(values, crate::clock::today()),
+        filter_of: |values, _current| filter::filter_of(
+            values,
+            crate::clock::today(),
+            crate::ui::panes::filing_tolerance(),
+        ),
         kept_here: FilingFilter::is_local, FilingFilter::keeps,
     }
 }
@@ -474,7 +478,11 @@ impl PaneSpec for Filings {
             }
             (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.related = Some(detail_lists::transactions(COVERED, &list));
+                    let mut related = detail_lists::transactions(COVERED, &list);
+                    if let Ok(rows) = &mut related.rows {
+                        rows.insert(0, detail::sales_row(&d.record, &list));
+                    }
+                    d.related = Some(related);
                 }
             }
             (Op::Transactions, Ok(reply)) => unexpected("the filing's transactions", &reply, ctx),

@@ -54,6 +54,8 @@ pub enum Ask {
     /// The trailing 90 days' sales per jurisdiction, every page in one call: the pace of the
     /// approaching tile's forecast.
     Pace,
+    /// Every filing, latest period first, for the ones whose figures do not add up.
+    Balances,
 }
 
 /// What is known of one list.
@@ -130,6 +132,8 @@ pub struct Data {
     pub refetch: Slot<Transaction>,
     pub queued: Slot<Transaction>,
     pub imports: Slot<CertificateImport>,
+    /// Every filing (up to [`MAX_PAGES`]), latest period first.
+    pub balances: Slot<Filing>,
     /// When each transaction was first seen `QUEUED` (the service tells no creation time), so
     /// that one still queued a minute later can be told from one just made. Kept across loads.
     pub queued_since: HashMap<String, DateTime<Utc>>,
@@ -186,6 +190,14 @@ pub mod filters {
         FilingFilter {
             status_in: FilingStatus::NOT_FILED.to_vec(),
             due: Some(DateWindow::within_next(today, 30)),
+            ..FilingFilter::default()
+        }
+    }
+
+    /// Filings whose tax collected differs from the liability by more than `tolerance`.
+    pub fn not_adding_up(tolerance: crate::checks::filings::Tolerance) -> FilingFilter {
+        FilingFilter {
+            not_adding_up: Some(tolerance),
             ..FilingFilter::default()
         }
     }
@@ -309,6 +321,14 @@ impl Data {
             .into(),
             Ask::Imports => return None,
             Ask::Pace => NexusCall::Pace { today }.into(),
+            Ask::Balances => FilingCall::List {
+                filter: FilingFilter {
+                    order_by: vec![Sort::desc("end_date")],
+                    ..FilingFilter::default()
+                },
+                page: many,
+            }
+            .into(),
         })
     }
 
@@ -347,6 +367,7 @@ impl Data {
             Ask::Queued,
             Ask::Imports,
             Ask::Pace,
+            Ask::Balances,
         ] {
             match self.call(ask, 1, tenanted) {
                 Some(call) => {
@@ -421,6 +442,7 @@ impl Data {
                 self.pace = Some(Ok(pace));
                 false
             }
+            (Ask::Balances, Reply::Filings(FilingReply::Page(p))) => self.balances.add(p, true),
             (ask, other) => {
                 tracing::warn!(?ask, ?other, "the Overview got an answer of another kind");
                 self.fail(
@@ -461,6 +483,7 @@ impl Data {
             Ask::Queued => self.queued = Slot::Failed(why),
             Ask::Imports => self.imports = Slot::Failed(why),
             Ask::Pace => self.pace = Some(Err(why)),
+            Ask::Balances => self.balances = Slot::Failed(why),
         }
     }
 
@@ -498,6 +521,7 @@ impl Data {
             matches!(self.queued, Slot::Failed(_)),
             matches!(self.imports, Slot::Failed(_)),
             matches!(self.pace, Some(Err(_))),
+            matches!(self.balances, Slot::Failed(_)),
         ]
         .into_iter()
         .any(|f| f)
@@ -517,6 +541,7 @@ impl Data {
             self.queued.is_waiting(),
             self.imports.is_waiting(),
             self.pace.is_none(),
+            self.balances.is_waiting(),
         ]
         .into_iter()
         .any(|w| w)

@@ -44,6 +44,7 @@ pub(super) fn draw(
     frame.render_widget(block, area);
     let buf = frame.buffer_mut();
     let full = inner.height >= FULL_HEIGHT && inner.width >= FULL_WIDTH;
+    let summary = summary(pane, keys, theme);
     let tile_rows = if full {
         let rows = pane.tiles.len().div_ceil(GRID_COLUMNS);
         let height = pane
@@ -52,7 +53,7 @@ pub(super) fn draw(
             .map(|t| t.entries.len() + t.items.len().max(1) + 3)
             .max()
             .unwrap_or(5);
-        u16::try_from(rows * height).unwrap_or(u16::MAX)
+        u16::try_from(rows * height + summary_row(pane.tiles.len(), &summary)).unwrap_or(u16::MAX)
     } else if pane.section == Section::Tiles {
         u16::try_from(pane.tiles.len()).unwrap_or(u16::MAX) + 1
     } else {
@@ -64,7 +65,6 @@ pub(super) fn draw(
     let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
     pane.hits.clear();
     if full {
-        let summary = summary(pane, keys, theme);
         tile_grid(
             &pane.tiles,
             selected,
@@ -184,6 +184,17 @@ fn tile_grid(
     hits: &mut Vec<(Rect, (usize, usize))>,
 ) {
     let rows = tiles.len().div_ceil(GRID_COLUMNS);
+    let extra = u16::try_from(summary_row(tiles.len(), summary)).unwrap_or(0);
+    let [area, below] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(extra)]).areas(area);
+    if extra > 0 {
+        let [cell, _] = Layout::horizontal([
+            Constraint::Ratio(1, GRID_COLUMNS as u32),
+            Constraint::Min(0),
+        ])
+        .areas(below);
+        today_box(summary, cell, buf, theme);
+    }
     let row_areas = Layout::vertical(vec![Constraint::Ratio(1, rows as u32); rows]).split(area);
     for (r, row_area) in row_areas.iter().enumerate() {
         let cells = Layout::horizontal(vec![
@@ -211,21 +222,36 @@ fn tile_grid(
                     }
                 }
             } else if index == tiles.len() {
-                let block = Block::bordered()
-                    .border_style(theme.border)
-                    .title(Span::styled(" Today ", theme.title));
-                let inner = block.inner(*cell);
-                block.render(*cell, buf);
-                let width = usize::from(inner.width);
-                let lines: Vec<Line> = summary
-                    .iter()
-                    .cloned()
-                    .map(|l| truncate_line(l, width))
-                    .collect();
-                Paragraph::new(lines).render(inner, buf);
+                today_box(summary, *cell, buf, theme);
             }
         }
     }
+}
+
+/// The lines a row of its own takes for the day's box when the tiles fill every cell of the
+/// grid (none otherwise: it takes the cell after the tiles).
+fn summary_row(tiles: usize, summary: &[Line<'static>]) -> usize {
+    if tiles.is_multiple_of(GRID_COLUMNS) {
+        summary.len() + 2
+    } else {
+        0
+    }
+}
+
+/// The day, when the counts were made, and how to move.
+fn today_box(summary: &[Line<'static>], cell: Rect, buf: &mut Buffer, theme: &Theme) {
+    let block = Block::bordered()
+        .border_style(theme.border)
+        .title(Span::styled(" Today ", theme.title));
+    let inner = block.inner(cell);
+    block.render(cell, buf);
+    let width = usize::from(inner.width);
+    let lines: Vec<Line> = summary
+        .iter()
+        .cloned()
+        .map(|l| truncate_line(l, width))
+        .collect();
+    Paragraph::new(lines).render(inner, buf);
 }
 
 fn tile_box(

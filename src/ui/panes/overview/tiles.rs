@@ -142,6 +142,7 @@ pub fn tiles(data: &Data) -> Vec<Tile> {
         exemptions(data),
         transactions(data),
         imports(data),
+        not_adding_up(data),
     ]
 }
 
@@ -357,6 +358,65 @@ fn filings(data: &Data) -> Tile {
             .into_iter()
             .take(URGENT)
             .map(|f| filing_item(f, today))
+            .collect(),
+    }
+}
+
+/// `TX 2026-07–09 · −110.00 USD (−10.0 %)`: the tax collected less the liability.
+fn balance_item(finding: &crate::checks::filings::Finding, f: &Filing) -> Item {
+    let place = f
+        .state_code
+        .clone()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| f.country_code.clone());
+    let money = text::money(finding.difference, f.currency.as_deref());
+    let difference = if finding.difference.is_sign_positive() {
+        format!("+{money}")
+    } else {
+        money.replacen('-', "\u{2212}", 1)
+    };
+    let share = finding
+        .percent
+        .map(|_| format!(" ({})", crate::ui::panes::filings::columns::share(finding)))
+        .unwrap_or_default();
+    Item {
+        text: format!(
+            "{place} {} · {difference}{share}",
+            period(f.start_date, f.end_date)
+        ),
+        urgent: false,
+    }
+}
+
+/// Filings whose tax collected differs from the liability beyond the `[checks]` tolerance: how
+/// many, and the three largest differences.
+fn not_adding_up(data: &Data) -> Tile {
+    let tolerance = crate::ui::panes::filing_tolerance();
+    let filter = filters::not_adding_up(tolerance);
+    let mut found: Vec<(crate::checks::filings::Finding, &Filing)> = data
+        .balances
+        .rows()
+        .iter()
+        .flat_map(|f| {
+            crate::checks::filings::check(f, None, tolerance)
+                .into_iter()
+                .map(move |x| (x, f))
+        })
+        .collect();
+    found.sort_by_key(|x| std::cmp::Reverse(x.0.difference.abs()));
+    Tile {
+        title: "Filings that do not add up",
+        entries: vec![Entry {
+            label: "collected ≠ liability",
+            count: Count::of(&data.balances, |f| filter.keeps(f)),
+            goto: Goto::filings(filter.clone()),
+            caveat: None,
+            urgent: false,
+        }],
+        items: found
+            .iter()
+            .take(URGENT)
+            .map(|(x, f)| balance_item(x, f))
             .collect(),
     }
 }
@@ -700,11 +760,53 @@ mod tests {
         data.refetch = empty();
         data.queued = empty();
         data.imports = Slot::Unavailable("needs the Tenanted API");
+        data.balances = empty();
         let all = tiles(&data);
-        assert_eq!(all.len(), 7);
+        assert_eq!(all.len(), 8);
         for tile in &all[..6] {
             assert_eq!(tile.count(), Count::Exact(0), "{}", tile.title);
         }
         assert_eq!(all[6].count().label(), "–");
+        assert_eq!(all[7].count(), Count::Exact(0));
+    }
+
+    #[test]
+    fn the_filings_that_do_not_add_up_are_counted_largest_difference_first() {
+        let filing = |id: &str, state: &str, liability: &str, collected: &str| -> Filing {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "registration_id": "r1", "start_date": "2026-07-01",
+                "end_date": "2026-09-30", "country_code": "US", "state_code": state,
+                "total_tax_liability": liability, "amount_tax_collected": collected,
+                "currency": "USD"
+            }))
+            .unwrap()
+        };
+        let mut data = Data::new(day(2026, 11, 24));
+        data.balances = Slot::Loaded {
+            rows: vec![
+                filing("f1", "TX", "1000.00", "900.00"),
+                filing("f2", "CA", "1000.00", "1000.00"),
+                filing("f3", "NY", "5000.00", "4500.00"),
+                filing("f4", "WA", "100.00", "120.00"),
+                filing("f5", "FL", "10.00", "5.00"),
+            ],
+            total: 5,
+            complete: true,
+        };
+        let tile = not_adding_up(&data);
+        assert_eq!(tile.count(), Count::Exact(4));
+        let items: Vec<&str> = tile.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(
+            items,
+            vec![
+                "NY 2026-07–09 · \u{2212}500.00 USD (\u{2212}10.0 %)",
+                "TX 2026-07–09 · \u{2212}100.00 USD (\u{2212}10.0 %)",
+                "WA 2026-07–09 · +20.00 USD (+20.0 %)",
+            ]
+        );
+        let Goto::Filings { filter, .. } = &tile.entries[0].goto else {
+            panic!("opens Filings");
+        };
+        assert!(filter.not_adding_up.is_some());
     }
 }

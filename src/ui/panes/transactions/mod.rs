@@ -1,12 +1,14 @@
 //! The Transactions pane: the paged list with its filters and sort, the detail of one
 //! transaction (refreshing by itself until the service has calculated its tax), the credit note
-//! form against a sale, the `:estimate` form and the `:terms` view.
+//! form against a sale, the `:estimate` form, the `:terms` view, and `:check exemptions`
+//! (the exempt sales without a valid certificate).
 
 mod columns;
 mod credit;
 mod detail;
 mod edit;
 mod estimate;
+mod exempt;
 mod filter;
 
 use crate::effect::{TransactionCall, TransactionReply};
@@ -109,6 +111,8 @@ pub enum TransactionView {
     },
     /// The back-filing terms (`None` while they load).
     Terms(Option<Box<BackFilingTerms>>, DetailState),
+    /// The exempt sales without a valid certificate.
+    Exemptions(exempt::ExemptionCheck),
 }
 
 impl PaneView for TransactionView {
@@ -151,6 +155,7 @@ impl PaneView for TransactionView {
                 format!("edit {}", transaction.external_id)
             }
             TransactionView::Terms(..) => "back-filing terms".to_owned(),
+            TransactionView::Exemptions(check) => check.subtitle(),
         }
     }
 
@@ -188,6 +193,7 @@ impl PaneView for TransactionView {
                 None => Paragraph::new(Span::styled("loading the back-filing terms…", theme.muted))
                     .render(area, buf),
             },
+            TransactionView::Exemptions(check) => check.draw(area, buf, theme),
         }
     }
 }
@@ -208,6 +214,10 @@ pub enum Op {
     /// A transaction's edit on its way.
     Update,
     Terms,
+    /// `:check exemptions`.
+    ExemptionCheck,
+    /// The sale of a finding, read to open its detail.
+    Finding,
 }
 
 impl Operation for Op {
@@ -220,14 +230,20 @@ impl Operation for Op {
             | Op::Estimate
             | Op::Address
             | Op::Update
-            | Op::Terms => Scope::Pane,
+            | Op::Terms
+            | Op::ExemptionCheck
+            | Op::Finding => Scope::Pane,
         }
     }
 }
 
 /// What is the Transactions pane's own.
 #[derive(Default)]
-pub struct Transactions;
+pub struct Transactions {
+    /// The exempt sales check a finding's sale was opened from, with that sale's id: `Esc` on
+    /// the sale goes back to it.
+    check_under: Option<(String, exempt::ExemptionCheck)>,
+}
 
 /// The transaction the user is on: the detail's, or the table's selected row.
 fn current(parts: &Parts<Transactions>) -> Option<&Transaction> {
@@ -401,6 +417,73 @@ impl Transactions {
             .open(TransactionView::Terms(None, DetailState::default()));
     }
 
+    /// `:check exemptions [FROM [TO]]`.
+    fn check(args: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        match args.split_first() {
+            Some((&"exemptions", range)) => match exempt::range(range, crate::clock::today()) {
+                Ok((from, to)) => {
+                    Self::run_check(exempt::ExemptionCheck::new(from, to), parts, ctx);
+                }
+                Err(why) => ctx.notify(Level::Error, why),
+            },
+            _ => ctx.notify(Level::Error, "Usage: :check exemptions [FROM [TO]]"),
+        }
+    }
+
+    /// Opens `check` and reads it afresh.
+    fn run_check(mut check: exempt::ExemptionCheck, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        parts
+            .requests
+            .cancel_where(ctx, |op| matches!(op, Op::ExemptionCheck | Op::Finding));
+        let call = TransactionCall::ExemptionCheck {
+            from: check.from,
+            to: check.to,
+        };
+        parts
+            .requests
+            .call(ctx, Call::Transactions(call), Op::ExemptionCheck);
+        check.result = None;
+        parts.requests.cancel_detail(ctx);
+        parts.screen = Screen::List;
+        parts.screen.open(TransactionView::Exemptions(check));
+    }
+
+    /// An action on the exempt sales check.
+    fn check_action(action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        let Some(TransactionView::Exemptions(check)) = parts.screen.view_mut() else {
+            return false;
+        };
+        match action {
+            action if check.navigate(action) => {}
+            Action::Open => {
+                let Some(id) = check.current().map(|f| f.transaction_id.clone()) else {
+                    return false;
+                };
+                parts
+                    .requests
+                    .cancel_where(ctx, |op| matches!(op, Op::Finding));
+                parts.requests.call(
+                    ctx,
+                    Call::Transactions(TransactionCall::Get { id }),
+                    Op::Finding,
+                );
+            }
+            Action::Customer => match check.current() {
+                Some(f) => match &f.customer_id {
+                    Some(id) => ctx.goto(finding_customer(id, f.customer_name.as_deref())),
+                    None => ctx.notify(Level::Info, "This sale names no customer."),
+                },
+                None => return false,
+            },
+            Action::Refresh => {
+                let check = check.clone();
+                Self::run_check(check, parts, ctx);
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// The full, current record of the detail's transaction.
     fn detail_loaded(parts: &mut Parts<Self>, transaction: Transaction) {
         parts.list.replace(&transaction);
@@ -415,6 +498,19 @@ impl Transactions {
                 parts.screen.open(view);
             }
         }
+    }
+}
+
+/// The Customers tab on a finding's customer: searched by name, its detail open.
+fn finding_customer(id: &str, name: Option<&str>) -> Goto {
+    let open: Option<crate::model::Customer> =
+        serde_json::from_value(serde_json::json!({ "id": id, "name": name })).ok();
+    Goto::Customers {
+        filter: crate::model::filters::CustomerFilter {
+            search_query: Some(name.unwrap_or(id).to_owned()),
+            ..crate::model::filters::CustomerFilter::default()
+        },
+        open,
     }
 }
 
@@ -481,6 +577,15 @@ impl PaneSpec for Transactions {
     }
 
     fn view_hints(&self, view: &TransactionView) -> Vec<PaneHint> {
+        if let TransactionView::Exemptions(_) = view {
+            return vec![
+                PaneHint::action(Action::Back, "back"),
+                PaneHint::action(Action::Up, "move"),
+                PaneHint::action(Action::Open, "open the sale"),
+                PaneHint::action(Action::Customer, "its customer"),
+                PaneHint::action(Action::Refresh, "check again"),
+            ];
+        }
         match view.form() {
             Some(form) => form_hints(form, "submit"),
             None => page_hints(),
@@ -488,6 +593,20 @@ impl PaneSpec for Transactions {
     }
 
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if Self::check_action(action, parts, ctx) {
+            return true;
+        }
+        // Esc on a finding's sale goes back to the check it was opened from.
+        if action == Action::Back
+            && let Screen::Detail(d) = &parts.screen
+            && let Some((id, check)) = self.check_under.take()
+            && id == d.transaction.id
+        {
+            parts.requests.cancel_detail(ctx);
+            parts.screen = Screen::List;
+            parts.screen.open(TransactionView::Exemptions(check));
+            return true;
+        }
         match (&mut parts.screen, action) {
             (Screen::List | Screen::Detail(_), Action::CreditNote) => self.credit(parts, ctx),
             (Screen::List | Screen::Detail(_), Action::Edit) => Self::open_edit(parts, ctx),
@@ -679,12 +798,38 @@ impl PaneSpec for Transactions {
                 refused(form, &failure, ctx);
             }
             (Op::Terms, Err(failure)) => ctx.notify(Level::Error, failure.message),
+            (
+                Op::ExemptionCheck,
+                Ok(Reply::Transactions(TransactionReply::ExemptionFindings { checked, findings })),
+            ) => {
+                if let Some(TransactionView::Exemptions(check)) = parts.screen.view_mut() {
+                    check.selected = 0;
+                    check.result = Some(Ok((checked, findings)));
+                }
+            }
+            (Op::ExemptionCheck, Err(failure)) => {
+                if let Some(TransactionView::Exemptions(check)) = parts.screen.view_mut() {
+                    check.result = Some(Err(failure.message.clone()));
+                }
+                ctx.notify(Level::Error, failure.message);
+            }
+            (Op::Finding, Ok(Reply::Transactions(TransactionReply::One(sale)))) => {
+                if let Some(TransactionView::Exemptions(check)) = parts.screen.view_mut() {
+                    let check = check.clone();
+                    open_detail(self, parts, &sale, ctx);
+                    self.check_under = Some((sale.id.clone(), check));
+                }
+            }
+            (Op::Finding, Err(failure)) => ctx.notify(
+                Level::Error,
+                format!("The sale could not be read: {}", failure.message),
+            ),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
     }
 
     fn commands(&self) -> Vec<&'static str> {
-        vec!["estimate", "terms", "product", "addresses", "edit"]
+        vec!["estimate", "terms", "product", "addresses", "edit", "check"]
     }
 
     fn command(
@@ -703,6 +848,7 @@ impl PaneSpec for Transactions {
                 state: DetailState::default(),
             }),
             "terms" => Self::open_terms(parts, ctx),
+            "check" => Self::check(args, parts, ctx),
             "edit" => Self::open_edit(parts, ctx),
             "addresses" => {
                 // The transactions whose address needs fixing, the rest of the filter kept.

@@ -1,0 +1,207 @@
+//! The checks in the dashboard: the filings that do not add up (a column and a filter in
+//! Filings, a tile on the Overview) and `:check exemptions` in Transactions, each against what
+//! the checks compute from the same demo data through a client.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use crossterm::event::KeyCode;
+use taxdash::checks::filings::{Check, Tolerance};
+use taxdash::checks::{Quiet, read_exemption_findings, read_filing_findings};
+use taxdash::model::filters::FilingFilter;
+
+use crate::harness::{Dashboard, Options, TODAY};
+
+/// The ids of the filings whose tax collected differs from their liability.
+async fn collected_findings(d: &Dashboard) -> BTreeSet<String> {
+    let (_, findings) = read_filing_findings(
+        &d.client,
+        &FilingFilter::default(),
+        Tolerance::default(),
+        TODAY,
+        &mut Quiet,
+    )
+    .await
+    .unwrap();
+    findings
+        .into_iter()
+        .filter(|f| f.check == Check::CollectedVsLiability)
+        .map(|f| f.filing_id)
+        .collect()
+}
+
+fn tab(title: &str) -> char {
+    let index = taxdash::ui::panes::all()
+        .iter()
+        .position(|p| p.title() == title)
+        .expect("the tab");
+    char::from_digit(index as u32 + 1, 10).expect("a tab number key")
+}
+
+#[tokio::test]
+async fn filings_that_do_not_add_up_are_marked_and_filtered() {
+    let d = Dashboard::start(Options {
+        size: (160, 40),
+        ..Options::default()
+    })
+    .await;
+    let planted = collected_findings(&d).await;
+    assert!(
+        !planted.is_empty(),
+        "the demo plants filings that do not add up"
+    );
+    d.wait_for("row 1 of").await;
+    d.char(tab("Filings"));
+    let screen = d
+        .wait_until("the filing list", Duration::from_secs(10), |s| {
+            s.contains("Filings — every status") && s.contains("row 1 of")
+        })
+        .await;
+    assert!(screen.contains("Adds up"), "{screen}");
+    assert!(screen.contains("✓"), "{screen}");
+
+    // The filter form's "Adds up": does not add up.
+    d.char('/');
+    d.wait_for("space toggle").await;
+    for _ in 0..3 {
+        d.key(KeyCode::Tab);
+    }
+    d.key(KeyCode::Right);
+    d.wait_for("(•) does not add up").await;
+    d.key_with(KeyCode::Char('s'), crossterm::event::KeyModifiers::CONTROL);
+    let n = planted.len();
+    let screen = d
+        .wait_until(
+            "the filings that do not add up",
+            Duration::from_secs(15),
+            |s| s.contains("not adding up, every status:") && s.contains(&format!("row 1 of {n} ")),
+        )
+        .await;
+    assert!(
+        screen.contains(&format!("not adding up, every status: {n} of ")),
+        "{screen}"
+    );
+    assert!(screen.contains("✗ collected −10.0 %"), "{screen}");
+    assert!(!screen.contains(" ✓ "), "{screen}");
+    assert_eq!(
+        crate::filings::style_of(&d, "✗ collected").and_then(|s| s.fg),
+        taxdash::ui::theme::Theme::default().status_bad.fg,
+    );
+
+    // The detail says it in words, and checks the sales against the transactions it lists.
+    d.key(KeyCode::Enter);
+    let detail = d
+        .wait_until("the filing's transactions", Duration::from_secs(15), |s| {
+            s.contains("Transactions covered") && !s.contains("Transactions covered\n")
+        })
+        .await;
+    assert!(detail.contains("✗ tax collected vs liability:"), "{detail}");
+    d.wait_until("the sales checked", Duration::from_secs(15), |s| {
+        s.contains("match its transactions")
+            || s.contains("sales vs its transactions")
+            || s.contains("no transactions listed")
+    })
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn the_overview_counts_the_filings_that_do_not_add_up_and_opens_them() {
+    let d = Dashboard::start(Options {
+        size: (200, 50),
+        first_tab: "Overview",
+        ..Options::default()
+    })
+    .await;
+    let planted = collected_findings(&d).await;
+    let screen = d
+        .wait_until("the Overview filled", Duration::from_secs(20), |s| {
+            s.contains("Overview — updated")
+        })
+        .await;
+    assert!(screen.contains("Filings that do not add up"), "{screen}");
+    let n = planted.len();
+    assert!(
+        screen.contains(&format!("{n} collected ≠ liability")),
+        "the tile counts {n}: {screen}"
+    );
+    assert!(
+        screen.contains(" USD (−10.0 %)"),
+        "the largest differences: {screen}"
+    );
+    d.command("tile 8");
+    let list = d
+        .wait_until(
+            "the filings that do not add up",
+            Duration::from_secs(15),
+            |s| s.contains("Filings — ") && s.contains("checked"),
+        )
+        .await;
+    assert!(
+        list.contains(&format!("not adding up, every status: {n} of ")),
+        "{list}"
+    );
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn check_exemptions_lists_the_exempt_sales_without_a_certificate() {
+    let d = Dashboard::start(Options {
+        size: (160, 40),
+        ..Options::default()
+    })
+    .await;
+    let from = TODAY.checked_sub_months(chrono::Months::new(12)).unwrap();
+    let (checked, findings) = read_exemption_findings(&d.client, from, TODAY, &mut Quiet)
+        .await
+        .unwrap();
+    let kinds: BTreeSet<&str> = findings.iter().map(|f| f.reason.kind()).collect();
+    assert_eq!(kinds.len(), 5, "the demo plants each reason: {findings:?}");
+
+    d.wait_for("row 1 of").await;
+    d.char(tab("Transactions"));
+    d.wait_for("Transactions — ").await;
+    d.command("check exemptions");
+    let said = format!(
+        "{checked} exempt sales checked: {} without a valid certificate.",
+        findings.len()
+    );
+    let screen = d
+        .wait_until("the check", Duration::from_secs(20), |s| s.contains(&said))
+        .await;
+    assert!(
+        screen.contains(&format!(
+            "exempt sales {from} to {TODAY} without a valid certificate"
+        )),
+        "{screen}"
+    );
+    for f in &findings {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&f.external_id))
+            .unwrap_or_else(|| panic!("{} listed: {screen}", f.external_id));
+        assert!(line.contains(&f.reason.words()), "{line}");
+        assert!(line.contains(&f.date.to_string()), "{line}");
+        assert!(line.contains(&f.jurisdiction), "{line}");
+    }
+
+    // Enter opens the sale; Esc goes back to the check.
+    d.key(KeyCode::Enter);
+    let first = &findings[0];
+    d.wait_until("the sale's detail", Duration::from_secs(10), |s| {
+        s.contains(&first.transaction_id) && !s.contains(&said)
+    })
+    .await;
+    d.key(KeyCode::Esc);
+    d.wait_for(&said).await;
+
+    // The customer key opens the finding's customer.
+    if let Some(name) = &first.customer_name {
+        d.char('U');
+        d.wait_until("the customer", Duration::from_secs(10), |s| {
+            s.contains("Customers") && s.contains(name.as_str()) && !s.contains(&said)
+        })
+        .await;
+    }
+    d.quit().await;
+}
