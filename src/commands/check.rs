@@ -200,6 +200,24 @@ fn json_out<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> std::io::Res
     writeln!(out)
 }
 
+/// `items` as JSON, or as rows under `header` (CSV or an aligned table), one per item.
+fn print<T: serde::Serialize>(
+    items: &[T],
+    format: CheckFormat,
+    out: &mut dyn Write,
+    header: &[&str],
+    row: impl Fn(&T) -> Vec<String>,
+) -> std::io::Result<()> {
+    if format == CheckFormat::Json {
+        return json_out(out, &items);
+    }
+    let rows: Vec<Vec<String>> = items.iter().map(row).collect();
+    match format {
+        CheckFormat::Csv => csv_out(out, header, &rows),
+        _ => table(out, header, &rows),
+    }
+}
+
 fn money(amount: Option<Decimal>, currency: Option<&str>) -> String {
     let amount = amount.map(|a| {
         let mut a = a.round_dp(2);
@@ -218,12 +236,23 @@ fn print_exemptions(
     format: CheckFormat,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    if format == CheckFormat::Json {
-        return json_out(out, &found);
-    }
-    let rows: Vec<Vec<String>> = found
-        .iter()
-        .map(|f| {
+    print(
+        found,
+        format,
+        out,
+        &[
+            "date",
+            "external_id",
+            "transaction_id",
+            "customer",
+            "customer_id",
+            "jurisdiction",
+            "exempt",
+            "total",
+            "reason",
+            "detail",
+        ],
+        |f| {
             vec![
                 f.date.to_string(),
                 f.external_id.clone(),
@@ -239,24 +268,8 @@ fn print_exemptions(
                 f.reason.kind().to_owned(),
                 f.reason.words(),
             ]
-        })
-        .collect();
-    let header = [
-        "date",
-        "external_id",
-        "transaction_id",
-        "customer",
-        "customer_id",
-        "jurisdiction",
-        "exempt",
-        "total",
-        "reason",
-        "detail",
-    ];
-    match format {
-        CheckFormat::Csv => csv_out(out, &header, &rows),
-        _ => table(out, &header, &rows),
-    }
+        },
+    )
 }
 
 fn print_filings(
@@ -264,12 +277,22 @@ fn print_filings(
     format: CheckFormat,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    if format == CheckFormat::Json {
-        return json_out(out, &found);
-    }
-    let rows: Vec<Vec<String>> = found
-        .iter()
-        .map(|f| {
+    print(
+        found,
+        format,
+        out,
+        &[
+            "filing_id",
+            "jurisdiction",
+            "period",
+            "status",
+            "check",
+            "expected",
+            "actual",
+            "difference",
+            "share",
+        ],
+        |f| {
             vec![
                 f.filing_id.clone(),
                 f.jurisdiction.clone(),
@@ -281,23 +304,8 @@ fn print_filings(
                 format!("{:+}", f.difference),
                 f.percent.map(|p| format!("{p:+} %")).unwrap_or_default(),
             ]
-        })
-        .collect();
-    let header = [
-        "filing_id",
-        "jurisdiction",
-        "period",
-        "status",
-        "check",
-        "expected",
-        "actual",
-        "difference",
-        "share",
-    ];
-    match format {
-        CheckFormat::Csv => csv_out(out, &header, &rows),
-        _ => table(out, &header, &rows),
-    }
+        },
+    )
 }
 
 fn print_forecasts(
@@ -305,12 +313,24 @@ fn print_forecasts(
     format: CheckFormat,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    if format == CheckFormat::Json {
-        return json_out(out, &forecasts);
-    }
-    let rows: Vec<Vec<String>> = forecasts
-        .iter()
-        .map(|f| {
+    print(
+        forecasts,
+        format,
+        out,
+        &[
+            "jurisdiction",
+            "status",
+            "period_model",
+            "rule",
+            "sales_so_far",
+            "threshold_sales",
+            "transactions_so_far",
+            "threshold_transactions",
+            "sales_last_90_days",
+            "crosses",
+            "forecast",
+        ],
+        |f| {
             let currency = f.currency.as_deref();
             vec![
                 f.jurisdiction(),
@@ -329,23 +349,6 @@ fn print_forecasts(
                     .unwrap_or_default(),
                 f.words(),
             ]
-        })
-        .collect();
-    let header = [
-        "jurisdiction",
-        "status",
-        "period_model",
-        "rule",
-        "sales_so_far",
-        "threshold_sales",
-        "transactions_so_far",
-        "threshold_transactions",
-        "sales_last_90_days",
-        "crosses",
-        "forecast",
-    ];
-    match format {
-        CheckFormat::Csv => csv_out(out, &header, &rows),
-        _ => table(out, &header, &rows),
-    }
+        },
+    )
 }

@@ -92,6 +92,13 @@ impl Write for Log {
 
 impl Log {
     fn start(&self) -> tracing::subscriber::DefaultGuard {
+        // A global subscriber that wants every line: a line first met on another test's thread
+        // (with no subscriber of its own) is then never cached as unwanted, which a rebuild of
+        // the cache alone cannot rule out while other threads keep logging.
+        static GLOBAL: std::sync::Once = std::sync::Once::new();
+        GLOBAL.call_once(|| {
+            let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry());
+        });
         let log = self.clone();
         let subscriber = tracing_subscriber::fmt()
             .with_writer(move || log.clone())

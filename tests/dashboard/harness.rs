@@ -154,18 +154,7 @@ impl Dashboard {
         .await
         .unwrap();
         let client = client_for(&sandbox).with_audit(log.recorder("demo", DEMO_CREDENTIALS[0].0));
-        let header = HeaderInfo {
-            profile: "demo".into(),
-            organization: DEMO_CREDENTIALS[0].0.into(),
-            generation: "v1".into(),
-            demo: true,
-            read_only: options.read_only,
-            offline: None,
-        };
-        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
-            .with_log_path("/tmp/taxdash-test.log")
-            .open_on(options.first_tab)
-            .with_audit(log);
+        let shell = demo_shell(&options).with_audit(log);
         Self::run_loop(sandbox, client, shell, options.size)
     }
 
@@ -177,18 +166,7 @@ impl Dashboard {
         options: &Options,
     ) -> Self {
         let client = client_for(&sandbox);
-        let header = HeaderInfo {
-            profile: "demo".into(),
-            organization: DEMO_CREDENTIALS[0].0.into(),
-            generation: "v1".into(),
-            demo: true,
-            read_only: options.read_only,
-            offline: None,
-        };
-        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
-            .with_log_path("/tmp/taxdash-test.log")
-            .open_on(options.first_tab)
-            .with_history(history);
+        let shell = demo_shell(options).with_history(history);
         Self::run_loop(sandbox, client, shell, options.size)
     }
 
@@ -442,17 +420,7 @@ impl Dashboard {
         .unwrap();
         let client = client_for(&sandbox);
         let config = taxdash::config::Config::load(&file).unwrap();
-        let header = HeaderInfo {
-            profile: "demo".into(),
-            organization: DEMO_CREDENTIALS[0].0.into(),
-            generation: "v1".into(),
-            demo: true,
-            read_only: options.read_only,
-            offline: None,
-        };
-        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
-            .with_log_path("/tmp/taxdash-test.log")
-            .open_on(options.first_tab)
+        let shell = demo_shell(&options)
             .with_views(Some(file), config.views)
             .with_columns(config.columns);
         Self::run_loop(sandbox, client, shell, options.size)
@@ -494,4 +462,19 @@ impl Dashboard {
             .open_on(options.first_tab);
         Self::run_loop(sandbox, client, shell, options.size)
     }
+}
+
+/// The shell of the first demo organization over v1, as `--demo` opens it, on `options`' tab.
+fn demo_shell(options: &Options) -> Shell {
+    let header = HeaderInfo {
+        profile: "demo".into(),
+        organization: DEMO_CREDENTIALS[0].0.into(),
+        generation: "v1".into(),
+        demo: true,
+        read_only: options.read_only,
+        offline: None,
+    };
+    Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+        .with_log_path("/tmp/taxdash-test.log")
+        .open_on(options.first_tab)
 }
