@@ -267,6 +267,11 @@ async fn secrets_saved_through_the_form_are_in_no_file_of_the_state_or_the_log()
         .with_max_level(tracing::Level::TRACE)
         .with_ansi(false)
         .finish();
+    // A global subscriber that wants every line, so that none is cached as unwanted by another
+    // test's thread (see tests/client/hostile.rs).
+    GLOBAL_SUBSCRIBER.call_once(|| {
+        let _ = tracing::subscriber::set_global_default(tracing_subscriber::registry());
+    });
     let _log = tracing::subscriber::set_default(subscriber);
     // Every log line is asked again now that this subscriber listens (see tests/client/hostile.rs).
     tracing::callsite::rebuild_interest_cache();
@@ -318,3 +323,6 @@ async fn secrets_saved_through_the_form_are_in_no_file_of_the_state_or_the_log()
         }
     }
 }
+
+/// Set once for the whole test binary (see the test that reads the log).
+static GLOBAL_SUBSCRIBER: std::sync::Once = std::sync::Once::new();
