@@ -11,8 +11,8 @@ use crate::import::ImportResource;
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
 ///
 /// With no command, opens the dashboard on the default profile. `--demo` opens it on the
-/// embedded sandbox instead: no account, no key, no config file. `taxdash export --demo` exports
-/// from that sandbox the same way. `--today DAY` takes DAY as today, and dates the demo data
+/// embedded sandbox instead: no account, no key, no config file; the commands that read the
+/// service (`export --demo`, `check --demo`, …) run on that sandbox the same way. `--today DAY` takes DAY as today, and dates the demo data
 /// around it.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about)]
@@ -22,7 +22,8 @@ pub struct Cli {
     pub command: Option<Command>,
 
     /// Run on the embedded sandbox with demo data instead of a profile's service: the dashboard,
-    /// `export` or `import` (touches neither the keyring nor the config file).
+    /// `export`, `import`, `check`, `nexus`, `snapshot`, `diff` or `watch` (touches neither the
+    /// keyring nor the config file).
     #[arg(long, global = true, conflicts_with = "profile")]
     pub demo: bool,
 
@@ -118,20 +119,23 @@ pub enum Command {
     /// page read, so all pages are read and only the matching rows written. Exits with 130 on
     /// Ctrl-C and leaves no partial --out file.
     Export(Box<ExportArgs>),
-    /// Checks no other tool runs: `exemptions` (exempt sales without a certificate valid on the
-    /// day of the sale) and `filings` (tax collected against the liability, sales against the
-    /// filing's transactions).
+    /// Checks: exempt sales without a valid certificate, filings that do not add up.
     ///
-    /// Reads at the service's pace with a progress line on a terminal; takes --demo and the
+    /// `exemptions`: exempt sales without a certificate valid on the day of the sale. `filings`:
+    /// tax collected against the liability, sales against the filing's transactions. Reads at the service's pace with a progress line on a terminal; takes --demo and the
     /// profile options like `export`. Exits 0 when clean, 3 with findings, other non-zero on
     /// errors.
     Check(CheckArgs),
-    /// Economic nexus: `forecast` says when each state approaching or below its threshold will
-    /// be crossed at the pace of the last 90 days. Exits 0 when none will cross this period, 3
-    /// when some will, other non-zero on errors.
+    /// Economic nexus: when each state will be crossed at the current pace.
+    ///
+    /// `forecast` says when each state approaching or below its threshold will be crossed at the
+    /// pace of the last 90 days. Exits 0 when none will cross this period, 3 when some will,
+    /// other non-zero on errors.
     Nexus(NexusArgs),
-    /// List the changes taxdash has sent (from the dashboard or any command), newest first,
-    /// from the audit log in the history database: when, profile, organization, API, method and
+    /// List the changes taxdash has sent, newest first (the audit log).
+    ///
+    /// From the audit log in the history database, whatever sent them (the dashboard or a
+    /// command): when, profile, organization, API, method and
     /// path, record, outcome (ok, refused, failed, unknown, pending), HTTP status and the
     /// service's request id. Bodies are kept with secrets removed; `json`/`jsonl` include them.
     Audit(AuditArgs),
