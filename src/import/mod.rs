@@ -438,6 +438,26 @@ fn fields(
 
 /// The rules' errors on a row's body as problems: `column` names the column of each error's
 /// `loc`; errors on a column already reported for its shape are left out.
+/// A row's outcome: its request when the rules took its body and the shape checks found
+/// nothing, else every problem, the rules' own named by column (those already said by a shape
+/// check left out).
+fn settle<R>(
+    checked: Result<R, Vec<FieldError>>,
+    mut problems: Vec<Problem>,
+    row: &Row,
+    shaped: &BTreeSet<String>,
+    column: impl Fn(&[LocPart]) -> String,
+) -> Result<R, Vec<Problem>> {
+    match checked {
+        Ok(request) if problems.is_empty() => Ok(request),
+        Ok(_) => Err(problems),
+        Err(errors) => {
+            problems.extend(rule_problems(row, errors, shaped, column));
+            Err(problems)
+        }
+    }
+}
+
 fn rule_problems(
     row: &Row,
     errors: Vec<FieldError>,

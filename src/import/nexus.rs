@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::{Kind, Problem, Request, Row, fields, flat, rule_problems};
+use super::{Kind, Problem, Request, Row, fields, flat, settle};
 use crate::rules;
 
 /// The export's columns that are not sent.
@@ -53,14 +53,7 @@ pub(super) fn request(row: &Row) -> Result<Request, Vec<Problem>> {
         rules::physical_nexus_create(&Value::Object(body))
             .map(|body| Request::PhysicalNexusCreate(Box::new(body)))
     };
-    match checked {
-        Ok(request) if problems.is_empty() => Ok(request),
-        Ok(_) => Err(problems),
-        Err(errors) => {
-            problems.extend(rule_problems(row, errors, &shaped, flat));
-            Err(problems)
-        }
-    }
+    settle(checked, problems, row, &shaped, flat)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
-use super::{Kind, Problem, Request, Row, fields, rule_problems};
+use super::{Kind, Problem, Request, Row, fields, settle};
 use crate::model::LocPart;
 use crate::rules;
 
@@ -168,14 +168,7 @@ pub(super) fn request(row: &Row) -> Result<Request, Vec<Problem>> {
         }
         rules::transaction_create(&Value::Object(body)).map(|t| Request::Transaction(Box::new(t)))
     };
-    match checked {
-        Ok(request) if problems.is_empty() => Ok(request),
-        Ok(_) => Err(problems),
-        Err(errors) => {
-            problems.extend(rule_problems(row, errors, &shaped, column));
-            Err(problems)
-        }
-    }
+    settle(checked, problems, row, &shaped, column)
 }
 
 #[cfg(test)]

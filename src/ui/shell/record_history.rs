@@ -5,7 +5,7 @@
 //! The history is read from the history database when `H` is pressed, on the UI thread: one
 //! indexed lookup per snapshot of the profile and organization, cheap next to a frame.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -18,7 +18,6 @@ use crate::history::diff::{field_changes, label, noun, shown};
 use crate::history::snapshot::Snapshot;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::help::{HelpOutcome, page_block};
-use crate::ui::widgets::keys::{is_press, typed_char};
 use crate::ui::widgets::wrap::wrap;
 
 /// What happened to the record at one snapshot.
@@ -136,23 +135,7 @@ impl RecordHistoryView {
 
     /// Esc and `q` close; `j`/`k`, arrows, PgUp/PgDn, `g`/`G` scroll.
     pub fn handle_key(&mut self, key: KeyEvent) -> HelpOutcome {
-        if !is_press(&key) {
-            return HelpOutcome::None;
-        }
-        let page = self.visible.max(1);
-        let last = self.total.saturating_sub(self.visible);
-        self.scroll = match (key.code, typed_char(&key)) {
-            (KeyCode::Esc, _) | (_, Some('q')) => return HelpOutcome::Close,
-            (KeyCode::Down, _) | (_, Some('j')) => self.scroll.saturating_add(1),
-            (KeyCode::Up, _) | (_, Some('k')) => self.scroll.saturating_sub(1),
-            (KeyCode::PageDown, _) => self.scroll.saturating_add(page),
-            (KeyCode::PageUp, _) => self.scroll.saturating_sub(page),
-            (KeyCode::Home, _) | (_, Some('g')) => 0,
-            (KeyCode::End, _) | (_, Some('G')) => last,
-            _ => self.scroll,
-        }
-        .min(last);
-        HelpOutcome::None
+        crate::ui::widgets::help::scroll_key(&key, &mut self.scroll, self.visible, self.total)
     }
 
     /// Each entry as `2026-11-20 09:00 UTC  #4  status ACTIVE → EXPIRED`, each further field

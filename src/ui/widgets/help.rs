@@ -102,6 +102,28 @@ pub enum HelpOutcome {
     Close,
 }
 
+/// A scrolling overlay's answer to `key`: Esc and `q` close; `j`/`k`, arrows, PgUp/PgDn and
+/// `g`/`G` move `scroll`, the first row shown, within what `visible` rows of `total` allow.
+pub fn scroll_key(key: &KeyEvent, scroll: &mut u16, visible: u16, total: u16) -> HelpOutcome {
+    if !is_press(key) {
+        return HelpOutcome::None;
+    }
+    let page = visible.max(1);
+    let last = total.saturating_sub(visible);
+    *scroll = match (key.code, typed_char(key)) {
+        (KeyCode::Esc, _) | (_, Some('q')) => return HelpOutcome::Close,
+        (KeyCode::Down, _) | (_, Some('j')) => scroll.saturating_add(1),
+        (KeyCode::Up, _) | (_, Some('k')) => scroll.saturating_sub(1),
+        (KeyCode::PageDown, _) => scroll.saturating_add(page),
+        (KeyCode::PageUp, _) => scroll.saturating_sub(page),
+        (KeyCode::Home, _) | (_, Some('g')) => 0,
+        (KeyCode::End, _) | (_, Some('G')) => last,
+        _ => *scroll,
+    }
+    .min(last);
+    HelpOutcome::None
+}
+
 /// The `?` overlay: every hint grouped, then extra lines (the log file's path), in a centered
 /// popup that scrolls when the list is taller than the screen.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -132,23 +154,10 @@ impl Help {
 
     /// Esc, `?` and `q` close; `j`/`k`, arrows, PgUp/PgDn, `g`/`G` scroll.
     pub fn handle_key(&mut self, key: KeyEvent) -> HelpOutcome {
-        if !is_press(&key) {
-            return HelpOutcome::None;
+        if is_press(&key) && typed_char(&key) == Some('?') {
+            return HelpOutcome::Close;
         }
-        let page = self.visible.max(1);
-        let last = self.max_scroll();
-        self.scroll = match (key.code, typed_char(&key)) {
-            (KeyCode::Esc, _) | (_, Some('?' | 'q')) => return HelpOutcome::Close,
-            (KeyCode::Down, _) | (_, Some('j')) => self.scroll.saturating_add(1),
-            (KeyCode::Up, _) | (_, Some('k')) => self.scroll.saturating_sub(1),
-            (KeyCode::PageDown, _) => self.scroll.saturating_add(page),
-            (KeyCode::PageUp, _) => self.scroll.saturating_sub(page),
-            (KeyCode::Home, _) | (_, Some('g')) => 0,
-            (KeyCode::End, _) | (_, Some('G')) => last,
-            _ => self.scroll,
-        }
-        .min(last);
-        HelpOutcome::None
+        scroll_key(&key, &mut self.scroll, self.visible, self.total)
     }
 
     /// The last first row that still fills the popup, as of the last drawing.

@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -13,7 +13,6 @@ use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::flash::FlashLevel;
 use super::help::{HelpOutcome, page_block};
-use super::keys::{is_press, typed_char};
 use super::wrap::wrap;
 use crate::ui::theme::Theme;
 
@@ -105,23 +104,7 @@ impl MessagesView {
 
     /// Esc and `q` close; `j`/`k`, arrows, PgUp/PgDn, `g`/`G` scroll.
     pub fn handle_key(&mut self, key: KeyEvent) -> HelpOutcome {
-        if !is_press(&key) {
-            return HelpOutcome::None;
-        }
-        let page = self.visible.max(1);
-        let last = self.total.saturating_sub(self.visible);
-        self.scroll = match (key.code, typed_char(&key)) {
-            (KeyCode::Esc, _) | (_, Some('q')) => return HelpOutcome::Close,
-            (KeyCode::Down, _) | (_, Some('j')) => self.scroll.saturating_add(1),
-            (KeyCode::Up, _) | (_, Some('k')) => self.scroll.saturating_sub(1),
-            (KeyCode::PageDown, _) => self.scroll.saturating_add(page),
-            (KeyCode::PageUp, _) => self.scroll.saturating_sub(page),
-            (KeyCode::Home, _) | (_, Some('g')) => 0,
-            (KeyCode::End, _) | (_, Some('G')) => last,
-            _ => self.scroll,
-        }
-        .min(last);
-        HelpOutcome::None
+        crate::ui::widgets::help::scroll_key(&key, &mut self.scroll, self.visible, self.total)
     }
 
     /// Each message as `12:34:56 error  text…`, the text wrapped under itself to `width`.
@@ -190,6 +173,7 @@ fn level_label(level: FlashLevel, theme: &Theme) -> (&'static str, Style) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::KeyCode;
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key, row_text};
 
     const LONG: &str = "Approving filings in bulk needs the Tenanted API: set api = \"tenanted\" \
