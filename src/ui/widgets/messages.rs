@@ -173,8 +173,8 @@ fn level_label(level: FlashLevel, theme: &Theme) -> (&'static str, Style) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::KeyCode;
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key, row_text};
+    use crossterm::event::KeyCode;
 
     const LONG: &str = "Approving filings in bulk needs the Tenanted API: set api = \"tenanted\" \
                         in the profile. The list works with both APIs.";
