@@ -241,6 +241,7 @@ pub fn findings(sales: &[Transaction], exemptions: &[Exemption]) -> Vec<Finding>
     }
     sales
         .iter()
+        .filter(|t| crate::model::TransactionStatus::counts_for_tax(t.status.as_ref()))
         .filter_map(|t| {
             let mut candidates: Vec<&Exemption> = t
                 .customer_id

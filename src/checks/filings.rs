@@ -5,12 +5,15 @@
 //! by default) **and** over its amount (one unit of the currency by default): a cent of
 //! rounding on a small return is not a finding, nor is a large return off by a few units.
 //! Transactions add their subtotal (before tax; the total when no subtotal is sent); credit
-//! notes take theirs off; purchases and other types do not count.
+//! notes take theirs off; purchases, other types, and transactions that do not count for tax
+//! ([`TransactionStatus::counts_for_tax`]: cancelled, invalid, archived) do not count.
 
 use rust_decimal::Decimal;
 use serde::Serialize;
 
-use crate::model::{Direction, Filing, Transaction, TransactionType};
+use crate::model::{
+    CoveredSales, Direction, Filing, Transaction, TransactionStatus, TransactionType,
+};
 
 /// When a difference is a finding: over `percent` % of the expected figure and over `amount`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +96,7 @@ pub fn sales_of(transactions: &[Transaction]) -> Decimal {
     transactions
         .iter()
         .filter(|t| t.direction.as_ref().is_none_or(|d| *d == Direction::Sale))
+        .filter(|t| TransactionStatus::counts_for_tax(t.status.as_ref()))
         .map(|t| {
             let amount = t.subtotal.or(t.total_amount).unwrap_or_default();
             match t.kind {
@@ -130,13 +134,33 @@ fn finding(f: &Filing, check: Check, expected: Decimal, actual: Decimal) -> Find
     }
 }
 
-/// Checks one filing: collected against liability, and, when its transactions are given, its
-/// sales against them.
-pub fn check(
-    filing: &Filing,
-    transactions: Option<&[Transaction]>,
-    tolerance: Tolerance,
-) -> Vec<Finding> {
+/// Whether the check compares `filing`'s sales with the transactions the service lists for it:
+/// its period has ended by `today` and it sends a sales figure. The one rule of what is read
+/// beside a filing, wherever it is checked (the CLI, the Filings list, the Overview).
+pub fn needs_transactions(filing: &Filing, today: chrono::NaiveDate) -> bool {
+    filing.end_date < today && filing.amount_sales.is_some()
+}
+
+/// The figure [`check`] compares with `amount_sales`: the sales of `transactions` (see
+/// [`sales_of`]); an empty list is a filing the service has no transactions for (imported, or
+/// older than what it holds): nothing to compare.
+pub fn covered_sales(transactions: &[Transaction]) -> CoveredSales {
+    if transactions.is_empty() {
+        CoveredSales::NoneListed
+    } else {
+        CoveredSales::Sales(sales_of(transactions))
+    }
+}
+
+/// Whether `filing`'s verdict still waits for its transactions to be read.
+pub fn is_pending(filing: &Filing, today: chrono::NaiveDate) -> bool {
+    needs_transactions(filing, today) && filing.covered_sales == CoveredSales::NotRead
+}
+
+/// Checks one filing: collected against liability, and its sales against the transactions it
+/// covers when they were read beside it ([`Filing::covered_sales`]). The one verdict the CLI,
+/// the Filings list, its filter, its detail and the Overview all show.
+pub fn check(filing: &Filing, tolerance: Tolerance) -> Vec<Finding> {
     let mut out = Vec::new();
     if let (Some(collected), Some(liability)) =
         (filing.amount_tax_collected, filing.total_tax_liability)
@@ -149,14 +173,10 @@ pub fn check(
             collected,
         ));
     }
-    // An empty list is a filing the service has no transactions for (imported, or older than
-    // what it holds): nothing to compare.
-    let transactions = transactions.filter(|t| !t.is_empty());
-    if let (Some(sales), Some(transactions)) = (filing.amount_sales, transactions) {
-        let summed = sales_of(transactions);
-        if tolerance.exceeded(sales, summed) {
-            out.push(finding(filing, Check::SalesVsTransactions, sales, summed));
-        }
+    if let (Some(sales), Some(summed)) = (filing.amount_sales, filing.covered_sales.sales())
+        && tolerance.exceeded(sales, summed)
+    {
+        out.push(finding(filing, Check::SalesVsTransactions, sales, summed));
     }
     out
 }
@@ -202,7 +222,7 @@ mod tests {
     #[test]
     fn collected_short_of_the_liability_is_a_finding() {
         let f = filing("1000.00", "1100.00", "10000.00");
-        let found = check(&f, None, Tolerance::default());
+        let found = check(&f, Tolerance::default());
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].check, Check::CollectedVsLiability);
         assert_eq!(found[0].difference, Decimal::new(-10000, 2));
@@ -223,15 +243,19 @@ mod tests {
             tx("PARTIAL_CREDIT_NOTE", "100.00"),
         ];
         assert_eq!(sales_of(&txs), Decimal::new(100_000, 2));
-        assert!(check(&f, Some(&txs), Tolerance::default()).is_empty());
+        let with = |listed: &[Transaction]| Filing {
+            covered_sales: covered_sales(listed),
+            ..f.clone()
+        };
+        assert!(check(&with(&txs), Tolerance::default()).is_empty());
         let short = [tx("SALE", "700.00")];
-        let found = check(&f, Some(&short), Tolerance::default());
+        let found = check(&with(&short), Tolerance::default());
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].check, Check::SalesVsTransactions);
         assert_eq!(found[0].actual, Decimal::new(70_000, 2));
-        // Not listed, or listed empty: not compared.
-        assert!(check(&f, None, Tolerance::default()).is_empty());
-        assert!(check(&f, Some(&[]), Tolerance::default()).is_empty());
+        // Not read, or listed empty: not compared.
+        assert!(check(&f, Tolerance::default()).is_empty());
+        assert!(check(&with(&[]), Tolerance::default()).is_empty());
     }
 
     #[test]
@@ -241,6 +265,6 @@ mod tests {
             percent: Decimal::from(10),
             amount: Decimal::ONE,
         };
-        assert!(check(&f, None, loose).is_empty());
+        assert!(check(&f, loose).is_empty());
     }
 }

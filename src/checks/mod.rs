@@ -94,7 +94,10 @@ pub type Place = (String, String);
 /// marketplace ones apart).
 pub fn activity_by_place(sales: &[Transaction]) -> HashMap<Place, PeriodActivity> {
     let mut out: HashMap<Place, PeriodActivity> = HashMap::new();
-    for t in sales.iter().filter(|t| t.kind == TransactionType::Sale) {
+    for t in sales.iter().filter(|t| {
+        t.kind == TransactionType::Sale
+            && crate::model::TransactionStatus::counts_for_tax(t.status.as_ref())
+    }) {
         let country = t
             .country
             .clone()
@@ -232,11 +235,63 @@ pub async fn read_exemption_findings(
         progress,
     )
     .await?;
-    Ok((sales.len(), exemptions::findings(&sales, &certificates)))
+    let counted = sales
+        .iter()
+        .filter(|t| crate::model::TransactionStatus::counts_for_tax(t.status.as_ref()))
+        .count();
+    Ok((counted, exemptions::findings(&sales, &certificates)))
 }
 
-/// Filings whose figures do not add up: every filing `filter` lists, and for each one whose
-/// period has ended by `today`, the transactions the service says it covers.
+/// The sales of the transactions the service lists for each filing of `ids` (see
+/// [`filings::covered_sales`]), in the order given. [`PAGES_AT_ONCE`] lists are asked for at a
+/// time (the client still paces them).
+pub async fn read_covered_sales_of(
+    client: &Client,
+    ids: &[String],
+    progress: &mut dyn Progress,
+) -> ApiResult<Vec<crate::model::CoveredSales>> {
+    use futures::{StreamExt, TryStreamExt};
+    let mut out = vec![crate::model::CoveredSales::NotRead; ids.len()];
+    let mut answers = futures::stream::iter(ids.iter().cloned().enumerate())
+        .map(|(i, id)| async move {
+            client
+                .list_filing_transactions(&id)
+                .await
+                .map(|listed| (i, filings::covered_sales(&listed)))
+        })
+        .buffer_unordered(PAGES_AT_ONCE as usize);
+    let mut done = 0u64;
+    while let Some((i, sales)) = answers.try_next().await? {
+        out[i] = sales;
+        done += 1;
+        progress.reading("transactions of each filing", done, ids.len() as u64);
+    }
+    Ok(out)
+}
+
+/// Reads, beside each of `filings` that [`filings::needs_transactions`] on `today`, the sales of
+/// the transactions the service lists for it, into
+/// [`Filing::covered_sales`](crate::model::Filing::covered_sales): what [`filings::check`]
+/// compares.
+pub async fn read_covered_sales(
+    client: &Client,
+    filings: &mut [Filing],
+    today: NaiveDate,
+    progress: &mut dyn Progress,
+) -> ApiResult<()> {
+    let wanted: Vec<usize> = (0..filings.len())
+        .filter(|&i| filings::needs_transactions(&filings[i], today))
+        .collect();
+    let ids: Vec<String> = wanted.iter().map(|&i| filings[i].id.clone()).collect();
+    let sales = read_covered_sales_of(client, &ids, progress).await?;
+    for (i, covered) in wanted.into_iter().zip(sales) {
+        filings[i].covered_sales = covered;
+    }
+    Ok(())
+}
+
+/// Filings whose figures do not add up: every filing `filter` lists, with the transactions of
+/// each that needs them (see [`read_covered_sales`]), checked by [`filings::check`].
 pub async fn read_filing_findings(
     client: &Client,
     filter: &FilingFilter,
@@ -244,23 +299,84 @@ pub async fn read_filing_findings(
     today: NaiveDate,
     progress: &mut dyn Progress,
 ) -> ApiResult<(usize, Vec<filings::Finding>)> {
-    let all: Vec<Filing> = read_all(client, filter, "filings", progress).await?;
-    let ended: Vec<&Filing> = all.iter().filter(|f| f.end_date < today).collect();
-    let mut out = Vec::new();
-    for (i, f) in all.iter().enumerate() {
-        let transactions = if f.end_date < today {
-            let listed = client.list_filing_transactions(&f.id).await?;
-            let done = ended.iter().position(|e| e.id == f.id).unwrap_or(i) + 1;
-            progress.reading(
-                "transactions of each filing",
-                done as u64,
-                ended.len() as u64,
-            );
-            Some(listed)
-        } else {
-            None
-        };
-        out.extend(filings::check(f, transactions.as_deref(), tolerance));
-    }
+    let mut all: Vec<Filing> = read_all(client, filter, "filings", progress).await?;
+    read_covered_sales(client, &mut all, today, progress).await?;
+    let out = all
+        .iter()
+        .flat_map(|f| filings::check(f, tolerance))
+        .collect();
     Ok((all.len(), out))
+}
+
+/// The economic nexus rows of the jurisdictions in `filter`'s standing on `today` (see
+/// [`crate::model::filters::NexusFilter::standing`]): the economic nexus (every status the
+/// service lists by default), the physical presences and the registrations read whole and
+/// judged together by [`crate::rules::attention::standings`], the one rule the Overview counts
+/// by. A jurisdiction with no economic nexus record gets a row of its own with no status. The
+/// rest of `filter` is asked of the service and narrows the rows; its sort orders them.
+pub async fn read_standing(
+    client: &Client,
+    filter: &NexusFilter,
+    today: NaiveDate,
+    progress: &mut dyn Progress,
+) -> ApiResult<Vec<Nexus>> {
+    let Some(standing) = filter.standing else {
+        return read_all(client, filter, "nexus", progress).await;
+    };
+    let nexus: Vec<Nexus> = read_all(client, &NexusFilter::default(), "nexus", progress).await?;
+    let physical: Vec<crate::model::PhysicalNexus> = read_all(
+        client,
+        &crate::model::filters::PhysicalNexusFilter::default(),
+        "physical nexus",
+        progress,
+    )
+    .await?;
+    let registrations: Vec<crate::model::Registration> = read_all(
+        client,
+        &crate::model::filters::RegistrationFilter::default(),
+        "registrations",
+        progress,
+    )
+    .await?;
+    let narrowed = filter.remote();
+    let unnarrowed = NexusFilter {
+        order_by: Vec::new(),
+        ..narrowed.clone()
+    } == NexusFilter::default();
+    // The rows the rest of the filter lets through, in the order asked for.
+    let allowed: Vec<String> = if unnarrowed && narrowed.order_by.is_empty() {
+        nexus.iter().map(|n| n.id.clone()).collect()
+    } else {
+        read_all::<_, Nexus>(client, &narrowed, "nexus", progress)
+            .await?
+            .into_iter()
+            .map(|n| n.id)
+            .collect()
+    };
+    let mut rows: Vec<(usize, Nexus)> =
+        crate::rules::attention::standings(&nexus, &physical, &registrations, today)
+            .into_iter()
+            .filter(|j| j.standing == standing)
+            .filter_map(|j| match j.nexus {
+                Some(n) => allowed.iter().position(|id| *id == n.id).map(|at| (at, n)),
+                None if unnarrowed => {
+                    place_row(&j.country, j.state.as_deref(), &j.name).map(|n| (usize::MAX, n))
+                }
+                None => None,
+            })
+            .collect();
+    rows.sort_by_key(|(at, _)| *at);
+    Ok(rows.into_iter().map(|(_, n)| n).collect())
+}
+
+/// A row for a jurisdiction the service keeps no economic nexus record of: its place and name,
+/// no id, no status.
+fn place_row(country: &str, state: Option<&str>, name: &str) -> Option<Nexus> {
+    serde_json::from_value(serde_json::json!({
+        "id": "",
+        "country_code": country,
+        "state_code": state.unwrap_or_default(),
+        "state_name": name,
+    }))
+    .ok()
 }

@@ -10,6 +10,11 @@ pub enum FilingCall {
         filter: FilingFilter,
         page: PageParams,
     },
+    /// The sales of the transactions each of these returns covers (`checks`' reading): what
+    /// the filing check compares a return's sales with, read for the rows in view.
+    CoveredSales {
+        ids: Vec<String>,
+    },
     Get {
         id: String,
     },
@@ -35,6 +40,8 @@ pub enum FilingReply {
     One(Box<Filing>),
     BackFilingOptions(Vec<BackFilingOption>),
     Transactions(Vec<Transaction>),
+    /// The answer to [`FilingCall::CoveredSales`]: each id with its sales, in the order asked.
+    CoveredSales(Vec<(String, crate::model::CoveredSales)>),
     /// What a bulk approval or pause did to each filing.
     Bulk(BulkFilingResult),
 }
@@ -50,6 +57,9 @@ impl FilingCall {
     pub fn describe(&self) -> String {
         match self {
             FilingCall::List { page, .. } => format!("loading filings (page {})", page.page),
+            FilingCall::CoveredSales { ids } => {
+                format!("loading the transactions of {} filings", ids.len())
+            }
             FilingCall::Get { id } => format!("loading filing {id}"),
             FilingCall::Transactions { id } => format!("loading the transactions of {id}"),
             FilingCall::BackFilingOptions => "loading the back-filing options".to_owned(),

@@ -484,7 +484,7 @@ impl ListQuery {
                     (true, Some(window)) => Some(DateWindow::new(None, window.to)),
                 };
                 if due.is_some() && status_in.is_empty() {
-                    status_in = FilingStatus::NOT_FILED.to_vec();
+                    status_in = FilingStatus::TO_FILE.to_vec();
                 }
                 ListQuery::Filings(FilingFilter {
                     status_in,
@@ -551,6 +551,7 @@ impl ListQuery {
         match self {
             ListQuery::Exemptions(f) => f.is_local(),
             ListQuery::Filings(f) => f.is_local(),
+            ListQuery::Nexus(f) => f.is_local(),
             _ => false,
         }
     }
@@ -878,11 +879,7 @@ mod tests {
         );
         assert_eq!(
             overdue.status_in,
-            [
-                FilingStatus::Unfiled,
-                FilingStatus::Filing,
-                FilingStatus::Paused
-            ],
+            [FilingStatus::Unfiled, FilingStatus::Filing],
             "filed returns are not overdue"
         );
         let soon = query(&FilterFlags {

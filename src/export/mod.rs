@@ -411,11 +411,52 @@ async fn fetch(
         format,
         local,
     };
+    // Verdicts that take more than the row: judged by the same readers as the lists' (the
+    // filing check with each filing's transactions, the standing from three lists).
+    let judged: Option<std::collections::HashSet<String>> = match &*query {
+        ListQuery::Filings(f) if f.not_adding_up.is_some() => {
+            let mut filings = Vec::with_capacity(raw.items.len());
+            for item in &raw.items {
+                filings.push(client.read_item::<Filing>(item).map_err(failed)?);
+            }
+            let today = crate::clock::today();
+            crate::checks::read_covered_sales(
+                &client,
+                &mut filings,
+                today,
+                &mut crate::checks::Quiet,
+            )
+            .await
+            .map_err(failed)?;
+            Some(
+                filings
+                    .into_iter()
+                    .filter(|r| f.keeps(r))
+                    .map(|r| r.id)
+                    .collect(),
+            )
+        }
+        ListQuery::Nexus(f) if f.is_local() => {
+            let today = crate::clock::today();
+            let rows = crate::checks::read_standing(&client, f, today, &mut crate::checks::Quiet)
+                .await
+                .map_err(failed)?;
+            Some(rows.into_iter().map(|r| r.id).collect())
+        }
+        _ => None,
+    };
+    let judged_keeps = |id: &str| judged.as_ref().is_none_or(|ids| ids.contains(id));
     let rendered = match &*query {
         ListQuery::Registrations(_) => rows.render::<Registration>(raw, |_| true),
-        ListQuery::Filings(f) => rows.render::<Filing>(raw, |row| f.keeps(row)),
+        ListQuery::Filings(f) => rows.render::<Filing>(raw, |row| {
+            if judged.is_some() {
+                judged_keeps(&row.id)
+            } else {
+                f.keeps(row)
+            }
+        }),
         ListQuery::PhysicalNexus(_) => rows.render::<PhysicalNexus>(raw, |_| true),
-        ListQuery::Nexus(_) => rows.render::<Nexus>(raw, |_| true),
+        ListQuery::Nexus(_) => rows.render::<Nexus>(raw, |row| judged_keeps(&row.id)),
         ListQuery::Exemptions(f) => rows.render::<Exemption>(raw, |row| f.keeps(row)),
         ListQuery::Customers(_) => rows.render::<Customer>(raw, |_| true),
         ListQuery::Transactions(_) => rows.render::<Transaction>(raw, |_| true),

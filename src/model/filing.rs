@@ -18,6 +18,11 @@ impl FilingStatus {
         FilingStatus::Filing,
         FilingStatus::Paused,
     ];
+
+    /// The statuses of a return still to be filed: what "overdue" and "due within" count
+    /// unless statuses are chosen. A paused return is not among them: it is counted as paused,
+    /// once, wherever returns are counted.
+    pub const TO_FILE: [FilingStatus; 2] = [FilingStatus::Unfiled, FilingStatus::Filing];
 }
 
 /// A return for one period of one registration.
@@ -57,6 +62,36 @@ pub struct Filing {
     pub return_confirmation_id: Option<String>,
     pub payment_confirmation_id: Option<String>,
     pub currency: Option<String>,
+    /// Not part of the record: the sales of the transactions the service lists for this return
+    /// (`GET /v1/transactions/filings/{id}`), read beside it so that the filing check can
+    /// compare them with `amount_sales`.
+    #[serde(skip)]
+    pub covered_sales: CoveredSales,
+}
+
+/// The sales of the transactions a return covers, as far as they were read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CoveredSales {
+    /// Not read (yet).
+    #[default]
+    NotRead,
+    /// Read: the service lists no transaction for the return (imported, or older than what it
+    /// holds), so there is nothing to compare.
+    NoneListed,
+    /// Read: what they add up to, credit notes taken off.
+    Sales(Decimal),
+    /// Reading them failed.
+    Failed,
+}
+
+impl CoveredSales {
+    /// The sum, when there is one to compare.
+    pub fn sales(self) -> Option<Decimal> {
+        match self {
+            CoveredSales::Sales(sum) => Some(sum),
+            _ => None,
+        }
+    }
 }
 
 /// The terms shown before a back-filing is approved.

@@ -209,7 +209,34 @@ pub struct NexusFilter {
     pub state_code_in: Vec<String>,
     pub country_code_in: Vec<String>,
     pub collected_tax_nexus_met: Option<bool>,
+    /// Kept on this side: only the jurisdictions in this standing, judged from the economic
+    /// nexus, the physical presences and the registrations read together (see
+    /// `rules::attention::standings`): the Overview's exposed tile opens this list. A
+    /// jurisdiction with no economic nexus record is shown as a row of its own.
+    pub standing: Option<super::Standing>,
     pub order_by: Vec<Sort>,
+}
+
+impl NexusFilter {
+    /// Whether part of the filter is kept on this side (the standing): the list is then read
+    /// whole and judged here.
+    pub fn is_local(&self) -> bool {
+        self.standing.is_some()
+    }
+
+    /// Every row served for a standing was judged where it was read (it takes three lists,
+    /// not one row): nothing more is dropped here.
+    pub fn keeps(&self, _row: &super::Nexus) -> bool {
+        true
+    }
+
+    /// The filter without what is kept on this side: what the service is asked.
+    pub fn remote(&self) -> NexusFilter {
+        NexusFilter {
+            standing: None,
+            ..self.clone()
+        }
+    }
 }
 
 impl ListFilter for NexusFilter {
@@ -419,8 +446,9 @@ pub struct FilingFilter {
     /// A return is due after its period ends, so the service is asked for periods ending by
     /// the window's end; the rest is dropped here.
     pub due: Option<DateWindow>,
-    /// Kept on this side: only filings whose tax collected differs from the liability by more
-    /// than this tolerance ("does not add up").
+    /// Kept on this side: only filings the filing check finds do not add up beyond this
+    /// tolerance (tax collected against the liability, sales against the transactions the
+    /// service lists for the return, read beside each page).
     pub not_adding_up: Option<crate::checks::filings::Tolerance>,
     pub order_by: Vec<Sort>,
 }
@@ -432,12 +460,24 @@ impl FilingFilter {
         self.due.is_some() || self.not_adding_up.is_some()
     }
 
+    /// Whether `row` passes the statuses and the part kept on this side: what a count made from
+    /// rows read with a wider query (the Overview's) keeps, so that it is the list the filter
+    /// opens.
+    pub fn holds(&self, row: &Filing) -> bool {
+        (self.status_in.is_empty()
+            || row
+                .status
+                .as_ref()
+                .is_some_and(|s| self.status_in.contains(s)))
+            && self.keeps(row)
+    }
+
     /// Whether `row` passes the part of the filter the service cannot apply.
     pub fn keeps(&self, row: &Filing) -> bool {
         self.due.is_none_or(|w| w.contains(row.due_date))
             && self
                 .not_adding_up
-                .is_none_or(|t| !crate::checks::filings::check(row, None, t).is_empty())
+                .is_none_or(|t| !crate::checks::filings::check(row, t).is_empty())
     }
 }
 

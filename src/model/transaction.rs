@@ -39,6 +39,25 @@ open_enum! {
     }
 }
 
+impl TransactionStatus {
+    /// Whether a transaction in this status counts for tax, in every check (the nexus pace,
+    /// exempt sales against certificates, a filing's sales against its transactions): it was
+    /// made and stands (`PENDING`, `COMMITTED`), or stands and was refunded (`FULLY_REFUNDED`,
+    /// `PARTIALLY_REFUNDED`: the refund is its credit note, which counts against it). A
+    /// `CANCELLED`, `INVALID` or `ARCHIVED` one does not. A status this side does not know, or
+    /// none, counts: a sale is not left out of a check on a word it cannot read.
+    pub fn counts_for_tax(status: Option<&TransactionStatus>) -> bool {
+        !matches!(
+            status,
+            Some(
+                TransactionStatus::Cancelled
+                    | TransactionStatus::Invalid
+                    | TransactionStatus::Archived
+            )
+        )
+    }
+}
+
 open_enum! {
     /// Where the service is in calculating a transaction's tax.
     pub enum ProcessingStatus {

@@ -14,54 +14,7 @@ use rust_decimal::Decimal;
 use super::nexus::{NexusRoute, effective_nexus_status};
 use crate::model::{Nexus, NexusStatus, PhysicalNexus, Registration, RegistrationStatus};
 
-/// What matters about one jurisdiction, most urgent first (the order of the variants is the
-/// order of urgency).
-///
-/// A jurisdiction is *registered* when it has a registration whose status is `REGISTERED`,
-/// `PROCESSING`, `VALIDATING` or `SELF_MANAGED` (see [`is_active`]); what the economic nexus
-/// record says of registration does not count, so the registrations are checked against it.
-///
-/// - `ExposedUnregistered`: not registered, and nexus is met — the economic status reads
-///   `EXPOSED`, `PENDING_REGISTRATION` or `OSS_PENDING_REGISTRATION` (see
-///   [`effective_nexus_status`]: a row whose nexus is met by either route reads `EXPOSED`), or
-///   it reads `REGISTERED`/`OSS_REGISTERED` with nexus met while no registration is active, or a
-///   physical presence is current today.
-/// - `Approaching`: not registered, and the economic status is `APPROACHING`.
-/// - `PhysicalOnly`: not registered, neither exposed nor approaching, and a physical presence is
-///   on record that is not current (it starts later or has ended): a presence to watch, a
-///   registration due when it starts or a look-back when it has ended.
-/// - `Registered`: registered, whatever the nexus.
-/// - `Nothing`: none of the above, a status this side does not know included.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Standing {
-    ExposedUnregistered,
-    Approaching,
-    PhysicalOnly,
-    Registered,
-    Nothing,
-}
-
-impl Standing {
-    /// Every standing, most urgent first.
-    pub const ALL: [Standing; 5] = [
-        Self::ExposedUnregistered,
-        Self::Approaching,
-        Self::PhysicalOnly,
-        Self::Registered,
-        Self::Nothing,
-    ];
-
-    /// The standing in words: "exposed, not registered".
-    pub fn in_words(self) -> &'static str {
-        match self {
-            Self::ExposedUnregistered => "exposed, not registered",
-            Self::Approaching => "approaching",
-            Self::PhysicalOnly => "physical nexus, not current",
-            Self::Registered => "registered",
-            Self::Nothing => "nothing",
-        }
-    }
-}
+pub use crate::model::Standing;
 
 /// Which rule flagged an exposed jurisdiction.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,14 +6,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
-use taxdash::checks::filings::{Check, Tolerance};
+use taxdash::checks::filings::{Finding, Tolerance};
 use taxdash::checks::{Quiet, read_exemption_findings, read_filing_findings};
 use taxdash::model::filters::FilingFilter;
 
 use crate::harness::{Dashboard, Options, TODAY};
 
-/// The ids of the filings whose tax collected differs from their liability.
-async fn collected_findings(d: &Dashboard) -> BTreeSet<String> {
+/// What `taxdash check filings` finds (both comparisons), by the same reader.
+async fn filing_findings(d: &Dashboard) -> Vec<Finding> {
     let (_, findings) = read_filing_findings(
         &d.client,
         &FilingFilter::default(),
@@ -24,10 +24,11 @@ async fn collected_findings(d: &Dashboard) -> BTreeSet<String> {
     .await
     .unwrap();
     findings
-        .into_iter()
-        .filter(|f| f.check == Check::CollectedVsLiability)
-        .map(|f| f.filing_id)
-        .collect()
+}
+
+/// The ids of the filings that do not add up.
+fn ids(findings: &[Finding]) -> BTreeSet<String> {
+    findings.iter().map(|f| f.filing_id.clone()).collect()
 }
 
 fn tab(title: &str) -> char {
@@ -45,18 +46,19 @@ async fn filings_that_do_not_add_up_are_marked_and_filtered() {
         ..Options::default()
     })
     .await;
-    let planted = collected_findings(&d).await;
+    let findings = filing_findings(&d).await;
+    let planted = ids(&findings);
     assert!(
         !planted.is_empty(),
         "the demo plants filings that do not add up"
     );
     d.wait_for("row 1 of").await;
     d.char(tab("Filings"));
-    let screen = d
-        .wait_until("the filing list", Duration::from_secs(10), |s| {
-            s.contains("Filings — every status") && s.contains("row 1 of")
-        })
-        .await;
+    d.wait_until("the filing list", Duration::from_secs(10), |s| {
+        s.contains("Filings — every status") && s.contains("row 1 of")
+    })
+    .await;
+    let screen = d.wait_filings_checked().await;
     assert!(screen.contains("Adds up"), "{screen}");
     assert!(screen.contains("✓"), "{screen}");
 
@@ -95,7 +97,17 @@ async fn filings_that_do_not_add_up_are_marked_and_filtered() {
             s.contains("Transactions covered") && !s.contains("Transactions covered\n")
         })
         .await;
-    assert!(detail.contains("✗ tax collected vs liability:"), "{detail}");
+    // The detail names the same findings the CLI's check does for this filing.
+    let id = planted
+        .iter()
+        .find(|id| detail.contains(&format!("Filings — {id}")))
+        .unwrap_or_else(|| panic!("a filing the check flags: {detail}"));
+    for finding in findings.iter().filter(|f| f.filing_id == *id) {
+        assert!(
+            detail.contains(&format!("✗ {}", finding.check.words())),
+            "{finding:?}: {detail}"
+        );
+    }
     d.wait_until("the sales checked", Duration::from_secs(15), |s| {
         s.contains("match its transactions")
             || s.contains("sales vs its transactions")
@@ -113,7 +125,8 @@ async fn the_overview_counts_the_filings_that_do_not_add_up_and_opens_them() {
         ..Options::default()
     })
     .await;
-    let planted = collected_findings(&d).await;
+    let findings = filing_findings(&d).await;
+    let planted = ids(&findings);
     let screen = d
         .wait_until("the Overview filled", Duration::from_secs(20), |s| {
             s.contains("Overview — updated")
@@ -122,12 +135,18 @@ async fn the_overview_counts_the_filings_that_do_not_add_up_and_opens_them() {
     assert!(screen.contains("Filings that do not add up"), "{screen}");
     let n = planted.len();
     assert!(
-        screen.contains(&format!("{n} collected ≠ liability")),
+        screen.contains(&format!("{n} not adding up")),
         "the tile counts {n}: {screen}"
     );
+    // The largest difference first, as the check computes it.
+    let largest = findings
+        .iter()
+        .max_by_key(|f| f.difference.abs())
+        .expect("a finding");
+    let shown = taxdash::ui::text::money(largest.difference.abs(), largest.currency.as_deref());
     assert!(
-        screen.contains(" USD (−10.0 %)"),
-        "the largest differences: {screen}"
+        screen.contains(&format!("−{shown}")),
+        "the largest difference {largest:?}: {screen}"
     );
     d.command("tile 8");
     let list = d

@@ -268,6 +268,16 @@ impl Dashboard {
         }
     }
 
+    /// Waits until the Filings list's *Adds up* column has a verdict on every row in view (no
+    /// `…` after an amount: the sales of each return's transactions are read as it shows).
+    pub async fn wait_filings_checked(&self) -> String {
+        self.wait_until("every verdict in view", Duration::from_secs(30), |s| {
+            !s.lines()
+                .any(|l| ["USD …", "CAD …", "EUR …"].iter().any(|m| l.contains(m)))
+        })
+        .await
+    }
+
     pub async fn wait_for(&self, text: &str) -> String {
         self.wait_until(text, Duration::from_secs(10), |s| s.contains(text))
             .await

@@ -96,6 +96,7 @@ async fn filings(size: (u16, u16)) -> (Dashboard, String, Vec<String>) {
     d.wait_for("row 1 of").await;
     open_tab(&d, "Filings");
     d.wait_for(&format!("row 1 of {} ", page.total)).await;
+    d.wait_filings_checked().await;
     tokio::time::sleep(Duration::from_millis(150)).await;
     let screen = d.screen();
     (d, screen, amounts)

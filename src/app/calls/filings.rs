@@ -6,10 +6,26 @@ use crate::effect::{FilingCall, FilingReply};
 
 pub(super) async fn execute(client: &Client, call: FilingCall) -> ApiResult<FilingReply> {
     match call {
-        FilingCall::List { filter, page } => client
-            .list_filings(&filter, page)
-            .await
-            .map(FilingReply::Page),
+        FilingCall::List { filter, page } => {
+            let mut answer = client.list_filings(&filter, page).await?;
+            // "Does not add up" judges each row by both comparisons: its transactions are read
+            // beside it before the rows are kept or counted.
+            if filter.not_adding_up.is_some() {
+                crate::checks::read_covered_sales(
+                    client,
+                    &mut answer.items,
+                    crate::clock::today(),
+                    &mut crate::checks::Quiet,
+                )
+                .await?;
+            }
+            Ok(FilingReply::Page(answer))
+        }
+        FilingCall::CoveredSales { ids } => {
+            crate::checks::read_covered_sales_of(client, &ids, &mut crate::checks::Quiet)
+                .await
+                .map(|sales| FilingReply::CoveredSales(ids.into_iter().zip(sales).collect()))
+        }
         FilingCall::Get { id } => client
             .get_filing(&id)
             .await

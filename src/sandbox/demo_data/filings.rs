@@ -278,6 +278,7 @@ fn filing(
             }
             .to_owned(),
         ),
+        covered_sales: crate::model::CoveredSales::NotRead,
     }
 }
 

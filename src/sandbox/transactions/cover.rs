@@ -7,9 +7,10 @@
 
 use chrono::{DateTime, NaiveDate};
 
-use super::{Origin, Transactions, code};
+use super::{Origin, Transactions, code, decode};
 use crate::model::{
-    Customer, Exemption, ExemptionStatus, ExemptionType, TransactionExemptStatus, TransactionType,
+    Customer, Exemption, ExemptionStatus, ExemptionType, TransactionExemptStatus,
+    TransactionStatus, TransactionType,
 };
 
 fn day_of(at: i64) -> NaiveDate {
@@ -104,9 +105,14 @@ impl Transactions {
                 self.rows[i].customer = u32::try_from(pick).unwrap_or(0);
             }
         }
+        // Planted only on sales that count for tax, as the check counts them.
         let exempt_sales: Vec<usize> = exempt_sales
             .into_iter()
             .filter(|&i| exempt_codes.contains(&self.rows[i].exempt))
+            .filter(|&i| {
+                let status = decode(TransactionStatus::KNOWN, self.rows[i].status);
+                TransactionStatus::counts_for_tax(status.as_ref())
+            })
             .collect();
         self.plant(&exempt_sales, &held, customers.len());
     }
@@ -216,7 +222,9 @@ impl Transactions {
                 continue;
             }
             count += 1;
-            if r.purchase {
+            // What the filing check adds up: sales that count for tax, less their credit notes.
+            let status = decode(TransactionStatus::KNOWN, r.status);
+            if r.purchase || !TransactionStatus::counts_for_tax(status.as_ref()) {
                 continue;
             }
             if r.kind == sale {

@@ -5,7 +5,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::checks::filings::{self, Check, Finding, Tolerance};
-use crate::model::{Filing, FilingStatus};
+use crate::model::{CoveredSales, Filing, FilingStatus};
 use crate::ui::panes::marks::{Marked, marker_column};
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -126,14 +126,17 @@ pub fn share(f: &Finding) -> String {
     figure.replacen('-', "\u{2212}", 1)
 }
 
-/// What the check of `f`'s own figures says: `None` when the filing does not send both the
-/// tax collected and the liability, else its findings (empty: it adds up).
+/// What the filing check says of `f` ([`filings::check`]: its tax collected against its
+/// liability, its sales against the transactions read beside it): `None` when it has neither
+/// pair of figures to compare, else its findings (empty: it adds up).
 pub fn adds_up(f: &Filing, tolerance: Tolerance) -> Option<Vec<Finding>> {
-    (f.amount_tax_collected.is_some() && f.total_tax_liability.is_some())
-        .then(|| filings::check(f, None, tolerance))
+    let collected = f.amount_tax_collected.is_some() && f.total_tax_liability.is_some();
+    let sales = f.amount_sales.is_some() && f.covered_sales.sales().is_some();
+    (collected || sales).then(|| filings::check(f, tolerance))
 }
 
-/// `✓`, or `✗ collected −9.1 %` (the marks read without colour).
+/// `✓`, `✗ collected −9.1 %`, or `✗ sales +12.0 % +1` when both figures are off (the marks
+/// read without colour).
 pub fn adds_up_text(findings: &[Finding]) -> String {
     match findings.first() {
         None => "✓".to_owned(),
@@ -142,17 +145,30 @@ pub fn adds_up_text(findings: &[Finding]) -> String {
                 Check::CollectedVsLiability => "collected",
                 Check::SalesVsTransactions => "sales",
             };
-            format!("✗ {what} {}", share(f))
+            let more = match findings.len() {
+                1 => String::new(),
+                n => format!(" +{}", n - 1),
+            };
+            format!("✗ {what} {}{more}", share(f))
         }
     }
 }
 
-/// Whether the filing's tax collected matches its liability, within the `[checks]` tolerance.
+/// The filing check's verdict, within the `[checks]` tolerance: `…` while the transactions it
+/// compares the sales with are read (a difference already found shows at once), `?` when they
+/// could not be.
 fn adds_up_cell<'r>(m: &'r Row, theme: &Theme) -> Line<'r> {
-    match adds_up(&m.row, crate::ui::panes::filing_tolerance()) {
-        None => Line::default(),
-        Some(found) if found.is_empty() => Line::from(Span::styled("✓", theme.status_good)),
-        Some(found) => Line::from(Span::styled(adds_up_text(&found), theme.status_bad)),
+    let f = &m.row;
+    let found = adds_up(f, crate::ui::panes::filing_tolerance());
+    let needs = filings::needs_transactions(f, crate::clock::today());
+    match (found, f.covered_sales) {
+        (Some(found), _) if !found.is_empty() => {
+            Line::from(Span::styled(adds_up_text(&found), theme.status_bad))
+        }
+        (_, CoveredSales::NotRead) if needs => Line::from(Span::styled("…", theme.muted)),
+        (_, CoveredSales::Failed) if needs => Line::from(Span::styled("?", theme.muted)),
+        (Some(_), _) => Line::from(Span::styled("✓", theme.status_good)),
+        (None, _) => Line::default(),
     }
 }
 

@@ -27,27 +27,32 @@ fn yes_no(v: Option<bool>) -> Cell {
     v.map(|b| Line::from(if b { "yes" } else { "no" }))
 }
 
-/// The tax collected against the liability, in words: `✓ tax collected matches the
-/// liability`, or `✗ tax collected vs liability: 1000.00 against 1100.00 (-100.00, -9.09 %)`.
+/// The filing check's verdict in words (the one the list's column shows): `✓ adds up`, or each
+/// finding: `✗ tax collected vs liability: 1000.00 against 1100.00 (-100.00, -9.09 %)`.
 fn adds_up(f: &Filing, theme: &Theme) -> Cell {
     let found = super::columns::adds_up(f, crate::ui::panes::filing_tolerance())?;
-    Some(match found.first() {
-        None => Line::from(Span::styled(
-            "✓ tax collected matches the liability",
-            theme.status_good,
-        )),
-        Some(finding) => Line::from(Span::styled(
-            format!("✗ {}", finding.words()),
-            theme.status_bad,
-        )),
+    Some(if found.is_empty() {
+        let what = if f.covered_sales.sales().is_some() {
+            "✓ tax collected matches the liability, sales match its transactions"
+        } else {
+            "✓ tax collected matches the liability"
+        };
+        Line::from(Span::styled(what, theme.status_good))
+    } else {
+        let words: Vec<String> = found.iter().map(|x| format!("✗ {}", x.words())).collect();
+        Line::from(Span::styled(words.join("; "), theme.status_bad))
     })
 }
 
 /// The filing's sales against the transactions it covers, in words, as the first row of the
-/// list of those transactions.
+/// list of those transactions: the same check as the list's, on the transactions just read.
 pub fn sales_row(f: &Filing, transactions: &[crate::model::Transaction]) -> (String, String) {
     let tolerance = crate::ui::panes::filing_tolerance();
-    let found = crate::checks::filings::check(f, Some(transactions), tolerance);
+    let read = Filing {
+        covered_sales: crate::checks::filings::covered_sales(transactions),
+        ..f.clone()
+    };
+    let found = crate::checks::filings::check(&read, tolerance);
     let sales = found
         .iter()
         .find(|x| x.check == crate::checks::filings::Check::SalesVsTransactions);

@@ -143,7 +143,7 @@ pub fn filter_of(values: &FormValues, today: NaiveDate, tolerance: Tolerance) ->
     let due = match values.text("due") {
         Some("overdue") => {
             if status_in.is_empty() {
-                status_in = FilingStatus::NOT_FILED.to_vec();
+                status_in = FilingStatus::TO_FILE.to_vec();
             }
             Some(DateWindow::before(today))
         }
@@ -240,7 +240,7 @@ mod tests {
             today(),
             Tolerance::default(),
         );
-        assert_eq!(filter.status_in, FilingStatus::NOT_FILED.to_vec());
+        assert_eq!(filter.status_in, FilingStatus::TO_FILE.to_vec());
         assert_eq!(
             filter.due,
             Some(DateWindow::new(None, NaiveDate::from_ymd_opt(2026, 11, 23)))
@@ -248,7 +248,7 @@ mod tests {
         assert!(filter.is_local());
         assert_eq!(
             describe(&filter),
-            "overdue (due before 2026-11-24), UNFILED or FILING or PAUSED"
+            "overdue (due before 2026-11-24), UNFILED or FILING"
         );
         // Statuses chosen by the user stay as chosen.
         let chosen = filter_of(

@@ -26,7 +26,7 @@ use self::results::{Bulk, BulkReport, filings_noun};
 use crate::effect::Goto;
 use crate::effect::{Call, Failure, FailureKind, Reply};
 use crate::model::filters::FilingFilter;
-use crate::model::{Filing, FilingStatus};
+use crate::model::{CoveredSales, Filing, FilingStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::detail_lists;
@@ -130,19 +130,27 @@ pub enum Op {
     /// A filing read again after a bulk action went through for it.
     Refresh,
     Options,
+    /// The transactions of these rows in view, for their sales (the filing check's second
+    /// comparison).
+    Sales {
+        ids: Vec<String>,
+    },
 }
 
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record | Op::Transactions => Scope::Detail,
-            Op::Bulk { .. } | Op::Refresh | Op::Options => Scope::Pane,
+            Op::Bulk { .. } | Op::Refresh | Op::Options | Op::Sales { .. } => Scope::Pane,
         }
     }
 }
 
 /// The title of the transactions a return covers, under its detail.
 const COVERED: &str = "Transactions covered";
+
+/// Rows whose transactions are asked for in one call (the rows in view, at most).
+const SALES_AT_ONCE: usize = 50;
 
 /// What is the Filings pane's own.
 #[derive(Default)]
@@ -250,6 +258,63 @@ impl Filings {
             _ => return false,
         }
         true
+    }
+
+    /// Asks for the transactions of the rows in view whose verdict waits for them, unless such
+    /// a call is on its way: the list shows at once, and its *Adds up* column fills in.
+    fn read_sales_in_view(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if parts.requests.any(|op| matches!(op, Op::Sales { .. })) {
+            return;
+        }
+        let today = crate::clock::today();
+        let table = parts.list.table();
+        let from = table.offset();
+        let ids: Vec<String> = (from..from + u64::from(table.visible_rows()))
+            .filter_map(|i| table.row(i))
+            .filter(|m| crate::checks::filings::is_pending(&m.row, today))
+            .map(|m| m.row.id.clone())
+            .take(SALES_AT_ONCE)
+            .collect();
+        if !ids.is_empty() {
+            let call = Call::Filings(FilingCall::CoveredSales { ids: ids.clone() });
+            parts.requests.call(ctx, call, Op::Sales { ids });
+        }
+    }
+
+    /// Files the sales read for rows (`Failed` for each when the reading failed, so that they
+    /// are not asked again until the list is).
+    fn sales_read(
+        ids: &[String],
+        result: Result<Reply, Failure>,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        let sales: Vec<(String, CoveredSales)> = match result {
+            Ok(Reply::Filings(FilingReply::CoveredSales(sales))) => sales,
+            Ok(reply) => {
+                unexpected("the filings' transactions", &reply, ctx);
+                return;
+            }
+            Err(failure) => {
+                ctx.notify(
+                    Level::Error,
+                    format!(
+                        "Could not read the transactions of {} to check their sales: {}",
+                        filings_noun(ids.len()),
+                        failure.message
+                    ),
+                );
+                ids.iter()
+                    .map(|id| (id.clone(), CoveredSales::Failed))
+                    .collect()
+            }
+        };
+        for (id, covered) in sales {
+            parts.list.update(&id, |m| m.row.covered_sales = covered);
+            if let Some(d) = parts.screen.detail_mut().filter(|d| d.record.id == id) {
+                d.record.covered_sales = covered;
+            }
+        }
     }
 
     /// The answer to a bulk action.
@@ -448,6 +513,7 @@ impl PaneSpec for Filings {
     ) {
         match (op, result) {
             (Op::Bulk { action, ids }, result) => Self::bulk_done(action, &ids, result, parts, ctx),
+            (Op::Sales { ids }, result) => Self::sales_read(&ids, result, parts, ctx),
             (Op::Options, result) => {
                 let Some(FilingDialog::Options(view)) = parts
                     .own_overlays_mut()
@@ -478,6 +544,12 @@ impl PaneSpec for Filings {
             }
             (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
+                    // What was read here is what the list's verdict compares: both say it.
+                    let covered = crate::checks::filings::covered_sales(&list);
+                    d.record.covered_sales = covered;
+                    parts
+                        .list
+                        .update(&d.record.id, |m| m.row.covered_sales = covered);
                     let mut related = detail_lists::transactions(COVERED, &list);
                     if let Ok(rows) = &mut related.rows {
                         rows.insert(0, detail::sales_row(&d.record, &list));
@@ -494,6 +566,11 @@ impl PaneSpec for Filings {
             (Op::Record | Op::Refresh, Ok(reply)) => unexpected("the filing", &reply, ctx),
             (Op::Record | Op::Refresh, Err(failure)) => ctx.notify(Level::Error, failure.message),
         }
+    }
+
+    fn tick(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        Self::read_sales_in_view(parts, ctx);
+        false
     }
 
     fn commands(&self) -> Vec<&'static str> {

@@ -413,6 +413,7 @@ list_spec! {
         describe: describe_economic,
         form: economic_form,
         filter_of: |values, _current| economic_of(values),
+        kept_here: NexusFilter::is_local, NexusFilter::keeps,
     }
 }
 

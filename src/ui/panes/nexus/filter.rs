@@ -83,6 +83,12 @@ pub fn describe_physical(filter: &PhysicalNexusFilter) -> String {
 /// A one-line summary of an economic filter.
 pub fn describe_economic(filter: &NexusFilter) -> String {
     let parts: Vec<String> = [
+        filter.standing.map(|s| {
+            format!(
+                "{} (nexus, physical presence and registrations read together)",
+                s.in_words()
+            )
+        }),
         (!filter.status_in.is_empty())
             .then(|| format!("status {}", either(&filter.status_in, NexusStatus::as_str))),
         filter.state_code.as_ref().map(|s| format!("state {s}")),

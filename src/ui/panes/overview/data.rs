@@ -163,9 +163,11 @@ pub mod filters {
     use crate::model::{NexusStatus, RegistrationStatus};
     use crate::ui::panes::exemptions::filter::{expired, expiring};
 
+    /// The jurisdictions exposed and not registered: judged from nexus, physical presences and
+    /// registrations together, as the tile counts them.
     pub fn exposed() -> NexusFilter {
         NexusFilter {
-            status_in: vec![NexusStatus::Exposed, NexusStatus::PendingRegistration],
+            standing: Some(crate::model::Standing::ExposedUnregistered),
             ..NexusFilter::default()
         }
     }
@@ -179,7 +181,7 @@ pub mod filters {
 
     pub fn overdue_filings(today: NaiveDate) -> FilingFilter {
         FilingFilter {
-            status_in: FilingStatus::NOT_FILED.to_vec(),
+            status_in: FilingStatus::TO_FILE.to_vec(),
             due: Some(DateWindow::before(today)),
             ..FilingFilter::default()
         }
@@ -188,13 +190,14 @@ pub mod filters {
     /// Returns not filed, due from today to 30 days ahead.
     pub fn due_soon(today: NaiveDate) -> FilingFilter {
         FilingFilter {
-            status_in: FilingStatus::NOT_FILED.to_vec(),
+            status_in: FilingStatus::TO_FILE.to_vec(),
             due: Some(DateWindow::within_next(today, 30)),
             ..FilingFilter::default()
         }
     }
 
-    /// Filings whose tax collected differs from the liability by more than `tolerance`.
+    /// Filings that do not add up by the filing check (tax collected against the liability,
+    /// sales against the transactions read beside each) beyond `tolerance`.
     pub fn not_adding_up(tolerance: crate::checks::filings::Tolerance) -> FilingFilter {
         FilingFilter {
             not_adding_up: Some(tolerance),
@@ -324,7 +327,7 @@ impl Data {
             Ask::Balances => FilingCall::List {
                 filter: FilingFilter {
                     order_by: vec![Sort::desc("end_date")],
-                    ..FilingFilter::default()
+                    ..filters::not_adding_up(crate::ui::panes::filing_tolerance())
                 },
                 page: many,
             }

@@ -205,9 +205,7 @@ fn exposed(data: &Data) -> Tile {
             label: "jurisdictions",
             count,
             goto: Goto::nexus(filters::exposed()),
-            caveat: Some(
-                "Nexus lists every EXPOSED or PENDING_REGISTRATION jurisdiction; the Overview also checks registrations and physical presence",
-            ),
+            caveat: None,
             urgent: true,
         }],
         items,
@@ -311,9 +309,14 @@ fn filing_item(f: &Filing, today: chrono::NaiveDate) -> Item {
         .due_date
         .map(|d| format!(" · due {}", d.format("%m-%d")))
         .unwrap_or_default();
+    let paused = f.status == Some(FilingStatus::Paused);
+    let state = if paused { " · paused" } else { "" };
     Item {
-        text: format!("{place} {}{due}{amount}", period(f.start_date, f.end_date)),
-        urgent: f.due_date.is_some_and(|d| d < today),
+        text: format!(
+            "{place} {}{state}{due}{amount}",
+            period(f.start_date, f.end_date)
+        ),
+        urgent: !paused && f.due_date.is_some_and(|d| d < today),
     }
 }
 
@@ -321,12 +324,14 @@ fn filings(data: &Data) -> Tile {
     let today = data.today;
     let overdue = filters::overdue_filings(today);
     let soon = filters::due_soon(today);
-    let not_filed = |f: &Filing| f.status.as_ref().is_none_or(|s| *s != FilingStatus::Filed);
+    let paused = filters::paused();
+    // Each return once: overdue and due soon count the ones still to be filed, paused the
+    // paused ones (their lines say so).
     let mut urgent: Vec<&Filing> = data
         .filings
         .rows()
         .iter()
-        .filter(|f| not_filed(f) && (overdue.keeps(f) || soon.keeps(f)))
+        .filter(|f| overdue.holds(f) || soon.holds(f) || paused.holds(f))
         .collect();
     urgent.sort_by_key(|f| f.due_date);
     Tile {
@@ -334,14 +339,14 @@ fn filings(data: &Data) -> Tile {
         entries: vec![
             Entry {
                 label: "overdue",
-                count: Count::of(&data.filings, |f| overdue.keeps(f)),
+                count: Count::of(&data.filings, |f| overdue.holds(f)),
                 goto: Goto::filings(overdue.clone()),
                 caveat: None,
                 urgent: true,
             },
             Entry {
                 label: "due in 30 days",
-                count: Count::of(&data.filings, |f| soon.keeps(f)),
+                count: Count::of(&data.filings, |f| soon.holds(f)),
                 goto: Goto::filings(soon.clone()),
                 caveat: None,
                 urgent: false,
@@ -349,7 +354,7 @@ fn filings(data: &Data) -> Tile {
             Entry {
                 label: "paused",
                 count: Count::total(&data.paused),
-                goto: Goto::filings(filters::paused()),
+                goto: Goto::filings(paused.clone()),
                 caveat: None,
                 urgent: false,
             },
@@ -398,7 +403,7 @@ fn not_adding_up(data: &Data) -> Tile {
         .rows()
         .iter()
         .flat_map(|f| {
-            crate::checks::filings::check(f, None, tolerance)
+            crate::checks::filings::check(f, tolerance)
                 .into_iter()
                 .map(move |x| (x, f))
         })
@@ -407,8 +412,8 @@ fn not_adding_up(data: &Data) -> Tile {
     Tile {
         title: "Filings that do not add up",
         entries: vec![Entry {
-            label: "collected ≠ liability",
-            count: Count::of(&data.balances, |f| filter.keeps(f)),
+            label: "not adding up",
+            count: Count::of(&data.balances, |f| filter.holds(f)),
             goto: Goto::filings(filter.clone()),
             caveat: None,
             urgent: false,
