@@ -379,6 +379,7 @@ impl ListQuery {
                 country_code_in: countries,
                 tax_type_in: m.values(Flag::TaxType, TaxType::KNOWN, |s| s.as_str())?,
                 order_by,
+                ..RegistrationFilter::default()
             }),
             Resource::PhysicalNexus => ListQuery::PhysicalNexus(PhysicalNexusFilter {
                 country_code: m.at_most_one(Flag::Country, countries)?,
@@ -552,6 +553,8 @@ impl ListQuery {
             ListQuery::Exemptions(f) => f.is_local(),
             ListQuery::Filings(f) => f.is_local(),
             ListQuery::Nexus(f) => f.is_local(),
+            ListQuery::Registrations(f) => f.is_local(),
+            ListQuery::Transactions(f) => f.is_local(),
             _ => false,
         }
     }

@@ -447,7 +447,7 @@ async fn fetch(
     };
     let judged_keeps = |id: &str| judged.as_ref().is_none_or(|ids| ids.contains(id));
     let rendered = match &*query {
-        ListQuery::Registrations(_) => rows.render::<Registration>(raw, |_| true),
+        ListQuery::Registrations(f) => rows.render::<Registration>(raw, |row| f.keeps(row)),
         ListQuery::Filings(f) => rows.render::<Filing>(raw, |row| {
             if judged.is_some() {
                 judged_keeps(&row.id)
@@ -459,7 +459,7 @@ async fn fetch(
         ListQuery::Nexus(_) => rows.render::<Nexus>(raw, |row| judged_keeps(&row.id)),
         ListQuery::Exemptions(f) => rows.render::<Exemption>(raw, |row| f.keeps(row)),
         ListQuery::Customers(_) => rows.render::<Customer>(raw, |_| true),
-        ListQuery::Transactions(_) => rows.render::<Transaction>(raw, |_| true),
+        ListQuery::Transactions(f) => rows.render::<Transaction>(raw, |row| f.keeps(row)),
         ListQuery::Products(_) => rows.render::<Product>(raw, |_| true),
     };
     rendered

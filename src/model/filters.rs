@@ -179,7 +179,33 @@ pub struct RegistrationFilter {
     pub filing_frequency_in: Vec<FilingFrequency>,
     pub country_code_in: Vec<String>,
     pub tax_type_in: Vec<TaxType>,
+    /// Kept on this side (the service has no filter for it): only registrations the service
+    /// says are to be marked as collecting.
+    pub to_mark_as_collecting: bool,
+    /// Kept on this side (the service has no filter for it): only registrations missing
+    /// portal credentials.
+    pub missing_credentials: bool,
     pub order_by: Vec<Sort>,
+}
+
+impl RegistrationFilter {
+    /// Whether part of the filter is kept on this side: every page is read and the rows passed
+    /// through [`RegistrationFilter::keeps`].
+    pub fn is_local(&self) -> bool {
+        self.to_mark_as_collecting || self.missing_credentials
+    }
+
+    /// Whether `row` passes the part of the filter the service cannot apply.
+    pub fn keeps(&self, row: &super::Registration) -> bool {
+        (!self.to_mark_as_collecting || row.needs_mark_as_collecting == Some(true))
+            && (!self.missing_credentials || row.has_all_credentials == Some(false))
+    }
+
+    /// Whether `row` passes the statuses and the part kept on this side (see
+    /// [`FilingFilter::holds`]).
+    pub fn holds(&self, row: &super::Registration) -> bool {
+        (self.status_in.is_empty() || self.status_in.contains(&row.status)) && self.keeps(row)
+    }
 }
 
 impl ListFilter for RegistrationFilter {
@@ -382,7 +408,22 @@ pub struct TransactionFilter {
     pub date_from: Option<NaiveDate>,
     /// `date__lte`.
     pub date_to: Option<NaiveDate>,
+    /// Kept on this side: only these transactions (the ones the Overview has seen queued for
+    /// over a minute: the service tells no creation time). Empty: no such filter.
+    pub only_ids: Vec<String>,
     pub order_by: Vec<Sort>,
+}
+
+impl TransactionFilter {
+    /// Whether part of the filter is kept on this side.
+    pub fn is_local(&self) -> bool {
+        !self.only_ids.is_empty()
+    }
+
+    /// Whether `row` passes the part of the filter the service cannot apply.
+    pub fn keeps(&self, row: &super::Transaction) -> bool {
+        self.only_ids.is_empty() || self.only_ids.contains(&row.id)
+    }
 }
 
 impl ListFilter for TransactionFilter {

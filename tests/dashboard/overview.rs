@@ -290,23 +290,24 @@ async fn choosing_a_count_opens_its_list_with_the_same_filter() {
     );
     assert!(filings.contains(" 7 Filings"), "{filings}");
 
-    // A count the service cannot filter by opens the whole list, and the footer says so.
+    // A count the service cannot filter by opens a list kept here by the same rule.
     d.char('1');
-    complete(&d).await;
+    let screen = complete(&d).await;
+    let collecting = count(&screen, "to mark as collecting");
     // From overdue (kept from before): due in 30 days → paused → awaiting clarification → to
     // mark as collecting.
     for _ in 0..4 {
         d.key(KeyCode::Down);
     }
     d.key(KeyCode::Enter);
-    let all = d
-        .wait_until("every registration", Duration::from_secs(15), |s| {
-            s.contains("Registrations — ") && s.contains("row 1 of")
+    let kept = d
+        .wait_until("the registrations to mark", Duration::from_secs(15), |s| {
+            s.contains("Registrations — to mark as collecting: ") && s.contains("checked")
         })
         .await;
     assert!(
-        all.contains("no filter for registrations to mark as collecting"),
-        "{all}"
+        kept.contains(&format!("to mark as collecting: {collecting} of ")),
+        "{kept}"
     );
 
     // `:tile N` opens a tile's first count: the approaching jurisdictions in Nexus.

@@ -428,8 +428,16 @@ fn not_adding_up(data: &Data) -> Tile {
 
 fn registrations(data: &Data) -> Tile {
     let regs = &data.registrations;
-    let status_is = |s: RegistrationStatus| move |r: &crate::model::Registration| r.status == s;
-    let all = crate::model::filters::RegistrationFilter::default();
+    let awaiting = filters::registrations(RegistrationStatus::AwaitingClarification);
+    let deregistering = filters::registrations(RegistrationStatus::Deregistering);
+    let collecting = crate::model::filters::RegistrationFilter {
+        to_mark_as_collecting: true,
+        ..Default::default()
+    };
+    let credentials = crate::model::filters::RegistrationFilter {
+        missing_credentials: true,
+        ..Default::default()
+    };
     let items = regs
         .rows()
         .iter()
@@ -458,37 +466,29 @@ fn registrations(data: &Data) -> Tile {
         entries: vec![
             Entry {
                 label: "awaiting clarification",
-                count: Count::of(regs, status_is(RegistrationStatus::AwaitingClarification)),
-                goto: Goto::registrations(filters::registrations(
-                    RegistrationStatus::AwaitingClarification,
-                )),
+                count: Count::of(regs, |r| awaiting.holds(r)),
+                goto: Goto::registrations(awaiting.clone()),
                 caveat: None,
                 urgent: true,
             },
             Entry {
                 label: "to mark as collecting",
-                count: Count::of(regs, |r| r.needs_mark_as_collecting == Some(true)),
-                goto: Goto::registrations(all.clone()),
-                caveat: Some(
-                    "the service has no filter for registrations to mark as collecting: Registrations shows them all",
-                ),
+                count: Count::of(regs, |r| collecting.holds(r)),
+                goto: Goto::registrations(collecting.clone()),
+                caveat: None,
                 urgent: false,
             },
             Entry {
                 label: "missing credentials",
-                count: Count::of(regs, |r| r.has_all_credentials == Some(false)),
-                goto: Goto::registrations(all),
-                caveat: Some(
-                    "the service has no filter for missing credentials: Registrations shows them all",
-                ),
+                count: Count::of(regs, |r| credentials.holds(r)),
+                goto: Goto::registrations(credentials.clone()),
+                caveat: None,
                 urgent: false,
             },
             Entry {
                 label: "deregistering",
-                count: Count::of(regs, status_is(RegistrationStatus::Deregistering)),
-                goto: Goto::registrations(filters::registrations(
-                    RegistrationStatus::Deregistering,
-                )),
+                count: Count::of(regs, |r| deregistering.holds(r)),
+                goto: Goto::registrations(deregistering.clone()),
                 caveat: None,
                 urgent: false,
             },
@@ -588,10 +588,18 @@ fn transactions(data: &Data) -> Tile {
             Entry {
                 label: "queued over a minute",
                 count: Count::of(&data.queued, stuck),
-                goto: Goto::transactions(filters::processing(ProcessingStatus::Queued)),
-                caveat: Some(
-                    "Transactions lists every QUEUED one, however recent (the service tells no creation time: the Overview counts those it has seen queued for a minute)",
-                ),
+                goto: Goto::transactions(crate::model::filters::TransactionFilter {
+                    // The service tells no creation time: the ones seen queued for a minute.
+                    only_ids: data
+                        .queued
+                        .rows()
+                        .iter()
+                        .filter(|t| stuck(t))
+                        .map(|t| t.id.clone())
+                        .collect(),
+                    ..filters::processing(ProcessingStatus::Queued)
+                }),
+                caveat: None,
                 urgent: false,
             },
         ],

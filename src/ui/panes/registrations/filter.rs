@@ -85,7 +85,7 @@ pub fn filter_of(values: &FormValues) -> RegistrationFilter {
         tax_type_in: text("tax_type")
             .map(|s| vec![TaxType::parse(&s)])
             .unwrap_or_default(),
-        order_by: Vec::new(),
+        ..RegistrationFilter::default()
     }
 }
 
@@ -109,6 +109,12 @@ pub fn describe(filter: &RegistrationFilter) -> String {
     }
     if let Some(t) = filter.tax_type_in.first() {
         parts.push(format!("tax type {t}"));
+    }
+    if filter.to_mark_as_collecting {
+        parts.push("to mark as collecting".into());
+    }
+    if filter.missing_credentials {
+        parts.push("missing credentials".into());
     }
     if parts.is_empty() {
         "all registrations".into()

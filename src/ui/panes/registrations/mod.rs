@@ -50,6 +50,7 @@ list_spec! {
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
+        kept_here: RegistrationFilter::is_local, RegistrationFilter::keeps,
     }
 }
 

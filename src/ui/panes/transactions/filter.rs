@@ -168,6 +168,12 @@ pub fn describe(filter: &TransactionFilter) -> String {
     if let Some(q) = &filter.search_query {
         parts.push(format!("matching \"{q}\""));
     }
+    if !filter.only_ids.is_empty() {
+        parts.push(format!(
+            "the {} seen queued for over a minute",
+            filter.only_ids.len()
+        ));
+    }
     if let Some(s) = &filter.status {
         parts.push(format!("status {s}"));
     }

@@ -55,6 +55,7 @@ list_spec! {
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
+        kept_here: TransactionFilter::is_local, TransactionFilter::keeps,
         default_sort: Sort { key: "date", descending: true },
     }
 }
