@@ -38,7 +38,7 @@ fn the_list_opens_newest_first_over_the_last_12_months_and_sorts_on_the_service(
     };
     assert_eq!(filter.order_by, [Sort::desc("date")], "newest first");
     assert!(h.pane.subtitle().starts_with("last 12 months"));
-    assert!(h.pane.subtitle().ends_with("sorted by date (descending)"));
+    assert!(h.pane.subtitle().ends_with("sorted by date ▼"));
     h.action(Action::SortReverse);
     let Call::Transactions(TransactionCall::List { filter, .. }) = h.only_call().1 else {
         panic!("a page call");
@@ -50,6 +50,12 @@ fn the_list_opens_newest_first_over_the_last_12_months_and_sorts_on_the_service(
         panic!("a page call: {call:?}");
     };
     assert_eq!(filter.order_by, [Sort::asc("customer_name")]);
+    // Said with the column's title, never its field's name.
+    assert!(
+        h.pane.subtitle().ends_with("sorted by customer ▲"),
+        "{}",
+        h.pane.subtitle()
+    );
 }
 
 #[test]

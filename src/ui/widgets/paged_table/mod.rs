@@ -66,17 +66,6 @@ pub struct Sort {
     pub descending: bool,
 }
 
-impl std::fmt::Display for Sort {
-    /// `date`, or `date (descending)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key)?;
-        if self.descending {
-            f.write_str(" (descending)")?;
-        }
-        Ok(())
-    }
-}
-
 impl Sort {
     /// The server's `order_by` value: `date` or `-date`.
     pub fn order_by(&self) -> String {

@@ -212,9 +212,11 @@ impl<R> PagedTable<R> {
     fn header_cell<'a>(&self, column: &'a Column<R>, width: u16) -> Cell<'a> {
         let width = usize::from(width);
         let arrow = match self.sort {
-            Some(s) if s.key == column.key && column.sortable() => {
-                Some(if s.descending { "▼" } else { "▲" })
-            }
+            Some(s) if s.key == column.key && column.sortable() => Some(if s.descending {
+                text::DESCENDING
+            } else {
+                text::ASCENDING
+            }),
             _ => None,
         };
         let line = match arrow {

@@ -387,7 +387,7 @@ fn s_cycles_the_sortable_columns_and_capital_s_turns_it_around() {
     );
     let reversed = t.next_sort(&columns, true).unwrap();
     assert_eq!((reversed.key, reversed.descending), ("state", true));
-    assert_eq!(reversed.to_string(), "state (descending)");
+    assert_eq!(reversed.order_by(), "-state");
     let unsortable: Vec<Column<Reg>> = columns.into_iter().filter(|c| !c.sortable()).collect();
     assert!(t.next_sort(&unsortable, false).is_none());
 }
