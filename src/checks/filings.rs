@@ -9,6 +9,7 @@
 //! Transactions add their subtotal (before tax; the total when no subtotal is sent); credit
 //! notes take theirs off; purchases and other types do not count.
 
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -80,7 +81,10 @@ pub struct Finding {
     pub filing_id: String,
     /// `US-CA`, or the country alone.
     pub jurisdiction: String,
+    /// `2026-07-01..2026-09-30`, for scripts; people read [`Finding::period_words`].
     pub period: String,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
     pub status: Option<String>,
     pub check: Check,
     pub expected: Decimal,
@@ -104,6 +108,11 @@ impl Finding {
             self.money(self.expected),
             self.difference()
         )
+    }
+
+    /// The filing's period as every surface writes it: `2026-07-01 – 2026-09-30`.
+    pub fn period_words(&self) -> String {
+        format::period(self.start_date, self.end_date)
     }
 
     /// An amount of this finding, in its filing's currency.
@@ -152,7 +161,9 @@ fn finding(f: &Filing, check: Check, expected: Decimal, actual: Decimal) -> Find
     Finding {
         filing_id: f.id.clone(),
         jurisdiction: jurisdiction(f),
-        period: format::period(f.start_date, f.end_date),
+        period: format!("{}..{}", f.start_date, f.end_date),
+        start_date: f.start_date,
+        end_date: f.end_date,
         status: f.status.as_ref().map(|s| s.as_str().to_owned()),
         check,
         expected,
@@ -248,7 +259,7 @@ mod tests {
             found[0].words(),
             "tax collected vs liability: 1,000.00 USD against 1,100.00 USD (-100.00 USD, -9.0%)"
         );
-        assert_eq!(found[0].period, "2026-09-01 – 2026-09-30");
+        assert_eq!(found[0].period_words(), "2026-09-01 – 2026-09-30");
         assert_eq!(found[0].jurisdiction, "US-CA");
     }
 

@@ -306,7 +306,7 @@ fn print_filings(
             vec![
                 f.filing_id.clone(),
                 f.jurisdiction.clone(),
-                f.period.clone(),
+                f.period_words(),
                 f.status.clone().unwrap_or_default(),
                 f.check.words().to_owned(),
                 f.money(f.expected),

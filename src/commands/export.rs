@@ -150,10 +150,7 @@ fn report(args: &ExportArgs, summary: &ExportSummary) {
 
 /// The closing line: `exported 5 filings (5 of 37 checked, 1 page) to stdout`.
 fn done(args: &ExportArgs, summary: &ExportSummary, target: &str) -> String {
-    let pages = match summary.pages {
-        1 => "1 page".to_owned(),
-        n => format!("{n} pages"),
-    };
+    let pages = crate::model::format::count(summary.pages, "page");
     let read = if summary.rows == summary.checked {
         pages
     } else {

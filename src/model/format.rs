@@ -196,6 +196,12 @@ pub fn utc_time_seconds(t: DateTime<Utc>) -> String {
     t.format("%Y-%m-%d %H:%M:%S UTC").to_string()
 }
 
+/// A point in time to the millisecond, in UTC, for the audit log's own detail (two writes a
+/// second apart must read apart): `2026-11-15 13:04:59.123 UTC`.
+pub fn utc_time_millis(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%d %H:%M:%S%.3f UTC").to_string()
+}
+
 /// The plural of an English noun: `filing` → `filings`, `tax` → `taxes`, `entry` → `entries`.
 /// Only the last word changes: `exempt sale` → `exempt sales`.
 pub fn plural_of(noun: &str) -> String {
@@ -353,6 +359,7 @@ mod tests {
         let t = Timestamp::parse("2024-03-21T21:29:00.684802").unwrap();
         assert_eq!(timestamp(&t), "2024-03-21 21:29 UTC");
         assert_eq!(utc_time_seconds(t.0), "2024-03-21 21:29:00 UTC");
+        assert_eq!(utc_time_millis(t.0), "2024-03-21 21:29:00.684 UTC");
     }
 
     #[test]

@@ -163,7 +163,8 @@ async fn check_exemptions_lists_the_exempt_sales_without_a_certificate() {
     d.wait_for("Transactions — ").await;
     d.command("check exemptions");
     let said = format!(
-        "{checked} exempt sales checked: {} without a valid certificate.",
+        "{} checked: {} without a valid certificate.",
+        taxdash::model::format::count(checked as u64, "exempt sale"),
         findings.len()
     );
     let screen = d
