@@ -201,7 +201,7 @@ async fn the_filings_table_writes_money_and_shares_as_every_surface_does() {
         assert!(row.contains(" USD") || row.contains(" CAD"), "{row}");
     }
     assert!(
-        table.contains(",") && !table.contains(" %"),
+        table.contains(',') && !table.contains(" %"),
         "grouped amounts, one form of share: {table}"
     );
     let summary = table.lines().last().unwrap();

@@ -401,11 +401,17 @@ impl StateMap {
 
     /// The line about the selected cell, at most `width` columns: `CA California · nexus EXPOSED
     /// (economic) · sales 612,400.00 USD of 500,000.00 USD (122.4%) · registration none`. Where it
-    /// is too long the sales read as their share alone (`sales 122.4%`), then the line tightens to
+    /// is too long the sales read as their share alone (`sales 122.4%`), then a presence without
+    /// its date (`physical`), then the line tightens to
     /// `CA EXPOSED · sales 122.4% · reg. none`, and only then is it cut.
     pub fn selected_line(&self, theme: &Theme, width: usize) -> Line<'static> {
         let mut line = Line::default();
-        for wording in [Wording::Full, Wording::Short, Wording::Tight] {
+        for wording in [
+            Wording::Full,
+            Wording::Short,
+            Wording::Undated,
+            Wording::Tight,
+        ] {
             line = self.describe(theme, wording);
             if line.width() <= width {
                 return line;
@@ -459,10 +465,10 @@ impl StateMap {
         };
         spans.push(Span::styled(nexus, style));
         if let Some(since) = j.physical.iter().map(|p| p.start_date).min() {
-            let words = if tight {
-                "physical".to_owned()
-            } else {
+            let words = if matches!(wording, Wording::Full | Wording::Short) {
                 format!("physical since {}", text::date(since))
+            } else {
+                "physical".to_owned()
             };
             spans.extend([sep(), Span::raw(words)]);
         } else if j.standing == Standing::PhysicalOnly {
@@ -491,6 +497,8 @@ enum Wording {
     Full,
     /// The sales as their share of the threshold alone.
     Short,
+    /// Besides, a physical presence without its date.
+    Undated,
     /// Besides, the code without the name, the status without the route, `reg.`.
     Tight,
 }

@@ -59,6 +59,36 @@ fn the_list_opens_newest_first_over_the_last_12_months_and_sorts_on_the_service(
 }
 
 #[test]
+fn a_credit_note_reads_negative_in_the_list_and_its_detail() {
+    let mut h = harness(false);
+    let mut note = transaction("t2", "PARTIAL_CREDIT_NOTE", "PROCESSED");
+    note.total_amount = Some(rust_decimal::Decimal::new(135_600, 2));
+    h.load(
+        vec![transaction("t1", "SALE", "PROCESSED"), note],
+        TransactionReply::Page,
+    );
+    let screen = h.screen(140, 12);
+    let row = |id: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_else(|| panic!("{id} in {screen}"))
+            .to_owned()
+    };
+    assert!(row("ord-t1").contains(" 100.00 USD"), "{screen}");
+    assert!(!row("ord-t1").contains("-100.00"), "{screen}");
+    assert!(row("ord-t2").contains(" -1,356.00 USD"), "{screen}");
+    h.action(Action::Down);
+    h.action(Action::Open);
+    let detail = h.screen(140, 40);
+    let total = detail
+        .lines()
+        .find(|l| l.contains("Total "))
+        .unwrap_or_else(|| panic!("{detail}"));
+    assert!(total.contains("-1,356.00 USD"), "{detail}");
+}
+
+#[test]
 fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
     let mut h = harness(false);
     h.load(

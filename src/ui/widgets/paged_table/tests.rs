@@ -314,6 +314,23 @@ fn long_and_wide_text_is_cut_with_an_ellipsis() {
 }
 
 #[test]
+fn a_number_in_a_cut_cell_is_never_cut_inside_its_digits() {
+    let mut t = PagedTable::new("registrations");
+    t.wants();
+    let with_figure = |id| Reg {
+        state: "TX 1,356.00 USD".into(),
+        ..reg(id)
+    };
+    t.receive(0, 1, page_with(1, 1, with_figure));
+    // 30 wide leaves the State column 13: `TX 1,356.00 …` fits the figure whole.
+    let lines = buffer_lines(&draw(&mut t, 30, 3, &Theme::default()));
+    assert_eq!(lines[1], "      0 TX 1,356.00 … 0.05 USD");
+    // 25 wide leaves it 8: the figure gives way whole, never `TX 1,35…`.
+    let lines = buffer_lines(&draw(&mut t, 25, 3, &Theme::default()));
+    assert_eq!(lines[1], "      0 TX …     0.05 USD");
+}
+
+#[test]
 fn the_selected_row_takes_the_selection_style() {
     let theme = Theme::load("dark", None).unwrap();
     let mut t = loaded(10, 5);
