@@ -6,14 +6,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
-use taxdash::checks::filings::{Check, Tolerance};
+use taxdash::checks::filings::{Check, Finding, Tolerance};
 use taxdash::checks::{Quiet, read_exemption_findings, read_filing_findings};
 use taxdash::model::filters::FilingFilter;
 
 use crate::harness::{Dashboard, Options, TODAY};
 
-/// The ids of the filings whose tax collected differs from their liability.
-async fn collected_findings(d: &Dashboard) -> BTreeSet<String> {
+/// What the filings check finds in the demo, at the default tolerance.
+pub async fn filing_findings(d: &Dashboard) -> Vec<Finding> {
     let (_, findings) = read_filing_findings(
         &d.client,
         &FilingFilter::default(),
@@ -24,13 +24,20 @@ async fn collected_findings(d: &Dashboard) -> BTreeSet<String> {
     .await
     .unwrap();
     findings
+}
+
+/// The ids of the filings whose tax collected differs from their liability.
+async fn collected_findings(d: &Dashboard) -> BTreeSet<String> {
+    filing_findings(d)
+        .await
         .into_iter()
         .filter(|f| f.check == Check::CollectedVsLiability)
         .map(|f| f.filing_id)
         .collect()
 }
 
-fn tab(title: &str) -> char {
+/// The number key of the tab `title`.
+pub fn tab(title: &str) -> char {
     let index = taxdash::ui::panes::all()
         .iter()
         .position(|p| p.title() == title)

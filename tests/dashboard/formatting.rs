@@ -7,22 +7,14 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
-use taxdash::checks::filings::{Check, Finding, Tolerance};
-use taxdash::checks::{Quiet, read_filing_findings};
+use taxdash::checks::filings::{Check, Finding};
 use taxdash::model::filters::{FilingFilter, NexusFilter};
 use taxdash::model::format;
 use taxdash::model::{NexusStatus, PageParams};
 use taxdash::rules::attention::threshold_share;
 
-use crate::harness::{Dashboard, Options, TODAY};
-
-fn tab(title: &str) -> char {
-    let index = taxdash::ui::panes::all()
-        .iter()
-        .position(|p| p.title() == title)
-        .expect("the tab");
-    char::from_digit(index as u32 + 1, 10).expect("a tab number key")
-}
+use crate::checks::{filing_findings, tab};
+use crate::harness::{Dashboard, Options};
 
 /// `36,811.00 USD against 41,228.32 USD (-4,417.32 USD, -10.7%)`: the figures of a finding as
 /// the formatter writes them.
@@ -44,15 +36,7 @@ async fn a_filing_that_does_not_add_up_reads_in_its_detail_as_the_check_writes_i
         ..Options::default()
     })
     .await;
-    let (_, found) = read_filing_findings(
-        &d.client,
-        &FilingFilter::default(),
-        Tolerance::default(),
-        TODAY,
-        &mut Quiet,
-    )
-    .await
-    .unwrap();
+    let found = filing_findings(&d).await;
     let sales = found
         .iter()
         .find(|f| f.check == Check::SalesVsTransactions)

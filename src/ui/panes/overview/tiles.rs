@@ -771,6 +771,15 @@ mod tests {
     }
 
     #[test]
+    fn a_counted_noun_agrees_with_its_count() {
+        let noun = Label::Noun("jurisdiction");
+        assert_eq!(noun.after(&Count::Exact(1)), "jurisdiction");
+        assert_eq!(noun.after(&Count::Exact(0)), "jurisdictions");
+        assert_eq!(noun.after(&Count::AtLeast(500)), "jurisdictions");
+        assert_eq!(Label::Words("overdue").after(&Count::Exact(1)), "overdue");
+    }
+
+    #[test]
     fn counts_on_an_empty_organization_are_zero_not_missing() {
         let mut data = Data::new(day(2026, 11, 24));
         data.nexus = empty();
