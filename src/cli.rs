@@ -254,8 +254,9 @@ pub enum CheckCommand {
         format: CheckFormat,
     },
     /// Every filing: tax collected against the liability, and (for a period that has ended) its
-    /// sales against the transactions the service says it covers. A difference over 5 % and
-    /// over 1 unit of the currency is listed (`[checks]` in the config file changes both).
+    /// sales against the transactions the service says it covers. A difference over 5.0% and
+    /// over 1.00 of the currency is listed, its share cut to one decimal as shown (`[checks]`
+    /// in the config file changes both).
     Filings {
         /// Only periods starting on or after this day.
         #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]

@@ -41,13 +41,7 @@ pub enum Reason {
 impl Reason {
     /// The reason in words: "expired 12 days before the sale".
     pub fn words(&self) -> String {
-        let days = |n: i64| {
-            if n == 1 {
-                "1 day".to_owned()
-            } else {
-                format!("{n} days")
-            }
-        };
+        let days = |n: i64| crate::model::format::count(n.unsigned_abs(), "day");
         match self {
             Reason::NoCertificate => "no certificate".to_owned(),
             Reason::Expired {

@@ -3,14 +3,18 @@
 //!
 //! A difference is flagged when it is over the tolerance's share of the expected figure (5 %
 //! by default) **and** over its amount (one unit of the currency by default): a cent of
-//! rounding on a small return is not a finding, nor is a large return off by a few units.
+//! rounding on a small return is not a finding, nor is a large return off by a few units. The
+//! share is judged as it is shown ([`format::shown_share`], cut at one decimal): a difference
+//! shown as `-5.0%` is never listed against a tolerance of 5 %.
 //! Transactions add their subtotal (before tax; the total when no subtotal is sent); credit
 //! notes take theirs off; purchases, other types, and transactions that do not count for tax
 //! ([`TransactionStatus::counts_for_tax`]: cancelled, invalid, archived) do not count.
 
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::Serialize;
 
+use crate::model::format;
 use crate::model::{
     CoveredSales, Direction, Filing, Transaction, TransactionStatus, TransactionType,
 };
@@ -32,11 +36,27 @@ impl Default for Tolerance {
 }
 
 impl Tolerance {
-    /// Whether `actual` is off `expected` by more than both the share and the amount.
+    /// Whether `actual` is off `expected` by more than both the share and the amount. The share
+    /// is the one shown ([`share_off`]), so a listed difference always reads over the tolerance.
     pub fn exceeded(&self, expected: Decimal, actual: Decimal) -> bool {
         let off = (actual - expected).abs();
-        off > self.amount && off * Decimal::from(100) > self.percent * expected.abs()
+        off > self.amount && share_off(expected, actual).is_none_or(|p| p.abs() > self.percent)
     }
+
+    /// `over 5.0% and over 1.00`, in the currency of each filing.
+    pub fn words(&self) -> String {
+        format!(
+            "over {} and over {}",
+            format::percent(self.percent),
+            format::money(self.amount, None)
+        )
+    }
+}
+
+/// `actual - expected` as a share of `expected`, in percent as shown (cut toward zero at
+/// [`format::SHARE_DECIMALS`]); `None` when nothing was expected.
+pub fn share_off(expected: Decimal, actual: Decimal) -> Option<Decimal> {
+    format::percent_of(actual - expected, expected.abs()).map(format::shown_share)
 }
 
 /// Which comparison a finding is about.
@@ -64,30 +84,53 @@ pub struct Finding {
     pub filing_id: String,
     /// `US-CA`, or the country alone.
     pub jurisdiction: String,
+    /// `2026-07-01..2026-09-30`, for scripts; people read [`Finding::period_words`].
     pub period: String,
+    pub start_date: NaiveDate,
+    pub end_date: NaiveDate,
     pub status: Option<String>,
     pub check: Check,
     pub expected: Decimal,
     pub actual: Decimal,
     /// `actual - expected`.
     pub difference: Decimal,
-    /// The difference as a share of the expected figure, in percent (two places); `None` when
-    /// nothing was expected.
+    /// The difference as a share of the expected figure, in percent as shown (see
+    /// [`share_off`]); `None` when nothing was expected.
     pub percent: Option<Decimal>,
     pub currency: Option<String>,
 }
 
 impl Finding {
-    /// "tax collected vs liability: 1,000.00 against 1,100.00 (-100.00, -9.09 %)".
+    /// "tax collected vs liability: 1,000.00 USD against 1,100.00 USD (-100.00 USD, -9.0%)".
     pub fn words(&self) -> String {
-        let share = self.percent.map(|p| format!(", {p} %")).unwrap_or_default();
+        let share = self.share().map(|p| format!(", {p}")).unwrap_or_default();
         format!(
-            "{}: {} against {} ({:+}{share})",
+            "{}: {} against {} ({}{share})",
             self.check.words(),
-            self.actual,
-            self.expected,
-            self.difference
+            self.money(self.actual),
+            self.money(self.expected),
+            self.difference()
         )
+    }
+
+    /// The filing's period as every surface writes it: `2026-07-01 – 2026-09-30`.
+    pub fn period_words(&self) -> String {
+        format::period(self.start_date, self.end_date)
+    }
+
+    /// An amount of this finding, in its filing's currency.
+    pub fn money(&self, amount: Decimal) -> String {
+        format::money(amount, self.currency.as_deref())
+    }
+
+    /// The difference with its sign and currency: `-100.00 USD`.
+    pub fn difference(&self) -> String {
+        format::money_change(self.difference, self.currency.as_deref())
+    }
+
+    /// The share with its sign: `-9.0%`; `None` when nothing was expected.
+    pub fn share(&self) -> Option<String> {
+        self.percent.map(format::share_change)
     }
 }
 
@@ -123,13 +166,14 @@ fn finding(f: &Filing, check: Check, expected: Decimal, actual: Decimal) -> Find
         filing_id: f.id.clone(),
         jurisdiction: jurisdiction(f),
         period: format!("{}..{}", f.start_date, f.end_date),
+        start_date: f.start_date,
+        end_date: f.end_date,
         status: f.status.as_ref().map(|s| s.as_str().to_owned()),
         check,
         expected,
         actual,
         difference,
-        percent: (!expected.is_zero())
-            .then(|| (difference * Decimal::from(100) / expected.abs()).round_dp(2)),
+        percent: share_off(expected, actual),
         currency: f.currency.clone(),
     }
 }
@@ -213,8 +257,12 @@ mod tests {
         assert!(!t.exceeded(Decimal::from(1000), Decimal::from(998)));
         // 10 % and 100.00.
         assert!(t.exceeded(Decimal::from(1000), Decimal::from(900)));
-        // Exactly 5 % is not over it.
+        // Exactly 5 % is not over it, nor is 5.09 %, shown as 5.0%.
         assert!(!t.exceeded(Decimal::from(1000), Decimal::from(950)));
+        assert!(!t.exceeded(Decimal::from(1000), Decimal::new(94_910, 2)));
+        assert!(!t.exceeded(Decimal::new(299_074, 2), Decimal::new(284_120, 2)));
+        // 5.1 %, shown as 5.1%, is.
+        assert!(t.exceeded(Decimal::from(1000), Decimal::from(949)));
         // Nothing expected, something there.
         assert!(t.exceeded(Decimal::ZERO, Decimal::from(2)));
     }
@@ -226,11 +274,12 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].check, Check::CollectedVsLiability);
         assert_eq!(found[0].difference, Decimal::new(-10000, 2));
-        assert_eq!(found[0].percent, Some(Decimal::new(-909, 2)));
+        assert_eq!(found[0].percent, Some(Decimal::new(-90, 1)));
         assert_eq!(
             found[0].words(),
-            "tax collected vs liability: 1000.00 against 1100.00 (-100.00, -9.09 %)"
+            "tax collected vs liability: 1,000.00 USD against 1,100.00 USD (-100.00 USD, -9.0%)"
         );
+        assert_eq!(found[0].period_words(), "2026-09-01 – 2026-09-30");
         assert_eq!(found[0].jurisdiction, "US-CA");
     }
 
@@ -256,6 +305,18 @@ mod tests {
         // Not read, or listed empty: not compared.
         assert!(check(&f, Tolerance::default()).is_empty());
         assert!(check(&with(&[]), Tolerance::default()).is_empty());
+    }
+
+    #[test]
+    fn a_listed_share_always_reads_over_the_tolerance() {
+        // -149.54 of 2,990.74 is -5.0001 %: shown as -5.0%, so not listed against 5 %.
+        let f = filing("2841.20", "2990.74", "0");
+        assert!(check(&f, Tolerance::default()).is_empty());
+        // -10.714 % is shown, and judged, as -10.7%.
+        let f = filing("3750.00", "4200.00", "0");
+        let found = check(&f, Tolerance::default());
+        assert_eq!(found[0].share().as_deref(), Some("-10.7%"));
+        assert_eq!(Tolerance::default().words(), "over 5.0% and over 1.00");
     }
 
     #[test]

@@ -23,6 +23,7 @@ use chrono::{Datelike, Days, Months, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
+use crate::model::format;
 use crate::model::{Nexus, NexusStatus, PeriodModel, SalesOrTransactions};
 use crate::rules::{EconomicRule, PeriodActivity};
 
@@ -101,7 +102,7 @@ impl Forecast {
             Crossing::Around { on, by } => {
                 format!(
                     "At this pace: crosses around {} ({})",
-                    on.format("%Y-%m"),
+                    format::month(*on),
                     by.word()
                 )
             }
@@ -111,7 +112,11 @@ impl Forecast {
             Crossing::Unknown { reason } => format!("No forecast: {reason}"),
         };
         if let Some(months) = self.predicted_month_from_today {
-            let _ = write!(s, "; the service predicts {months} months from today");
+            let _ = write!(
+                s,
+                "; the service predicts {} from today",
+                format::count(months.unsigned_abs(), "month")
+            );
             if let Some(c) = self.confidence_level {
                 let _ = write!(s, " (confidence {c})");
             }

@@ -120,14 +120,14 @@ fn table(entries: &[Entry], out: &mut dyn Write) -> std::io::Result<()> {
     }
     writeln!(
         out,
-        "{:<19}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  PATH",
-        "STARTED (UTC)", "OUTCOME", "STATUS", "METHOD", "RESOURCE", "RECORD"
+        "{:<23}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  PATH",
+        "STARTED", "OUTCOME", "STATUS", "METHOD", "RESOURCE", "RECORD"
     )?;
     for e in entries {
         writeln!(
             out,
-            "{:<19}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  {}",
-            e.started_at.format("%Y-%m-%d %H:%M:%S"),
+            "{:<23}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  {}",
+            crate::model::format::utc_time_seconds(e.started_at),
             e.outcome.name(),
             e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
             e.method,

@@ -13,6 +13,7 @@ use super::{Context, Failure};
 use crate::checks::{self, Progress};
 use crate::cli::{CheckCommand, CheckFormat, NexusCommand};
 use crate::model::filters::FilingFilter;
+use crate::model::format;
 
 /// Where a check reads from: the profile's service, or (`--demo`) the embedded sandbox.
 pub use super::export::Service;
@@ -49,16 +50,22 @@ impl Drop for Bar {
     }
 }
 
-/// Exit 3 with a line saying what was found, or success.
-fn outcome(found: usize, what: &str) -> Result<(), Failure> {
+/// Exit 3 with a line saying what was found (`what` of the count, in words), or success.
+fn outcome(found: usize, what: impl Fn(u64) -> String) -> Result<(), Failure> {
     if found == 0 {
         Ok(())
     } else {
         Err(Failure {
-            message: format!("{found} {what}"),
+            message: what(found as u64),
             exit_code: u8::try_from(checks::EXIT_FINDINGS).unwrap_or(3),
         })
     }
+}
+
+/// `1 filing figure does not add up`, `3 filing figures do not add up`.
+fn not_adding_up(n: u64, what: &str) -> String {
+    let verb = if n == 1 { "does" } else { "do" };
+    format!("{} {verb} not add up", format::count(n, what))
 }
 
 /// Runs `taxdash check …`.
@@ -88,11 +95,19 @@ pub async fn check(
                         if *format == CheckFormat::Table {
                             let _ = writeln!(
                                 out,
-                                "{checked} exempt sales from {from} to {to} checked, {} without a valid certificate",
-                                found.len()
+                                "{} from {} to {} checked, {} without a valid certificate",
+                                format::count(checked as u64, "exempt sale"),
+                                format::date(*from),
+                                format::date(to),
+                                format::thousands(found.len() as u64)
                             );
                         }
-                        outcome(found.len(), "exempt sales without a valid certificate")
+                        outcome(found.len(), |n| {
+                            format!(
+                                "{} without a valid certificate",
+                                format::count(n, "exempt sale")
+                            )
+                        })
                     }
                     Err(e) => Err(Failure::new(e)),
                 }
@@ -116,13 +131,13 @@ pub async fn check(
                     if *format == CheckFormat::Table {
                         let _ = writeln!(
                             out,
-                            "{checked} filings checked (tolerance {} % and {}), {} figures do not add up",
-                            tolerance.percent,
-                            tolerance.amount,
-                            found.len()
+                            "{} checked (a difference {} is listed), {}",
+                            format::count(checked as u64, "filing"),
+                            tolerance.words(),
+                            not_adding_up(found.len() as u64, "figure")
                         );
                     }
-                    outcome(found.len(), "filing figures do not add up")
+                    outcome(found.len(), |n| not_adding_up(n, "filing figure"))
                 }
                 Err(e) => Err(Failure::new(e)),
             }
@@ -149,10 +164,13 @@ pub async fn nexus(
             print_forecasts(&forecasts, *format, out)
                 .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
             let crossing = forecasts.iter().filter(|f| f.day().is_some()).count();
-            outcome(
-                crossing,
-                "jurisdictions will cross their threshold at this pace",
-            )
+            outcome(crossing, |n| {
+                let their = if n == 1 { "its" } else { "their" };
+                format!(
+                    "{} will cross {their} threshold at this pace",
+                    format::count(n, "jurisdiction")
+                )
+            })
         }
         Err(e) => Err(Failure::new(e)),
     };
@@ -218,17 +236,9 @@ fn print<T: serde::Serialize>(
     }
 }
 
+/// An amount as every table writes it (`41,228.32 USD`); empty when absent.
 fn money(amount: Option<Decimal>, currency: Option<&str>) -> String {
-    let amount = amount.map(|a| {
-        let mut a = a.round_dp(2);
-        a.rescale(2);
-        a
-    });
-    match (amount, currency) {
-        (Some(a), Some(c)) => format!("{a} {c}"),
-        (Some(a), None) => a.to_string(),
-        _ => String::new(),
-    }
+    amount.map_or_else(String::new, |a| format::money(a, currency))
 }
 
 fn print_exemptions(
@@ -254,7 +264,7 @@ fn print_exemptions(
         ],
         |f| {
             vec![
-                f.date.to_string(),
+                format::date(f.date),
                 f.external_id.clone(),
                 f.transaction_id.clone(),
                 f.customer_name
@@ -296,13 +306,13 @@ fn print_filings(
             vec![
                 f.filing_id.clone(),
                 f.jurisdiction.clone(),
-                f.period.clone(),
+                f.period_words(),
                 f.status.clone().unwrap_or_default(),
                 f.check.words().to_owned(),
-                money(Some(f.expected), f.currency.as_deref()),
-                money(Some(f.actual), f.currency.as_deref()),
-                format!("{:+}", f.difference),
-                f.percent.map(|p| format!("{p:+} %")).unwrap_or_default(),
+                f.money(f.expected),
+                f.money(f.actual),
+                f.difference(),
+                f.share().unwrap_or_default(),
             ]
         },
     )
@@ -339,14 +349,12 @@ fn print_forecasts(
                 f.sales_or_transactions.clone().unwrap_or_default(),
                 money(Some(f.sales_so_far), currency),
                 money(f.threshold_sales, currency),
-                f.transactions_so_far.to_string(),
+                format::thousands(f.transactions_so_far),
                 f.threshold_transactions
-                    .map(|t| t.to_string())
+                    .map(format::thousands)
                     .unwrap_or_default(),
                 money(Some(f.pace_sales), currency),
-                f.day()
-                    .map(|d| d.format("%Y-%m").to_string())
-                    .unwrap_or_default(),
+                f.day().map(format::month).unwrap_or_default(),
                 f.words(),
             ]
         },

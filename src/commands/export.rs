@@ -150,18 +150,21 @@ fn report(args: &ExportArgs, summary: &ExportSummary) {
 
 /// The closing line: `exported 5 filings (5 of 37 checked, 1 page) to stdout`.
 fn done(args: &ExportArgs, summary: &ExportSummary, target: &str) -> String {
-    let pages = match summary.pages {
-        1 => "1 page".to_owned(),
-        n => format!("{n} pages"),
-    };
+    use crate::model::format::{count, thousands};
+    let pages = count(summary.pages, "page");
     let read = if summary.rows == summary.checked {
         pages
     } else {
-        format!("{} of {} checked, {pages}", summary.rows, summary.checked)
+        format!(
+            "{} of {} checked, {pages}",
+            thousands(summary.rows),
+            thousands(summary.checked)
+        )
     };
     format!(
         "exported {} {} ({read}) to {target}",
-        summary.rows, args.resource
+        thousands(summary.rows),
+        args.resource
     )
 }
 

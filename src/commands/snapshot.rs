@@ -18,6 +18,7 @@ use crate::history::capture::{Plan, Taken, scope_of, take_snapshot};
 use crate::history::diff::{Diff, Kind, noun};
 use crate::history::snapshot::{Scope, Snapshot};
 use crate::history::{History, HistoryError};
+use crate::model::format;
 use crate::sandbox::{DEMO_CREDENTIALS, Sandbox};
 
 /// The exit code of `watch --exit-on-change` when something changed.
@@ -249,7 +250,7 @@ fn pick(runs: &[Snapshot], since: Option<chrono::NaiveDate>) -> Result<(i64, i64
 }
 
 fn when(s: &Snapshot) -> String {
-    s.taken.format("%Y-%m-%d %H:%M:%S UTC").to_string()
+    format::utc_time_seconds(s.taken)
 }
 
 /// The changes, one a line, under a line naming both snapshots.
@@ -264,8 +265,7 @@ fn print_table(diff: &Diff, out: &mut dyn Write) {
         when(&diff.to),
         match n {
             0 => "no changes".to_owned(),
-            1 => "1 record changed".to_owned(),
-            n => format!("{n} records changed"),
+            n => format!("{} changed", format::count(n as u64, "record")),
         }
     );
     let width = diff
@@ -374,11 +374,7 @@ async fn watch_loop(
 }
 
 fn plural(n: usize) -> String {
-    if n == 1 {
-        "1 record".to_owned()
-    } else {
-        format!("{n} records")
-    }
+    format::count(n as u64, "record")
 }
 
 /// A period as it was written: `1h`, `15m`, `30s`.

@@ -26,6 +26,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::api::Upload;
+use crate::model::format;
 use crate::model::{
     CreditNoteRequest, CustomerTaxRegistrationWrite, CustomerWrite, ExemptionCreate, FieldError,
     LocPart, PhysicalNexusCreate, PhysicalNexusUpdate, TransactionCreate,
@@ -246,9 +247,8 @@ impl Report {
     pub fn summary(&self, resource: ImportResource) -> String {
         let failing = self.failing_rows().len();
         let mut line = format!(
-            "{} {} of {resource}: {} ready",
-            self.rows,
-            plural(self.rows, "row", "rows"),
+            "{} of {resource}: {} ready",
+            format::count(self.rows as u64, "row"),
             self.planned.len(),
         );
         if failing > 0 {
@@ -263,17 +263,13 @@ impl Report {
                 .collect();
             let _ = write!(
                 line,
-                " ({total} {}: {})",
-                plural(total, "problem", "problems"),
+                " ({}: {})",
+                format::count(total as u64, "problem"),
                 columns.join(", ")
             );
         }
         line
     }
-}
-
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }
 
 /// Checks every row of `table` as `resource`: the header (missing and unknown columns), each

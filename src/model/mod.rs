@@ -21,6 +21,7 @@ mod estimate;
 mod exemption;
 mod filing;
 pub mod filters;
+pub mod format;
 mod nexus;
 mod product;
 mod registration;

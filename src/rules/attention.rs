@@ -12,6 +12,7 @@ use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 use super::nexus::{NexusRoute, effective_nexus_status};
+use crate::model::format::percent_of;
 use crate::model::{Nexus, NexusStatus, PhysicalNexus, Registration, RegistrationStatus};
 
 pub use crate::model::Standing;
@@ -199,21 +200,21 @@ fn judge(
     }
 }
 
-/// Sales and transactions as a share of their thresholds, in percent rounded to two decimals:
-/// `(sales, transactions)`, each `None` when the record has no such threshold (absent or zero).
-/// A count or amount the record does not give counts as zero.
+/// Sales and transactions as a share of their thresholds, in percent, exact (every surface
+/// writes it with [`crate::model::format::share`], which cuts and never rounds up): `(sales, transactions)`,
+/// each `None` when the record has no such threshold (absent or zero). A count or amount the
+/// record does not give counts as zero.
 pub fn threshold_share(n: &Nexus) -> (Option<Decimal>, Option<Decimal>) {
-    let share = |current: Decimal, threshold: Decimal| {
-        (current.max(Decimal::ZERO) * Decimal::ONE_HUNDRED / threshold).round_dp(2)
-    };
+    let share =
+        |current: Decimal, threshold: Decimal| percent_of(current.max(Decimal::ZERO), threshold);
     let sales = n
         .threshold_sales
         .filter(|t| *t > Decimal::ZERO)
-        .map(|t| share(n.transactions_amount.unwrap_or_default(), t));
+        .and_then(|t| share(n.transactions_amount.unwrap_or_default(), t));
     let transactions = n
         .threshold_transactions
         .filter(|t| *t > 0)
-        .map(|t| share(n.transaction_count.unwrap_or(0).into(), t.into()));
+        .and_then(|t| share(n.transaction_count.unwrap_or(0).into(), t.into()));
     (sales, transactions)
 }
 
@@ -526,6 +527,16 @@ mod tests {
             &json!({"threshold_sales": 100_000, "threshold_transactions": 0}),
         );
         assert_eq!(threshold_share(&n), (Some(Decimal::ZERO), None));
+        // Exact, so that the one formatter cuts it: 95,864.92 of 100,000 reads 95.8%, not 96.
+        let n = nexus(
+            "US",
+            "MI",
+            "APPROACHING",
+            &json!({"threshold_sales": 100_000, "transactions_amount": "95864.92"}),
+        );
+        let share = threshold_share(&n).0.unwrap();
+        assert_eq!(share, Decimal::new(9_586_492, 5));
+        assert_eq!(crate::model::format::share(share), "95.8%");
         let n = nexus("US", "CA", "APPROACHING", &json!({}));
         assert_eq!(threshold_share(&n), (None, None));
     }

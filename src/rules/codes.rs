@@ -52,6 +52,19 @@ pub fn is_currency(code: &str) -> bool {
     CURRENCIES.binary_search(&code).is_ok()
 }
 
+/// The currency a country's returns are filed in, where taxdash knows it for sure (the
+/// countries the service files in); `None` for any other, which is then shown without one.
+pub fn filing_currency(country: &str) -> Option<&'static str> {
+    match country {
+        "US" => Some("USD"),
+        "CA" => Some("CAD"),
+        "GB" => Some("GBP"),
+        "AU" => Some("AUD"),
+        EU_ONE_STOP_SHOP => Some("EUR"),
+        _ => None,
+    }
+}
+
 /// A short hint for a near miss of a country code, or `None`.
 pub(crate) fn country_hint(code: &str) -> Option<String> {
     let upper = code.trim().to_ascii_uppercase();

@@ -39,7 +39,7 @@ mod transaction;
 mod values;
 
 pub use check::{Check, Checked};
-pub use codes::{EU_ONE_STOP_SHOP, is_country_code, is_currency};
+pub use codes::{EU_ONE_STOP_SHOP, filing_currency, is_country_code, is_currency};
 pub use credentials::{
     CA_CODE, CredentialsRefusal, ID_CODE, credentials_update, missing_registration_details,
 };

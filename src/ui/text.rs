@@ -1,19 +1,22 @@
-//! Text for cells and labels: display-width truncation and padding, wrapping, and the formats of
-//! money, rates, dates and counts.
+//! Text for cells and labels: display-width truncation and padding, and wrapping. The formats of
+//! values (money, shares, rates, dates, timestamps, counts, sort labels) are
+//! [`crate::model::format`]'s, re-exported here for the screens.
 //!
-//! Widths are terminal columns, not bytes or chars: CJK ideographs and most emoji take two.
-//! Money and rates are [`Decimal`]s formatted exactly; no floating point is involved.
+//! Widths are terminal columns, not bytes or chars: CJK ideographs and most emoji take two. A
+//! cut never falls inside a number: the whole number gives way to the `…` instead.
 
 use std::borrow::Cow;
 
-use chrono::NaiveDate;
 use ratatui::layout::Alignment;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use rust_decimal::Decimal;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use crate::model::Timestamp;
+pub use crate::model::format::{
+    ASCENDING, DESCENDING, count, credit, date, minor_digits, money, money_change, month, noun,
+    percent_of, period, rate_percent, share, share_change, sorted_by, thousands, timestamp,
+    utc_time,
+};
 
 /// The mark that ends a truncated text.
 pub const ELLIPSIS: char = '…';
@@ -53,10 +56,53 @@ pub fn truncate(s: &str, width: usize) -> Cow<'_, str> {
         used += w;
         end = i + c.len_utf8();
     }
+    let end = number_start(s, end);
     let mut out = String::with_capacity(end + ELLIPSIS.len_utf8());
     out.push_str(&s[..end]);
     out.push(ELLIPSIS);
     Cow::Owned(out)
+}
+
+/// Where a cut of `s` after byte `end` must fall so that no number is cut inside its digits:
+/// `end` itself when it is not inside one, else the start of that number (with its sign). A
+/// number is a run of digits with its grouping commas and decimal point; a `%` right after it
+/// belongs to it.
+fn number_start(s: &str, end: usize) -> usize {
+    let (kept, rest) = s.split_at(end);
+    let digit_after = |t: &str| t.chars().nth(1).is_some_and(|c| c.is_ascii_digit());
+    let digit_before = |t: &str| {
+        let mut back = t.chars().rev();
+        back.next();
+        back.next().is_some_and(|c| c.is_ascii_digit())
+    };
+    let is_sign = |c: char| matches!(c, '-' | '+' | '\u{2212}');
+    let (Some(prev), Some(next)) = (kept.chars().next_back(), rest.chars().next()) else {
+        return end;
+    };
+    let next_in =
+        next.is_ascii_digit() || next == '%' || (matches!(next, '.' | ',') && digit_after(rest));
+    let prev_in = prev.is_ascii_digit()
+        || (matches!(prev, '.' | ',') && digit_before(kept))
+        || (is_sign(prev) && next.is_ascii_digit());
+    if !(prev_in && next_in) {
+        return end;
+    }
+    let body = kept.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+    match body.chars().next_back() {
+        Some(sign) if is_sign(sign) => {
+            let before = &body[..body.len() - sign.len_utf8()];
+            if before
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric())
+            {
+                before.len()
+            } else {
+                body.len()
+            }
+        }
+        _ => body.len(),
+    }
 }
 
 /// Truncates `s` to `width` columns and pads it with spaces to exactly `width` columns (one less
@@ -107,6 +153,7 @@ pub fn truncate_line(line: Line<'_>, width: usize) -> Line<'_> {
             left -= cw;
             end = i + c.len_utf8();
         }
+        let end = number_start(&span.content, end);
         if end > 0 {
             let kept = match span.content {
                 Cow::Borrowed(s) => Cow::Borrowed(&s[..end]),
@@ -189,94 +236,6 @@ pub fn wrap_line(line: &Line<'_>, width: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// Groups the digits of a whole number in threes: `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    group_digits(&n.to_string())
-}
-
-fn group_digits(digits: &str) -> String {
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Digits after the decimal point of a currency's minor unit (ISO 4217); 2 when not listed.
-pub fn minor_digits(currency: &str) -> u32 {
-    const ZERO: &[&str] = &[
-        "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "VND", "VUV",
-        "XAF", "XOF", "XPF",
-    ];
-    const THREE: &[&str] = &["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"];
-    let code = currency.trim().to_ascii_uppercase();
-    if ZERO.contains(&code.as_str()) {
-        0
-    } else if THREE.contains(&code.as_str()) {
-        3
-    } else {
-        2
-    }
-}
-
-/// Formats `value` with at least `min_scale` decimals and grouped thousands. Digits beyond
-/// `min_scale` are kept (trailing zeros dropped) so nothing is ever rounded away.
-fn decimal(value: Decimal, min_scale: u32) -> String {
-    let mut d = value.normalize();
-    if d.scale() < min_scale {
-        d.rescale(min_scale);
-    }
-    let text = d.abs().to_string();
-    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
-    let mut out = String::with_capacity(text.len() + int.len() / 3 + 1);
-    if d.is_sign_negative() && !d.is_zero() {
-        out.push('-');
-    }
-    out.push_str(&group_digits(int));
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
-}
-
-/// An amount of money: `1,234,567.89 USD`, `-12.50 EUR`, `1,500 JPY`.
-///
-/// At least the currency's minor-unit decimals (two unless the currency has none or three), more
-/// when the amount really has them (`0.125 USD`): the value shown is always exact. Without a
-/// currency the code is left off.
-pub fn money(amount: Decimal, currency: Option<&str>) -> String {
-    let code = currency.map(str::trim).filter(|c| !c.is_empty());
-    let digits = code.map_or(2, minor_digits);
-    let mut out = decimal(amount, digits);
-    if let Some(code) = code {
-        out.push(' ');
-        out.push_str(&code.to_ascii_uppercase());
-    }
-    out
-}
-
-/// A rate given as a fraction, in percent with at least two decimals: `0.0725` → `7.25%`,
-/// `0.08875` → `8.875%`, `0.06` → `6.00%`.
-pub fn rate_percent(rate: Decimal) -> String {
-    let mut out = decimal(rate * Decimal::ONE_HUNDRED, 2);
-    out.push('%');
-    out
-}
-
-/// A calendar date: `2026-11-15`.
-pub fn date(d: NaiveDate) -> String {
-    d.format("%Y-%m-%d").to_string()
-}
-
-/// A point in time to the minute, in UTC: `2026-11-15 13:04 UTC`.
-pub fn timestamp(t: &Timestamp) -> String {
-    t.0.format("%Y-%m-%d %H:%M UTC").to_string()
-}
-
 /// The text of each row of a buffer, wide chars counted once (for tests of widgets).
 #[cfg(test)]
 pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
@@ -297,15 +256,9 @@ pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::str::FromStr;
-
     use ratatui::style::{Color, Stylize};
 
     use super::*;
-
-    fn dec(s: &str) -> Decimal {
-        Decimal::from_str(s).unwrap()
-    }
 
     #[test]
     fn truncate_keeps_text_that_fits() {
@@ -333,6 +286,21 @@ mod tests {
         for w in 0..12 {
             assert!(truncate("株式会社 🎉 Ünïcode", w).width() <= w, "width {w}");
         }
+    }
+
+    #[test]
+    fn a_cut_never_falls_inside_a_number() {
+        // The whole amount gives way rather than showing `1356.`.
+        assert_eq!(truncate("ord-7  SALE  1,356.00 USD", 18), "ord-7  SALE  …");
+        assert_eq!(truncate("1,356.00 USD", 6), "…");
+        assert_eq!(truncate("1,356.00 USD", 10), "1,356.00 …");
+        assert_eq!(truncate("✗ collected -10.7%", 16), "✗ collected …");
+        assert_eq!(truncate("████ 95.8%", 9), "████ …");
+        assert_eq!(truncate("total 12", 7), "total …");
+        // Text without digits is cut as before.
+        assert_eq!(truncate("California", 6), "Calif…");
+        let cut = truncate_line(Line::from(vec!["Due ".bold(), "4,731.00 USD".red()]), 9);
+        assert_eq!(cut.to_string(), "Due …");
     }
 
     #[test]
@@ -368,39 +336,5 @@ mod tests {
         assert_eq!(wrap_line(&Line::from(""), 4).len(), 1);
         let rows = wrap_line(&Line::from("東京都港区"), 5);
         assert!(rows.iter().all(|r| r.width() <= 5));
-    }
-
-    #[test]
-    fn money_is_exact_and_grouped() {
-        assert_eq!(money(dec("1234567.89"), Some("USD")), "1,234,567.89 USD");
-        assert_eq!(money(dec("-1234.5"), Some("eur")), "-1,234.50 EUR");
-        assert_eq!(money(dec("0"), Some("USD")), "0.00 USD");
-        assert_eq!(money(dec("-0.00"), None), "0.00");
-        assert_eq!(money(dec("999"), None), "999.00");
-        assert_eq!(money(dec("1000"), None), "1,000.00");
-        assert_eq!(money(dec("0.125"), Some("USD")), "0.125 USD");
-        assert_eq!(money(dec("1500"), Some("JPY")), "1,500 JPY");
-        assert_eq!(money(dec("-1.5"), Some("KWD")), "-1.500 KWD");
-        assert_eq!(money(dec("-100000.10"), Some("CAD")), "-100,000.10 CAD");
-    }
-
-    #[test]
-    fn rates_in_percent() {
-        assert_eq!(rate_percent(dec("0.0725")), "7.25%");
-        assert_eq!(rate_percent(dec("0.08875")), "8.875%");
-        assert_eq!(rate_percent(dec("0.06")), "6.00%");
-        assert_eq!(rate_percent(dec("0")), "0.00%");
-    }
-
-    #[test]
-    fn counts_dates_and_timestamps() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000_000), "1,000,000");
-        assert_eq!(thousands(1234), "1,234");
-        let d = NaiveDate::from_ymd_opt(2026, 11, 15).unwrap();
-        assert_eq!(date(d), "2026-11-15");
-        let t = Timestamp::parse("2026-11-15T08:04:59-05:00").unwrap();
-        assert_eq!(timestamp(&t), "2026-11-15 13:04 UTC");
     }
 }

@@ -5,7 +5,9 @@
 use std::path::Path;
 use std::process::Output;
 
+use rust_decimal::Decimal;
 use serde_json::Value;
+use taxdash::model::format;
 use tokio::process::Command;
 
 use crate::binary::empty_config;
@@ -148,9 +150,67 @@ async fn the_filings_check_lists_what_does_not_add_up_within_the_configured_tole
     let out = demo(&config, &["check", "filings"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(
-        text(&out.stdout).contains("tolerance 25 %"),
+        text(&out.stdout).contains("(a difference over 25.0% and over 1.00 is listed)"),
         "{}",
         text(&out.stdout)
+    );
+}
+
+#[tokio::test]
+async fn the_filings_table_writes_money_and_shares_as_every_surface_does() {
+    let listed = json(&demo(empty_config(), &["check", "filings", "--format", "json"]).await);
+    let out = demo(empty_config(), &["check", "filings"]).await;
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(!listed.is_empty());
+    let dec = |f: &Value, field: &str| -> Decimal {
+        f[field]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("{field} of {f}"))
+    };
+    for f in &listed {
+        let currency = f["currency"].as_str();
+        let percent = dec(f, "percent");
+        // Judged on the share as shown: a listed difference always reads over 5.0%, never
+        // `-5.00 %` against a tolerance of 5 %.
+        assert!(percent.abs() > Decimal::from(5), "{f}");
+        assert_eq!(
+            percent,
+            format::shown_share(percent),
+            "one decimal, cut: {f}"
+        );
+        let check = match f["check"].as_str() {
+            Some("collected_vs_liability") => "tax collected vs liability",
+            _ => "sales vs its transactions",
+        };
+        let id = f["filing_id"].as_str().unwrap();
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(id) && l.contains(check))
+            .unwrap_or_else(|| panic!("{id} {check} in {table}"));
+        // Grouped, with the currency; the difference signed, with its currency too.
+        for cell in [
+            format::money(dec(f, "expected"), currency),
+            format::money(dec(f, "actual"), currency),
+            format::money_change(dec(f, "difference"), currency),
+        ] {
+            assert!(row.contains(&format!("{cell}  ")), "{cell} in {row}");
+        }
+        assert!(row.ends_with(&format::share_change(percent)), "{row}");
+        assert!(row.contains(" USD") || row.contains(" CAD"), "{row}");
+    }
+    assert!(
+        table.contains(',') && !table.contains(" %"),
+        "grouped amounts, one form of share: {table}"
+    );
+    let summary = table.lines().last().unwrap();
+    assert!(
+        summary.ends_with(&format!(
+            "filings checked (a difference over 5.0% and over 1.00 is listed), {} figures do not add up",
+            listed.len()
+        )),
+        "{summary}"
     );
 }
 

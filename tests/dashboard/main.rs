@@ -11,6 +11,7 @@ mod exemptions;
 mod exposure;
 mod failed_load;
 mod filings;
+mod formatting;
 mod harness;
 mod import;
 mod mouse_views;

@@ -60,12 +60,12 @@ async fn clicks_choose_rows_sort_by_headers_and_show_tabs_and_the_wheel_scrolls(
     // A click on a column's header sorts by it, a second the other way.
     let (status, header_y) = d.locate("Status", header).expect("the Status header");
     d.click(status + 1, header_y);
-    d.wait_for("sorted by status").await;
+    d.wait_for("sorted by status ▲").await;
     d.wait_for(&format!("row 1 of {total}")).await;
     // The columns are as wide as what they show: the header is found again on the new rows.
     let (status, header_y) = d.locate("Status ▲", header).expect("the sorted header");
     d.click(status + 1, header_y);
-    d.wait_for("sorted by status (descending)").await;
+    d.wait_for("sorted by status ▼").await;
 
     // A click on a tab shows it.
     let (tab, tabs_y) = d.locate("Transactions", 1).expect("the tab");

@@ -220,7 +220,7 @@ async fn the_snapshot_is_browsed_with_its_filters_sorts_and_details() {
 
     // Sorted by jurisdiction, then reversed: the first row is the snapshot's last state.
     d.char('s');
-    d.wait_for("sorted by state_code").await;
+    d.wait_for("sorted by jurisdiction ▲").await;
     let sorted = d
         .client
         .list_registrations(
@@ -235,7 +235,7 @@ async fn the_snapshot_is_browsed_with_its_filters_sorts_and_details() {
     assert_eq!(sorted.total, total as u64, "the client reads the snapshot");
     let first = taxdash::ui::panes::registrations::wizard::jurisdiction(&sorted.items[0]);
     d.char('S');
-    d.wait_for("sorted by state_code (descending)").await;
+    d.wait_for("sorted by jurisdiction ▼").await;
     d.wait_until("the re-sorted first row", Duration::from_secs(10), |s| {
         first_table_row(s).is_some_and(|row| row.contains(&first))
     })

@@ -236,7 +236,7 @@ async fn each_tile_counts_what_its_list_holds() {
         .iter()
         .filter(|j| j.standing == Standing::ExposedUnregistered)
         .count() as u64;
-    assert_eq!(count(&screen, "jurisdictions"), exposed);
+    assert_eq!(count(&screen, "jurisdiction"), exposed);
 
     // Transactions.
     assert_eq!(

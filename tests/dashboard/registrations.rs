@@ -86,7 +86,7 @@ async fn the_list_loads_filters_sorts_and_reaches_its_end() {
     d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
     d.wait_for(&format!("row 1 of {total}")).await;
     d.char('s');
-    d.wait_for("sorted by state_code").await;
+    d.wait_for("sorted by jurisdiction ▲").await;
     let sorted = d
         .client
         .list_registrations(
@@ -100,7 +100,7 @@ async fn the_list_loads_filters_sorts_and_reaches_its_end() {
         .unwrap();
     let first = taxdash::ui::panes::registrations::wizard::jurisdiction(&sorted.items[0]);
     d.char('S');
-    d.wait_for("sorted by state_code (descending)").await;
+    d.wait_for("sorted by jurisdiction ▼").await;
     // The re-sorted page arrives after the title changes: wait for it in the first table row.
     d.wait_until(
         "the re-sorted first row",

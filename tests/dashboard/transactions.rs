@@ -362,7 +362,7 @@ async fn transactions_open_newest_first() {
         .items;
     let screen = open_transactions(&d).await;
     assert!(
-        screen.contains("(the service's default), sorted by date (descending)"),
+        screen.contains("(the service's default), sorted by date ▼"),
         "{screen}"
     );
     assert!(screen.contains("Date ▼"), "the sort indicator: {screen}");

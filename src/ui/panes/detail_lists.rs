@@ -2,10 +2,12 @@
 //! one line each. Jumps to related records are in `relations`.
 
 use crate::model::{Filing, Transaction};
+use crate::ui::panes::transactions::columns::total;
 use crate::ui::skeleton::Related;
+use crate::ui::text;
 
-/// `2026-11-02` → `ord-1001  SALE  COMMITTED  129.00 USD  TX`, newest first as the service
-/// lists them.
+/// `2026-11-02` → `ord-1001  SALE  COMMITTED  1,290.00 USD  TX`, newest first as the service
+/// lists them; a credit note's total reads negative.
 pub fn transactions(title: &'static str, list: &[Transaction]) -> Related {
     let rows = list
         .iter()
@@ -14,16 +16,13 @@ pub fn transactions(title: &'static str, list: &[Transaction]) -> Related {
             if let Some(s) = &t.status {
                 parts.push(s.to_string());
             }
-            if let Some(total) = t.total_amount {
-                parts.push(format!(
-                    "{total} {}",
-                    t.currency.as_deref().unwrap_or_default()
-                ));
+            if let Some(total) = total(t) {
+                parts.push(total);
             }
             if let Some(state) = t.state.as_deref().filter(|s| !s.is_empty()) {
                 parts.push(state.to_owned());
             }
-            (t.date.0.date_naive().to_string(), parts.join("  "))
+            (text::date(t.date.date()), parts.join("  "))
         })
         .collect();
     Related {
@@ -42,17 +41,14 @@ pub fn filings(title: &'static str, list: &[Filing]) -> Related {
                 parts.push(s.to_string());
             }
             if let Some(due) = f.due_date {
-                parts.push(format!("due {due}"));
+                parts.push(format!("due {}", text::date(due)));
             }
-            if let Some(amount) = f.amount {
-                parts.push(format!(
-                    "{amount} {}",
-                    f.currency.as_deref().unwrap_or_default()
-                ));
+            if let Some(amount) = crate::ui::panes::filings::columns::amount(f) {
+                parts.push(amount);
             }
             parts.push(f.id.clone());
             (
-                format!("{} – {}", f.start_date, f.end_date),
+                crate::ui::panes::filings::columns::period(f),
                 parts.join("  "),
             )
         })
@@ -89,6 +85,37 @@ mod tests {
             Ok(vec![(
                 "2026-11-02".to_owned(),
                 "ord-1  SALE  COMMITTED  129.00 USD  TX".to_owned()
+            )])
+        );
+    }
+
+    #[test]
+    fn amounts_read_grouped_with_their_currency_and_a_credit_negative() {
+        let t: Transaction = serde_json::from_value(serde_json::json!({
+            "id": "tran_2", "external_id": "ord-2", "date": "2026-11-03T09:30:00Z",
+            "type": "PARTIAL_CREDIT_NOTE", "status": "COMMITTED", "total_amount": "4731.00",
+            "currency": "USD"
+        }))
+        .unwrap();
+        let related = transactions("Transactions", &[t]);
+        assert_eq!(
+            related.rows,
+            Ok(vec![(
+                "2026-11-03".to_owned(),
+                "ord-2  PARTIAL_CREDIT_NOTE  COMMITTED  -4,731.00 USD".to_owned()
+            )])
+        );
+        let f: Filing = serde_json::from_value(serde_json::json!({
+            "id": "file_1", "registration_id": "reg_1", "start_date": "2026-10-01",
+            "end_date": "2026-10-31", "country_code": "US", "status": "FILED",
+            "due_date": "2026-11-30", "amount": "2369.02", "currency": "USD"
+        }))
+        .unwrap();
+        assert_eq!(
+            filings("Returns", &[f]).rows,
+            Ok(vec![(
+                "2026-10-01 – 2026-10-31".to_owned(),
+                "FILED  due 2026-11-30  2,369.02 USD  file_1".to_owned()
             )])
         );
     }

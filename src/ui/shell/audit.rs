@@ -5,13 +5,14 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget};
 
 use crate::history::AuditLog;
 use crate::history::audit::{Entry, Filter, Outcome};
+use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::help::page_block;
 use crate::ui::widgets::keys::{is_press, typed_char};
@@ -218,10 +219,10 @@ impl AuditView {
                 }
             };
             let record = e.record_id.as_deref().unwrap_or("-");
-            let room = usize::from(inner.width).saturating_sub(16 + 8 + 6 + 6 + 19 + 10);
+            let room = usize::from(inner.width).saturating_sub(20 + 8 + 6 + 6 + 19 + 10);
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!("{:<16}  ", e.started_at.format("%Y-%m-%d %H:%M")),
+                    format!("{:<20}  ", text::utc_time(e.started_at)),
                     pick(theme.base),
                 ),
                 Span::styled(
@@ -230,11 +231,11 @@ impl AuditView {
                 ),
                 Span::styled(
                     format!(
-                        "  {:<6}  {:<6}  {:<19}  {}",
+                        "  {:<6}  {:<6}  {}  {}",
                         e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
                         e.method,
-                        clip(&e.resource, 19),
-                        clip(record, room.max(8)),
+                        text::pad_to(&e.resource, 19, Alignment::Left),
+                        text::truncate(record, room.max(8)),
                     ),
                     pick(theme.base),
                 ),
@@ -252,16 +253,6 @@ fn next<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
     }
 }
 
-fn clip(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        s.to_owned()
-    } else {
-        let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
-}
-
 fn outcome_style(outcome: Outcome, theme: &Theme) -> Style {
     match outcome {
         Outcome::Ok => theme.success,
@@ -274,8 +265,7 @@ fn outcome_style(outcome: Outcome, theme: &Theme) -> Style {
 
 /// One entry whole: its facts, then the body as sent (secrets removed), pretty-printed.
 fn entry_lines(e: &Entry, width: u16, theme: &Theme) -> Vec<Line<'static>> {
-    let time =
-        |t: &chrono::DateTime<chrono::Utc>| t.format("%Y-%m-%d %H:%M:%S%.3f UTC").to_string();
+    let time = |t: &chrono::DateTime<chrono::Utc>| crate::model::format::utc_time_millis(*t);
     let release = e
         .api_release
         .as_deref()

@@ -578,8 +578,8 @@ impl Shell {
                 result: Err(Failure {
                     kind: FailureKind::Timeout,
                     message: format!(
-                        "Stopped waiting: the service did not answer ({made} {} made).",
-                        if made == 1 { "attempt" } else { "attempts" }
+                        "Stopped waiting: the service did not answer ({} made).",
+                        crate::ui::text::count(made, "attempt")
                     ),
                     fields: Vec::new(),
                 }),
@@ -1302,7 +1302,7 @@ impl Shell {
                 ),
                 Span::raw(" "),
                 Span::styled(" OFFLINE ", self.theme.badge_read_only),
-                Span::raw(format!(" snapshot {} ", taken.format("%Y-%m-%d %H:%M UTC"))),
+                Span::raw(format!(" snapshot {} ", crate::ui::text::utc_time(taken))),
                 Span::raw(format!("│ profile {} ", h.profile)),
                 Span::raw(format!("│ org {} ", self.organization_label())),
                 Span::raw(format!("│ API {} ", h.generation)),

@@ -167,11 +167,7 @@ impl RecordHistoryView {
                 let mut spans = if i == 0 {
                     vec![
                         Span::styled(
-                            entry
-                                .snapshot
-                                .taken
-                                .format("%Y-%m-%d %H:%M UTC  ")
-                                .to_string(),
+                            format!("{}  ", crate::ui::text::utc_time(entry.snapshot.taken)),
                             theme.muted,
                         ),
                         Span::styled(format!("#{:<ids$}  ", entry.snapshot.id), theme.muted),

@@ -22,7 +22,7 @@ use crate::model::filters::Sort as SortKey;
 use crate::model::{Page, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::text::{thousands, truncate};
+use crate::ui::text::{self, thousands, truncate};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormValues};
 use crate::ui::widgets::paged_table::{Column, PAGE_SIZE, PagedTable, TableClick};
@@ -680,7 +680,7 @@ impl<L: ListSpec> ListView<L> {
                 self.pages.cancel_all(ctx);
                 self.previous = None;
                 self.table.set_sort(Some(next));
-                ctx.notify(Level::Info, format!("sorted by {next}"));
+                ctx.notify(Level::Info, self.sort_words(next));
             }
             _ => return false,
         }
@@ -699,7 +699,7 @@ impl<L: ListSpec> ListView<L> {
                 self.previous = None;
                 self.table.sort_by(key);
                 if let Some(sort) = self.table.sort() {
-                    ctx.notify(Level::Info, format!("sorted by {sort}"));
+                    ctx.notify(Level::Info, self.sort_words(sort));
                 }
                 self.fetch(ctx);
                 ListClick::Used
@@ -711,6 +711,16 @@ impl<L: ListSpec> ListView<L> {
                 ListClick::Used
             }
         }
+    }
+
+    /// `sorted by customer ▲`: the sort in words, by the title of the column sorted by.
+    fn sort_words(&self, sort: crate::ui::widgets::paged_table::Sort) -> String {
+        let title = self
+            .columns
+            .iter()
+            .find(|c| c.sortable() && c.key == sort.key)
+            .map_or_else(|| sort.key.replace('_', " "), |c| c.title.to_owned());
+        text::sorted_by(&title, sort.descending)
     }
 
     /// Whether any column sorts (the sort keys are offered).
@@ -810,7 +820,7 @@ impl<L: ListSpec> ListView<L> {
         let sort = self
             .table
             .sort()
-            .map_or_else(String::new, |s| format!(", sorted by {s}"));
+            .map_or_else(String::new, |s| format!(", {}", self.sort_words(s)));
         let checked = self
             .checked()
             .map_or_else(String::new, |c| format!(": {c}"));

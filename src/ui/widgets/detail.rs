@@ -217,6 +217,11 @@ pub fn opt<T: ToString>(v: Option<&T>) -> Cell {
     v.map(|v| Line::from(v.to_string()))
 }
 
+/// A point in time, as every screen writes it (`2026-11-26 22:13 UTC`).
+pub fn when(v: Option<&crate::model::Timestamp>) -> Cell {
+    v.map(|t| Line::from(crate::ui::text::timestamp(t)))
+}
+
 /// A value the record always has.
 #[allow(clippy::unnecessary_wraps)] // a row's value is a `Cell`, given or not
 pub fn plain(v: impl ToString) -> Cell {

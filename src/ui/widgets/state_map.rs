@@ -15,7 +15,7 @@
 //!  BC~  AB·  SK·  MB·  ON!  QC+  NB·  PE·  NS·       EU+
 //! ! exposed, not registered  ~ approaching
 //! p physical nexus, not current  + registered  · nothing
-//! TX Texas · nexus EXPOSED (economic) · sales 122% · registration none
+//! TX Texas · nexus EXPOSED (economic) · sales 122.4% · registration none
 //! ```
 //!
 //! The symbols (`!` exposed and not registered, `~` approaching, `p` physical nexus not
@@ -34,7 +34,6 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 
 use crate::model::Nexus;
 use crate::rules::attention::{ExposedBy, Jurisdiction, Standing, threshold_share};
@@ -401,12 +400,18 @@ impl StateMap {
     }
 
     /// The line about the selected cell, at most `width` columns: `CA California · nexus EXPOSED
-    /// (economic) · sales 612,400.00 USD of 500,000.00 USD (122%) · registration none`. Where it
-    /// is too long the sales read as their share alone (`sales 122%`), then the line tightens to
-    /// `CA EXPOSED · sales 122% · reg. none`, and only then is it cut.
+    /// (economic) · sales 612,400.00 USD of 500,000.00 USD (122.4%) · registration none`. Where it
+    /// is too long the sales read as their share alone (`sales 122.4%`), then a presence without
+    /// its date (`physical`), then the line tightens to
+    /// `CA EXPOSED · sales 122.4% · reg. none`, and only then is it cut.
     pub fn selected_line(&self, theme: &Theme, width: usize) -> Line<'static> {
         let mut line = Line::default();
-        for wording in [Wording::Full, Wording::Short, Wording::Tight] {
+        for wording in [
+            Wording::Full,
+            Wording::Short,
+            Wording::Undated,
+            Wording::Tight,
+        ] {
             line = self.describe(theme, wording);
             if line.width() <= width {
                 return line;
@@ -460,10 +465,10 @@ impl StateMap {
         };
         spans.push(Span::styled(nexus, style));
         if let Some(since) = j.physical.iter().map(|p| p.start_date).min() {
-            let words = if tight {
-                "physical".to_owned()
-            } else {
+            let words = if matches!(wording, Wording::Full | Wording::Short) {
                 format!("physical since {}", text::date(since))
+            } else {
+                "physical".to_owned()
             };
             spans.extend([sep(), Span::raw(words)]);
         } else if j.standing == Standing::PhysicalOnly {
@@ -492,11 +497,13 @@ enum Wording {
     Full,
     /// The sales as their share of the threshold alone.
     Short,
+    /// Besides, a physical presence without its date.
+    Undated,
     /// Besides, the code without the name, the status without the route, `reg.`.
     Tight,
 }
 
-/// `sales 612,400.00 USD of 500,000.00 USD (122%)` (`short`: `sales 122%`); the sales alone
+/// `sales 612,400.00 USD of 500,000.00 USD (122.4%)` (`short`: `sales 122.4%`); the sales alone
 /// without a threshold, `None` when the record gives neither.
 fn sales_words(n: &Nexus, short: bool) -> Option<String> {
     let currency = n.currency.as_deref();
@@ -506,12 +513,12 @@ fn sales_words(n: &Nexus, short: bool) -> Option<String> {
         threshold_share(n).0,
     ) {
         (Some(threshold), Some(share)) => {
-            let percent = share.floor().to_u64().unwrap_or(0);
+            let percent = text::share(share);
             Some(if short {
-                format!("sales {percent}%")
+                format!("sales {percent}")
             } else {
                 format!(
-                    "sales {} of {} ({percent}%)",
+                    "sales {} of {} ({percent})",
                     text::money(amount, currency),
                     text::money(threshold, currency),
                 )
@@ -690,7 +697,7 @@ mod tests {
         assert_eq!(row_text(&buf, 12), "+ registered  · nothing");
         assert_eq!(
             row_text(&buf, 13),
-            "CA California · nexus EXPOSED (economic) · sales 122% · registration none"
+            "CA California · nexus EXPOSED (economic) · sales 122.4% · registration none"
         );
     }
 
@@ -744,7 +751,7 @@ mod tests {
         assert_eq!(
             text,
             "CA California · nexus EXPOSED (economic) · sales 612,400.00 USD of 500,000.00 USD \
-             (122%) · registration none"
+             (122.4%) · registration none"
         );
         let mut m = map();
         assert!(m.select("US", Some("NV")));
@@ -812,12 +819,12 @@ mod tests {
         assert_eq!(row_text(&buf, 10), "! exposed ~ near p phys. + reg. · none");
         assert_eq!(
             row_text(&buf, 11),
-            "CA EXPOSED · sales 122% · reg. none",
+            "CA EXPOSED · sales 122.4% · reg. none",
             "{screen}"
         );
         // Shorter: the legend goes first, then the selected line; nothing overflows.
         let buf = draw(&map(), 33, 11, &theme("dark"));
-        assert!(row_text(&buf, 10).starts_with("CA EXPOSED · sales 122%"));
+        assert!(row_text(&buf, 10).starts_with("CA EXPOSED · sales 122.4%"));
         let buf = draw(&map(), 20, 6, &theme("dark"));
         assert_eq!(row_text(&buf, 0), "AK·");
         assert_eq!(row_text(&buf, 2), "WA·ID·MT·ND·MN·IL·MI");

@@ -5,6 +5,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::model::{Exemption, ExemptionStatus};
+use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 
@@ -50,11 +51,11 @@ fn country_cell<'r>(e: &'r Exemption, _: &Theme) -> Line<'r> {
 }
 
 fn start_cell<'r>(e: &'r Exemption, _: &Theme) -> Line<'r> {
-    Line::from(e.start_date.to_string())
+    Line::from(text::date(e.start_date))
 }
 
 fn end_cell<'r>(e: &'r Exemption, _: &Theme) -> Line<'r> {
-    Line::from(e.end_date.map(|d| d.to_string()).unwrap_or_default())
+    Line::from(e.end_date.map(text::date).unwrap_or_default())
 }
 
 fn fein_cell<'r>(e: &'r Exemption, _: &Theme) -> Line<'r> {

@@ -4,8 +4,9 @@ use ratatui::text::{Line, Span};
 
 use super::columns::status_style;
 use crate::model::{Attachment, Exemption};
+use crate::ui::text;
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::{Detail, Section, opt, section};
+use crate::ui::widgets::detail::{Detail, Section, opt, section, when};
 
 /// `12.3 KB`, `1.2 MB`, `512 B`.
 fn size(bytes: u64) -> String {
@@ -63,8 +64,8 @@ pub fn build<'t>(e: &Exemption, files: Option<&[Attachment]>, theme: &'t Theme) 
                             Line::from(Span::styled(s.to_string(), status_style(s, theme)))
                         }),
                     ),
-                    ("Start date", Some(Line::from(e.start_date.to_string()))),
-                    ("End date", opt(e.end_date.as_ref())),
+                    ("Start date", Some(Line::from(text::date(e.start_date)))),
+                    ("End date", e.end_date.map(|d| Line::from(text::date(d)))),
                     ("Reseller", opt(reseller.as_ref())),
                 ],
             ),
@@ -89,8 +90,8 @@ pub fn build<'t>(e: &Exemption, files: Option<&[Attachment]>, theme: &'t Theme) 
                 "Record",
                 vec![
                     ("Organization", opt(e.organization_id.as_ref())),
-                    ("Created", opt(e.created_at.as_ref())),
-                    ("Updated", opt(e.updated_at.as_ref())),
+                    ("Created", when(e.created_at.as_ref())),
+                    ("Updated", when(e.updated_at.as_ref())),
                 ],
             ),
             attachments_section(files, theme),
@@ -116,7 +117,9 @@ mod tests {
             "sales_tax_id": "TX-R1",
             "jurisdiction": "TX",
             "country_code": "US",
-            "reseller": true
+            "reseller": true,
+            "created_at": "2026-11-26T22:13:19.330661491Z",
+            "updated_at": "2024-03-21T21:29:07.684802"
         }))
         .unwrap()
     }
@@ -151,6 +154,21 @@ mod tests {
             assert!(shown.contains(part), "{part} in {shown}");
         }
         assert!(text(&exemption(), None).contains("loading…"));
+    }
+
+    #[test]
+    fn its_times_read_as_every_other_time_does() {
+        let shown = text(&exemption(), None);
+        let row = |label: &str| {
+            shown
+                .lines()
+                .find(|l| l.starts_with(label))
+                .unwrap_or_else(|| panic!("{label} in {shown}"))
+                .to_owned()
+        };
+        assert!(row("Created").ends_with(" 2026-11-26 22:13 UTC"), "{shown}");
+        assert!(row("Updated").ends_with(" 2024-03-21 21:29 UTC"), "{shown}");
+        assert!(!shown.contains("T22:13"), "{shown}");
     }
 
     #[test]

@@ -579,7 +579,7 @@ impl FilingCalendar {
 
 /// `+2 months →`: how many months did not fit.
 fn hidden_note(hidden: usize) -> String {
-    format!("+{hidden} month{} →", if hidden == 1 { "" } else { "s" })
+    format!("+{} →", crate::ui::text::count(hidden as u64, "month"))
 }
 
 /// Oldest due date first, then by jurisdiction and period.

@@ -27,7 +27,7 @@ pub fn status_style(status: &FilingStatus, theme: &Theme) -> Style {
 
 /// `2026-07-01 – 2026-09-30`.
 pub fn period(f: &Filing) -> String {
-    format!("{} – {}", text::date(f.start_date), text::date(f.end_date))
+    text::period(f.start_date, f.end_date)
 }
 
 /// The state's code, or `country` for a filing of the whole country (2026-07-21 sends `""`,
@@ -113,17 +113,10 @@ fn amount_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
     Line::from(amount(&m.row).unwrap_or_default())
 }
 
-/// `−9.1 %`: a finding's share with one decimal and a true minus sign, or its difference
-/// when nothing was expected.
+/// `-9.0%`: a finding's share as every surface shows it, or its difference when nothing was
+/// expected.
 pub fn share(f: &Finding) -> String {
-    let figure = match f.percent {
-        Some(p) => format!(
-            "{:+.1} %",
-            p.round_dp_with_strategy(1, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
-        ),
-        None => format!("{:+}", f.difference),
-    };
-    figure.replacen('-', "\u{2212}", 1)
+    f.share().unwrap_or_else(|| f.difference())
 }
 
 /// What the filing check says of `f` ([`filings::check`]: its tax collected against its
@@ -135,7 +128,7 @@ pub fn adds_up(f: &Filing, tolerance: Tolerance) -> Option<Vec<Finding>> {
     (collected || sales).then(|| filings::check(f, tolerance))
 }
 
-/// `✓`, `✗ collected −9.1 %`, or `✗ sales +12.0 % +1` when both figures are off (the marks
+/// `✓`, `✗ collected -9.0%`, or `✗ sales +12.0% +1` when both figures are off (the marks
 /// read without colour).
 pub fn adds_up_text(findings: &[Finding]) -> String {
     match findings.first() {
@@ -186,6 +179,9 @@ fn id_cell<'r>(m: &'r Row, _: &Theme) -> Line<'r> {
     Line::from(m.row.id.as_str())
 }
 
+/// The title of the column of the filing check's verdict.
+pub const ADDS_UP: &str = "Adds up";
+
 /// The list's columns: the mark first.
 pub fn columns() -> Vec<Column<Row>> {
     vec![
@@ -215,7 +211,7 @@ pub fn columns() -> Vec<Column<Row>> {
             .right()
             .width(ColumnWidth::between(14, 18, 1))
             .keep(),
-        Column::new("Adds up", adds_up_cell)
+        Column::new(ADDS_UP, adds_up_cell)
             .width(ColumnWidth::fixed(20))
             // Gives way before what names the return, after its ids and times.
             .priority(priority::DEFAULT),
@@ -279,7 +275,7 @@ mod tests {
         f.amount_tax_collected = Some(rust_decimal::Decimal::new(100_000, 2));
         let row = Marked::read_on(f.clone(), day(24));
         let cell = adds_up_cell(&row, &theme);
-        assert_eq!(cell.to_string(), "✗ collected \u{2212}9.1 %");
+        assert_eq!(cell.to_string(), "✗ collected -9.0%");
         assert_eq!(cell.spans[0].style, theme.status_bad);
         // Fifty cents off: rounding, not a finding.
         f.amount_tax_collected = Some(rust_decimal::Decimal::new(109_950, 2));

@@ -28,7 +28,8 @@ fn yes_no(v: Option<bool>) -> Cell {
 }
 
 /// The filing check's verdict in words (the one the list's column shows): `✓ adds up`, or each
-/// finding: `✗ tax collected vs liability: 1000.00 against 1100.00 (-100.00, -9.09 %)`.
+/// finding: `✗ tax collected vs liability: 1,000.00 USD against 1,100.00 USD (-100.00 USD,
+/// -9.0%)`.
 fn adds_up(f: &Filing, theme: &Theme) -> Cell {
     let found = super::columns::adds_up(f, crate::ui::panes::filing_tolerance())?;
     Some(if found.is_empty() {
@@ -62,8 +63,12 @@ pub fn sales_row(f: &Filing, transactions: &[crate::model::Transaction]) -> (Str
         }
         (Some(finding), _) => format!("✗ {}", finding.words()),
         (None, Some(amount)) => format!(
-            "✓ sales {amount} match its transactions ({})",
-            crate::checks::filings::sales_of(transactions)
+            "✓ sales {} match its transactions ({})",
+            text::money(amount, f.currency.as_deref()),
+            text::money(
+                crate::checks::filings::sales_of(transactions),
+                f.currency.as_deref()
+            )
         ),
         (None, None) => "the filing sends no sales figure to check".to_owned(),
     };
@@ -136,12 +141,12 @@ pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
                     ("Taxable sales", money(f.total_taxable_sales)),
                     (
                         "Transactions",
-                        f.transaction_count.map(|n| Line::from(n.to_string())),
+                        f.transaction_count.map(|n| Line::from(text::thousands(n))),
                     ),
                     (
                         "Marketplace transactions",
                         f.marketplace_transaction_count
-                            .map(|n| Line::from(n.to_string())),
+                            .map(|n| Line::from(text::thousands(n))),
                     ),
                 ],
             ),
@@ -176,11 +181,14 @@ mod tests {
         let listed = [sale("600.00"), sale("400.00")];
         let (label, words) = sales_row(&filing("1000.00"), &listed);
         assert_eq!(label, "Adds up");
-        assert_eq!(words, "✓ sales 1000.00 match its transactions (1000.00)");
+        assert_eq!(
+            words,
+            "✓ sales 1,000.00 USD match its transactions (1,000.00 USD)"
+        );
         let (_, words) = sales_row(&filing("1120.00"), &listed);
         assert_eq!(
             words,
-            "✗ sales vs its transactions: 1000.00 against 1120.00 (-120.00, -10.71 %)"
+            "✗ sales vs its transactions: 1,000.00 USD against 1,120.00 USD (-120.00 USD, -10.7%)"
         );
         let (_, words) = sales_row(&filing("1120.00"), &[]);
         assert_eq!(words, "no transactions listed to check the sales against");

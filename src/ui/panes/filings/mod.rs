@@ -268,6 +268,9 @@ impl Filings {
         }
         let today = crate::clock::today();
         let table = parts.list.table();
+        if !table.drew_column(columns::ADDS_UP) {
+            return;
+        }
         let from = table.offset();
         let ids: Vec<String> = (from..from + u64::from(table.visible_rows()))
             .filter_map(|i| table.row(i))

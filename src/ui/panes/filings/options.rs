@@ -82,9 +82,10 @@ impl OptionsView {
             } else {
                 ("  ", theme.base)
             };
-            let liability = o
-                .estimated_liability
-                .map_or_else(|| "—".to_owned(), |a| text::money(a, None));
+            let liability = o.estimated_liability.map_or_else(
+                || text::MISSING.to_owned(),
+                |a| text::money(a, crate::rules::filing_currency(&o.country_code)),
+            );
             lines.push(Line::from(vec![
                 Span::styled(marker, theme.key),
                 Span::styled(o.label.clone(), style),
@@ -92,11 +93,7 @@ impl OptionsView {
             lines.push(Line::from(vec![
                 Span::raw("    "),
                 Span::styled("Period ", theme.muted),
-                Span::raw(format!(
-                    "{} – {}",
-                    text::date(o.period_start),
-                    text::date(o.period_end)
-                )),
+                Span::raw(text::period(o.period_start, o.period_end)),
                 Span::styled("   Jurisdiction ", theme.muted),
                 Span::raw(jurisdiction(o)),
                 Span::styled("   Estimated liability ", theme.muted),

@@ -37,11 +37,7 @@ impl Bulk {
 
 /// `1 filing`, `3 filings`.
 pub fn filings_noun(n: usize) -> String {
-    if n == 1 {
-        "1 filing".to_owned()
-    } else {
-        format!("{n} filings")
-    }
+    crate::ui::text::count(n as u64, "filing")
 }
 
 /// The answer of one bulk action, item by item.

@@ -19,6 +19,7 @@ use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
+use crate::rules::attention::threshold_share;
 use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
@@ -36,21 +37,17 @@ use crate::ui::widgets::paged_table::{Column, ColumnWidth, priority};
 /// Cells of the threshold bar, before its percentage.
 const BAR_CELLS: usize = 8;
 
-/// `current` as a share of `threshold`, in whole percent (floored); `None` without a threshold.
-pub fn percent(current: Decimal, threshold: Decimal) -> Option<u64> {
-    if threshold <= Decimal::ZERO {
-        return None;
-    }
-    (current.max(Decimal::ZERO) * Decimal::ONE_HUNDRED / threshold)
+/// A small text bar of a share of a threshold in percent: `████░░░░ 62.0%`, full past 100%.
+/// The figure is the one every surface shows ([`text::share`]: cut, never rounded up).
+pub fn bar(percent: Decimal) -> String {
+    let whole = text::share(percent);
+    let filled = (percent.clamp(Decimal::ZERO, Decimal::ONE_HUNDRED) * Decimal::from(BAR_CELLS)
+        / Decimal::ONE_HUNDRED)
         .floor()
-        .to_u64()
-}
-
-/// A small text bar of a share in percent: `████░░░░ 62%`, full past 100%.
-pub fn bar(percent: u64) -> String {
-    let filled = usize::try_from(percent.min(100)).unwrap_or(100) * BAR_CELLS / 100;
+        .to_usize()
+        .unwrap_or(0);
     format!(
-        "{}{} {percent}%",
+        "{}{} {whole}",
         "█".repeat(filled),
         "░".repeat(BAR_CELLS - filled)
     )
@@ -84,17 +81,14 @@ fn route_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
 }
 
 fn sales_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
-    let share = n
-        .threshold_sales
-        .and_then(|t| percent(n.transactions_amount.unwrap_or_default(), t));
-    Line::from(share.map(bar).unwrap_or_default())
+    Line::from(threshold_share(n).0.map(bar).unwrap_or_default())
 }
 
 fn count_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
-    let count = n.transaction_count.unwrap_or(0);
+    let count = text::thousands(n.transaction_count.unwrap_or(0));
     Line::from(match n.threshold_transactions {
-        Some(t) if t > 0 => format!("{count} / {t}"),
-        _ => count.to_string(),
+        Some(t) if t > 0 => format!("{count} / {}", text::thousands(t)),
+        _ => count,
     })
 }
 
@@ -122,7 +116,7 @@ pub fn crosses(n: &Nexus) -> String {
         None => "…".to_owned(),
         Some(Err(_)) => "?".to_owned(),
         Some(Ok(_)) => match forecast_of(n).map(|f| f.crossing) {
-            Some(Crossing::Around { on, by }) => format!("{} {}", on.format("%Y-%m"), by.word()),
+            Some(Crossing::Around { on, by }) => format!("{} {}", text::month(on), by.word()),
             Some(Crossing::NotThisPeriod) => "not this period".to_owned(),
             Some(Crossing::Met) => "met".to_owned(),
             Some(Crossing::NoPace) => "no recent sales".to_owned(),
@@ -174,33 +168,18 @@ pub fn columns() -> Vec<Column<Nexus>> {
     ]
 }
 
-/// A whole threshold amount as a person writes it: `$100,000`, `€10,000`, `30,000 CAD`.
-fn threshold_money(amount: Decimal, currency: Option<&str>) -> String {
-    let whole = amount
-        .trunc()
-        .to_u64()
-        .filter(|_| amount.fract().is_zero())
-        .map(text::thousands);
-    match (whole, currency.map(str::trim)) {
-        (Some(w), Some("USD") | None) => format!("${w}"),
-        (Some(w), Some("EUR")) => format!("€{w}"),
-        (Some(w), Some(code)) => format!("{w} {code}"),
-        (None, _) => text::money(amount, currency),
-    }
-}
-
-/// The economic nexus rule of a row in words: "$100,000 in sales or 200 transactions, current or
-/// previous calendar year; marketplace sales excluded; exempt sales included". Parts the row
+/// The economic nexus rule of a row in words: "100,000.00 USD in sales or 200 transactions,
+/// current or previous calendar year; marketplace sales excluded; exempt sales included". Parts the row
 /// does not carry are left out; `None` when it carries no threshold at all.
 pub fn rule_in_words(n: &Nexus) -> Option<String> {
     let sales = n
         .threshold_sales
         .filter(|t| *t > Decimal::ZERO)
-        .map(|t| format!("{} in sales", threshold_money(t, n.currency.as_deref())));
+        .map(|t| format!("{} in sales", text::money(t, n.currency.as_deref())));
     let count = n
         .threshold_transactions
         .filter(|t| *t > 0)
-        .map(|t| format!("{} transactions", text::thousands(t.unsigned_abs())));
+        .map(|t| text::count(t.unsigned_abs(), "transaction"));
     let thresholds = match (sales, count, n.sales_or_transactions.as_ref()) {
         (Some(s), Some(c), Some(SalesOrTransactions::Both)) => format!("{s} and {c}"),
         (Some(s), Some(c), Some(SalesOrTransactions::Other(other))) => {
@@ -270,13 +249,17 @@ fn forecast_section<'t>(n: &Nexus, theme: &Theme) -> Section<'t> {
         None => text::money(f.sales_so_far, currency),
     };
     let count = match f.threshold_transactions.filter(|t| *t > 0) {
-        Some(t) => format!("{} of {t}", f.transactions_so_far),
-        None => f.transactions_so_far.to_string(),
+        Some(t) => format!(
+            "{} of {}",
+            text::thousands(f.transactions_so_far),
+            text::thousands(t)
+        ),
+        None => text::thousands(f.transactions_so_far),
     };
     let pace = format!(
-        "{} in {} transactions over the last {} days, as the rule counts them",
+        "{} in {} over the last {} days, as the rule counts them",
         text::money(f.pace_sales, currency),
-        f.pace_transactions,
+        text::count(f.pace_transactions, "transaction"),
         forecast::PACE_DAYS
     );
     section
@@ -295,7 +278,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
     let opt = |v: Option<String>| v.map(Line::from);
     let date = |v: Option<chrono::NaiveDate>| v.map(|d| Line::from(text::date(d)));
     let flag = |v: Option<bool>| v.map(|b| Line::from(if b { "yes" } else { "no" }));
-    let count = |v: Option<i64>| v.map(|c| Line::from(c.to_string()));
+    let count = |v: Option<i64>| v.map(|c| Line::from(text::thousands(c)));
     let when = |v: Option<crate::model::Timestamp>| v.map(|t| Line::from(text::timestamp(&t)));
     let effective = effective_nexus_status(n);
     let status = effective.as_ref().map(|s| {
@@ -310,10 +293,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
         }
         Line::from(spans)
     });
-    let share = n
-        .threshold_sales
-        .and_then(|t| percent(n.transactions_amount.unwrap_or_default(), t))
-        .map(|p| Line::from(bar(p)));
+    let share = threshold_share(n).0.map(|p| Line::from(bar(p)));
     let sections = vec![
         Section::new("Economic nexus")
             .row("ID", n.id.clone())
@@ -768,7 +748,7 @@ mod tests {
         let n = full_row();
         assert_eq!(
             rule_in_words(&n).unwrap(),
-            "$100,000 in sales or 200 transactions, current or previous calendar year; \
+            "100,000.00 USD in sales or 200 transactions, current or previous calendar year; \
              marketplace sales excluded; exempt sales included"
         );
         let mut both = n.clone();
@@ -780,7 +760,7 @@ mod tests {
         assert!(
             rule_in_words(&both)
                 .unwrap()
-                .starts_with("$500,000 in sales and 100 transactions, previous four quarters; marketplace sales included"),
+                .starts_with("500,000.00 USD in sales and 100 transactions, previous four quarters; marketplace sales included"),
         );
         let mut sales_only = n.clone();
         sales_only.threshold_transactions = Some(0);
@@ -790,13 +770,13 @@ mod tests {
         assert!(
             rule_in_words(&sales_only)
                 .unwrap()
-                .starts_with("30,000 CAD in sales, ")
+                .starts_with("30,000.00 CAD in sales, ")
         );
         // An older answer without the rule fields still says what it knows.
         let bare = row("KS", "NOT_EXPOSED", false, false);
         assert_eq!(
             rule_in_words(&bare).unwrap(),
-            "$100,000 in sales or 200 transactions"
+            "100,000.00 USD in sales or 200 transactions"
         );
     }
 
@@ -815,7 +795,7 @@ mod tests {
                 .to_owned()
         };
         assert!(
-            value("Rule").contains("$100,000 in sales or 200 transactions"),
+            value("Rule").contains("100,000.00 USD in sales or 200 transactions"),
             "{screen}"
         );
         assert!(
@@ -928,7 +908,7 @@ mod tests {
         page(&mut h, list, vec![predicted.clone()]);
         let expected = forecast::forecast(&predicted, &activity, crate::clock::today());
         let cell = match &expected.crossing {
-            Crossing::Around { on, by } => format!("{} {}", on.format("%Y-%m"), by.word()),
+            Crossing::Around { on, by } => format!("{} {}", text::month(*on), by.word()),
             Crossing::NotThisPeriod => "not this period".to_owned(),
             Crossing::Met => "met".to_owned(),
             other => panic!("a pace of 60,000 gives a forecast: {other:?}"),
@@ -961,9 +941,9 @@ mod tests {
         );
         assert!(
             value("Pace").contains(&format!(
-                "{} in {} transactions over the last 90 days",
+                "{} in {} over the last 90 days",
                 text::money(expected.pace_sales, Some("USD")),
-                expected.pace_transactions
+                text::count(expected.pace_transactions, "transaction")
             )),
             "{screen}"
         );
@@ -974,12 +954,12 @@ mod tests {
 
     #[test]
     fn the_bar_shows_the_share_of_the_threshold() {
-        assert_eq!(percent(dec("62000"), dec("100000")), Some(62));
-        assert_eq!(bar(62), "████░░░░ 62%");
-        assert_eq!(bar(0), "░░░░░░░░ 0%");
-        assert_eq!(bar(140), "████████ 140%");
-        assert_eq!(percent(dec("5"), Decimal::ZERO), None);
-        assert_eq!(percent(dec("-5"), dec("10")), Some(0));
+        assert_eq!(bar(dec("62")), "████░░░░ 62.0%");
+        assert_eq!(bar(dec("0")), "░░░░░░░░ 0.0%");
+        assert_eq!(bar(dec("140")), "████████ 140.0%");
+        // Cut, never rounded up: 95,864.92 of 100,000 is 95.8%, and 99.99 % is not full.
+        assert_eq!(bar(dec("95.86492")), "███████░ 95.8%");
+        assert_eq!(bar(dec("99.99")), "███████░ 99.9%");
     }
 
     #[test]

@@ -58,15 +58,7 @@ fn entry(event: &ExposureEvent, currency: Option<&str>, theme: &Theme) -> Timeli
         if !figures.is_empty() {
             figures.push(Span::styled(" · ", theme.muted));
         }
-        let noun = if count == 1 {
-            "transaction"
-        } else {
-            "transactions"
-        };
-        figures.push(Span::raw(format!(
-            "{} {noun}",
-            text::thousands(count.unsigned_abs())
-        )));
+        figures.push(Span::raw(text::count(count, "transaction")));
     }
     let mut details = Vec::new();
     if !figures.is_empty() {
@@ -164,11 +156,7 @@ impl History {
         spans.push(Span::styled(format!("  ({})", n.id), theme.muted));
         let progress = match (&self.error, self.complete) {
             (Some(_), _) => String::new(),
-            (None, true) => format!(
-                "  {} event{}",
-                self.events.len(),
-                if self.events.len() == 1 { "" } else { "s" }
-            ),
+            (None, true) => format!("  {}", text::count(self.events.len() as u64, "event")),
             (None, false) => "  loading…".to_owned(),
         };
         spans.push(Span::styled(progress, theme.muted));

@@ -293,7 +293,7 @@ fn tile_box(
                     format!("{:>6} ", e.count.label()),
                     count_style(&e.count, e.urgent, theme),
                 ),
-                Span::raw(e.label),
+                Span::raw(e.words()),
             ]);
             if chosen == Some(i) {
                 line = line.style(theme.selection);
@@ -358,7 +358,7 @@ fn tile_lines(
                 }
                 let at = Line::from(spans.clone()).width();
                 spans.push(Span::styled(e.count.label(), count));
-                spans.push(Span::styled(format!(" {}", e.label), label));
+                spans.push(Span::styled(format!(" {}", e.words()), label));
                 let end = Line::from(spans.clone()).width().min(width);
                 let y = area.y + u16::try_from(t).unwrap_or(u16::MAX);
                 if at < end && y < area.bottom() {

@@ -71,10 +71,30 @@ impl Count {
     }
 }
 
+/// What an entry counts, as it reads after its number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Label {
+    /// Words that read the same for any count: `overdue`, `due in 30 days`.
+    Words(&'static str),
+    /// A noun, in the singular: `1 jurisdiction`, `3 jurisdictions`.
+    Noun(&'static str),
+}
+
+impl Label {
+    /// The label as it reads after `count`: a noun agrees with it (plural unless exactly one).
+    pub fn after(self, count: &Count) -> String {
+        match (self, count) {
+            (Label::Words(words), _) => words.to_owned(),
+            (Label::Noun(noun), Count::Exact(n)) => text::noun(*n, noun),
+            (Label::Noun(noun), _) => text::noun(2_u64, noun),
+        }
+    }
+}
+
 /// One count of a tile, and where choosing it goes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
-    pub label: &'static str,
+    pub label: Label,
     pub count: Count,
     pub goto: Goto,
     /// What the list opened shows beyond the count, when the service cannot filter as
@@ -82,6 +102,13 @@ pub struct Entry {
     pub caveat: Option<&'static str>,
     /// Whether anything counted here calls for action today (shown in the alarm colour).
     pub urgent: bool,
+}
+
+impl Entry {
+    /// The label after this entry's count.
+    pub fn words(&self) -> String {
+        self.label.after(&self.count)
+    }
 }
 
 /// A record a tile names.
@@ -125,7 +152,7 @@ impl Tile {
     /// Why a count could not be made, if one could not.
     pub fn trouble(&self) -> Option<String> {
         self.entries.iter().find_map(|e| match &e.count {
-            Count::Failed(why) => Some(format!("{}: could not count: {why}", e.label)),
+            Count::Failed(why) => Some(format!("{}: could not count: {why}", e.words())),
             Count::Unavailable(why) => Some((*why).to_owned()),
             _ => None,
         })
@@ -202,7 +229,7 @@ fn exposed(data: &Data) -> Tile {
     Tile {
         title: "Exposed, not registered",
         entries: vec![Entry {
-            label: "jurisdictions",
+            label: Label::Noun("jurisdiction"),
             count,
             goto: Goto::nexus(filters::exposed()),
             caveat: None,
@@ -224,14 +251,14 @@ fn approaching(data: &Data) -> Tile {
             let share = sales.max(count).unwrap_or_default();
             let mut parts = Vec::new();
             if let Some(s) = sales {
-                parts.push(format!("{}% of sales", s.round_dp(0)));
+                parts.push(format!("{} of sales", text::share(s)));
             }
             if let Some(c) = count {
-                parts.push(format!("{}% of transactions", c.round_dp(0)));
+                parts.push(format!("{} of transactions", text::share(c)));
             }
             let state = Some(n.state_code.as_str()).filter(|s| !s.is_empty());
             let crossing = data.crossing(n);
-            let when = crossing.map(|d| format!(" ~{}", d.format("%Y-%m")));
+            let when = crossing.map(|d| format!(" ~{}", text::month(d)));
             (
                 crossing,
                 share,
@@ -251,7 +278,7 @@ fn approaching(data: &Data) -> Tile {
     Tile {
         title: "Approaching thresholds",
         entries: vec![Entry {
-            label: "approaching",
+            label: Label::Words("approaching"),
             count,
             goto: Goto::nexus(filters::approaching()),
             caveat: None,
@@ -286,11 +313,11 @@ pub fn place(country: &str, state: Option<&str>, name: &str) -> String {
 pub fn period(start: chrono::NaiveDate, end: chrono::NaiveDate) -> String {
     use chrono::Datelike;
     if (start.year(), start.month()) == (end.year(), end.month()) {
-        start.format("%Y-%m").to_string()
+        text::month(start)
     } else if start.year() == end.year() {
-        format!("{}–{:02}", start.format("%Y-%m"), end.month())
+        format!("{}–{:02}", text::month(start), end.month())
     } else {
-        format!("{}–{}", start.format("%Y-%m"), end.format("%Y-%m"))
+        format!("{}–{}", text::month(start), text::month(end))
     }
 }
 
@@ -338,21 +365,21 @@ fn filings(data: &Data) -> Tile {
         title: "Filings",
         entries: vec![
             Entry {
-                label: "overdue",
+                label: Label::Words("overdue"),
                 count: Count::of(&data.filings, |f| overdue.holds(f)),
                 goto: Goto::filings(overdue.clone()),
                 caveat: None,
                 urgent: true,
             },
             Entry {
-                label: "due in 30 days",
+                label: Label::Words("due in 30 days"),
                 count: Count::of(&data.filings, |f| soon.holds(f)),
                 goto: Goto::filings(soon.clone()),
                 caveat: None,
                 urgent: false,
             },
             Entry {
-                label: "paused",
+                label: Label::Words("paused"),
                 count: Count::total(&data.paused),
                 goto: Goto::filings(paused.clone()),
                 caveat: None,
@@ -367,22 +394,17 @@ fn filings(data: &Data) -> Tile {
     }
 }
 
-/// `TX 2026-07–09 · −110.00 USD (−10.0 %)`: the tax collected less the liability.
+/// `TX 2026-07–09 · -110.00 USD (-10.0%)`: the tax collected less the liability.
 fn balance_item(finding: &crate::checks::filings::Finding, f: &Filing) -> Item {
     let place = f
         .state_code
         .clone()
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| f.country_code.clone());
-    let money = text::money(finding.difference, f.currency.as_deref());
-    let difference = if finding.difference.is_sign_positive() {
-        format!("+{money}")
-    } else {
-        money.replacen('-', "\u{2212}", 1)
-    };
+    let difference = finding.difference();
     let share = finding
-        .percent
-        .map(|_| format!(" ({})", crate::ui::panes::filings::columns::share(finding)))
+        .share()
+        .map(|share| format!(" ({share})"))
         .unwrap_or_default();
     Item {
         text: format!(
@@ -412,7 +434,7 @@ fn not_adding_up(data: &Data) -> Tile {
     Tile {
         title: "Filings that do not add up",
         entries: vec![Entry {
-            label: "not adding up",
+            label: Label::Words("not adding up"),
             count: Count::of(&data.balances, |f| filter.holds(f)),
             goto: Goto::filings(filter.clone()),
             caveat: None,
@@ -465,28 +487,28 @@ fn registrations(data: &Data) -> Tile {
         title: "Registrations waiting on you",
         entries: vec![
             Entry {
-                label: "awaiting clarification",
+                label: Label::Words("awaiting clarification"),
                 count: Count::of(regs, |r| awaiting.holds(r)),
                 goto: Goto::registrations(awaiting.clone()),
                 caveat: None,
                 urgent: true,
             },
             Entry {
-                label: "to mark as collecting",
+                label: Label::Words("to mark as collecting"),
                 count: Count::of(regs, |r| collecting.holds(r)),
                 goto: Goto::registrations(collecting.clone()),
                 caveat: None,
                 urgent: false,
             },
             Entry {
-                label: "missing credentials",
+                label: Label::Words("missing credentials"),
                 count: Count::of(regs, |r| credentials.holds(r)),
                 goto: Goto::registrations(credentials.clone()),
                 caveat: None,
                 urgent: false,
             },
             Entry {
-                label: "deregistering",
+                label: Label::Words("deregistering"),
                 count: Count::of(regs, |r| deregistering.holds(r)),
                 goto: Goto::registrations(deregistering.clone()),
                 caveat: None,
@@ -517,14 +539,14 @@ fn exemptions(data: &Data) -> Tile {
         title: "Exemptions",
         entries: vec![
             Entry {
-                label: "expiring in 30 days",
+                label: Label::Words("expiring in 30 days"),
                 count: Count::of(&data.exemptions, |e| keeps(&expiring, e)),
                 goto: Goto::exemptions(expiring.clone()),
                 caveat: None,
                 urgent: false,
             },
             Entry {
-                label: "expired in 30 days",
+                label: Label::Words("expired in 30 days"),
                 count: Count::of(&data.exemptions, |e| keeps(&expired, e)),
                 goto: Goto::exemptions(expired.clone()),
                 caveat: None,
@@ -572,21 +594,21 @@ fn transactions(data: &Data) -> Tile {
         title: "Transactions with problems",
         entries: vec![
             Entry {
-                label: "invalid",
+                label: Label::Words("invalid"),
                 count: Count::total(&data.invalid),
                 goto: Goto::transactions(filters::invalid()),
                 caveat: None,
                 urgent: true,
             },
             Entry {
-                label: "to fetch again",
+                label: Label::Words("to fetch again"),
                 count: Count::total(&data.refetch),
                 goto: Goto::transactions(filters::processing(ProcessingStatus::NeedsRefetch)),
                 caveat: None,
                 urgent: false,
             },
             Entry {
-                label: "queued over a minute",
+                label: Label::Words("queued over a minute"),
                 count: Count::of(&data.queued, stuck),
                 goto: Goto::transactions(crate::model::filters::TransactionFilter {
                     // The service tells no creation time: the ones seen queued for a minute.
@@ -611,7 +633,7 @@ fn imports(data: &Data) -> Tile {
     Tile {
         title: "Certificate imports",
         entries: vec![Entry {
-            label: "awaiting approval",
+            label: Label::Words("awaiting approval"),
             count: Count::total(&data.imports),
             goto: Goto::CertificateImports {
                 status_in: vec![CertificateImportStatus::Uploaded],
@@ -659,7 +681,7 @@ mod tests {
     #[test]
     fn a_tile_adds_its_counts_and_waits_or_fails_with_any_of_them() {
         let entry = |count| Entry {
-            label: "x",
+            label: Label::Words("x"),
             count,
             goto: Goto::filings(crate::model::filters::FilingFilter::default()),
             caveat: None,
@@ -713,7 +735,8 @@ mod tests {
         let mut data = Data::new(day(2026, 6, 1));
         // Nearest the threshold but without sales lately; further, crossing sooner or later.
         let rows = vec![
-            approaching_row("TX", "95000", "01"),
+            // 95,864.92 of 100,000: 95.8%, never rounded up to 96.
+            approaching_row("TX", "95864.92", "01"),
             approaching_row("GA", "80000", "01"),
             approaching_row("FL", "60000", "01"),
         ];
@@ -740,9 +763,9 @@ mod tests {
         assert_eq!(
             items,
             [
-                "FL ~2026-07 · 60% of sales",
-                "GA ~2026-12 · 80% of sales",
-                "TX · 95% of sales"
+                "FL ~2026-07 · 60.0% of sales",
+                "GA ~2026-12 · 80.0% of sales",
+                "TX · 95.8% of sales"
             ]
         );
 
@@ -753,11 +776,20 @@ mod tests {
         assert_eq!(
             items,
             [
-                "TX · 95% of sales",
-                "GA · 80% of sales",
-                "FL · 60% of sales"
+                "TX · 95.8% of sales",
+                "GA · 80.0% of sales",
+                "FL · 60.0% of sales"
             ]
         );
+    }
+
+    #[test]
+    fn a_counted_noun_agrees_with_its_count() {
+        let noun = Label::Noun("jurisdiction");
+        assert_eq!(noun.after(&Count::Exact(1)), "jurisdiction");
+        assert_eq!(noun.after(&Count::Exact(0)), "jurisdictions");
+        assert_eq!(noun.after(&Count::AtLeast(500)), "jurisdictions");
+        assert_eq!(Label::Words("overdue").after(&Count::Exact(1)), "overdue");
     }
 
     #[test]
@@ -812,9 +844,9 @@ mod tests {
         assert_eq!(
             items,
             vec![
-                "NY 2026-07–09 · \u{2212}500.00 USD (\u{2212}10.0 %)",
-                "TX 2026-07–09 · \u{2212}100.00 USD (\u{2212}10.0 %)",
-                "WA 2026-07–09 · +20.00 USD (+20.0 %)",
+                "NY 2026-07–09 · -500.00 USD (-10.0%)",
+                "TX 2026-07–09 · -100.00 USD (-10.0%)",
+                "WA 2026-07–09 · +20.00 USD (+20.0%)",
             ]
         );
         let Goto::Filings { filter, .. } = &tile.entries[0].goto else {

@@ -19,13 +19,12 @@ fn category_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
     catalog
         .iter()
         .map(|c| {
-            let n = c.subcategories.len();
-            let plural = if n == 1 {
-                "subcategory"
-            } else {
-                "subcategories"
-            };
-            Choice::new(c.name.as_str(), c.name.as_str(), format!("{n} {plural}"))
+            let n = c.subcategories.len() as u64;
+            Choice::new(
+                c.name.as_str(),
+                c.name.as_str(),
+                crate::ui::text::count(n, "subcategory"),
+            )
         })
         .collect()
 }

@@ -624,9 +624,8 @@ fn unfiled_line(f: &Filing, today: NaiveDate, theme: &Theme) -> Line<'static> {
         .map(|a| text::money(a, f.currency.as_deref()))
         .unwrap_or_default();
     let mut spans = vec![Span::raw(format!(
-        "  {} – {}  {due}  {status}  {amount}",
-        text::date(f.start_date),
-        text::date(f.end_date)
+        "  {}  {due}  {status}  {amount}",
+        text::period(f.start_date, f.end_date)
     ))];
     if f.due_date.is_some_and(|d| d < today) {
         spans.push(Span::styled("  OVERDUE", theme.error));

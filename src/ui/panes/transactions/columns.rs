@@ -2,6 +2,7 @@
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use rust_decimal::Decimal;
 
 use crate::model::{ProcessingStatus, Transaction, TransactionStatus};
 use crate::ui::text;
@@ -52,7 +53,7 @@ pub fn region(t: &Transaction) -> String {
 }
 
 fn date_cell<'r>(t: &'r Transaction, _: &Theme) -> Line<'r> {
-    Line::from(text::date(t.date.0.date_naive()))
+    Line::from(text::date(t.date.date()))
 }
 
 fn external_id_cell<'r>(t: &'r Transaction, _: &Theme) -> Line<'r> {
@@ -85,12 +86,25 @@ fn region_cell<'r>(t: &'r Transaction, _: &Theme) -> Line<'r> {
     Line::from(region(t))
 }
 
+/// An amount of a transaction: money, or for a credit note money going back (negative,
+/// whichever sign the record stores).
+pub fn signed(credit_note: bool, amount: Decimal, currency: Option<&str>) -> String {
+    if credit_note {
+        text::credit(amount, currency)
+    } else {
+        text::money(amount, currency)
+    }
+}
+
+/// The total of `t` in its currency, a credit note's negative.
+pub fn total(t: &Transaction) -> Option<String> {
+    t.total_amount
+        .map(|a| signed(t.kind.is_credit_note(), a, t.currency.as_deref()))
+}
+
 fn total_cell<'r>(t: &'r Transaction, theme: &Theme) -> Line<'r> {
-    t.total_amount.map_or_else(Line::default, |a| {
-        Line::from(Span::styled(
-            text::money(a, t.currency.as_deref()),
-            theme.money,
-        ))
+    total(t).map_or_else(Line::default, |total| {
+        Line::from(Span::styled(total, theme.money))
     })
 }
 

@@ -14,25 +14,27 @@ use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Cell, Detail, Section, opt, section};
 
-/// Formats amounts of one currency, and tax amounts as pending while the tax is not in.
+/// Formats amounts of one currency (a credit note's negative), and tax amounts as pending while
+/// the tax is not in.
 struct Amounts<'t> {
     currency: Option<&'t str>,
     calculated: bool,
+    credit: bool,
     theme: &'t Theme,
 }
 
 impl Amounts<'_> {
+    /// `amount` in `currency`, by the transaction's sign (see [`super::columns::signed`]).
+    fn write(&self, amount: Decimal, currency: Option<&str>) -> String {
+        super::columns::signed(self.credit, amount, currency)
+    }
+
     fn money(&self, amount: Option<Decimal>) -> Cell {
-        amount.map(|a| {
-            Line::from(Span::styled(
-                text::money(a, self.currency),
-                self.theme.money,
-            ))
-        })
+        self.in_currency(amount, self.currency)
     }
 
     fn in_currency(&self, amount: Option<Decimal>, currency: Option<&str>) -> Cell {
-        amount.map(|a| Line::from(Span::styled(text::money(a, currency), self.theme.money)))
+        amount.map(|a| Line::from(Span::styled(self.write(a, currency), self.theme.money)))
     }
 
     /// A calculated tax amount: "pending" until the service has calculated it.
@@ -91,13 +93,13 @@ fn tax_item_line(tax: &TaxItem, amounts: &Amounts) -> Line<'static> {
         "{}  {}  {}",
         tax.name,
         text::rate_percent(tax.rate),
-        text::money(tax.amount, tax.currency.as_deref().or(amounts.currency))
+        amounts.write(tax.amount, tax.currency.as_deref().or(amounts.currency))
     );
     if let Some(converted) = tax.converted_amount {
         let _ = write!(
             text,
             " = {}",
-            text::money(converted, tax.destination_currency.as_deref())
+            amounts.write(converted, tax.destination_currency.as_deref())
         );
     }
     let place = [
@@ -251,6 +253,7 @@ pub fn build<'t>(t: &Transaction, theme: &'t Theme) -> Detail<'t> {
     let amounts = Amounts {
         currency: t.currency.as_deref(),
         calculated: t.tax_is_calculated(),
+        credit: t.kind.is_credit_note(),
         theme,
     };
     let customer = customer_line(t, theme);
@@ -389,6 +392,24 @@ mod tests {
             assert!(shown.contains(part), "{part} in {shown}");
         }
         assert!(!shown.contains("pending"), "{shown}");
+    }
+
+    #[test]
+    fn a_credit_notes_amounts_read_negative() {
+        let mut t = transaction("PROCESSED");
+        t.kind = crate::model::TransactionType::PartialCreditNote;
+        t.total_amount = Some(Decimal::new(135_600, 2));
+        let shown = text(&t);
+        let total = shown.lines().find(|l| l.contains("Total")).unwrap();
+        assert!(total.ends_with("-1,356.00 USD"), "{shown}");
+        assert!(shown.contains("-10.6425 USD"), "{shown}");
+        assert!(
+            shown.contains("Texas state tax  6.25%  -8.0625 USD"),
+            "{shown}"
+        );
+        // The rate is not money: no sign.
+        assert!(shown.contains(" 8.25%"), "{shown}");
+        assert!(!text(&transaction("PROCESSED")).contains("-129.00"));
     }
 
     #[test]

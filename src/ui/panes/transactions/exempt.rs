@@ -4,12 +4,12 @@
 
 use chrono::{Months, NaiveDate};
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::checks::exemptions::Finding;
-use crate::ui::text::truncate_line;
+use crate::ui::text::{self, truncate_line};
 use crate::ui::theme::Theme;
 
 /// The check's range from the command's words: `FROM [TO]`, or the last 12 months to `today`.
@@ -88,7 +88,8 @@ impl ExemptionCheck {
     pub fn subtitle(&self) -> String {
         format!(
             "exempt sales {} to {} without a valid certificate",
-            self.from, self.to
+            text::date(self.from),
+            text::date(self.to)
         )
     }
 
@@ -100,7 +101,8 @@ impl ExemptionCheck {
                 Paragraph::new(Span::styled(
                     format!(
                         "Reading the exempt sales of {} to {} and every exemption…",
-                        self.from, self.to
+                        text::date(self.from),
+                        text::date(self.to)
                     ),
                     theme.muted,
                 ))
@@ -116,14 +118,13 @@ impl ExemptionCheck {
                 return;
             }
             Some(Ok((checked, findings))) => {
+                let checked = text::count(*checked as u64, "exempt sale");
                 let head = match findings.len() {
-                    0 => format!(
-                        "{checked} exempt sales checked: every one had a valid certificate."
+                    0 => format!("{checked} checked: every one had a valid certificate."),
+                    n => format!(
+                        "{checked} checked: {} without a valid certificate.",
+                        text::thousands(n as u64)
                     ),
-                    1 => format!("{checked} exempt sales checked: 1 without a valid certificate."),
-                    n => {
-                        format!("{checked} exempt sales checked: {n} without a valid certificate.")
-                    }
                 };
                 lines.push(Line::from(Span::styled(head, theme.title)));
                 lines.push(Line::from(Span::styled(
@@ -149,10 +150,10 @@ impl ExemptionCheck {
                 .or_else(|| f.customer_id.clone())
                 .unwrap_or_else(|| "(no customer)".to_owned());
             let text = format!(
-                "{:<10}  {:<18}  {:<22}  {:<6}  {}",
-                f.date,
-                clip(&f.external_id, 18),
-                clip(&customer, 22),
+                "{:<10}  {}  {}  {:<6}  {}",
+                text::date(f.date),
+                text::pad_to(&f.external_id, 18, Alignment::Left),
+                text::pad_to(&customer, 22, Alignment::Left),
                 f.jurisdiction,
                 f.reason.words()
             );
@@ -164,17 +165,6 @@ impl ExemptionCheck {
             lines.push(truncate_line(Line::from(Span::styled(text, style)), width));
         }
         Paragraph::new(lines).render(area, buf);
-    }
-}
-
-/// `text` cut to `width` characters, `…` marking the cut.
-fn clip(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        text.to_owned()
-    } else {
-        let mut out: String = text.chars().take(width.saturating_sub(1)).collect();
-        out.push('…');
-        out
     }
 }
 

@@ -3,7 +3,7 @@
 //! form against a sale, the `:estimate` form, the `:terms` view, and `:check exemptions`
 //! (the exempt sales without a valid certificate).
 
-mod columns;
+pub mod columns;
 mod credit;
 mod detail;
 mod edit;

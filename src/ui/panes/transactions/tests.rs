@@ -38,7 +38,7 @@ fn the_list_opens_newest_first_over_the_last_12_months_and_sorts_on_the_service(
     };
     assert_eq!(filter.order_by, [Sort::desc("date")], "newest first");
     assert!(h.pane.subtitle().starts_with("last 12 months"));
-    assert!(h.pane.subtitle().ends_with("sorted by date (descending)"));
+    assert!(h.pane.subtitle().ends_with("sorted by date ▼"));
     h.action(Action::SortReverse);
     let Call::Transactions(TransactionCall::List { filter, .. }) = h.only_call().1 else {
         panic!("a page call");
@@ -50,6 +50,42 @@ fn the_list_opens_newest_first_over_the_last_12_months_and_sorts_on_the_service(
         panic!("a page call: {call:?}");
     };
     assert_eq!(filter.order_by, [Sort::asc("customer_name")]);
+    // Said with the column's title, never its field's name.
+    assert!(
+        h.pane.subtitle().ends_with("sorted by customer ▲"),
+        "{}",
+        h.pane.subtitle()
+    );
+}
+
+#[test]
+fn a_credit_note_reads_negative_in_the_list_and_its_detail() {
+    let mut h = harness(false);
+    let mut note = transaction("t2", "PARTIAL_CREDIT_NOTE", "PROCESSED");
+    note.total_amount = Some(rust_decimal::Decimal::new(135_600, 2));
+    h.load(
+        vec![transaction("t1", "SALE", "PROCESSED"), note],
+        TransactionReply::Page,
+    );
+    let screen = h.screen(140, 12);
+    let row = |id: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(id))
+            .unwrap_or_else(|| panic!("{id} in {screen}"))
+            .to_owned()
+    };
+    assert!(row("ord-t1").contains(" 100.00 USD"), "{screen}");
+    assert!(!row("ord-t1").contains("-100.00"), "{screen}");
+    assert!(row("ord-t2").contains(" -1,356.00 USD"), "{screen}");
+    h.action(Action::Down);
+    h.action(Action::Open);
+    let detail = h.screen(140, 40);
+    let total = detail
+        .lines()
+        .find(|l| l.contains("Total "))
+        .unwrap_or_else(|| panic!("{detail}"));
+    assert!(total.contains("-1,356.00 USD"), "{detail}");
 }
 
 #[test]

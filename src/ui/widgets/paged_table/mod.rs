@@ -66,17 +66,6 @@ pub struct Sort {
     pub descending: bool,
 }
 
-impl std::fmt::Display for Sort {
-    /// `date`, or `date (descending)`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.key)?;
-        if self.descending {
-            f.write_str(" (descending)")?;
-        }
-        Ok(())
-    }
-}
-
 impl Sort {
     /// The server's `order_by` value: `date` or `-date`.
     pub fn order_by(&self) -> String {
@@ -147,6 +136,9 @@ pub struct PagedTable<R> {
     spinner: Spinner,
     /// Where the last render put the header and the rows, for the mouse.
     hits: Option<Hits>,
+    /// The titles of the columns the last render drew (a column hidden for want of room is
+    /// not among them).
+    drawn: Vec<&'static str>,
 }
 
 /// Where the last render drew the table: its header's columns and its rows.
@@ -195,6 +187,7 @@ impl<R> PagedTable<R> {
             noun,
             spinner: Spinner::new(),
             hits: None,
+            drawn: Vec::new(),
         }
     }
 
@@ -226,6 +219,12 @@ impl<R> PagedTable<R> {
     }
 
     /// Rows in the whole list, once known.
+    /// Whether the last render drew the column titled `title` (none is before the first): what
+    /// is read only for a column a user sees waits for it.
+    pub fn drew_column(&self, title: &str) -> bool {
+        self.drawn.contains(&title)
+    }
+
     pub fn total(&self) -> Option<u64> {
         self.total
     }

@@ -84,6 +84,7 @@ impl<R> PagedTable<R> {
         self.render_status(status_area, buf, theme, &hidden);
         let shown: Vec<(&Column<R>, u16)> =
             columns.iter().zip(widths).filter(|&(_, w)| w > 0).collect();
+        self.drawn = shown.iter().map(|(c, _)| c.title).collect();
 
         let header =
             Row::new(shown.iter().map(|&(c, w)| self.header_cell(c, w))).style(theme.table_header);
@@ -212,9 +213,11 @@ impl<R> PagedTable<R> {
     fn header_cell<'a>(&self, column: &'a Column<R>, width: u16) -> Cell<'a> {
         let width = usize::from(width);
         let arrow = match self.sort {
-            Some(s) if s.key == column.key && column.sortable() => {
-                Some(if s.descending { "▼" } else { "▲" })
-            }
+            Some(s) if s.key == column.key && column.sortable() => Some(if s.descending {
+                text::DESCENDING
+            } else {
+                text::ASCENDING
+            }),
             _ => None,
         };
         let line = match arrow {

@@ -314,6 +314,23 @@ fn long_and_wide_text_is_cut_with_an_ellipsis() {
 }
 
 #[test]
+fn a_number_in_a_cut_cell_is_never_cut_inside_its_digits() {
+    let mut t = PagedTable::new("registrations");
+    t.wants();
+    let with_figure = |id| Reg {
+        state: "TX 1,356.00 USD".into(),
+        ..reg(id)
+    };
+    t.receive(0, 1, page_with(1, 1, with_figure));
+    // 30 wide leaves the State column 13: `TX 1,356.00 …` fits the figure whole.
+    let lines = buffer_lines(&draw(&mut t, 30, 3, &Theme::default()));
+    assert_eq!(lines[1], "      0 TX 1,356.00 … 0.05 USD");
+    // 25 wide leaves it 8: the figure gives way whole, never `TX 1,35…`.
+    let lines = buffer_lines(&draw(&mut t, 25, 3, &Theme::default()));
+    assert_eq!(lines[1], "      0 TX …     0.05 USD");
+}
+
+#[test]
 fn the_selected_row_takes_the_selection_style() {
     let theme = Theme::load("dark", None).unwrap();
     let mut t = loaded(10, 5);
@@ -387,7 +404,7 @@ fn s_cycles_the_sortable_columns_and_capital_s_turns_it_around() {
     );
     let reversed = t.next_sort(&columns, true).unwrap();
     assert_eq!((reversed.key, reversed.descending), ("state", true));
-    assert_eq!(reversed.to_string(), "state (descending)");
+    assert_eq!(reversed.order_by(), "-state");
     let unsortable: Vec<Column<Reg>> = columns.into_iter().filter(|c| !c.sortable()).collect();
     assert!(t.next_sort(&unsortable, false).is_none());
 }

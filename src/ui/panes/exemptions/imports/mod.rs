@@ -67,11 +67,7 @@ impl ImportFilter {
 
 /// `2 certificate imports`.
 fn imports_noun(n: usize) -> String {
-    if n == 1 {
-        "1 certificate import".to_owned()
-    } else {
-        format!("{n} certificate imports")
-    }
+    crate::ui::text::count(n as u64, "certificate import")
 }
 
 /// The import list, rows marked for the approval.
