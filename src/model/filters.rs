@@ -409,20 +409,23 @@ pub struct TransactionFilter {
     /// `date__lte`.
     pub date_to: Option<NaiveDate>,
     /// Kept on this side: only these transactions (the ones the Overview has seen queued for
-    /// over a minute: the service tells no creation time). Empty: no such filter.
-    pub only_ids: Vec<String>,
+    /// over a minute: the service tells no creation time). `None`: no such filter; an empty
+    /// list keeps none.
+    pub only_ids: Option<Vec<String>>,
     pub order_by: Vec<Sort>,
 }
 
 impl TransactionFilter {
     /// Whether part of the filter is kept on this side.
     pub fn is_local(&self) -> bool {
-        !self.only_ids.is_empty()
+        self.only_ids.is_some()
     }
 
     /// Whether `row` passes the part of the filter the service cannot apply.
     pub fn keeps(&self, row: &super::Transaction) -> bool {
-        self.only_ids.is_empty() || self.only_ids.contains(&row.id)
+        self.only_ids
+            .as_ref()
+            .is_none_or(|ids| ids.contains(&row.id))
     }
 }
 

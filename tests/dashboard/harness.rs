@@ -55,6 +55,9 @@ pub struct Options {
     /// The tab the dashboard opens on: the record panes' tests start on Registrations, the
     /// Overview's where the dashboard itself does.
     pub first_tab: &'static str,
+    /// The day the dashboard takes as today (the clock is one per process: a test binary whose
+    /// tests run at once keeps [`TODAY`]).
+    pub today: chrono::NaiveDate,
 }
 
 impl Default for Options {
@@ -67,6 +70,7 @@ impl Default for Options {
             read_only: false,
             size: (140, 40),
             first_tab: "Registrations",
+            today: TODAY,
         }
     }
 }
@@ -142,7 +146,7 @@ impl Dashboard {
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
             .open_on(options.first_tab);
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 
     /// The dashboard with its client recording every write in `log`, which `:audit` shows.
@@ -155,7 +159,7 @@ impl Dashboard {
         .unwrap();
         let client = client_for(&sandbox).with_audit(log.recorder("demo", DEMO_CREDENTIALS[0].0));
         let shell = demo_shell(&options).with_audit(log);
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 
     /// The dashboard on `sandbox` (started by the test) reading records' histories and the
@@ -167,13 +171,19 @@ impl Dashboard {
     ) -> Self {
         let client = client_for(&sandbox);
         let shell = demo_shell(options).with_history(history);
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
-    fn run_loop(sandbox: Sandbox, client: Client, mut shell: Shell, size: (u16, u16)) -> Self {
-        taxdash::clock::fix_today(Some(TODAY));
+    fn run_loop(
+        sandbox: Sandbox,
+        client: Client,
+        mut shell: Shell,
+        size: (u16, u16),
+        today: chrono::NaiveDate,
+    ) -> Self {
+        taxdash::clock::fix_today(Some(today));
         let backend = SharedBackend(Arc::new(Mutex::new(TestBackend::new(size.0, size.1))));
         let platform = SharedRecorder::default();
         let (keys, receiver) = mpsc::unbounded_channel::<Event>();
@@ -347,7 +357,7 @@ impl Dashboard {
             .with_pane_factory(panes::all)
             .with_tenanted(version)
             .open_on(options.first_tab);
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 
     /// Runs `:text` on the command line.
@@ -433,7 +443,7 @@ impl Dashboard {
         let shell = demo_shell(&options)
             .with_views(Some(file), config.views)
             .with_columns(config.columns);
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 }
 
@@ -470,7 +480,7 @@ impl Dashboard {
         let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
             .open_on(options.first_tab);
-        Self::run_loop(sandbox, client, shell, options.size)
+        Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 }
 

@@ -612,13 +612,14 @@ fn transactions(data: &Data) -> Tile {
                 count: Count::of(&data.queued, stuck),
                 goto: Goto::transactions(crate::model::filters::TransactionFilter {
                     // The service tells no creation time: the ones seen queued for a minute.
-                    only_ids: data
-                        .queued
-                        .rows()
-                        .iter()
-                        .filter(|t| stuck(t))
-                        .map(|t| t.id.clone())
-                        .collect(),
+                    only_ids: Some(
+                        data.queued
+                            .rows()
+                            .iter()
+                            .filter(|t| stuck(t))
+                            .map(|t| t.id.clone())
+                            .collect(),
+                    ),
                     ..filters::processing(ProcessingStatus::Queued)
                 }),
                 caveat: None,

@@ -168,11 +168,8 @@ pub fn describe(filter: &TransactionFilter) -> String {
     if let Some(q) = &filter.search_query {
         parts.push(format!("matching \"{q}\""));
     }
-    if !filter.only_ids.is_empty() {
-        parts.push(format!(
-            "the {} seen queued for over a minute",
-            filter.only_ids.len()
-        ));
+    if let Some(ids) = &filter.only_ids {
+        parts.push(format!("the {} seen queued for over a minute", ids.len()));
     }
     if let Some(s) = &filter.status {
         parts.push(format!("status {s}"));

@@ -1,0 +1,193 @@
+//! One truth, checked across the surfaces on several demos: on three seeds and three days, every
+//! count of the Overview is the number of rows of the list it opens (chosen with `Enter`, read
+//! off that list as a user lands on it), and the filing check names the same filings in the
+//! CLI's reading, the Overview's tile and the Filings list it opens.
+//!
+//! Its own test binary: the day the dashboard takes as today is one per process, and here it
+//! changes from one demo to the next.
+
+#[allow(dead_code)]
+#[path = "../dashboard/harness.rs"]
+mod harness;
+#[allow(dead_code)]
+#[path = "../dashboard/relay.rs"]
+mod relay;
+
+use std::time::Duration;
+
+use chrono::NaiveDate;
+use crossterm::event::KeyCode;
+use taxdash::checks::filings::Tolerance;
+use taxdash::checks::{Quiet, read_filing_findings};
+use taxdash::model::filters::FilingFilter;
+use taxdash::sandbox::SandboxConfig;
+
+use harness::{Dashboard, Options};
+
+/// The demos: three seeds, each on three days (the demo dated around the day it starts on, as
+/// `taxdash --demo --today DAY` is), across a month's end and a quarter's.
+const SEEDS: [u64; 3] = [1, 7, 42];
+const DAYS: [&str; 3] = ["2026-11-26", "2026-12-31", "2027-03-03"];
+
+/// The Overview's counts in the order `↓` walks them, by the words after each number.
+const ENTRIES: [&str; 16] = [
+    "jurisdictions",
+    "approaching",
+    "overdue",
+    "due in 30 days",
+    "paused",
+    "awaiting clarification",
+    "to mark as collecting",
+    "missing credentials",
+    "deregistering",
+    "expiring in 30 days",
+    "expired in 30 days",
+    "invalid",
+    "to fetch again",
+    "queued over a minute",
+    "awaiting approval",
+    "not adding up",
+];
+
+/// The number before `label` on the screen (`7 overdue` → 7), `None` for a count that is not
+/// a number (`– awaiting approval` on v1).
+fn count(screen: &str, label: &str) -> Option<u64> {
+    for line in screen.lines() {
+        let mut from = 0;
+        while let Some(at) = line[from..].find(label) {
+            let at = from + at;
+            let token = line[..at]
+                .trim_end()
+                .rsplit(|c: char| c.is_whitespace() || c == '│' || c == '·')
+                .next()
+                .unwrap_or("");
+            if let Ok(n) = token.replace(',', "").parse() {
+                return Some(n);
+            }
+            if token == "–" {
+                return None;
+            }
+            from = at + label.len();
+        }
+    }
+    panic!("no count before {label:?} on the screen:\n{screen}");
+}
+
+/// The rows of the list on screen once it has settled: `row 1 of N`, or none.
+fn rows_of(screen: &str) -> Option<u64> {
+    if let Some(at) = screen.find("row 1 of ") {
+        let digits: String = screen[at + 9..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .collect();
+        return digits.replace(',', "").parse().ok();
+    }
+    let settled = !screen.contains("loading") && !screen.contains("Reading");
+    (settled && screen.lines().any(|l| l.contains("│no "))).then_some(0)
+}
+
+async fn overview(d: &Dashboard) -> String {
+    d.wait_until("the Overview filled", Duration::from_secs(60), |s| {
+        s.contains("Overview — updated")
+    })
+    .await
+}
+
+/// Chooses the `k`th count of the Overview and reads the list it opens.
+async fn land(d: &Dashboard, k: usize, label: &str) -> u64 {
+    d.char('1');
+    overview(d).await;
+    for _ in 0..ENTRIES.len() {
+        d.key(KeyCode::Up);
+    }
+    for _ in 0..k {
+        d.key(KeyCode::Down);
+    }
+    d.key(KeyCode::Enter);
+    // The tab changes, then its list loads (a list kept here reads every page first).
+    let landed = d
+        .wait_until(
+            &format!("the list {label:?} opens"),
+            Duration::from_secs(60),
+            |s| !s.contains("Overview — ") && rows_of(s).is_some(),
+        )
+        .await;
+    // Settled: the same count twice, a moment apart.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = d.screen();
+    assert_eq!(rows_of(&landed), rows_of(&again), "{label}: {again}");
+    rows_of(&again).unwrap_or_else(|| panic!("{label}: no rows line: {again}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_count_is_the_list_it_opens_and_every_surface_names_the_same_filings() {
+    for seed in SEEDS {
+        for day in DAYS {
+            let today: NaiveDate = day.parse().unwrap();
+            let d = Dashboard::start(Options {
+                sandbox: SandboxConfig {
+                    seed,
+                    anchor: Some(today),
+                    ..SandboxConfig::default()
+                },
+                size: (200, 50),
+                first_tab: "Overview",
+                today,
+                ..Options::default()
+            })
+            .await;
+            let screen = overview(&d).await;
+            let at = format!("seed {seed}, {day}");
+            let mut counted = Vec::new();
+            for (k, label) in ENTRIES.iter().enumerate() {
+                let Some(shown) = count(&screen, label) else {
+                    continue;
+                };
+                let landed = land(&d, k, label).await;
+                assert_eq!(
+                    shown, landed,
+                    "{at}: the Overview counts {shown} {label}, the list it opens holds {landed}"
+                );
+                counted.push((*label, shown));
+            }
+            println!("{at}: every count is its list's: {counted:?}");
+            assert!(
+                counted.iter().any(|(_, n)| *n > 0),
+                "{at}: the demo has something to count: {counted:?}"
+            );
+
+            // The filing check: the CLI's reading names as many filings as the tile and its list.
+            let (_, findings) = read_filing_findings(
+                &d.client,
+                &FilingFilter::default(),
+                Tolerance::default(),
+                today,
+                &mut Quiet,
+            )
+            .await
+            .unwrap();
+            let mut flagged: Vec<&str> = findings.iter().map(|f| f.filing_id.as_str()).collect();
+            flagged.dedup();
+            let tile = count(&screen, "not adding up").unwrap();
+            assert_eq!(
+                flagged.len() as u64,
+                tile,
+                "{at}: the CLI's check flags {flagged:?}, the tile counts {tile}"
+            );
+            // The list the tile opens names those filings, each marked in its column.
+            land(&d, ENTRIES.len() - 1, "not adding up").await;
+            let list = d.screen();
+            for id in flagged.iter().take(10) {
+                let line = list.lines().find(|l| l.contains(id));
+                if let Some(line) = line {
+                    assert!(line.contains('✗'), "{at}: {id} is marked: {line}");
+                }
+            }
+            assert!(
+                !list.contains(" ✓ "),
+                "{at}: no filing adds up here: {list}"
+            );
+            d.quit().await;
+        }
+    }
+}
