@@ -87,7 +87,7 @@ fn rows_of(screen: &str) -> Option<u64> {
 }
 
 async fn overview(d: &Dashboard) -> String {
-    d.wait_until("the Overview filled", Duration::from_secs(60), |s| {
+    d.wait_until("the Overview filled", Duration::from_mins(1), |s| {
         s.contains("Overview — updated")
     })
     .await
@@ -108,7 +108,7 @@ async fn land(d: &Dashboard, k: usize, label: &str) -> u64 {
     let landed = d
         .wait_until(
             &format!("the list {label:?} opens"),
-            Duration::from_secs(60),
+            Duration::from_mins(1),
             |s| !s.contains("Overview — ") && rows_of(s).is_some(),
         )
         .await;
