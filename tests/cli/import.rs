@@ -64,8 +64,9 @@ struct Relay {
     target: String,
     http: reqwest::Client,
     served: Arc<AtomicUsize>,
-    /// Requests answered as the service answered; every later one is still carried out by the
-    /// service, but its answer is lost (500).
+    writes: Arc<AtomicUsize>,
+    /// Writes answered as the service answered; every later one is still carried out by the
+    /// service, but its answer is lost (500). Reads are always answered.
     answered: usize,
 }
 
@@ -77,6 +78,7 @@ async fn relay(target: &str, answered: usize) -> (String, Arc<AtomicUsize>) {
         target: target.to_owned(),
         http: reqwest::Client::new(),
         served: served.clone(),
+        writes: Arc::new(AtomicUsize::new(0)),
         answered,
     };
     let url = serve(Router::new().fallback(forward).with_state(relay)).await;
@@ -84,8 +86,13 @@ async fn relay(target: &str, answered: usize) -> (String, Arc<AtomicUsize>) {
 }
 
 async fn forward(State(relay): State<Relay>, request: Request) -> Response {
-    let n = relay.served.fetch_add(1, Ordering::SeqCst);
+    relay.served.fetch_add(1, Ordering::SeqCst);
     let method = request.method().clone();
+    let n = if method == axum::http::Method::GET {
+        0
+    } else {
+        relay.writes.fetch_add(1, Ordering::SeqCst)
+    };
     let path = request
         .uri()
         .path_and_query()
@@ -229,6 +236,124 @@ async fn every_format_creates_the_same_transactions_exactly_once() {
     sandbox.stop().await;
 }
 
+/// Each resource with an external id imported twice without --resume: the second run sends
+/// nothing, says `exists` for each row with what matched it, and exits 0; the service holds
+/// one record per external id; each results file has one line per row.
+#[tokio::test]
+async fn an_import_run_twice_finds_every_row_and_makes_nothing_twice() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let before = transaction_count(&client).await;
+    let dir = tempfile::tempdir().unwrap();
+    copy("customers.csv", dir.path());
+    copy("physical-nexus.csv", dir.path());
+    let sales = copy("transactions.csv", dir.path());
+    let body = std::fs::read_to_string(&sales).unwrap();
+    std::fs::write(&sales, body.replace("FMT-", "TWICE-")).unwrap();
+    let runs = [
+        ("customers", &["crm-9001", "crm-9002"][..]),
+        ("physical-nexus", &["wh-reno", "office-pdx"][..]),
+        ("transactions", &["TWICE-1", "TWICE-2", "TWICE-3"][..]),
+    ];
+    for (resource, external_ids) in runs {
+        let file = if resource == "transactions" {
+            "transactions.csv".to_owned()
+        } else {
+            format!("{resource}.csv")
+        };
+        let n = external_ids.len();
+        let results = dir.path().join(format!("{file}.results.csv"));
+        let (base, args) = (sandbox.base_url(), ["import", resource, file.as_str()]);
+        let first = taxdash(&base, dir.path(), &args).await;
+        assert!(
+            first.status.success(),
+            "{resource}: {}",
+            text(&first.stderr)
+        );
+        assert_eq!(
+            text(&first.stdout),
+            format!("imported {n} {resource}: {n} created; results in {file}.results.csv\n")
+        );
+        assert_eq!(outcomes(&results).len(), n, "one line per row");
+
+        let second = taxdash(&base, dir.path(), &args).await;
+        assert!(
+            second.status.success(),
+            "{resource}: {}",
+            text(&second.stderr)
+        );
+        assert_eq!(
+            text(&second.stdout),
+            format!(
+                "imported {n} {resource}: {n} already there by external_id; results in \
+                 {file}.results.csv\n"
+            )
+        );
+        let mut reader = csv::Reader::from_path(&results).unwrap();
+        let lines: Vec<(String, String, String)> = reader
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                (r[1].to_owned(), r[3].to_owned(), r[4].to_owned())
+            })
+            .collect();
+        let expected: Vec<(String, String, String)> = external_ids
+            .iter()
+            .map(|id| {
+                (
+                    "exists".to_owned(),
+                    (*id).to_owned(),
+                    format!("matched by external_id {id}"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            lines, expected,
+            "{resource}: one line per row, in row order"
+        );
+        assert!(
+            !dir.path()
+                .join(format!("{file}.results.csv.journal"))
+                .exists()
+        );
+    }
+
+    for id in ["crm-9001", "crm-9002"] {
+        let filter = CustomerFilter {
+            search_query: Some(id.to_owned()),
+            ..CustomerFilter::default()
+        };
+        let found = client
+            .list_customers(&filter, PageParams::new(1, 100))
+            .await
+            .unwrap()
+            .items;
+        let same = found
+            .iter()
+            .filter(|c| c.external_id.as_deref() == Some(id))
+            .count();
+        assert_eq!(same, 1, "one customer with external_id {id}");
+    }
+    let places = client
+        .list_physical_nexus(&PhysicalNexusFilter::default(), PageParams::new(1, 100))
+        .await
+        .unwrap()
+        .items;
+    for id in ["wh-reno", "office-pdx"] {
+        let same = places
+            .iter()
+            .filter(|p| p.external_id.as_deref() == Some(id))
+            .count();
+        assert_eq!(same, 1, "one physical nexus with external_id {id}");
+    }
+    assert_eq!(
+        transaction_count(&client).await,
+        before + 3,
+        "each sale once"
+    );
+    sandbox.stop().await;
+}
+
 #[tokio::test]
 async fn bad_rows_of_every_kind_are_reported_and_nothing_is_sent() {
     let sandbox = sandbox().await;
@@ -341,7 +466,7 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
     }
     std::fs::write(dir.path().join("sales.csv"), csv).unwrap();
 
-    // The service carries out every request, but after the 8th no answer comes back.
+    // The service carries out every request, but after the 8th write no answer comes back.
     let (url, _) = relay(&sandbox.base_url(), 8).await;
     let output = taxdash(&url, dir.path(), &["import", "transactions", "sales.csv"]).await;
     assert_eq!(output.status.code(), Some(1));
@@ -379,8 +504,8 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
     assert_eq!(
         text(&output.stdout),
         format!(
-            "imported {failed} transactions: {failed} already there ({} done before); results \
-             in sales.csv.results.csv\n",
+            "imported {failed} transactions: {failed} already there by external_id ({} done \
+             before); results in sales.csv.results.csv\n",
             20 - failed
         )
     );
@@ -601,6 +726,31 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
         mine.iter()
             .any(|e| e.sales_tax_id.as_deref() == Some("SR-IMPORT-2"))
     );
+
+    // Exemptions have no external id: a second run matches them by their fields.
+    let output = taxdash(
+        &sandbox.base_url(),
+        dir.path(),
+        &["import", "exemptions", "exemptions.csv"],
+    )
+    .await;
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "imported 2 exemptions: 2 already there by customer, sales tax id, type and start \
+         date; results in exemptions.csv.results.csv\n"
+    );
+    let again = client
+        .list_exemptions(
+            &ExemptionFilter {
+                customer_id: Some(customer.id.clone()),
+                ..ExemptionFilter::default()
+            },
+            PageParams::new(1, 100),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.total, mine.len() as u64, "nothing made twice");
     sandbox.stop().await;
 }
 
