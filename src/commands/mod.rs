@@ -215,6 +215,16 @@ impl Failure {
     }
 }
 
+/// Refuses a range of days that ends before it starts, as every command does (exit 1, the
+/// message of [`crate::rules::check_day_range`]); `names` are the options as typed.
+pub fn day_range(
+    names: (&str, &str),
+    from: chrono::NaiveDate,
+    to: chrono::NaiveDate,
+) -> Result<(), Failure> {
+    crate::rules::check_day_range(names, from, to).map_err(Failure::new)
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
