@@ -382,7 +382,7 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
     clear_line(&d);
     d.type_text(&"x".repeat(10_000));
     submit(&d);
-    d.wait_until("the length refused", Duration::from_secs(60), |s| {
+    d.wait_until("the length refused", Duration::from_mins(1), |s| {
         s.contains("Name must be at most 255 characters; this one has 10000")
     })
     .await;
