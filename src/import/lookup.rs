@@ -43,13 +43,22 @@ pub struct Found {
 }
 
 impl Found {
-    /// The record `id`, found by the row's external id `external_id`.
-    pub fn by_external_id(id: String, external_id: &str) -> Self {
+    /// The record `id`, matched `by` those fields, with these values (`what`).
+    fn new(id: String, by: &'static str, what: impl std::fmt::Display) -> Self {
         Found {
             id,
-            by: BY_EXTERNAL_ID,
-            message: format!("matched by external_id {external_id}"),
+            by,
+            message: format!("matched by {what}"),
         }
+    }
+
+    /// The record `id`, found by the row's external id `external_id`.
+    pub fn by_external_id(id: String, external_id: &str) -> Self {
+        Found::new(
+            id,
+            BY_EXTERNAL_ID,
+            format_args!("external_id {external_id}"),
+        )
     }
 }
 
@@ -92,13 +101,12 @@ pub fn physical_nexus_match(body: &PhysicalNexusCreate, list: &[PhysicalNexus]) 
                 && p.city == body.city
                 && p.postal_code == body.postal_code
         })
-        .map(|p| Found {
-            id: p.id.clone(),
-            by: BY_PLACE,
-            message: format!(
-                "matched by jurisdiction {}-{}, category {}, start date {} and address",
+        .map(|p| {
+            let what = format_args!(
+                "jurisdiction {}-{}, category {}, start date {} and address",
                 p.country_code, p.state_code, p.category, p.start_date
-            ),
+            );
+            Found::new(p.id.clone(), BY_PLACE, what)
         })
 }
 
@@ -113,13 +121,12 @@ pub fn exemption_match(body: &ExemptionCreate, list: &[Exemption]) -> Option<Fou
                 && given(&body.jurisdiction, &e.jurisdiction)
                 && given(&body.country_code, &e.country_code)
         })
-        .map(|e| Found {
-            id: e.id.clone(),
-            by: BY_CERTIFICATE,
-            message: format!(
-                "matched by customer {}, sales tax id {}, type {} and start date {}",
+        .map(|e| {
+            let what = format_args!(
+                "customer {}, sales tax id {}, type {} and start date {}",
                 body.customer_id, body.sales_tax_id, body.exemption_type, body.start_date
-            ),
+            );
+            Found::new(e.id.clone(), BY_CERTIFICATE, what)
         })
 }
 

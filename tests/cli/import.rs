@@ -48,6 +48,17 @@ async fn taxdash(base: &str, dir: &Path, args: &[&str]) -> Output {
         .expect("taxdash runs")
 }
 
+/// `taxdash ARGS` as [`taxdash`], which must succeed.
+async fn succeeds(base: &str, dir: &Path, args: &[&str]) -> Output {
+    let output = taxdash(base, dir, args).await;
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        text(&output.stderr)
+    );
+    output
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -138,6 +149,21 @@ async fn transaction_count(client: &Client) -> u64 {
         .await
         .expect("transactions list")
         .total
+}
+
+/// The first hundred exemptions of customer `id`.
+async fn exemptions_of(
+    client: &Client,
+    id: &str,
+) -> taxdash::model::Page<taxdash::model::Exemption> {
+    let filter = ExemptionFilter {
+        customer_id: Some(id.to_owned()),
+        ..ExemptionFilter::default()
+    };
+    client
+        .list_exemptions(&filter, PageParams::new(1, 100))
+        .await
+        .unwrap()
 }
 
 /// The results file's lines after its header, each as `row,outcome`.
@@ -264,24 +290,14 @@ async fn an_import_run_twice_finds_every_row_and_makes_nothing_twice() {
         let n = external_ids.len();
         let results = dir.path().join(format!("{file}.results.csv"));
         let (base, args) = (sandbox.base_url(), ["import", resource, file.as_str()]);
-        let first = taxdash(&base, dir.path(), &args).await;
-        assert!(
-            first.status.success(),
-            "{resource}: {}",
-            text(&first.stderr)
-        );
+        let first = succeeds(&base, dir.path(), &args).await;
         assert_eq!(
             text(&first.stdout),
             format!("imported {n} {resource}: {n} created; results in {file}.results.csv\n")
         );
         assert_eq!(outcomes(&results).len(), n, "one line per row");
 
-        let second = taxdash(&base, dir.path(), &args).await;
-        assert!(
-            second.status.success(),
-            "{resource}: {}",
-            text(&second.stderr)
-        );
+        let second = succeeds(&base, dir.path(), &args).await;
         assert_eq!(
             text(&second.stdout),
             format!(
@@ -425,7 +441,7 @@ async fn bad_rows_of_every_kind_are_reported_and_nothing_is_sent() {
     assert!(!dir.path().join("shape.csv.results.csv").exists());
 
     // --skip-invalid sends the one good row and records the others.
-    let output = taxdash(
+    succeeds(
         &url,
         dir.path(),
         &[
@@ -436,7 +452,6 @@ async fn bad_rows_of_every_kind_are_reported_and_nothing_is_sent() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let results = dir.path().join("transactions-bad.csv.results.csv");
     assert_eq!(
         finals(&results),
@@ -488,7 +503,7 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
         "the service made every one"
     );
 
-    let output = taxdash(
+    let output = succeeds(
         &sandbox.base_url(),
         dir.path(),
         &[
@@ -500,7 +515,6 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stdout),
         format!(
@@ -566,7 +580,7 @@ async fn a_lost_physical_nexus_answer_is_found_on_resume_not_made_twice() {
     let mut outcomes: Vec<&str> = first.iter().map(|l| &l[2..]).collect();
     outcomes.sort_unstable();
     assert_eq!(outcomes, ["created", "failed"]);
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &[
@@ -578,7 +592,6 @@ async fn a_lost_physical_nexus_answer_is_found_on_resume_not_made_twice() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let expected: Vec<String> = first
         .iter()
         .map(|l| l.replace("failed", "exists"))
@@ -593,13 +606,12 @@ async fn physical_nexus_exported_edited_and_imported_updates_the_records() {
     let sandbox = sandbox().await;
     let client = client(&sandbox.base_url());
     let dir = tempfile::tempdir().unwrap();
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["export", "physical-nexus", "--out", "pn.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let exported = std::fs::read_to_string(dir.path().join("pn.csv")).unwrap();
     let rows = exported.lines().count() - 1;
     assert!(rows >= 2, "{exported}");
@@ -621,13 +633,12 @@ async fn physical_nexus_exported_edited_and_imported_updates_the_records() {
     }
     writer.flush().unwrap();
 
-    let output = taxdash(
+    let output = succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "physical-nexus", "pn.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stdout),
         format!("imported {rows} physical-nexus: {rows} updated; results in pn.csv.results.csv\n")
@@ -661,13 +672,12 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
     let dir = tempfile::tempdir().unwrap();
     copy("customers.csv", dir.path());
     copy("resale-cert.pdf", dir.path());
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "customers", "customers.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     for (external_id, tax_id) in [("crm-9001", "GB123456789"), ("crm-9002", "FR12345678901")] {
         let customer = client
             .get_customer_by_external_id(external_id)
@@ -698,24 +708,13 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
         ),
     )
     .unwrap();
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "exemptions", "exemptions.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let mine = client
-        .list_exemptions(
-            &ExemptionFilter {
-                customer_id: Some(customer.id.clone()),
-                ..ExemptionFilter::default()
-            },
-            PageParams::new(1, 100),
-        )
-        .await
-        .unwrap()
-        .items;
+    let mine = exemptions_of(&client, &customer.id).await.items;
     let made = mine
         .iter()
         .find(|e| e.sales_tax_id.as_deref() == Some("SR-IMPORT-1"))
@@ -728,28 +727,18 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
     );
 
     // Exemptions have no external id: a second run matches them by their fields.
-    let output = taxdash(
+    let output = succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "exemptions", "exemptions.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stdout),
         "imported 2 exemptions: 2 already there by customer, sales tax id, type and start \
          date; results in exemptions.csv.results.csv\n"
     );
-    let again = client
-        .list_exemptions(
-            &ExemptionFilter {
-                customer_id: Some(customer.id.clone()),
-                ..ExemptionFilter::default()
-            },
-            PageParams::new(1, 100),
-        )
-        .await
-        .unwrap();
+    let again = exemptions_of(&client, &customer.id).await;
     assert_eq!(again.total, mine.len() as u64, "nothing made twice");
     sandbox.stop().await;
 }
@@ -822,7 +811,7 @@ async fn ctrl_c_finishes_the_rows_in_flight_and_resume_sends_the_rest() {
     );
     assert!(first.len() < 40, "stopped half way: {}", first.len());
 
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &[
@@ -834,7 +823,6 @@ async fn ctrl_c_finishes_the_rows_in_flight_and_resume_sends_the_rest() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let done = finals(&results);
     assert_eq!(done.len(), 40);
     assert!(done.iter().all(|l| l.ends_with(",created")), "{done:?}");
@@ -857,13 +845,12 @@ async fn a_credit_note_row_credits_the_sale_it_names() {
          CN-SALE,2026-11-02,SALE,COMMITTED,USD,100.00,sku-desk,TX,US\n",
     )
     .unwrap();
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "transactions", "sale.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let sale = client
         .get_transaction_by_external_id("CN-SALE")
         .await

@@ -338,11 +338,6 @@ async fn a_transactions_product_opens_on_the_products_tab() {
     d.quit().await;
 }
 
-fn clear_line(d: &Dashboard) {
-    d.key(KeyCode::End);
-    d.key_with(KeyCode::Char('u'), KeyModifiers::CONTROL);
-}
-
 /// The battery the other forms were put through: an empty submit, each field's bad value, a
 /// value of 10,000 characters, emoji and right-to-left text, and a text typed whole at once
 /// (as a paste arrives without bracketed paste). Nothing is sent while a field is refused,
@@ -375,11 +370,11 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
 
     // Emoji (a joined sequence and a flag among them) in the external id; 10,000 characters in
     // the name: refused by length, every character kept.
-    clear_line(&d);
+    d.clear_line();
     let external_id = "mug-👩‍🍳-🇩🇪-001";
     d.type_text(external_id);
     d.key(KeyCode::Tab);
-    clear_line(&d);
+    d.clear_line();
     d.type_text(&"x".repeat(10_000));
     submit(&d);
     d.wait_until("the length refused", Duration::from_mins(1), |s| {
@@ -389,7 +384,7 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
 
     // Right-to-left text in the name; 1,001 characters in the description, refused too.
-    clear_line(&d);
+    d.clear_line();
     let name = "ספל קפה مج قهوة ☕🎉";
     d.type_text(name);
     d.key(KeyCode::Tab);
@@ -401,7 +396,7 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
     .await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
     // A description typed whole, as a paste arrives without bracketed paste.
-    clear_line(&d);
+    d.clear_line();
     let description = "Enamel mug, 350 ml — blue & white; «dishwasher safe» 🍽️ / مقاوم للحرارة";
     d.type_text(description);
 

@@ -286,11 +286,6 @@ async fn the_overview_map_sends_an_unregistered_jurisdiction_to_the_register_for
 }
 
 /// Empties the focused text field.
-fn clear_line(d: &Dashboard) {
-    d.key(KeyCode::End);
-    d.key_with(KeyCode::Char('u'), KeyModifiers::CONTROL);
-}
-
 /// The battery the other forms were put through, on Texas's form (its schema's fields among
 /// the common ones): an empty submit, each field's bad value, a value of 10,000 characters,
 /// emoji and right-to-left text, texts typed whole at once (as a paste arrives without
@@ -361,22 +356,22 @@ async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
     })
     .await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
-    clear_line(&d);
+    d.clear_line();
     d.type_text("2026-01-05");
     d.key(KeyCode::Tab);
     d.wait_for("Registration email must be an email address")
         .await;
-    clear_line(&d);
+    d.clear_line();
     d.type_text("ada@example.com");
     tab(&d, 3);
     d.wait_for("Sales tax ID must be at most 255 characters; this one has 10000")
         .await;
-    clear_line(&d);
+    d.clear_line();
     d.type_text("TX-123456");
     d.key(KeyCode::Tab);
     d.wait_for("Create filings from should be a valid date")
         .await;
-    clear_line(&d);
+    d.clear_line();
     d.type_text("2026-02-01");
     // (The screen is read cell by cell, and a wide character's second cell is not redrawn
     // there: the texts with emoji are compared as sent, below.)
@@ -386,16 +381,16 @@ async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
     d.wait_for("Acme").await;
     d.key(KeyCode::Tab);
     d.wait_for("^[0-9]{1,5}$").await;
-    clear_line(&d);
+    d.clear_line();
     d.type_text("12345");
     tab(&d, 3);
     d.wait_for("^[0-9]{11}$").await;
-    clear_line(&d);
+    d.clear_line();
     d.type_text("12345678901");
     d.key(KeyCode::Tab);
     d.wait_for("^[A-Z]{2}[0-9]{6}$").await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
-    clear_line(&d);
+    d.clear_line();
     d.type_text("AB123456");
     submit(&d);
     d.wait_for("review what will be sent").await;

@@ -1553,35 +1553,44 @@ fn import_report(check: &ImportCheck) -> String {
 mod tests {
     use super::tab_labels;
 
-    #[test]
-    fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
-        use super::{HeaderInfo, Shell};
-        let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
-            .unwrap()
-            .and_hms_opt(9, 30, 0)
-            .unwrap()
-            .and_utc();
-        let header = HeaderInfo {
+    /// A shell of the profile `work` on `orgn_acme`, on a snapshot taken at `offline` if given.
+    fn shell(offline: Option<chrono::DateTime<chrono::Utc>>) -> super::Shell {
+        let header = super::HeaderInfo {
             profile: "work".into(),
             organization: "orgn_acme".into(),
             generation: "v1".into(),
             demo: false,
             read_only: false,
-            offline: Some(taken),
+            offline,
         };
-        let shell = Shell::new(
+        super::Shell::new(
             crate::ui::panes::all(),
             crate::ui::keymap::Keymap::default(),
             crate::ui::theme::Theme::default(),
             header,
-        );
-        assert!(shell.header().read_only, "a snapshot is never changed");
-        let line: String = shell
+        )
+    }
+
+    /// The header line's text.
+    fn header_text(shell: &super::Shell) -> String {
+        shell
             .header_line()
             .spans
             .iter()
             .map(|s| s.content.as_ref())
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
+        let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
+            .unwrap()
+            .and_hms_opt(9, 30, 0)
+            .unwrap()
+            .and_utc();
+        let shell = shell(Some(taken));
+        assert!(shell.header().read_only, "a snapshot is never changed");
+        let line = header_text(&shell);
         let first: String = line.chars().take(49).collect();
         assert_eq!(first, " taxdash   OFFLINE  snapshot 2026-11-20 09:30 UTC");
         assert!(line.contains("profile work │ org orgn_acme"), "{line}");
@@ -1590,22 +1599,8 @@ mod tests {
 
     /// The header once every call the shell starts with is answered with a failure of `kind`.
     fn header_after(kind: crate::effect::FailureKind) -> String {
-        use super::{HeaderInfo, Shell};
         use crate::effect::{Answer, Effect, Failure};
-        let header = HeaderInfo {
-            profile: "work".into(),
-            organization: "orgn_acme".into(),
-            generation: "v1".into(),
-            demo: false,
-            read_only: false,
-            offline: None,
-        };
-        let mut shell = Shell::new(
-            crate::ui::panes::all(),
-            crate::ui::keymap::Keymap::default(),
-            crate::ui::theme::Theme::default(),
-            header,
-        );
+        let mut shell = shell(None);
         let ids: Vec<_> = shell
             .start()
             .into_iter()
@@ -1626,12 +1621,7 @@ mod tests {
                 result: Err(failure),
             });
         }
-        shell
-            .header_line()
-            .spans
-            .iter()
-            .map(|s| s.content.as_ref())
-            .collect()
+        header_text(&shell)
     }
 
     #[test]
