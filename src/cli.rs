@@ -406,16 +406,13 @@ fn parse_day(s: &str) -> Result<NaiveDate, String> {
         .map_err(|_| format!("{s:?} is not a day written YYYY-MM-DD"))
 }
 
-/// A range of days written `FROM..TO`.
+/// A range of days written `FROM..TO`. One that ends before it starts is refused by the
+/// command, as every range is ([`crate::rules::check_day_range`]).
 fn parse_range(s: &str) -> Result<(NaiveDate, NaiveDate), String> {
     let (from, to) = s
         .split_once("..")
         .ok_or_else(|| format!("{s:?} is not a range written FROM..TO"))?;
-    let (from, to) = (parse_day(from.trim())?, parse_day(to.trim())?);
-    if from > to {
-        return Err(format!("{from}..{to} ends before it starts"));
-    }
-    Ok((from, to))
+    Ok((parse_day(from.trim())?, parse_day(to.trim())?))
 }
 
 /// A period written as a whole number and a unit: `30s`, `15m`, `1h`, `1d`.

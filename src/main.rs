@@ -27,6 +27,12 @@ fn main() -> ExitCode {
     let mut ctx = Context::from_cli(cli.profile.clone(), cli.config.as_deref());
     ctx.history.clone_from(&cli.history);
     let mut stdout = std::io::stdout();
+    // The commands log to the dashboard's file; the dashboard opens it itself, and `sandbox
+    // serve` logs to its terminal.
+    let _log = match cli.command {
+        None | Some(Command::Sandbox(_)) => None,
+        Some(_) => commands::start_log(),
+    };
     let result: Result<(), Failure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
             "--demo does not apply to `{}`; it runs the dashboard, `export`, `import`, `check`, \

@@ -33,7 +33,7 @@ pub use launch::{
     DashboardOptions, Session, SnapshotChoice, prepare, run as run_dashboard, start_demo,
     start_offline,
 };
-pub use logging::log_path;
+pub use logging::{LogGuard, init as start_log, log_path};
 use platform::Platform;
 use signals::Signal;
 

@@ -75,42 +75,48 @@ pub async fn check(
     service: Service,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
+    let today = crate::clock::today();
+    // The range first: an empty one is refused before anything is read.
+    match command {
+        CheckCommand::Exemptions { from, to, .. } => match to {
+            Some(to) => super::day_range(("--from", "--to"), *from, *to)?,
+            None => super::day_range(("--from", "today"), *from, today)?,
+        },
+        CheckCommand::Filings { from, to, .. } => {
+            if let (Some(from), Some(to)) = (from, to) {
+                super::day_range(("--from", "--to"), *from, *to)?;
+            }
+        }
+    }
     let connected = super::connect(ctx, service).await?;
     let client = &connected.client;
-    let today = crate::clock::today();
     let mut bar = Bar::new();
     let result = match command {
         CheckCommand::Exemptions { from, to, format } => {
             let to = to.unwrap_or(today);
-            if to < *from {
-                Err(Failure::new(format!(
-                    "--to {to} is before --from {from}: the range is empty"
-                )))
-            } else {
-                match checks::read_exemption_findings(client, *from, to, &mut bar).await {
-                    Ok((checked, found)) => {
-                        drop(bar);
-                        print_exemptions(&found, *format, out)
-                            .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
-                        if *format == CheckFormat::Table {
-                            let _ = writeln!(
-                                out,
-                                "{} from {} to {} checked, {} without a valid certificate",
-                                format::count(checked as u64, "exempt sale"),
-                                format::date(*from),
-                                format::date(to),
-                                format::thousands(found.len() as u64)
-                            );
-                        }
-                        outcome(found.len(), |n| {
-                            format!(
-                                "{} without a valid certificate",
-                                format::count(n, "exempt sale")
-                            )
-                        })
+            match checks::read_exemption_findings(client, *from, to, &mut bar).await {
+                Ok((checked, found)) => {
+                    drop(bar);
+                    print_exemptions(&found, *format, out)
+                        .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+                    if *format == CheckFormat::Table {
+                        let _ = writeln!(
+                            out,
+                            "{} from {} to {} checked, {} without a valid certificate",
+                            format::count(checked as u64, "exempt sale"),
+                            format::date(*from),
+                            format::date(to),
+                            format::thousands(found.len() as u64)
+                        );
                     }
-                    Err(e) => Err(Failure::new(e)),
+                    outcome(found.len(), |n| {
+                        format!(
+                            "{} without a valid certificate",
+                            format::count(n, "exempt sale")
+                        )
+                    })
                 }
+                Err(e) => Err(Failure::new(e)),
             }
         }
         CheckCommand::Filings { from, to, format } => {

@@ -215,6 +215,30 @@ impl Failure {
     }
 }
 
+/// Starts the log file for a command, as the dashboard does (`TAXDASH_LOG`, `RUST_LOG`); when it
+/// cannot be written the command runs without it and says so on stderr, once. Keep the guard
+/// for as long as the command runs.
+pub fn start_log() -> Option<crate::app::LogGuard> {
+    match crate::app::start_log() {
+        Ok(guard) => Some(guard),
+        Err(problem) => {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "taxdash: {problem}");
+            None
+        }
+    }
+}
+
+/// Refuses a range of days that ends before it starts, as every command does (exit 1, the
+/// message of [`crate::rules::check_day_range`]); `names` are the options as typed.
+pub fn day_range(
+    names: (&str, &str),
+    from: chrono::NaiveDate,
+    to: chrono::NaiveDate,
+) -> Result<(), Failure> {
+    crate::rules::check_day_range(names, from, to).map_err(Failure::new)
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)

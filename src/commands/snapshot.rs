@@ -125,6 +125,7 @@ pub async fn snapshot(
     history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Taken, Failure> {
+    transactions_range(args.transactions)?;
     let mut db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let plan = Plan::new(args.transactions);
@@ -149,6 +150,16 @@ pub async fn snapshot(
         }
     }
     Ok(taken)
+}
+
+/// Refuses `--transactions FROM..TO` ending before it starts, as every range is refused.
+fn transactions_range(
+    range: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
+) -> Result<(), Failure> {
+    match range {
+        Some((from, to)) => super::day_range(("--transactions FROM", "TO"), from, to),
+        None => Ok(()),
+    }
 }
 
 fn key(scope: &Scope) -> (&str, &str) {
@@ -302,6 +313,7 @@ pub async fn watch(
     history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
+    transactions_range(args.transactions)?;
     let mut db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let signals = listen(Signal::ENDING)

@@ -236,6 +236,14 @@ impl Flag {
     }
 }
 
+/// The refusal of an empty range, in the words every command uses.
+fn empty_range(flags: (Flag, Flag), from: NaiveDate, to: NaiveDate) -> String {
+    let names = (flags.0.to_string(), flags.1.to_string());
+    crate::rules::check_day_range((&names.0, &names.1), from, to)
+        .err()
+        .unwrap_or_default()
+}
+
 impl fmt::Display for Flag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -290,7 +298,7 @@ pub enum FilterError {
         allowed: Vec<String>,
     },
     /// `--from` after `--to`, or `--filed-from` after `--filed-to`.
-    #[error("{} {from} is after {} {to}", .flags.0, .flags.1)]
+    #[error("{}", empty_range(*.flags, *.from, *.to))]
     EmptyRange {
         flags: (Flag, Flag),
         from: NaiveDate,
@@ -910,7 +918,7 @@ mod tests {
             ListQuery::from_flags(Resource::Filings, &filed_backwards)
                 .unwrap_err()
                 .to_string(),
-            "--filed-from 2025-03-01 is after --filed-to 2025-02-01"
+            "--filed-from 2025-03-01 is after --filed-to 2025-02-01: the range is empty"
         );
     }
 

@@ -3,6 +3,8 @@
 //! the rules the dashboard's forms use ([`crate::rules`]) and by the file's own shape, then sent
 //! through the client at the service's pace ([`send`]), each row's outcome written to a results
 //! file as it is known ([`results`]), so that a stopped run resumes without sending a row twice.
+//! A row the service already holds is not sent again ([`lookup`]): a file imported twice makes
+//! each record once.
 //!
 //! The columns are those `taxdash export` writes for the same resource: an export, edited in a
 //! spreadsheet, imports back (a physical nexus row with an `id` updates that record). The
@@ -13,6 +15,7 @@
 
 mod customers;
 mod exemptions;
+pub mod lookup;
 mod nexus;
 pub mod parse;
 pub mod results;

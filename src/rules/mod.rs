@@ -62,8 +62,10 @@ pub use registration_create::{
     registration_create, registration_update, schema_errors,
 };
 pub use transaction::{credit_note, locked_reason, transaction_create};
+pub(crate) use values::parse_decimal;
 pub use values::{
-    check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,
+    check_day_range, check_input_vat_recovery_rate, check_period_end_month, check_state_code,
+    is_email, parse_date,
 };
 
 /// Assertions shared by the rule tests.

@@ -5,6 +5,9 @@
 //! dashboard's form and the sandbox agree by construction: both call [`registration_create`] with
 //! the same [`JurisdictionForm`].
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
 use serde_json::{Value, json};
 
 use jsonschema::error::ValidationErrorKind as Kind;
@@ -35,20 +38,44 @@ pub fn has_own_schema(form: &JurisdictionForm) -> bool {
             .is_some_and(|o| !o.is_empty())
 }
 
+/// The validator of `schema`, compiled once: a form checks its values at every key typed, and
+/// compiling costs far more than checking. `None` (logged) when it does not compile.
+fn compiled(schema: &Value) -> Option<Arc<jsonschema::Validator>> {
+    /// The schemas compiled so far, by their text; the jurisdictions' forms are few.
+    static COMPILED: LazyLock<Mutex<HashMap<String, Arc<jsonschema::Validator>>>> =
+        LazyLock::new(Mutex::default);
+    const KEPT: usize = 64;
+    let key = schema.to_string();
+    let mut compiled = COMPILED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(validator) = compiled.get(&key) {
+        return Some(Arc::clone(validator));
+    }
+    match jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+    {
+        Ok(validator) => {
+            if compiled.len() >= KEPT {
+                compiled.clear();
+            }
+            let validator = Arc::new(validator);
+            compiled.insert(key, Arc::clone(&validator));
+            Some(validator)
+        }
+        Err(e) => {
+            tracing::warn!("a registration form's schema does not compile: {e}");
+            None
+        }
+    }
+}
+
 /// Every way `fields` breaks `schema`, as field errors under `loc` (the path of the object that
 /// holds the fields, `["body", "jurisdiction_specific_fields"]`). Each error's `loc` names the
 /// field (a missing required property is named itself, not its parent) and its message names the
 /// rule. A schema the validator cannot compile is logged and checks nothing.
 pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<FieldError> {
-    let validator = match jsonschema::options()
-        .should_validate_formats(true)
-        .build(schema)
-    {
-        Ok(v) => v,
-        Err(e) => {
-            tracing::warn!("a registration form's schema does not compile: {e}");
-            return Vec::new();
-        }
+    let Some(validator) = compiled(schema) else {
+        return Vec::new();
     };
     validator
         .iter_errors(fields)

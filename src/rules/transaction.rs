@@ -78,7 +78,9 @@ fn credit_note_item(c: &mut Check) {
     c.optional_str("description");
     c.optional_decimals(&["tax_amount_imported", "tax_rate_imported", "taxable_amount"]);
     let discount = c.optional_decimal("discount_amount");
+    // Against an amount that is itself refused the discount says nothing more.
     if let (Some(discount), Some(amount)) = (discount, amount)
+        && amount > Decimal::ZERO
         && discount >= amount
     {
         c.rule(

@@ -94,6 +94,19 @@ pub(crate) fn parse_decimal(s: &str) -> Option<Decimal> {
         .ok()
 }
 
+/// The rule of every range of days a command or a check takes (both days included): it may be a
+/// single day, not end before it starts. `names` are what the user typed for each end
+/// (`("--from", "--to")`); the message is the same wherever a range is refused.
+pub fn check_day_range(names: (&str, &str), from: NaiveDate, to: NaiveDate) -> Result<(), String> {
+    if from > to {
+        return Err(format!(
+            "{} {from} is after {} {to}: the range is empty",
+            names.0, names.1
+        ));
+    }
+    Ok(())
+}
+
 /// Whether `s` looks like an email address: one `@`, a local part and a domain with at least one
 /// dot, no spaces or control characters, at most 254 characters. Deliberately simple: the mail
 /// server is the final judge.
@@ -166,6 +179,17 @@ mod tests {
 
     fn dec(s: &str) -> Decimal {
         Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn a_range_may_be_one_day_but_not_end_before_it_starts() {
+        let day = |s: &str| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        let names = ("--from", "--to");
+        assert!(check_day_range(names, day("2026-01-01"), day("2026-01-01")).is_ok());
+        assert_eq!(
+            check_day_range(names, day("2026-09-30"), day("2026-01-01")),
+            Err("--from 2026-09-30 is after --to 2026-01-01: the range is empty".to_owned())
+        );
     }
 
     #[test]

@@ -199,3 +199,49 @@ async fn ctrl_c_exits_130_and_leaves_no_file() {
     );
     sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn export_says_when_its_log_or_its_out_file_cannot_be_written_naming_the_users_path() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    // TAXDASH_LOG naming a directory: said once, and the export goes on.
+    let output = taxdash(&sandbox, dir.path(), &["export", "nexus", "--out", "n.csv"])
+        .env("TAXDASH_LOG", dir.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "taxdash: cannot write the log file {}: it is a directory (TAXDASH_LOG names the \
+             file itself); running without a log\n",
+            dir.path().display()
+        )
+    );
+    assert!(dir.path().join("n.csv").exists());
+
+    // An --out that cannot be made: the path the user gave, not the temporary file's.
+    std::fs::write(dir.path().join("file.txt"), "not a directory").unwrap();
+    let out = dir.path().join("file.txt").join("n.csv");
+    let output = taxdash(
+        &sandbox,
+        dir.path(),
+        &["export", "nexus", "--out", &out.display().to_string()],
+    )
+    .env("TAXDASH_LOG", dir.path().join("taxdash.log"))
+    .output()
+    .await
+    .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let said = stderr(&output);
+    assert!(
+        said.starts_with(&format!("taxdash: could not write {}: ", out.display())),
+        "{said}"
+    );
+    assert!(
+        !said.contains(".part") && !said.contains(".n.csv"),
+        "{said}"
+    );
+    assert!(std::fs::read_to_string(dir.path().join("taxdash.log")).is_ok());
+}

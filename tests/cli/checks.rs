@@ -115,7 +115,7 @@ async fn the_exemption_check_finds_each_planted_reason_and_exits_3() {
     .await;
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("before --from"),
+        text(&out.stderr).contains("the range is empty"),
         "{}",
         text(&out.stderr)
     );
@@ -285,4 +285,63 @@ async fn a_check_reads_a_profiles_service_too() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     sandbox.stop().await;
+}
+
+/// Every range option of every command refuses a range that ends before it starts, before it
+/// reads anything, with the same sentence and exit code 1.
+#[tokio::test]
+async fn every_range_option_refuses_an_empty_range_the_same_way() {
+    let (from, to) = ("2026-09-30", "2026-01-01");
+    let range = format!("{from}..{to}");
+    let cases: [(Vec<&str>, &str, &str); 7] = [
+        (
+            vec!["check", "exemptions", "--from", from, "--to", to],
+            "--from",
+            "--to",
+        ),
+        (
+            vec!["check", "filings", "--from", from, "--to", to],
+            "--from",
+            "--to",
+        ),
+        (
+            vec!["export", "transactions", "--from", from, "--to", to],
+            "--from",
+            "--to",
+        ),
+        (
+            vec!["export", "filings", "--filed-from", from, "--filed-to", to],
+            "--filed-from",
+            "--filed-to",
+        ),
+        (
+            vec!["snapshot", "--transactions", &range],
+            "--transactions FROM",
+            "TO",
+        ),
+        (
+            vec!["watch", "--every", "1h", "--transactions", &range],
+            "--transactions FROM",
+            "TO",
+        ),
+        (
+            vec!["check", "exemptions", "--from", "2099-01-01"],
+            "--from",
+            "today",
+        ),
+    ];
+    for (args, from_name, to_name) in cases {
+        let out = demo(empty_config(), &args).await;
+        let said = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing is printed");
+        let expected = if to_name == "today" {
+            format!(
+                "taxdash: {from_name} 2099-01-01 is after today {DEMO_ANCHOR}: the range is empty\n"
+            )
+        } else {
+            format!("taxdash: {from_name} {from} is after {to_name} {to}: the range is empty\n")
+        };
+        assert!(said.ends_with(&expected), "{args:?}: {said}");
+    }
 }

@@ -48,6 +48,17 @@ async fn taxdash(base: &str, dir: &Path, args: &[&str]) -> Output {
         .expect("taxdash runs")
 }
 
+/// `taxdash ARGS` as [`taxdash`], which must succeed.
+async fn succeeds(base: &str, dir: &Path, args: &[&str]) -> Output {
+    let output = taxdash(base, dir, args).await;
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        text(&output.stderr)
+    );
+    output
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -64,8 +75,9 @@ struct Relay {
     target: String,
     http: reqwest::Client,
     served: Arc<AtomicUsize>,
-    /// Requests answered as the service answered; every later one is still carried out by the
-    /// service, but its answer is lost (500).
+    writes: Arc<AtomicUsize>,
+    /// Writes answered as the service answered; every later one is still carried out by the
+    /// service, but its answer is lost (500). Reads are always answered.
     answered: usize,
 }
 
@@ -77,6 +89,7 @@ async fn relay(target: &str, answered: usize) -> (String, Arc<AtomicUsize>) {
         target: target.to_owned(),
         http: reqwest::Client::new(),
         served: served.clone(),
+        writes: Arc::new(AtomicUsize::new(0)),
         answered,
     };
     let url = serve(Router::new().fallback(forward).with_state(relay)).await;
@@ -84,8 +97,13 @@ async fn relay(target: &str, answered: usize) -> (String, Arc<AtomicUsize>) {
 }
 
 async fn forward(State(relay): State<Relay>, request: Request) -> Response {
-    let n = relay.served.fetch_add(1, Ordering::SeqCst);
+    relay.served.fetch_add(1, Ordering::SeqCst);
     let method = request.method().clone();
+    let n = if method == axum::http::Method::GET {
+        0
+    } else {
+        relay.writes.fetch_add(1, Ordering::SeqCst)
+    };
     let path = request
         .uri()
         .path_and_query()
@@ -131,6 +149,21 @@ async fn transaction_count(client: &Client) -> u64 {
         .await
         .expect("transactions list")
         .total
+}
+
+/// The first hundred exemptions of customer `id`.
+async fn exemptions_of(
+    client: &Client,
+    id: &str,
+) -> taxdash::model::Page<taxdash::model::Exemption> {
+    let filter = ExemptionFilter {
+        customer_id: Some(id.to_owned()),
+        ..ExemptionFilter::default()
+    };
+    client
+        .list_exemptions(&filter, PageParams::new(1, 100))
+        .await
+        .unwrap()
 }
 
 /// The results file's lines after its header, each as `row,outcome`.
@@ -229,6 +262,114 @@ async fn every_format_creates_the_same_transactions_exactly_once() {
     sandbox.stop().await;
 }
 
+/// Each resource with an external id imported twice without --resume: the second run sends
+/// nothing, says `exists` for each row with what matched it, and exits 0; the service holds
+/// one record per external id; each results file has one line per row.
+#[tokio::test]
+async fn an_import_run_twice_finds_every_row_and_makes_nothing_twice() {
+    let sandbox = sandbox().await;
+    let client = client(&sandbox.base_url());
+    let before = transaction_count(&client).await;
+    let dir = tempfile::tempdir().unwrap();
+    copy("customers.csv", dir.path());
+    copy("physical-nexus.csv", dir.path());
+    let sales = copy("transactions.csv", dir.path());
+    let body = std::fs::read_to_string(&sales).unwrap();
+    std::fs::write(&sales, body.replace("FMT-", "TWICE-")).unwrap();
+    let runs = [
+        ("customers", &["crm-9001", "crm-9002"][..]),
+        ("physical-nexus", &["wh-reno", "office-pdx"][..]),
+        ("transactions", &["TWICE-1", "TWICE-2", "TWICE-3"][..]),
+    ];
+    for (resource, external_ids) in runs {
+        let file = if resource == "transactions" {
+            "transactions.csv".to_owned()
+        } else {
+            format!("{resource}.csv")
+        };
+        let n = external_ids.len();
+        let results = dir.path().join(format!("{file}.results.csv"));
+        let (base, args) = (sandbox.base_url(), ["import", resource, file.as_str()]);
+        let first = succeeds(&base, dir.path(), &args).await;
+        assert_eq!(
+            text(&first.stdout),
+            format!("imported {n} {resource}: {n} created; results in {file}.results.csv\n")
+        );
+        assert_eq!(outcomes(&results).len(), n, "one line per row");
+
+        let second = succeeds(&base, dir.path(), &args).await;
+        assert_eq!(
+            text(&second.stdout),
+            format!(
+                "imported {n} {resource}: {n} already there by external_id; results in \
+                 {file}.results.csv\n"
+            )
+        );
+        let mut reader = csv::Reader::from_path(&results).unwrap();
+        let lines: Vec<(String, String, String)> = reader
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                (r[1].to_owned(), r[3].to_owned(), r[4].to_owned())
+            })
+            .collect();
+        let expected: Vec<(String, String, String)> = external_ids
+            .iter()
+            .map(|id| {
+                (
+                    "exists".to_owned(),
+                    (*id).to_owned(),
+                    format!("matched by external_id {id}"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            lines, expected,
+            "{resource}: one line per row, in row order"
+        );
+        assert!(
+            !dir.path()
+                .join(format!("{file}.results.csv.journal"))
+                .exists()
+        );
+    }
+
+    for id in ["crm-9001", "crm-9002"] {
+        let filter = CustomerFilter {
+            search_query: Some(id.to_owned()),
+            ..CustomerFilter::default()
+        };
+        let found = client
+            .list_customers(&filter, PageParams::new(1, 100))
+            .await
+            .unwrap()
+            .items;
+        let same = found
+            .iter()
+            .filter(|c| c.external_id.as_deref() == Some(id))
+            .count();
+        assert_eq!(same, 1, "one customer with external_id {id}");
+    }
+    let places = client
+        .list_physical_nexus(&PhysicalNexusFilter::default(), PageParams::new(1, 100))
+        .await
+        .unwrap()
+        .items;
+    for id in ["wh-reno", "office-pdx"] {
+        let same = places
+            .iter()
+            .filter(|p| p.external_id.as_deref() == Some(id))
+            .count();
+        assert_eq!(same, 1, "one physical nexus with external_id {id}");
+    }
+    assert_eq!(
+        transaction_count(&client).await,
+        before + 3,
+        "each sale once"
+    );
+    sandbox.stop().await;
+}
+
 #[tokio::test]
 async fn bad_rows_of_every_kind_are_reported_and_nothing_is_sent() {
     let sandbox = sandbox().await;
@@ -300,7 +441,7 @@ async fn bad_rows_of_every_kind_are_reported_and_nothing_is_sent() {
     assert!(!dir.path().join("shape.csv.results.csv").exists());
 
     // --skip-invalid sends the one good row and records the others.
-    let output = taxdash(
+    succeeds(
         &url,
         dir.path(),
         &[
@@ -311,7 +452,6 @@ async fn bad_rows_of_every_kind_are_reported_and_nothing_is_sent() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let results = dir.path().join("transactions-bad.csv.results.csv");
     assert_eq!(
         finals(&results),
@@ -341,7 +481,7 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
     }
     std::fs::write(dir.path().join("sales.csv"), csv).unwrap();
 
-    // The service carries out every request, but after the 8th no answer comes back.
+    // The service carries out every request, but after the 8th write no answer comes back.
     let (url, _) = relay(&sandbox.base_url(), 8).await;
     let output = taxdash(&url, dir.path(), &["import", "transactions", "sales.csv"]).await;
     assert_eq!(output.status.code(), Some(1));
@@ -363,7 +503,7 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
         "the service made every one"
     );
 
-    let output = taxdash(
+    let output = succeeds(
         &sandbox.base_url(),
         dir.path(),
         &[
@@ -375,12 +515,11 @@ async fn a_run_whose_answers_are_lost_half_way_resumes_without_a_duplicate() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stdout),
         format!(
-            "imported {failed} transactions: {failed} already there ({} done before); results \
-             in sales.csv.results.csv\n",
+            "imported {failed} transactions: {failed} already there by external_id ({} done \
+             before); results in sales.csv.results.csv\n",
             20 - failed
         )
     );
@@ -441,7 +580,7 @@ async fn a_lost_physical_nexus_answer_is_found_on_resume_not_made_twice() {
     let mut outcomes: Vec<&str> = first.iter().map(|l| &l[2..]).collect();
     outcomes.sort_unstable();
     assert_eq!(outcomes, ["created", "failed"]);
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &[
@@ -453,7 +592,6 @@ async fn a_lost_physical_nexus_answer_is_found_on_resume_not_made_twice() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let expected: Vec<String> = first
         .iter()
         .map(|l| l.replace("failed", "exists"))
@@ -468,13 +606,12 @@ async fn physical_nexus_exported_edited_and_imported_updates_the_records() {
     let sandbox = sandbox().await;
     let client = client(&sandbox.base_url());
     let dir = tempfile::tempdir().unwrap();
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["export", "physical-nexus", "--out", "pn.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let exported = std::fs::read_to_string(dir.path().join("pn.csv")).unwrap();
     let rows = exported.lines().count() - 1;
     assert!(rows >= 2, "{exported}");
@@ -496,13 +633,12 @@ async fn physical_nexus_exported_edited_and_imported_updates_the_records() {
     }
     writer.flush().unwrap();
 
-    let output = taxdash(
+    let output = succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "physical-nexus", "pn.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(
         text(&output.stdout),
         format!("imported {rows} physical-nexus: {rows} updated; results in pn.csv.results.csv\n")
@@ -536,13 +672,12 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
     let dir = tempfile::tempdir().unwrap();
     copy("customers.csv", dir.path());
     copy("resale-cert.pdf", dir.path());
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "customers", "customers.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     for (external_id, tax_id) in [("crm-9001", "GB123456789"), ("crm-9002", "FR12345678901")] {
         let customer = client
             .get_customer_by_external_id(external_id)
@@ -573,24 +708,13 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
         ),
     )
     .unwrap();
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "exemptions", "exemptions.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let mine = client
-        .list_exemptions(
-            &ExemptionFilter {
-                customer_id: Some(customer.id.clone()),
-                ..ExemptionFilter::default()
-            },
-            PageParams::new(1, 100),
-        )
-        .await
-        .unwrap()
-        .items;
+    let mine = exemptions_of(&client, &customer.id).await.items;
     let made = mine
         .iter()
         .find(|e| e.sales_tax_id.as_deref() == Some("SR-IMPORT-1"))
@@ -601,6 +725,21 @@ async fn customers_get_their_tax_ids_and_exemptions_their_certificate() {
         mine.iter()
             .any(|e| e.sales_tax_id.as_deref() == Some("SR-IMPORT-2"))
     );
+
+    // Exemptions have no external id: a second run matches them by their fields.
+    let output = succeeds(
+        &sandbox.base_url(),
+        dir.path(),
+        &["import", "exemptions", "exemptions.csv"],
+    )
+    .await;
+    assert_eq!(
+        text(&output.stdout),
+        "imported 2 exemptions: 2 already there by customer, sales tax id, type and start \
+         date; results in exemptions.csv.results.csv\n"
+    );
+    let again = exemptions_of(&client, &customer.id).await;
+    assert_eq!(again.total, mine.len() as u64, "nothing made twice");
     sandbox.stop().await;
 }
 
@@ -672,7 +811,7 @@ async fn ctrl_c_finishes_the_rows_in_flight_and_resume_sends_the_rest() {
     );
     assert!(first.len() < 40, "stopped half way: {}", first.len());
 
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &[
@@ -684,7 +823,6 @@ async fn ctrl_c_finishes_the_rows_in_flight_and_resume_sends_the_rest() {
         ],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let done = finals(&results);
     assert_eq!(done.len(), 40);
     assert!(done.iter().all(|l| l.ends_with(",created")), "{done:?}");
@@ -707,13 +845,12 @@ async fn a_credit_note_row_credits_the_sale_it_names() {
          CN-SALE,2026-11-02,SALE,COMMITTED,USD,100.00,sku-desk,TX,US\n",
     )
     .unwrap();
-    let output = taxdash(
+    succeeds(
         &sandbox.base_url(),
         dir.path(),
         &["import", "transactions", "sale.csv"],
     )
     .await;
-    assert!(output.status.success(), "{}", text(&output.stderr));
     let sale = client
         .get_transaction_by_external_id("CN-SALE")
         .await

@@ -233,6 +233,12 @@ impl Dashboard {
         self.key_with(KeyCode::Char(c), modifiers);
     }
 
+    /// Empties the focused text field: to its end, then `Ctrl-U`.
+    pub fn clear_line(&self) {
+        self.key(KeyCode::End);
+        self.key_with(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    }
+
     pub fn type_text(&self, text: &str) {
         text.chars().for_each(|c| self.char(c));
     }

@@ -337,3 +337,102 @@ async fn a_transactions_product_opens_on_the_products_tab() {
     .await;
     d.quit().await;
 }
+
+/// The battery the other forms were put through: an empty submit, each field's bad value, a
+/// value of 10,000 characters, emoji and right-to-left text, and a text typed whole at once
+/// (as a paste arrives without bracketed paste). Nothing is sent while a field is refused,
+/// nothing typed is lost, and what is sent is exactly what was typed.
+#[tokio::test]
+async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character() {
+    let (d, writes) = recorded().await;
+    let before = open_list(&d).await;
+    d.char('n');
+    d.wait_for("External ID").await;
+
+    // Empty: every required field says so; nothing is sent.
+    submit(&d);
+    let screen = d.wait_for("Field required").await;
+    assert!(
+        screen.contains("new product"),
+        "still on the form: {screen}"
+    );
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+
+    // Blank texts. A refused submit puts the focus on the first field in error: here the
+    // external id.
+    d.type_text("   ");
+    d.key(KeyCode::Tab);
+    d.type_text("   ");
+    submit(&d);
+    let screen = d.wait_for("Name must not be blank").await;
+    assert!(screen.contains("External ID must not be blank"), "{screen}");
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+
+    // Emoji (a joined sequence and a flag among them) in the external id; 10,000 characters in
+    // the name: refused by length, every character kept.
+    d.clear_line();
+    let external_id = "mug-👩‍🍳-🇩🇪-001";
+    d.type_text(external_id);
+    d.key(KeyCode::Tab);
+    d.clear_line();
+    d.type_text(&"x".repeat(10_000));
+    submit(&d);
+    d.wait_until("the length refused", Duration::from_mins(1), |s| {
+        s.contains("Name must be at most 255 characters; this one has 10000")
+    })
+    .await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+
+    // Right-to-left text in the name; 1,001 characters in the description, refused too.
+    d.clear_line();
+    let name = "ספל קפה مج قهوة ☕🎉";
+    d.type_text(name);
+    d.key(KeyCode::Tab);
+    d.type_text(&"d".repeat(1_001));
+    submit(&d);
+    d.wait_until("the description refused", Duration::from_secs(20), |s| {
+        s.contains("Description must be at most 1000 characters; this one has 1001")
+    })
+    .await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+    // A description typed whole, as a paste arrives without bracketed paste.
+    d.clear_line();
+    let description = "Enamel mug, 350 ml — blue & white; «dishwasher safe» 🍽️ / مقاوم للحرارة";
+    d.type_text(description);
+
+    // A category and its subcategory: sent, exactly as typed.
+    d.key(KeyCode::Tab);
+    d.char('P');
+    d.key(KeyCode::Tab);
+    d.char('G');
+    d.wait_for("GENERAL_CLOTHING (PHYSICAL)").await;
+    submit(&d);
+    d.wait_until("the product made", Duration::from_secs(20), |s| {
+        s.contains("created.")
+    })
+    .await;
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].2["external_id"], external_id);
+    assert_eq!(sent[0].2["name"], name);
+    assert_eq!(sent[0].2["description"], description);
+    assert_eq!(total(&d, &ProductFilter::default()).await, before + 1);
+    let made = d
+        .client
+        .list_products(
+            &ProductFilter {
+                query: Some("mug-".into()),
+                ..ProductFilter::default()
+            },
+            PageParams::new(1, 10),
+        )
+        .await
+        .unwrap()
+        .items;
+    assert!(
+        made.iter()
+            .any(|p| p.name == name && p.description == description),
+        "{made:?}"
+    );
+    d.quit().await;
+}

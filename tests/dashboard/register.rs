@@ -1,5 +1,7 @@
 //! Registering in a jurisdiction through the form generated from its schema.
 
+use std::time::Duration;
+
 use crossterm::event::{KeyCode, KeyModifiers};
 use serde_json::json;
 use taxdash::model::filters::RegistrationFilter;
@@ -281,4 +283,133 @@ async fn the_overview_map_sends_an_unregistered_jurisdiction_to_the_register_for
     d.char('n');
     let screen = d.wait_for("Register in Nebraska — details").await;
     assert!(screen.contains("Filing frequency"), "{screen}");
+}
+
+/// Empties the focused text field.
+/// The battery the other forms were put through, on Texas's form (its schema's fields among
+/// the common ones): an empty submit, each field's bad value, a value of 10,000 characters,
+/// emoji and right-to-left text, texts typed whole at once (as a paste arrives without
+/// bracketed paste). Nothing is sent while a field is refused, nothing typed is lost, and what
+/// is sent is what was typed.
+#[tokio::test]
+async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
+    let writes: crate::relay::Writes = std::sync::Arc::default();
+    let kept = std::sync::Arc::clone(&writes);
+    let d = Dashboard::start_behind(Options::default(), |target| {
+        crate::relay::Relay::recording(kept).serve(target)
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    close_active(&d, "US", "TX").await;
+    writes.lock().unwrap().clear();
+    d.char('n');
+    d.wait_for("choose the jurisdiction").await;
+    d.type_text("texas");
+    d.wait_for("US-TX   Texas").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Register in Texas — details").await;
+
+    // Empty: the required fields refuse; the focus goes to the first, the frequency.
+    submit(&d);
+    d.wait_for("Field required").await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+
+    // Fields, in order: registration date, email, filing frequency, tax type, sales tax id,
+    // create filings from, back-filing, comment, then the schema's: business name, registered
+    // location number, registration type, SLTR, taxpayer number, WebFile number.
+    let comment = "Outlet in Austin — שלום עולם، مرحبا بالعالم 🌵🤠 «ok»";
+    let business = "Acme 🏪 ספל مج Ünïcödé";
+    d.key(KeyCode::BackTab);
+    d.key(KeyCode::BackTab);
+    d.type_text("2026-02-30");
+    d.key(KeyCode::Tab);
+    d.type_text("ada@");
+    d.key(KeyCode::Tab);
+    d.char(' '); // MONTHLY
+    tab(&d, 2);
+    d.type_text(&"9".repeat(10_000));
+    // Typed one key at a time, with a check and a draw after each: a while in a debug build.
+    d.wait_until("the 10,000 characters", Duration::from_mins(5), |s| {
+        s.contains("Sales tax ID must be at most 255 characters; this one has 10000")
+    })
+    .await;
+    d.key(KeyCode::Tab);
+    d.type_text("31/12/2026");
+    tab(&d, 2);
+    d.type_text(comment);
+    d.key(KeyCode::Tab);
+    d.type_text(business);
+    d.key(KeyCode::Tab);
+    d.type_text("12A45");
+    d.key(KeyCode::Tab);
+    d.char(' '); // REMOTE_SELLER
+    tab(&d, 2);
+    d.type_text("1234");
+    d.key(KeyCode::Tab);
+    d.type_text("ab123456");
+    d.wait_for("ab123456").await;
+    submit(&d);
+    // Each is refused under its field, naming it; nothing is sent. The focus goes to the first
+    // in error, the registration date, and each is mended in turn, its refusal seen first.
+    d.wait_until("the date refused", Duration::from_secs(10), |s| {
+        s.contains("Registration date should be a valid date") && s.contains("day 30 is out of")
+    })
+    .await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+    d.clear_line();
+    d.type_text("2026-01-05");
+    d.key(KeyCode::Tab);
+    d.wait_for("Registration email must be an email address")
+        .await;
+    d.clear_line();
+    d.type_text("ada@example.com");
+    tab(&d, 3);
+    d.wait_for("Sales tax ID must be at most 255 characters; this one has 10000")
+        .await;
+    d.clear_line();
+    d.type_text("TX-123456");
+    d.key(KeyCode::Tab);
+    d.wait_for("Create filings from should be a valid date")
+        .await;
+    d.clear_line();
+    d.type_text("2026-02-01");
+    // (The screen is read cell by cell, and a wide character's second cell is not redrawn
+    // there: the texts with emoji are compared as sent, below.)
+    tab(&d, 2);
+    d.wait_for("Outlet in Austin — שלום עולם").await;
+    d.key(KeyCode::Tab);
+    d.wait_for("Acme").await;
+    d.key(KeyCode::Tab);
+    d.wait_for("^[0-9]{1,5}$").await;
+    d.clear_line();
+    d.type_text("12345");
+    tab(&d, 3);
+    d.wait_for("^[0-9]{11}$").await;
+    d.clear_line();
+    d.type_text("12345678901");
+    d.key(KeyCode::Tab);
+    d.wait_for("^[A-Z]{2}[0-9]{6}$").await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
+    d.clear_line();
+    d.type_text("AB123456");
+    submit(&d);
+    d.wait_for("review what will be sent").await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Registered in").await;
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    let body = &sent[0].2;
+    assert_eq!(body["comment"], comment);
+    assert_eq!(body["sales_tax_id"], "TX-123456");
+    assert_eq!(body["registration_email"], "ada@example.com");
+    assert_eq!(
+        body["jurisdiction_specific_fields"],
+        json!({
+            "business_name": business,
+            "registered_location_number": "12345",
+            "registration_type": "REMOTE_SELLER",
+            "texas_taxpayer_number": "12345678901",
+            "webfile_number": "AB123456"
+        })
+    );
 }

@@ -10,6 +10,7 @@
 //!   without that id, or of a newer schema, stops the start and is never written to.
 //! - Creation: a new database is built whole under `FILE.creating` and renamed into place, so a
 //!   crash while building leaves no half-made `FILE` (the leftover is removed at the next start).
+//!   It is readable and writable by its owner only, as the key file beside it.
 //! - Files: the database and, while it runs, its `FILE-wal`; exclusive locking keeps `SQLite` from
 //!   making a shared-memory file, and a clean stop folds the log back and removes it.
 
@@ -137,6 +138,15 @@ fn sync_dir(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Makes an empty file at `path` that only its owner can read and write (on Unix).
+fn owner_only(path: &Path) -> std::io::Result<()> {
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path).map(drop)
+}
+
 /// What a new database starts with.
 pub(super) struct Initial {
     pub settings: Vec<(&'static str, String)>,
@@ -156,6 +166,9 @@ pub(super) fn create(
     let creating = creating_path(path);
     remove_leftovers(path);
     let fail = |e: rusqlite::Error| write_error(path, e);
+    // Made first, readable by its owner only, like the key file beside it: SQLite keeps the
+    // permissions of an existing file (and gives them to its log).
+    owner_only(&creating).map_err(|e| write_error(path, e))?;
     {
         let mut conn = Connection::open(&creating).map_err(fail)?;
         conn.pragma_update(None, "synchronous", "FULL")

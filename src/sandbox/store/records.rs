@@ -32,6 +32,11 @@ trait Record: Serialize + DeserializeOwned {
     /// What identifies the record among those of its kind in one organization.
     fn key(&self) -> String;
 
+    /// Whether the record's key is `key`; those keyed by their id answer without making one.
+    fn has_key(&self, key: &str) -> bool {
+        self.key() == key
+    }
+
     /// The body and the bytes kept apart from it.
     fn to_parts(&self) -> serde_json::Result<(String, Option<Vec<u8>>)> {
         Ok((serde_json::to_string(self)?, None))
@@ -48,6 +53,10 @@ macro_rules! keyed_by_id {
         $(impl Record for $t {
             fn key(&self) -> String {
                 self.id.clone()
+            }
+
+            fn has_key(&self, key: &str) -> bool {
+                self.id == key
             }
         })*
     };
@@ -173,12 +182,14 @@ macro_rules! kinds {
         }
 
         /// The row of the record `id` of kind `kind`, or `None` when the organization no longer
-        /// has it (then its row goes). Only for the kinds kept in [`DemoOrg`].
+        /// has it (then its row goes). Only for the kinds kept in [`DemoOrg`]. Searched from the
+        /// end, where a record just made is.
         pub(crate) fn find(demo: &DemoOrg, kind: Kind, id: &str) -> Option<serde_json::Result<Row>> {
             match kind {
                 $(Kind::$kind => demo.$($field).+
                     .iter()
-                    .find(|r| r.key() == id)
+                    .rev()
+                    .find(|r| r.has_key(id))
                     .map(|r| row_of(kind, r)),)*
                 Kind::Transaction | Kind::DemoTransaction | Kind::User => None,
             }

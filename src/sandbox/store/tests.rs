@@ -117,3 +117,16 @@ fn a_resumed_state_keeps_the_anchor_its_records_were_made_with() {
     assert_ne!(snapshot(&other), made);
     assert_eq!(other.orgs()[0].read().transactions.anchor(), later);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_new_database_is_readable_by_its_owner_only_like_its_key_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    drop(open(dir.path()));
+    let mode = std::fs::metadata(dir.path().join("state.db"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}

@@ -68,6 +68,11 @@ enum Connection {
     Trouble(String),
 }
 
+/// Answers in a row that cannot be read (HTML, a body cut short, a shape the interface does not
+/// describe) before the header calls the connection trouble: one malformed list is that list's
+/// problem, a service that answers nothing readable is the connection's.
+const UNREADABLE_IN_A_ROW: u32 = 3;
+
 /// Ticks a notice stays (at 100 ms a tick); errors stay twice as long.
 const NOTICE_TICKS: u32 = 50;
 
@@ -100,6 +105,8 @@ pub struct Shell {
     theme: Theme,
     header: HeaderInfo,
     connection: Connection,
+    /// Answers that could not be read since the last readable one.
+    unreadable: u32,
     waiting: HashMap<RequestId, (usize, String)>,
     /// The latest retry of each call under way that had to try again.
     retrying: HashMap<RequestId, RetryNotice>,
@@ -222,6 +229,7 @@ impl Shell {
             theme,
             header,
             connection: Connection::Connecting,
+            unreadable: 0,
             waiting: HashMap::new(),
             retrying: HashMap::new(),
             next_id: 0,
@@ -521,7 +529,14 @@ impl Shell {
             return Vec::new();
         };
         let was_in_trouble = matches!(self.connection, Connection::Trouble(_));
+        let unreadable = matches!(&answer.result, Err(f) if f.kind == FailureKind::Undecodable);
+        self.unreadable = if unreadable { self.unreadable + 1 } else { 0 };
         match &answer.result {
+            Err(f) if unreadable => {
+                if self.unreadable >= UNREADABLE_IN_A_ROW {
+                    self.trouble(f.message.clone());
+                }
+            }
             Err(f) if f.kind.is_connection() => self.trouble(f.message.clone()),
             Err(f) if f.kind == FailureKind::Unauthorized || f.kind == FailureKind::Forbidden => {
                 self.trouble("the service refused the API key".into());
@@ -1538,39 +1553,87 @@ fn import_report(check: &ImportCheck) -> String {
 mod tests {
     use super::tab_labels;
 
-    #[test]
-    fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
-        use super::{HeaderInfo, Shell};
-        let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
-            .unwrap()
-            .and_hms_opt(9, 30, 0)
-            .unwrap()
-            .and_utc();
-        let header = HeaderInfo {
+    /// A shell of the profile `work` on `orgn_acme`, on a snapshot taken at `offline` if given.
+    fn shell(offline: Option<chrono::DateTime<chrono::Utc>>) -> super::Shell {
+        let header = super::HeaderInfo {
             profile: "work".into(),
             organization: "orgn_acme".into(),
             generation: "v1".into(),
             demo: false,
             read_only: false,
-            offline: Some(taken),
+            offline,
         };
-        let shell = Shell::new(
+        super::Shell::new(
             crate::ui::panes::all(),
             crate::ui::keymap::Keymap::default(),
             crate::ui::theme::Theme::default(),
             header,
-        );
-        assert!(shell.header().read_only, "a snapshot is never changed");
-        let line: String = shell
+        )
+    }
+
+    /// The header line's text.
+    fn header_text(shell: &super::Shell) -> String {
+        shell
             .header_line()
             .spans
             .iter()
             .map(|s| s.content.as_ref())
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
+        let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
+            .unwrap()
+            .and_hms_opt(9, 30, 0)
+            .unwrap()
+            .and_utc();
+        let shell = shell(Some(taken));
+        assert!(shell.header().read_only, "a snapshot is never changed");
+        let line = header_text(&shell);
         let first: String = line.chars().take(49).collect();
         assert_eq!(first, " taxdash   OFFLINE  snapshot 2026-11-20 09:30 UTC");
         assert!(line.contains("profile work │ org orgn_acme"), "{line}");
         assert!(!line.contains("connect"), "{line}");
+    }
+
+    /// The header once every call the shell starts with is answered with a failure of `kind`.
+    fn header_after(kind: crate::effect::FailureKind) -> String {
+        use crate::effect::{Answer, Effect, Failure};
+        let mut shell = shell(None);
+        let ids: Vec<_> = shell
+            .start()
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Call { id, .. } => Some(id),
+                _ => None,
+            })
+            .collect();
+        assert!(ids.len() >= 3, "the overview asks for its tiles: {ids:?}");
+        for id in ids {
+            let failure = Failure {
+                kind,
+                message: "The service's answer to GET /v1/nexus could not be read".into(),
+                fields: Vec::new(),
+            };
+            shell.handle_answer(Answer {
+                id,
+                result: Err(failure),
+            });
+        }
+        header_text(&shell)
+    }
+
+    #[test]
+    fn a_service_that_answers_nothing_readable_is_connection_trouble() {
+        use crate::effect::FailureKind;
+        let header = header_after(FailureKind::Undecodable);
+        assert!(header.ends_with("✕ connection trouble"), "{header}");
+        let header = header_after(FailureKind::NotFound);
+        assert!(
+            header.ends_with("● connected"),
+            "readable refusals: {header}"
+        );
     }
 
     fn titles() -> Vec<String> {

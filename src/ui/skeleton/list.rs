@@ -1222,6 +1222,11 @@ mod tests {
             screen.contains("the service announced 1,000,000 but page 1 was empty"),
             "{screen}"
         );
+        assert_eq!(
+            screen.matches("no customers").count(),
+            1,
+            "the empty list is said once: {screen}"
+        );
         assert_eq!(h.pane.parts.list.table().total(), Some(0));
         h.action(crate::ui::keymap::Action::Refresh);
         assert_eq!(h.calls().len(), 1, "the user asks again with r");

@@ -132,6 +132,19 @@ mod tests {
     }
 
     #[test]
+    fn a_country_that_is_not_a_code_is_refused_in_words_naming_the_field() {
+        let mut form = create_form().with_value("country", FieldValue::from("Q1"));
+        let errors = create_body(&form.values()).unwrap_err();
+        form.set_errors(&errors);
+        let shown = form.errors_for("country");
+        assert_eq!(shown.len(), 1, "{shown:?}");
+        assert!(
+            shown[0].starts_with("Country should be an ISO 3166-1 alpha-2 country code"),
+            "{shown:?}"
+        );
+    }
+
+    #[test]
     fn the_country_is_sent_in_capitals() {
         let form = create_form()
             .with_value("name", FieldValue::from("Ada"))

@@ -1,8 +1,6 @@
 //! The credit note form: prefilled from the sale it credits, its total recomputed from the items
 //! as they are typed, and every rule of the service checked on the body before it is sent.
 
-use std::str::FromStr;
-
 use chrono::NaiveDate;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -62,20 +60,20 @@ const ITEMS: [ItemFields; MAX_ITEMS] = item_fields!(
 );
 
 /// The credit note's total: the sum of its items' amounts less their discounts, items left out
-/// (no amount) not counted. Amounts that do not read as decimals count for nothing (their
-/// fields show the error).
-pub fn total(values: &FormValues) -> Decimal {
-    let amount = |name: &str| {
-        values
-            .text(name)
-            .and_then(|v| Decimal::from_str(v.trim()).ok())
-            .unwrap_or_default()
+/// (no amount) not counted; `None` while an amount or a discount of an item sent does not read
+/// as a decimal (its field says why) or the sum leaves `Decimal`'s range: the total is never
+/// shown short of a line.
+pub fn total(values: &FormValues) -> Option<Decimal> {
+    let read = |name: &str| match values.text(name) {
+        None | Some("") => Some(Decimal::ZERO),
+        Some(v) => rules::parse_decimal(v),
     };
     ITEMS
         .iter()
         .filter(|f| values.text(f.amount.0).is_some_and(|v| !v.is_empty()))
-        .map(|f| amount(f.amount.0) - amount(f.discount.0))
-        .sum()
+        .try_fold(Decimal::ZERO, |sum, f| {
+            sum.checked_add(read(f.amount.0)?.checked_sub(read(f.discount.0)?)?)
+        })
 }
 
 /// The body the form's values make, exactly as it would be sent, and for each item sent the
@@ -101,7 +99,8 @@ fn credit_json(values: &FormValues) -> (Value, Vec<u64>) {
             }
         }
     }
-    body["total_amount"] = Value::String(total(values).to_string());
+    // Unknown only while an item's amount does not read: the body is refused at that field.
+    body["total_amount"] = Value::String(total(values).unwrap_or_default().to_string());
     (body, kept)
 }
 
@@ -262,10 +261,11 @@ pub fn draw_credit(
     let [total_area, form_area] =
         Layout::vertical([Constraint::Length(2), Constraint::Min(0)]).areas(area);
     let currency = sale.currency.as_deref();
-    let mut spans = vec![
-        Span::styled("Credit note total: ", theme.title),
-        Span::styled(text::money(total(&form.values()), currency), theme.money),
-    ];
+    let shown = match total(&form.values()) {
+        Some(total) => Span::styled(text::money(total, currency), theme.money),
+        None => Span::styled("unknown until every amount reads", theme.warning),
+    };
+    let mut spans = vec![Span::styled("Credit note total: ", theme.title), shown];
     if let Some(sale_total) = sale.total_amount {
         spans.push(Span::styled(
             format!(" (sale total {})", text::money(sale_total, currency)),
@@ -350,7 +350,7 @@ mod tests {
             .with_value("transaction_items.0.amount", "10.10")
             .with_value("transaction_items.0.discount_amount", "0.05")
             .with_value("transaction_items.1.amount", "0.20");
-        assert_eq!(total(&form.values()), Decimal::new(1025, 2));
+        assert_eq!(total(&form.values()), Some(Decimal::new(1025, 2)));
         let (body, _) = credit_json(&form.values());
         assert_eq!(body["total_amount"], json!("10.25"));
     }
@@ -376,7 +376,7 @@ mod tests {
         let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
         assert_eq!(paths, ["transaction_items.1.discount_amount"]);
         let form = form.with_value("transaction_items.1.discount_amount", "");
-        assert_eq!(total(&form.values()), Decimal::new(5000, 2));
+        assert_eq!(total(&form.values()), Some(Decimal::new(5000, 2)));
         let body = credit_body(&form.values(), &sale()).unwrap();
         assert_eq!(body.transaction_items.len(), 1);
         assert_eq!(body.transaction_items[0].external_product_id, "sku-2");
@@ -417,6 +417,59 @@ mod tests {
         ]));
         let why = edit_form(&sale(), &stray).unwrap_err();
         assert!(why.contains("sku-9"), "{why}");
+    }
+
+    #[test]
+    fn the_total_is_unknown_while_an_amount_does_not_read_and_says_so() {
+        let mut form =
+            credit_form(&sale(), today()).with_value("transaction_items.0.amount", "12,50");
+        assert_eq!(
+            total(&form.values()),
+            None,
+            "not 50.00: the first line is not left out"
+        );
+        let mut buf = crate::ui::widgets::testing::blank(90, 30);
+        draw_credit(
+            &sale(),
+            &mut form,
+            buf.area,
+            &mut buf,
+            &crate::ui::theme::Theme::default(),
+        );
+        assert_eq!(
+            crate::ui::widgets::testing::row_text(&buf, 0),
+            "Credit note total: unknown until every amount reads (sale total 150.00 USD)"
+        );
+        let errors = credit_body(&form.values(), &sale()).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].field_path(), "transaction_items.0.amount");
+        form.set_errors(&errors);
+        assert_eq!(
+            form.errors_for("transaction_items.0.amount"),
+            [
+                "Item 1 amount should be a valid decimal, such as 12.50, within 28 significant digits"
+            ],
+            "the error names its field"
+        );
+        let huge = "79228162514264337593543950335";
+        let form = credit_form(&sale(), today())
+            .with_value("transaction_items.0.amount", huge)
+            .with_value("transaction_items.1.amount", huge);
+        assert_eq!(
+            total(&form.values()),
+            None,
+            "past Decimal's range: no panic"
+        );
+    }
+
+    #[test]
+    fn a_negative_amount_is_refused_once_whatever_its_discount() {
+        let form = credit_form(&sale(), today())
+            .with_value("transaction_items.0.amount", "-5.00")
+            .with_value("transaction_items.0.discount_amount", "0.00");
+        let errors = credit_body(&form.values(), &sale()).unwrap_err();
+        let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
+        assert_eq!(paths, ["transaction_items.0.amount"], "{errors:?}");
     }
 
     #[test]

@@ -27,9 +27,7 @@ pub fn range(args: &[&str], today: NaiveDate) -> Result<(NaiveDate, NaiveDate), 
         [from, to] => (day(from)?, day(to)?),
         _ => return Err("Usage: :check exemptions [FROM [TO]]".to_owned()),
     };
-    if from > to {
-        return Err(format!("{from} is after {to}: FROM comes first."));
-    }
+    crate::rules::check_day_range(("FROM", "TO"), from, to)?;
     Ok((from, to))
 }
 

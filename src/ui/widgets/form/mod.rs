@@ -374,7 +374,7 @@ impl Form {
             let path = error.field_path();
             let msg = self.in_words(&error.msg);
             match self.fields.iter_mut().find(|f| f.spec.name == path) {
-                Some(field) => push_new(&mut field.reported, msg),
+                Some(field) => push_new(&mut field.reported, naming(field.spec.label, msg)),
                 None => push_new(&mut self.reported, unplaced(&path, &msg)),
             }
         }
@@ -435,7 +435,7 @@ impl Form {
             let path = error.field_path();
             let msg = self.in_words(&error.msg);
             match self.fields.iter_mut().find(|f| f.spec.name == path) {
-                Some(field) => push_new(&mut field.checked, msg),
+                Some(field) => push_new(&mut field.checked, naming(field.spec.label, msg)),
                 None => push_new(&mut self.checked, unplaced(&path, &msg)),
             }
         }
@@ -714,6 +714,15 @@ fn push_new(messages: &mut Vec<String>, message: String) {
     if !messages.contains(&message) {
         messages.push(message);
     }
+}
+
+/// The message of an error shown under the field labelled `label`, naming it: the service's
+/// `Input should be…` (and `String`, `List`, `Decimal input`) reads `Country should be…`.
+fn naming(label: &str, msg: String) -> String {
+    ["Decimal input ", "Input ", "String ", "List "]
+        .iter()
+        .find_map(|subject| msg.strip_prefix(subject))
+        .map_or_else(|| msg.clone(), |rest| format!("{label} {rest}"))
 }
 
 /// The message of an error that names no field of the form, prefixed with the path it names.

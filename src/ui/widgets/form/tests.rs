@@ -154,11 +154,11 @@ fn a_31_february_shows_under_its_field_and_keeps_the_text() {
     let theme = Theme::default();
     let buf = draw(&mut form, 60, 30);
     let (_, label_row) = find(&buf, "Closure date *");
-    let (_, error_row) = find(&buf, "✗ Input should be a valid date");
+    let (_, error_row) = find(&buf, "✗ Closure date should be a valid date");
     let (_, rule_row) = find(&buf, "YYYY-MM-DD; past or future");
     assert_eq!(rule_row, label_row + 3, "the rule sits under the input box");
     assert_eq!(error_row, rule_row + 1, "the error sits under the rule");
-    assert_styled(&buf, "✗ Input should be a valid date", theme.error);
+    assert_styled(&buf, "✗ Closure date should be a valid date", theme.error);
     assert_styled(&buf, "YYYY-MM-DD; past", theme.muted);
     assert_styled(&buf, "2026-02-31", theme.input_focus);
 }
@@ -386,7 +386,7 @@ fn snapshot_of_a_form_with_errors() {
     let buf = terminal.backend().buffer();
     assert_styled(buf, "Closing nexus in state", theme.input_focus);
     assert_styled(buf, "No more presence", theme.base);
-    assert_styled(buf, "✗ Input should be a valid date", theme.error);
+    assert_styled(buf, "✗ Closure date should be a valid date", theme.error);
     assert_styled(buf, "✗ Final return acknowledged must be true", theme.error);
 }
 

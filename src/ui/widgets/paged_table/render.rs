@@ -55,7 +55,7 @@ impl<R> PagedTable<R> {
         };
         if area.height < 2 {
             self.hits = None;
-            self.render_status(status_area, buf, theme, &[]);
+            self.render_status(status_area, buf, theme, &[], false);
             return;
         }
         let table_area = Rect {
@@ -81,7 +81,7 @@ impl<R> PagedTable<R> {
             .filter(|&(_, &w)| w == 0)
             .map(|(c, _)| c.title)
             .collect();
-        self.render_status(status_area, buf, theme, &hidden);
+        self.render_status(status_area, buf, theme, &hidden, body_height > 0);
         let shown: Vec<(&Column<R>, u16)> =
             columns.iter().zip(widths).filter(|&(_, w)| w > 0).collect();
         self.drawn = shown.iter().map(|(c, _)| c.title).collect();
@@ -269,10 +269,19 @@ impl<R> PagedTable<R> {
     }
 
     /// `row 1,234 of 1,000,000`, with `· loading…` while the cursor's page is on its way, and
-    /// the titles of the columns `hidden` for want of room (`· not shown: Country, Filing`).
-    fn render_status(&self, area: Rect, buf: &mut Buffer, theme: &Theme, hidden: &[&str]) {
+    /// the titles of the columns `hidden` for want of room (`· not shown: Country, Filing`). An
+    /// empty list is said where its rows would be (when `body` has room), not again here.
+    fn render_status(
+        &self,
+        area: Rect,
+        buf: &mut Buffer,
+        theme: &Theme,
+        hidden: &[&str],
+        body: bool,
+    ) {
         let text = match self.total {
             None => "loading…".to_owned(),
+            Some(0) if body => String::new(),
             Some(0) => format!("no {}", self.noun),
             Some(total) => {
                 let mut text =
@@ -285,10 +294,10 @@ impl<R> PagedTable<R> {
                 text
             }
         };
-        let text = if hidden.is_empty() {
-            text
-        } else {
-            format!("{text} · not shown: {}", hidden.join(", "))
+        let text = match (hidden.is_empty(), text.is_empty()) {
+            (true, _) => text,
+            (false, true) => format!("not shown: {}", hidden.join(", ")),
+            (false, false) => format!("{text} · not shown: {}", hidden.join(", ")),
         };
         let text = truncate(&text, usize::from(area.width)).into_owned();
         Line::styled(text, theme.muted).render(area, buf);

@@ -292,7 +292,14 @@ fn loading_and_empty_states_never_show_stale_rows() {
     assert!(t.receive(t.generation(), 1, page(1, 0)));
     let lines = buffer_lines(&draw(&mut t, 40, 6, &theme));
     assert_eq!(lines[1].trim_end(), "no registrations");
-    assert_eq!(lines[5].trim_end(), "no registrations");
+    assert_eq!(
+        lines[5].trim_end(),
+        "",
+        "said once, where the rows would be"
+    );
+    // With no room for rows, the status line says it.
+    let lines = buffer_lines(&draw(&mut t, 40, 1, &theme));
+    assert_eq!(lines[0].trim_end(), "no registrations");
 }
 
 #[test]
