@@ -12,7 +12,7 @@ use crate::model::{
     Customer, Exemption, ExemptionStatus, ExemptionType, TransactionExemptStatus, TransactionType,
 };
 
-fn day_of(at: i64) -> NaiveDate {
+pub(super) fn day_of(at: i64) -> NaiveDate {
     DateTime::from_timestamp(at, 0).map_or(NaiveDate::MIN, |t| t.date_naive())
 }
 
