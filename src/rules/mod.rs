@@ -36,6 +36,8 @@ mod nexus;
 mod product;
 mod registration;
 mod registration_create;
+mod registration_holds;
+mod registration_update;
 mod transaction;
 mod values;
 
@@ -63,8 +65,10 @@ pub use product::{pairs as product_pair, product_create, product_update};
 pub use registration::deregistration;
 pub use registration_create::{
     IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,
-    registration_create, registration_update, schema_errors,
+    registration_create, schema_errors,
 };
+pub use registration_holds::{duplicate_registration, holds_jurisdiction};
+pub use registration_update::registration_update;
 pub use transaction::{credit_note, locked_reason, transaction_create};
 pub use values::{
     check_input_vat_recovery_rate, check_period_end_month, check_state_code, is_email, parse_date,

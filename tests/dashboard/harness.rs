@@ -55,6 +55,9 @@ pub struct Options {
     /// The tab the dashboard opens on: the record panes' tests start on Registrations, the
     /// Overview's where the dashboard itself does.
     pub first_tab: &'static str,
+    /// The demo organization [`Dashboard::start`] acts as, by its place in `DEMO_CREDENTIALS`
+    /// (0: `orgn_demo_1`).
+    pub organization: usize,
 }
 
 impl Default for Options {
@@ -67,6 +70,7 @@ impl Default for Options {
             read_only: false,
             size: (140, 40),
             first_tab: "Registrations",
+            organization: 0,
         }
     }
 }
@@ -77,7 +81,12 @@ fn client_for(sandbox: &Sandbox) -> Client {
 
 /// A client of the first demo organization at `base`.
 fn client_at(base: &str) -> Client {
-    let (org, key) = DEMO_CREDENTIALS[0];
+    client_of(base, 0)
+}
+
+/// A client of demo organization `index` (its place in `DEMO_CREDENTIALS`) at `base`.
+fn client_of(base: &str, index: usize) -> Client {
+    let (org, key) = DEMO_CREDENTIALS[index];
     let config = ClientConfig::new(base.parse().unwrap(), org, ApiKey::new(key).unwrap());
     Client::new(config).unwrap()
 }
@@ -108,7 +117,7 @@ impl Dashboard {
         )
         .await
         .unwrap();
-        let client = client_for(&sandbox);
+        let client = client_of(&sandbox.base_url(), options.organization);
         Self::start_with(sandbox, client, &options)
     }
 
@@ -133,7 +142,7 @@ impl Dashboard {
         let read_only = options.read_only;
         let header = HeaderInfo {
             profile: "demo".into(),
-            organization: DEMO_CREDENTIALS[0].0.into(),
+            organization: DEMO_CREDENTIALS[options.organization].0.into(),
             generation: "v1".into(),
             demo: true,
             read_only,

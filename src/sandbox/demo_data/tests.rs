@@ -164,6 +164,16 @@ fn every_registration_status_appears() {
 }
 
 #[test]
+fn every_registration_is_due_as_its_jurisdiction_says() {
+    for org in [org0(), org1()] {
+        for r in &org.registrations {
+            let days = reference::filing_days(&r.country_code, &r.state_code, &r.filing_frequency);
+            assert_eq!(r.filing_days, Some(days), "{} {}", r.id, r.state_code);
+        }
+    }
+}
+
+#[test]
 fn jurisdiction_fields_satisfy_their_schema() {
     let org = org0();
     for state in ["CA", "ID", "TX", "AL"] {
