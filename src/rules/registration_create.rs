@@ -150,14 +150,7 @@ pub fn registration_create(body: &Value, form: &JurisdictionForm) -> Checked<Val
         ),
     }
     c.optional_date("registration_date");
-    if let Some(email) = c.optional_str("registration_email")
-        && !super::is_email(email)
-    {
-        c.rule(
-            "registration_email",
-            "registration_email must be an email address",
-        );
-    }
+    super::registration_update::registration_email(&mut c);
     c.optional_strs(&[
         "comment",
         "sales_tax_id",

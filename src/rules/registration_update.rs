@@ -109,14 +109,7 @@ pub fn registration_update(
     }
     c.optional_date("registration_date");
     c.optional_date("create_filings_from");
-    if let Some(email) = c.optional_str("registration_email")
-        && !super::is_email(email)
-    {
-        c.rule(
-            "registration_email",
-            "registration_email must be an email address",
-        );
-    }
+    registration_email(&mut c);
     c.optional_strs(TEXTS);
     for field in TIMESTAMPS {
         c.optional_timestamp(field);
@@ -141,6 +134,18 @@ pub fn registration_update(
     jurisdiction_fields(&mut c, form, saved);
     fields_set_by_the_service(&mut c);
     c.finish(body)
+}
+
+/// `registration_email`, an optional address.
+pub(super) fn registration_email(c: &mut Check<'_>) {
+    if let Some(email) = c.optional_str("registration_email")
+        && !super::is_email(email)
+    {
+        c.rule(
+            "registration_email",
+            "registration_email must be an email address",
+        );
+    }
 }
 
 /// `registrations_regime` `STANDARD` or `SIMPLIFIED`, and `change_regime_status` only

@@ -41,6 +41,17 @@ fn tab(d: &Dashboard, n: usize) {
     }
 }
 
+/// The dashboard of the second demo organization, its Registrations list in.
+async fn second_organization() -> Dashboard {
+    let d = Dashboard::start(Options {
+        organization: 1,
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    d
+}
+
 fn submit(d: &Dashboard) {
     d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
 }
@@ -106,12 +117,7 @@ async fn fill_texas(d: &Dashboard) {
 #[tokio::test]
 async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new_registration() {
     // The second demo organization has no registration in Texas.
-    let d = Dashboard::start(Options {
-        organization: 1,
-        ..Options::default()
-    })
-    .await;
-    d.wait_for("row 1 of").await;
+    let d = second_organization().await;
     let screen = d.screen();
     assert!(screen.contains("register"), "the hint shows: {screen}");
     let before = registrations(&d).await.len();
@@ -169,12 +175,7 @@ async fn a_jurisdiction_held_by_a_registration_being_deregistered_is_refused_kee
 #[tokio::test]
 async fn an_oss_registration_asks_for_the_scheme_and_member_state() {
     // The second demo organization has no one-stop-shop registration.
-    let d = Dashboard::start(Options {
-        organization: 1,
-        ..Options::default()
-    })
-    .await;
-    d.wait_for("row 1 of").await;
+    let d = second_organization().await;
     d.char('n');
     d.wait_for("choose the jurisdiction").await;
     d.type_text("one-stop");

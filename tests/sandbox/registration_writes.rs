@@ -209,26 +209,21 @@ async fn a_jurisdiction_held_by_a_registration_being_deregistered_is_not_registe
     );
 
     // Awaiting clarification holds too; a closed registration does not.
-    let minnesota = registration_in(&h, "MN").await;
-    assert_eq!(minnesota["status"], json!("AWAITING_CLARIFICATION"));
-    let r = h
-        .send(
-            Method::POST,
-            "/v1/registrations",
-            &regular("MN", "Minnesota"),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::CONFLICT);
-    let virginia = registration_in(&h, "VA").await;
-    assert_eq!(virginia["status"], json!("DEREGISTERED"));
-    let r = h
-        .send(
-            Method::POST,
-            "/v1/registrations",
-            &regular("VA", "Virginia"),
-        )
-        .await;
-    assert_eq!(r.status(), StatusCode::OK);
+    for (state, name, status, answer) in [
+        (
+            "MN",
+            "Minnesota",
+            "AWAITING_CLARIFICATION",
+            StatusCode::CONFLICT,
+        ),
+        ("VA", "Virginia", "DEREGISTERED", StatusCode::OK),
+    ] {
+        assert_eq!(registration_in(&h, state).await["status"], json!(status));
+        let r = h
+            .send(Method::POST, "/v1/registrations", &regular(state, name))
+            .await;
+        assert_eq!(r.status(), answer, "{state} {status}");
+    }
     h.sandbox.stop().await;
 }
 

@@ -385,6 +385,7 @@ fn the_same_anchor_gives_the_same_data_and_another_shifts_the_dates() {
 
 /// What organization 0 shows needing attention on `anchor`, whatever the day.
 fn assert_attention_around(anchor: NaiveDate) {
+    use crate::checks::{activity_by_place, forecast};
     use crate::model::{
         ExemptionStatus, FilingStatus, NexusStatus, ProcessingStatus, TransactionStatus,
     };
@@ -542,7 +543,6 @@ fn assert_attention_around(anchor: NaiveDate) {
 
     // Approaching states the forecast sees crossed at their last 90 days' pace (the Overview
     // lists the soonest first).
-    use crate::checks::{activity_by_place, forecast};
     let from = anchor - chrono::Days::new(u64::from(forecast::PACE_DAYS) - 1);
     let recent: Vec<_> = rows
         .into_iter()

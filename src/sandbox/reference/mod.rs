@@ -47,9 +47,8 @@ pub fn filing_days(country: &str, state: &str, frequency: &crate::model::FilingF
         ("US", "CA" | "NV" | "UT") => 30,
         ("US", "WA") => 25,
         ("US", "OH") => 23,
-        ("US", _) => 20,
         ("CA", "" | "QC") if annual => 90,
-        ("CA", "SK") => 20,
+        ("US", _) | ("CA", "SK") => 20,
         _ => 30,
     }
 }

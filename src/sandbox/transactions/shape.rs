@@ -6,8 +6,9 @@
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
+use super::cover::{day_of, exempt_codes};
 use super::demo::demo_tax;
-use super::{Origin, Transactions, code, cover::day_of, decode};
+use super::{Origin, Transactions, code, decode};
 use crate::model::{ProcessingStatus, Product, TransactionExemptStatus, TransactionType};
 use crate::sandbox::reference;
 
@@ -59,16 +60,7 @@ impl Transactions {
     /// Every demo sale, in date order.
     pub fn demo_sales(&self) -> Vec<DemoSale> {
         let sale = code(TransactionType::KNOWN, &TransactionType::Sale);
-        let exempt = [
-            code(
-                TransactionExemptStatus::KNOWN,
-                &TransactionExemptStatus::FullyExempt,
-            ),
-            code(
-                TransactionExemptStatus::KNOWN,
-                &TransactionExemptStatus::PartiallyExempt,
-            ),
-        ];
+        let exempt = exempt_codes();
         self.rows
             .iter()
             .enumerate()
