@@ -159,6 +159,12 @@ pub fn shape(ctx: &Ctx, transactions: &mut Transactions, registrations: &[Regist
         return;
     }
     let approaching = band(80, 90);
+    // Read once: each move is made on the transactions and on this list alike.
+    let mut sales = transactions.demo_sales();
+    let mut moves = Moves {
+        transactions,
+        sales: &mut sales,
+    };
     for &(state, aim) in ctx.profile.nexus_aims {
         let Some(thresholds) = reference::nexus_thresholds("US", state) else {
             continue;
@@ -172,25 +178,39 @@ pub fn shape(ctx: &Ctx, transactions: &mut Transactions, registrations: &[Regist
         };
         let fit = Fit {
             rule: &rule,
-            target: transactions.jurisdiction_index("US", state),
+            target: moves.transactions.jurisdiction_index("US", state),
             donors: &donors,
         };
         match aim {
-            Aim::Exposed => fit.bring(transactions, main, main, band(115, 1_000_000)),
+            Aim::Exposed => fit.bring(&mut moves, main, main, band(115, 1_000_000)),
             Aim::Approaching => {
-                fit.bring(transactions, main, main, approaching.clone());
+                fit.bring(&mut moves, main, main, approaching.clone());
                 if main != current {
-                    fit.bring(transactions, current, current, band(0, 90));
+                    fit.bring(&mut moves, current, current, band(0, 90));
                 }
             }
             Aim::Crossing => {
                 let pace_from = ctx.anchor - Days::new(89);
                 let pace = (pace_from, ctx.anchor);
-                fit.bring(transactions, pace, pace, band(36, 42));
+                fit.bring(&mut moves, pace, pace, band(36, 42));
                 let before_pace = (main.0, main.1.min(pace_from - Days::new(1)));
-                fit.bring(transactions, main, before_pace, approaching.clone());
+                fit.bring(&mut moves, main, before_pace, approaching.clone());
             }
         }
+    }
+}
+
+/// The transactions being shaped, and their demo sales as they stand.
+struct Moves<'a> {
+    transactions: &'a mut Transactions,
+    sales: &'a mut [DemoSale],
+}
+
+impl Moves<'_> {
+    /// Moves sale `i` of the list to jurisdiction `to`.
+    fn sale(&mut self, i: usize, to: u16) {
+        self.transactions.move_sale(self.sales[i].row, to);
+        self.sales[i].jurisdiction = to;
     }
 }
 
@@ -208,39 +228,39 @@ impl Fit<'_> {
     /// band).
     fn bring(
         &self,
-        transactions: &mut Transactions,
+        moves: &mut Moves<'_>,
         period: (NaiveDate, NaiveDate),
         movable: (NaiveDate, NaiveDate),
         band: RangeInclusive<Decimal>,
     ) {
-        let sales = transactions.demo_sales();
         let progress = |a: &PeriodActivity| self.rule.progress(a, false).unwrap_or_default();
-        let mine: Vec<DemoSale> = sales
-            .iter()
-            .filter(|s| s.jurisdiction == self.target)
-            .copied()
-            .collect();
-        let mut a = activity(&mine, period);
-        let plain = |s: &&DemoSale| within(s, movable) && !s.exempt && !s.marketplace;
-        let spread = |s: &DemoSale| splitmix(s.row as u64);
+        let mut a = PeriodActivity::default();
+        for s in moves.sales.iter() {
+            if s.jurisdiction == self.target && within(s, period) {
+                add(&mut a, s);
+            }
+        }
+        let plain = |s: &DemoSale| within(s, movable) && !s.exempt && !s.marketplace;
         let under = progress(&a) < *band.start();
-        let mut pool: Vec<DemoSale> = if under {
-            sales
-                .iter()
-                .filter(|s| self.donors.contains(&s.jurisdiction))
-                .filter(plain)
-                .copied()
-                .collect()
-        } else if progress(&a) > *band.end() {
-            mine.iter().filter(plain).copied().collect()
-        } else {
-            return;
+        let from = |s: &DemoSale| {
+            if under {
+                self.donors.contains(&s.jurisdiction)
+            } else {
+                s.jurisdiction == self.target
+            }
         };
-        pool.sort_by_key(spread);
-        for s in pool {
+        if !under && progress(&a) <= *band.end() {
+            return;
+        }
+        let mut pool: Vec<usize> = (0..moves.sales.len())
+            .filter(|&i| from(&moves.sales[i]) && plain(&moves.sales[i]))
+            .collect();
+        pool.sort_by_key(|&i| splitmix(moves.sales[i].row as u64));
+        for i in pool {
             if band.contains(&progress(&a)) {
                 break;
             }
+            let s = moves.sales[i];
             let mut next = a;
             if under {
                 add(&mut next, &s);
@@ -256,8 +276,7 @@ impl Fit<'_> {
             if overshoots {
                 continue;
             }
-            let to = if under { self.target } else { self.donors[0] };
-            transactions.move_sale(s.row, to);
+            moves.sale(i, if under { self.target } else { self.donors[0] });
             a = next;
         }
     }
