@@ -130,6 +130,9 @@ pub struct Registration {
     pub filing_website_url: String,
     pub registration_date: Option<NaiveDate>,
     pub registration_email: Option<String>,
+    /// A key the jurisdiction assigned to the registration, and to its deregistration.
+    pub registration_key: Option<String>,
+    pub deregistration_key: Option<String>,
     pub registration_requested: Option<Timestamp>,
     pub registration_completed: Option<Timestamp>,
     pub deregistration_requested: Option<Timestamp>,
@@ -174,6 +177,69 @@ pub struct Registration {
     pub password_encrypted: Option<String>,
     /// Portal PIN, masked unless revealed with `?reveal=pin_encrypted`.
     pub pin_encrypted: Option<String>,
+}
+
+/// Body of PUT /v1/registrations/{id}: the live document's `RegistrationUpdateAPI`, every field
+/// optional (only those sent change), plus the registration's `sales_tax_id` and
+/// `jurisdiction_specific_fields` (merged over those on file), which the dashboard's edit form
+/// changes. Any other key changes nothing. `encrypted_username`, `is_approaching` and `tax_id`
+/// have no field in the registration record: they are read, and kept nowhere.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RegistrationUpdate {
+    pub registration_date: Option<NaiveDate>,
+    pub registration_email: Option<String>,
+    pub registration_key: Option<String>,
+    pub deregistration_key: Option<String>,
+    pub registration_requested: Option<Timestamp>,
+    pub registration_completed: Option<Timestamp>,
+    pub deregistration_requested: Option<Timestamp>,
+    pub deregistration_completed: Option<Timestamp>,
+    pub auto_registered: Option<bool>,
+    pub registrations_regime: Option<RegistrationsRegime>,
+    pub change_regime_status: Option<ChangeRegimeStatus>,
+    pub third_party_enabled: Option<bool>,
+    pub do_not_file: Option<bool>,
+    pub two_factor_enabled: Option<bool>,
+    pub marked_collecting: Option<bool>,
+    pub encrypted_username: Option<String>,
+    pub username: Option<String>,
+    pub filing_frequency: Option<FilingFrequency>,
+    pub create_filings_from: Option<NaiveDate>,
+    pub is_approaching: Option<bool>,
+    pub comment: Option<String>,
+    pub vda: Option<bool>,
+    pub tax_id: Option<String>,
+    pub sales_tax_id: Option<String>,
+    pub jurisdiction_specific_fields: Option<serde_json::Map<String, Value>>,
+}
+
+impl RegistrationUpdate {
+    /// The keys of `RegistrationUpdateAPI`, as the live document lists them.
+    pub const LIVE_KEYS: &[&str] = &[
+        "registration_date",
+        "registration_email",
+        "registration_key",
+        "deregistration_key",
+        "registration_requested",
+        "registration_completed",
+        "deregistration_requested",
+        "deregistration_completed",
+        "auto_registered",
+        "registrations_regime",
+        "change_regime_status",
+        "third_party_enabled",
+        "do_not_file",
+        "two_factor_enabled",
+        "marked_collecting",
+        "encrypted_username",
+        "username",
+        "filing_frequency",
+        "create_filings_from",
+        "is_approaching",
+        "comment",
+        "vda",
+        "tax_id",
+    ];
 }
 
 /// A distinct country and state pair with registrations (GET /v1/registrations/jurisdictions).

@@ -28,6 +28,7 @@ mod codes;
 mod credentials;
 mod credit;
 mod customer;
+mod economic;
 mod estimate;
 mod exemption;
 mod limits;
@@ -35,6 +36,8 @@ mod nexus;
 mod product;
 mod registration;
 mod registration_create;
+mod registration_holds;
+mod registration_update;
 mod transaction;
 mod values;
 
@@ -45,22 +48,27 @@ pub use credentials::{
 };
 pub use credit::{credit_note_lines, credit_note_locked};
 pub use customer::{customer_tax_registration, customer_write};
+pub use economic::{
+    APPROACHING_AT, EconomicJudgement, EconomicRule, PeriodActivity, economic_status,
+    judges_previous, measuring_periods,
+};
 pub use estimate::estimate;
 pub use exemption::exemption_create;
 pub use limits::{
     DEFAULT_MAX_CHARS, is_canadian_postal_code, is_fein, is_us_zip, max_chars, postal_code_rule,
 };
 pub use nexus::{
-    EconomicJudgement, EconomicRule, NexusRoute, PeriodActivity, apply_physical_nexus,
-    effective_nexus_status, measuring_periods, nexus_status, physical_nexus_create,
+    NexusRoute, apply_physical_nexus, effective_nexus_status, nexus_status, physical_nexus_create,
     physical_nexus_since, physical_nexus_update,
 };
 pub use product::{pairs as product_pair, product_create, product_update};
 pub use registration::deregistration;
 pub use registration_create::{
     IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,
-    registration_create, registration_update, schema_errors,
+    registration_create, schema_errors,
 };
+pub use registration_holds::{duplicate_registration, holds_jurisdiction};
+pub use registration_update::registration_update;
 pub use transaction::{credit_note, locked_reason, transaction_create};
 pub(crate) use values::parse_decimal;
 pub use values::{

@@ -149,7 +149,9 @@ fn kind_of(keyword: &str) -> &'static str {
 /// `tax_types`; dates `YYYY-MM-DD`; `registration_email` an address;
 /// `jurisdiction_specific_fields` an object that passes the form's schema (required when the
 /// schema requires anything). OSS: `member_state_of_identification_code` required, `oss_type`
-/// `UNION`, `NON_UNION` or `IOSS`. SST: `username` required.
+/// `UNION`, `NON_UNION` or `IOSS`. SST: `username` required. Every other key of the payloads
+/// has its type too: texts, flags, timestamps, `registrations_regime`, `change_regime_status`
+/// only `REQUESTED`.
 pub fn registration_create(body: &Value, form: &JurisdictionForm) -> Checked<Value> {
     let mut c = Check::body(body)?;
     let import = c
@@ -175,106 +177,39 @@ pub fn registration_create(body: &Value, form: &JurisdictionForm) -> Checked<Val
         ),
     }
     c.optional_date("registration_date");
-    if let Some(email) = c.optional_str("registration_email")
-        && !super::is_email(email)
-    {
-        c.rule(
-            "registration_email",
-            "registration_email must be an email address",
-        );
+    super::registration_update::registration_email(&mut c);
+    c.optional_strs(&[
+        "comment",
+        "sales_tax_id",
+        "registration_key",
+        "deregistration_key",
+        "tax_id",
+        "password_metadata_plain_text",
+    ]);
+    for field in super::registration_update::TIMESTAMPS {
+        c.optional_timestamp(field);
     }
-    c.optional_strs(&["comment", "sales_tax_id"]);
-    c.optional_bool("imported");
+    for field in [
+        "imported",
+        "auto_registered",
+        "do_not_file",
+        "vda",
+        "sst_import",
+    ] {
+        c.optional_bool(field);
+    }
+    super::registration_update::regime(&mut c);
     c.finish(body)
 }
 
 /// What a user may ask of `change_regime_status`: the others are the service's to set.
 pub const REQUESTABLE_REGIME_STATUS: &str = "REQUESTED";
 
-/// Body of PUT /v1/registrations/{id}: only the fields to change. `filing_frequency` among the
-/// form's frequencies; dates `YYYY-MM-DD`; `change_regime_status` only `REQUESTED` (approving
-/// and completing a regime change is the service's); `status` is not changed here (a
-/// deregistration is requested on its own). `jurisdiction_specific_fields` names the fields to
-/// change: merged over `saved` (the registration's fields on file), the result must pass the
-/// form's schema.
-pub fn registration_update(
-    body: &Value,
-    form: &JurisdictionForm,
-    saved: Option<&Value>,
-) -> Checked<Value> {
-    let mut c = Check::body(body)?;
-    if c.raw("status").is_some() {
-        c.rule(
-            "status",
-            "status is not changed by an update: ask for a deregistration instead",
-        );
-    }
-    c.optional_date("registration_date");
-    c.optional_date("create_filings_from");
-    if let Some(email) = c.optional_str("registration_email")
-        && !super::is_email(email)
-    {
-        c.rule(
-            "registration_email",
-            "registration_email must be an email address",
-        );
-    }
-    let offered = offered_frequencies(form);
-    if let Some(frequency) = c.optional_str("filing_frequency")
-        && !offered.is_empty()
-        && !offered.iter().any(|f| f == frequency)
-    {
-        c.rule(
-            "filing_frequency",
-            format!(
-                "filing_frequency {frequency} is not assigned here: {}",
-                offered.join(", ")
-            ),
-        );
-    }
-    if let Some(status) = c.optional_str("change_regime_status")
-        && status != REQUESTABLE_REGIME_STATUS
-    {
-        c.rule(
-            "change_regime_status",
-            format!(
-                "change_regime_status can only be {REQUESTABLE_REGIME_STATUS}: {status} is set by the service"
-            ),
-        );
-    }
-    c.optional_strs(&["comment", "sales_tax_id", "username"]);
-    c.optional_bool("create_back_filing");
-    c.optional_bool("do_not_file");
-    if let Some(changed) = c.raw("jurisdiction_specific_fields") {
-        match changed {
-            Value::Object(changes) if has_own_schema(form) => {
-                let mut merged = saved.cloned().unwrap_or_else(|| json!({}));
-                if let Some(m) = merged.as_object_mut() {
-                    for (k, v) in changes {
-                        m.insert(k.clone(), v.clone());
-                    }
-                }
-                let loc = c.loc_of("jurisdiction_specific_fields");
-                for e in schema_errors(&form.jurisdiction_fields_json_schema, &merged, &loc) {
-                    c.push(e);
-                }
-            }
-            Value::Object(_) | Value::Null => {}
-            other => c.fail(
-                "jurisdiction_specific_fields",
-                "model_attributes_type",
-                "Input should be a valid dictionary",
-                other,
-            ),
-        }
-    }
-    c.finish(body)
-}
-
 fn regular(c: &mut Check<'_>, form: &JurisdictionForm) {
     c.country("country_code");
     c.required_str("state_code");
     c.required_str("state_name");
+    c.optional_str("username");
     let offered = offered_frequencies(form);
     if let Some(frequency) = c.required_str("filing_frequency")
         && !offered.is_empty()
@@ -412,29 +347,6 @@ mod tests {
         body["tax_type"] = json!("SALES_TAX");
         body["jurisdiction_specific_fields"] = json!({});
         assert!(registration_create(&body, &form).is_ok());
-    }
-
-    #[test]
-    fn an_update_checks_what_it_changes_over_what_is_saved() {
-        let form = jurisdiction_form("US", "TX");
-        let saved = texas()["jurisdiction_specific_fields"].clone();
-        let change = json!({ "jurisdiction_specific_fields": { "webfile_number": "ZZ999999" } });
-        assert!(registration_update(&change, &form, Some(&saved)).is_ok());
-        let bad = json!({
-            "jurisdiction_specific_fields": { "registration_type": "SALES_TAX" },
-            "change_regime_status": "APPROVED",
-            "status": "DEREGISTERED"
-        });
-        let errors = registration_update(&bad, &form, Some(&saved)).unwrap_err();
-        assert_eq!(
-            paths(&errors),
-            [
-                "status",
-                "change_regime_status",
-                "jurisdiction_specific_fields.registered_location_number"
-            ],
-            "an in-state seller needs its outlet number"
-        );
     }
 
     #[test]

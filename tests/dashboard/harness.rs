@@ -58,6 +58,9 @@ pub struct Options {
     /// The day the dashboard takes as today (the clock is one per process: a test binary whose
     /// tests run at once keeps [`TODAY`]).
     pub today: chrono::NaiveDate,
+    /// The demo organization [`Dashboard::start`] acts as, by its place in `DEMO_CREDENTIALS`
+    /// (0: `orgn_demo_1`).
+    pub organization: usize,
 }
 
 impl Default for Options {
@@ -71,6 +74,7 @@ impl Default for Options {
             size: (140, 40),
             first_tab: "Registrations",
             today: TODAY,
+            organization: 0,
         }
     }
 }
@@ -81,7 +85,12 @@ fn client_for(sandbox: &Sandbox) -> Client {
 
 /// A client of the first demo organization at `base`.
 fn client_at(base: &str) -> Client {
-    let (org, key) = DEMO_CREDENTIALS[0];
+    client_of(base, 0)
+}
+
+/// A client of demo organization `index` (its place in `DEMO_CREDENTIALS`) at `base`.
+fn client_of(base: &str, index: usize) -> Client {
+    let (org, key) = DEMO_CREDENTIALS[index];
     let config = ClientConfig::new(base.parse().unwrap(), org, ApiKey::new(key).unwrap());
     Client::new(config).unwrap()
 }
@@ -112,7 +121,7 @@ impl Dashboard {
         )
         .await
         .unwrap();
-        let client = client_for(&sandbox);
+        let client = client_of(&sandbox.base_url(), options.organization);
         Self::start_with(sandbox, client, &options)
     }
 
@@ -129,7 +138,7 @@ impl Dashboard {
         )
         .await
         .unwrap();
-        let client = client_at(&front(sandbox.base_url()).await);
+        let client = client_of(&front(sandbox.base_url()).await, options.organization);
         Self::start_with(sandbox, client, &options)
     }
 
@@ -137,7 +146,7 @@ impl Dashboard {
         let read_only = options.read_only;
         let header = HeaderInfo {
             profile: "demo".into(),
-            organization: DEMO_CREDENTIALS[0].0.into(),
+            organization: DEMO_CREDENTIALS[options.organization].0.into(),
             generation: "v1".into(),
             demo: true,
             read_only,

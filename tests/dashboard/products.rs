@@ -330,9 +330,9 @@ async fn a_transactions_product_opens_on_the_products_tab() {
     d.char(':');
     d.type_text("product");
     d.key(KeyCode::Enter);
-    // The Products tab, searching for the first line's product id.
+    // The Products tab, searching for the first line's product by its id in the shop.
     d.wait_until("the product search", Duration::from_secs(10), |s| {
-        s.contains("Products — matching \"prod_sku_")
+        s.contains("Products — matching \"shop-")
     })
     .await;
     d.quit().await;

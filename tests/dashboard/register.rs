@@ -19,10 +19,10 @@ async fn registrations(d: &Dashboard) -> Vec<Registration> {
         .items
 }
 
-/// Closes every active registration of a jurisdiction, through the service, so a new one may be
-/// made there.
-async fn close_active(d: &Dashboard, country: &str, state: &str) -> usize {
-    let mut closed = 0;
+/// Asks, through the service, for the deregistration of every registration of a jurisdiction
+/// that can still be deregistered; how many were.
+async fn deregister_all(d: &Dashboard, country: &str, state: &str) -> usize {
+    let mut asked = 0;
     for r in registrations(d).await {
         if r.country_code == country && r.state_code == state && r.status.can_deregister() {
             let body = DeregistrationRequest {
@@ -31,10 +31,10 @@ async fn close_active(d: &Dashboard, country: &str, state: &str) -> usize {
                 final_return_acknowledged: true,
             };
             d.client.deregister(&r.id, &body).await.unwrap();
-            closed += 1;
+            asked += 1;
         }
     }
-    closed
+    asked
 }
 
 fn tab(d: &Dashboard, n: usize) {
@@ -43,18 +43,25 @@ fn tab(d: &Dashboard, n: usize) {
     }
 }
 
+/// The dashboard of the second demo organization, its Registrations list in.
+async fn second_organization() -> Dashboard {
+    let d = Dashboard::start(Options {
+        organization: 1,
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    d
+}
+
 fn submit(d: &Dashboard) {
     d.key_with(KeyCode::Char('s'), KeyModifiers::CONTROL);
 }
 
-#[tokio::test]
-async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new_registration() {
-    let d = Dashboard::start(Options::default()).await;
-    d.wait_for("row 1 of").await;
-    let screen = d.screen();
-    assert!(screen.contains("register"), "the hint shows: {screen}");
-    let before = registrations(&d).await.len();
-
+/// Opens the register form on Texas, checks that the schema's rules refuse before anything is
+/// sent, then fills it and reaches the review of the body.
+async fn fill_texas(d: &Dashboard) {
+    let before = registrations(d).await.len();
     d.char('n');
     d.wait_for("choose the jurisdiction").await;
     d.type_text("texas");
@@ -66,7 +73,7 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
     d.wait_for("Register in Texas — details").await;
 
     // Nothing filled: the required fields, the schema's among them, refuse.
-    submit(&d);
+    submit(d);
     let screen = d.wait_for("Field required").await;
     assert!(screen.contains("details"), "still on the form: {screen}");
     // The frequencies offered are the jurisdiction's own; no other can be chosen.
@@ -79,25 +86,25 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
     // WebFile number. The failed submit put the focus on the first field in error, the
     // frequency.
     d.char(' '); // MONTHLY, the first frequency Texas assigns
-    tab(&d, 6);
+    tab(d, 6);
     d.type_text("Acme Goods LLC");
-    tab(&d, 2);
+    tab(d, 2);
     d.char(' '); // REMOTE_SELLER
-    tab(&d, 2);
+    tab(d, 2);
     d.type_text("12345678901");
-    tab(&d, 1);
+    tab(d, 1);
     d.type_text("12AB");
-    submit(&d);
+    submit(d);
     let screen = d.wait_for("ust match the pattern").await;
     assert!(screen.contains("^[A-Z]{2}[0-9]{6}$"), "{screen}");
     assert!(screen.contains("(pattern)"), "the rule is named: {screen}");
-    assert_eq!(registrations(&d).await.len(), before, "nothing was sent");
+    assert_eq!(registrations(d).await.len(), before, "nothing was sent");
 
     for _ in 0..4 {
         d.key(KeyCode::Backspace);
     }
     d.type_text("AB123456");
-    submit(&d);
+    submit(d);
     let screen = d.wait_for("review what will be sent").await;
     for shown in [
         "jurisdiction_specific_fields.webfile_number",
@@ -107,25 +114,19 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
     ] {
         assert!(screen.contains(shown), "{shown}: {screen}");
     }
+}
 
-    // The demo organization is registered in Texas already: the service refuses a duplicate,
-    // and the form keeps every value.
-    let closed_first = registrations(&d)
-        .await
-        .iter()
-        .any(|r| r.state_code == "TX" && r.status.can_deregister());
-    if closed_first {
-        d.key(KeyCode::Enter);
-        let screen = d.wait_for("already exists").await;
-        assert!(screen.contains("details"), "{screen}");
-        assert!(close_active(&d, "US", "TX").await > 0);
-        submit(&d);
-        d.wait_for("review what will be sent").await;
-    }
+#[tokio::test]
+async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new_registration() {
+    // The second demo organization has no registration in Texas.
+    let d = second_organization().await;
+    let screen = d.screen();
+    assert!(screen.contains("register"), "the hint shows: {screen}");
+    let before = registrations(&d).await.len();
+    fill_texas(&d).await;
     d.key(KeyCode::Enter);
     let screen = d.wait_for("Registered in").await;
     assert!(!screen.contains("review what will be sent"), "{screen}");
-
     let after = registrations(&d).await;
     assert_eq!(after.len(), before + 1);
     let made = after
@@ -153,10 +154,30 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
 }
 
 #[tokio::test]
-async fn an_oss_registration_asks_for_the_scheme_and_member_state() {
+async fn a_jurisdiction_held_by_a_registration_being_deregistered_is_refused_keeping_the_form() {
     let d = Dashboard::start(Options::default()).await;
     d.wait_for("row 1 of").await;
-    close_active(&d, "ZZ_EU", "").await;
+    let before = registrations(&d).await.len();
+    fill_texas(&d).await;
+    // Registered in Texas already: the service refuses a duplicate, and the form keeps every
+    // value; a deregistration under way still holds the jurisdiction.
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("already exists").await;
+    assert!(screen.contains("details"), "{screen}");
+    assert!(deregister_all(&d, "US", "TX").await > 0);
+    submit(&d);
+    d.wait_for("review what will be sent").await;
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("DEREGISTERING").await;
+    assert!(screen.contains("already exists"), "{screen}");
+    assert!(screen.contains("AB123456"), "every value kept: {screen}");
+    assert_eq!(registrations(&d).await.len(), before, "nothing was made");
+}
+
+#[tokio::test]
+async fn an_oss_registration_asks_for_the_scheme_and_member_state() {
+    // The second demo organization has no one-stop-shop registration.
+    let d = second_organization().await;
     d.char('n');
     d.wait_for("choose the jurisdiction").await;
     d.type_text("one-stop");
@@ -285,7 +306,6 @@ async fn the_overview_map_sends_an_unregistered_jurisdiction_to_the_register_for
     assert!(screen.contains("Filing frequency"), "{screen}");
 }
 
-/// Empties the focused text field.
 /// The battery the other forms were put through, on Texas's form (its schema's fields among
 /// the common ones): an empty submit, each field's bad value, a value of 10,000 characters,
 /// emoji and right-to-left text, texts typed whole at once (as a paste arrives without
@@ -295,12 +315,16 @@ async fn the_overview_map_sends_an_unregistered_jurisdiction_to_the_register_for
 async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
     let writes: crate::relay::Writes = std::sync::Arc::default();
     let kept = std::sync::Arc::clone(&writes);
-    let d = Dashboard::start_behind(Options::default(), |target| {
+    // The second demo organization holds no Texas registration.
+    let options = Options {
+        organization: 1,
+        ..Options::default()
+    };
+    let d = Dashboard::start_behind(options, |target| {
         crate::relay::Relay::recording(kept).serve(target)
     })
     .await;
     d.wait_for("row 1 of").await;
-    close_active(&d, "US", "TX").await;
     writes.lock().unwrap().clear();
     d.char('n');
     d.wait_for("choose the jurisdiction").await;

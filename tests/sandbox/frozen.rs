@@ -10,7 +10,8 @@ use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
 use taxdash::export::Resource;
 use taxdash::model::filters::{
-    CustomerFilter, ListFilter, ProductFilter, RegistrationFilter, Sort, TransactionFilter,
+    CustomerFilter, ExemptionFilter, ListFilter, ProductFilter, RegistrationFilter, Sort,
+    TransactionFilter,
 };
 use taxdash::model::{CustomerWrite, Page, PageParams, RegistrationStatus};
 use taxdash::sandbox::{ALWAYS_HELD, DEMO_CREDENTIALS, Frozen, Sandbox};
@@ -76,6 +77,10 @@ async fn a_frozen_sandbox_answers_the_demos_queries_for_the_same_records_and_cha
     }
     for item in every(&demo, &CustomerFilter::default()).await {
         records.push((Resource::Customers, item.get().to_owned()));
+    }
+    // Held in every snapshot: a sale's detail names the certificates that exempt it.
+    for item in every(&demo, &ExemptionFilter::default()).await {
+        records.push((Resource::Exemptions, item.get().to_owned()));
     }
     for item in every(&demo, &october).await {
         records.push((Resource::Transactions, item.get().to_owned()));

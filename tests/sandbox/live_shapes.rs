@@ -114,6 +114,13 @@ impl Facts {
     }
 }
 
+/// What `item` lacks or carries wrongly against the live schema `schema`, one line each.
+pub fn faults_of(schema: &str, item: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    facts().faults(schema, item, "item", &mut out);
+    out
+}
+
 /// Every item of every page of the v1 list at `path`.
 async fn all_items(h: &Harness, path: &str) -> Vec<Value> {
     let mut items = Vec::new();

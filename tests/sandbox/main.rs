@@ -16,6 +16,7 @@ mod live_requests;
 mod live_shapes;
 mod nexus_fields;
 mod nexus_status;
+mod registration_writes;
 mod rules;
 mod secrets_at_rest;
 mod state_files;

@@ -123,6 +123,17 @@ impl<'a> Check<'a> {
         }
     }
 
+    /// An optional whole number, sent as a JSON integer (`int_type` otherwise: no `"30"`, no
+    /// `30.5`).
+    pub fn optional_int(&mut self, field: &str) -> Option<i64> {
+        let v = self.take(field, Need::Optional)?;
+        let read = v.as_i64();
+        if read.is_none() {
+            self.fail(field, "int_type", "Input should be a valid integer", v);
+        }
+        read
+    }
+
     fn enum_at<E>(&mut self, field: &str, allowed: &[E], need: Need) -> Option<E>
     where
         E: FromStr + PartialEq + Display,

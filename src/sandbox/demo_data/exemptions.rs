@@ -228,7 +228,8 @@ fn exemption(
         country_code: Some(country),
         transaction_id: None,
         organization_id: Some(ctx.organization_id.to_owned()),
-        customer_name: customer.company_name.clone().or(customer.name.clone()),
+        // The customer's own name, as the service lists it and as a search finds it.
+        customer_name: customer.name.clone(),
         attachment_id: None,
         customer: None,
         attachment: None,
@@ -276,7 +277,10 @@ fn certificate_file(ctx: &Ctx, exemption: &Exemption, customer: &Customer) -> (S
     let or_none = |value: &Option<String>| value.clone().unwrap_or_else(|| "-".into());
     let lines = vec![
         format!("Certificate: {}", exemption.id),
-        format!("Purchaser: {}", or_none(&exemption.customer_name)),
+        format!(
+            "Purchaser: {}",
+            or_none(&customer.company_name.clone().or(customer.name.clone()))
+        ),
         format!("Contact: {}", or_none(&customer.name)),
         format!("Address: {}", or_none(&customer.full_address)),
         format!("FEIN: {}", or_none(&exemption.fein)),

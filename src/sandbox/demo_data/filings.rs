@@ -282,19 +282,24 @@ fn filing(
     }
 }
 
-/// Every `PLANTED`-th filing whose figures are made not to add up, for the filings check.
-const PLANTED: usize = 20;
+/// The demo returns whose sales are deliberately 12 % over the transactions they cover, as a
+/// check would find them in a real company (`taxdash check filings`, the Overview's "Filings that
+/// do not add up"): every other return's sales are its transactions' sales.
+pub const SALES_OVER: &[&str] = &["file_demo1_00002", "file_demo1_00011", "file_demo1_00014"];
 
-/// Makes the demo filings agree with the demo transactions: a filing whose period holds
-/// transactions of its jurisdiction takes their sales and count. Then a few are left not to add
-/// up, as a check would find them in a real company: every [`PLANTED`]-th such filing (from the
-/// third) reports sales 12 % over its transactions, and every one after those collected 10 %
-/// less tax than its liability.
+/// The demo returns that collected 10 % less tax than their liability.
+pub const COLLECTED_SHORT: &[&str] = &["file_demo1_00003", "file_demo1_00010", "file_demo1_00015"];
+
+/// Makes the demo filings agree with the demo transactions: a return whose period holds
+/// transactions of its jurisdiction reports their sales (sales less credit notes, as the filings
+/// check adds them) and their count, its tax figures following its sales in proportion; the
+/// returns of [`SALES_OVER`] report 12 % more, those of [`COLLECTED_SHORT`] collected 10 % less
+/// than their liability. A return with no transactions keeps its figures (the service holds
+/// none for it). Applying it again changes nothing.
 pub fn reconcile(
     filings: &mut [Filing],
     transactions: &crate::sandbox::transactions::Transactions,
 ) {
-    let mut covered = 0usize;
     for f in filings.iter_mut() {
         let state = f.state_code.clone().unwrap_or_default();
         let (sales, count) =
@@ -302,16 +307,36 @@ pub fn reconcile(
         if count == 0 {
             continue;
         }
-        covered += 1;
-        f.amount_sales = Some(sales);
+        let reported = if SALES_OVER.contains(&f.id.as_str()) {
+            (sales * Decimal::new(112, 2)).round_dp(2)
+        } else {
+            sales
+        };
+        let before = f.amount_sales.unwrap_or_default();
+        let factor = if before.is_zero() {
+            Decimal::ONE
+        } else {
+            (reported / before).max(Decimal::ZERO)
+        };
+        let scale = |v: Option<Decimal>| v.map(|v| (v * factor).round_dp(2));
+        f.amount_sales = Some(reported);
         f.transaction_count = Some(count);
-        if covered % PLANTED == 3 {
-            f.amount_sales = Some((sales * Decimal::new(112, 2)).round_dp(2));
-        } else if covered % PLANTED == 4
+        f.total_taxable_sales = scale(f.total_taxable_sales);
+        f.amount_calculated = scale(f.amount_calculated);
+        f.total_tax_liability = scale(f.total_tax_liability);
+        f.amount_tax_collected = scale(f.amount_tax_collected);
+        f.amount_discounts = scale(f.amount_discounts);
+        if COLLECTED_SHORT.contains(&f.id.as_str())
             && let Some(liability) = f.total_tax_liability
         {
             f.amount_tax_collected = Some((liability * Decimal::new(90, 2)).round_dp(2));
         }
+        let part = |v: Option<Decimal>| v.unwrap_or_default();
+        f.amount = Some(
+            part(f.amount_calculated) - part(f.amount_discounts)
+                + part(f.amount_penalties)
+                + part(f.amount_fees),
+        );
     }
 }
 

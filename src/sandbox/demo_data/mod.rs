@@ -9,19 +9,29 @@
 //! attention around it (returns overdue and coming due, certificates expiring, states exposed or
 //! approaching).
 //!
+//! The records agree with each other as a real company's would: an exemption names its customer,
+//! every line of a demo sale names a product of the catalog, the economic nexus figures are
+//! counted from the demo transactions by each jurisdiction's rule ([`economic`]), and the returns
+//! report their transactions' sales, except the few listed in [`SALES_OVER`] (and
+//! [`COLLECTED_SHORT`] for the tax collected), left not to add up on purpose.
+//!
 //! Organization 0 is a mid-sized seller of building sensors and monitoring subscriptions with
 //! registrations across the US, Canada and an EU one-stop shop; every other index is a small
 //! bakeware shop, so that two organizations side by side are easy to tell apart.
 
 mod customers;
+mod economic;
 mod exemptions;
 mod filings;
 pub(crate) use filings::reconcile as reconcile_filings;
+pub use filings::{COLLECTED_SHORT, SALES_OVER};
 mod nexus;
 mod pdf;
 pub(crate) mod places;
 
 pub(crate) use places::sale_place;
+#[cfg(test)]
+mod agreement_tests;
 mod products;
 mod profiles;
 mod registrations;
@@ -43,6 +53,7 @@ use crate::model::{
     Attachment, Customer, Exemption, Filing, Nexus, OssCountry, PhysicalNexus, Product,
     Registration,
 };
+use crate::sandbox::transactions::{BASE_COUNT, Transactions};
 
 /// The anchor the project's tests pin the demo data to, so that what they expect does not depend
 /// on the day they run.
@@ -90,19 +101,22 @@ pub const MASK: &str = "********";
 /// Builds demo organization `org_index` from `seed`, its dates placed around `anchor` (the
 /// sandbox's today). `organization_id` is only written into the records; ids are made from the
 /// index (`cust_demo1_00001` for the first customer of organization 0), so they are unique across
-/// organizations and stable across runs.
+/// organizations and stable across runs. Its figures are those of its transactions at `--scale 1`
+/// (see [`generate_scaled`]).
 pub fn generate(seed: u64, org_index: usize, organization_id: &str, anchor: NaiveDate) -> DemoOrg {
-    let ctx = Ctx {
-        seed,
-        org_index,
-        organization_id,
-        anchor,
-        profile: if org_index == 0 {
-            &profiles::FULL
-        } else {
-            &profiles::SMALL
-        },
-    };
+    generate_scaled(seed, org_index, organization_id, anchor, 1).0
+}
+
+/// Builds demo organization `org_index` as [`generate`] does, with its demo transactions at
+/// `scale` (see [`transactions`]): the economic nexus and the returns are counted from them.
+pub fn generate_scaled(
+    seed: u64,
+    org_index: usize,
+    organization_id: &str,
+    anchor: NaiveDate,
+    scale: u32,
+) -> (DemoOrg, Transactions) {
+    let ctx = Ctx::new(seed, org_index, organization_id, anchor);
     let registrations::Generated {
         mut registrations,
         oss_countries,
@@ -110,14 +124,27 @@ pub fn generate(seed: u64, org_index: usize, organization_id: &str, anchor: Naiv
     } = registrations::generate(&ctx);
     let physical_nexus = nexus::physical(&ctx);
     let customers = customers::generate(&ctx);
-    let nexus = nexus::economic(&ctx, &registrations, &physical_nexus, &customers);
     let (exemptions, attachments) = exemptions::generate(&ctx, &customers, &registrations);
     let products = products::generate(&ctx);
-    let filings = filings::generate(&ctx, &registrations);
+    let mut filings = filings::generate(&ctx, &registrations);
+    let transactions = sales(
+        &ctx,
+        scale,
+        (&registrations, &products),
+        (&exemptions, &customers),
+    );
+    let nexus = nexus::economic(
+        &ctx,
+        &registrations,
+        &physical_nexus,
+        &customers,
+        &transactions,
+    );
+    filings::reconcile(&mut filings, &transactions);
     // Added last, so that the records above are the same with or without it.
     registrations.extend(tenanted::pending_idaho(&ctx, &registrations));
     let tenanted = tenanted::generate(&ctx, &registrations, &nexus, &customers, &exemptions);
-    DemoOrg {
+    let org = DemoOrg {
         organization_id: organization_id.to_owned(),
         registrations,
         oss_countries,
@@ -130,7 +157,57 @@ pub fn generate(seed: u64, org_index: usize, organization_id: &str, anchor: Naiv
         filings,
         secrets,
         tenanted,
-    }
+    };
+    (org, transactions)
+}
+
+/// The demo transactions of organization `org_index` at `scale` (`BASE_COUNT` × `scale` of
+/// them), as [`generate_scaled`] makes them: drawn from the seed, their lines naming the
+/// organization's products, shaped so that the states it aims at approach or meet their
+/// thresholds, and each exempt sale made to a customer whose certificate among `exemptions`
+/// covers it. The same arguments give the same transactions, so a saved state regenerates them.
+pub fn transactions(
+    seed: u64,
+    org_index: usize,
+    organization_id: &str,
+    anchor: NaiveDate,
+    scale: u32,
+    (exemptions, customers): (&[Exemption], &[Customer]),
+) -> Transactions {
+    let ctx = Ctx::new(seed, org_index, organization_id, anchor);
+    let registrations = registrations::generate(&ctx).registrations;
+    let products = products::generate(&ctx);
+    sales(
+        &ctx,
+        scale,
+        (&registrations, &products),
+        (exemptions, customers),
+    )
+}
+
+fn sales(
+    ctx: &Ctx,
+    scale: u32,
+    (registrations, products): (&[Registration], &[Product]),
+    (exemptions, customers): (&[Exemption], &[Customer]),
+) -> Transactions {
+    let count = BASE_COUNT
+        .get(ctx.org_index)
+        .copied()
+        .unwrap_or(BASE_COUNT[1])
+        .saturating_mul(scale.max(1));
+    let mut transactions = Transactions::generate(
+        ctx.seed,
+        ctx.org_index,
+        ctx.organization_id,
+        ctx.anchor,
+        count,
+        customers.len(),
+    );
+    transactions.sell_from(products);
+    economic::shape(ctx, &mut transactions, registrations);
+    transactions.cover_exempt_sales(exemptions, customers);
+    transactions
 }
 
 /// The kinds of record, each with its own generator.
@@ -144,9 +221,6 @@ enum Section {
     Products = 6,
     Filings = 7,
     Tenanted = 8,
-    /// Marketplace and exempt shares of the economic nexus rows (drawn apart, so that the rows'
-    /// other values do not move).
-    EconomicShares = 9,
 }
 
 /// What every part of the generation needs to know.
@@ -159,7 +233,21 @@ struct Ctx<'a> {
     profile: &'static profiles::Profile,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    fn new(seed: u64, org_index: usize, organization_id: &'a str, anchor: NaiveDate) -> Self {
+        Ctx {
+            seed,
+            org_index,
+            organization_id,
+            anchor,
+            profile: if org_index == 0 {
+                &profiles::FULL
+            } else {
+                &profiles::SMALL
+            },
+        }
+    }
+
     /// The generator of one kind of record.
     fn rng(&self, section: Section) -> ChaCha8Rng {
         let org = splitmix(self.seed ^ splitmix(self.org_index as u64 + 1));

@@ -1,21 +1,21 @@
 //! Physical nexus records and economic nexus rows.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::NaiveDate;
 use rand::Rng;
 use rust_decimal::Decimal;
-use rust_decimal::prelude::ToPrimitive;
 
+use super::economic;
 use super::places::{CA_PLACES, EU_PLACES, STREET_KINDS, STREETS, US_PLACES};
-use super::util::{chance, date_between, days_before, digits, money, pick, timestamp_on, weighted};
+use super::util::{chance, date_between, days_before, digits, pick, timestamp_on};
 use super::{Ctx, Section};
 use crate::model::{
     Customer, ExemptTreatment, Nexus, NexusStatus, NexusType, PeriodModel, PhysicalNexus,
     PhysicalNexusSource, Registration, RegistrationStatus as S, SalesOrTransactions,
 };
-use crate::rules::{EconomicRule, PeriodActivity};
 use crate::sandbox::reference::{self, NexusThresholds, US_STATES};
+use crate::sandbox::transactions::{DemoSale, Transactions};
 
 /// Physical presence: the profile's places in turn, a category valid for each jurisdiction.
 pub fn physical(ctx: &Ctx) -> Vec<PhysicalNexus> {
@@ -78,14 +78,18 @@ fn city_of(rng: &mut impl Rng, country: &str, state: &str) -> (Option<String>, O
 
 /// The economic nexus picture: one row per US state (or, for small organizations, per state
 /// with a registration or customers), plus Canada and the EU when the organization sells there.
+/// Each row's figures are counted from `transactions` by the jurisdiction's rule (see
+/// [`economic`](super::economic)), and its status follows from them: a registration's when there
+/// is one, else exposed when nexus is met by either route, approaching from
+/// [`crate::rules::APPROACHING_AT`] of the thresholds, not exposed below.
 pub fn economic(
     ctx: &Ctx,
     registrations: &[Registration],
     physical: &[PhysicalNexus],
     customers: &[Customer],
+    transactions: &Transactions,
 ) -> Vec<Nexus> {
     let mut rng = ctx.rng(Section::Economic);
-    let mut shares = ctx.rng(Section::EconomicShares);
     let active_in = |country: &str, state: &str| {
         registrations
             .iter()
@@ -109,6 +113,11 @@ pub fn economic(
     let mut seen = BTreeSet::new();
     rows.retain(|(country, state, _)| seen.insert((*country, *state)));
 
+    // The sales by jurisdiction, each in date order.
+    let mut by_place: BTreeMap<u16, Vec<DemoSale>> = BTreeMap::new();
+    for s in transactions.demo_sales() {
+        by_place.entry(s.jurisdiction).or_default().push(s);
+    }
     rows.into_iter()
         .enumerate()
         .map(|(i, (country, state, nexus_type))| {
@@ -117,111 +126,66 @@ pub fn economic(
                 .find(|r| r.country_code == country && r.state_code == state);
             let physical_since =
                 crate::rules::physical_nexus_since(physical, country, state, ctx.anchor);
+            let mut sales: Vec<DemoSale> = by_place
+                .iter()
+                .filter(|(j, _)| {
+                    let (c, s) = transactions.jurisdiction(**j);
+                    economic::counts_toward(country, state, c, s)
+                })
+                .flat_map(|(_, sales)| sales.iter().copied())
+                .collect();
+            sales.sort_by_key(|s| (s.day, s.row));
             let id = ctx.id("nexu", i + 1);
             row(
-                (&mut rng, &mut shares),
+                &mut rng,
                 ctx,
                 id,
                 (country, state, nexus_type),
-                registration,
-                physical_since,
+                (registration, physical_since),
+                &sales,
             )
         })
         .collect()
 }
 
 fn row(
-    (rng, shares): (&mut impl Rng, &mut impl Rng),
+    rng: &mut impl Rng,
     ctx: &Ctx,
     id: String,
     (country, state, nexus_type): (&str, &str, NexusType),
-    registration: Option<&Registration>,
-    physical_since: Option<NaiveDate>,
+    (registration, physical_since): (Option<&Registration>, Option<NaiveDate>),
+    sales: &[DemoSale],
 ) -> Nexus {
     let thresholds = reference::nexus_thresholds(country, state);
     let sales_threshold = thresholds.as_ref().and_then(|t| t.sales);
     let count_threshold = thresholds.as_ref().and_then(|t| t.transactions);
-    let registered = registration.map(|r| r.status.clone());
-    let status = match registered {
+    let rule = thresholds.as_ref().map(economic::rule_of);
+    let period_model = thresholds
+        .as_ref()
+        .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
+    let physical = physical_since.is_some();
+    let figures = economic::figures(sales, rule.as_ref(), &period_model, ctx.anchor, physical);
+    let counted = |a: &crate::rules::PeriodActivity| {
+        rule.as_ref()
+            .map_or((a.sales, a.transactions), |r| r.counted(a, physical))
+    };
+    let (amount, count) = counted(&figures.current);
+    let (previous_amount, previous_count) = counted(&figures.previous);
+    let economic_met_date = figures.met_on;
+    let economic_met = economic_met_date.is_some();
+    let status = match registration.map(|r| &r.status) {
         Some(S::Registered | S::SelfManaged | S::Deregistering) => NexusStatus::Registered,
         Some(S::Processing | S::Validating | S::AwaitingClarification) => {
             NexusStatus::PendingRegistration
         }
-        _ if thresholds.is_none() => NexusStatus::NotExposed,
-        _ => weighted(
-            rng,
-            &[
-                (NexusStatus::NotExposed, 6),
-                (NexusStatus::Approaching, 2),
-                (NexusStatus::Exposed, 1),
-            ],
-        )
-        .clone(),
+        _ => crate::rules::economic_status(&figures.progress),
     };
-    // Sales as a share (in percent) of the threshold, consistent with the status.
-    let share = match status {
-        NexusStatus::Registered | NexusStatus::PendingRegistration if ctx.org_index == 0 => {
-            rng.random_range(110..400)
-        }
-        NexusStatus::Registered | NexusStatus::PendingRegistration => rng.random_range(30..150),
-        NexusStatus::Exposed => rng.random_range(101..180),
-        NexusStatus::Approaching => rng.random_range(70..100),
-        _ => rng.random_range(2..60),
-    };
-    let base = sales_threshold.unwrap_or_else(|| Decimal::new(100_000, 0));
-    // Spread the share over basis points and add cents, so amounts do not look rounded.
-    let fine_share = Decimal::new(share * 100 + rng.random_range(0..100), 4);
-    let amount = (base * fine_share).round_dp(2) + money(rng, 0, 9_999);
-    let amount = amount.max(money(rng, 50_000, 400_000));
-    // An approaching jurisdiction is under every threshold.
-    let amount = match sales_threshold {
-        Some(t) if status == NexusStatus::Approaching => {
-            amount.min((t * Decimal::new(99, 2)).round_dp(2))
-        }
-        _ => amount,
-    };
-    let average_order = Decimal::new(rng.random_range(120..450), 0);
-    let count = (amount / average_order).round().to_i64().unwrap_or(0);
-    // ... the transaction count included.
-    let count = match count_threshold {
-        Some(t) if status == NexusStatus::Approaching => {
-            count.min(t * shares.random_range(70..100) / 100)
-        }
-        _ => count,
-    };
-    // `amount` and `count` are what counts toward the thresholds; the exempt and marketplace
-    // sales the rule leaves out come on top of them.
-    let activity = activity(shares, thresholds.as_ref(), amount, count);
-    let rule = thresholds.as_ref().map(|t| EconomicRule {
-        threshold_sales: t.sales,
-        threshold_transactions: t.transactions,
-        sales_or_transactions: t.sales_or_transactions(),
-        marketplace_included: t.marketplace_included,
-        exempt_treatment: t.exempt_treatment.clone(),
-    });
-    let judged = rule
-        .as_ref()
-        .map(|r| r.judge(&activity, physical_since.is_some()));
-    let economic_met = judged.is_some_and(|j| j.met);
-    let period_model = thresholds
-        .as_ref()
-        .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
+    // The status follows nexus met by either route: a current physical presence without a
+    // registration is exposed whatever the sales.
+    let status = crate::rules::nexus_status(Some(&status), economic_met || physical);
     let ((period_start, period_end), (previous_start, previous_end)) =
         crate::rules::measuring_periods(&period_model, ctx.anchor);
-    // From about the start of the anchor's year (1 January at the default anchor).
-    let met_window_start = days_before(ctx.anchor, 318);
-    let economic_met_date =
-        economic_met.then(|| date_between(rng, met_window_start, days_before(ctx.anchor, 10)));
     let registered_since = registration.and_then(|r| r.registration_date);
-    let economic_met_date = match (economic_met, registered_since) {
-        (true, Some(since)) => Some(since.min(economic_met_date.unwrap_or(since))),
-        _ => economic_met_date,
-    };
-    // The status follows nexus met by either route: a sales picture drawn as exposed without
-    // the thresholds met is not exposed, and a current physical presence without a registration
-    // is exposed whatever the sales.
-    let status =
-        crate::rules::nexus_status(Some(&status), economic_met || physical_since.is_some());
     let nexus_met_date = [economic_met_date, physical_since]
         .into_iter()
         .flatten()
@@ -241,6 +205,7 @@ fn row(
         Decimal::new(0, 2)
     };
     let created = registered_since.unwrap_or(ctx.ymd(2024, 1, 2));
+    let current = &figures.current;
     Nexus {
         id,
         country_code: country.to_owned(),
@@ -264,13 +229,11 @@ fn row(
         trigger: Some(trigger(sales_threshold, count_threshold, amount, count).to_owned()),
         transactions_amount: Some(amount),
         transaction_count: Some(count),
-        previous_transactions_amount: Some(
-            (amount * Decimal::new(rng.random_range(55..120), 2)).round_dp(2),
-        ),
-        previous_transaction_count: Some(count * rng.random_range(55..120) / 100),
+        previous_transactions_amount: Some(previous_amount),
+        previous_transaction_count: Some(previous_count),
         economic_nexus_met: Some(economic_met),
         economic_nexus_met_date: economic_met_date,
-        physical_nexus_met: Some(physical_since.is_some()),
+        physical_nexus_met: Some(physical),
         physical_nexus_met_date: physical_since,
         collected_tax_nexus_met: Some(false),
         nexus_met: Some(nexus_met_date.is_some()),
@@ -281,10 +244,10 @@ fn row(
         period_end_date: Some(period_end),
         previous_period_start_date: Some(previous_start),
         previous_period_end_date: Some(previous_end),
-        total_transactions: Some(activity.transactions),
+        total_transactions: Some(current.transactions),
         total_transactions_included: Some(count),
-        total_transactions_exempted: Some(activity.exempt_transactions),
-        total_transactions_marketplace: Some(activity.marketplace_transactions),
+        total_transactions_exempted: Some(current.exempt_transactions),
+        total_transactions_marketplace: Some(current.marketplace_transactions),
         marketplace_included: Some(thresholds.as_ref().is_none_or(|t| t.marketplace_included)),
         tax_liability: Some(liability),
         calculated_tax_liability: Some(liability),
@@ -305,52 +268,6 @@ fn row(
         updated_at: Some(timestamp_on(rng, days_before(ctx.anchor, 1))),
         organization_id: Some(ctx.organization_id.to_owned()),
         pace: None,
-    }
-}
-
-/// The whole activity behind the counted `amount` and `count`: a share of exempt sales and of
-/// marketplace sales, added on top of what counts when the rule leaves them out.
-fn activity(
-    rng: &mut impl Rng,
-    rule: Option<&NexusThresholds>,
-    amount: Decimal,
-    count: i64,
-) -> PeriodActivity {
-    let exempt_pct = rng.random_range(0..12_i64);
-    let marketplace_pct = rng.random_range(0..30_i64);
-    let part = |pct: i64| {
-        (
-            (amount * Decimal::new(pct, 2)).round_dp(2),
-            count * pct / 100,
-        )
-    };
-    let (exempt_sales, exempt_transactions) = part(exempt_pct);
-    let (marketplace_sales, marketplace_transactions) = part(marketplace_pct);
-    let marketplace_counts = rule.is_none_or(|t| t.marketplace_included);
-    let (exempt_in_sales, exempt_in_count) = match rule.map(|t| &t.exempt_treatment) {
-        Some(ExemptTreatment::Excluded) => (false, false),
-        Some(ExemptTreatment::YesSalesNoTransactions) => (true, false),
-        _ => (true, true),
-    };
-    let mut sales = amount;
-    let mut transactions = count;
-    if !marketplace_counts {
-        sales += marketplace_sales;
-        transactions += marketplace_transactions;
-    }
-    if !exempt_in_sales {
-        sales += exempt_sales;
-    }
-    if !exempt_in_count {
-        transactions += exempt_transactions;
-    }
-    PeriodActivity {
-        sales,
-        exempt_sales,
-        marketplace_sales,
-        transactions,
-        exempt_transactions,
-        marketplace_transactions,
     }
 }
 

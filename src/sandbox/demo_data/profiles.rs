@@ -47,6 +47,20 @@ const fn us(state: &'static str, status: S, frequency: F, filing_days: i64, tax:
     }
 }
 
+/// What an organization means a US state without a registration to show, by its own sales: the
+/// demo's transactions are shaped so that the state's figures, counted by its rule, say so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aim {
+    /// At least [`crate::rules::APPROACHING_AT`] of the thresholds, not met.
+    Approaching,
+    /// Approaching, with sales of the last 90 days that carry it over the thresholds within a
+    /// year at their pace (a state with a rolling window, so that the forecast sees it at any
+    /// anchor).
+    Crossing,
+    /// The thresholds met.
+    Exposed,
+}
+
 /// A product line: a base product and the variants it is sold in.
 pub struct ProductLine {
     pub name: &'static str,
@@ -92,6 +106,9 @@ pub struct Profile {
     /// overdue and coming due, certificates expiring and just expired, states exposed and
     /// approaching without a registration.
     pub attention: bool,
+    /// US states without a registration whose sales are made to approach or meet their
+    /// thresholds (see [`Aim`]).
+    pub nexus_aims: &'static [(&'static str, Aim)],
     pub customers: usize,
     /// Share of customers outside the US, in percent: `(Canada, EU)`.
     pub foreign_customers: (u32, u32),
@@ -183,6 +200,13 @@ pub static FULL: Profile = Profile {
     physical_nexus: 40,
     nexus_all_states: true,
     attention: true,
+    nexus_aims: &[
+        ("LA", Aim::Approaching),
+        ("KY", Aim::Approaching),
+        ("MS", Aim::Crossing),
+        ("ME", Aim::Crossing),
+        ("SC", Aim::Exposed),
+    ],
     customers: 200,
     foreign_customers: (12, 8),
     exemptions: 400,
@@ -403,6 +427,7 @@ pub static SMALL: Profile = Profile {
     physical_nexus: 6,
     nexus_all_states: false,
     attention: false,
+    nexus_aims: &[],
     customers: 20,
     foreign_customers: (10, 0),
     exemptions: 30,

@@ -157,6 +157,8 @@ fn registration(
         filing_website_url: reference::filing_website_url(spec.country, spec.state),
         registration_date: Some(registration_date),
         registration_email: Some(format!("tax@{}", profile.domain)),
+        registration_key: None,
+        deregistration_key: None,
         registration_requested: Some(timestamp_on(rng, requested)),
         registration_completed: completed.map(|d| timestamp_on(rng, d)),
         deregistration_requested: deregistration_requested.map(|d| timestamp_on(rng, d)),

@@ -164,6 +164,16 @@ fn every_registration_status_appears() {
 }
 
 #[test]
+fn every_registration_is_due_as_its_jurisdiction_says() {
+    for org in [org0(), org1()] {
+        for r in &org.registrations {
+            let days = reference::filing_days(&r.country_code, &r.state_code, &r.filing_frequency);
+            assert_eq!(r.filing_days, Some(days), "{} {}", r.id, r.state_code);
+        }
+    }
+}
+
+#[test]
 fn jurisdiction_fields_satisfy_their_schema() {
     let org = org0();
     for state in ["CA", "ID", "TX", "AL"] {
@@ -293,7 +303,6 @@ fn address_faults(
 
 #[test]
 fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
-    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
     for (index, org) in [org0(), org1()].into_iter().enumerate() {
         let mut faults = Vec::new();
         let mut checked = 0;
@@ -309,14 +318,7 @@ fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
         }
         let anchor = chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap();
         let count = BASE_COUNT[index];
-        let transactions = Transactions::generate(
-            42,
-            index,
-            &org.organization_id,
-            anchor,
-            count,
-            org.customers.len(),
-        );
+        let (_, transactions) = generate_scaled(42, index, &org.organization_id, anchor, 1);
         let all: Vec<u32> = (0..count).collect();
         let mut shipped = 0;
         for t in transactions.rows_at(&all, &org.customers) {
@@ -346,70 +348,6 @@ fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
             faults.len(),
             &faults[..faults.len().min(20)]
         );
-    }
-}
-
-#[test]
-fn economic_nexus_rows_carry_the_rule_and_are_judged_by_it() {
-    use crate::model::{ExemptTreatment, PeriodModel, SalesOrTransactions};
-    use crate::rules::{EconomicRule, PeriodActivity};
-    let mut rules_seen = HashSet::new();
-    for org in [org0(), org1()] {
-        for n in &org.nexus {
-            let at = &n.id;
-            let which = n.sales_or_transactions.clone().expect(at);
-            rules_seen.insert(which.as_str().to_owned());
-            assert!(which.is_known(), "{at}: {which}");
-            assert!(
-                n.period_model.as_ref().is_some_and(PeriodModel::is_known),
-                "{at}"
-            );
-            let treatment = n.treatment_of_exempt_transactions.clone().expect(at);
-            assert!(treatment.is_known(), "{at}");
-            assert!(n.trigger.is_some() && n.start_date.is_some(), "{at}");
-            assert!(n.previous_period_end_date < n.period_start_date, "{at}");
-            assert!(n.is_vda_eligible.is_some(), "{at}");
-            let marketplace = n.marketplace_included.expect(at);
-            let total = n.total_transactions.expect(at);
-            let included = n.total_transactions_included.expect(at);
-            let exempted = n.total_transactions_exempted.expect(at);
-            let market = n.total_transactions_marketplace.expect(at);
-            assert_eq!(Some(included), n.transaction_count, "{at}");
-            // What the rule leaves out comes on top of what it counts.
-            let left_out = if marketplace { 0 } else { market }
-                + match treatment {
-                    ExemptTreatment::Excluded | ExemptTreatment::YesSalesNoTransactions => exempted,
-                    _ => 0,
-                };
-            assert_eq!(total, included + left_out, "{at}");
-            // Judged again from the counts, the rule gives the row's economic nexus.
-            let rule = EconomicRule {
-                threshold_sales: n.threshold_sales,
-                threshold_transactions: n.threshold_transactions,
-                sales_or_transactions: which.clone(),
-                marketplace_included: marketplace,
-                exempt_treatment: treatment,
-            };
-            let activity = PeriodActivity {
-                sales: n.transactions_amount.expect(at),
-                transactions: included,
-                ..PeriodActivity::default()
-            };
-            let has_rule = n.threshold_sales.is_some_and(|t| !t.is_zero())
-                || n.threshold_transactions.is_some_and(|t| t > 0);
-            let met = has_rule && rule.judge(&activity, false).met;
-            assert_eq!(n.economic_nexus_met, Some(met), "{at} {which}");
-            if n.status == Some(crate::model::NexusStatus::Approaching) {
-                assert!(!met, "{at}: approaching yet met");
-            }
-        }
-    }
-    for which in [
-        SalesOrTransactions::Either,
-        SalesOrTransactions::Sales,
-        SalesOrTransactions::Both,
-    ] {
-        assert!(rules_seen.contains(which.as_str()), "{rules_seen:?}");
     }
 }
 
@@ -447,11 +385,11 @@ fn the_same_anchor_gives_the_same_data_and_another_shifts_the_dates() {
 
 /// What organization 0 shows needing attention on `anchor`, whatever the day.
 fn assert_attention_around(anchor: NaiveDate) {
+    use crate::checks::{activity_by_place, forecast};
     use crate::model::{
         ExemptionStatus, FilingStatus, NexusStatus, ProcessingStatus, TransactionStatus,
     };
-    use crate::sandbox::transactions::{BASE_COUNT, Transactions};
-    let org = generate(42, 0, "orgn_demo_1", anchor);
+    let (org, transactions) = generate_scaled(42, 0, "orgn_demo_1", anchor, 1);
     let at = |what: &str| format!("{what} on {anchor}");
     let covered = |state: &str| {
         org.registrations.iter().any(|r| {
@@ -590,9 +528,7 @@ fn assert_attention_around(anchor: NaiveDate) {
         at("imports awaiting approval")
     );
 
-    let count = BASE_COUNT[0];
-    let all: Vec<u32> = (0..count).collect();
-    let transactions = Transactions::generate(42, 0, "orgn_demo_1", anchor, count, 200);
+    let all: Vec<u32> = (0..BASE_COUNT[0]).collect();
     let rows = transactions.rows_at(&all, &org.customers);
     let invalid = rows
         .iter()
@@ -604,6 +540,27 @@ fn assert_attention_around(anchor: NaiveDate) {
         .count();
     assert!((2..=10).contains(&invalid), "{} {invalid}", at("invalid"));
     assert!((2..=10).contains(&refetch), "{} {refetch}", at("refetch"));
+
+    // Approaching states the forecast sees crossed at their last 90 days' pace (the Overview
+    // lists the soonest first).
+    let from = anchor - chrono::Days::new(u64::from(forecast::PACE_DAYS) - 1);
+    let recent: Vec<_> = rows
+        .into_iter()
+        .filter(|t| t.kind == crate::model::TransactionType::Sale)
+        .filter(|t| (from..=anchor).contains(&t.date.date()))
+        .collect();
+    let pace = activity_by_place(&recent);
+    let crossed = org
+        .nexus
+        .iter()
+        .filter(|n| n.status == Some(NexusStatus::Approaching))
+        .filter(|n| {
+            let key = (n.country_code.clone(), n.state_code.clone());
+            let f = forecast::forecast(n, &pace.get(&key).copied().unwrap_or_default(), anchor);
+            matches!(f.crossing, forecast::Crossing::Around { .. })
+        })
+        .count();
+    assert!(crossed >= 2, "{} {crossed}", at("approaching and crossed"));
 }
 
 #[test]

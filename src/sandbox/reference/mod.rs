@@ -36,6 +36,23 @@ pub fn jurisdiction_name(country: &str, state: &str) -> Option<&'static str> {
     lookup(country, state).map(|j| j.name)
 }
 
+/// Days after a period's end that a jurisdiction's return is due (a registration's
+/// `filing_days`): the 20th of the next month in most US states (the last day of it in
+/// California, Nevada and Utah, the 25th in Washington, the 23rd in Ohio), a month in Canada
+/// (three months for an annual GST/HST or QST return; the 20th in Saskatchewan) and in the EU.
+pub fn filing_days(country: &str, state: &str, frequency: &crate::model::FilingFrequency) -> i64 {
+    use crate::model::FilingFrequency as F;
+    let annual = matches!(frequency, F::Annually);
+    match (country.trim(), state.trim()) {
+        ("US", "CA" | "NV" | "UT") => 30,
+        ("US", "WA") => 25,
+        ("US", "OH") => 23,
+        ("CA", "" | "QC") if annual => 90,
+        ("US", _) | ("CA", "SK") => 20,
+        _ => 30,
+    }
+}
+
 /// The tax authority's online portal for a jurisdiction, where returns are filed. A jurisdiction
 /// the tables have no portal for gets a well-formed placeholder address naming it.
 pub fn filing_website_url(country: &str, state: &str) -> String {

@@ -7,6 +7,7 @@ mod customers;
 mod exemptions;
 mod misc;
 mod nexus;
+mod registration_writes;
 mod registrations;
 mod related;
 mod transactions;
@@ -37,7 +38,7 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
     let mut routes = Router::new()
         .route(
             "/registrations",
-            get(registrations::list).post(registrations::create),
+            get(registrations::list).post(registration_writes::create),
         )
         .route(
             "/registrations/jurisdictions",
@@ -49,7 +50,7 @@ fn resources(mirror: bool) -> Router<Arc<App>> {
         )
         .route(
             "/registrations/{id}",
-            get(registrations::get_one).put(registrations::update),
+            get(registrations::get_one).put(registration_writes::update),
         )
         .route(
             "/registrations/{id}/oss-countries",

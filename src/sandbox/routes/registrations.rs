@@ -10,7 +10,7 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
 use serde_json::Value;
 
-use super::{json_body, required_body, saved};
+use super::{json_body, saved};
 use crate::model::{
     FieldError, FilingFrequency, JurisdictionForm, OssCountry, Page, Registration,
     RegistrationJurisdiction, RegistrationStatus, TaxType, Timestamp,
@@ -20,7 +20,7 @@ use crate::sandbox::error::{ApiError, ApiResult};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
-use crate::sandbox::store::{Kind, Org};
+use crate::sandbox::store::Org;
 use crate::sandbox::tenanted::features::{opened, secret};
 
 fn names<T>(known: &[T], f: impl Fn(&T) -> &str) -> Vec<&str> {
@@ -241,168 +241,4 @@ pub async fn deregister(
     };
     saved(&app).await?;
     Ok(Json(registration))
-}
-
-/// The jurisdiction a create body is about: `ZZ_EU` for an OSS import, else its country and
-/// state (upper-cased; empty when absent, for the rules to refuse).
-fn jurisdiction_of(body: &Value) -> (String, String) {
-    if body["registration_import_type"].as_str() == Some("OSS") {
-        return ("ZZ_EU".into(), String::new());
-    }
-    let code = |k: &str| body[k].as_str().unwrap_or_default().trim().to_uppercase();
-    (code("country_code"), code("state_code"))
-}
-
-/// POST /v1/registrations: a REGULAR, OSS or SST import, checked by
-/// [`crate::rules::registration_create`] against the jurisdiction's form (its schema included).
-/// An active registration for the same jurisdiction and tax type already on file answers 409.
-pub async fn create(
-    State(app): State<Arc<App>>,
-    Extension(org): Extension<Arc<Org>>,
-    body: Bytes,
-) -> ApiResult<Json<Registration>> {
-    let body = required_body(&body)?;
-    let (country, state) = jurisdiction_of(&body);
-    let form = reference::jurisdiction_form(&country, &state);
-    crate::rules::registration_create(&body, &form)?;
-    let import = body["registration_import_type"]
-        .as_str()
-        .unwrap_or("REGULAR");
-    let tax_type = body["tax_type"].as_str().map(TaxType::parse).or_else(|| {
-        (import == "REGULAR")
-            .then(|| form.tax_types.first().cloned())
-            .flatten()
-    });
-    let registration = {
-        let mut data = org.write();
-        if let Some(active) = data.demo.registrations.iter().find(|r| {
-            r.country_code == country
-                && r.state_code == state
-                && r.status.can_deregister()
-                && (r.tax_type.is_none() || tax_type.is_none() || r.tax_type == tax_type)
-        }) {
-            let what = tax_type.as_ref().map_or("", TaxType::as_str);
-            return Err(ApiError::Conflict(format!(
-                "An active {what} registration already exists for {country}{}: {} is {}",
-                if state.is_empty() {
-                    String::new()
-                } else {
-                    format!("-{state}")
-                },
-                active.id,
-                active.status
-            )));
-        }
-        let id = data.new_id("regs");
-        let name = reference::jurisdiction_name(&country, &state)
-            .unwrap_or(&state)
-            .to_owned();
-        let mut fields = body.clone();
-        let obj = fields.as_object_mut().expect("checked as an object");
-        for secret in [
-            "password_plain_text",
-            "password_metadata_plain_text",
-            "registration_import_type",
-        ] {
-            obj.remove(secret);
-        }
-        if import == "OSS" {
-            let msi = obj.remove("member_state_of_identification_code");
-            obj.insert(
-                "oss_member_state_of_identification_code".into(),
-                msi.unwrap_or(Value::Null),
-            );
-        }
-        let today = crate::clock::today();
-        let defaults = serde_json::json!({
-            "id": id,
-            "status": "REGISTERED",
-            "country_code": country,
-            "state_code": state,
-            "state_name": name,
-            "filing_frequency": "MONTHLY",
-            "registration_type": if import == "OSS" { "EU_OSS" } else { "OTHER" },
-            "filing_website_url": reference::filing_website_url(&country, &state),
-            "registration_date": today,
-            "registration_requested": Timestamp::now(),
-            "registration_category": "IMPORTED",
-            "imported": true,
-            "created_at": Timestamp::now(),
-            "tax_type": tax_type.as_ref().map(TaxType::as_str),
-        });
-        for (k, v) in defaults.as_object().into_iter().flatten() {
-            if !obj.contains_key(k)
-                || matches!(k.as_str(), "id" | "status" | "country_code" | "state_code")
-            {
-                obj.insert(k.clone(), v.clone());
-            }
-        }
-        let registration: Registration = serde_json::from_value(fields).map_err(|e| {
-            tracing::error!("a checked registration does not read: {e}");
-            ApiError::Status(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "The registration could not be made.".into(),
-            )
-        })?;
-        data.demo.registrations.push(registration.clone());
-        data.touch(Kind::Registration, id);
-        registration
-    };
-    saved(&app).await?;
-    Ok(Json(registration))
-}
-
-/// PUT /v1/registrations/{id}: changes the fields the body names, checked by
-/// [`crate::rules::registration_update`] against the registration's jurisdiction form;
-/// `jurisdiction_specific_fields` are merged over those on file.
-pub async fn update(
-    State(app): State<Arc<App>>,
-    Extension(org): Extension<Arc<Org>>,
-    Path(id): Path<String>,
-    body: Bytes,
-) -> ApiResult<Json<Registration>> {
-    let body = required_body(&body)?;
-    let current = {
-        let data = org.read();
-        find(&data.demo.registrations, &id)?.clone()
-    };
-    let form = reference::jurisdiction_form(&current.country_code, &current.state_code);
-    crate::rules::registration_update(&body, &form, current.jurisdiction_specific_fields.as_ref())?;
-    let mut fields = serde_json::to_value(&current)
-        .map_err(|e| ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    if let (Some(obj), Some(changes)) = (fields.as_object_mut(), body.as_object()) {
-        for (k, v) in changes {
-            if k == "jurisdiction_specific_fields" {
-                let slot = obj
-                    .entry(k.clone())
-                    .or_insert_with(|| serde_json::json!({}));
-                if !slot.is_object() {
-                    *slot = serde_json::json!({});
-                }
-                if let (Some(saved), Some(new)) = (slot.as_object_mut(), v.as_object()) {
-                    for (name, value) in new {
-                        saved.insert(name.clone(), value.clone());
-                    }
-                }
-            } else {
-                obj.insert(k.clone(), v.clone());
-            }
-        }
-    }
-    let updated: Registration = serde_json::from_value(fields).map_err(|e| {
-        tracing::error!("an updated registration does not read: {e}");
-        ApiError::Status(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "The registration could not be changed.".into(),
-        )
-    })?;
-    {
-        let mut data = org.write();
-        let slot = data
-            .registration_mut(&id)
-            .ok_or_else(|| ApiError::not_found("Registration", &id))?;
-        *slot = updated.clone();
-    }
-    saved(&app).await?;
-    Ok(Json(updated))
 }

@@ -22,6 +22,7 @@ pub(super) fn from_legacy(file: legacy::StateFile) -> Saved {
                 next_id: o.next_id,
                 demo: o.records,
                 changes: o.transactions,
+                transactions: None,
             })
             .collect(),
         users: file.users.unwrap_or_else(demo_users),
@@ -53,6 +54,7 @@ pub(super) fn from_database(path: &Path, db: &Db) -> Result<Saved, SandboxError>
                 ..DemoOrg::default()
             },
             changes: Changes::default(),
+            transactions: None,
         })
         .collect();
     if orgs.is_empty() {

@@ -28,7 +28,7 @@ pub(crate) use records::{Kind, secret_key};
 use super::SandboxError;
 use super::demo_data::{self, DemoOrg};
 use super::tenanted::features::{seal_secrets, vault::Vault};
-use super::transactions::{BASE_COUNT, Changes, Origin, StoredTransaction, Transactions};
+use super::transactions::{Changes, Origin, StoredTransaction, Transactions};
 use crate::model::Registration;
 use db::{Change, Db, Found, Initial};
 use load::{from_database, from_legacy};
@@ -138,6 +138,8 @@ struct SavedOrg {
     next_id: u64,
     demo: DemoOrg,
     changes: Changes,
+    /// The demo transactions, when they were just generated with `demo` (else regenerated).
+    transactions: Option<Transactions>,
 }
 
 impl Saved {
@@ -146,10 +148,14 @@ impl Saved {
         let orgs = DEMO_CREDENTIALS
             .iter()
             .enumerate()
-            .map(|(i, (id, _))| SavedOrg {
-                next_id: 0,
-                demo: demo_data::generate(seed, i, id, anchor),
-                changes: Changes::default(),
+            .map(|(i, (id, _))| {
+                let (demo, transactions) = demo_data::generate_scaled(seed, i, id, anchor, scale);
+                SavedOrg {
+                    next_id: 0,
+                    demo,
+                    changes: Changes::default(),
+                    transactions: Some(transactions),
+                }
             })
             .collect();
         Saved {
@@ -309,22 +315,21 @@ impl Store {
             .enumerate()
             .map(|(i, org)| {
                 let id = org.demo.organization_id.clone();
-                let count = BASE_COUNT
-                    .get(i)
-                    .copied()
-                    .unwrap_or(BASE_COUNT[1])
-                    .saturating_mul(saved.scale.max(1));
-                let mut transactions = Transactions::generate(
-                    saved.seed,
-                    i,
-                    &id,
-                    saved.anchor,
-                    count,
-                    org.demo.customers.len(),
-                );
-                transactions.cover_exempt_sales(&org.demo.exemptions, &org.demo.customers);
                 let mut org = org;
-                crate::sandbox::demo_data::reconcile_filings(&mut org.demo.filings, &transactions);
+                // Just generated with the records, they agree with them already; regenerated,
+                // the returns of a state saved before they agreed are brought in line.
+                let mut transactions = org.transactions.take().unwrap_or_else(|| {
+                    let regenerated = demo_data::transactions(
+                        saved.seed,
+                        i,
+                        &id,
+                        saved.anchor,
+                        saved.scale,
+                        (&org.demo.exemptions, &org.demo.customers),
+                    );
+                    demo_data::reconcile_filings(&mut org.demo.filings, &regenerated);
+                    regenerated
+                });
                 if org.changes != Changes::default() {
                     transactions.apply(org.changes, &org.demo.customers);
                 }

@@ -13,7 +13,21 @@ use crate::model::{
     TransactionStatus, TransactionType,
 };
 
-fn day_of(at: i64) -> NaiveDate {
+/// The row codes of a fully and of a partially exempt transaction.
+pub(super) fn exempt_codes() -> [u8; 2] {
+    [
+        code(
+            TransactionExemptStatus::KNOWN,
+            &TransactionExemptStatus::FullyExempt,
+        ),
+        code(
+            TransactionExemptStatus::KNOWN,
+            &TransactionExemptStatus::PartiallyExempt,
+        ),
+    ]
+}
+
+pub(super) fn day_of(at: i64) -> NaiveDate {
     DateTime::from_timestamp(at, 0).map_or(NaiveDate::MIN, |t| t.date_naive())
 }
 
@@ -51,16 +65,7 @@ impl Transactions {
     /// Gives each exempt demo sale a customer whose certificate covers it, then leaves one
     /// uncovered per reason, among the latest sales where one fits.
     pub fn cover_exempt_sales(&mut self, exemptions: &[Exemption], customers: &[Customer]) {
-        let exempt_codes = [
-            code(
-                TransactionExemptStatus::KNOWN,
-                &TransactionExemptStatus::FullyExempt,
-            ),
-            code(
-                TransactionExemptStatus::KNOWN,
-                &TransactionExemptStatus::PartiallyExempt,
-            ),
-        ];
+        let exempt_codes = exempt_codes();
         let sale = code(TransactionType::KNOWN, &TransactionType::Sale);
         let index_of = |id: &Option<String>| {
             id.as_deref()

@@ -71,17 +71,10 @@ const JURISDICTIONS: &[(&str, &str, u32)] = &[
     ("GB", "", 2),
 ];
 
-const PRODUCTS: &[(&str, &str, i64)] = &[
-    ("prod_sku_kbd", "Mechanical keyboard", 12_900),
-    ("prod_sku_mouse", "Wireless mouse", 4_900),
-    ("prod_sku_mon27", "27-inch monitor", 32_900),
-    ("prod_sku_dock", "USB-C dock", 18_900),
-    ("prod_sku_cable", "Braided cable pack", 1_900),
-    ("prod_saas_pro", "Pro plan, monthly", 4_900),
-    ("prod_saas_team", "Team plan, annual", 99_000),
-    ("prod_svc_setup", "On-site setup service", 25_000),
-    ("prod_ebook", "Field guide (e-book)", 2_400),
-    ("prod_chair", "Ergonomic chair", 54_900),
+/// Line prices, in cents, a demo sale's subtotal is drawn from (the lines themselves name the
+/// organization's products, see [`Transactions::sell_from`]).
+const LINE_PRICES: &[i64] = &[
+    12_999, 4_950, 32_900, 18_995, 1_999, 4_900, 99_000, 25_000, 2_450, 54_999,
 ];
 
 /// The id of demo transaction `n` of organization `org_index` (it exists at any `--scale` while
@@ -164,7 +157,7 @@ impl Transactions {
             };
             let items = rng.random_range(1..=4u8);
             let subtotal_cents: i64 = (0..items)
-                .map(|_| PRODUCTS[rng.random_range(0..PRODUCTS.len())].2)
+                .map(|_| LINE_PRICES[rng.random_range(0..LINE_PRICES.len())])
                 .sum::<i64>()
                 * i64::from(rng.random_range(1..=3u8));
             let age_days = (end - at) / 86_400;
@@ -224,6 +217,7 @@ impl Transactions {
             unsaved: Vec::new(),
             generation: 0,
             cache: Mutex::new(QueryCache::default()),
+            catalog: Vec::new(),
         }
     }
 
@@ -276,7 +270,9 @@ impl Transactions {
         let mut taxable_total = Decimal::ZERO;
         for (i, cents) in split_cents(row.subtotal_cents, row.items).enumerate() {
             let i = i as u8;
-            let (sku, name, _) = PRODUCTS[rng.random_range(0..PRODUCTS.len())];
+            let product = (!self.catalog.is_empty())
+                .then(|| &self.catalog[rng.random_range(0..self.catalog.len())]);
+            let name = product.map(|p| p.name.clone());
             let amount = Decimal::new(cents, 2);
             let item_exempt = item_is_exempt(&exempt, i);
             let taxable = if item_exempt { Decimal::ZERO } else { amount };
@@ -293,11 +289,11 @@ impl Transactions {
                 external_id: Some(format!("{}-{}", self.demo_external_id(n), i + 1)),
                 organization_id: Some(self.organization_id.clone()),
                 date: Some(date),
-                description: Some(name.to_owned()),
-                external_product_id: Some(sku.to_owned()),
+                description: name.clone(),
+                external_product_id: product.map(|p| p.external_id.clone()),
                 product: None,
-                product_id: Some(sku.to_owned()),
-                product_name: Some(name.to_owned()),
+                product_id: product.map(|p| p.id.clone()),
+                product_name: name,
                 product_description: None,
                 quantity: Some(Decimal::ONE),
                 amount: Some(amount),
@@ -535,7 +531,7 @@ impl Transactions {
 }
 
 /// The tax of a demo transaction, item by item, rounded as the full record rounds it.
-fn demo_tax(
+pub(super) fn demo_tax(
     subtotal_cents: i64,
     items: u8,
     exempt: &TransactionExemptStatus,

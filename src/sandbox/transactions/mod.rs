@@ -7,6 +7,7 @@ mod cover;
 mod demo;
 mod exemptions;
 mod query;
+mod shape;
 mod tax;
 
 use std::collections::{HashMap, VecDeque};
@@ -19,6 +20,7 @@ use demo::CURRENCIES;
 pub use demo::{BASE_COUNT, demo_transaction_id};
 pub use exemptions::with_applied_exemptions;
 pub use query::{DEFAULT_ORDER, Filter, ORDER_FIELDS};
+pub use shape::{CatalogItem, DemoSale};
 pub use tax::calculate_tax;
 use tax::cents_of;
 
@@ -103,6 +105,8 @@ pub struct Transactions {
     unsaved: Vec<Origin>,
     generation: u64,
     cache: Mutex<QueryCache>,
+    /// The products the demo sales' lines name (see [`Transactions::sell_from`]).
+    catalog: Vec<CatalogItem>,
 }
 
 #[derive(Default)]

@@ -140,7 +140,11 @@ fn nexus_events(
             ),
         });
     }
-    if let Some(since) = physical.filter(|_| met.is_none()) {
+    // A presence that began once registered owes nothing uncollected.
+    let exposed_by_presence = physical
+        .filter(|_| met.is_none())
+        .filter(|since| registered_on.is_none_or(|done| *since < done));
+    if let Some(since) = exposed_by_presence {
         steps.push(Step {
             date: since,
             kind: "EXPOSED",

@@ -125,14 +125,14 @@ impl Maker {
 
     fn check(&self, values: &FormValues) -> Vec<crate::model::FieldError> {
         match &self.editing {
-            None => rules::registration_create(&self.body(values), &self.form),
+            None => rules::registration_create(&self.body(values), &self.form).err(),
             Some((r, _)) => rules::registration_update(
                 &self.changes(values),
                 &self.form,
                 r.jurisdiction_specific_fields.as_ref(),
-            ),
+            )
+            .err(),
         }
-        .err()
         .unwrap_or_default()
     }
 }
