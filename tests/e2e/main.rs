@@ -2,6 +2,8 @@
 //! through a terminal emulator.
 
 mod export;
+#[cfg(unix)]
+mod history;
 mod mouse;
 mod offline;
 mod pty;
