@@ -321,6 +321,20 @@ pub async fn prepare(
     })
 }
 
+/// On a panic, before the hook `ratatui::try_init` installed (which leaves raw mode and the
+/// alternate screen): gives the mouse back and stops bracketing pastes, so the shell after it
+/// gets neither reports nor markers.
+fn release_modes_on_panic(mouse: bool) {
+    let restore = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if mouse {
+            let _ = super::platform::capture_mouse(false);
+        }
+        let _ = super::platform::bracketed_paste(false);
+        restore(info);
+    }));
+}
+
 /// Runs the dashboard on the real terminal until the user quits or a signal ends it. The
 /// terminal is restored on return, on error, on panic and on SIGINT, SIGTERM and SIGHUP.
 pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
@@ -365,6 +379,8 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     if mouse {
         let _ = super::platform::capture_mouse(true);
     }
+    let _ = super::platform::bracketed_paste(true);
+    release_modes_on_panic(mouse);
     let result = super::run_with_signals(
         &mut terminal,
         EventStream::new(),
@@ -378,6 +394,7 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     if mouse {
         let _ = super::platform::capture_mouse(false);
     }
+    let _ = super::platform::bracketed_paste(false);
     let _ = terminal.show_cursor();
     let _ = ratatui::try_restore();
     if let Some(sandbox) = sandbox {

@@ -543,7 +543,8 @@ fn is_suspend_key(key: &KeyEvent) -> bool {
     key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL)
 }
 
-/// Applies one terminal event; Ctrl-Z asks for a suspend instead of reaching the shell.
+/// Applies one terminal event; Ctrl-Z asks for a suspend instead of reaching the shell, and a
+/// paste reaches it whole, as one event.
 fn apply_event(
     shell: &mut Shell,
     event: Event,
@@ -569,6 +570,10 @@ fn apply_event(
                 effects.extend(shell.handle_mouse(mouse));
             }
             acts
+        }
+        Event::Paste(text) => {
+            effects.extend(shell.handle_paste(&text));
+            true
         }
         Event::Resize(..) => true,
         _ => false,
