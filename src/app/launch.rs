@@ -4,9 +4,8 @@ use std::error::Error;
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 
-use crossterm::event::EventStream;
-
 use super::Ended;
+use super::input::TerminalInput;
 use super::platform::System;
 use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
@@ -335,8 +334,9 @@ fn release_modes_on_panic(mouse: bool) {
     }));
 }
 
-/// Runs the dashboard on the real terminal until the user quits or a signal ends it. The
-/// terminal is restored on return, on error, on panic and on SIGINT, SIGTERM and SIGHUP.
+/// Runs the dashboard on the real terminal until the user quits, a signal ends it or the
+/// terminal goes away. The terminal is restored on return, on error, on panic and on SIGINT,
+/// SIGTERM and SIGHUP.
 pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     let (log, log_problem) = match super::logging::init() {
         Ok(log) => (Some(log), None),
@@ -381,15 +381,20 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     }
     let _ = super::platform::bracketed_paste(true);
     release_modes_on_panic(mouse);
-    let result = super::run_with_signals(
-        &mut terminal,
-        EventStream::new(),
-        signals,
-        &mut shell,
-        client,
-        &mut system,
-    )
-    .await;
+    let result = match TerminalInput::start() {
+        Ok(input) => {
+            super::run_with_signals(
+                &mut terminal,
+                input,
+                signals,
+                &mut shell,
+                client,
+                &mut system,
+            )
+            .await
+        }
+        Err(e) => Err(e),
+    };
     // The terminal may be gone (SIGHUP): restoring it can fail, and there is no one to tell.
     if mouse {
         let _ = super::platform::capture_mouse(false);

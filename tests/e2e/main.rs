@@ -1,8 +1,9 @@
 //! The real binary in a pseudo-terminal: `taxdash --demo`, driven by keystrokes, read back
-//! through a terminal emulator.
+//! through a terminal emulator. (Unix pseudo-terminals: the suite runs on Unix.)
+#![cfg(unix)]
 
 mod export;
-#[cfg(unix)]
+mod hangup;
 mod history;
 mod mouse;
 mod offline;
