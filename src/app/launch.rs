@@ -400,8 +400,14 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
         let _ = super::platform::capture_mouse(false);
     }
     let _ = super::platform::bracketed_paste(false);
-    let _ = terminal.show_cursor();
+    let shown = terminal.show_cursor().is_ok();
     let _ = ratatui::try_restore();
+    if !shown {
+        // The terminal cannot be written to (it went away). Dropped, it would show the cursor
+        // again and report the failure with `eprintln!`, which panics, and then aborts in the
+        // panic hook, when standard error is that terminal too.
+        std::mem::forget(terminal);
+    }
     if let Some(sandbox) = sandbox {
         sandbox.stop().await;
     }

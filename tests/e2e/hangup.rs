@@ -11,18 +11,28 @@ use crate::pty::Pty;
 /// How long the dashboard may take to end once its terminal is gone.
 const PROMPTLY: Duration = Duration::from_secs(5);
 
-/// Closes the terminal, then waits for the program to end: answers how long it took.
+/// Closes the terminal, then waits for the program to end: answers how long it took. It ends
+/// as it says it does, not by a crash: 74 (its terminal went away) or 129 (SIGHUP), whichever
+/// it noticed first.
 fn hang_up_and_time_the_end(t: &mut Pty) -> Duration {
     t.hang_up();
     let closed = Instant::now();
-    while !t.exited() {
+    let status = loop {
+        if let Some(status) = t.exit_status() {
+            break status;
+        }
         assert!(
             closed.elapsed() < PROMPTLY,
             "the dashboard still runs {PROMPTLY:?} after its terminal closed"
         );
         std::thread::sleep(Duration::from_millis(20));
-    }
-    closed.elapsed()
+    };
+    let took = closed.elapsed();
+    assert!(
+        status.signal().is_none() && matches!(status.exit_code(), 74 | 129),
+        "ended with {status:?}"
+    );
+    took
 }
 
 /// The new-customer form of a demo dashboard, its Name field focused.

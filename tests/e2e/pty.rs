@@ -186,9 +186,9 @@ impl Pty {
         self.master = None;
     }
 
-    /// Whether the program has exited.
-    pub fn exited(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(Some(_)))
+    /// The program's exit status, once it has exited.
+    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     pub fn send(&mut self, keys: &str) {
