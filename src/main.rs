@@ -123,6 +123,10 @@ fn main() -> ExitCode {
                 message: signal.outcome(),
                 exit_code: signal.exit_code(),
             }),
+            Ok(Ended::TerminalGone) => Err(Failure {
+                message: taxdash::app::input::GONE.to_owned(),
+                exit_code: taxdash::app::EXIT_TERMINAL_GONE,
+            }),
             Ok(_) => Ok(()),
             Err(e) => Err(Failure::new(e)),
         },

@@ -4,9 +4,8 @@ use std::error::Error;
 use std::io::Write;
 use std::net::{Ipv4Addr, SocketAddr};
 
-use crossterm::event::EventStream;
-
 use super::Ended;
+use super::input::TerminalInput;
 use super::platform::System;
 use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
@@ -321,8 +320,23 @@ pub async fn prepare(
     })
 }
 
-/// Runs the dashboard on the real terminal until the user quits or a signal ends it. The
-/// terminal is restored on return, on error, on panic and on SIGINT, SIGTERM and SIGHUP.
+/// On a panic, before the hook `ratatui::try_init` installed (which leaves raw mode and the
+/// alternate screen): gives the mouse back and stops bracketing pastes, so the shell after it
+/// gets neither reports nor markers.
+fn release_modes_on_panic(mouse: bool) {
+    let restore = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if mouse {
+            let _ = super::platform::capture_mouse(false);
+        }
+        let _ = super::platform::bracketed_paste(false);
+        restore(info);
+    }));
+}
+
+/// Runs the dashboard on the real terminal until the user quits, a signal ends it or the
+/// terminal goes away. The terminal is restored on return, on error, on panic and on SIGINT,
+/// SIGTERM and SIGHUP.
 pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     let (log, log_problem) = match super::logging::init() {
         Ok(log) => (Some(log), None),
@@ -365,21 +379,35 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     if mouse {
         let _ = super::platform::capture_mouse(true);
     }
-    let result = super::run_with_signals(
-        &mut terminal,
-        EventStream::new(),
-        signals,
-        &mut shell,
-        client,
-        &mut system,
-    )
-    .await;
+    let _ = super::platform::bracketed_paste(true);
+    release_modes_on_panic(mouse);
+    let result = match TerminalInput::start() {
+        Ok(input) => {
+            super::run_with_signals(
+                &mut terminal,
+                input,
+                signals,
+                &mut shell,
+                client,
+                &mut system,
+            )
+            .await
+        }
+        Err(e) => Err(e),
+    };
     // The terminal may be gone (SIGHUP): restoring it can fail, and there is no one to tell.
     if mouse {
         let _ = super::platform::capture_mouse(false);
     }
-    let _ = terminal.show_cursor();
+    let _ = super::platform::bracketed_paste(false);
+    let shown = terminal.show_cursor().is_ok();
     let _ = ratatui::try_restore();
+    if !shown {
+        // The terminal cannot be written to (it went away). Dropped, it would show the cursor
+        // again and report the failure with `eprintln!`, which panics, and then aborts in the
+        // panic hook, when standard error is that terminal too.
+        std::mem::forget(terminal);
+    }
     if let Some(sandbox) = sandbox {
         sandbox.stop().await;
     }

@@ -5,10 +5,15 @@
 //! The loop also listens to signals (see [`signals`]): SIGINT, SIGTERM and SIGHUP end it as `q`
 //! does, so the terminal is restored on the way out; Ctrl-Z (a key in raw mode) and SIGTSTP hand
 //! the terminal back and stop the process, and after `fg` everything is drawn again at the
-//! terminal's current size.
+//! terminal's current size. A terminal that goes away (its input ends or fails, see [`input`],
+//! or drawing on it fails) ends the loop too. However many events wait, the loop takes them in
+//! batches of at most [`BATCH`], so signals and answers are never starved; a paste arrives as
+//! one event (bracketed paste) and goes to the focused text field whole.
 
 mod calls;
+mod events;
 pub mod files;
+pub mod input;
 mod launch;
 mod logging;
 pub mod platform;
@@ -21,14 +26,16 @@ use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
-use futures::{FutureExt, Stream, StreamExt};
+use crossterm::event::Event;
+use futures::{Stream, StreamExt};
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 pub use calls::{execute, failure};
+pub use events::BATCH;
+use events::Batch;
 pub use launch::{
     DashboardOptions, Session, SnapshotChoice, prepare, run as run_dashboard, start_demo,
     start_offline,
@@ -376,6 +383,10 @@ fn import_check(checked: &CheckedImport) -> ImportCheck {
     }
 }
 
+/// The exit status of a dashboard whose terminal went away (`EX_IOERR`): neither a quit nor a
+/// signal.
+pub const EXIT_TERMINAL_GONE: u8 = 74;
+
 /// How the loop ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -383,6 +394,8 @@ pub enum Ended {
     Quit,
     /// The event source ran out.
     EventsEnded,
+    /// The terminal went away: its input ended or failed, or drawing on it failed.
+    TerminalGone,
     /// A signal that ends the program (SIGINT, SIGTERM, SIGHUP).
     Signal(Signal),
 }
@@ -450,29 +463,22 @@ where
         let mut dirty = false;
         let mut effects = Vec::new();
         let mut stop = None;
+        let mut heard = None;
         tokio::select! {
-            event = events.next() => match event {
-                None => {
-                    ended = Ended::EventsEnded;
-                    break;
-                }
-                Some(Err(e)) => return Err(e),
-                Some(Ok(event)) => {
-                    dirty |= apply_event(shell, event, &mut effects, &mut stop);
-                    // Apply every event already waiting before drawing once.
-                    while let Some(Some(next)) = events.next().now_or_never() {
-                        dirty |= apply_event(shell, next?, &mut effects, &mut stop);
+            event = events.next() => {
+                let batch = Batch { shell: &mut *shell, effects: &mut effects, stop: &mut stop };
+                match batch.take(event, &mut events, &mut signals) {
+                    Ok((changed, signal)) => {
+                        dirty |= changed;
+                        heard = signal;
+                    }
+                    Err(end) => {
+                        ended = end;
+                        break;
                     }
                 }
             },
-            Some(signal) = signals.next() => {
-                if signal.ends() {
-                    tracing::info!(signal = signal.name(), "ending on a signal");
-                    ended = Ended::Signal(signal);
-                    break;
-                }
-                stop = Some(signal);
-            }
+            Some(signal) = signals.next() => heard = Some(signal),
             Some(answer) = answers.recv() => {
                 tasks.running.remove(&answer.id);
                 effects.extend(shell.handle_answer(answer));
@@ -514,6 +520,14 @@ where
                 dirty |= shell.tick(&mut effects);
             }
         }
+        if let Some(signal) = heard {
+            if signal.ends() {
+                tracing::info!(signal = signal.name(), "ending on a signal");
+                ended = Ended::Signal(signal);
+                break;
+            }
+            stop = Some(signal);
+        }
         quit = tasks.carry_out(effects, platform, shell);
         if quit {
             break;
@@ -527,52 +541,23 @@ where
                 platform.reenter()?;
                 redraw(terminal, shell)?;
             }
-            _ if dirty => draw(terminal, shell)?,
+            _ if dirty => {
+                if let Err(e) = draw(terminal, shell) {
+                    tracing::warn!("cannot draw on the terminal: {e}");
+                    ended = Ended::TerminalGone;
+                    break;
+                }
+            }
             _ => {}
         }
+        // Let the runtime's timers and signals advance even when the events never stop.
+        tokio::task::yield_now().await;
     }
     tasks.cancel_all();
     if let Some(export) = &tasks.export {
         export.token.cancel();
     }
     Ok(ended)
-}
-
-/// Ctrl-Z, which arrives as a key while the terminal is raw.
-fn is_suspend_key(key: &KeyEvent) -> bool {
-    key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL)
-}
-
-/// Applies one terminal event; Ctrl-Z asks for a suspend instead of reaching the shell.
-fn apply_event(
-    shell: &mut Shell,
-    event: Event,
-    effects: &mut Vec<Effect>,
-    stop: &mut Option<Signal>,
-) -> bool {
-    match event {
-        Event::Key(key) if key.kind != KeyEventKind::Release && is_suspend_key(&key) => {
-            *stop = Some(Signal::Suspend);
-            false
-        }
-        Event::Key(key) if key.kind != KeyEventKind::Release => {
-            effects.extend(shell.handle_key(key));
-            true
-        }
-        Event::Mouse(mouse) => {
-            // The pointer moving or a button let go changes nothing on screen.
-            let acts = matches!(
-                mouse.kind,
-                MouseEventKind::Down(_) | MouseEventKind::ScrollDown | MouseEventKind::ScrollUp
-            );
-            if acts {
-                effects.extend(shell.handle_mouse(mouse));
-            }
-            acts
-        }
-        Event::Resize(..) => true,
-        _ => false,
-    }
 }
 
 fn draw<B>(terminal: &mut Terminal<B>, shell: &mut Shell) -> io::Result<()>

@@ -85,14 +85,26 @@ impl System {
     }
 }
 
-/// Gives the terminal back to the shell: cooked mode, the normal screen, the cursor shown.
+/// Gives the terminal back to the shell: cooked mode, the normal screen, the cursor shown,
+/// pastes as plain text again.
 pub fn leave_terminal() -> io::Result<()> {
     crossterm::terminal::disable_raw_mode()?;
     crossterm::execute!(
         io::stdout(),
+        crossterm::event::DisableBracketedPaste,
         crossterm::terminal::LeaveAlternateScreen,
         crossterm::cursor::Show
     )
+}
+
+/// Asks the terminal to mark the start and end of what is pasted, so that a paste arrives as
+/// one event (see [`crate::ui::shell::Shell::handle_paste`]), or to send it as typed keys again.
+pub fn bracketed_paste(on: bool) -> io::Result<()> {
+    if on {
+        crossterm::execute!(io::stdout(), crossterm::event::EnableBracketedPaste)
+    } else {
+        crossterm::execute!(io::stdout(), crossterm::event::DisableBracketedPaste)
+    }
 }
 
 /// Asks the terminal to report the mouse (clicks, the wheel) to the dashboard, or to keep it
@@ -105,13 +117,15 @@ pub fn capture_mouse(on: bool) -> io::Result<()> {
     }
 }
 
-/// Takes the terminal for the dashboard: raw mode, the alternate screen, the cursor hidden.
+/// Takes the terminal for the dashboard: raw mode, the alternate screen, the cursor hidden,
+/// pastes bracketed.
 pub fn enter_terminal() -> io::Result<()> {
     crossterm::terminal::enable_raw_mode()?;
     crossterm::execute!(
         io::stdout(),
         crossterm::terminal::EnterAlternateScreen,
-        crossterm::cursor::Hide
+        crossterm::cursor::Hide,
+        crossterm::event::EnableBracketedPaste
     )
 }
 

@@ -277,3 +277,60 @@ async fn the_footer_says_each_retry_of_a_silent_service_and_esc_stops_the_wait_a
             .expect("the test ends");
     assert_eq!(ended.unwrap(), Ended::EventsEnded);
 }
+
+#[test]
+fn a_signal_ends_the_loop_while_terminal_events_keep_coming() {
+    // The loop runs on a thread of its own, so that a loop that never listens again fails the
+    // test instead of hanging it.
+    let (done, ended) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let ended = runtime.block_on(async {
+            let mut platform = Recorder::default();
+            let mut terminal = Terminal::new(backend(80, 24)).unwrap();
+            let mut shell = shell();
+            // A terminal that never stops sending (a paste typed as keys).
+            let flood = stream::repeat_with(|| Ok(Event::Key(KeyEvent::from(KeyCode::Char('j')))));
+            run_with_signals(
+                &mut terminal,
+                flood,
+                later(vec![Signal::Terminate], Duration::from_millis(150)),
+                &mut shell,
+                client(),
+                &mut platform,
+            )
+            .await
+            .unwrap()
+        });
+        let _ = done.send(ended);
+    });
+    let ended = ended
+        .recv_timeout(Duration::from_secs(10))
+        .expect("the signal is heard while events keep coming");
+    assert_eq!(ended, Ended::Signal(Signal::Terminate));
+}
+
+#[tokio::test]
+async fn a_terminal_whose_input_fails_ends_the_loop() {
+    let mut platform = Recorder::default();
+    let mut terminal = Terminal::new(backend(80, 24)).unwrap();
+    let mut shell = shell();
+    let gone = std::io::Error::new(std::io::ErrorKind::UnexpectedEof, super::input::GONE);
+    let events = stream::iter(vec![Ok(ctrl('l')), Err(gone)]).chain(stream::pending());
+    let run = run_with_signals(
+        &mut terminal,
+        Box::pin(events),
+        stream::pending(),
+        &mut shell,
+        client(),
+        &mut platform,
+    );
+    let ended = tokio::time::timeout(Duration::from_secs(10), run)
+        .await
+        .expect("the loop ends")
+        .expect("as an ending, not an error");
+    assert_eq!(ended, Ended::TerminalGone);
+}

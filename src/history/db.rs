@@ -6,7 +6,11 @@
 //!   `SQLite` of another program, or has a newer schema than this program knows is refused with
 //!   its path and never written to.
 //! - Sharing: WAL mode and a busy timeout, so two taxdash processes (a dashboard and a `watch`)
-//!   can write at once: one waits for the other instead of failing or corrupting the file.
+//!   can write at once: one waits for the other instead of failing or corrupting the file. The
+//!   file is only ever opened through `SQLite` (see [`History::open`]), so the locks of a
+//!   process's connections hold for as long as they are open, and another program reading the
+//!   file (the `sqlite3` shell, `taxdash audit`) never takes itself for the last reader and
+//!   removes the write-ahead log under a running dashboard.
 //! - Durability: `synchronous=FULL`, so an entry reported written survives a crash.
 //! - Privacy: a new file is readable by its owner only (on Unix). No secret is ever written to
 //!   it: callers remove them before (see the audit log).
@@ -27,6 +31,10 @@ pub const FILE_NAME: &str = "history.db";
 
 /// How long a write waits for another process holding the file before it gives up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How large the write-ahead log is left after a checkpoint: a burst of writes (a large
+/// snapshot) does not keep its disk space for the rest of a long session.
+pub const WAL_SIZE_LIMIT: i64 = 4 * 1024 * 1024;
 
 /// The schema, one step per version: `user_version` is the number of steps applied. Steps are
 /// only ever appended; a step, once released, never changes.
@@ -92,14 +100,17 @@ impl History {
     /// program's. Then the schema is brought up to date in one transaction.
     pub fn open(path: &Path) -> Result<History, HistoryError> {
         let existed = path.exists();
-        if existed {
-            check_header(path)?;
-        } else if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !existed && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| HistoryError::Unreadable {
                 path: path.to_owned(),
                 reason: format!("its directory cannot be made: {e}"),
             })?;
         }
+        // The file is read through SQLite only, never opened with a descriptor of our own:
+        // closing any descriptor of the file drops every lock this process holds on it (POSIX
+        // locks belong to the process), so a check that opened and closed the file while
+        // another connection of this process was open would let an outside reader believe it
+        // was the last one and delete the write-ahead log under it.
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -125,9 +136,17 @@ impl History {
     fn setup(path: PathBuf, mut conn: Connection) -> Result<History, HistoryError> {
         let corrupt = |e: rusqlite::Error| classify(&path, &e, true);
         conn.busy_timeout(BUSY_TIMEOUT).map_err(corrupt)?;
+        // The first read of the file: one that is not SQLite fails here, before anything is
+        // written to it.
         let id: i32 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
-            .map_err(corrupt)?;
+            .map_err(|e| match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::NotADatabase) => HistoryError::Corrupt {
+                    path: path.clone(),
+                    reason: "it is not an SQLite database".to_owned(),
+                },
+                _ => corrupt(e),
+            })?;
         let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(corrupt)?;
@@ -155,6 +174,8 @@ impl History {
                     path.display()
                 );
             }
+            conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT)
+                .map_err(corrupt)?;
         }
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(corrupt)?;
@@ -200,26 +221,6 @@ impl History {
     /// told as such, anything else as a failed write.
     pub fn error(&self, e: &rusqlite::Error) -> HistoryError {
         classify(&self.path, e, false)
-    }
-}
-
-/// Reads the first bytes of an existing file: it must be empty (a new database) or `SQLite`.
-fn check_header(path: &Path) -> Result<(), HistoryError> {
-    use std::io::Read;
-    let mut head = Vec::with_capacity(16);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(16).read_to_end(&mut head))
-        .map_err(|e| HistoryError::Unreadable {
-            path: path.to_owned(),
-            reason: e.to_string(),
-        })?;
-    if head.is_empty() || head.starts_with(b"SQLite format 3\0") {
-        Ok(())
-    } else {
-        Err(HistoryError::Corrupt {
-            path: path.to_owned(),
-            reason: "it is not an SQLite database".to_owned(),
-        })
     }
 }
 
@@ -329,6 +330,50 @@ mod tests {
         let err = History::open(&path).unwrap_err();
         assert!(matches!(err, HistoryError::Newer { .. }), "{err}");
         assert!(err.to_string().contains("newer"), "{err}");
+    }
+
+    /// Whether some connection (of any process) holds `SQLite`'s shared lock on the file
+    /// `probe` is open on, as an outside program closing the file would find: a write lock on
+    /// the shared bytes, asked for through an open file description of its own, conflicts.
+    /// (The probe is opened before the connections and closed after them: closing it earlier
+    /// would itself drop this process's locks.)
+    #[cfg(target_os = "linux")]
+    fn shared_lock_held(probe: &std::fs::File) -> bool {
+        use std::os::fd::AsRawFd;
+        // SQLite's lock bytes: PENDING at 1 GiB, RESERVED after it, then 510 SHARED bytes.
+        const SHARED_FIRST: libc::off_t = 0x4000_0002;
+        // SAFETY: fcntl(F_OFD_GETLK) fills one flock through a valid pointer on an open fd.
+        let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+        lock.l_type = libc::F_WRLCK as libc::c_short;
+        lock.l_whence = libc::SEEK_SET as libc::c_short;
+        lock.l_start = SHARED_FIRST;
+        lock.l_len = 510;
+        let asked = unsafe { libc::fcntl(probe.as_raw_fd(), libc::F_OFD_GETLK, &raw mut lock) };
+        assert_eq!(asked, 0, "F_OFD_GETLK");
+        lock.l_type != libc::F_UNLCK as libc::c_short
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn opening_the_file_again_in_the_same_process_keeps_the_first_connections_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.db");
+        drop(History::open(&path).unwrap());
+        let probe = std::fs::File::open(&path).unwrap();
+        let first = History::open(&path).unwrap();
+        assert!(
+            shared_lock_held(&probe),
+            "an open connection holds the file"
+        );
+        // The dashboard opens the file twice: the audit log, then the records' histories.
+        let second = History::open(&path).unwrap();
+        assert!(
+            shared_lock_held(&probe),
+            "the second opening dropped the first connection's lock: an outside reader would \
+             delete the write-ahead log"
+        );
+        drop((first, second));
+        drop(probe);
     }
 
     #[test]

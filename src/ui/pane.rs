@@ -244,6 +244,13 @@ pub trait Pane: Send {
     /// A raw key while [`Pane::captures_text`] is true.
     fn on_key(&mut self, _key: KeyEvent, _ctx: &mut Ctx) {}
 
+    /// Text pasted while [`Pane::captures_text`] is true (a terminal's bracketed paste: one
+    /// event, however long), for the focused text field. Returns whether the pane took it; a
+    /// pane without a field to take it leaves it (by default), and no key of it acts.
+    fn on_paste(&mut self, _text: &str, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
     /// A click of the left button at (`column`, `row`), in screen cells, on the pane as last
     /// drawn. Returns whether the pane used it. (The wheel reaches a pane as [`Action::Up`] and
     /// [`Action::Down`].)

@@ -252,6 +252,11 @@ impl Dashboard {
         text.chars().for_each(|c| self.char(c));
     }
 
+    /// Pastes `text` as a terminal with bracketed paste sends it: one event.
+    pub fn paste(&self, text: &str) {
+        self.keys.send(Event::Paste(text.to_owned())).unwrap();
+    }
+
     pub fn buffer(&self) -> Buffer {
         self.backend.0.lock().unwrap().buffer().clone()
     }

@@ -21,6 +21,7 @@ mod nexus;
 mod offline;
 mod organizations;
 mod overview;
+mod paste;
 mod products;
 mod record_history;
 mod register;

@@ -1,7 +1,10 @@
 //! The real binary in a pseudo-terminal: `taxdash --demo`, driven by keystrokes, read back
-//! through a terminal emulator.
+//! through a terminal emulator. (Unix pseudo-terminals: the suite runs on Unix.)
+#![cfg(unix)]
 
 mod export;
+mod hangup;
+mod history;
 mod mouse;
 mod offline;
 mod pty;

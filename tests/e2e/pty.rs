@@ -1,18 +1,50 @@
 //! A pseudo-terminal running the taxdash binary, and a terminal emulator reading its output.
+//! The test may also close the terminal under the program ([`Pty::hang_up`]), as a closed
+//! window or a dropped SSH connection does, even while a paste is still being sent.
 
 use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
 
 pub struct Pty {
-    master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
+    /// The terminal's side: `None` once hung up.
+    master: Option<Box<dyn MasterPty + Send>>,
+    writer: Option<Box<dyn Write + Send>>,
     child: Box<dyn Child + Send + Sync>,
     parser: Arc<Mutex<vt100::Parser>>,
     raw: Arc<Mutex<Vec<u8>>>,
+    /// Tells the reader, and a flood being sent, to let go of their descriptors.
+    closing: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+/// A copy of the terminal's descriptor `fd`, closed when dropped.
+fn copy_of(fd: std::os::fd::RawFd) -> std::fs::File {
+    // SAFETY: dup(2) of an open descriptor; the copy is owned by the File made of it.
+    let copy = unsafe { libc::dup(fd) };
+    assert!(copy >= 0, "dup: {}", std::io::Error::last_os_error());
+    unsafe { std::fs::File::from_raw_fd(copy) }
+}
+
+/// Waits up to 50 ms for `events` on `file`; answers the events that came (`POLLHUP` and
+/// `POLLERR` come unasked).
+fn wait_for_ready(file: &std::fs::File, events: libc::c_short) -> libc::c_short {
+    let mut watched = libc::pollfd {
+        fd: file.as_raw_fd(),
+        events,
+        revents: 0,
+    };
+    // SAFETY: poll(2) on one pollfd through a valid pointer.
+    match unsafe { libc::poll(&raw mut watched, 1, 50) } {
+        n if n > 0 => watched.revents,
+        _ => 0,
+    }
 }
 
 impl Pty {
@@ -76,34 +108,93 @@ impl Pty {
         }
         let child = pair.slave.spawn_command(command).expect("taxdash starts");
         drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().expect("a reader");
+        let mut reader = copy_of(pair.master.as_raw_fd().expect("a pty descriptor"));
         let writer = pair.master.take_writer().expect("a writer");
         let size = |n: u16| std::num::NonZeroU16::new(n).expect("a terminal has rows and columns");
         let parser = Arc::new(Mutex::new(vt100::Parser::new(size(rows), size(cols), 0)));
         let raw = Arc::new(Mutex::new(Vec::new()));
         let (p, r) = (Arc::clone(&parser), Arc::clone(&raw));
-        std::thread::spawn(move || {
+        let closing = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&closing);
+        let reading = std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
+            while !stop.load(Ordering::SeqCst) {
+                if wait_for_ready(&reader, libc::POLLIN) == 0 {
+                    continue;
                 }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
+                match reader.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        p.lock().unwrap().process(&buf[..n]);
+                        r.lock().unwrap().extend_from_slice(&buf[..n]);
+                    }
+                    // The descriptor is non-blocking while a flood is sent.
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                    Err(_) => break,
+                }
             }
         });
         Pty {
-            master: pair.master,
-            writer,
+            master: Some(pair.master),
+            writer: Some(writer),
             child,
             parser,
             raw,
+            closing,
+            threads: vec![reading],
         }
     }
 
+    fn master(&self) -> &(dyn MasterPty + Send) {
+        self.master.as_deref().expect("the terminal is open")
+    }
+
+    /// Starts sending `bytes` as the terminal would (a paste), in the background, while the
+    /// test goes on; [`Pty::hang_up`] stops it wherever it is.
+    pub fn send_in_background(&mut self, bytes: Vec<u8>) {
+        let mut out = copy_of(self.master().as_raw_fd().expect("a pty descriptor"));
+        // Non-blocking (for every copy of the descriptor): the flood never waits in a write
+        // that a hang-up could not interrupt.
+        // SAFETY: fcntl(2) on an open descriptor.
+        unsafe {
+            let flags = libc::fcntl(out.as_raw_fd(), libc::F_GETFL);
+            libc::fcntl(out.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        let stop = Arc::clone(&self.closing);
+        self.threads.push(std::thread::spawn(move || {
+            let mut rest = &bytes[..];
+            while !rest.is_empty() && !stop.load(Ordering::SeqCst) {
+                match out.write(rest) {
+                    Ok(n) => rest = &rest[n..],
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        wait_for_ready(&out, libc::POLLOUT);
+                    }
+                    Err(_) => break,
+                }
+            }
+        }));
+    }
+
+    /// Closes the terminal under the program, as a closed window or a dropped connection
+    /// does: every descriptor of its side is closed, so the program's terminal hangs up.
+    pub fn hang_up(&mut self) {
+        self.closing.store(true, Ordering::SeqCst);
+        for thread in self.threads.drain(..) {
+            thread.join().expect("the pty's threads end");
+        }
+        self.writer = None;
+        self.master = None;
+    }
+
+    /// The program's exit status, once it has exited.
+    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
     pub fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        let writer = self.writer.as_mut().expect("the terminal is open");
+        writer.write_all(keys.as_bytes()).unwrap();
+        writer.flush().unwrap();
         std::thread::sleep(Duration::from_millis(60));
     }
 
@@ -127,7 +218,7 @@ impl Pty {
 
     /// Resizes the terminal (the window was made smaller or larger).
     pub fn resize(&mut self, cols: u16, rows: u16) {
-        self.master
+        self.master()
             .resize(PtySize {
                 rows,
                 cols,
@@ -145,9 +236,8 @@ impl Pty {
     }
 
     /// The terminal's local modes (`c_lflag`) as the program left them.
-    #[cfg(unix)]
     pub fn local_modes(&self) -> libc::tcflag_t {
-        let fd = self.master.as_raw_fd().expect("a pty descriptor");
+        let fd = self.master().as_raw_fd().expect("a pty descriptor");
         // SAFETY: tcgetattr writes one termios through a valid pointer; fd is the open master.
         let mut termios: libc::termios = unsafe { std::mem::zeroed() };
         assert_eq!(

@@ -623,6 +623,33 @@ impl Shell {
         effects
     }
 
+    /// Text pasted (a terminal's bracketed paste: one event, however long) goes to the text
+    /// field that has the focus (the command line, a pane's form), cut to what the field keeps.
+    /// Where no text field has the focus it is dropped, and none of its characters acts as a
+    /// key: a pasted `q` quits nothing.
+    pub fn handle_paste(&mut self, text: &str) -> Vec<Effect> {
+        match self.overlay {
+            Some(Overlay::Command) => {
+                self.command_line.paste(text);
+                return Vec::new();
+            }
+            None if self.panes[self.focus].captures_text() => {
+                let mut took = false;
+                let effects = self.with_pane(self.focus, |p, ctx| took = p.on_paste(text, ctx));
+                if took {
+                    return effects;
+                }
+            }
+            // Another overlay (a question, the help) or a pane without a text field.
+            _ => {}
+        }
+        self.notify(
+            Level::Info,
+            "Nothing pasted: no text field has the focus".into(),
+        );
+        Vec::new()
+    }
+
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let ctrl_c =

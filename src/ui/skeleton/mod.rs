@@ -121,6 +121,10 @@ pub trait PaneSpec: Send + Sized + 'static {
         None
     }
 
+    /// The form of the view on screen took a paste: what typing into it does besides (a lookup
+    /// as the user types) is done here.
+    fn view_pasted(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
+
     /// Whether records shown by the other view of the same tab changed since last asked (an
     /// approved certificate import created exemptions): that view refreshes.
     fn changed_elsewhere(&mut self) -> bool {
@@ -757,6 +761,30 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         } else {
             self.overlay_key(key, ctx);
         }
+    }
+
+    fn on_paste(&mut self, text: &str, ctx: &mut Ctx) -> bool {
+        let in_view = self.parts.overlays.is_empty() && self.parts.screen.view().is_some();
+        let form = match self.parts.overlays.last_mut() {
+            None => match &mut self.parts.screen {
+                Screen::Filter(form) => Some(form),
+                Screen::View { view, .. } => view.form_mut(),
+                Screen::List | Screen::Detail(_) => None,
+            },
+            Some(Overlay::Own(own)) => own.form_mut(),
+            // A question: a paste answers nothing.
+            Some(Overlay::Discard(_)) => None,
+        };
+        let Some(form) = form else {
+            return false;
+        };
+        if let Some(note) = form.paste(text).note() {
+            ctx.notify(Level::Info, note);
+        }
+        if in_view {
+            self.spec.view_pasted(&mut self.parts, ctx);
+        }
+        true
     }
 
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {

@@ -164,6 +164,11 @@ pub trait Layer: Send {
     fn captures_text(&self) -> bool {
         true
     }
+
+    /// The form whose focused field takes a paste, if the dialog shows one now.
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        None
+    }
 }
 
 /// A pane with no dialogs of its own.

@@ -164,6 +164,10 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active_mut().on_key(key, ctx);
     }
 
+    fn on_paste(&mut self, text: &str, ctx: &mut Ctx) -> bool {
+        self.active_mut().on_paste(text, ctx)
+    }
+
     fn on_click(&mut self, column: u16, row: u16, ctx: &mut Ctx) -> bool {
         self.active_mut().on_click(column, row, ctx)
     }

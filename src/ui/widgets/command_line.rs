@@ -41,6 +41,9 @@ struct Cycle {
     index: usize,
 }
 
+/// The most characters a paste puts on the command line: a command and a long path.
+pub const PASTE_MAX_CHARS: usize = 4096;
+
 /// The command line's state, kept by its owner across openings so history survives.
 pub struct CommandLine {
     input: TextArea<'static>,
@@ -119,6 +122,21 @@ impl CommandLine {
     /// Past commands, oldest first.
     pub fn history(&self) -> &[String] {
         &self.history
+    }
+
+    /// Puts pasted `text` at the cursor, on the one line (line breaks as spaces), at most
+    /// [`PASTE_MAX_CHARS`] of it.
+    pub fn paste(&mut self, text: &str) {
+        if !self.open {
+            return;
+        }
+        let taken: String = line_edit::pasted_chars(text, false)
+            .take(PASTE_MAX_CHARS)
+            .collect();
+        if self.input.insert_str(taken) {
+            self.cycle = None;
+            self.browsing = None;
+        }
     }
 
     fn set_text(&mut self, text: &str) {
@@ -374,6 +392,17 @@ mod tests {
         for k in typing(text) {
             assert_eq!(line.handle_key(k), CommandOutcome::None);
         }
+    }
+
+    #[test]
+    fn a_paste_lands_on_the_line_with_breaks_as_spaces_and_submits_nothing() {
+        let mut line = line();
+        type_in(&mut line, "import ");
+        line.paste("/tmp/a\nb.csv\r\n");
+        assert!(line.is_open());
+        assert_eq!(line.text(), "import /tmp/a b.csv ");
+        line.paste(&"x".repeat(PASTE_MAX_CHARS * 2));
+        assert_eq!(line.text().chars().count(), 20 + PASTE_MAX_CHARS);
     }
 
     #[test]

@@ -111,6 +111,26 @@ pub fn edit(area: &mut TextArea<'_>, key: &KeyEvent) -> LineEdit {
     }
 }
 
+/// Pasted `text` as a text input takes it: line breaks (`\r\n`, `\n`, `\r`) kept as `\n` when
+/// the input has several lines, made spaces on a single line, as tabs are; other control
+/// characters (a pasted escape sequence) dropped.
+pub fn pasted_chars(text: &str, multi_line: bool) -> impl Iterator<Item = char> + '_ {
+    let mut chars = text.chars().peekable();
+    std::iter::from_fn(move || {
+        loop {
+            let c = chars.next()?;
+            let c = match c {
+                '\r' if chars.peek() == Some(&'\n') => continue,
+                '\r' | '\n' if multi_line => '\n',
+                '\r' | '\n' | '\t' => ' ',
+                c if c.is_control() => continue,
+                c => c,
+            };
+            return Some(c);
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -375,6 +375,10 @@ impl PaneSpec for Exemptions {
         writes::view_key(key, parts, ctx)
     }
 
+    fn view_pasted(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        writes::pasted(parts, ctx);
+    }
+
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         writes::submit(parts, ctx);
     }

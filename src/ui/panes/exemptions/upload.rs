@@ -17,6 +17,9 @@ use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValu
 /// The field holding the path; the runtime's refusals name it.
 pub const FILE: &str = "file";
 
+/// The longest path the field keeps (the usual `PATH_MAX`).
+const PATH_MAX_CHARS: usize = 4096;
+
 /// Candidates shown under the field at most.
 const SHOWN: usize = 8;
 
@@ -37,6 +40,7 @@ fn path_form(path: &str) -> Form {
     Form::new(vec![
         FieldSpec::new(FILE, "Certificate", FieldKind::Text)
             .rule("path of a PDF of at most 10 MB; tab completes")
+            .max_chars(PATH_MAX_CHARS)
             .required(),
     ])
     .with_validator(check_path)

@@ -138,6 +138,16 @@ pub(super) fn view_key(
     }
 }
 
+/// A paste into the new-exemption form's customer field looks customers up, as typing does.
+pub(super) fn pasted(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
+    if let Some(ExemptionForm::Create(form)) = parts.screen.view()
+        && form.focused_name() == Some(CUSTOMER_SEARCH)
+    {
+        let text = lookup_text(form);
+        look_up(parts, text, ctx);
+    }
+}
+
 /// Sends the form on screen when every rule passes.
 pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
     let Parts {

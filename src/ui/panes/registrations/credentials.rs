@@ -150,6 +150,10 @@ impl CredentialsForm {
         self.form.is_dirty()
     }
 
+    pub fn form_mut(&mut self) -> &mut Form {
+        &mut self.form
+    }
+
     /// Handles one key: the form's, plus Ctrl-R to reveal the saved values.
     pub fn handle_key(&mut self, key: KeyEvent) -> CredentialsEvent {
         if is_press(&key) && is_ctrl(&key, 'r') {

@@ -34,6 +34,7 @@ use crate::ui::skeleton::{
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
+use crate::ui::widgets::form::Form;
 
 /// The Registrations pane.
 pub type RegistrationsPane = Skeleton<Registrations>;
@@ -123,6 +124,14 @@ impl Layer for RegistrationDialog {
             RegistrationDialog::Register(r) => r.has_unsaved_input(),
             RegistrationDialog::Deregister(w) => w.has_unsaved_input(),
             RegistrationDialog::Credentials(f) => f.has_unsaved_input(),
+        }
+    }
+
+    fn form_mut(&mut self) -> Option<&mut Form> {
+        match self {
+            RegistrationDialog::Register(r) => r.form_mut(),
+            RegistrationDialog::Deregister(w) => w.current_form(),
+            RegistrationDialog::Credentials(f) => Some(f.form_mut()),
         }
     }
 }

@@ -349,6 +349,11 @@ impl RegisterFlow {
         self.form.as_ref()
     }
 
+    /// The jurisdiction's form while it is the step on screen.
+    pub fn form_mut(&mut self) -> Option<&mut Form> {
+        self.form.as_mut().filter(|_| self.step == Step::Form)
+    }
+
     pub fn failure(&self) -> Option<&str> {
         self.failure.as_deref()
     }

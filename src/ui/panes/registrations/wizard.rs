@@ -279,6 +279,11 @@ impl DeregisterWizard {
         Value::Object(body)
     }
 
+    /// The form of the step on screen, if it is one.
+    pub fn current_form(&mut self) -> Option<&mut Form> {
+        self.form_mut(self.step)
+    }
+
     fn form_mut(&mut self, step: Step) -> Option<&mut Form> {
         match step {
             Step::Reason => Some(&mut self.reason),

@@ -13,6 +13,7 @@
 //! [`TypedConfirmation`] before a destructive step.
 
 pub mod address;
+mod paste;
 mod render;
 mod review;
 mod schema;
@@ -22,6 +23,7 @@ mod values;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::{CursorMove, TextArea};
 
+pub use paste::Pasted;
 pub use review::{Review, TypedConfirmation, TypedOutcome};
 pub use schema::{JsonType, SchemaField, SchemaFields, intern};
 pub use spec::{Choice, FieldKind, FieldSpec};
@@ -76,6 +78,8 @@ struct Field {
     checked: Vec<String>,
     /// Errors reported from outside (a 422), until the field is edited.
     reported: Vec<String>,
+    /// Why the last key or paste was not taken whole (the field is full), until the next one.
+    note: Option<String>,
 }
 
 impl Field {
@@ -98,6 +102,7 @@ impl Field {
             touched: false,
             checked: Vec::new(),
             reported: Vec::new(),
+            note: None,
         }
     }
 
@@ -514,7 +519,13 @@ impl Form {
                 self.move_focus(true, false);
             }
             _ => {
-                if !self.busy && self.edit_focused(key) {
+                // A character into a full text field is refused (see `paste`).
+                let adds = typed_char(&key).is_some() || (multi_line && key.code == KeyCode::Enter);
+                let full = self
+                    .fields
+                    .get_mut(self.focus)
+                    .is_some_and(|f| !self.busy && f.refuses(adds));
+                if !full && !self.busy && self.edit_focused(key) {
                     if let Some(field) = self.fields.get_mut(self.focus) {
                         field.touched = true;
                         field.reported.clear();

@@ -124,6 +124,13 @@ impl Form {
             let rule = wrap(field.spec.rule, inner);
             lines.extend(rule.into_iter().map(|l| indented(l, theme.muted)));
         }
+        if let Some(note) = &field.note {
+            lines.extend(
+                wrap(note, inner)
+                    .into_iter()
+                    .map(|l| indented(l, theme.warning)),
+            );
+        }
         let errors = field.visible_errors(self.attempted);
         lines.extend(error_lines(&errors, " ", width, theme));
         lines

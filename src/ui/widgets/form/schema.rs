@@ -218,6 +218,13 @@ impl SchemaFields {
         });
         let mut spec =
             FieldSpec::new(intern(name), intern(label), kind).rule(intern(&rule.join(" · ")));
+        if let Some(max) = prop
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .and_then(|m| usize::try_from(m).ok())
+        {
+            spec = spec.max_chars(max);
+        }
         if required {
             spec = spec.required();
         }

@@ -65,6 +65,10 @@ pub struct FieldSpec {
     pub rule: &'static str,
     /// Marked with `*`; the rules, not the form, refuse it when empty.
     pub required: bool,
+    /// The most characters a text field keeps, typed or pasted, when its rule says so (a
+    /// schema's `maxLength`); `None` takes the service's bound for the wire name (see
+    /// [`crate::rules::max_chars`]).
+    pub max_chars: Option<usize>,
 }
 
 impl FieldSpec {
@@ -76,6 +80,7 @@ impl FieldSpec {
             kind,
             rule: "",
             required: false,
+            max_chars: None,
         }
     }
 
@@ -83,6 +88,22 @@ impl FieldSpec {
     pub fn rule(mut self, rule: &'static str) -> Self {
         self.rule = rule;
         self
+    }
+
+    /// The same field, keeping at most `max` characters.
+    pub fn max_chars(mut self, max: usize) -> Self {
+        self.max_chars = Some(max);
+        self
+    }
+
+    /// The most characters the field keeps: its own bound, else the service's bound for its
+    /// wire name (the last part of a nested one: `transaction_items.0.description` keeps what
+    /// a `description` does).
+    pub fn keeps_at_most(&self) -> usize {
+        self.max_chars.unwrap_or_else(|| {
+            let last = self.name.rsplit('.').next().unwrap_or(self.name);
+            crate::rules::max_chars(last)
+        })
     }
 
     /// The same field, marked required.
