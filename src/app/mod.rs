@@ -425,7 +425,7 @@ where
 /// [`Signal::Continue`] takes the terminal again and redraws.
 pub async fn run_with_signals<B, E, S>(
     terminal: &mut Terminal<B>,
-    mut events: E,
+    events: E,
     mut signals: S,
     shell: &mut Shell,
     client: Client,
@@ -452,6 +452,8 @@ where
         import: None,
         imports: import_sender,
     };
+    // Fused: the end of the events, met inside a batch, is met again by the loop.
+    let mut events = events.fuse();
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
 
