@@ -354,7 +354,7 @@ async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
     d.type_text(&"9".repeat(10_000));
     // Typed one key at a time, with a check and a draw after each: a while in a debug build.
     d.wait_until("the 10,000 characters", Duration::from_mins(5), |s| {
-        s.contains("Sales tax ID must be at most 255 characters; this one has 10000")
+        s.contains("Sales tax ID keeps at most 255 characters")
     })
     .await;
     d.key(KeyCode::Tab);
@@ -388,7 +388,7 @@ async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
     d.clear_line();
     d.type_text("ada@example.com");
     tab(&d, 3);
-    d.wait_for("Sales tax ID must be at most 255 characters; this one has 10000")
+    d.wait_for("Sales tax ID keeps at most 255 characters")
         .await;
     d.clear_line();
     d.type_text("TX-123456");
