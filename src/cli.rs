@@ -168,6 +168,25 @@ pub enum Command {
     /// with another non-zero code. A list that cannot be read is reported and tried again at the
     /// next period.
     Watch(WatchArgs),
+    /// Print the completion script for a shell, generated from this command line.
+    ///
+    /// bash: `taxdash completions bash > ~/.local/share/bash-completion/completions/taxdash`;
+    /// zsh: `taxdash completions zsh > ~/.zfunc/_taxdash` (with `fpath+=~/.zfunc` before
+    /// `compinit`); fish: `taxdash completions fish > ~/.config/fish/completions/taxdash.fish`.
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), generated from this command line.
+    ///
+    /// `taxdash man > ~/.local/share/man/man1/taxdash.1`, then `man taxdash`; `--dir` writes a
+    /// page for every subcommand as well (`man taxdash-export`).
+    Man {
+        /// Write taxdash.1 and one page per subcommand into DIR instead of printing.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -244,9 +263,10 @@ pub enum CheckCommand {
     /// covered when one was in force on the day (started, not ended, not deactivated) for the
     /// sale's jurisdiction or its whole country; otherwise listed with the reason.
     Exemptions {
-        /// The first day of the sales checked.
+        /// The first day of the sales checked (default: 12 months before the last day, as
+        /// `:check exemptions` in the dashboard).
         #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
-        from: NaiveDate,
+        from: Option<NaiveDate>,
         /// The last day (default: today).
         #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
         to: Option<NaiveDate>,
@@ -460,6 +480,8 @@ impl Command {
             Command::Snapshot(_) => "snapshot",
             Command::Diff(_) => "diff",
             Command::Watch(_) => "watch",
+            Command::Completions { .. } => "completions",
+            Command::Man { .. } => "man",
         }
     }
 

@@ -118,6 +118,8 @@ fn main() -> ExitCode {
             cli.history.as_deref(),
             &mut stdout,
         )),
+        Some(Command::Completions { shell }) => commands::manual::completions(shell, &mut stdout),
+        Some(Command::Man { ref dir }) => commands::manual::man(dir.as_deref(), &mut stdout),
         None => match runtime.block_on(dashboard(cli)) {
             Ok(Ended::Signal(signal)) => Err(Failure {
                 message: signal.outcome(),

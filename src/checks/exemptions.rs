@@ -10,7 +10,7 @@
 //! the sale, or started N days after it (the nearest); one in force for another jurisdiction;
 //! none at all.
 
-use chrono::NaiveDate;
+use chrono::{Months, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -137,6 +137,12 @@ fn where_of(e: &Exemption) -> String {
         (Some(c), None) => c.to_owned(),
         (None, None) => "anywhere".to_owned(),
     }
+}
+
+/// The first day checked when none is given: 12 months before the last day checked, in the
+/// dashboard's `:check exemptions` and the command line's `check exemptions` alike.
+pub fn default_from(to: NaiveDate) -> NaiveDate {
+    to.checked_sub_months(Months::new(12)).unwrap_or(to)
 }
 
 /// Checks exempt sale `t` against `exemptions` (its customer's, or all of them: others are

@@ -78,10 +78,15 @@ pub async fn check(
     let today = crate::clock::today();
     // The range first: an empty one is refused before anything is read.
     match command {
-        CheckCommand::Exemptions { from, to, .. } => match to {
+        CheckCommand::Exemptions {
+            from: Some(from),
+            to,
+            ..
+        } => match to {
             Some(to) => super::day_range(("--from", "--to"), *from, *to)?,
             None => super::day_range(("--from", "today"), *from, today)?,
         },
+        CheckCommand::Exemptions { from: None, .. } => {}
         CheckCommand::Filings { from, to, .. } => {
             if let (Some(from), Some(to)) = (from, to) {
                 super::day_range(("--from", "--to"), *from, *to)?;
@@ -94,6 +99,7 @@ pub async fn check(
     let result = match command {
         CheckCommand::Exemptions { from, to, format } => {
             let to = to.unwrap_or(today);
+            let from = &from.unwrap_or_else(|| checks::exemptions::default_from(to));
             match checks::read_exemption_findings(client, *from, to, &mut bar).await {
                 Ok((checked, found)) => {
                     drop(bar);

@@ -1,5 +1,6 @@
 //! The subcommands other than the dashboard: `login`, `logout`, `profiles`, `export`,
-//! `import`, `audit`, `snapshot`, `diff`, `watch`, `check` and `nexus forecast`.
+//! `import`, `audit`, `snapshot`, `diff`, `watch`, `check`, `nexus forecast`, and
+//! `completions` and `man`.
 //!
 //! Each one is an async function over a [`Context`], which carries everything it reads from the
 //! machine (the config file's path, the environment, the key store), so tests give it a
@@ -10,6 +11,7 @@ pub mod check;
 pub mod export;
 pub mod import;
 pub mod login;
+pub mod manual;
 pub mod snapshot;
 
 use std::fmt;

@@ -345,3 +345,30 @@ async fn every_range_option_refuses_an_empty_range_the_same_way() {
         assert!(said.ends_with(&expected), "{args:?}: {said}");
     }
 }
+
+#[tokio::test]
+async fn the_exemption_check_without_from_reads_the_last_12_months_as_the_dashboard_does() {
+    let out = demo(empty_config(), &["check", "exemptions"]).await;
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}{}",
+        stdout,
+        text(&out.stderr)
+    );
+    let from = DEMO_ANCHOR
+        .checked_sub_months(chrono::Months::new(12))
+        .expect("a day a year back");
+    let range = format!(
+        "from {} to {} checked",
+        format::date(from),
+        format::date(DEMO_ANCHOR)
+    );
+    assert!(stdout.contains(&range), "{range:?} in {stdout}");
+    // The same findings as the range written out.
+    let from = from.to_string();
+    let explicit = demo(empty_config(), &["check", "exemptions", "--from", &from]).await;
+    assert_eq!(text(&explicit.stdout), stdout);
+    assert_eq!(explicit.status.code(), Some(3));
+}

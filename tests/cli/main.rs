@@ -11,6 +11,7 @@ mod export_filters;
 mod hostile;
 mod import;
 mod login;
+mod manual;
 mod offline;
 mod snapshot;
 mod startup;

@@ -2,7 +2,7 @@
 //! their day, one line each (date, external id, customer, jurisdiction, why). `Enter` opens the
 //! sale, the customer key its customer; `Esc` goes back to the list.
 
-use chrono::{Months, NaiveDate};
+use chrono::NaiveDate;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
@@ -19,10 +19,7 @@ pub fn range(args: &[&str], today: NaiveDate) -> Result<(NaiveDate, NaiveDate), 
             .map_err(|_| format!("\"{s}\" is not a date: YYYY-MM-DD, such as 2026-01-31"))
     };
     let (from, to) = match args {
-        [] => (
-            today.checked_sub_months(Months::new(12)).unwrap_or(today),
-            today,
-        ),
+        [] => (crate::checks::exemptions::default_from(today), today),
         [from] => (day(from)?, today),
         [from, to] => (day(from)?, day(to)?),
         _ => return Err("Usage: :check exemptions [FROM [TO]]".to_owned()),
