@@ -182,6 +182,19 @@ pub async fn prepare(
             panes::Settings::default(),
         )
     } else if options.demo {
+        // The views and columns chosen on the demo data outlive the session in a file of
+        // their own; the config file stays untouched. A file that does not parse is left
+        // alone, and the views last until exit.
+        if let Ok(path) = Config::demo_path() {
+            match Config::load(&path) {
+                Ok(saved) => {
+                    views.clone_from(&saved.views);
+                    columns.clone_from(&saved.columns);
+                    config_path = Some(path);
+                }
+                Err(e) => tracing::warn!("the demo's saved views are not read: {e}"),
+            }
+        }
         let (sandbox, config) = start_demo(options.api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),

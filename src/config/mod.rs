@@ -54,6 +54,9 @@ pub const ENV_CONFIG: &str = "TAXDASH_CONFIG";
 /// File name of the config file inside the platform config directory.
 pub const CONFIG_FILE_NAME: &str = "config.toml";
 
+/// The file `--demo` keeps its saved views and columns in, in the platform data directory.
+pub const DEMO_CONFIG_FILE_NAME: &str = "demo-config.toml";
+
 /// Longest profile name accepted.
 const MAX_PROFILE_NAME_LEN: usize = 64;
 
@@ -561,6 +564,14 @@ impl Config {
         }
         directories::ProjectDirs::from("", "", "taxdash")
             .map(|dirs| dirs.config_dir().join(CONFIG_FILE_NAME))
+            .ok_or(ConfigError::NoConfigDir)
+    }
+
+    /// Where `--demo` keeps the views and columns chosen on the demo data: `demo-config.toml` in
+    /// the platform data directory, apart from the config file, which the demo never touches.
+    pub fn demo_path() -> Result<PathBuf, ConfigError> {
+        directories::ProjectDirs::from("", "", "taxdash")
+            .map(|dirs| dirs.data_local_dir().join(DEMO_CONFIG_FILE_NAME))
             .ok_or(ConfigError::NoConfigDir)
     }
 

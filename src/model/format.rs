@@ -241,6 +241,16 @@ pub const ASCENDING: &str = "▲";
 /// The mark of a descending sort.
 pub const DESCENDING: &str = "▼";
 
+/// A service code in words, as one label everywhere: `WAREHOUSE_AND_INVENTORY_PRESENCE` →
+/// `Warehouse and inventory presence`.
+pub fn code_words(code: &str) -> String {
+    let lower = code.replace('_', " ").to_lowercase();
+    let mut chars = lower.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// A column's title as a word in a sentence: `Customer name` → `customer name`; a title in
 /// capitals (`ID`, `VAT`) keeps them.
 pub fn label(title: &str) -> String {

@@ -38,6 +38,14 @@ open_enum! {
     }
 }
 
+impl PhysicalNexusCategory {
+    /// The category's one label, in the list, the detail, the form and every message:
+    /// `Warehouse and inventory presence` (a category taxdash does not know reads the same way).
+    pub fn label(&self) -> String {
+        super::format::code_words(self.as_str())
+    }
+}
+
 open_enum! {
     /// Where a physical nexus record came from (`USER`, or an integration partner).
     pub enum PhysicalNexusSource { User = "USER" }

@@ -33,6 +33,7 @@ mod estimate;
 mod exemption;
 mod limits;
 mod nexus;
+mod patterns;
 mod product;
 mod registration;
 mod registration_create;
@@ -61,6 +62,7 @@ pub use nexus::{
     NexusRoute, apply_physical_nexus, effective_nexus_status, nexus_status, physical_nexus_create,
     physical_nexus_since, physical_nexus_update,
 };
+pub use patterns::pattern_in_words;
 pub use product::{pairs as product_pair, product_create, product_update};
 pub use registration::deregistration;
 pub use registration_create::{

@@ -71,8 +71,8 @@ fn compiled(schema: &Value) -> Option<Arc<jsonschema::Validator>> {
 
 /// Every way `fields` breaks `schema`, as field errors under `loc` (the path of the object that
 /// holds the fields, `["body", "jurisdiction_specific_fields"]`). Each error's `loc` names the
-/// field (a missing required property is named itself, not its parent) and its message names the
-/// rule. A schema the validator cannot compile is logged and checks nothing.
+/// field (a missing required property is named itself, not its parent) and its message says the
+/// rule in words (`must be 1 to 5 digits`), its `ctx` the schema's keyword and pattern. A schema the validator cannot compile is logged and checks nothing.
 pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<FieldError> {
     let Some(validator) = compiled(schema) else {
         return Vec::new();
@@ -97,12 +97,16 @@ pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<Fie
                 }
                 other => (
                     kind_of(&keyword),
-                    format!("Value error, {} ({keyword})", rule_in_words(other)),
+                    format!("Value error, {}", rule_in_words(other)),
                 ),
             };
             // The value is not echoed: a schema's field may hold a secret.
             let input = Value::Null;
-            FieldError::new(kind, at, msg, input).with_ctx(json!({ "rule": keyword }))
+            let mut ctx = json!({ "rule": keyword });
+            if let Kind::Pattern { pattern } = error.kind() {
+                ctx["pattern"] = json!(pattern);
+            }
+            FieldError::new(kind, at, msg, input).with_ctx(ctx)
         })
         .collect()
 }
@@ -110,7 +114,10 @@ pub fn schema_errors(schema: &Value, fields: &Value, loc: &[LocPart]) -> Vec<Fie
 /// What a schema rule asks, without the value that broke it.
 fn rule_in_words(kind: &Kind) -> String {
     match kind {
-        Kind::Pattern { pattern } => format!("must match the pattern {pattern}"),
+        Kind::Pattern { pattern } => super::pattern_in_words(pattern).map_or_else(
+            || format!("must match the pattern {pattern}"),
+            |words| format!("must be {words}"),
+        ),
         Kind::MinLength { limit } => format!("must have at least {limit} characters"),
         Kind::MaxLength { limit } => format!("must have at most {limit} characters"),
         Kind::Enum { options } => format!("must be one of {options}"),
@@ -309,7 +316,13 @@ mod tests {
             .find(|e| e.field_path().ends_with("webfile_number"))
             .unwrap();
         assert_eq!(pattern.kind, "string_pattern_mismatch");
-        assert!(pattern.msg.contains("(pattern)"), "{}", pattern.msg);
+        assert_eq!(
+            pattern.msg,
+            "Value error, must be 2 capital letters, then 6 digits"
+        );
+        let ctx = pattern.ctx.as_ref().expect("the rule in ctx");
+        assert_eq!(ctx["rule"], "pattern");
+        assert_eq!(ctx["pattern"], "^[A-Z]{2}[0-9]{6}$");
     }
 
     #[test]

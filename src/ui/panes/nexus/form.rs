@@ -67,11 +67,9 @@ pub fn category_choices(categories: &[PhysicalNexusCategoryInfo]) -> Vec<Choice>
     categories
         .iter()
         .map(|c| {
-            let title = if c.title.is_empty() {
-                c.name.as_str().to_owned()
-            } else {
-                c.title.clone()
-            };
+            // One label per category everywhere: the list's and the detail's, not the
+            // jurisdiction's own title.
+            let title = c.name.label();
             let label = if c.is_category_assigned {
                 format!("{title} (assigned)")
             } else {
@@ -109,7 +107,7 @@ impl NexusForm {
     /// A form holding `record`'s values; its category is the only choice until the
     /// jurisdiction's categories arrive.
     pub fn edit(record: &PhysicalNexus, words: String) -> Self {
-        let current = Choice::new(record.category.as_str(), record.category.as_str(), "");
+        let current = Choice::new(record.category.as_str(), record.category.label(), "");
         let text = |v: &Option<String>| v.clone().unwrap_or_default();
         let form = Form::new(period_and_place(vec![current]))
             .with_validator(check_update)
@@ -192,7 +190,8 @@ mod tests {
             choices[0].explanation,
             "Goods stored in the state. Example: A pallet in a 3PL warehouse."
         );
-        assert_eq!(choices[1].label, "SERVERS_DATA_CENTERS");
+        // The one label of a category, whatever the jurisdiction's own title.
+        assert_eq!(choices[1].label, "Servers data centers");
     }
 
     #[test]

@@ -40,17 +40,7 @@ fn jurisdiction_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
 }
 
 fn category_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
-    Line::from(category_words(p.category.as_str()))
-}
-
-/// A category code as words: `DELIVERY_BY_COMMON_CARRIER` → `Delivery by common carrier`. The
-/// service's own titles come per jurisdiction; the form shows those.
-pub(super) fn category_words(code: &str) -> String {
-    let lower = code.replace('_', " ").to_lowercase();
-    let mut chars = lower.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
+    Line::from(p.category.label())
 }
 
 fn start_cell<'r>(p: &'r PhysicalNexus, _: &Theme) -> Line<'r> {
@@ -120,7 +110,7 @@ fn record_detail<'t>(p: &PhysicalNexus, theme: &'t Theme) -> Detail<'t> {
     let section = Section::new("Physical nexus")
         .row("Id", p.id.clone())
         .row("Jurisdiction", jurisdiction(p))
-        .row("Category", category_words(p.category.as_str()))
+        .row("Category", p.category.label())
         .row("Start date", text::date(p.start_date))
         .row("End date", p.end_date.map_or_else(dash, text::date))
         .row("Street", p.street_1.clone().unwrap_or_else(dash))
@@ -140,11 +130,7 @@ pub fn record_in_words(p: &PhysicalNexus) -> String {
         .as_deref()
         .filter(|c| !c.trim().is_empty())
         .map_or_else(String::new, |c| format!(", {c}"));
-    format!(
-        "{} in {}{city}",
-        category_words(p.category.as_str()),
-        jurisdiction(p)
-    )
+    format!("{} in {}{city}", p.category.label(), jurisdiction(p))
 }
 
 /// The detail of one record.
@@ -153,7 +139,7 @@ pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 /// How a record reads in the detail.
 static RECORD: RecordView<PhysicalNexus> = RecordView {
     id: |p| &p.id,
-    title: |p| format!("physical: {} in {}", p.category, jurisdiction(p)),
+    title: |p| format!("physical: {} in {}", p.category.label(), jurisdiction(p)),
     build: record_detail,
 };
 
@@ -299,7 +285,7 @@ impl Physical {
             format!(
                 "Delete physical nexus {} ({} in {})?",
                 record.id,
-                record.category,
+                record.category.label(),
                 jurisdiction(&record)
             ),
             false,
@@ -565,13 +551,23 @@ mod tests {
     }
 
     #[test]
-    fn category_codes_read_as_words() {
+    fn a_category_has_one_label_in_the_list_the_form_and_the_delete_question() {
+        use crate::model::{PhysicalNexusCategory as C, PhysicalNexusCategoryInfo};
         assert_eq!(
-            category_words("DELIVERY_BY_COMMON_CARRIER"),
-            "Delivery by common carrier"
+            C::WarehouseAndInventoryPresence.label(),
+            "Warehouse and inventory presence"
         );
-        assert_eq!(category_words("INVENTORY"), "Inventory");
-        assert_eq!(category_words(""), "");
+        assert_eq!(C::parse("SOMETHING_NEW").label(), "Something new");
+        assert_eq!(C::parse("").label(), "");
+        let info = PhysicalNexusCategoryInfo {
+            name: C::WarehouseAndInventoryPresence,
+            title: "Warehouse or inventory".into(),
+            description: String::new(),
+            example: String::new(),
+            is_category_assigned: false,
+        };
+        let choices = super::super::form::category_choices(&[info]);
+        assert_eq!(choices[0].label, "Warehouse and inventory presence");
     }
 
     #[test]

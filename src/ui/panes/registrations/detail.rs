@@ -325,7 +325,7 @@ fn jurisdiction_section(r: &Registration, extras: &Extras, theme: &Theme) -> Sec
                 .unwrap_or_default();
             if let Some(properties) = schema["properties"].as_object() {
                 for (name, property) in properties {
-                    let title = property["title"].as_str().unwrap_or(name).to_owned();
+                    let title = crate::ui::widgets::form::field_label(schema, name);
                     let secret = property.as_object().map_or_else(
                         || crate::model::secrets::is_secret(name),
                         |p| crate::model::secrets::is_secret_property(name, p),

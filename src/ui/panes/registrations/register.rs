@@ -509,7 +509,11 @@ impl RegisterFlow {
                                 }
                             }
                         }
-                        self.review = Some(Review::new(&shown));
+                        let labels = self
+                            .form
+                            .iter()
+                            .flat_map(|form| form.specs().map(|f| (f.name, f.label)));
+                        self.review = Some(Review::new(&shown).labelled(labels));
                         self.step = Step::Review;
                         RegisterEvent::None
                     }
@@ -758,7 +762,7 @@ mod tests {
         let mut flow = opened("CA");
         let text = drawn(&mut flow);
         assert!(
-            text.contains("Cdtfa third party access security code"),
+            text.contains("CDTFA third party access security code"),
             "{text}"
         );
         insta::assert_snapshot!("register_form_california", text);
@@ -826,7 +830,7 @@ mod tests {
             .draw(|f| flow.render(f.area(), f.buffer_mut(), &theme))
             .unwrap();
         let text = all_text(terminal.backend().buffer());
-        assert!(text.contains("third_party_password"), "{text}");
+        assert!(text.contains("Third party password:"), "{text}");
         assert!(
             !text.contains("hunter22") && !text.contains("4321"),
             "{text}"

@@ -25,7 +25,7 @@ use ratatui_textarea::{CursorMove, TextArea};
 
 pub use paste::Pasted;
 pub use review::{Review, TypedConfirmation, TypedOutcome};
-pub use schema::{JsonType, SchemaField, SchemaFields, intern};
+pub use schema::{JsonType, SchemaField, SchemaFields, field_label, intern};
 pub use spec::{Choice, FieldKind, FieldSpec};
 pub use values::{FieldValue, FormValues, body_rule};
 

@@ -32,6 +32,20 @@ impl Review {
         Review { rows, scroll: 0 }
     }
 
+    /// The review with each field named as its form labels it (`Webfile number`, not
+    /// `jurisdiction_specific_fields.webfile_number`): `labels` pairs a dotted wire name with
+    /// its label; a field it does not name keeps its wire name.
+    #[must_use]
+    pub fn labelled<'a>(mut self, labels: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let labels: Vec<(&str, &str)> = labels.into_iter().collect();
+        for (name, _) in &mut self.rows {
+            if let Some((_, label)) = labels.iter().find(|(wire, _)| wire == name) {
+                *name = (*label).to_owned();
+            }
+        }
+        self
+    }
+
     /// The `(field, value)` rows, in the body's order.
     pub fn rows(&self) -> &[(String, String)] {
         &self.rows
@@ -242,6 +256,16 @@ mod tests {
     fn review_draws_aligned_columns() {
         let theme = Theme::default();
         let mut review = Review::new(&json!({"closure_date": "2026-06-30", "reason": "X"}));
+        let labelled = review
+            .clone()
+            .labelled([("closure_date", "Closure date"), ("other", "Other")]);
+        assert_eq!(
+            labelled.rows(),
+            [
+                ("Closure date".to_owned(), "2026-06-30".to_owned()),
+                ("reason".to_owned(), "X".to_owned())
+            ]
+        );
         let mut buf = blank(40, 3);
         review.render(buf.area, &mut buf, &theme);
         assert_eq!(

@@ -260,11 +260,21 @@ fn conditional_requirements(obj: &Map<String, Value>) -> Vec<(String, String)> {
                 let value = v
                     .get("const")
                     .or_else(|| v.get("enum").and_then(|e| e.get(0)))?;
+                let value = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                let prop = obj
+                    .get("properties")
+                    .and_then(|p| p.get(k))
+                    .and_then(Value::as_object);
+                let label = prop.map_or_else(|| label_of(k, &Map::new()), |p| label_of(k, p));
+                let value = prop
+                    .and_then(|p| choices_of(p, true))
+                    .and_then(|c| c.into_iter().find(|c| c.value == value))
+                    .map_or(value, |c| c.label);
                 Some(format!(
-                    "{k} is {}",
-                    value
-                        .as_str()
-                        .map_or_else(|| value.to_string(), str::to_owned)
+                    "{} is {value}",
+                    crate::model::format::label(&label)
                 ))
             })
             .collect();
@@ -334,7 +344,7 @@ fn constraints(prop: &Map<String, Value>, json: JsonType) -> Vec<String> {
         _ => {}
     }
     if let Some(p) = prop.get("pattern").and_then(Value::as_str) {
-        out.push(format!("pattern {p}"));
+        out.push(crate::rules::pattern_in_words(p).unwrap_or_else(|| format!("in the form {p}")));
     }
     match prop.get("format").and_then(Value::as_str) {
         Some("date") => out.push("YYYY-MM-DD".into()),
@@ -353,17 +363,50 @@ fn constraints(prop: &Map<String, Value>, json: JsonType) -> Vec<String> {
     out
 }
 
+/// Words of a property name that are written in capitals: `sltr_elected` → `SLTR elected`.
+const ACRONYMS: &[&str] = &[
+    "cdtfa", "ein", "fein", "id", "mfa", "pin", "sltr", "ssn", "ubi", "url", "vat",
+];
+
 /// The schema's `title`, or the property's name in words (`texas_taxpayer_number` → `Texas
-/// taxpayer number`).
-fn label_of(key: &str, prop: &Map<String, Value>) -> String {
+/// taxpayer number`, `sltr_elected` → `SLTR elected`).
+pub fn label_of(key: &str, prop: &Map<String, Value>) -> String {
     if let Some(t) = prop.get("title").and_then(Value::as_str) {
         return t.to_owned();
     }
-    let words = key.replace('_', " ");
+    let words: Vec<String> = key
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            if ACRONYMS.contains(&w) {
+                w.to_uppercase()
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect();
+    let words = words.join(" ");
     let mut chars = words.chars();
     chars.next().map_or_else(String::new, |c| {
         c.to_uppercase().collect::<String>() + chars.as_str()
     })
+}
+
+/// The label of the field `path` (`texas_taxpayer_number`, or `owner.name` in a nested object)
+/// of a jurisdiction's schema, as its form shows it: for the review of what will be sent and the
+/// registration's detail.
+pub fn field_label(schema: &Value, path: &str) -> String {
+    let mut labels = Vec::new();
+    let mut at = schema;
+    for key in path.split('.') {
+        let prop = at
+            .get("properties")
+            .and_then(|p| p.get(key))
+            .and_then(Value::as_object);
+        labels.push(prop.map_or_else(|| label_of(key, &Map::new()), |p| label_of(key, p)));
+        at = prop.map_or(&Value::Null, |_| &at["properties"][key]);
+    }
+    labels.join(" › ")
 }
 
 /// A `'static` copy of `s`, made once per distinct text: field descriptors name their field and
@@ -426,7 +469,10 @@ mod tests {
         assert_eq!(webfile.spec.kind, FieldKind::Text);
         assert_eq!(webfile.spec.label, "Webfile number");
         assert!(
-            webfile.spec.rule.contains("pattern ^[A-Z]{2}[0-9]{6}$"),
+            webfile
+                .spec
+                .rule
+                .contains("2 capital letters, then 6 digits"),
             "{}",
             webfile.spec.rule
         );
@@ -442,7 +488,7 @@ mod tests {
             location
                 .spec
                 .rule
-                .contains("required when registration_type is SALES_TAX"),
+                .contains("required when registration type is SALES_TAX"),
             "{}",
             location.spec.rule
         );
@@ -514,11 +560,28 @@ mod tests {
             field(&fields, "f.share")
                 .spec
                 .rule
-                .contains("required when kind is CORP")
+                .contains("required when kind is Corporation"),
+            "{}",
+            field(&fields, "f.share").spec.rule
         );
         let mut ignored: Vec<&str> = fields.ignored.iter().map(|(_, k)| k.as_str()).collect();
         ignored.sort_unstable();
         assert_eq!(ignored, ["deprecatedHint", "unevaluatedSomething"]);
+    }
+
+    #[test]
+    fn a_fields_label_is_the_same_in_the_form_the_review_and_the_detail() {
+        let texas = jurisdiction_form("US", "TX").jurisdiction_fields_json_schema;
+        let fields = SchemaFields::generate(&texas, "j");
+        for key in ["sltr_elected", "texas_taxpayer_number", "webfile_number"] {
+            assert_eq!(
+                field_label(&texas, key),
+                field(&fields, &format!("j.{key}")).spec.label
+            );
+        }
+        assert_eq!(field_label(&texas, "sltr_elected"), "SLTR elected");
+        assert_eq!(field_label(&edge(), "owner.name"), "Owner › Name");
+        assert_eq!(field_label(&edge(), "not_in_schema"), "Not in schema");
     }
 
     #[test]
