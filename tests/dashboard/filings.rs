@@ -357,3 +357,46 @@ async fn the_overdue_filter_shows_the_filings_past_due_and_not_filed() {
     }
     d.quit().await;
 }
+
+#[tokio::test]
+async fn approving_a_past_due_return_says_it_is_filed_late_not_when_due() {
+    let d = Dashboard::start_tenanted(Options::default()).await;
+    let all = open_list(&d).await;
+    let today = Options::default().today;
+    let at = all
+        .iter()
+        .position(|f| {
+            f.status == Some(FilingStatus::Unfiled) && f.due_date.is_some_and(|due| due < today)
+        })
+        .expect("an overdue return in the demo");
+    go_to_row(&d, at).await;
+    d.char('A');
+    let question = d.wait_for("Approve 1 filing for filing?").await;
+    let due = taxdash::model::format::date(all[at].due_date.unwrap());
+    assert!(question.contains(&due), "the due date is said: {question}");
+    assert!(question.contains("late."), "{question}");
+    assert!(!question.contains("when due"), "{question}");
+    d.key(KeyCode::Esc);
+    d.wait_until("the question closed", Duration::from_secs(10), |s| {
+        !s.contains("Bulk approve")
+    })
+    .await;
+
+    // A return not due yet keeps the plain sentence.
+    let later = all
+        .iter()
+        .position(|f| {
+            f.status == Some(FilingStatus::Unfiled) && f.due_date.is_some_and(|due| due >= today)
+        })
+        .expect("a return not due yet");
+    for _ in 0..at {
+        d.char('k');
+    }
+    d.wait_for("row 1 of").await;
+    go_to_row(&d, later).await;
+    d.char('A');
+    let question = d.wait_for("Approve 1 filing for filing?").await;
+    // (The sentence wraps in the dialog.)
+    assert!(question.contains("when due."), "{question}");
+    assert!(!question.contains("late."), "{question}");
+}

@@ -193,8 +193,25 @@ impl Filings {
             ctx.notify(Level::Info, format!("No filing to {} here.", action.verb()));
             return;
         }
+        let past_due = Self::past_due(parts, &ids);
+        let approved_then = match (past_due.len(), past_due.iter().min()) {
+            (0, _) | (_, None) => "Approved filings are filed when due.".to_owned(),
+            (n, Some(first)) if n == ids.len() => format!(
+                "{} past due (the first on {}): approved, {} filed at once, late.",
+                if n == 1 { "It is" } else { "They are" },
+                crate::model::format::date(*first),
+                if n == 1 { "it is" } else { "they are" },
+            ),
+            (n, Some(first)) => format!(
+                "Approved filings are filed when due; {n} of these {} past due (the first on \
+                 {}) and {} filed at once, late.",
+                if n == 1 { "is" } else { "are" },
+                crate::model::format::date(*first),
+                if n == 1 { "is" } else { "are" },
+            ),
+        };
         let (what, then) = match action {
-            Bulk::Approve => (" for filing", "Approved filings are filed when due."),
+            Bulk::Approve => (" for filing", approved_then.as_str()),
             Bulk::Pause => ("", "Paused filings are not filed until resumed."),
         };
         let verb = action.verb();
@@ -209,6 +226,31 @@ impl Filings {
             action,
             ids,
         });
+    }
+
+    /// The due dates already past of the returns `ids` still to be filed, from the detail
+    /// open or the rows read.
+    fn past_due(parts: &Parts<Self>, ids: &[String]) -> Vec<chrono::NaiveDate> {
+        let today = crate::clock::today();
+        let filing = |id: &String| -> Option<&Filing> {
+            match parts.screen.detail() {
+                Some(d) if &d.record.id == id => Some(&d.record),
+                _ => {
+                    let table = parts.list.table();
+                    let at = table.position(|r| &r.row.id == id)?;
+                    table.row(at).map(|r| &r.row)
+                }
+            }
+        };
+        ids.iter()
+            .filter_map(filing)
+            .filter(|f| {
+                f.status
+                    .as_ref()
+                    .is_some_and(|s| FilingStatus::TO_FILE.contains(s))
+            })
+            .filter_map(|f| f.due_date.filter(|due| *due < today))
+            .collect()
     }
 
     /// `b`: the back-filing options.
