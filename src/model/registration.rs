@@ -49,6 +49,22 @@ open_enum! {
     }
 }
 
+impl FilingFrequency {
+    /// The length of one return's period in months (a semi-monthly return covers half of
+    /// one); `None` when no returns are scheduled or the frequency is unknown here.
+    pub fn months(&self) -> Option<u32> {
+        match self {
+            Self::Monthly | Self::SemiMonthly => Some(1),
+            Self::BiMonthly => Some(2),
+            Self::Quarterly | Self::QuarterlyPrepayment => Some(3),
+            Self::FourMonthly => Some(4),
+            Self::SemiAnnually => Some(6),
+            Self::Annually | Self::AnnualFiscalYear => Some(12),
+            Self::Unknown | Self::Other(_) => None,
+        }
+    }
+}
+
 open_enum! {
     pub enum RegistrationType { EuOss = "EU_OSS", Other_ = "OTHER" }
 }

@@ -25,6 +25,7 @@
 pub mod attention;
 mod check;
 mod codes;
+mod coverage;
 mod credentials;
 mod credit;
 mod customer;
@@ -44,6 +45,7 @@ mod values;
 
 pub use check::{Check, Checked};
 pub use codes::{EU_ONE_STOP_SHOP, filing_currency, is_country_code, is_currency};
+pub use coverage::{CoverageGap, coverage_gap, first_covered, period_start};
 pub use credentials::{
     CA_CODE, CredentialsRefusal, ID_CODE, credentials_update, missing_registration_details,
 };

@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 use super::registrations::{is_established, open_on};
 use super::util::{chance, days_after, digits, letters, money, timestamp_on, ymd};
 use super::{Ctx, Section};
-use crate::model::{Filing, FilingFrequency as F, FilingStatus, Registration};
+use crate::model::{Filing, FilingStatus, Registration};
 use crate::sandbox::reference;
 
 /// How many past periods get a filing.
@@ -76,7 +76,7 @@ pub fn generate(ctx: &Ctx, registrations: &[Registration]) -> Vec<Filing> {
 fn plan<'a>(ctx: &Ctx, registrations: &'a [Registration]) -> Vec<Planned<'a>> {
     let mut planned = Vec::new();
     for registration in registrations.iter().filter(|r| is_established(&r.status)) {
-        let Some(months) = period_months(&registration.filing_frequency) else {
+        let Some(months) = registration.filing_frequency.months() else {
             continue;
         };
         let fiscal_end = registration.period_end_month.map(u32::from);
@@ -153,19 +153,6 @@ fn place_attention(today: NaiveDate, planned: &mut [Planned]) {
             };
             p.due = days_after(today, offsets[have]);
         }
-    }
-}
-
-/// Length of a period in months; `None` when no returns are scheduled.
-fn period_months(frequency: &F) -> Option<u32> {
-    match frequency {
-        F::Monthly | F::SemiMonthly => Some(1),
-        F::BiMonthly => Some(2),
-        F::Quarterly | F::QuarterlyPrepayment => Some(3),
-        F::FourMonthly => Some(4),
-        F::SemiAnnually => Some(6),
-        F::Annually | F::AnnualFiscalYear => Some(12),
-        F::Unknown | F::Other(_) => None,
     }
 }
 
