@@ -120,11 +120,12 @@ pub fn columns() -> Vec<Column<Transaction>> {
             .priority(priority::ID),
         Column::new("Customer", customer_cell)
             .sort_key("customer_name")
-            .width(ColumnWidth::between(10, 28, 2))
+            .width(ColumnWidth::between(16, 28, 2))
             .priority(priority::NAME),
         Column::new("Type", type_cell)
             .width(ColumnWidth::between(4, 19, 1))
-            .priority(priority::DETAIL),
+            .priority(priority::DETAIL)
+            .whole(),
         Column::new("Status", status_cell)
             .sort_key("status")
             .width(ColumnWidth::between(6, 18, 1))
@@ -132,7 +133,8 @@ pub fn columns() -> Vec<Column<Transaction>> {
             .keep(),
         Column::new("Processing", processing_cell)
             .width(ColumnWidth::between(6, 23, 1))
-            .priority(priority::DEFAULT),
+            .priority(priority::DEFAULT)
+            .whole(),
         Column::new("Region", region_cell)
             .sort_key("state")
             .width(ColumnWidth::fixed(8))

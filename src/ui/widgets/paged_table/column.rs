@@ -85,6 +85,10 @@ pub struct Column<R> {
     /// before any other column gets room, and is hidden only after every column that is not
     /// kept.
     pub keep: bool,
+    /// Shown whole or not at all (a code such as `PARTIAL_CREDIT_NOTE`, which cut to `PAR…`
+    /// reads as its neighbour): as wide as its widest cell on screen, and hidden, by its
+    /// priority, when that does not fit. Unlike a kept column it gives way as any other.
+    pub whole: bool,
 }
 
 impl<R> Column<R> {
@@ -99,6 +103,7 @@ impl<R> Column<R> {
             cell,
             priority: DEFAULT_PRIORITY,
             keep: false,
+            whole: false,
         }
     }
 
@@ -113,6 +118,12 @@ impl<R> Column<R> {
     /// the full width of its cells first and is hidden last.
     pub const fn keep(mut self) -> Self {
         self.keep = true;
+        self
+    }
+
+    /// Marks the column as shown whole or hidden, never cut ([`Column::whole`]).
+    pub const fn whole(mut self) -> Self {
+        self.whole = true;
         self
     }
 
@@ -157,6 +168,7 @@ impl<R> fmt::Debug for Column<R> {
             .field("align", &self.align)
             .field("priority", &self.priority)
             .field("keep", &self.keep)
+            .field("whole", &self.whole)
             .finish_non_exhaustive()
     }
 }

@@ -182,8 +182,8 @@ impl<R> PagedTable<R> {
     }
 
     /// What the fitting needs of `column`: its content is the widest of its title (with the sort
-    /// arrow) and its cells among the rows `visible` (0 while none is loaded). A kept column is at
-    /// least that wide, so an amount is never cut.
+    /// arrow) and its cells among the rows `visible` (0 while none is loaded). A kept or whole
+    /// column is at least that wide, so an amount or a code is never cut.
     fn column_fit(&self, column: &Column<R>, visible: Range<u64>, theme: &Theme) -> ColumnFit {
         let mut width = column.width;
         let sorted = self
@@ -195,7 +195,7 @@ impl<R> PagedTable<R> {
             .map(|row| (column.cell)(row, theme).width())
             .max();
         let full = u16::try_from(title.max(widest.unwrap_or(0))).unwrap_or(u16::MAX);
-        if column.keep {
+        if column.keep || column.whole {
             width.min = width.min.max(full);
             if width.max > 0 {
                 width.max = width.max.max(width.min);

@@ -518,3 +518,25 @@ fn narrow_tables_hide_low_priority_columns_whole_and_say_so() {
         assert!(!lines[2].contains("12,330.0…"), "{width}: {lines:?}");
     }
 }
+
+#[test]
+fn a_whole_column_is_hidden_rather_than_cut() {
+    let mut t = wide_amounts();
+    let mut columns = prioritised();
+    columns[2] = columns[2].whole();
+    let area = Rect::new(0, 0, 40, 4);
+    let mut buf = Buffer::empty(area);
+    t.render(area, &mut buf, &Theme::default(), &columns, true);
+    let lines = buffer_lines(&buf);
+    // The status shows whole where it was cut to `REGIST…`; the id gives way for it.
+    assert!(lines[2].contains("1233  REGISTERED"), "{lines:?}");
+    assert!(!lines.join("\n").contains('…'), "{lines:?}");
+    assert!(lines[3].contains("not shown: ID"), "{lines:?}");
+    // Too narrow for it whole beside the amount, it goes too, never cut.
+    let area = Rect::new(0, 0, 20, 4);
+    let mut buf = Buffer::empty(area);
+    t.render(area, &mut buf, &Theme::default(), &columns, true);
+    let lines = buffer_lines(&buf);
+    assert!(!lines.join("\n").contains("REGIST"), "{lines:?}");
+    assert!(lines[2].contains("12,330.05 USD"), "{lines:?}");
+}
