@@ -349,9 +349,14 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
     d.char('n');
     d.wait_for("External ID").await;
 
-    // Empty: every required field says so; nothing is sent.
+    // Empty: every required field says so, and the footer says why nothing was sent and
+    // what to fix first; nothing is sent.
     submit(&d);
     let screen = d.wait_for("Field required").await;
+    assert!(
+        screen.contains("Not sent: 4 fields to fix; the first: External ID: Field required"),
+        "the footer says it: {screen}"
+    );
     assert!(
         screen.contains("new product"),
         "still on the form: {screen}"

@@ -76,6 +76,10 @@ async fn fill_texas(d: &Dashboard) {
     submit(d);
     let screen = d.wait_for("Field required").await;
     assert!(screen.contains("details"), "still on the form: {screen}");
+    assert!(
+        screen.contains("Not sent:") && screen.contains("fields to fix"),
+        "the footer says why: {screen}"
+    );
     // The frequencies offered are the jurisdiction's own; no other can be chosen.
     assert!(screen.contains("SEMI_ANNUALLY"), "{screen}");
     assert!(!screen.contains("BI_MONTHLY"), "{screen}");

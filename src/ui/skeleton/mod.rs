@@ -51,7 +51,7 @@ use crate::ui::pane::{Ctx, Level, Pane, PaneHint, Relation, SavedState};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::form::address::{AddressPanel, AddressStep};
-use crate::ui::widgets::form::{FieldValue, FormOutcome};
+use crate::ui::widgets::form::{FieldValue, Form, FormOutcome};
 
 /// A row of a pane's list.
 pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
@@ -504,7 +504,12 @@ impl<S: PaneSpec> Skeleton<S> {
             FormOutcome::AskDiscard => parts
                 .overlays
                 .push(Overlay::Discard(Confirm::discard_input())),
-            FormOutcome::None | FormOutcome::Invalid => {}
+            FormOutcome::Invalid => {
+                if let Some(refusal) = parts.screen.form().and_then(Form::refusal) {
+                    ctx.notify(Level::Error, refusal);
+                }
+            }
+            FormOutcome::None => {}
         }
     }
 

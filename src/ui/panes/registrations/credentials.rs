@@ -95,6 +95,8 @@ pub fn code_field(r: &Registration) -> Option<(&'static str, &'static str)> {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CredentialsEvent {
     None,
+    /// The rules refused a submit: say this in the footer.
+    Refused(String),
     Close,
     AskDiscard,
     /// Send this body (it passed the rules).
@@ -160,7 +162,11 @@ impl CredentialsForm {
             return CredentialsEvent::Reveal;
         }
         match self.form.handle_key(key) {
-            FormOutcome::None | FormOutcome::Invalid => CredentialsEvent::None,
+            FormOutcome::Invalid => self
+                .form
+                .refusal()
+                .map_or(CredentialsEvent::None, CredentialsEvent::Refused),
+            FormOutcome::None => CredentialsEvent::None,
             FormOutcome::Cancel => CredentialsEvent::Close,
             FormOutcome::AskDiscard => CredentialsEvent::AskDiscard,
             FormOutcome::Submit => match serde_json::from_value(self.form.to_json()) {
@@ -494,7 +500,10 @@ mod tests {
         let mut form = CredentialsForm::new(registration("ID", lacking), ApiVersion::LATEST);
         type_text(&mut form, "pine");
         let event = press(&mut form, KeyCode::Char('s'), KeyModifiers::CONTROL);
-        assert_eq!(event, CredentialsEvent::None, "nothing is sent");
+        assert!(
+            matches!(&event, CredentialsEvent::Refused(why) if why.starts_with("Not sent: ")),
+            "nothing is sent, and the footer says why: {event:?}"
+        );
         assert!(screen(&mut form).contains("has no sales tax id on file"));
 
         let before_codes = ApiVersion::DEREGISTER_BODY_REQUIRED;
@@ -504,7 +513,10 @@ mod tests {
             "no code field before the release that has codes"
         );
         let event = press(&mut form, KeyCode::Char('s'), KeyModifiers::CONTROL);
-        assert_eq!(event, CredentialsEvent::None, "an empty form sends nothing");
+        assert!(
+            matches!(event, CredentialsEvent::None | CredentialsEvent::Refused(_)),
+            "an empty form sends nothing: {event:?}"
+        );
         assert!(screen(&mut form).contains("Nothing to save"));
     }
 }

@@ -242,6 +242,10 @@ impl Registrations {
     ) -> LayerOutcome {
         match event {
             RegisterEvent::None => LayerOutcome::Keep,
+            RegisterEvent::Refused(why) => {
+                ctx.notify(Level::Error, why);
+                LayerOutcome::Keep
+            }
             RegisterEvent::Close => LayerOutcome::Close,
             RegisterEvent::AskDiscard => LayerOutcome::AskDiscard,
             RegisterEvent::LoadForm { country, state } => {
@@ -341,6 +345,10 @@ impl Registrations {
     ) -> LayerOutcome {
         match wizard.handle_key(key) {
             WizardEvent::None => LayerOutcome::Keep,
+            WizardEvent::Refused(why) => {
+                ctx.notify(Level::Error, why);
+                LayerOutcome::Keep
+            }
             WizardEvent::Close => LayerOutcome::Close,
             WizardEvent::AskDiscard => LayerOutcome::AskDiscard,
             WizardEvent::Send(body) => {
@@ -372,6 +380,10 @@ impl Registrations {
         let registration_id = form.registration().id.clone();
         match form.handle_key(key) {
             CredentialsEvent::None => LayerOutcome::Keep,
+            CredentialsEvent::Refused(why) => {
+                ctx.notify(Level::Error, why);
+                LayerOutcome::Keep
+            }
             CredentialsEvent::Close => LayerOutcome::Close,
             CredentialsEvent::AskDiscard => LayerOutcome::AskDiscard,
             CredentialsEvent::Send(body) => {

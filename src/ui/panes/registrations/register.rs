@@ -44,6 +44,8 @@ pub enum RegisterEvent {
     None,
     Close,
     AskDiscard,
+    /// The rules refused a submit: say this in the footer.
+    Refused(String),
     /// Read the registration form of this jurisdiction, and hand it to
     /// [`RegisterFlow::form_loaded`].
     LoadForm {
@@ -519,7 +521,10 @@ impl RegisterFlow {
                     }
                     FormOutcome::Cancel => RegisterEvent::Close,
                     FormOutcome::AskDiscard => RegisterEvent::AskDiscard,
-                    FormOutcome::None | FormOutcome::Invalid => RegisterEvent::None,
+                    FormOutcome::Invalid => form
+                        .refusal()
+                        .map_or(RegisterEvent::None, RegisterEvent::Refused),
+                    FormOutcome::None => RegisterEvent::None,
                 }
             }
             Step::Review => match key.code {

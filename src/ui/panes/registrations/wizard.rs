@@ -87,6 +87,8 @@ impl Step {
 #[derive(Debug, Clone, PartialEq)]
 pub enum WizardEvent {
     None,
+    /// The rules refused a step: say this in the footer.
+    Refused(String),
     /// Close the wizard (nothing was sent, or it was and succeeded).
     Close,
     /// Ask before closing: typed input would be lost.
@@ -354,7 +356,12 @@ impl DeregisterWizard {
                     FormOutcome::Cancel | FormOutcome::AskDiscard => {
                         self.step = step.previous().unwrap_or(step);
                     }
-                    FormOutcome::None | FormOutcome::Invalid => {}
+                    FormOutcome::Invalid => {
+                        if let Some(refusal) = self.form_mut(step).and_then(|f| f.refusal()) {
+                            return WizardEvent::Refused(refusal);
+                        }
+                    }
+                    FormOutcome::None => {}
                 }
                 WizardEvent::None
             }

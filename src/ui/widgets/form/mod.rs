@@ -415,6 +415,32 @@ impl Form {
             .unwrap_or_default()
     }
 
+    /// What the footer says when a submit is refused by the rules: how many fields are in error
+    /// and the first of them (where the focus went), or the first error naming no field.
+    /// `None` when nothing is in error.
+    pub fn refusal(&self) -> Option<String> {
+        let in_error: Vec<&Field> = self
+            .fields
+            .iter()
+            .filter(|f| !f.visible_errors(true).is_empty())
+            .collect();
+        let first = in_error
+            .first()
+            .and_then(|f| {
+                let error = f.visible_errors(true).first().copied()?;
+                Some(if error.starts_with(f.spec.label) {
+                    error.to_owned()
+                } else {
+                    format!("{}: {error}", f.spec.label)
+                })
+            })
+            .or_else(|| self.form_errors().first().map(|e| (*e).to_owned()))?;
+        Some(match in_error.len() {
+            0 | 1 => format!("Not sent: {first}"),
+            n => format!("Not sent: {n} fields to fix; the first: {first}"),
+        })
+    }
+
     /// The errors shown above the fields: those naming no field of the form.
     pub fn form_errors(&self) -> Vec<&str> {
         let mut out: Vec<&str> = self.reported.iter().map(String::as_str).collect();
