@@ -61,6 +61,7 @@ pub mod export;
 pub mod history;
 pub mod import;
 pub mod model;
+pub mod os;
 pub mod rules;
 pub mod sandbox;
 pub mod ui;

@@ -8,13 +8,13 @@ use tokio::io::AsyncWriteExt;
 
 use super::{Context, Failure};
 use crate::api::{Client, ClientConfig};
-use crate::app::signals::{Signal, listen};
 use crate::app::start_demo;
 use crate::cli::ExportArgs;
 use crate::config::ApiKind;
 use crate::export::{
     ExportError, ExportJob, ExportSummary, ListQuery, Retries, export, export_to_file, progress_bar,
 };
+use crate::os::signals::{Signal, listen};
 
 impl From<ExportError> for Failure {
     fn from(e: ExportError) -> Self {
@@ -120,7 +120,7 @@ async fn export_with(
 }
 
 /// The first signal received; never, if the stream ends.
-async fn first(mut signals: crate::app::signals::Signals) -> Signal {
+async fn first(mut signals: crate::os::signals::Signals) -> Signal {
     match signals.next().await {
         Some(signal) => signal,
         None => std::future::pending().await,

@@ -56,11 +56,11 @@ pub use progress::{Retries, bar as progress_bar, titled as titled_progress_bar};
 use serde_json::value::RawValue;
 
 use crate::api::{ApiError, ApiResult, Client};
-use crate::app::signals::Signal;
 use crate::model::{
     Customer, Exemption, Filing, Nexus, Page, PageParams, PhysicalNexus, Product, Registration,
     Transaction,
 };
+use crate::os::signals::Signal;
 use columns::{Record, cells, header};
 use pages::{Plan, Verdict};
 

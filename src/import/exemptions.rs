@@ -61,7 +61,7 @@ pub(super) fn request(row: &Row, dir: &Path) -> Result<Request, Vec<Problem>> {
     }
     let mut certificate = None;
     if let Some(path) = row.get("certificate") {
-        match crate::app::files::read_certificate(&dir.join(path)) {
+        match crate::os::files::read_certificate(&dir.join(path)) {
             Ok((name, bytes)) => certificate = Some(Upload::pdf(name, bytes)),
             Err(refusal) => problems.push(Problem {
                 row: row.number,
