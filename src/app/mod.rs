@@ -42,10 +42,11 @@ pub use logging::{LogGuard, init as start_log, log_path};
 use platform::Platform;
 
 use crate::api::{Client, RetryNotice};
+use crate::effect::ImportResource;
 use crate::effect::{Answer, Effect, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
-use crate::import::{ImportResource, Report, check_file, send};
+use crate::import::{Report, check_file, send};
 use crate::os::signals::Signal;
 use crate::ui::shell::{ExportStatus, ImportCheck, ImportStatus, Shell};
 

@@ -83,7 +83,8 @@ pub(super) fn request(row: &Row, dir: &Path) -> Result<Request, Vec<Problem>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{ImportResource, InputFormat, check, parse};
+    use crate::effect::ImportResource;
+    use crate::import::{InputFormat, check, parse};
 
     #[test]
     fn the_certificate_must_be_a_pdf_beside_the_file() {

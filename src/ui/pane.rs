@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use super::keymap::{Action, Keymap};
 use super::theme::Theme;
 use crate::effect::{Call, Effect, Failure, Goto, Reply, RequestId};
-use crate::export::Resource;
+use crate::model::Resource;
 use crate::model::tenanted::ApiVersion;
 
 /// The ids of the records changed since the previous snapshot, by list.

@@ -169,7 +169,7 @@ pub struct ImportStatus {
 /// A file checked for `:import`, as the shell shows it before asking to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportCheck {
-    pub resource: crate::import::ImportResource,
+    pub resource: crate::effect::ImportResource,
     /// The file, as shown.
     pub path: String,
     /// `3 rows of customers: 2 ready, 1 with problems (…)`.
@@ -289,7 +289,7 @@ impl Shell {
         );
         self.snapshots = history.snapshots(Some(scope)).map_or(0, |runs| runs.len());
         let mut changed = super::pane::ChangedRecords::new();
-        for &resource in crate::export::Resource::ALL {
+        for &resource in crate::model::Resource::ALL {
             match history.changed_since_previous(scope, resource) {
                 Ok(ids) if !ids.is_empty() => {
                     changed.insert(resource, std::sync::Arc::new(ids.into_iter().collect()));

@@ -543,9 +543,9 @@ impl<L: ListSpec> ListView<L> {
 
     /// The list as the export engine reads it: the filter and the sort in force; `None` for a
     /// list it cannot export.
-    pub fn query(&self) -> Option<crate::export::ListQuery> {
+    pub fn query(&self) -> Option<crate::effect::ListQuery> {
         let call = L::call(&self.filter, self.table.sort_keys(), PageParams::new(1, 1));
-        crate::export::ListQuery::from_call(&call)
+        crate::effect::ListQuery::from_call(&call)
     }
 
     /// The sort chosen, if any.

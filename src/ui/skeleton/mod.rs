@@ -72,7 +72,7 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// The list as snapshots store it, for a record's history and the flags of changed rows;
     /// `None` for lists snapshots do not hold.
-    const RESOURCE: Option<crate::export::Resource> = None;
+    const RESOURCE: Option<crate::model::Resource> = None;
 
     /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
     fn detail(&self, row: &Row<Self>) -> Self::Detail;
@@ -169,7 +169,7 @@ pub trait PaneSpec: Send + Sized + 'static {
     }
 
     /// What `:import FILE` reads into this list, if it takes imports.
-    fn imports(&self) -> Option<crate::import::ImportResource> {
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
         None
     }
 
@@ -599,10 +599,10 @@ fn columns_command<L: ListSpec>(list: &mut ListView<L>, args: &[&str], ctx: &mut
 /// What `:export FORMAT [FILE]` asks for on a list: `query` written as `csv`, `json` or `jsonl`
 /// to FILE, by default `<list>-<YYYY-MM-DD>.<ext>` in the current directory.
 pub fn export_of(
-    query: crate::export::ListQuery,
+    query: crate::effect::ListQuery,
     args: &[&str],
 ) -> Result<crate::effect::ViewExport, String> {
-    use crate::export::Format;
+    use crate::effect::Format;
     const USAGE: &str = "Usage: :export csv|json|jsonl [FILE]";
     let format = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
         Some("csv") => Format::Csv,
@@ -703,7 +703,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         true
     }
 
-    fn current_record(&self) -> Option<(crate::export::Resource, String)> {
+    fn current_record(&self) -> Option<(crate::model::Resource, String)> {
         if !self.parts.overlays.is_empty()
             || matches!(self.parts.screen, Screen::Filter(_) | Screen::View { .. })
         {
@@ -1032,7 +1032,8 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 #[cfg(test)]
 mod tests {
     use super::export_of;
-    use crate::export::{Format, ListQuery, Resource};
+    use crate::effect::{Format, ListQuery};
+    use crate::model::Resource;
 
     #[test]
     fn export_takes_a_format_and_names_the_file_by_the_list_and_the_day() {

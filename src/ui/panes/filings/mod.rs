@@ -398,7 +398,7 @@ impl PaneSpec for Filings {
     }
 
     const TITLE: &'static str = "Filings";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Filings);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Filings);
     const FILTER: &'static str = "filter";
 
     fn detail(&self, row: &Marked<Filing>) -> FilingDetail {

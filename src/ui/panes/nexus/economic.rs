@@ -511,7 +511,7 @@ impl PaneSpec for Economic {
     }
 
     const TITLE: &'static str = "Nexus";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Nexus);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Nexus);
 
     fn detail(&self, row: &Nexus) -> EconomicDetail {
         RecordDetail::new(row.clone(), &NEXUS)

@@ -313,8 +313,8 @@ impl Physical {
 }
 
 impl PaneSpec for Physical {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::PhysicalNexus)
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
+        Some(crate::effect::ImportResource::PhysicalNexus)
     }
 
     type List = PhysicalList;
@@ -331,7 +331,7 @@ impl PaneSpec for Physical {
     }
 
     const TITLE: &'static str = "Nexus";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::PhysicalNexus);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::PhysicalNexus);
 
     fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
         RecordDetail::new(row.clone(), &RECORD)
