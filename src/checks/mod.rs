@@ -16,6 +16,7 @@ use chrono::{Days, NaiveDate};
 use serde::de::DeserializeOwned;
 
 use crate::api::{ApiResult, Client};
+use crate::model::PeriodActivity;
 use crate::model::filters::{
     ExemptionFilter, FilingFilter, ListFilter, NexusFilter, TransactionFilter,
 };
@@ -23,7 +24,6 @@ use crate::model::{
     Exemption, ExemptionStatus, Filing, Nexus, NexusStatus, PageParams, Transaction,
     TransactionExemptStatus, TransactionType,
 };
-use crate::rules::PeriodActivity;
 
 /// The exit code of a check or a forecast with findings (as `watch --exit-on-change`).
 pub const EXIT_FINDINGS: i32 = 3;
@@ -295,7 +295,7 @@ pub async fn read_covered_sales(
 pub async fn read_filing_findings(
     client: &Client,
     filter: &FilingFilter,
-    tolerance: filings::Tolerance,
+    tolerance: crate::model::Tolerance,
     today: NaiveDate,
     progress: &mut dyn Progress,
 ) -> ApiResult<(usize, Vec<filings::Finding>)> {

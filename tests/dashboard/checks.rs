@@ -6,8 +6,9 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
-use taxdash::checks::filings::{Finding, Tolerance};
+use taxdash::checks::filings::Finding;
 use taxdash::checks::{Quiet, read_exemption_findings, read_filing_findings};
+use taxdash::model::Tolerance;
 use taxdash::model::filters::FilingFilter;
 
 use crate::harness::{Dashboard, Options, TODAY};

@@ -21,15 +21,15 @@ pub struct Settings {
     /// How often the Overview refreshes by itself (zero: only on `r`).
     pub overview_refresh: std::time::Duration,
     /// When a filing's figures do not add up (`[checks]`).
-    pub filing_tolerance: crate::checks::filings::Tolerance,
+    pub filing_tolerance: crate::model::Tolerance,
 }
 
-static FILING_TOLERANCE: std::sync::RwLock<Option<crate::checks::filings::Tolerance>> =
+static FILING_TOLERANCE: std::sync::RwLock<Option<crate::model::Tolerance>> =
     std::sync::RwLock::new(None);
 
 /// When a filing's figures do not add up, as the panes were last built with (the Filings
 /// column, its filter and the Overview's tile draw from it).
-pub fn filing_tolerance() -> crate::checks::filings::Tolerance {
+pub fn filing_tolerance() -> crate::model::Tolerance {
     FILING_TOLERANCE
         .read()
         .map_or(None, |t| *t)
@@ -40,7 +40,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             overview_refresh: overview::DEFAULT_REFRESH,
-            filing_tolerance: crate::checks::filings::Tolerance::default(),
+            filing_tolerance: crate::model::Tolerance::default(),
         }
     }
 }

@@ -4,7 +4,8 @@ use chrono::NaiveDate;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::checks::filings::{self, Check, Finding, Tolerance};
+use crate::checks::filings::{self, Check, Finding};
+use crate::model::Tolerance;
 use crate::model::{CoveredSales, Filing, FilingStatus};
 use crate::ui::panes::marks::{Marked, marker_column};
 use crate::ui::text;

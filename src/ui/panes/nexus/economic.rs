@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::checks::Place;
 use crate::effect::{NexusCall, NexusReply};
-use crate::rules::PeriodActivity;
+use crate::model::PeriodActivity;
 use ratatui::text::{Line, Span};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;

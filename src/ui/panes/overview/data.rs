@@ -12,6 +12,7 @@ use crate::effect::{
     NexusReply, RegistrationCall, RegistrationReply, Reply, RequestId, TransactionCall,
     TransactionReply,
 };
+use crate::model::PeriodActivity;
 use crate::model::filters::{
     ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter, Sort,
     TransactionFilter,
@@ -21,7 +22,6 @@ use crate::model::{
     Exemption, Filing, FilingStatus, Nexus, Page, PageParams, PhysicalNexus, ProcessingStatus,
     Registration, Transaction, TransactionStatus,
 };
-use crate::rules::PeriodActivity;
 use crate::ui::pane::Ctx;
 use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;
 use crate::ui::shell::NEEDS_TENANTED;
@@ -198,7 +198,7 @@ pub mod filters {
 
     /// Filings that do not add up by the filing check (tax collected against the liability,
     /// sales against the transactions read beside each) beyond `tolerance`.
-    pub fn not_adding_up(tolerance: crate::checks::filings::Tolerance) -> FilingFilter {
+    pub fn not_adding_up(tolerance: crate::model::Tolerance) -> FilingFilter {
         FilingFilter {
             not_adding_up: Some(tolerance),
             ..FilingFilter::default()
