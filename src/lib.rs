@@ -62,6 +62,7 @@ pub mod history;
 pub mod import;
 pub mod model;
 pub mod os;
+pub mod reads;
 pub mod rules;
 pub mod sandbox;
 pub mod ui;

@@ -10,10 +10,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rust_decimal::Decimal;
 
 use super::{Context, Failure};
-use crate::checks::{self, Progress};
+use crate::checks;
 use crate::cli::{CheckCommand, CheckFormat, NexusCommand};
 use crate::model::filters::FilingFilter;
 use crate::model::format;
+use crate::reads;
+use crate::reads::Progress;
 
 /// Where a check reads from: the profile's service, or (`--demo`) the embedded sandbox.
 pub use super::export::Service;
@@ -94,7 +96,7 @@ pub async fn check(
     let result = match command {
         CheckCommand::Exemptions { from, to, format } => {
             let to = to.unwrap_or(today);
-            match checks::read_exemption_findings(client, *from, to, &mut bar).await {
+            match reads::read_exemption_findings(client, *from, to, &mut bar).await {
                 Ok((checked, found)) => {
                     drop(bar);
                     print_exemptions(&found, *format, out)
@@ -129,7 +131,7 @@ pub async fn check(
                 end_date: *to,
                 ..FilingFilter::default()
             };
-            match checks::read_filing_findings(client, &filter, tolerance, today, &mut bar).await {
+            match reads::read_filing_findings(client, &filter, tolerance, today, &mut bar).await {
                 Ok((checked, found)) => {
                     drop(bar);
                     print_filings(&found, *format, out)
@@ -164,7 +166,7 @@ pub async fn nexus(
     let connected = super::connect(ctx, service).await?;
     let client = &connected.client;
     let mut bar = Bar::new();
-    let result = match checks::read_forecasts(client, crate::clock::today(), &mut bar).await {
+    let result = match reads::read_forecasts(client, crate::clock::today(), &mut bar).await {
         Ok(forecasts) => {
             drop(bar);
             print_forecasts(&forecasts, *format, out)

@@ -374,11 +374,11 @@ async fn fetch(
                 filings.push(client.read_item::<Filing>(item).map_err(failed)?);
             }
             let today = crate::clock::today();
-            crate::checks::read_covered_sales(
+            crate::reads::read_covered_sales(
                 &client,
                 &mut filings,
                 today,
-                &mut crate::checks::Quiet,
+                &mut crate::reads::Quiet,
             )
             .await
             .map_err(failed)?;
@@ -392,7 +392,7 @@ async fn fetch(
         }
         ListQuery::Nexus(f) if f.is_local() => {
             let today = crate::clock::today();
-            let rows = crate::checks::read_standing(&client, f, today, &mut crate::checks::Quiet)
+            let rows = crate::reads::read_standing(&client, f, today, &mut crate::reads::Quiet)
                 .await
                 .map_err(failed)?;
             Some(rows.into_iter().map(|r| r.id).collect())
