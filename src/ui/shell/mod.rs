@@ -123,6 +123,8 @@ pub struct Shell {
     base_commands: Vec<String>,
     /// The Tenanted release the client speaks; `None` on v1.
     tenanted: Option<ApiVersion>,
+    /// What the panes judge records by (the config file's `[checks]`), in their context.
+    judging: crate::ui::judging::Judging,
     /// The organizations the key reaches (Tenanted), once listed.
     organizations: Vec<Organization>,
     /// The shell's own calls under way (the organizations list).
@@ -242,6 +244,7 @@ impl Shell {
             log_path: None,
             base_commands: commands,
             tenanted: None,
+            judging: crate::ui::judging::Judging::default(),
             organizations: Vec::new(),
             #[allow(clippy::zero_sized_map_values)]
             own_calls: HashMap::new(),
@@ -341,6 +344,12 @@ impl Shell {
     }
 
     /// Where the log file is, for the help overlay.
+    /// The panes judge records by `judging` (the config file's `[checks]`).
+    pub fn with_judging(mut self, judging: crate::ui::judging::Judging) -> Self {
+        self.judging = judging;
+        self
+    }
+
     pub fn with_log_path(mut self, path: impl Into<String>) -> Self {
         self.log_path = Some(path.into());
         self
@@ -410,6 +419,7 @@ impl Shell {
                 self.header.read_only,
             )
             .with_tenanted(self.tenanted)
+            .with_judging(self.judging)
             .with_keys(&self.keymap);
             f(pane, &mut ctx);
         }

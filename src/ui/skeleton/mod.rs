@@ -235,6 +235,13 @@ impl<S: PaneSpec> Parts<S> {
         }
     }
 
+    /// Takes from the pane's context what the parts follow: the API the client speaks and
+    /// what records are judged by.
+    fn settle(&mut self, ctx: &Ctx) {
+        self.tenanted = ctx.tenanted().is_some();
+        self.list.judge_by(ctx.judging());
+    }
+
     /// The id of the record the user is on: the detail's, else the selected row's.
     pub fn current_id(&self) -> Option<String> {
         match self.screen.detail() {
@@ -677,7 +684,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn show(&mut self, ctx: &mut Ctx) {
-        self.parts.tenanted = ctx.tenanted().is_some();
+        self.parts.settle(ctx);
         self.spec.show(&mut self.parts, ctx);
         self.parts.list.show(ctx);
     }
@@ -689,7 +696,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         let Some((filter, open)) = self.spec.goto(goto) else {
             return false;
         };
-        self.parts.tenanted = ctx.tenanted().is_some();
+        self.parts.settle(ctx);
         let sort = self.parts.list.sort();
         self.restore(
             PaneState {
@@ -876,7 +883,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             };
             form = form.with_value(name, value);
         }
-        let filter = <S::List as ListSpec>::filter_of(&form.values(), &default);
+        let filter = <S::List as ListSpec>::filter_of(&form.values(), &default, &ctx.judging());
         let sort = view.sort.as_deref().and_then(|sort| {
             let (key, descending) = match sort.strip_prefix('-') {
                 Some(key) => (key, true),
@@ -890,7 +897,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                     descending,
                 })
         });
-        self.parts.tenanted = ctx.tenanted().is_some();
+        self.parts.settle(ctx);
         self.restore(
             PaneState {
                 filter,
@@ -1020,7 +1027,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 parts.list.render(table_area, buf, theme, &refresh, focused);
             }
             Screen::Filter(form) => form.render(inner, buf, theme),
-            Screen::Detail(d) => d.draw(inner, buf, theme, keys),
+            Screen::Detail(d) => {
+                d.judge_by(parts.list.judging());
+                d.draw(inner, buf, theme, keys);
+            }
             Screen::View { view, .. } => view.draw(inner, buf, theme),
         }
         for overlay in &mut parts.overlays {

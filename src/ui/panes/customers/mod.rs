@@ -72,7 +72,7 @@ pub type CustomerDetail = RecordDetail<Customer>;
 static CUSTOMER: RecordView<Customer> = RecordView {
     id: |c| &c.id,
     title: |c| display_name(c).to_owned(),
-    build: detail::build,
+    build: |record, theme, _| detail::build(record, theme),
 };
 
 /// The pane's forms.

@@ -404,7 +404,7 @@ pub type EconomicDetail = RecordDetail<Nexus>;
 static NEXUS: RecordView<Nexus> = RecordView {
     id: |n| &n.id,
     title: |n| format!("economic: {}", jurisdiction(n)),
-    build: detail,
+    build: |record, theme, _| detail(record, theme),
 };
 
 /// What the view waits for.

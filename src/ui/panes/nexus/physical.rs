@@ -154,7 +154,7 @@ pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 static RECORD: RecordView<PhysicalNexus> = RecordView {
     id: |p| &p.id,
     title: |p| format!("physical: {} in {}", p.category, jurisdiction(p)),
-    build: record_detail,
+    build: |record, theme, _| record_detail(record, theme),
 };
 
 /// The record form (new or edit), drawn in a box over the list.

@@ -22,6 +22,7 @@ use crate::model::{
     Exemption, Filing, FilingStatus, Nexus, Page, PageParams, PhysicalNexus, ProcessingStatus,
     Registration, Transaction, TransactionStatus,
 };
+use crate::ui::judging::Judging;
 use crate::ui::pane::Ctx;
 use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;
 use crate::ui::shell::NEEDS_TENANTED;
@@ -142,6 +143,8 @@ pub struct Data {
     /// The trailing 90 days' sales per jurisdiction: `None` while read, the error when reading
     /// them failed.
     pub pace: Option<Result<HashMap<Place, PeriodActivity>, String>>,
+    /// What the filings are judged by (the pane's context, at the last load).
+    pub judging: Judging,
 }
 
 /// The last day the filing calendar shows: the end of the second month after today's.
@@ -327,7 +330,7 @@ impl Data {
             Ask::Balances => FilingCall::List {
                 filter: FilingFilter {
                     order_by: vec![Sort::desc("end_date")],
-                    ..filters::not_adding_up(crate::ui::panes::filing_tolerance())
+                    ..filters::not_adding_up(self.judging.filing_tolerance)
                 },
                 page: many,
             }

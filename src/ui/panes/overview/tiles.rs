@@ -418,7 +418,7 @@ fn balance_item(finding: &crate::checks::filings::Finding, f: &Filing) -> Item {
 /// Filings whose tax collected differs from the liability beyond the `[checks]` tolerance: how
 /// many, and the three largest differences.
 fn not_adding_up(data: &Data) -> Tile {
-    let tolerance = crate::ui::panes::filing_tolerance();
+    let tolerance = data.judging.filing_tolerance;
     let filter = filters::not_adding_up(tolerance);
     let mut found: Vec<(crate::checks::filings::Finding, &Filing)> = data
         .balances

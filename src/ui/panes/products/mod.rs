@@ -60,7 +60,7 @@ pub type ProductDetail = RecordDetail<Product>;
 static PRODUCT: RecordView<Product> = RecordView {
     id: |p| &p.id,
     title: |p| display_name(p).to_owned(),
-    build: detail::build,
+    build: |record, theme, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
