@@ -60,6 +60,8 @@ pub mod effect;
 pub mod export;
 pub mod history;
 pub mod import;
+#[cfg(test)]
+mod layers;
 pub mod model;
 pub mod os;
 pub mod reads;
