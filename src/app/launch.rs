@@ -168,107 +168,99 @@ pub async fn prepare(
     let mut config_path = None;
     let mut views = std::collections::BTreeMap::new();
     let mut columns = std::collections::BTreeMap::new();
-    let (client, mut header, sandbox, keymap, theme_name, accent, (settings, judging)) =
-        if options.demo && options.offline.is_some() {
-            let (snapshot, frozen) = offline_snapshot(options, None).await?;
-            let (sandbox, config, header) = start_offline(frozen, &snapshot, true).await?;
-            (
-                Client::new(config)?,
-                header,
-                Some(sandbox),
-                Keymap::default(),
-                options.theme.clone(),
-                None,
-                (panes::Settings::default(), Judging::default()),
-            )
-        } else if options.demo {
-            let (sandbox, config) = start_demo(options.api).await?;
+    let (client, mut header, sandbox, keymap, theme_name, accent, settings) = if options.demo
+        && options.offline.is_some()
+    {
+        let (snapshot, frozen) = offline_snapshot(options, None).await?;
+        let (sandbox, config, header) = start_offline(frozen, &snapshot, true).await?;
+        (
+            Client::new(config)?,
+            header,
+            Some(sandbox),
+            Keymap::default(),
+            options.theme.clone(),
+            None,
+            panes::Settings::default(),
+        )
+    } else if options.demo {
+        let (sandbox, config) = start_demo(options.api).await?;
+        let header = HeaderInfo {
+            profile: "demo".into(),
+            organization: config.organization_id.clone(),
+            generation: config.generation.label().into(),
+            demo: true,
+            read_only: options.read_only,
+            offline: None,
+        };
+        (
+            Client::new(config.with_env(&ProcessEnv)?)?,
+            header,
+            Some(sandbox),
+            Keymap::default(),
+            options.theme.clone(),
+            None,
+            panes::Settings::default(),
+        )
+    } else {
+        let env = ProcessEnv;
+        let named = options
+            .config
+            .as_deref()
+            .filter(|p| !p.as_os_str().is_empty());
+        let path = Config::default_path(named, &env)?;
+        let config = Config::load_named(&path, named.is_some())?;
+        mouse &= config.mouse.unwrap_or(true);
+        config_path = Some(path.clone());
+        views.clone_from(&config.views);
+        columns.clone_from(&config.columns);
+        let requested = options.profile.clone();
+        let (client, header, sandbox, profile_name) = if options.offline.is_some() {
+            // The profile only picks the snapshots: neither its key nor its service is used.
+            let scope = profile_scope(requested.as_deref(), &config, &env)?;
+            let name = scope.0.clone();
+            let (snapshot, frozen) = offline_snapshot(options, Some(scope)).await?;
+            let (sandbox, client_config, header) = start_offline(frozen, &snapshot, false).await?;
+            (Client::new(client_config)?, header, Some(sandbox), name)
+        } else {
+            let api = options.api;
+            let resolved = {
+                let config = config.clone();
+                tokio::task::spawn_blocking(move || {
+                    let store = KeyStore::platform();
+                    resolve_with_api(requested.as_deref(), &config, &ProcessEnv, &store, api)
+                })
+                .await??
+            };
+            let client_config = ClientConfig::from_profile(&resolved).with_env(&env)?;
             let header = HeaderInfo {
-                profile: "demo".into(),
-                organization: config.organization_id.clone(),
-                generation: config.generation.label().into(),
-                demo: true,
-                read_only: options.read_only,
+                profile: resolved.name.clone(),
+                organization: resolved.organization_id.clone(),
+                generation: client_config.generation.label().into(),
+                demo: false,
+                read_only: options.read_only || resolved.read_only,
                 offline: None,
             };
-            (
-                Client::new(config.with_env(&ProcessEnv)?)?,
-                header,
-                Some(sandbox),
-                Keymap::default(),
-                options.theme.clone(),
-                None,
-                (panes::Settings::default(), Judging::default()),
-            )
-        } else {
-            let env = ProcessEnv;
-            let named = options
-                .config
-                .as_deref()
-                .filter(|p| !p.as_os_str().is_empty());
-            let path = Config::default_path(named, &env)?;
-            let config = Config::load_named(&path, named.is_some())?;
-            mouse &= config.mouse.unwrap_or(true);
-            config_path = Some(path.clone());
-            views.clone_from(&config.views);
-            columns.clone_from(&config.columns);
-            let requested = options.profile.clone();
-            let (client, header, sandbox, profile_name) = if options.offline.is_some() {
-                // The profile only picks the snapshots: neither its key nor its service is used.
-                let scope = profile_scope(requested.as_deref(), &config, &env)?;
-                let name = scope.0.clone();
-                let (snapshot, frozen) = offline_snapshot(options, Some(scope)).await?;
-                let (sandbox, client_config, header) =
-                    start_offline(frozen, &snapshot, false).await?;
-                (Client::new(client_config)?, header, Some(sandbox), name)
-            } else {
-                let api = options.api;
-                let resolved = {
-                    let config = config.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let store = KeyStore::platform();
-                        resolve_with_api(requested.as_deref(), &config, &ProcessEnv, &store, api)
-                    })
-                    .await??
-                };
-                let client_config = ClientConfig::from_profile(&resolved).with_env(&env)?;
-                let header = HeaderInfo {
-                    profile: resolved.name.clone(),
-                    organization: resolved.organization_id.clone(),
-                    generation: client_config.generation.label().into(),
-                    demo: false,
-                    read_only: options.read_only || resolved.read_only,
-                    offline: None,
-                };
-                (Client::new(client_config)?, header, None, resolved.name)
-            };
-            let profile = config.profile(&profile_name);
-            let keymap = Keymap::with_overrides(&config.keys)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            let theme = options
-                .theme
-                .clone()
-                .or(profile.and_then(|p| p.theme.clone()))
-                .or(config.theme.clone());
-            let accent = profile.and_then(|p| p.accent.clone());
-            let settings = panes::Settings {
-                overview_refresh: config
-                    .overview_refresh()
-                    .unwrap_or(panes::overview::DEFAULT_REFRESH),
-            };
-            let judging = Judging {
-                filing_tolerance: config.checks.filing_tolerance(),
-            };
-            (
-                client,
-                header,
-                sandbox,
-                keymap,
-                theme,
-                accent,
-                (settings, judging),
-            )
+            (Client::new(client_config)?, header, None, resolved.name)
         };
+        let profile = config.profile(&profile_name);
+        let keymap =
+            Keymap::with_overrides(&config.keys).map_err(|e| format!("{}: {e}", path.display()))?;
+        let theme = options
+            .theme
+            .clone()
+            .or(profile.and_then(|p| p.theme.clone()))
+            .or(config.theme.clone());
+        let accent = profile.and_then(|p| p.accent.clone());
+        let settings = panes::Settings {
+            overview_refresh: config
+                .overview_refresh()
+                .unwrap_or(panes::overview::DEFAULT_REFRESH),
+            judging: Judging {
+                filing_tolerance: config.checks.filing_tolerance(),
+            },
+        };
+        (client, header, sandbox, keymap, theme, accent, settings)
+    };
     // Every write is recorded before it is sent: without the history database, none is sent.
     let audited = {
         let (path, demo) = (options.history.clone(), options.demo);
@@ -300,7 +292,7 @@ pub async fn prepare(
         None => theme,
     };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
-        .with_judging(judging)
+        .with_judging(settings.judging)
         .with_pane_factory(move || panes::with(settings))
         .with_views(config_path.clone(), views)
         .with_columns(columns);

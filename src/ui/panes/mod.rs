@@ -15,19 +15,21 @@ pub mod transactions;
 
 use super::pane::Pane;
 
-/// What the config file sets for building the panes. What it sets for judging records (the
-/// filing tolerance) reaches them through their context instead
-/// ([`crate::ui::pane::Ctx::judging`]).
+/// What the config file sets for the panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Settings {
     /// How often the Overview refreshes by itself (zero: only on `r`).
     pub overview_refresh: std::time::Duration,
+    /// What records are judged by (`[checks]`): not built into the panes, it reaches them in
+    /// their context ([`crate::ui::pane::Ctx::judging`]), which the shell fills.
+    pub judging: crate::ui::judging::Judging,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             overview_refresh: overview::DEFAULT_REFRESH,
+            judging: crate::ui::judging::Judging::default(),
         }
     }
 }
