@@ -343,13 +343,13 @@ impl Shell {
         &self.header
     }
 
-    /// Where the log file is, for the help overlay.
     /// The panes judge records by `judging` (the config file's `[checks]`).
     pub fn with_judging(mut self, judging: crate::ui::judging::Judging) -> Self {
         self.judging = judging;
         self
     }
 
+    /// Where the log file is, for the help overlay.
     pub fn with_log_path(mut self, path: impl Into<String>) -> Self {
         self.log_path = Some(path.into());
         self
