@@ -12,8 +12,9 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use taxdash::api::{Client, ClientConfig};
-use taxdash::checks::{self, Quiet};
 use taxdash::credentials::ApiKey;
+use taxdash::reads;
+use taxdash::reads::Quiet;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 
 fn env(name: &str, default: u32) -> u32 {
@@ -50,7 +51,7 @@ fn main() {
         let client = Client::new(config).expect("a client");
         let from = anchor - chrono::Months::new(12);
         let started = Instant::now();
-        let (checked, found) = checks::read_exemption_findings(&client, from, anchor, &mut Quiet)
+        let (checked, found) = reads::read_exemption_findings(&client, from, anchor, &mut Quiet)
             .await
             .expect("the check runs");
         let elapsed = started.elapsed();

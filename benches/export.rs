@@ -17,7 +17,9 @@ use chrono::NaiveDate;
 use indicatif::ProgressBar;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
-use taxdash::export::{ExportJob, FilterFlags, Format, ListQuery, Resource, export_to_file};
+use taxdash::effect::{Format, ListQuery};
+use taxdash::export::{ExportJob, FilterFlags, export_to_file};
+use taxdash::model::Resource;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 use url::Url;
 

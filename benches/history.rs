@@ -20,10 +20,10 @@ use chrono::{NaiveDate, Utc};
 use indicatif::ProgressBar;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
-use taxdash::export::Resource;
 use taxdash::history::History;
 use taxdash::history::capture::{Plan, scope_of, take_snapshot};
 use taxdash::history::snapshot::{Record, Scope};
+use taxdash::model::Resource;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig, demo_data::DEMO_ANCHOR};
 use url::Url;
 

@@ -16,9 +16,10 @@ use std::time::{Duration, Instant};
 use indicatif::ProgressBar;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
+use taxdash::effect::ImportResource;
 use taxdash::import::results::Results;
 use taxdash::import::send::{self, DEFAULT_CONCURRENCY};
-use taxdash::import::{ImportResource, InputFormat, check, parse};
+use taxdash::import::{InputFormat, check, parse};
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 use url::Url;
 

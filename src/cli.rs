@@ -5,8 +5,10 @@ use std::path::PathBuf;
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand};
 
-use crate::export::{FilterFlags, Format, Resource};
-use crate::import::ImportResource;
+use crate::effect::Format;
+use crate::effect::ImportResource;
+use crate::export::FilterFlags;
+use crate::model::Resource;
 
 /// A keyboard-driven terminal dashboard for sales-tax compliance.
 ///

@@ -3,21 +3,58 @@
 //!
 //! # A map for a newcomer
 //!
-//! Arrows point down only: `cli -> app -> ui -> effect -> model`, `app -> api -> config, model`,
-//! `ui -> rules -> model`, `sandbox -> rules, model`. Nothing in `model`, `rules` or `api` knows
-//! the terminal exists, and `ui` performs no I/O.
+//! The crate is in layers, and a module imports only layers below its own. The table is in
+//! `src/layers/mod.rs` (`LAYERS`), and `cargo test --lib layers` checks every `crate::` path of
+//! the production code against it, naming the file and line of any import it does not allow.
+//! Lowest first:
+//!
+//! ```text
+//! clock                  the day everything counts from
+//! model                  wire types, and the vocabulary the layers share
+//! os                     signals, the files a user names
+//! rules                  the service's rules, pure
+//! checks                 judgements on records, pure (no client)
+//! config, credentials    the config file, the keyring
+//! api                    the client
+//! effect                 what the panes ask of the runtime
+//! ui                     the panes, the shell, the widgets: no I/O
+//! reads                  the records the checks read, through the client
+//! export, import         whole lists to and from files
+//! sandbox                the local service
+//! history                the audit log and the snapshots
+//! app                    the runtime
+//! cli, commands          the command line
+//! ```
+//!
+//! The main arrows: `commands -> app -> ui -> effect -> model`, `app -> api -> config,
+//! credentials, model`, `ui -> rules, checks -> model`, `reads -> api, checks`, `export, import
+//! -> reads, effect, api`, `history -> export, sandbox`, `sandbox -> rules, model`; `clock` and
+//! `os` are below whoever needs them. Nothing in `model`, `rules`, `checks` or `api` knows the
+//! terminal exists, and `ui` performs no I/O: it asks the runtime through [`effect`].
+//!
+//! Words several layers share live low: the lists by name ([`model::Resource`]), the filing
+//! tolerance ([`model::Tolerance`]) and a period's sales ([`model::PeriodActivity`]) in `model`;
+//! what an export or an import carries ([`effect::ListQuery`], [`effect::Format`],
+//! [`effect::ImportResource`]) in `effect`, beside the call it rides on. The layer that carries
+//! one out adds its own methods there (`ListQuery::from_flags` in `export`, the columns an
+//! import reads in `import`).
 //!
 //! | layer | what it holds |
 //! |---|---|
 //! | [`model`] | the wire types, one file per resource, shared by the client and the sandbox |
+//! | [`os`] | the signals the program races against, and the files a user names (a certificate, a file saved) |
 //! | [`rules`] | the service's rules as pure functions returning field errors; forms and sandbox call them |
+//! | [`checks`] | checks no other tool runs (forecasts, exemptions, filings that do not add up), pure |
+//! | [`config`], [`credentials`] | the config file, and the API keys in the OS keyring |
 //! | [`api`] | the async client: transport, retries, pacing, errors, one method per endpoint |
 //! | [`effect`] | what panes ask of the runtime ([`effect::Call`]) and what comes back ([`effect::Reply`]) |
-//! | [`app`] | the runtime: terminal, event loop, carrying out effects with the client |
-//! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme |
+//! | [`ui`] | the shell (header, tabs, footer, overlays), the panes, the widgets, the theme; the settings that judge records reach the panes in their context ([`ui::pane::Ctx::judging`]) |
+//! | [`reads`] | every page of a list through the client, and the readings the checks and the dashboard make with it |
+//! | [`export`], [`import`] | a whole list written to a file; a file's rows checked and sent; `import` also backs the dashboard's `:import` |
 //! | [`sandbox`] | the local service: routes, store, demo data, auth, limits, faults |
-//! | [`commands`], [`export`], [`import`] | the command-line commands besides the dashboard; `import` also backs the dashboard's `:import` |
-//! | [`history`] | the history database (`SQLite`): the audit log of every write the client sends, fed from the transport through [`api::AuditSink`] |
+//! | [`history`] | the history database (`SQLite`): the audit log of every write the client sends, fed from the transport through [`api::AuditSink`], and the snapshots |
+//! | [`app`] | the runtime: terminal, event loop, carrying out effects with the client |
+//! | [`cli`], [`commands`] | the command line's shape, and the commands besides the dashboard |
 //! | [`clock`] | the day "overdue" and "expiring" count from, and the demo data is dated around: the local date, or `--today`; fixed in tests |
 //!
 //! # The pane skeleton
@@ -40,7 +77,8 @@
 //! 1. The endpoint method on [`api::Client`], in `api/endpoints/<resource>.rs`.
 //! 2. A [`effect::Call`] variant (and a [`effect::Reply`] variant for a new answer type), with
 //!    its words in `Call::describe` and, for a write, in `Call::is_write`.
-//! 3. Its line in `app/calls/<resource>.rs`, which carries the call out with the client.
+//! 3. Its line in `app/calls/<resource>.rs`, which carries the call out with the client (a
+//!    reading of every page, or one a check needs, goes in [`reads`] and is called from there).
 //! 4. A pane asks for it through `Requests::call` with an operation of its own, and gets the
 //!    answer back in `PaneSpec::receive`.
 //!
@@ -60,7 +98,11 @@ pub mod effect;
 pub mod export;
 pub mod history;
 pub mod import;
+#[cfg(test)]
+mod layers;
 pub mod model;
+pub mod os;
+pub mod reads;
 pub mod rules;
 pub mod sandbox;
 pub mod ui;

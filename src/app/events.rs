@@ -8,8 +8,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, Mou
 use futures::{FutureExt, Stream, StreamExt};
 
 use super::Ended;
-use super::signals::Signal;
 use crate::effect::Effect;
+use crate::os::signals::Signal;
 use crate::ui::shell::Shell;
 
 /// How long the loop applies terminal events already waiting before it draws and listens to

@@ -7,13 +7,14 @@ use std::net::{Ipv4Addr, SocketAddr};
 use super::Ended;
 use super::input::TerminalInput;
 use super::platform::System;
-use super::signals::{Signal, listen};
 use crate::api::{Client, ClientConfig, Generation, Selector};
 use crate::config::{ApiKind, Config, ProcessEnv};
 use crate::credentials::{ApiKey, KeyStore, profile_scope, resolve_with_api};
 use crate::history::offline::{self, Pick};
 use crate::history::snapshot::Snapshot;
+use crate::os::signals::{Signal, listen};
 use crate::sandbox::{DEMO_CREDENTIALS, DEMO_PARTNER_KEY, Frozen, Sandbox, SandboxConfig};
+use crate::ui::judging::Judging;
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
 use crate::ui::shell::{HeaderInfo, Shell};
@@ -267,7 +268,9 @@ pub async fn prepare(
             overview_refresh: config
                 .overview_refresh()
                 .unwrap_or(panes::overview::DEFAULT_REFRESH),
-            filing_tolerance: config.checks.filing_tolerance(),
+            judging: Judging {
+                filing_tolerance: config.checks.filing_tolerance(),
+            },
         };
         (client, header, sandbox, keymap, theme, accent, settings)
     };
@@ -302,6 +305,7 @@ pub async fn prepare(
         None => theme,
     };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
+        .with_judging(settings.judging)
         .with_pane_factory(move || panes::with(settings))
         .with_views(config_path.clone(), views)
         .with_columns(columns);

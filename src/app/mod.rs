@@ -2,7 +2,7 @@
 //! keys and answers to the shell, and carries out the effects the panes return. It draws nothing
 //! itself.
 //!
-//! The loop also listens to signals (see [`signals`]): SIGINT, SIGTERM and SIGHUP end it as `q`
+//! The loop also listens to signals (see [`crate::os::signals`]): SIGINT, SIGTERM and SIGHUP end it as `q`
 //! does, so the terminal is restored on the way out; Ctrl-Z (a key in raw mode) and SIGTSTP hand
 //! the terminal back and stop the process, and after `fg` everything is drawn again at the
 //! terminal's current size. A terminal that goes away (its input ends or fails, see [`input`],
@@ -12,12 +12,10 @@
 
 mod calls;
 mod events;
-pub mod files;
 pub mod input;
 mod launch;
 mod logging;
 pub mod platform;
-pub mod signals;
 pub mod testing;
 pub mod themes;
 
@@ -42,13 +40,14 @@ pub use launch::{
 };
 pub use logging::{LogGuard, init as start_log, log_path};
 use platform::Platform;
-use signals::Signal;
 
 use crate::api::{Client, RetryNotice};
+use crate::effect::ImportResource;
 use crate::effect::{Answer, Effect, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
-use crate::import::{ImportResource, Report, check_file, send};
+use crate::import::{Report, check_file, send};
+use crate::os::signals::Signal;
 use crate::ui::shell::{ExportStatus, ImportCheck, ImportStatus, Shell};
 
 /// How often animations (the spinner, flash expiry) advance.

@@ -136,7 +136,7 @@ impl Platform for System {
         }
         leave_terminal()?;
         tracing::info!("suspended");
-        super::signals::stop_process_group()?;
+        crate::os::signals::stop_process_group()?;
         tracing::info!("continued");
         enter_terminal()?;
         if self.mouse {

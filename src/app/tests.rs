@@ -11,10 +11,10 @@ use ratatui::buffer::Cell;
 use url::Url;
 
 use super::platform::{Platform, Recorder};
-use super::signals::Signal;
 use super::{Ended, run_with_signals};
 use crate::api::{Client, ClientConfig, RetryPolicy};
 use crate::credentials::ApiKey;
+use crate::os::signals::Signal;
 use crate::ui::keymap::Keymap;
 use crate::ui::panes;
 use crate::ui::shell::{HeaderInfo, Shell};

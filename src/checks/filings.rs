@@ -1,11 +1,11 @@
 //! Filings that do not add up: the tax collected against the liability, and the filing's sales
 //! against the sum of the transactions it covers where the service lists them.
 //!
-//! A difference is flagged when it is over the tolerance's share of the expected figure (5 %
-//! by default) **and** over its amount (one unit of the currency by default): a cent of
-//! rounding on a small return is not a finding, nor is a large return off by a few units. The
-//! share is judged as it is shown ([`format::shown_share`], cut at one decimal): a difference
-//! shown as `-5.0%` is never listed against a tolerance of 5 %.
+//! A difference is a finding when it exceeds the [`Tolerance`] (over its share of the expected
+//! figure **and** over its amount, the share judged as it is shown); the figures compared are
+//! the filing's own ([`Filing::collected_vs_liability`], [`Filing::sales_vs_transactions`]), so
+//! the findings listed here and a filter on filings that do not add up ([`Filing::adds_up`])
+//! always agree.
 //! Transactions add their subtotal (before tax; the total when no subtotal is sent); credit
 //! notes take theirs off; purchases, other types, and transactions that do not count for tax
 //! ([`TransactionStatus::counts_for_tax`]: cancelled, invalid, archived) do not count.
@@ -16,48 +16,8 @@ use serde::Serialize;
 
 use crate::model::format;
 use crate::model::{
-    CoveredSales, Direction, Filing, Transaction, TransactionStatus, TransactionType,
+    CoveredSales, Direction, Filing, Tolerance, Transaction, TransactionStatus, TransactionType,
 };
-
-/// When a difference is a finding: over `percent` % of the expected figure and over `amount`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tolerance {
-    pub percent: Decimal,
-    pub amount: Decimal,
-}
-
-impl Default for Tolerance {
-    fn default() -> Self {
-        Tolerance {
-            percent: Decimal::from(5),
-            amount: Decimal::ONE,
-        }
-    }
-}
-
-impl Tolerance {
-    /// Whether `actual` is off `expected` by more than both the share and the amount. The share
-    /// is the one shown ([`share_off`]), so a listed difference always reads over the tolerance.
-    pub fn exceeded(&self, expected: Decimal, actual: Decimal) -> bool {
-        let off = (actual - expected).abs();
-        off > self.amount && share_off(expected, actual).is_none_or(|p| p.abs() > self.percent)
-    }
-
-    /// `over 5.0% and over 1.00`, in the currency of each filing.
-    pub fn words(&self) -> String {
-        format!(
-            "over {} and over {}",
-            format::percent(self.percent),
-            format::money(self.amount, None)
-        )
-    }
-}
-
-/// `actual - expected` as a share of `expected`, in percent as shown (cut toward zero at
-/// [`format::SHARE_DECIMALS`]); `None` when nothing was expected.
-pub fn share_off(expected: Decimal, actual: Decimal) -> Option<Decimal> {
-    format::percent_of(actual - expected, expected.abs()).map(format::shown_share)
-}
 
 /// Which comparison a finding is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -95,7 +55,7 @@ pub struct Finding {
     /// `actual - expected`.
     pub difference: Decimal,
     /// The difference as a share of the expected figure, in percent as shown (see
-    /// [`share_off`]); `None` when nothing was expected.
+    /// [`format::share_off`]); `None` when nothing was expected.
     pub percent: Option<Decimal>,
     pub currency: Option<String>,
 }
@@ -173,7 +133,7 @@ fn finding(f: &Filing, check: Check, expected: Decimal, actual: Decimal) -> Find
         expected,
         actual,
         difference,
-        percent: share_off(expected, actual),
+        percent: format::share_off(expected, actual),
         currency: f.currency.clone(),
     }
 }
@@ -206,8 +166,7 @@ pub fn is_pending(filing: &Filing, today: chrono::NaiveDate) -> bool {
 /// the Filings list, its filter, its detail and the Overview all show.
 pub fn check(filing: &Filing, tolerance: Tolerance) -> Vec<Finding> {
     let mut out = Vec::new();
-    if let (Some(collected), Some(liability)) =
-        (filing.amount_tax_collected, filing.total_tax_liability)
+    if let Some((liability, collected)) = filing.collected_vs_liability()
         && tolerance.exceeded(liability, collected)
     {
         out.push(finding(
@@ -217,7 +176,7 @@ pub fn check(filing: &Filing, tolerance: Tolerance) -> Vec<Finding> {
             collected,
         ));
     }
-    if let (Some(sales), Some(summed)) = (filing.amount_sales, filing.covered_sales.sales())
+    if let Some((sales, summed)) = filing.sales_vs_transactions()
         && tolerance.exceeded(sales, summed)
     {
         out.push(finding(filing, Check::SalesVsTransactions, sales, summed));
@@ -317,6 +276,31 @@ mod tests {
         let found = check(&f, Tolerance::default());
         assert_eq!(found[0].share().as_deref(), Some("-10.7%"));
         assert_eq!(Tolerance::default().words(), "over 5.0% and over 1.00");
+    }
+
+    #[test]
+    fn the_findings_and_the_verdict_agree() {
+        let listed = [tx("SALE", "700.00")];
+        for (collected, liability, sales) in [
+            ("1000.00", "1100.00", "700.00"),
+            ("100.00", "100.00", "1000.00"),
+            ("100.00", "100.00", "700.00"),
+            ("2841.20", "2990.74", "0"),
+        ] {
+            let f = Filing {
+                covered_sales: covered_sales(&listed),
+                ..filing(collected, liability, sales)
+            };
+            for tolerance in [
+                Tolerance::default(),
+                Tolerance {
+                    percent: Decimal::from(50),
+                    amount: Decimal::ONE,
+                },
+            ] {
+                assert_eq!(check(&f, tolerance).is_empty(), f.adds_up(tolerance));
+            }
+        }
     }
 
     #[test]

@@ -23,9 +23,10 @@ use chrono::{Datelike, Days, Months, NaiveDate};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
+use crate::model::PeriodActivity;
 use crate::model::format;
 use crate::model::{Nexus, NexusStatus, PeriodModel, SalesOrTransactions};
-use crate::rules::{EconomicRule, PeriodActivity};
+use crate::rules::EconomicRule;
 
 /// The days the pace is measured over.
 pub const PACE_DAYS: u32 = 90;

@@ -2,9 +2,9 @@
 //! crossed at the current pace ([`forecast`]), exempt sales without a certificate valid on the
 //! day ([`exemptions`]), and filings whose figures do not add up ([`filings`]).
 //!
-//! Each check is a pure computation on records, and a reading of those records through the
-//! client (every page, at the client's pace, with its retries). The commands and the dashboard
-//! share both.
+//! Each check is a pure computation on records: no client, no I/O. Reading the records a check
+//! needs (every page, at the client's pace, with its retries) is [`crate::reads`]'s; the
+//! commands and the dashboard share both.
 
 pub mod exemptions;
 pub mod filings;
@@ -13,79 +13,12 @@ pub mod forecast;
 use std::collections::HashMap;
 
 use chrono::{Days, NaiveDate};
-use serde::de::DeserializeOwned;
 
-use crate::api::{ApiResult, Client};
-use crate::model::filters::{
-    ExemptionFilter, FilingFilter, ListFilter, NexusFilter, TransactionFilter,
-};
-use crate::model::{
-    Exemption, ExemptionStatus, Filing, Nexus, NexusStatus, PageParams, Transaction,
-    TransactionExemptStatus, TransactionType,
-};
-use crate::rules::PeriodActivity;
+use crate::model::filters::TransactionFilter;
+use crate::model::{PeriodActivity, Transaction, TransactionExemptStatus, TransactionType};
 
 /// The exit code of a check or a forecast with findings (as `watch --exit-on-change`).
 pub const EXIT_FINDINGS: i32 = 3;
-
-/// The most pages one list is read to: 1,000,000 records.
-const MAX_PAGES: u32 = 10_000;
-
-/// Told as a check reads: what it reads, and how far it got (`read` of `total`).
-pub trait Progress: Send {
-    fn reading(&mut self, what: &str, read: u64, total: u64);
-}
-
-/// No one to tell.
-pub struct Quiet;
-
-impl Progress for Quiet {
-    fn reading(&mut self, _: &str, _: u64, _: u64) {}
-}
-
-/// Pages asked for at once after the first (the client's pacing still spaces them).
-const PAGES_AT_ONCE: u32 = 8;
-
-/// Every record of the list `filter` filters: the first page, then the pages its total implies,
-/// [`PAGES_AT_ONCE`] at a time. Stops after the first batch holding a page shorter than asked or
-/// once the total is read, so a service that announces more than it delivers costs at most one
-/// batch more, never a loop.
-pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
-    client: &Client,
-    filter: &F,
-    what: &str,
-    progress: &mut dyn Progress,
-) -> ApiResult<Vec<T>> {
-    let size = PageParams::MAX_SIZE;
-    let first = client.list_raw(filter, PageParams::new(1, size)).await?;
-    let total = first.total;
-    let mut out = Vec::with_capacity(usize::try_from(total).unwrap_or(0).min(100_000));
-    let mut short = first.items.len() < size as usize;
-    for item in &first.items {
-        out.push(client.read_item::<T>(item)?);
-    }
-    progress.reading(what, out.len() as u64, total.max(out.len() as u64));
-    let pages = u32::try_from(total.div_ceil(u64::from(size)))
-        .unwrap_or(MAX_PAGES)
-        .min(MAX_PAGES);
-    let mut next = 2;
-    while !short && next <= pages && (out.len() as u64) < total {
-        let last = (next + PAGES_AT_ONCE - 1).min(pages);
-        let batch = futures::future::try_join_all(
-            (next..=last).map(|page| client.list_raw(filter, PageParams::new(page, size))),
-        )
-        .await?;
-        for answer in &batch {
-            short |= answer.items.len() < size as usize;
-            for item in &answer.items {
-                out.push(client.read_item::<T>(item)?);
-            }
-        }
-        progress.reading(what, out.len() as u64, total.max(out.len() as u64));
-        next = last + 1;
-    }
-    Ok(out)
-}
 
 /// The jurisdiction key of a record: `(country, state)`, the state empty for a country.
 pub type Place = (String, String);
@@ -126,39 +59,6 @@ pub fn activity_by_place(sales: &[Transaction]) -> HashMap<Place, PeriodActivity
     out
 }
 
-/// The forecast of every jurisdiction approaching or below its threshold with sales, soonest
-/// crossing first: the nexus list, and the last 90 days' sales for the pace.
-pub async fn read_forecasts(
-    client: &Client,
-    today: NaiveDate,
-    progress: &mut dyn Progress,
-) -> ApiResult<Vec<forecast::Forecast>> {
-    let nexus: Vec<Nexus> = read_all(
-        client,
-        &NexusFilter {
-            status_in: vec![NexusStatus::Approaching, NexusStatus::NotExposed],
-            ..NexusFilter::default()
-        },
-        "nexus",
-        progress,
-    )
-    .await?;
-    let wanted: Vec<&Nexus> = nexus.iter().filter(|n| forecast::wanted(n)).collect();
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
-    let pace = read_pace(client, today, progress).await?;
-    let mut out: Vec<forecast::Forecast> = wanted
-        .into_iter()
-        .map(|n| {
-            let key = (n.country_code.clone(), n.state_code.clone());
-            forecast::forecast(n, &pace.get(&key).copied().unwrap_or_default(), today)
-        })
-        .collect();
-    sort_forecasts(&mut out);
-    Ok(out)
-}
-
 /// The sales of the [`forecast::PACE_DAYS`] days up to `today`: what the pace is measured on.
 pub fn pace_filter(today: NaiveDate) -> TransactionFilter {
     let from = today
@@ -172,22 +72,6 @@ pub fn pace_filter(today: NaiveDate) -> TransactionFilter {
     }
 }
 
-/// The trailing 90 days' sales per jurisdiction (one reading of the transactions, every page).
-pub async fn read_pace(
-    client: &Client,
-    today: NaiveDate,
-    progress: &mut dyn Progress,
-) -> ApiResult<HashMap<Place, PeriodActivity>> {
-    let sales: Vec<Transaction> = read_all(
-        client,
-        &pace_filter(today),
-        "transactions of the last 90 days",
-        progress,
-    )
-    .await?;
-    Ok(activity_by_place(&sales))
-}
-
 /// Soonest crossing first; those that will not cross after, by jurisdiction.
 pub fn sort_forecasts(out: &mut [forecast::Forecast]) {
     out.sort_by(|a, b| {
@@ -197,186 +81,4 @@ pub fn sort_forecasts(out: &mut [forecast::Forecast]) {
             b.jurisdiction(),
         ))
     });
-}
-
-/// Exempt sales dated `from` to `to` without a certificate valid on their day: the exempt sales
-/// of the range (credit notes follow their sale, and purchases are not sales), and every exemption (active, inactive and expired: the ones the
-/// list shows).
-pub async fn read_exemption_findings(
-    client: &Client,
-    from: NaiveDate,
-    to: NaiveDate,
-    progress: &mut dyn Progress,
-) -> ApiResult<(usize, Vec<exemptions::Finding>)> {
-    let sales: Vec<Transaction> = read_all(
-        client,
-        &TransactionFilter {
-            exempt_in: vec![
-                TransactionExemptStatus::FullyExempt,
-                TransactionExemptStatus::PartiallyExempt,
-            ],
-            transaction_type: vec![TransactionType::Sale],
-            direction: Some(crate::model::Direction::Sale),
-            date_from: Some(from),
-            date_to: Some(to),
-            ..TransactionFilter::default()
-        },
-        "exempt transactions",
-        progress,
-    )
-    .await?;
-    let certificates: Vec<Exemption> = read_all(
-        client,
-        &ExemptionFilter {
-            status_in: ExemptionStatus::FILTERABLE.to_vec(),
-            ..ExemptionFilter::default()
-        },
-        "exemptions",
-        progress,
-    )
-    .await?;
-    let counted = sales
-        .iter()
-        .filter(|t| crate::model::TransactionStatus::counts_for_tax(t.status.as_ref()))
-        .count();
-    Ok((counted, exemptions::findings(&sales, &certificates)))
-}
-
-/// The sales of the transactions the service lists for each filing of `ids` (see
-/// [`filings::covered_sales`]), in the order given. [`PAGES_AT_ONCE`] lists are asked for at a
-/// time (the client still paces them).
-pub async fn read_covered_sales_of(
-    client: &Client,
-    ids: &[String],
-    progress: &mut dyn Progress,
-) -> ApiResult<Vec<crate::model::CoveredSales>> {
-    use futures::{StreamExt, TryStreamExt};
-    let mut out = vec![crate::model::CoveredSales::NotRead; ids.len()];
-    let mut answers = futures::stream::iter(ids.iter().cloned().enumerate())
-        .map(|(i, id)| async move {
-            client
-                .list_filing_transactions(&id)
-                .await
-                .map(|listed| (i, filings::covered_sales(&listed)))
-        })
-        .buffer_unordered(PAGES_AT_ONCE as usize);
-    let mut done = 0u64;
-    while let Some((i, sales)) = answers.try_next().await? {
-        out[i] = sales;
-        done += 1;
-        progress.reading("transactions of each filing", done, ids.len() as u64);
-    }
-    Ok(out)
-}
-
-/// Reads, beside each of `filings` that [`filings::needs_transactions`] on `today`, the sales of
-/// the transactions the service lists for it, into
-/// [`Filing::covered_sales`](crate::model::Filing::covered_sales): what [`filings::check`]
-/// compares.
-pub async fn read_covered_sales(
-    client: &Client,
-    filings: &mut [Filing],
-    today: NaiveDate,
-    progress: &mut dyn Progress,
-) -> ApiResult<()> {
-    let wanted: Vec<usize> = (0..filings.len())
-        .filter(|&i| filings::needs_transactions(&filings[i], today))
-        .collect();
-    let ids: Vec<String> = wanted.iter().map(|&i| filings[i].id.clone()).collect();
-    let sales = read_covered_sales_of(client, &ids, progress).await?;
-    for (i, covered) in wanted.into_iter().zip(sales) {
-        filings[i].covered_sales = covered;
-    }
-    Ok(())
-}
-
-/// Filings whose figures do not add up: every filing `filter` lists, with the transactions of
-/// each that needs them (see [`read_covered_sales`]), checked by [`filings::check`].
-pub async fn read_filing_findings(
-    client: &Client,
-    filter: &FilingFilter,
-    tolerance: filings::Tolerance,
-    today: NaiveDate,
-    progress: &mut dyn Progress,
-) -> ApiResult<(usize, Vec<filings::Finding>)> {
-    let mut all: Vec<Filing> = read_all(client, filter, "filings", progress).await?;
-    read_covered_sales(client, &mut all, today, progress).await?;
-    let out = all
-        .iter()
-        .flat_map(|f| filings::check(f, tolerance))
-        .collect();
-    Ok((all.len(), out))
-}
-
-/// The economic nexus rows of the jurisdictions in `filter`'s standing on `today` (see
-/// [`crate::model::filters::NexusFilter::standing`]): the economic nexus (every status the
-/// service lists by default), the physical presences and the registrations read whole and
-/// judged together by [`crate::rules::attention::standings`], the one rule the Overview counts
-/// by. A jurisdiction with no economic nexus record gets a row of its own with no status. The
-/// rest of `filter` is asked of the service and narrows the rows; its sort orders them.
-pub async fn read_standing(
-    client: &Client,
-    filter: &NexusFilter,
-    today: NaiveDate,
-    progress: &mut dyn Progress,
-) -> ApiResult<Vec<Nexus>> {
-    let Some(standing) = filter.standing else {
-        return read_all(client, filter, "nexus", progress).await;
-    };
-    let nexus: Vec<Nexus> = read_all(client, &NexusFilter::default(), "nexus", progress).await?;
-    let physical: Vec<crate::model::PhysicalNexus> = read_all(
-        client,
-        &crate::model::filters::PhysicalNexusFilter::default(),
-        "physical nexus",
-        progress,
-    )
-    .await?;
-    let registrations: Vec<crate::model::Registration> = read_all(
-        client,
-        &crate::model::filters::RegistrationFilter::default(),
-        "registrations",
-        progress,
-    )
-    .await?;
-    let narrowed = filter.remote();
-    let unnarrowed = NexusFilter {
-        order_by: Vec::new(),
-        ..narrowed.clone()
-    } == NexusFilter::default();
-    // The rows the rest of the filter lets through, in the order asked for.
-    let allowed: Vec<String> = if unnarrowed && narrowed.order_by.is_empty() {
-        nexus.iter().map(|n| n.id.clone()).collect()
-    } else {
-        read_all::<_, Nexus>(client, &narrowed, "nexus", progress)
-            .await?
-            .into_iter()
-            .map(|n| n.id)
-            .collect()
-    };
-    let mut rows: Vec<(usize, Nexus)> =
-        crate::rules::attention::standings(&nexus, &physical, &registrations, today)
-            .into_iter()
-            .filter(|j| j.standing == standing)
-            .filter_map(|j| match j.nexus {
-                Some(n) => allowed.iter().position(|id| *id == n.id).map(|at| (at, n)),
-                None if unnarrowed => {
-                    place_row(&j.country, j.state.as_deref(), &j.name).map(|n| (usize::MAX, n))
-                }
-                None => None,
-            })
-            .collect();
-    rows.sort_by_key(|(at, _)| *at);
-    Ok(rows.into_iter().map(|(_, n)| n).collect())
-}
-
-/// A row for a jurisdiction the service keeps no economic nexus record of: its place and name,
-/// no id, no status.
-fn place_row(country: &str, state: Option<&str>, name: &str) -> Option<Nexus> {
-    serde_json::from_value(serde_json::json!({
-        "id": "",
-        "country_code": country,
-        "state_code": state.unwrap_or_default(),
-        "state_name": name,
-    }))
-    .ok()
 }

@@ -10,10 +10,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rust_decimal::Decimal;
 
 use super::{Context, Failure};
-use crate::checks::{self, Progress};
+use crate::checks;
 use crate::cli::{CheckCommand, CheckFormat, NexusCommand};
 use crate::model::filters::FilingFilter;
 use crate::model::format;
+use crate::reads;
+use crate::reads::Progress;
 
 /// Where a check reads from: the profile's service, or (`--demo`) the embedded sandbox.
 pub use super::export::Service;
@@ -100,7 +102,7 @@ pub async fn check(
         CheckCommand::Exemptions { from, to, format } => {
             let to = to.unwrap_or(today);
             let from = &from.unwrap_or_else(|| checks::exemptions::default_from(to));
-            match checks::read_exemption_findings(client, *from, to, &mut bar).await {
+            match reads::read_exemption_findings(client, *from, to, &mut bar).await {
                 Ok((checked, found)) => {
                     drop(bar);
                     print_exemptions(&found, *format, out)
@@ -135,7 +137,7 @@ pub async fn check(
                 end_date: *to,
                 ..FilingFilter::default()
             };
-            match checks::read_filing_findings(client, &filter, tolerance, today, &mut bar).await {
+            match reads::read_filing_findings(client, &filter, tolerance, today, &mut bar).await {
                 Ok((checked, found)) => {
                     drop(bar);
                     print_filings(&found, *format, out)
@@ -170,7 +172,7 @@ pub async fn nexus(
     let connected = super::connect(ctx, service).await?;
     let client = &connected.client;
     let mut bar = Bar::new();
-    let result = match checks::read_forecasts(client, crate::clock::today(), &mut bar).await {
+    let result = match reads::read_forecasts(client, crate::clock::today(), &mut bar).await {
         Ok(forecasts) => {
             drop(bar);
             print_forecasts(&forecasts, *format, out)

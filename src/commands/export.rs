@@ -8,13 +8,14 @@ use tokio::io::AsyncWriteExt;
 
 use super::{Context, Failure};
 use crate::api::{Client, ClientConfig};
-use crate::app::signals::{Signal, listen};
 use crate::app::start_demo;
 use crate::cli::ExportArgs;
 use crate::config::ApiKind;
+use crate::effect::ListQuery;
 use crate::export::{
-    ExportError, ExportJob, ExportSummary, ListQuery, Retries, export, export_to_file, progress_bar,
+    ExportError, ExportJob, ExportSummary, Retries, export, export_to_file, progress_bar,
 };
+use crate::os::signals::{Signal, listen};
 
 impl From<ExportError> for Failure {
     fn from(e: ExportError) -> Self {
@@ -120,7 +121,7 @@ async fn export_with(
 }
 
 /// The first signal received; never, if the stream ends.
-async fn first(mut signals: crate::app::signals::Signals) -> Signal {
+async fn first(mut signals: crate::os::signals::Signals) -> Signal {
     match signals.next().await {
         Some(signal) => signal,
         None => std::future::pending().await,
@@ -171,7 +172,9 @@ fn done(args: &ExportArgs, summary: &ExportSummary, target: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::export::{FilterFlags, Format, Resource};
+    use crate::effect::Format;
+    use crate::export::FilterFlags;
+    use crate::model::Resource;
 
     #[test]
     fn the_closing_line_says_how_many_rows_were_checked_when_some_were_dropped() {

@@ -9,12 +9,12 @@ use futures::StreamExt;
 
 use super::export::Service;
 use super::{Context, Failure};
-use crate::app::signals::{Signal, listen};
 use crate::cli::ImportArgs;
 use crate::export::{Retries, count_progress, titled_progress_bar};
 use crate::import::check_file;
 use crate::import::results::{self, Line, Outcome, Results};
 use crate::import::send::{self, DEFAULT_CONCURRENCY};
+use crate::os::signals::{Signal, listen};
 
 /// Runs `taxdash import`: reads and checks the whole file (nothing is sent yet, and no profile
 /// is needed for `--dry-run`), then, when every row passes (or `--skip-invalid`), sends the rows

@@ -11,14 +11,14 @@ use indicatif::ProgressBar;
 use super::export::Service;
 use super::{Context, Failure};
 use crate::api::{Client, ClientConfig};
-use crate::app::signals::{Signal, Signals, listen};
 use crate::cli::{DiffArgs, DiffFormat, SnapshotArgs, WatchArgs};
-use crate::export::Resource;
 use crate::history::capture::{Plan, Taken, scope_of, take_snapshot};
 use crate::history::diff::{Diff, Kind, noun};
 use crate::history::snapshot::{Scope, Snapshot};
 use crate::history::{History, HistoryError};
+use crate::model::Resource;
 use crate::model::format;
+use crate::os::signals::{Signal, Signals, listen};
 use crate::sandbox::{DEMO_CREDENTIALS, Sandbox};
 
 /// The exit code of `watch --exit-on-change` when something changed.

@@ -396,9 +396,9 @@ impl ChecksConfig {
     }
 
     /// The filings check's tolerance: the configured figures over the defaults.
-    pub fn filing_tolerance(&self) -> crate::checks::filings::Tolerance {
-        let default = crate::checks::filings::Tolerance::default();
-        crate::checks::filings::Tolerance {
+    pub fn filing_tolerance(&self) -> crate::model::Tolerance {
+        let default = crate::model::Tolerance::default();
+        crate::model::Tolerance {
             percent: self.filing_tolerance_percent.unwrap_or(default.percent),
             amount: self.filing_tolerance_amount.unwrap_or(default.amount),
         }

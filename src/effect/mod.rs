@@ -17,6 +17,7 @@ mod organizations;
 mod products;
 mod registrations;
 mod transactions;
+mod transfer;
 
 pub use self::customers::{CustomerCall, CustomerReply};
 pub use self::exemptions::{ExemptionCall, ExemptionReply};
@@ -28,6 +29,7 @@ pub use self::organizations::{OrganizationCall, OrganizationReply};
 pub use self::products::{ProductCall, ProductReply};
 pub use self::registrations::{RegistrationCall, RegistrationReply};
 pub use self::transactions::{TransactionCall, TransactionReply};
+pub use self::transfer::{Format, ImportResource, ListQuery};
 use crate::model::FieldError;
 
 /// Names one call to the service, unique for the life of the dashboard.
@@ -79,15 +81,15 @@ pub enum Effect {
 /// A list on screen to write to a file (see [`Effect::Export`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ViewExport {
-    pub query: crate::export::ListQuery,
-    pub format: crate::export::Format,
+    pub query: ListQuery,
+    pub format: Format,
     pub path: std::path::PathBuf,
 }
 
 /// A file to import into the list on screen (see [`Effect::Import`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ViewImport {
-    pub resource: crate::import::ImportResource,
+    pub resource: ImportResource,
     pub path: std::path::PathBuf,
 }
 

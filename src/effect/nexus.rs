@@ -61,7 +61,7 @@ pub enum NexusReply {
     /// A physical nexus deleted.
     PhysicalDeleted,
     /// The trailing 90 days' sales per jurisdiction.
-    Pace(std::collections::HashMap<crate::checks::Place, crate::rules::PeriodActivity>),
+    Pace(std::collections::HashMap<crate::checks::Place, crate::model::PeriodActivity>),
 }
 
 impl NexusCall {

@@ -40,15 +40,15 @@ use std::fmt;
 use chrono::NaiveDate;
 use clap::Args;
 
-use super::Resource;
+use crate::effect::ListQuery;
 use crate::model::filters::{
     CustomerFilter, DateWindow, ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter,
     ProductFilter, RegistrationFilter, Sort, TransactionFilter,
 };
 use crate::model::{
     AddressStatus, Direction, ExemptionStatus, FilingFrequency, FilingStatus, NexusStatus,
-    ProcessingStatus, ProductStatus, RegistrationStatus, TaxType, TransactionExemptStatus,
-    TransactionStatus, TransactionType,
+    ProcessingStatus, ProductStatus, RegistrationStatus, Resource, TaxType,
+    TransactionExemptStatus, TransactionStatus, TransactionType,
 };
 
 /// Filter flags of `taxdash export`, common to every resource; each resource takes some of them.
@@ -317,26 +317,8 @@ fn list(resources: &[Resource]) -> String {
     }
 }
 
-/// A resource and its filter: what one export lists.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ListQuery {
-    Registrations(RegistrationFilter),
-    PhysicalNexus(PhysicalNexusFilter),
-    Nexus(NexusFilter),
-    Exemptions(ExemptionFilter),
-    Customers(CustomerFilter),
-    Transactions(TransactionFilter),
-    Filings(FilingFilter),
-    Products(ProductFilter),
-}
-
+/// The export's side of a list query: the command-line flags it is made from.
 impl ListQuery {
-    /// The whole list of `resource` (the service's own defaults apply: transactions of the
-    /// last 12 months, nexus without the OSS statuses).
-    pub fn all(resource: Resource) -> Self {
-        Self::from_flags(resource, &FilterFlags::default()).expect("no flag, nothing to refuse")
-    }
-
     /// Maps the flags onto `resource`'s filter, refusing any flag or value it does not take;
     /// the windows count from [`crate::clock::today`], the day the dashboard counts from too.
     pub fn from_flags(resource: Resource, flags: &FilterFlags) -> Result<Self, FilterError> {
@@ -510,62 +492,6 @@ impl ListQuery {
             }
         })
     }
-
-    /// The list a dashboard page call asks for (its filter and sort, the page left out), so a
-    /// list on screen is exported as shown; `None` for a call that lists no exportable resource.
-    pub fn from_call(call: &crate::effect::Call) -> Option<Self> {
-        use crate::effect::{
-            Call, CustomerCall, ExemptionCall, FilingCall, NexusCall, RegistrationCall,
-            TransactionCall,
-        };
-        Some(match call {
-            Call::Registrations(RegistrationCall::List { filter, .. }) => {
-                ListQuery::Registrations(filter.clone())
-            }
-            Call::Nexus(NexusCall::List { filter, .. }) => ListQuery::Nexus(filter.clone()),
-            Call::Nexus(NexusCall::Physical { filter, .. }) => {
-                ListQuery::PhysicalNexus(filter.clone())
-            }
-            Call::Exemptions(ExemptionCall::List { filter, .. }) => {
-                ListQuery::Exemptions(filter.clone())
-            }
-            Call::Customers(CustomerCall::List { filter, .. }) => {
-                ListQuery::Customers(filter.clone())
-            }
-            Call::Transactions(TransactionCall::List { filter, .. }) => {
-                ListQuery::Transactions(filter.clone())
-            }
-            Call::Filings(FilingCall::List { filter, .. }) => ListQuery::Filings(filter.clone()),
-            _ => return None,
-        })
-    }
-
-    /// The resource listed.
-    pub fn resource(&self) -> Resource {
-        match self {
-            ListQuery::Registrations(_) => Resource::Registrations,
-            ListQuery::PhysicalNexus(_) => Resource::PhysicalNexus,
-            ListQuery::Nexus(_) => Resource::Nexus,
-            ListQuery::Exemptions(_) => Resource::Exemptions,
-            ListQuery::Customers(_) => Resource::Customers,
-            ListQuery::Transactions(_) => Resource::Transactions,
-            ListQuery::Filings(_) => Resource::Filings,
-            ListQuery::Products(_) => Resource::Products,
-        }
-    }
-
-    /// Whether part of the filter is kept on this side, so rows of each page are dropped before
-    /// they are written.
-    pub fn is_local(&self) -> bool {
-        match self {
-            ListQuery::Exemptions(f) => f.is_local(),
-            ListQuery::Filings(f) => f.is_local(),
-            ListQuery::Nexus(f) => f.is_local(),
-            ListQuery::Registrations(f) => f.is_local(),
-            ListQuery::Transactions(f) => f.is_local(),
-            _ => false,
-        }
-    }
 }
 
 /// Checks the flags against one resource.
@@ -706,6 +632,17 @@ mod tests {
 
     fn date(s: &str) -> Option<NaiveDate> {
         parse_date(s).ok()
+    }
+
+    #[test]
+    fn no_flag_is_the_whole_list() {
+        for &resource in Resource::ALL {
+            assert_eq!(
+                ListQuery::from_flags(resource, &FilterFlags::default()),
+                Ok(ListQuery::all(resource)),
+                "{resource}"
+            );
+        }
     }
 
     #[test]

@@ -36,7 +36,6 @@ mod filters;
 mod pages;
 mod progress;
 
-use std::fmt;
 use std::future::Future;
 use std::io;
 use std::path::Path;
@@ -49,61 +48,24 @@ use indicatif::ProgressBar;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::task::JoinHandle;
 
-pub use filters::{FilterError, FilterFlags, Flag, ListQuery};
+pub use filters::{FilterError, FilterFlags, Flag};
 pub(crate) use progress::counting as count_progress;
 pub use progress::{Retries, bar as progress_bar, titled as titled_progress_bar};
 
 use serde_json::value::RawValue;
 
 use crate::api::{ApiError, ApiResult, Client};
-use crate::app::signals::Signal;
+use crate::effect::{Format, ListQuery};
 use crate::model::{
     Customer, Exemption, Filing, Nexus, Page, PageParams, PhysicalNexus, Product, Registration,
-    Transaction,
+    Resource, Transaction,
 };
+use crate::os::signals::Signal;
 use columns::{Record, cells, header};
 use pages::{Plan, Verdict};
 
-/// A list that can be exported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Resource {
-    Registrations,
-    PhysicalNexus,
-    Nexus,
-    Exemptions,
-    Customers,
-    Transactions,
-    Filings,
-    Products,
-}
-
+/// The export's side of a resource: the columns it writes as CSV.
 impl Resource {
-    /// Every resource, in the order the help lists them.
-    pub const ALL: &'static [Resource] = &[
-        Resource::Registrations,
-        Resource::PhysicalNexus,
-        Resource::Nexus,
-        Resource::Exemptions,
-        Resource::Customers,
-        Resource::Transactions,
-        Resource::Filings,
-        Resource::Products,
-    ];
-
-    /// The name on the command line: `physical-nexus`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Resource::Registrations => "registrations",
-            Resource::PhysicalNexus => "physical-nexus",
-            Resource::Nexus => "nexus",
-            Resource::Exemptions => "exemptions",
-            Resource::Customers => "customers",
-            Resource::Transactions => "transactions",
-            Resource::Filings => "filings",
-            Resource::Products => "products",
-        }
-    }
-
     /// The CSV header: the resource's columns, in order.
     pub fn csv_columns(self) -> Vec<&'static str> {
         match self {
@@ -117,24 +79,6 @@ impl Resource {
             Resource::Products => header::<Product>().collect(),
         }
     }
-}
-
-impl fmt::Display for Resource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How the records are written.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// A header line, then one row per record with the resource's documented columns.
-    #[default]
-    Csv,
-    /// One JSON array of the full records as the service sent them, one record per line.
-    Json,
-    /// JSON Lines: one full record (a JSON object, as the service sent it) per line.
-    Jsonl,
 }
 
 /// What to export and how.
@@ -430,11 +374,11 @@ async fn fetch(
                 filings.push(client.read_item::<Filing>(item).map_err(failed)?);
             }
             let today = crate::clock::today();
-            crate::checks::read_covered_sales(
+            crate::reads::read_covered_sales(
                 &client,
                 &mut filings,
                 today,
-                &mut crate::checks::Quiet,
+                &mut crate::reads::Quiet,
             )
             .await
             .map_err(failed)?;
@@ -448,7 +392,7 @@ async fn fetch(
         }
         ListQuery::Nexus(f) if f.is_local() => {
             let today = crate::clock::today();
-            let rows = crate::checks::read_standing(&client, f, today, &mut crate::checks::Quiet)
+            let rows = crate::reads::read_standing(&client, f, today, &mut crate::reads::Quiet)
                 .await
                 .map_err(failed)?;
             Some(rows.into_iter().map(|r| r.id).collect())

@@ -15,7 +15,9 @@ use serde::Deserialize;
 use super::snapshot::{Record, Scope};
 use super::{History, HistoryError};
 use crate::api::Client;
-use crate::export::{ExportError, ExportJob, FilterFlags, Format, ListQuery, Resource, export};
+use crate::effect::{Format, ListQuery};
+use crate::export::{ExportError, ExportJob, FilterFlags, export};
+use crate::model::Resource;
 
 /// The lists a snapshot reads, transactions aside (they need a date range).
 pub const RESOURCES: &[Resource] = &[

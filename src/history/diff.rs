@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::snapshot::{Snapshot, resource_named};
 use super::{History, HistoryError};
-use crate::export::Resource;
+use crate::model::Resource;
 
 /// How one record differs.
 #[derive(Debug, Clone, PartialEq, Serialize)]

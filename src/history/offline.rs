@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::snapshot::Snapshot;
 use super::{History, HistoryError};
-use crate::export::Resource;
+use crate::model::Resource;
 use crate::sandbox::{ALWAYS_HELD, Frozen};
 
 /// Which snapshot to open.

@@ -13,7 +13,7 @@ use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::{History, HistoryError};
-use crate::export::Resource;
+use crate::model::Resource;
 
 /// The migration step that makes the snapshot tables.
 pub(crate) const MIGRATION: &str = "

@@ -61,7 +61,7 @@ pub(super) fn request(row: &Row, dir: &Path) -> Result<Request, Vec<Problem>> {
     }
     let mut certificate = None;
     if let Some(path) = row.get("certificate") {
-        match crate::app::files::read_certificate(&dir.join(path)) {
+        match crate::os::files::read_certificate(&dir.join(path)) {
             Ok((name, bytes)) => certificate = Some(Upload::pdf(name, bytes)),
             Err(refusal) => problems.push(Problem {
                 row: row.number,
@@ -83,7 +83,8 @@ pub(super) fn request(row: &Row, dir: &Path) -> Result<Request, Vec<Problem>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{ImportResource, InputFormat, check, parse};
+    use crate::effect::ImportResource;
+    use crate::import::{InputFormat, check, parse};
 
     #[test]
     fn the_certificate_must_be_a_pdf_beside_the_file() {

@@ -19,10 +19,10 @@ use futures::{StreamExt, stream};
 use super::Request;
 use super::send::Job;
 use crate::api::{ApiError, Client, CustomerFilter, ExemptionFilter, PhysicalNexusFilter};
-use crate::checks::{Quiet, read_all};
 use crate::model::{
     Customer, Exemption, ExemptionCreate, PageParams, PhysicalNexus, PhysicalNexusCreate,
 };
+use crate::reads::{Quiet, read_all};
 
 /// What matched, in the closing line's words.
 pub const BY_EXTERNAL_ID: &str = "external_id";

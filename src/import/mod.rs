@@ -29,54 +29,23 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::api::Upload;
+use crate::effect::ImportResource;
 use crate::model::format;
 use crate::model::{
     CreditNoteRequest, CustomerTaxRegistrationWrite, CustomerWrite, ExemptionCreate, FieldError,
-    LocPart, PhysicalNexusCreate, PhysicalNexusUpdate, TransactionCreate,
+    LocPart, PhysicalNexusCreate, PhysicalNexusUpdate, Resource, TransactionCreate,
 };
 pub use parse::{InputFormat, ParseError, Row, Table};
 
-/// A list that can be imported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum ImportResource {
-    /// Physical presences (create; update when the row has an `id`).
-    PhysicalNexus,
-    /// Customers with their tax ids (create; update when the row has an `id`).
-    Customers,
-    /// Exemption certificates, with an optional PDF named in `certificate`.
-    Exemptions,
-    /// Sales and credit notes, one line each.
-    Transactions,
-}
-
+/// The import's side of a resource: the columns it reads, the requests its rows make.
 impl ImportResource {
-    /// Every resource, in the order the help lists them.
-    pub const ALL: &'static [ImportResource] = &[
-        ImportResource::PhysicalNexus,
-        ImportResource::Customers,
-        ImportResource::Exemptions,
-        ImportResource::Transactions,
-    ];
-
-    /// The name on the command line: `physical-nexus`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ImportResource::PhysicalNexus => "physical-nexus",
-            ImportResource::Customers => "customers",
-            ImportResource::Exemptions => "exemptions",
-            ImportResource::Transactions => "transactions",
-        }
-    }
-
     /// Every column the import reads: the export's columns, then those only an import reads.
     pub fn columns(self) -> Vec<&'static str> {
         let (export, extra) = match self {
-            ImportResource::PhysicalNexus => (crate::export::Resource::PhysicalNexus, &[][..]),
-            ImportResource::Customers => (crate::export::Resource::Customers, customers::EXTRA),
-            ImportResource::Exemptions => (crate::export::Resource::Exemptions, exemptions::EXTRA),
-            ImportResource::Transactions => {
-                (crate::export::Resource::Transactions, transactions::EXTRA)
-            }
+            ImportResource::PhysicalNexus => (Resource::PhysicalNexus, &[][..]),
+            ImportResource::Customers => (Resource::Customers, customers::EXTRA),
+            ImportResource::Exemptions => (Resource::Exemptions, exemptions::EXTRA),
+            ImportResource::Transactions => (Resource::Transactions, transactions::EXTRA),
         };
         let mut columns = export.csv_columns();
         columns.extend(extra);
@@ -119,12 +88,6 @@ impl ImportResource {
             ImportResource::Exemptions => exemptions::request(row, dir),
             ImportResource::Transactions => transactions::request(row),
         }
-    }
-}
-
-impl fmt::Display for ImportResource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -59,7 +59,8 @@ pub(super) fn request(row: &Row) -> Result<Request, Vec<Problem>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::{ImportResource, InputFormat, check, parse};
+    use crate::effect::ImportResource;
+    use crate::import::{InputFormat, check, parse};
     use std::path::Path;
 
     fn report(text: &str) -> crate::import::Report {

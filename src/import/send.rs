@@ -425,7 +425,7 @@ async fn already(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::import::ImportResource;
+    use crate::effect::ImportResource;
 
     #[test]
     fn the_closing_line_counts_each_outcome() {

@@ -1,10 +1,11 @@
-//! Filings and the back-filing terms.
+//! Filings, the tolerance their figures are compared within, and the back-filing terms.
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::Timestamp;
+use super::format;
 
 open_enum! {
     pub enum FilingStatus { Unfiled = "UNFILED", Filed = "FILED", Filing = "FILING", Paused = "PAUSED" }
@@ -67,6 +68,70 @@ pub struct Filing {
     /// compare them with `amount_sales`.
     #[serde(skip)]
     pub covered_sales: CoveredSales,
+}
+
+impl Filing {
+    /// `amount_tax_collected` against `total_tax_liability`, as `(expected, actual)`: the
+    /// first figure the filing check compares; `None` unless both are sent.
+    pub fn collected_vs_liability(&self) -> Option<(Decimal, Decimal)> {
+        Some((self.total_tax_liability?, self.amount_tax_collected?))
+    }
+
+    /// `amount_sales` against what the transactions it covers add up to, as `(expected,
+    /// actual)`: the second figure the filing check compares; `None` unless the filing sends
+    /// its sales and those transactions were read and listed ([`Filing::covered_sales`]).
+    pub fn sales_vs_transactions(&self) -> Option<(Decimal, Decimal)> {
+        Some((self.amount_sales?, self.covered_sales.sales()?))
+    }
+
+    /// Whether both figures agree within `tolerance`: the verdict of the filing check (which
+    /// lists the figures that do not), and what a filter on filings that do not add up keeps.
+    pub fn adds_up(&self, tolerance: Tolerance) -> bool {
+        [self.collected_vs_liability(), self.sales_vs_transactions()]
+            .into_iter()
+            .flatten()
+            .all(|(expected, actual)| !tolerance.exceeded(expected, actual))
+    }
+}
+
+/// When two figures of a filing disagree: over `percent` % of the expected figure **and** over
+/// `amount` (5 % and one unit of the currency by default, the `[checks]` settings otherwise). A
+/// cent of rounding on a small return does not count, nor does a large return off by a few
+/// units. The share is judged as it is shown ([`format::share_off`], cut at one decimal): a
+/// difference shown as `-5.0%` never exceeds a tolerance of 5 %.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tolerance {
+    pub percent: Decimal,
+    pub amount: Decimal,
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Tolerance {
+            percent: Decimal::from(5),
+            amount: Decimal::ONE,
+        }
+    }
+}
+
+impl Tolerance {
+    /// Whether `actual` is off `expected` by more than both the share and the amount. The share
+    /// is the one shown ([`format::share_off`]), so a difference found always reads over the
+    /// tolerance.
+    pub fn exceeded(&self, expected: Decimal, actual: Decimal) -> bool {
+        let off = (actual - expected).abs();
+        off > self.amount
+            && format::share_off(expected, actual).is_none_or(|p| p.abs() > self.percent)
+    }
+
+    /// `over 5.0% and over 1.00`, in the currency of each filing.
+    pub fn words(&self) -> String {
+        format!(
+            "over {} and over {}",
+            format::percent(self.percent),
+            format::money(self.amount, None)
+        )
+    }
 }
 
 /// The sales of the transactions a return covers, as far as they were read.

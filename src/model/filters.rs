@@ -493,7 +493,7 @@ pub struct FilingFilter {
     /// Kept on this side: only filings the filing check finds do not add up beyond this
     /// tolerance (tax collected against the liability, sales against the transactions the
     /// service lists for the return, read beside each page).
-    pub not_adding_up: Option<crate::checks::filings::Tolerance>,
+    pub not_adding_up: Option<super::Tolerance>,
     pub order_by: Vec<Sort>,
 }
 
@@ -519,9 +519,7 @@ impl FilingFilter {
     /// Whether `row` passes the part of the filter the service cannot apply.
     pub fn keeps(&self, row: &Filing) -> bool {
         self.due.is_none_or(|w| w.contains(row.due_date))
-            && self
-                .not_adding_up
-                .is_none_or(|t| !crate::checks::filings::check(row, t).is_empty())
+            && self.not_adding_up.is_none_or(|t| !row.adds_up(t))
     }
 }
 
@@ -702,7 +700,7 @@ mod tests {
     #[test]
     fn not_adding_up_is_kept_here_and_asks_the_service_for_nothing_more() {
         let filter = FilingFilter {
-            not_adding_up: Some(crate::checks::filings::Tolerance::default()),
+            not_adding_up: Some(crate::model::Tolerance::default()),
             ..Default::default()
         };
         assert!(filter.is_local());

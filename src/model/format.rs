@@ -142,6 +142,12 @@ pub fn shown_share(percent: Decimal) -> Decimal {
     percent.trunc_with_scale(SHARE_DECIMALS)
 }
 
+/// `actual - expected` as a share of `expected`, in percent as shown (cut toward zero at
+/// [`SHARE_DECIMALS`]); `None` when nothing was expected.
+pub fn share_off(expected: Decimal, actual: Decimal) -> Option<Decimal> {
+    percent_of(actual - expected, expected.abs()).map(shown_share)
+}
+
 /// A share in percent: `95.8%`, `0.0%`, `-10.7%` (truncated, see [`shown_share`]).
 pub fn share(percent: Decimal) -> String {
     let mut out = decimal(shown_share(percent), SHARE_DECIMALS, Sign::Negative);

@@ -338,7 +338,19 @@ pub struct Nexus {
     /// transactions, for its own forecast; never sent or received. `None` until read, the
     /// error when reading them failed.
     #[serde(skip)]
-    pub pace: Option<Result<crate::rules::PeriodActivity, String>>,
+    pub pace: Option<Result<PeriodActivity, String>>,
+}
+
+/// Every sale in a jurisdiction in a measuring period, with the exempt and the marketplace ones
+/// among them (the two are apart: a marketplace sale is not also an exempt one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PeriodActivity {
+    pub sales: Decimal,
+    pub exempt_sales: Decimal,
+    pub marketplace_sales: Decimal,
+    pub transactions: i64,
+    pub exempt_transactions: i64,
+    pub marketplace_transactions: i64,
 }
 
 impl Nexus {

@@ -4,7 +4,9 @@
 use chrono::{Datelike, Months, NaiveDate};
 use rust_decimal::Decimal;
 
-use crate::model::{ExemptTreatment, NexusStatus, PeriodModel, SalesOrTransactions};
+use crate::model::{
+    ExemptTreatment, NexusStatus, PeriodActivity, PeriodModel, SalesOrTransactions,
+};
 
 /// A jurisdiction's economic nexus rule: its thresholds, which of them create nexus, and what
 /// counts toward them.
@@ -18,18 +20,6 @@ pub struct EconomicRule {
     /// Whether marketplace sales count toward the thresholds.
     pub marketplace_included: bool,
     pub exempt_treatment: ExemptTreatment,
-}
-
-/// Every sale in a jurisdiction in a measuring period, with the exempt and the marketplace ones
-/// among them (the two are apart: a marketplace sale is not also an exempt one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PeriodActivity {
-    pub sales: Decimal,
-    pub exempt_sales: Decimal,
-    pub marketplace_sales: Decimal,
-    pub transactions: i64,
-    pub exempt_transactions: i64,
-    pub marketplace_transactions: i64,
 }
 
 /// Which thresholds a jurisdiction's activity meets.

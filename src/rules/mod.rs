@@ -52,8 +52,8 @@ pub use credentials::{
 pub use credit::{credit_note_lines, credit_note_locked};
 pub use customer::{customer_tax_registration, customer_write};
 pub use economic::{
-    APPROACHING_AT, EconomicJudgement, EconomicRule, PeriodActivity, economic_status,
-    judges_previous, measuring_periods,
+    APPROACHING_AT, EconomicJudgement, EconomicRule, economic_status, judges_previous,
+    measuring_periods,
 };
 pub use estimate::estimate;
 pub use exemption::exemption_create;

@@ -26,7 +26,7 @@ use super::demo_data::DemoOrg;
 use super::error::ApiError;
 use super::store::Store;
 use super::{App, Sandbox, SandboxError};
-use crate::export::Resource;
+use crate::model::Resource;
 use crate::model::Transaction;
 
 /// The resources a snapshot always holds; transactions (taken on request) and any other

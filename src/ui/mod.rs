@@ -1,6 +1,7 @@
 //! The panes and their widgets, the theme. Nothing here performs I/O: panes ask the runtime for
 //! work through [`crate::effect`], and draw what they hold.
 
+pub mod judging;
 pub mod keymap;
 pub mod pane;
 pub mod panes;

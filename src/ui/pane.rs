@@ -6,10 +6,11 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use super::judging::Judging;
 use super::keymap::{Action, Keymap};
 use super::theme::Theme;
 use crate::effect::{Call, Effect, Failure, Goto, Reply, RequestId};
-use crate::export::Resource;
+use crate::model::Resource;
 use crate::model::tenanted::ApiVersion;
 
 /// The ids of the records changed since the previous snapshot, by list.
@@ -121,6 +122,8 @@ pub struct Ctx<'a> {
     tenanted: Option<ApiVersion>,
     /// The live key bindings, for messages that name a key.
     keys: Option<&'a Keymap>,
+    /// What records are judged by (the config file's `[checks]`).
+    judging: Judging,
 }
 
 impl<'a> Ctx<'a> {
@@ -137,6 +140,7 @@ impl<'a> Ctx<'a> {
             read_only,
             tenanted: None,
             keys: None,
+            judging: Judging::default(),
         }
     }
 
@@ -163,6 +167,17 @@ impl<'a> Ctx<'a> {
     /// The Tenanted release the client speaks, or `None` on v1.
     pub fn tenanted(&self) -> Option<ApiVersion> {
         self.tenanted
+    }
+
+    /// The same context judging records by `judging` (the config file's settings).
+    pub fn with_judging(mut self, judging: Judging) -> Self {
+        self.judging = judging;
+        self
+    }
+
+    /// What records are judged by: the filing tolerance, as the config file sets it.
+    pub fn judging(&self) -> Judging {
+        self.judging
     }
 
     /// Asks for `call`; its answer will carry the returned id.

@@ -7,7 +7,9 @@ use axum::http::header;
 use axum::routing::get;
 use indicatif::ProgressBar;
 use serde_json::Value;
-use taxdash::export::{ExportJob, FilterFlags, Format, ListQuery, Resource, export};
+use taxdash::effect::{Format, ListQuery};
+use taxdash::export::{ExportJob, FilterFlags, export};
+use taxdash::model::Resource;
 
 use crate::common::{client, export_bytes, serve};
 

@@ -7,9 +7,9 @@ use chrono::NaiveDate;
 use indicatif::ProgressBar;
 use serde_json::Value;
 use taxdash::api::{RegistrationFilter, TransactionFilter};
-use taxdash::export::{
-    ExportError, ExportJob, FilterError, FilterFlags, Format, ListQuery, Resource, export_to_file,
-};
+use taxdash::effect::{Format, ListQuery};
+use taxdash::export::{ExportError, ExportJob, FilterError, FilterFlags, export_to_file};
+use taxdash::model::Resource;
 use taxdash::model::{PageParams, RegistrationStatus};
 
 use crate::common::{client, export_bytes, failing_after, sandbox};

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::ProgressBar;
 use serde_json::{Value, json};
-use taxdash::export::{
-    ExportError, ExportJob, Format, ListQuery, Resource, export, export_to_file,
-};
+use taxdash::effect::{Format, ListQuery};
+use taxdash::export::{ExportError, ExportJob, export, export_to_file};
+use taxdash::model::Resource;
 use taxdash::sandbox::SandboxConfig;
 use tokio::process::Command;
 

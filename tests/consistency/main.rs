@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use chrono::NaiveDate;
 use crossterm::event::KeyCode;
-use taxdash::checks::filings::Tolerance;
-use taxdash::checks::{Quiet, read_filing_findings};
+use taxdash::model::Tolerance;
 use taxdash::model::filters::FilingFilter;
+use taxdash::reads::{Quiet, read_filing_findings};
 use taxdash::sandbox::SandboxConfig;
 
 use harness::{Dashboard, Options};

@@ -6,9 +6,10 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
-use taxdash::checks::filings::{Finding, Tolerance};
-use taxdash::checks::{Quiet, read_exemption_findings, read_filing_findings};
+use taxdash::checks::filings::Finding;
+use taxdash::model::Tolerance;
 use taxdash::model::filters::FilingFilter;
+use taxdash::reads::{Quiet, read_exemption_findings, read_filing_findings};
 
 use crate::harness::{Dashboard, Options, TODAY};
 

@@ -418,13 +418,13 @@ fn crosses(f: &taxdash::checks::forecast::Forecast) -> String {
 
 #[tokio::test]
 async fn the_crossing_column_agrees_with_the_forecast_and_the_detail_says_it_in_words() {
-    use taxdash::checks;
+    use taxdash::{checks, reads};
     let d = Dashboard::start(Options {
         size: (200, 50),
         ..Options::default()
     })
     .await;
-    let forecasts = checks::read_forecasts(&d.client, crate::harness::TODAY, &mut checks::Quiet)
+    let forecasts = reads::read_forecasts(&d.client, crate::harness::TODAY, &mut reads::Quiet)
         .await
         .unwrap();
     let approaching: Vec<_> = forecasts

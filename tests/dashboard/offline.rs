@@ -11,9 +11,9 @@ use crossterm::event::KeyCode;
 use serde_json::Value;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
-use taxdash::export::Resource;
 use taxdash::history::History;
 use taxdash::history::snapshot::{Record, Scope};
+use taxdash::model::Resource;
 use taxdash::model::filters::{
     CustomerFilter, ExemptionFilter, FilingFilter, ListFilter, NexusFilter, PhysicalNexusFilter,
     RegistrationFilter, Sort, TransactionFilter,

@@ -566,9 +566,9 @@ async fn on_the_tenanted_api_the_imports_awaiting_approval_are_counted() {
 
 #[tokio::test]
 async fn the_approaching_tile_lists_the_soonest_projected_crossing_first() {
-    use taxdash::checks;
+    use taxdash::reads;
     let d = Dashboard::start(options((200, 50))).await;
-    let forecasts = checks::read_forecasts(&d.client, TODAY, &mut checks::Quiet)
+    let forecasts = reads::read_forecasts(&d.client, TODAY, &mut reads::Quiet)
         .await
         .unwrap();
     // Soonest crossing first (as `taxdash nexus forecast` lists them); the tile shows three.

@@ -8,10 +8,10 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crossterm::event::KeyCode;
 use serde_json::json;
 use taxdash::api::CustomerFilter;
-use taxdash::export::Resource;
 use taxdash::history::History;
 use taxdash::history::snapshot::{Record, Scope};
 use taxdash::model::PageParams;
+use taxdash::model::Resource;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 use taxdash::ui::widgets::paged_table::FLAG;
 

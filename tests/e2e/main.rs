@@ -370,8 +370,8 @@ fn demo_on_the_tenanted_api_switches_organization() {
 #[test]
 #[ignore = "writes screenshots/; run with --ignored"]
 fn screenshots_record_history() {
-    use taxdash::export::Resource;
     use taxdash::history::History;
+    use taxdash::model::Resource;
 
     let home = tempfile::tempdir().unwrap();
     let file = home.path().join("history.db");

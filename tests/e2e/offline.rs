@@ -10,10 +10,10 @@ use chrono::{TimeZone, Utc};
 use serde_json::Value;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
-use taxdash::export::Resource;
 use taxdash::history::History;
 use taxdash::history::snapshot::{Record, Scope};
 use taxdash::model::PageParams;
+use taxdash::model::Resource;
 use taxdash::model::filters::{CustomerFilter, RegistrationFilter};
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
 

@@ -8,7 +8,7 @@ use chrono::{NaiveDate, TimeZone, Utc};
 use serde_json::value::RawValue;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
-use taxdash::export::Resource;
+use taxdash::model::Resource;
 use taxdash::model::filters::{
     CustomerFilter, ExemptionFilter, ListFilter, ProductFilter, RegistrationFilter, Sort,
     TransactionFilter,

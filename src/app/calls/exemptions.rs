@@ -1,11 +1,11 @@
 //! Carries out the exemption calls: the certificate upload reads and checks its file first,
 //! and a file that fails a check is refused at the `file` field with nothing sent.
 
-use super::failure;
+use super::{failure, refused};
 use crate::api::{Client, Upload};
-use crate::app::files;
 use crate::effect::{ExemptionCall, ExemptionReply, Failure, FailureKind};
 use crate::model::tenanted::CertificateImportStatus;
+use crate::os::files;
 
 pub(super) async fn execute(
     client: &Client,
@@ -31,7 +31,7 @@ pub(super) async fn execute(
         ExemptionCall::UploadCertificate { exemption_id, path } => {
             let checked = tokio::task::spawn_blocking(move || files::read_certificate(&path)).await;
             let (name, bytes) = match checked {
-                Ok(result) => result?,
+                Ok(result) => result.map_err(refused)?,
                 Err(e) => {
                     return Err(Failure {
                         kind: FailureKind::Other,
@@ -52,7 +52,7 @@ pub(super) async fn execute(
         } => {
             let path = files::expand_home(&path);
             if !overwrite && path.exists() {
-                return Err(files::exists(&path));
+                return Err(refused(files::exists(&path)));
             }
             let bytes = client
                 .download_attachment(&location)
@@ -65,7 +65,7 @@ pub(super) async fn execute(
                     .await;
             return match written {
                 Ok(Ok(())) => Ok(ExemptionReply::Saved { path, bytes: size }),
-                Ok(Err(refusal)) => Err(refusal),
+                Ok(Err(refusal)) => Err(refused(refusal)),
                 Err(e) => Err(Failure {
                     kind: FailureKind::Other,
                     message: format!("the file could not be written: {e}"),
@@ -85,7 +85,7 @@ pub(super) async fn execute(
                 tokio::task::spawn_blocking(move || files::write_for_viewing(&file_name, &bytes))
                     .await;
             return match written {
-                Ok(result) => result.map(ExemptionReply::Fetched),
+                Ok(result) => result.map(ExemptionReply::Fetched).map_err(refused),
                 Err(e) => Err(Failure {
                     kind: FailureKind::Other,
                     message: format!("the file could not be written: {e}"),

@@ -11,18 +11,18 @@ pub(super) async fn execute(client: &Client, call: FilingCall) -> ApiResult<Fili
             // "Does not add up" judges each row by both comparisons: its transactions are read
             // beside it before the rows are kept or counted.
             if filter.not_adding_up.is_some() {
-                crate::checks::read_covered_sales(
+                crate::reads::read_covered_sales(
                     client,
                     &mut answer.items,
                     crate::clock::today(),
-                    &mut crate::checks::Quiet,
+                    &mut crate::reads::Quiet,
                 )
                 .await?;
             }
             Ok(FilingReply::Page(answer))
         }
         FilingCall::CoveredSales { ids } => {
-            crate::checks::read_covered_sales_of(client, &ids, &mut crate::checks::Quiet)
+            crate::reads::read_covered_sales_of(client, &ids, &mut crate::reads::Quiet)
                 .await
                 .map(|sales| FilingReply::CoveredSales(ids.into_iter().zip(sales).collect()))
         }

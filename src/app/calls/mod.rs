@@ -1,10 +1,10 @@
 //! Carries out the calls panes ask for, with the client, and words their failures for users.
 
-use super::files;
 use crate::api::{ApiError, Client};
 use crate::effect::{
     Call, Failure, FailureKind, FileCall, FileReply, OrganizationCall, OrganizationReply, Reply,
 };
+use crate::os::files::{self, Refusal, RefusalKind};
 
 mod customers;
 mod exemptions;
@@ -36,6 +36,19 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
         }
     };
     result.map_err(failure)
+}
+
+/// The failure a pane shows for a file refused before anything was sent or written.
+pub fn refused(refusal: Refusal) -> Failure {
+    Failure {
+        kind: match refusal.kind {
+            RefusalKind::Validation => FailureKind::Validation,
+            RefusalKind::Conflict => FailureKind::Conflict,
+            RefusalKind::Other => FailureKind::Other,
+        },
+        message: refusal.message,
+        fields: refusal.fields,
+    }
 }
 
 /// The failure a pane shows for a client error. The client's messages never hold the key.

@@ -7,11 +7,11 @@ pub(super) async fn execute(client: &Client, call: NexusCall) -> ApiResult<Nexus
     match call {
         NexusCall::List { filter, page } if filter.is_local() => {
             // Judged here from three lists read whole: served a page at a time from the rows.
-            let rows = crate::checks::read_standing(
+            let rows = crate::reads::read_standing(
                 client,
                 &filter,
                 crate::clock::today(),
-                &mut crate::checks::Quiet,
+                &mut crate::reads::Quiet,
             )
             .await?;
             let total = rows.len() as u64;
@@ -54,7 +54,7 @@ pub(super) async fn execute(client: &Client, call: NexusCall) -> ApiResult<Nexus
             .await
             .map(|()| NexusReply::PhysicalDeleted),
         NexusCall::Pace { today } => {
-            crate::checks::read_pace(client, today, &mut crate::checks::Quiet)
+            crate::reads::read_pace(client, today, &mut crate::reads::Quiet)
                 .await
                 .map(NexusReply::Pace)
         }

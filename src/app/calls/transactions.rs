@@ -42,7 +42,7 @@ pub(super) async fn execute(client: &Client, call: TransactionCall) -> ApiResult
             .await
             .map(TransactionReply::BackFilingTerms),
         TransactionCall::ExemptionCheck { from, to } => {
-            crate::checks::read_exemption_findings(client, from, to, &mut crate::checks::Quiet)
+            crate::reads::read_exemption_findings(client, from, to, &mut crate::reads::Quiet)
                 .await
                 .map(|(checked, findings)| TransactionReply::ExemptionFindings {
                     checked,

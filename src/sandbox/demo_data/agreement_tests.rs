@@ -10,8 +10,8 @@ use rust_decimal::Decimal;
 
 use super::*;
 use crate::checks::{activity_by_place, filings::sales_of, forecast};
+use crate::model::PeriodActivity;
 use crate::model::{Direction, NexusStatus, PeriodModel, RegistrationStatus, Transaction};
-use crate::rules::PeriodActivity;
 
 const SEEDS: [u64; 3] = [42, 7, 2026];
 const ANCHORS: [&str; 3] = ["2026-11-15", "2027-01-31", "2027-06-30"];

@@ -20,8 +20,9 @@ use rust_decimal::Decimal;
 
 use super::profiles::Aim;
 use super::{Ctx, splitmix};
+use crate::model::PeriodActivity;
 use crate::model::{PeriodModel, Registration, RegistrationStatus};
-use crate::rules::{EconomicRule, PeriodActivity, judges_previous, measuring_periods};
+use crate::rules::{EconomicRule, judges_previous, measuring_periods};
 use crate::sandbox::reference::{self, NexusThresholds};
 use crate::sandbox::transactions::{DemoSale, Transactions};
 

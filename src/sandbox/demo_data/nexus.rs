@@ -165,7 +165,7 @@ fn row(
         .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
     let physical = physical_since.is_some();
     let figures = economic::figures(sales, rule.as_ref(), &period_model, ctx.anchor, physical);
-    let counted = |a: &crate::rules::PeriodActivity| {
+    let counted = |a: &crate::model::PeriodActivity| {
         rule.as_ref()
             .map_or((a.sales, a.transactions), |r| r.counted(a, physical))
     };

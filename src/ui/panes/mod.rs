@@ -20,27 +20,16 @@ use super::pane::Pane;
 pub struct Settings {
     /// How often the Overview refreshes by itself (zero: only on `r`).
     pub overview_refresh: std::time::Duration,
-    /// When a filing's figures do not add up (`[checks]`).
-    pub filing_tolerance: crate::checks::filings::Tolerance,
-}
-
-static FILING_TOLERANCE: std::sync::RwLock<Option<crate::checks::filings::Tolerance>> =
-    std::sync::RwLock::new(None);
-
-/// When a filing's figures do not add up, as the panes were last built with (the Filings
-/// column, its filter and the Overview's tile draw from it).
-pub fn filing_tolerance() -> crate::checks::filings::Tolerance {
-    FILING_TOLERANCE
-        .read()
-        .map_or(None, |t| *t)
-        .unwrap_or_default()
+    /// What records are judged by (`[checks]`): not built into the panes, it reaches them in
+    /// their context ([`crate::ui::pane::Ctx::judging`]), which the shell fills.
+    pub judging: crate::ui::judging::Judging,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             overview_refresh: overview::DEFAULT_REFRESH,
-            filing_tolerance: crate::checks::filings::Tolerance::default(),
+            judging: crate::ui::judging::Judging::default(),
         }
     }
 }
@@ -52,9 +41,6 @@ pub fn all() -> Vec<Box<dyn Pane>> {
 
 /// Every pane, in tab order.
 pub fn with(settings: Settings) -> Vec<Box<dyn Pane>> {
-    if let Ok(mut t) = FILING_TOLERANCE.write() {
-        *t = Some(settings.filing_tolerance);
-    }
     vec![
         Box::new(overview::OverviewPane::new(settings.overview_refresh)),
         Box::new(registrations::RegistrationsPane::default()),

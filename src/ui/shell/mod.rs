@@ -123,6 +123,8 @@ pub struct Shell {
     base_commands: Vec<String>,
     /// The Tenanted release the client speaks; `None` on v1.
     tenanted: Option<ApiVersion>,
+    /// What the panes judge records by (the config file's `[checks]`), in their context.
+    judging: crate::ui::judging::Judging,
     /// The organizations the key reaches (Tenanted), once listed.
     organizations: Vec<Organization>,
     /// The shell's own calls under way (the organizations list).
@@ -169,7 +171,7 @@ pub struct ImportStatus {
 /// A file checked for `:import`, as the shell shows it before asking to send.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportCheck {
-    pub resource: crate::import::ImportResource,
+    pub resource: crate::effect::ImportResource,
     /// The file, as shown.
     pub path: String,
     /// `3 rows of customers: 2 ready, 1 with problems (…)`.
@@ -242,6 +244,7 @@ impl Shell {
             log_path: None,
             base_commands: commands,
             tenanted: None,
+            judging: crate::ui::judging::Judging::default(),
             organizations: Vec::new(),
             #[allow(clippy::zero_sized_map_values)]
             own_calls: HashMap::new(),
@@ -289,7 +292,7 @@ impl Shell {
         );
         self.snapshots = history.snapshots(Some(scope)).map_or(0, |runs| runs.len());
         let mut changed = super::pane::ChangedRecords::new();
-        for &resource in crate::export::Resource::ALL {
+        for &resource in crate::model::Resource::ALL {
             match history.changed_since_previous(scope, resource) {
                 Ok(ids) if !ids.is_empty() => {
                     changed.insert(resource, std::sync::Arc::new(ids.into_iter().collect()));
@@ -338,6 +341,12 @@ impl Shell {
     /// The header's facts as they stand (the organization changes with `:org`).
     pub fn header(&self) -> &HeaderInfo {
         &self.header
+    }
+
+    /// The panes judge records by `judging` (the config file's `[checks]`).
+    pub fn with_judging(mut self, judging: crate::ui::judging::Judging) -> Self {
+        self.judging = judging;
+        self
     }
 
     /// Where the log file is, for the help overlay.
@@ -410,6 +419,7 @@ impl Shell {
                 self.header.read_only,
             )
             .with_tenanted(self.tenanted)
+            .with_judging(self.judging)
             .with_keys(&self.keymap);
             f(pane, &mut ctx);
         }

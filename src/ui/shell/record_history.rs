@@ -12,10 +12,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 use serde_json::Value;
 
-use crate::export::Resource;
 use crate::history::History;
 use crate::history::diff::{field_changes, label, noun, shown};
 use crate::history::snapshot::Snapshot;
+use crate::model::Resource;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::help::{HelpOutcome, page_block};
 use crate::ui::widgets::wrap::wrap;

@@ -20,6 +20,7 @@ use super::paging::PageCalls;
 use crate::effect::{Call, Failure, Reply, RequestId};
 use crate::model::filters::Sort as SortKey;
 use crate::model::{Page, PageParams};
+use crate::ui::judging::Judging;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::text::{self, thousands, truncate};
@@ -58,8 +59,9 @@ pub trait ListSpec: Send + 'static {
     fn filter_form(filter: &Self::Filter) -> Form;
 
     /// The filter a submitted form describes (`current`: the filter in force, for what the
-    /// form leaves out).
-    fn filter_of(values: &FormValues, current: &Self::Filter) -> Self::Filter;
+    /// form leaves out; `judging`: what a filter on a judgement, such as filings that do not add
+    /// up, judges by).
+    fn filter_of(values: &FormValues, current: &Self::Filter, judging: &Judging) -> Self::Filter;
 
     /// Whether part of `filter` is kept on this side (a window the service cannot filter by):
     /// the list then reads every page of the query, up to [`LOCAL_PAGES`], and shows only the
@@ -169,6 +171,8 @@ pub struct ListView<L: ListSpec> {
     /// What the pane read on the side for its rows, laid on each row as it arrives (see
     /// [`ListView::complete_with`]).
     complete: Option<Completion<L::Row>>,
+    /// What the rows are judged by, in the columns that judge them and in the filter form.
+    judging: Judging,
 }
 
 /// Lays on a row what its pane read on the side (a figure of another list).
@@ -211,7 +215,22 @@ impl<L: ListSpec> ListView<L> {
             hidden: Vec::new(),
             changed: None,
             complete: None,
+            judging: Judging::default(),
         }
+    }
+
+    /// Judges the rows by `judging` from now on (the settings of the pane's context).
+    pub fn judge_by(&mut self, judging: Judging) {
+        self.judging = judging;
+        self.table.judge_by(judging);
+        if let Some(previous) = self.previous.as_mut() {
+            previous.judge_by(judging);
+        }
+    }
+
+    /// What the rows are judged by.
+    pub fn judging(&self) -> Judging {
+        self.judging
     }
 
     /// Completes every row held, and each row that arrives from now on, with `complete`: what
@@ -538,14 +557,14 @@ impl<L: ListSpec> ListView<L> {
 
     /// The filter a submitted filter form describes.
     pub fn filter_of(&self, values: &FormValues) -> L::Filter {
-        L::filter_of(values, &self.filter)
+        L::filter_of(values, &self.filter, &self.judging)
     }
 
     /// The list as the export engine reads it: the filter and the sort in force; `None` for a
     /// list it cannot export.
-    pub fn query(&self) -> Option<crate::export::ListQuery> {
+    pub fn query(&self) -> Option<crate::effect::ListQuery> {
         let call = L::call(&self.filter, self.table.sort_keys(), PageParams::new(1, 1));
-        crate::export::ListQuery::from_call(&call)
+        crate::effect::ListQuery::from_call(&call)
     }
 
     /// The sort chosen, if any.
@@ -972,8 +991,9 @@ impl<L: ListSpec> ListView<L> {
 /// }
 /// ```
 ///
-/// With `=> marked` after the row type, rows are [`crate::ui::panes::marks::Marked`] records that
-/// carry their mark. With `kept_here: Filter::is_local, Filter::keeps` last, part of the filter is
+/// `filter_of` may name a third argument, the [`Judging`] the list judges its rows by, for a
+/// filter on a judgement (`|values, _current, judging| …`). With `=> marked` after the row type,
+/// rows are [`crate::ui::panes::marks::Marked`] records that carry their mark. With `kept_here: Filter::is_local, Filter::keeps` last, part of the filter is
 /// kept on this side (see [`ListSpec::is_local`]); with `default_sort: Sort { … }`, the list opens
 /// so sorted.
 macro_rules! list_spec {
@@ -988,7 +1008,7 @@ macro_rules! list_spec {
             page: $reply:ident :: $page:ident,
             describe: $describe:path,
             form: $form:path,
-            filter_of: |$values:ident, $current:ident| $filter_of:expr
+            filter_of: |$values:ident, $current:ident $(, $judging:ident)?| $filter_of:expr
             $(, kept_here: $is_local:path, $keeps:path)?
             $(, default_sort: $sort:expr)? $(,)?
         }
@@ -1041,7 +1061,10 @@ macro_rules! list_spec {
             fn filter_of(
                 $values: &$crate::ui::widgets::form::FormValues,
                 $current: &$filter,
+                judging: &$crate::ui::judging::Judging,
             ) -> $filter {
+                let _ = judging;
+                $(let $judging = judging;)?
                 $filter_of
             }
 

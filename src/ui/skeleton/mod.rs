@@ -72,7 +72,7 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// The list as snapshots store it, for a record's history and the flags of changed rows;
     /// `None` for lists snapshots do not hold.
-    const RESOURCE: Option<crate::export::Resource> = None;
+    const RESOURCE: Option<crate::model::Resource> = None;
 
     /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
     fn detail(&self, row: &Row<Self>) -> Self::Detail;
@@ -169,7 +169,7 @@ pub trait PaneSpec: Send + Sized + 'static {
     }
 
     /// What `:import FILE` reads into this list, if it takes imports.
-    fn imports(&self) -> Option<crate::import::ImportResource> {
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
         None
     }
 
@@ -233,6 +233,13 @@ impl<S: PaneSpec> Parts<S> {
             requests: Requests::default(),
             tenanted: false,
         }
+    }
+
+    /// Takes from the pane's context what the parts follow: the API the client speaks and
+    /// what records are judged by.
+    fn settle(&mut self, ctx: &Ctx) {
+        self.tenanted = ctx.tenanted().is_some();
+        self.list.judge_by(ctx.judging());
     }
 
     /// The id of the record the user is on: the detail's, else the selected row's.
@@ -604,10 +611,10 @@ fn columns_command<L: ListSpec>(list: &mut ListView<L>, args: &[&str], ctx: &mut
 /// What `:export FORMAT [FILE]` asks for on a list: `query` written as `csv`, `json` or `jsonl`
 /// to FILE, by default `<list>-<YYYY-MM-DD>.<ext>` in the current directory.
 pub fn export_of(
-    query: crate::export::ListQuery,
+    query: crate::effect::ListQuery,
     args: &[&str],
 ) -> Result<crate::effect::ViewExport, String> {
-    use crate::export::Format;
+    use crate::effect::Format;
     const USAGE: &str = "Usage: :export csv|json|jsonl [FILE]";
     let format = match args.first().map(|a| a.to_ascii_lowercase()).as_deref() {
         Some("csv") => Format::Csv,
@@ -682,7 +689,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn show(&mut self, ctx: &mut Ctx) {
-        self.parts.tenanted = ctx.tenanted().is_some();
+        self.parts.settle(ctx);
         self.spec.show(&mut self.parts, ctx);
         self.parts.list.show(ctx);
     }
@@ -694,7 +701,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         let Some((filter, open)) = self.spec.goto(goto) else {
             return false;
         };
-        self.parts.tenanted = ctx.tenanted().is_some();
+        self.parts.settle(ctx);
         let sort = self.parts.list.sort();
         self.restore(
             PaneState {
@@ -708,7 +715,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         true
     }
 
-    fn current_record(&self) -> Option<(crate::export::Resource, String)> {
+    fn current_record(&self) -> Option<(crate::model::Resource, String)> {
         if !self.parts.overlays.is_empty()
             || matches!(self.parts.screen, Screen::Filter(_) | Screen::View { .. })
         {
@@ -881,7 +888,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             };
             form = form.with_value(name, value);
         }
-        let filter = <S::List as ListSpec>::filter_of(&form.values(), &default);
+        let filter = <S::List as ListSpec>::filter_of(&form.values(), &default, &ctx.judging());
         let sort = view.sort.as_deref().and_then(|sort| {
             let (key, descending) = match sort.strip_prefix('-') {
                 Some(key) => (key, true),
@@ -895,7 +902,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                     descending,
                 })
         });
-        self.parts.tenanted = ctx.tenanted().is_some();
+        self.parts.settle(ctx);
         self.restore(
             PaneState {
                 filter,
@@ -1025,7 +1032,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 parts.list.render(table_area, buf, theme, &refresh, focused);
             }
             Screen::Filter(form) => form.render(inner, buf, theme),
-            Screen::Detail(d) => d.draw(inner, buf, theme, keys),
+            Screen::Detail(d) => {
+                d.judge_by(parts.list.judging());
+                d.draw(inner, buf, theme, keys);
+            }
             Screen::View { view, .. } => view.draw(inner, buf, theme),
         }
         for overlay in &mut parts.overlays {
@@ -1037,7 +1047,8 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 #[cfg(test)]
 mod tests {
     use super::export_of;
-    use crate::export::{Format, ListQuery, Resource};
+    use crate::effect::{Format, ListQuery};
+    use crate::model::Resource;
 
     #[test]
     fn export_takes_a_format_and_names_the_file_by_the_list_and_the_day() {

@@ -5,6 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::ui::judging::Judging;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
@@ -26,6 +27,10 @@ pub trait DetailView: Send {
 
     /// Draws the detail; `keys` names the live bindings in any text that mentions a key.
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap);
+
+    /// Judges the record by `judging` when it is drawn (for a detail that shows a judgement of
+    /// it, such as whether a filing adds up); the skeleton hands on its list's.
+    fn judge_by(&mut self, _judging: Judging) {}
 }
 
 /// A form or a read-only page of a pane's own (a new record, a credit note, the terms).
@@ -265,11 +270,12 @@ pub fn page_hints() -> Vec<PaneHint> {
 }
 
 /// How a record reads in a detail of its own: its id, its words for the title, and the
-/// sections of its fields.
+/// sections of its fields (judged by the settings the detail was given, where a field is a
+/// judgement of the record).
 pub struct RecordView<R> {
     pub id: fn(&R) -> &str,
     pub title: fn(&R) -> String,
-    pub build: for<'t> fn(&R, &'t Theme) -> Detail<'t>,
+    pub build: for<'t> fn(&R, &'t Theme, &Judging) -> Detail<'t>,
 }
 
 /// Records of another resource listed under a record's detail (a customer's transactions, a
@@ -301,6 +307,7 @@ pub struct RecordDetail<R: 'static> {
     pub related: Option<Related>,
     state: DetailState,
     view: &'static RecordView<R>,
+    judging: Judging,
 }
 
 impl<R> RecordDetail<R> {
@@ -310,6 +317,7 @@ impl<R> RecordDetail<R> {
             related: None,
             state: DetailState::default(),
             view,
+            judging: Judging::default(),
         }
     }
 }
@@ -329,11 +337,15 @@ impl<R: Send + Sync> DetailView for RecordDetail<R> {
 
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
         use ratatui::widgets::StatefulWidget;
-        let mut detail = (self.view.build)(&self.record, theme);
+        let mut detail = (self.view.build)(&self.record, theme, &self.judging);
         if let Some(related) = &self.related {
             detail.sections.push(related.section(theme));
         }
         detail.render(area, buf, &mut self.state);
+    }
+
+    fn judge_by(&mut self, judging: Judging) {
+        self.judging = judging;
     }
 }
 

@@ -122,7 +122,7 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active().relations()
     }
 
-    fn current_record(&self) -> Option<(crate::export::Resource, String)> {
+    fn current_record(&self) -> Option<(crate::model::Resource, String)> {
         self.active().current_record()
     }
 

@@ -8,6 +8,7 @@ use ratatui::backend::TestBackend;
 use crate::effect::{Call, Effect, Failure, FailureKind, Reply, RequestId};
 use crate::model::tenanted::ApiVersion;
 use crate::model::{Page, PageParams};
+use crate::ui::judging::Judging;
 use crate::ui::keymap::{Action, Keymap};
 use crate::ui::pane::{Ctx, Level, Pane};
 use crate::ui::theme::Theme;
@@ -20,6 +21,7 @@ pub struct Fixture<P> {
     pub notices: Vec<(Level, String)>,
     read_only: bool,
     tenanted: Option<ApiVersion>,
+    judging: Judging,
 }
 
 impl<P: Pane> Fixture<P> {
@@ -31,7 +33,14 @@ impl<P: Pane> Fixture<P> {
             notices: Vec::new(),
             read_only: false,
             tenanted: None,
+            judging: Judging::default(),
         }
+    }
+
+    /// The same pane judging records by `judging`, as the config file may set it.
+    pub fn judging(mut self, judging: Judging) -> Self {
+        self.judging = judging;
+        self
     }
 
     /// The same pane in read-only mode.
@@ -53,7 +62,8 @@ impl<P: Pane> Fixture<P> {
             &mut self.notices,
             self.read_only,
         )
-        .with_tenanted(self.tenanted);
+        .with_tenanted(self.tenanted)
+        .with_judging(self.judging);
         f(&mut self.pane, &mut ctx)
     }
 

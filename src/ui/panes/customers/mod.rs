@@ -72,7 +72,7 @@ pub type CustomerDetail = RecordDetail<Customer>;
 static CUSTOMER: RecordView<Customer> = RecordView {
     id: |c| &c.id,
     title: |c| display_name(c).to_owned(),
-    build: detail::build,
+    build: |record, theme, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
@@ -282,8 +282,8 @@ impl Customers {
 }
 
 impl PaneSpec for Customers {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::Customers)
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
+        Some(crate::effect::ImportResource::Customers)
     }
 
     type List = CustomerList;
@@ -293,7 +293,7 @@ impl PaneSpec for Customers {
     type Op = Op;
 
     const TITLE: &'static str = "Customers";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Customers);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Customers);
     const FILTER: &'static str = "search";
 
     fn relations(&self, row: &Customer) -> Vec<crate::ui::pane::Relation> {

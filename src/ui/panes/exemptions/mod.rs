@@ -259,8 +259,8 @@ impl Exemptions {
 }
 
 impl PaneSpec for Exemptions {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::Exemptions)
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
+        Some(crate::effect::ImportResource::Exemptions)
     }
 
     type List = ExemptionList;
@@ -285,7 +285,7 @@ impl PaneSpec for Exemptions {
     }
 
     const TITLE: &'static str = "Exemptions";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Exemptions);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Exemptions);
     const FILTER: &'static str = "search";
 
     fn detail(&self, row: &Exemption) -> ExemptionDetail {

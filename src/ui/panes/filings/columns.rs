@@ -4,8 +4,10 @@ use chrono::NaiveDate;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::checks::filings::{self, Check, Finding, Tolerance};
+use crate::checks::filings::{self, Check, Finding};
+use crate::model::Tolerance;
 use crate::model::{CoveredSales, Filing, FilingStatus};
+use crate::ui::judging::Judging;
 use crate::ui::panes::marks::{Marked, marker_column};
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -150,9 +152,9 @@ pub fn adds_up_text(findings: &[Finding]) -> String {
 /// The filing check's verdict, within the `[checks]` tolerance: `…` while the transactions it
 /// compares the sales with are read (a difference already found shows at once), `?` when they
 /// could not be.
-fn adds_up_cell<'r>(m: &'r Row, theme: &Theme) -> Line<'r> {
+fn adds_up_cell<'r>(m: &'r Row, theme: &Theme, judging: &Judging) -> Line<'r> {
     let f = &m.row;
-    let found = adds_up(f, crate::ui::panes::filing_tolerance());
+    let found = adds_up(f, judging.filing_tolerance);
     let needs = filings::needs_transactions(f, crate::clock::today());
     match (found, f.covered_sales) {
         (Some(found), _) if !found.is_empty() => {
@@ -211,7 +213,7 @@ pub fn columns() -> Vec<Column<Row>> {
             .right()
             .width(ColumnWidth::between(14, 18, 1))
             .keep(),
-        Column::new(ADDS_UP, adds_up_cell)
+        Column::judged(ADDS_UP, adds_up_cell)
             .width(ColumnWidth::fixed(20))
             // Gives way before what names the return, after its ids and times.
             .priority(priority::DEFAULT),
@@ -274,20 +276,56 @@ mod tests {
         f.total_tax_liability = Some(rust_decimal::Decimal::new(110_000, 2));
         f.amount_tax_collected = Some(rust_decimal::Decimal::new(100_000, 2));
         let row = Marked::read_on(f.clone(), day(24));
-        let cell = adds_up_cell(&row, &theme);
+        let cell = adds_up_cell(&row, &theme, &Judging::default());
         assert_eq!(cell.to_string(), "✗ collected -9.0%");
         assert_eq!(cell.spans[0].style, theme.status_bad);
         // Fifty cents off: rounding, not a finding.
         f.amount_tax_collected = Some(rust_decimal::Decimal::new(109_950, 2));
         let row = Marked::read_on(f.clone(), day(24));
-        let cell = adds_up_cell(&row, &theme);
+        let cell = adds_up_cell(&row, &theme, &Judging::default());
         assert_eq!(cell.to_string(), "✓");
         assert_eq!(cell.spans[0].style, theme.status_good);
         // Nothing to compare: nothing said.
         f.amount_tax_collected = None;
         assert_eq!(
-            adds_up_cell(&Marked::read_on(f, day(24)), &theme).to_string(),
+            adds_up_cell(&Marked::read_on(f, day(24)), &theme, &Judging::default()).to_string(),
             ""
         );
+    }
+
+    #[test]
+    fn the_tolerance_of_the_context_judges_the_list_and_the_detail() {
+        use crate::effect::FilingReply;
+        use crate::ui::keymap::Action;
+        use crate::ui::panes::filings::FilingsPane;
+        use crate::ui::skeleton::testing::Fixture;
+        use rust_decimal::Decimal;
+
+        let mut f = filing("FILED", "2026-11-20");
+        f.total_tax_liability = Some(Decimal::new(110_000, 2));
+        f.amount_tax_collected = Some(Decimal::new(100_000, 2));
+        let loose = Judging {
+            filing_tolerance: Tolerance {
+                percent: Decimal::from(10),
+                amount: Decimal::ONE,
+            },
+        };
+        for (judging, list, detail) in [
+            (
+                Judging::default(),
+                "✗ collected -9.0%",
+                "✗ tax collected vs liability",
+            ),
+            (loose, "✓", "✓ tax collected matches the liability"),
+        ] {
+            let mut h = Fixture::new(FilingsPane::default()).judging(judging);
+            h.load(vec![f.clone()], FilingReply::Page);
+            let screen = h.screen(200, 8);
+            assert!(screen.contains(list), "{screen}");
+            assert!(!screen.contains("✗") || list.starts_with('✗'), "{screen}");
+            h.action(Action::Open);
+            let screen = h.screen(200, 40);
+            assert!(screen.contains(detail), "{screen}");
+        }
     }
 }

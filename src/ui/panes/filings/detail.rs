@@ -3,7 +3,8 @@
 use ratatui::text::{Line, Span};
 
 use super::columns::{period, state, status_style};
-use crate::model::Filing;
+use crate::model::{Filing, Tolerance};
+use crate::ui::judging::Judging;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Detail, Section};
@@ -30,8 +31,8 @@ fn yes_no(v: Option<bool>) -> Cell {
 /// The filing check's verdict in words (the one the list's column shows): `✓ adds up`, or each
 /// finding: `✗ tax collected vs liability: 1,000.00 USD against 1,100.00 USD (-100.00 USD,
 /// -9.0%)`.
-fn adds_up(f: &Filing, theme: &Theme) -> Cell {
-    let found = super::columns::adds_up(f, crate::ui::panes::filing_tolerance())?;
+fn adds_up(f: &Filing, theme: &Theme, tolerance: Tolerance) -> Cell {
+    let found = super::columns::adds_up(f, tolerance)?;
     Some(if found.is_empty() {
         let what = if f.covered_sales.sales().is_some() {
             "✓ tax collected matches the liability, sales match its transactions"
@@ -47,8 +48,11 @@ fn adds_up(f: &Filing, theme: &Theme) -> Cell {
 
 /// The filing's sales against the transactions it covers, in words, as the first row of the
 /// list of those transactions: the same check as the list's, on the transactions just read.
-pub fn sales_row(f: &Filing, transactions: &[crate::model::Transaction]) -> (String, String) {
-    let tolerance = crate::ui::panes::filing_tolerance();
+pub fn sales_row(
+    f: &Filing,
+    transactions: &[crate::model::Transaction],
+    tolerance: Tolerance,
+) -> (String, String) {
     let read = Filing {
         covered_sales: crate::checks::filings::covered_sales(transactions),
         ..f.clone()
@@ -76,7 +80,7 @@ pub fn sales_row(f: &Filing, transactions: &[crate::model::Transaction]) -> (Str
 }
 
 /// Builds the detail view of `f`.
-pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
+pub fn build<'t>(f: &Filing, theme: &'t Theme, judging: &Judging) -> Detail<'t> {
     let money = |v: Option<rust_decimal::Decimal>| -> Cell {
         v.map(|a| Line::from(text::money(a, f.currency.as_deref())))
     };
@@ -136,7 +140,7 @@ pub fn build<'t>(f: &Filing, theme: &'t Theme) -> Detail<'t> {
                     ("Discounts", money(f.amount_discounts)),
                     ("Fees", money(f.amount_fees)),
                     ("Penalties", money(f.amount_penalties)),
-                    ("Adds up", adds_up(f, theme)),
+                    ("Adds up", adds_up(f, theme, judging.filing_tolerance)),
                     ("Sales", money(f.amount_sales)),
                     ("Taxable sales", money(f.total_taxable_sales)),
                     (
@@ -179,18 +183,18 @@ mod tests {
     #[test]
     fn the_sales_are_checked_against_the_transactions_in_words() {
         let listed = [sale("600.00"), sale("400.00")];
-        let (label, words) = sales_row(&filing("1000.00"), &listed);
+        let (label, words) = sales_row(&filing("1000.00"), &listed, Tolerance::default());
         assert_eq!(label, "Adds up");
         assert_eq!(
             words,
             "✓ sales 1,000.00 USD match its transactions (1,000.00 USD)"
         );
-        let (_, words) = sales_row(&filing("1120.00"), &listed);
+        let (_, words) = sales_row(&filing("1120.00"), &listed, Tolerance::default());
         assert_eq!(
             words,
             "✗ sales vs its transactions: 1,000.00 USD against 1,120.00 USD (-120.00 USD, -10.7%)"
         );
-        let (_, words) = sales_row(&filing("1120.00"), &[]);
+        let (_, words) = sales_row(&filing("1120.00"), &[], Tolerance::default());
         assert_eq!(words, "no transactions listed to check the sales against");
     }
 }

@@ -4,7 +4,7 @@
 
 use chrono::NaiveDate;
 
-use crate::checks::filings::Tolerance;
+use crate::model::Tolerance;
 use crate::model::filters::{DateWindow, FilingFilter};
 use crate::model::{FieldError, FilingStatus};
 use crate::ui::panes::filter_codes::{

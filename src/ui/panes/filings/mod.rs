@@ -54,10 +54,10 @@ list_spec! {
         page: FilingReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, _current| filter::filter_of(
+        filter_of: |values, _current, judging| filter::filter_of(
             values,
             crate::clock::today(),
-            crate::ui::panes::filing_tolerance(),
+            judging.filing_tolerance,
         ),
         kept_here: FilingFilter::is_local, FilingFilter::keeps,
     }
@@ -440,7 +440,7 @@ impl PaneSpec for Filings {
     }
 
     const TITLE: &'static str = "Filings";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Filings);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Filings);
     const FILTER: &'static str = "filter";
 
     fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
@@ -597,7 +597,8 @@ impl PaneSpec for Filings {
                         .update(&d.record.id, |m| m.row.covered_sales = covered);
                     let mut related = detail_lists::transactions(COVERED, &list);
                     if let Ok(rows) = &mut related.rows {
-                        rows.insert(0, detail::sales_row(&d.record, &list));
+                        let tolerance = ctx.judging().filing_tolerance;
+                        rows.insert(0, detail::sales_row(&d.record, &list, tolerance));
                     }
                     d.related = Some(related);
                 }

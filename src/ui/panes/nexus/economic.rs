@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::checks::Place;
 use crate::effect::{NexusCall, NexusReply};
-use crate::rules::PeriodActivity;
+use crate::model::PeriodActivity;
 use ratatui::text::{Line, Span};
 use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
@@ -404,7 +404,7 @@ pub type EconomicDetail = RecordDetail<Nexus>;
 static NEXUS: RecordView<Nexus> = RecordView {
     id: |n| &n.id,
     title: |n| format!("economic: {}", jurisdiction(n)),
-    build: detail,
+    build: |record, theme, _| detail(record, theme),
 };
 
 /// What the view waits for.
@@ -511,7 +511,7 @@ impl PaneSpec for Economic {
     }
 
     const TITLE: &'static str = "Nexus";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Nexus);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Nexus);
 
     fn detail(&self, row: &Nexus) -> EconomicDetail {
         RecordDetail::new(row.clone(), &NEXUS)

@@ -140,7 +140,7 @@ pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 static RECORD: RecordView<PhysicalNexus> = RecordView {
     id: |p| &p.id,
     title: |p| format!("physical: {} in {}", p.category.label(), jurisdiction(p)),
-    build: record_detail,
+    build: |record, theme, _| record_detail(record, theme),
 };
 
 /// The record form (new or edit), drawn in a box over the list.
@@ -299,8 +299,8 @@ impl Physical {
 }
 
 impl PaneSpec for Physical {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::PhysicalNexus)
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
+        Some(crate::effect::ImportResource::PhysicalNexus)
     }
 
     type List = PhysicalList;
@@ -317,7 +317,7 @@ impl PaneSpec for Physical {
     }
 
     const TITLE: &'static str = "Nexus";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::PhysicalNexus);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::PhysicalNexus);
 
     fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
         RecordDetail::new(row.clone(), &RECORD)

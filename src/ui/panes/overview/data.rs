@@ -12,6 +12,7 @@ use crate::effect::{
     NexusReply, RegistrationCall, RegistrationReply, Reply, RequestId, TransactionCall,
     TransactionReply,
 };
+use crate::model::PeriodActivity;
 use crate::model::filters::{
     ExemptionFilter, FilingFilter, NexusFilter, PhysicalNexusFilter, RegistrationFilter, Sort,
     TransactionFilter,
@@ -21,7 +22,7 @@ use crate::model::{
     Exemption, Filing, FilingStatus, Nexus, Page, PageParams, PhysicalNexus, ProcessingStatus,
     Registration, Transaction, TransactionStatus,
 };
-use crate::rules::PeriodActivity;
+use crate::ui::judging::Judging;
 use crate::ui::pane::Ctx;
 use crate::ui::panes::exemptions::filter::EXPIRY_DAYS;
 use crate::ui::shell::NEEDS_TENANTED;
@@ -142,6 +143,8 @@ pub struct Data {
     /// The trailing 90 days' sales per jurisdiction: `None` while read, the error when reading
     /// them failed.
     pub pace: Option<Result<HashMap<Place, PeriodActivity>, String>>,
+    /// What the filings are judged by (the pane's context, at the last load).
+    pub judging: Judging,
 }
 
 /// The last day the filing calendar shows: the end of the second month after today's.
@@ -198,7 +201,7 @@ pub mod filters {
 
     /// Filings that do not add up by the filing check (tax collected against the liability,
     /// sales against the transactions read beside each) beyond `tolerance`.
-    pub fn not_adding_up(tolerance: crate::checks::filings::Tolerance) -> FilingFilter {
+    pub fn not_adding_up(tolerance: crate::model::Tolerance) -> FilingFilter {
         FilingFilter {
             not_adding_up: Some(tolerance),
             ..FilingFilter::default()
@@ -327,7 +330,7 @@ impl Data {
             Ask::Balances => FilingCall::List {
                 filter: FilingFilter {
                     order_by: vec![Sort::desc("end_date")],
-                    ..filters::not_adding_up(crate::ui::panes::filing_tolerance())
+                    ..filters::not_adding_up(self.judging.filing_tolerance)
                 },
                 page: many,
             }

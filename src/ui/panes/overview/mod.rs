@@ -121,6 +121,7 @@ impl OverviewPane {
             ctx.cancel(*id);
         }
         self.tenanted = ctx.tenanted().is_some();
+        self.data.judging = ctx.judging();
         self.data.today = crate::clock::today();
         if self.calendar.today() != self.data.today {
             // A new day (or the first load): the calendar starts on it.

@@ -418,7 +418,7 @@ fn balance_item(finding: &crate::checks::filings::Finding, f: &Filing) -> Item {
 /// Filings whose tax collected differs from the liability beyond the `[checks]` tolerance: how
 /// many, and the three largest differences.
 fn not_adding_up(data: &Data) -> Tile {
-    let tolerance = crate::ui::panes::filing_tolerance();
+    let tolerance = data.judging.filing_tolerance;
     let filter = filters::not_adding_up(tolerance);
     let mut found: Vec<(crate::checks::filings::Finding, &Filing)> = data
         .balances
@@ -746,10 +746,10 @@ mod tests {
             total: 3,
             complete: true,
         };
-        let activity = |sales: i64| crate::rules::PeriodActivity {
+        let activity = |sales: i64| crate::model::PeriodActivity {
             sales: Decimal::from(sales),
             transactions: 5,
-            ..crate::rules::PeriodActivity::default()
+            ..crate::model::PeriodActivity::default()
         };
         let place = |s: &str| ("US".to_owned(), s.to_owned());
         // GA: 20,000 left at 100 a day, 2026-12-18; FL: 40,000 left at 1,000 a day, 2026-07-11.

@@ -60,7 +60,7 @@ pub type ProductDetail = RecordDetail<Product>;
 static PRODUCT: RecordView<Product> = RecordView {
     id: |p| &p.id,
     title: |p| display_name(p).to_owned(),
-    build: detail::build,
+    build: |record, theme, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
@@ -188,7 +188,7 @@ impl PaneSpec for Products {
     type Op = Op;
 
     const TITLE: &'static str = "Products";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Products);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Products);
     const FILTER: &'static str = "filter";
 
     fn detail(&self, row: &Product) -> ProductDetail {

@@ -501,7 +501,7 @@ impl PaneSpec for Registrations {
     }
 
     const TITLE: &'static str = "Registrations";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Registrations);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Registrations);
 
     fn detail(&self, row: &Registration) -> RegistrationDetail {
         RegistrationDetail {

@@ -516,8 +516,8 @@ fn finding_customer(id: &str, name: Option<&str>) -> Goto {
 }
 
 impl PaneSpec for Transactions {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::Transactions)
+    fn imports(&self) -> Option<crate::effect::ImportResource> {
+        Some(crate::effect::ImportResource::Transactions)
     }
 
     type List = TransactionList;
@@ -542,7 +542,7 @@ impl PaneSpec for Transactions {
     }
 
     const TITLE: &'static str = "Transactions";
-    const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Transactions);
+    const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Transactions);
 
     fn detail(&self, row: &Transaction) -> TransactionDetail {
         TransactionDetail {

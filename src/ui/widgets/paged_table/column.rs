@@ -5,11 +5,40 @@ use std::fmt;
 use ratatui::layout::Alignment;
 use ratatui::text::Line;
 
+use crate::ui::judging::Judging;
 use crate::ui::theme::Theme;
 
 /// Draws one cell of a row. The line may borrow from the row; it is cut to the column's width
 /// with an ellipsis, so it never wraps.
 pub type CellFn<R> = for<'r> fn(&'r R, &Theme) -> Line<'r>;
+
+/// Draws one cell of a row that shows a judgement of it, by the settings the table was given
+/// ([`super::PagedTable::judge_by`]).
+pub type JudgedCellFn<R> = for<'r> fn(&'r R, &Theme, &Judging) -> Line<'r>;
+
+/// How a column draws its cells.
+pub enum CellDraw<R> {
+    Plain(CellFn<R>),
+    Judged(JudgedCellFn<R>),
+}
+
+impl<R> CellDraw<R> {
+    /// The cell of `row`.
+    pub fn line<'r>(&self, row: &'r R, theme: &Theme, judging: &Judging) -> Line<'r> {
+        match self {
+            CellDraw::Plain(cell) => cell(row, theme),
+            CellDraw::Judged(cell) => cell(row, theme, judging),
+        }
+    }
+}
+
+impl<R> Clone for CellDraw<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for CellDraw<R> {}
 
 /// How wide a column may be: at least `min`, at most `max` (0: no limit), and its share
 /// (`weight`) of the room left once every shown column has its minimum (0: stays at `min`).
@@ -78,7 +107,7 @@ pub struct Column<R> {
     pub key: &'static str,
     pub width: ColumnWidth,
     pub align: Alignment,
-    pub cell: CellFn<R>,
+    pub cell: CellDraw<R>,
     /// When the table is too narrow, the columns of the lowest priority are hidden first.
     pub priority: u8,
     /// Never cut (amounts, short statuses): the column is as wide as its widest cell on screen
@@ -100,7 +129,22 @@ impl<R> Column<R> {
             key: "",
             width: ColumnWidth::flex(title.len() as u16, 1),
             align: Alignment::Left,
-            cell,
+            cell: CellDraw::Plain(cell),
+            priority: DEFAULT_PRIORITY,
+            keep: false,
+            whole: false,
+        }
+    }
+
+    /// [`Column::new`] for a column whose cells show a judgement of the row (whether a filing
+    /// adds up), drawn by the settings the table was given.
+    pub const fn judged(title: &'static str, cell: JudgedCellFn<R>) -> Self {
+        Column {
+            title,
+            key: "",
+            width: ColumnWidth::flex(title.len() as u16, 1),
+            align: Alignment::Left,
+            cell: CellDraw::Judged(cell),
             priority: DEFAULT_PRIORITY,
             keep: false,
             whole: false,

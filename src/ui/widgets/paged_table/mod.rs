@@ -24,10 +24,14 @@ mod render;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use column::{CellFn, Column, ColumnFit, ColumnWidth, DEFAULT_PRIORITY, fit_widths, priority};
+pub use column::{
+    CellDraw, CellFn, Column, ColumnFit, ColumnWidth, DEFAULT_PRIORITY, JudgedCellFn, fit_widths,
+    priority,
+};
 pub use render::{FLAG, GUTTER};
 
 use crate::model::{Page, PageParams};
+use crate::ui::judging::Judging;
 use crate::ui::keymap::Action;
 use crate::ui::widgets::spinner::Spinner;
 
@@ -139,6 +143,8 @@ pub struct PagedTable<R> {
     /// The titles of the columns the last render drew (a column hidden for want of room is
     /// not among them).
     drawn: Vec<&'static str>,
+    /// What judged cells are drawn by.
+    judging: Judging,
 }
 
 /// Where the last render drew the table: its header's columns and its rows.
@@ -188,7 +194,13 @@ impl<R> PagedTable<R> {
             spinner: Spinner::new(),
             hits: None,
             drawn: Vec::new(),
+            judging: Judging::default(),
         }
+    }
+
+    /// Draws the judged cells ([`Column::judged`]) by `judging` from now on.
+    pub fn judge_by(&mut self, judging: Judging) {
+        self.judging = judging;
     }
 
     /// Sets the page size (clamped to 1-[`PAGE_SIZE`]) and drops what was loaded.

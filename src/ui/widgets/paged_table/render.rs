@@ -192,7 +192,7 @@ impl<R> PagedTable<R> {
         let title = text::width(column.title) + if sorted { 2 } else { 0 };
         let widest = visible
             .filter_map(|i| self.row(i))
-            .map(|row| (column.cell)(row, theme).width())
+            .map(|row| column.cell.line(row, theme, &self.judging).width())
             .max();
         let full = u16::try_from(title.max(widest.unwrap_or(0))).unwrap_or(u16::MAX);
         if column.keep || column.whole {
@@ -245,7 +245,8 @@ impl<R> PagedTable<R> {
             shown
                 .iter()
                 .map(|&(c, w)| {
-                    let mut line = truncate_line((c.cell)(item, theme), usize::from(w));
+                    let mut line =
+                        truncate_line(c.cell.line(item, theme, &self.judging), usize::from(w));
                     if let Some(style) = selected {
                         for span in &mut line.spans {
                             span.style = span.style.patch(style);

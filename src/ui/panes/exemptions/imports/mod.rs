@@ -21,6 +21,7 @@ use crate::model::tenanted::{
     CertificateImportStatus,
 };
 use crate::model::{Page, PageParams};
+use crate::ui::judging::Judging;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
@@ -129,7 +130,7 @@ impl ListSpec for ImportList {
         )
     }
 
-    fn filter_of(values: &FormValues, _: &ImportFilter) -> ImportFilter {
+    fn filter_of(values: &FormValues, _: &ImportFilter, _: &Judging) -> ImportFilter {
         ImportFilter {
             status_in: chosen(values, "status", CertificateImportStatus::parse),
         }
@@ -168,7 +169,7 @@ pub type ImportDetail = RecordDetail<CertificateImport>;
 static IMPORT: RecordView<CertificateImport> = RecordView {
     id: |i| &i.id,
     title: |i| format!("certificate import {}", i.id),
-    build: import_detail,
+    build: |record, theme, _| import_detail(record, theme),
 };
 
 /// The approval's dialogs: the exemption type, then the confirmation.

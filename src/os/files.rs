@@ -1,25 +1,44 @@
-//! Files the user names: a certificate to upload, checked before anything is sent, and the
-//! completion of a path as it is typed.
+//! Files the user names: a certificate to upload, checked before anything is sent, a file
+//! written whole or not at all, and the completion of a path as it is typed. A file refused is
+//! a [`Refusal`] naming the form field it came from, which the runtime shows as any failure.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::effect::{Failure, FailureKind};
 use crate::model::{FieldError, LocPart};
 
 /// The largest certificate the service takes.
 pub const MAX_CERTIFICATE_BYTES: u64 = 10 * 1024 * 1024;
 
-fn refuse(msg: String, path: &Path) -> Failure {
+/// A file refused: why, in words, and the form field it names.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    pub kind: RefusalKind,
+    pub message: String,
+    pub fields: Vec<FieldError>,
+}
+
+/// What kind of refusal it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// The file or its path breaks a rule (not a PDF, too big, a directory).
+    Validation,
+    /// The file exists: writing over it needs the user's word.
+    Conflict,
+    /// The system refused (permissions, a full disk).
+    Other,
+}
+
+fn refuse(msg: String, path: &Path) -> Refusal {
     let error = FieldError::new(
         "value_error",
         vec![LocPart::from("body"), LocPart::from("file")],
         msg.clone(),
         Value::String(path.display().to_string()),
     );
-    Failure {
-        kind: FailureKind::Validation,
+    Refusal {
+        kind: RefusalKind::Validation,
         message: msg,
         fields: vec![error],
     }
@@ -28,7 +47,7 @@ fn refuse(msg: String, path: &Path) -> Failure {
 /// Reads a certificate for upload: it must exist, be a readable file, be a PDF by its content
 /// (not its name) and weigh at most 10 MB. Returns its file name and bytes; a refusal names the
 /// `file` field and the rule, and nothing is sent.
-pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Failure> {
+pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Refusal> {
     let expanded = expand_home(path);
     let path = expanded.as_path();
     let shown = path.display();
@@ -66,14 +85,14 @@ pub fn read_certificate(path: &Path) -> Result<(String, Vec<u8>), Failure> {
 /// The field of the save form a refusal names.
 const SAVE_FIELD: &str = "path";
 
-fn refuse_save(kind: FailureKind, msg: String, path: &Path) -> Failure {
+fn refuse_save(kind: RefusalKind, msg: String, path: &Path) -> Refusal {
     let error = FieldError::new(
         "value_error",
         vec![LocPart::from("body"), LocPart::from(SAVE_FIELD)],
         msg.clone(),
         Value::String(path.display().to_string()),
     );
-    Failure {
+    Refusal {
         kind,
         message: msg,
         fields: vec![error],
@@ -81,9 +100,9 @@ fn refuse_save(kind: FailureKind, msg: String, path: &Path) -> Failure {
 }
 
 /// The refusal to write over `path`, which exists: a conflict the user may confirm.
-pub fn exists(path: &Path) -> Failure {
+pub fn exists(path: &Path) -> Refusal {
     refuse_save(
-        FailureKind::Conflict,
+        RefusalKind::Conflict,
         format!("{} exists; save again to replace it", path.display()),
         path,
     )
@@ -92,19 +111,19 @@ pub fn exists(path: &Path) -> Failure {
 /// Writes `bytes` to `path` in one step: into a temporary file beside it, then renamed over it,
 /// so `path` is the whole file or untouched. An existing `path` is refused unless `overwrite`
 /// (also when it appeared meanwhile).
-pub fn write_whole(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Failure> {
+pub fn write_whole(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Refusal> {
     use std::io::Write as _;
     let shown = path.display();
     let cannot = |e: &dyn std::fmt::Display| {
         refuse_save(
-            FailureKind::Other,
+            RefusalKind::Other,
             format!("{shown} cannot be written: {e}"),
             path,
         )
     };
     if path.is_dir() {
         return Err(refuse_save(
-            FailureKind::Validation,
+            RefusalKind::Validation,
             format!("{shown} is a directory; name the file"),
             path,
         ));
@@ -115,7 +134,7 @@ pub fn write_whole(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Fai
     };
     if !dir.is_dir() {
         return Err(refuse_save(
-            FailureKind::Validation,
+            RefusalKind::Validation,
             format!("the directory {} does not exist", dir.display()),
             path,
         ));
@@ -139,15 +158,15 @@ pub fn write_whole(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Fai
 
 /// Writes `bytes` as `file_name` (its last part only) in a directory of its own under the
 /// system's temporary directory, for a viewer to open; answers the file's path.
-pub fn write_for_viewing(file_name: &str, bytes: &[u8]) -> Result<PathBuf, Failure> {
+pub fn write_for_viewing(file_name: &str, bytes: &[u8]) -> Result<PathBuf, Refusal> {
     let name = Path::new(file_name)
         .file_name()
         .map_or_else(|| "attachment".into(), |n| n.to_string_lossy().into_owned());
     let dir = tempfile::Builder::new()
         .prefix("taxdash-")
         .tempdir()
-        .map_err(|e| Failure {
-            kind: FailureKind::Other,
+        .map_err(|e| Refusal {
+            kind: RefusalKind::Other,
             message: format!("no temporary directory for the file: {e}"),
             fields: Vec::new(),
         })?
