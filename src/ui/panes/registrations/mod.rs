@@ -2,13 +2,16 @@
 //! registration, the deregistration wizard and the portal credentials form (Tenanted API).
 
 mod columns;
+mod coverage;
 pub mod credentials;
 mod detail;
 mod filter;
 pub mod register;
 pub mod wizard;
 
-use crate::effect::{FilingCall, FilingReply, RegistrationCall, RegistrationReply};
+use crate::effect::{
+    FilingCall, FilingReply, NexusCall, NexusReply, RegistrationCall, RegistrationReply,
+};
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -21,7 +24,7 @@ use self::register::{RegisterEvent, RegisterFlow};
 use self::wizard::{DeregisterWizard, WizardEvent};
 use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
-use crate::model::filters::RegistrationFilter;
+use crate::model::filters::{NexusFilter, RegistrationFilter};
 use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
@@ -152,6 +155,9 @@ pub enum Op {
     Deregister,
     /// The register flow's jurisdiction form, and the registration it sends.
     RegisterForm,
+    /// The economic nexus of the jurisdiction being registered: when nexus was met, for the
+    /// review's warning.
+    RegisterNexus,
     Register,
     /// The returns not filed yet, for the deregistration review.
     UnfiledReturns,
@@ -168,6 +174,7 @@ impl Operation for Op {
             }
             Op::Deregister
             | Op::RegisterForm
+            | Op::RegisterNexus
             | Op::Register
             | Op::UnfiledReturns
             | Op::SaveCredentials
@@ -249,9 +256,22 @@ impl Registrations {
             RegisterEvent::Close => LayerOutcome::Close,
             RegisterEvent::AskDiscard => LayerOutcome::AskDiscard,
             RegisterEvent::LoadForm { country, state } => {
+                let nexus = NexusFilter {
+                    country_code_in: vec![country.clone()],
+                    state_code: (!state.is_empty()).then(|| state.clone()),
+                    ..NexusFilter::default()
+                };
                 let call =
                     Call::Registrations(RegistrationCall::JurisdictionForm { country, state });
                 requests.call(ctx, call, Op::RegisterForm);
+                requests.call(
+                    ctx,
+                    Call::Nexus(NexusCall::List {
+                        filter: nexus,
+                        page: PageParams::new(1, 10),
+                    }),
+                    Op::RegisterNexus,
+                );
                 LayerOutcome::Keep
             }
             RegisterEvent::Send(body) => {
@@ -639,6 +659,24 @@ impl PaneSpec for Registrations {
                 };
                 if let Some(flow) = Self::register_flow(parts) {
                     flow.form_loaded(form);
+                }
+            }
+            (Op::RegisterNexus, result) => {
+                // A read that fails only leaves the review without its warning.
+                let met = match result {
+                    Ok(Reply::Nexus(NexusReply::Page(page))) => page
+                        .items
+                        .iter()
+                        .filter_map(|n| {
+                            n.nexus_met_date
+                                .or(n.economic_nexus_met_date)
+                                .or(n.physical_nexus_met_date)
+                        })
+                        .min(),
+                    _ => None,
+                };
+                if let Some(flow) = Self::register_flow(parts) {
+                    flow.nexus_loaded(met);
                 }
             }
             (Op::Register, Ok(Reply::Registrations(RegistrationReply::Created(registration)))) => {

@@ -296,6 +296,10 @@ pub struct RegisterFlow {
     sending: bool,
     /// Why the form could not be read, or the service refused without naming a field.
     failure: Option<String>,
+    /// When nexus was met in the jurisdiction, once read (`None` while not, or never met).
+    nexus_met: Option<chrono::NaiveDate>,
+    /// What the review warns of: returns that will not cover the time since nexus was met.
+    warning: Option<String>,
 }
 
 impl RegisterFlow {
@@ -310,7 +314,19 @@ impl RegisterFlow {
             review: None,
             sending: false,
             failure: None,
+            nexus_met: None,
+            warning: None,
         }
+    }
+
+    /// When nexus was met in the jurisdiction being registered, as read beside its form.
+    pub fn nexus_loaded(&mut self, met: Option<chrono::NaiveDate>) {
+        self.nexus_met = met;
+    }
+
+    /// The review's warning, if the returns asked for leave time since nexus uncovered.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
     }
 
     /// The flow with the jurisdiction already chosen (from the Overview's map); `None` when it
@@ -511,6 +527,16 @@ impl RegisterFlow {
                                 }
                             }
                         }
+                        self.warning = match &self.maker {
+                            Some(maker) if maker.editing.is_none() => {
+                                super::coverage::coverage_warning(
+                                    &shown,
+                                    self.nexus_met,
+                                    maker.tile.name,
+                                )
+                            }
+                            _ => None,
+                        };
                         let labels = self
                             .form
                             .iter()
@@ -641,7 +667,12 @@ impl RegisterFlow {
             .title(Span::styled(self.title(), theme.title));
         let inner = block.inner(popup);
         block.render(popup, buf);
-        let failure_height = u16::from(self.failure.is_some()) * 2;
+        let note = match (&self.failure, &self.warning, self.step) {
+            (Some(failure), _, _) => Some((failure.as_str(), theme.error)),
+            (None, Some(warning), Step::Review) => Some((warning.as_str(), theme.warning)),
+            _ => None,
+        };
+        let failure_height = if note.is_some() { 3 } else { 0 };
         let [body, failure, hints] = Layout::vertical([
             Constraint::Min(1),
             Constraint::Length(failure_height),
@@ -670,9 +701,9 @@ impl RegisterFlow {
                 }
             }
         }
-        if let Some(f) = &self.failure {
-            Paragraph::new(f.as_str())
-                .style(theme.error)
+        if let Some((text, style)) = note {
+            Paragraph::new(text)
+                .style(style)
                 .wrap(Wrap { trim: true })
                 .render(failure, buf);
         }
