@@ -2,6 +2,7 @@
 //! work through [`crate::effect`], and draw what they hold.
 
 pub mod keymap;
+pub mod layer;
 pub mod pane;
 pub mod panes;
 pub mod shell;
