@@ -13,6 +13,7 @@
 mod calls;
 mod events;
 pub mod files;
+mod history;
 pub mod input;
 mod launch;
 mod logging;
@@ -36,6 +37,7 @@ use tokio_util::sync::CancellationToken;
 pub use calls::{execute, failure};
 pub use events::BATCH;
 use events::Batch;
+pub use history::Stores;
 pub use launch::{
     DashboardOptions, Session, SnapshotChoice, prepare, run as run_dashboard, start_demo,
     start_offline,
@@ -45,7 +47,7 @@ use platform::Platform;
 use signals::Signal;
 
 use crate::api::{Client, RetryNotice};
-use crate::effect::{Answer, Effect, RequestId, ViewExport, ViewImport};
+use crate::effect::{Answer, Call, Effect, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
 use crate::import::{ImportResource, Report, check_file, send};
@@ -57,6 +59,8 @@ pub const TICK: Duration = Duration::from_millis(100);
 /// The calls under way, each cancellable.
 struct Tasks {
     client: Client,
+    /// The history database, for the shell's reads of it.
+    stores: Stores,
     running: HashMap<RequestId, CancellationToken>,
     answers: mpsc::UnboundedSender<Answer>,
     /// Each call's retries, as its client tells them, for the footer.
@@ -136,6 +140,11 @@ impl Tasks {
         let mut queue: std::collections::VecDeque<Effect> = effects.into();
         while let Some(effect) = queue.pop_front() {
             match effect {
+                Effect::Call { id, call } if matches!(*call, Call::History(_)) => {
+                    if let Call::History(read) = *call {
+                        self.read_history(id, read);
+                    }
+                }
                 Effect::Call { id, call } => {
                     tracing::debug!(id = id.0, "{}", call.describe());
                     let token = CancellationToken::new();
@@ -400,13 +409,15 @@ pub enum Ended {
     Signal(Signal),
 }
 
-/// Runs the dashboard until the user quits or the events end. Generic over the backend and the
-/// event source, so tests drive it with `TestBackend` and scripted keys.
+/// Runs the dashboard until the user quits or the events end, making its calls with `client`
+/// and answering its reads of the history database from `stores`. Generic over the backend and
+/// the event source, so tests drive it with `TestBackend` and scripted keys.
 pub async fn run<B, E>(
     terminal: &mut Terminal<B>,
     events: E,
     shell: &mut Shell,
     client: Client,
+    stores: Stores,
     platform: &mut dyn Platform,
 ) -> io::Result<()>
 where
@@ -415,9 +426,11 @@ where
     E: Stream<Item = io::Result<Event>> + Unpin,
 {
     let no_signals = futures::stream::pending::<Signal>();
-    run_with_signals(terminal, events, no_signals, shell, client, platform)
-        .await
-        .map(drop)
+    run_with_signals(
+        terminal, events, no_signals, shell, client, stores, platform,
+    )
+    .await
+    .map(drop)
 }
 
 /// [`run`], also listening to `signals`: one that ends the program ends the loop (whatever is
@@ -429,6 +442,7 @@ pub async fn run_with_signals<B, E, S>(
     mut signals: S,
     shell: &mut Shell,
     client: Client,
+    stores: Stores,
     platform: &mut dyn Platform,
 ) -> io::Result<Ended>
 where
@@ -443,6 +457,7 @@ where
     let (import_sender, mut imports) = mpsc::unbounded_channel();
     let mut tasks = Tasks {
         client,
+        stores,
         running: HashMap::new(),
         answers: sender,
         retries: retry_sender,
