@@ -73,6 +73,7 @@ async fn once(sandbox: &Sandbox) -> (Duration, u64) {
             events,
             &mut shell,
             loop_client,
+            taxdash::app::Stores::default(),
             &mut platform,
         )
         .await

@@ -152,15 +152,7 @@ impl ApiError {
     }
 }
 
-/// A duration as a person says it: `30 s`, `1.5 s`.
-pub(crate) fn seconds(d: Duration) -> String {
-    let ms = d.as_millis();
-    if ms.is_multiple_of(1000) {
-        format!("{} s", ms / 1000)
-    } else {
-        format!("{:.1} s", d.as_secs_f64())
-    }
-}
+pub(crate) use crate::model::format::seconds;
 
 /// ` (4 attempts)`, or nothing for one.
 fn tries(attempts: u32) -> String {

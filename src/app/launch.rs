@@ -55,6 +55,8 @@ pub enum SnapshotChoice {
 /// missing key or a bad config file is reported on a normal terminal.
 pub struct Session {
     pub client: Client,
+    /// The history database, which the runtime reads for the shell.
+    pub stores: super::Stores,
     pub shell: Shell,
     pub sandbox: Option<Sandbox>,
     /// Whether the dashboard takes the mouse (`mouse = false` in the config file, or
@@ -315,8 +317,9 @@ pub async fn prepare(
     if let Some(path) = log_path {
         shell = shell.with_log_path(path);
     }
+    let mut stores = super::Stores::default();
     if let Some(log) = audit {
-        shell = shell.with_audit(log);
+        stores = stores.with_audit(log);
     }
     if let Some(problem) = history_problem {
         tracing::error!("{problem}");
@@ -325,12 +328,13 @@ pub async fn prepare(
         // The history database again, for records' histories and the rows changed since the
         // previous snapshot (its own connection: reads only).
         match crate::history::open_for_session(options.history.as_deref(), options.demo) {
-            Ok(history) => shell = shell.with_history(history),
+            Ok(history) => stores = stores.with_history(history),
             Err(e) => shell.notify_error(e.to_string()),
         }
     }
     Ok(Session {
         client,
+        stores,
         shell,
         sandbox,
         mouse,
@@ -367,6 +371,7 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     let log_path = log.as_ref().map(|l| l.path.display().to_string());
     let Session {
         client,
+        stores,
         mut shell,
         sandbox,
         mouse,
@@ -406,6 +411,7 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
                 signals,
                 &mut shell,
                 client,
+                stores,
                 &mut system,
             )
             .await

@@ -12,6 +12,7 @@
 
 mod calls;
 mod events;
+mod history;
 pub mod input;
 mod launch;
 mod logging;
@@ -34,6 +35,7 @@ use tokio_util::sync::CancellationToken;
 pub use calls::{execute, failure};
 pub use events::BATCH;
 use events::Batch;
+pub use history::Stores;
 pub use launch::{
     DashboardOptions, Session, SnapshotChoice, prepare, run as run_dashboard, start_demo,
     start_offline,
@@ -43,7 +45,7 @@ use platform::Platform;
 
 use crate::api::{Client, RetryNotice};
 use crate::effect::ImportResource;
-use crate::effect::{Answer, Effect, RequestId, ViewExport, ViewImport};
+use crate::effect::{Answer, Call, Effect, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
 use crate::import::{Report, check_file, send};
@@ -56,6 +58,8 @@ pub const TICK: Duration = Duration::from_millis(100);
 /// The calls under way, each cancellable.
 struct Tasks {
     client: Client,
+    /// The history database, for the shell's reads of it.
+    stores: Stores,
     running: HashMap<RequestId, CancellationToken>,
     answers: mpsc::UnboundedSender<Answer>,
     /// Each call's retries, as its client tells them, for the footer.
@@ -135,6 +139,11 @@ impl Tasks {
         let mut queue: std::collections::VecDeque<Effect> = effects.into();
         while let Some(effect) = queue.pop_front() {
             match effect {
+                Effect::Call { id, call } if matches!(*call, Call::History(_)) => {
+                    if let Call::History(read) = *call {
+                        self.read_history(id, read);
+                    }
+                }
                 Effect::Call { id, call } => {
                     tracing::debug!(id = id.0, "{}", call.describe());
                     let token = CancellationToken::new();
@@ -399,13 +408,15 @@ pub enum Ended {
     Signal(Signal),
 }
 
-/// Runs the dashboard until the user quits or the events end. Generic over the backend and the
-/// event source, so tests drive it with `TestBackend` and scripted keys.
+/// Runs the dashboard until the user quits or the events end, making its calls with `client`
+/// and answering its reads of the history database from `stores`. Generic over the backend and
+/// the event source, so tests drive it with `TestBackend` and scripted keys.
 pub async fn run<B, E>(
     terminal: &mut Terminal<B>,
     events: E,
     shell: &mut Shell,
     client: Client,
+    stores: Stores,
     platform: &mut dyn Platform,
 ) -> io::Result<()>
 where
@@ -414,9 +425,11 @@ where
     E: Stream<Item = io::Result<Event>> + Unpin,
 {
     let no_signals = futures::stream::pending::<Signal>();
-    run_with_signals(terminal, events, no_signals, shell, client, platform)
-        .await
-        .map(drop)
+    run_with_signals(
+        terminal, events, no_signals, shell, client, stores, platform,
+    )
+    .await
+    .map(drop)
 }
 
 /// [`run`], also listening to `signals`: one that ends the program ends the loop (whatever is
@@ -428,6 +441,7 @@ pub async fn run_with_signals<B, E, S>(
     mut signals: S,
     shell: &mut Shell,
     client: Client,
+    stores: Stores,
     platform: &mut dyn Platform,
 ) -> io::Result<Ended>
 where
@@ -442,6 +456,7 @@ where
     let (import_sender, mut imports) = mpsc::unbounded_channel();
     let mut tasks = Tasks {
         client,
+        stores,
         running: HashMap::new(),
         answers: sender,
         retries: retry_sender,

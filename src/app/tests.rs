@@ -110,6 +110,7 @@ async fn run(
         later(signals, Duration::from_millis(150)),
         &mut shell,
         client(),
+        super::Stores::default(),
         platform,
     );
     tokio::time::timeout(Duration::from_secs(10), run)
@@ -169,6 +170,7 @@ async fn the_events_running_out_is_not_a_signal() {
         stream::pending(),
         &mut shell,
         client(),
+        super::Stores::default(),
         &mut platform,
     )
     .await
@@ -229,6 +231,7 @@ async fn the_footer_says_each_retry_of_a_silent_service_and_esc_stops_the_wait_a
         stream::pending(),
         &mut shell,
         client.clone(),
+        super::Stores::default(),
         &mut platform,
     );
     let drive = async {
@@ -300,6 +303,7 @@ fn a_signal_ends_the_loop_while_terminal_events_keep_coming() {
                 later(vec![Signal::Terminate], Duration::from_millis(150)),
                 &mut shell,
                 client(),
+                super::Stores::default(),
                 &mut platform,
             )
             .await
@@ -326,6 +330,7 @@ async fn a_terminal_whose_input_fails_ends_the_loop() {
         stream::pending(),
         &mut shell,
         client(),
+        super::Stores::default(),
         &mut platform,
     );
     let ended = tokio::time::timeout(Duration::from_secs(10), run)

@@ -12,6 +12,7 @@ mod exemptions;
 mod files;
 mod filings;
 mod goto;
+mod history;
 mod nexus;
 mod organizations;
 mod products;
@@ -24,6 +25,7 @@ pub use self::exemptions::{ExemptionCall, ExemptionReply};
 pub use self::files::{FileCall, FileReply};
 pub use self::filings::{FilingCall, FilingReply};
 pub use self::goto::Goto;
+pub use self::history::{HistoryCall, HistoryReply};
 pub use self::nexus::{NexusCall, NexusReply};
 pub use self::organizations::{OrganizationCall, OrganizationReply};
 pub use self::products::{ProductCall, ProductReply};
@@ -108,6 +110,8 @@ pub enum Call {
     Organizations(OrganizationCall),
     /// Work on local files (no call to the service).
     Files(FileCall),
+    /// A read of the history database (no call to the service).
+    History(HistoryCall),
 }
 
 impl Call {
@@ -121,7 +125,7 @@ impl Call {
             Call::Filings(c) => c.is_write(),
             Call::Transactions(c) => c.is_write(),
             Call::Products(c) => c.is_write(),
-            Call::Organizations(_) | Call::Files(_) => false,
+            Call::Organizations(_) | Call::Files(_) | Call::History(_) => false,
         }
     }
 
@@ -137,6 +141,7 @@ impl Call {
             Call::Products(c) => c.describe(),
             Call::Organizations(c) => c.describe(),
             Call::Files(c) => c.describe(),
+            Call::History(c) => c.describe(),
         }
     }
 }
@@ -153,6 +158,7 @@ pub enum Reply {
     Products(ProductReply),
     Organizations(OrganizationReply),
     Files(FileReply),
+    History(HistoryReply),
 }
 
 /// Declares the `From` conversions of each resource's calls and answers into [`Call`] and
@@ -185,6 +191,7 @@ groups! {
     Products: ProductCall, ProductReply;
     Organizations: OrganizationCall, OrganizationReply;
     Files: FileCall, FileReply;
+    History: HistoryCall, HistoryReply;
 }
 
 /// Why a call failed, in words for the user, with the fields a 422 named.

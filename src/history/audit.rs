@@ -18,9 +18,8 @@
 use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 use rusqlite::params;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::{History, HistoryError};
@@ -51,94 +50,7 @@ CREATE TABLE audit_entries (
 CREATE INDEX audit_entries_started ON audit_entries (started_at);
 ";
 
-/// How a write ended, as the log shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Outcome {
-    Ok,
-    Refused,
-    Failed,
-    /// Sent, and its process is still waiting for the answer.
-    Pending,
-    /// Sent, and no answer will be known: its process ended or stopped waiting.
-    Unknown,
-}
-
-impl Outcome {
-    pub const ALL: [Outcome; 5] = [
-        Outcome::Ok,
-        Outcome::Refused,
-        Outcome::Failed,
-        Outcome::Pending,
-        Outcome::Unknown,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Refused => "refused",
-            Outcome::Failed => "failed",
-            Outcome::Pending => "pending",
-            Outcome::Unknown => "unknown",
-        }
-    }
-
-    /// `ok`, `refused`…, any case.
-    pub fn parse(s: &str) -> Option<Outcome> {
-        Outcome::ALL
-            .into_iter()
-            .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// One recorded write.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Entry {
-    pub id: i64,
-    pub started_at: DateTime<Utc>,
-    pub finished_at: Option<DateTime<Utc>>,
-    pub profile: String,
-    pub organization: String,
-    /// `v1` or `tenanted`.
-    pub generation: String,
-    /// The Tenanted API's release (`2026-10-06`).
-    pub api_release: Option<String>,
-    pub method: String,
-    pub path: String,
-    pub resource: String,
-    pub record_id: Option<String>,
-    /// The body as sent, secrets removed (`null`: none).
-    pub body: Value,
-    pub outcome: Outcome,
-    pub status: Option<u16>,
-    pub request_id: Option<String>,
-    pub error: Option<String>,
-}
-
-/// Which entries to read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filter {
-    /// Started on or after this day (UTC).
-    pub since: Option<NaiveDate>,
-    /// Only this resource (`registrations`, `filings`…), any case.
-    pub resource: Option<String>,
-    pub outcome: Option<Outcome>,
-}
-
-impl Filter {
-    fn keeps(&self, e: &Entry) -> bool {
-        self.resource
-            .as_deref()
-            .is_none_or(|r| e.resource.eq_ignore_ascii_case(r.trim()))
-            && self.outcome.is_none_or(|o| e.outcome == o)
-    }
-}
+pub use crate::model::audit::{Entry, Filter, Outcome};
 
 /// The audit log on a history database, shared by the client's recorder and the readers (the
 /// `:audit` overlay, `taxdash audit`). Cheap to clone.
@@ -502,7 +414,7 @@ mod tests {
         };
         assert!(log.entries(&other).unwrap().is_empty());
         let later = Filter {
-            since: Some(NaiveDate::from_ymd_opt(2999, 1, 1).unwrap()),
+            since: Some(chrono::NaiveDate::from_ymd_opt(2999, 1, 1).unwrap()),
             ..Filter::default()
         };
         assert!(log.entries(&later).unwrap().is_empty());

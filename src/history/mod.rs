@@ -10,6 +10,7 @@ pub mod capture;
 pub mod db;
 pub mod diff;
 pub mod offline;
+pub mod reads;
 pub mod snapshot;
 
 pub use audit::AuditLog;

@@ -50,17 +50,9 @@ pub(crate) const LAYERS: &[(&str, &[&str])] = &[
                       "cli"]),
 ];
 
-/// Edges allowed beyond [`LAYERS`] for a while.
-const FOR_NOW: &[(&str, &str)] = &[
-    // removed when the shell reads history through effects
-    ("ui", "history"),
-    ("ui", "api"),
-];
-
 /// Whether `from` may import `to`.
 fn allowed(from: &str, to: &str) -> bool {
     from == to
-        || FOR_NOW.contains(&(from, to))
         || LAYERS
             .iter()
             .any(|(m, may)| *m == from && may.contains(&to))
@@ -210,9 +202,6 @@ fn the_table_names_each_module_once_and_only_lower_ones_as_allowed() {
             );
         }
     }
-    for (from, to) in FOR_NOW {
-        assert!(names.contains(from) && names.contains(to), "{from} -> {to}");
-    }
 }
 
 #[test]
@@ -249,6 +238,9 @@ fn an_import_against_the_layers_is_named_with_its_file_line_edge_and_rule() {
         vec![
             "src/model/filing.rs:3: model -> checks (crate::checks): model may import only \
              clock"
+                .to_owned(),
+            "src/ui/pane.rs:1: ui -> history (crate::history): ui may import only effect, \
+             model, rules, checks, clock, config"
                 .to_owned(),
             "src/gadgets/mod.rs: module gadgets is not in the table of layers (src/layers/mod.rs)"
                 .to_owned(),

@@ -12,6 +12,16 @@ use rust_decimal::Decimal;
 
 use super::Timestamp;
 
+/// A duration as a person says it: `30 s`, `1.5 s`.
+pub fn seconds(d: std::time::Duration) -> String {
+    let ms = d.as_millis();
+    if ms.is_multiple_of(1000) {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
 /// Groups the digits of a whole number in threes: `1234567` → `1,234,567`, `-1500` → `-1,500`.
 pub fn thousands(n: impl Into<i128>) -> String {
     let n: i128 = n.into();

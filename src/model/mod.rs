@@ -13,6 +13,7 @@
 #[macro_use]
 mod open_enum;
 mod address;
+pub mod audit;
 pub mod casing;
 mod common;
 mod customer;
@@ -22,10 +23,12 @@ mod exemption;
 mod filing;
 pub mod filters;
 pub mod format;
+pub mod history;
 mod nexus;
 mod product;
 mod registration;
 mod resource;
+pub mod retry;
 pub mod secrets;
 pub mod tenanted;
 mod timestamp;

@@ -3,6 +3,7 @@
 
 pub mod judging;
 pub mod keymap;
+pub mod layer;
 pub mod pane;
 pub mod panes;
 pub mod shell;

@@ -12,6 +12,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use taxdash::api::{Client, ClientConfig};
+use taxdash::app::Stores;
 use taxdash::app::platform::{Platform, Recorder};
 pub use taxdash::app::testing::SharedBackend;
 use taxdash::credentials::ApiKey;
@@ -167,8 +168,9 @@ impl Dashboard {
         .await
         .unwrap();
         let client = client_for(&sandbox).with_audit(log.recorder("demo", DEMO_CREDENTIALS[0].0));
-        let shell = demo_shell(&options).with_audit(log);
-        Self::run_loop(sandbox, client, shell, options.size, options.today)
+        let shell = demo_shell(&options);
+        let stores = Stores::default().with_audit(log);
+        Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
     }
 
     /// The dashboard on `sandbox` (started by the test) reading records' histories and the
@@ -179,8 +181,9 @@ impl Dashboard {
         options: &Options,
     ) -> Self {
         let client = client_for(&sandbox);
-        let shell = demo_shell(options).with_history(history);
-        Self::run_loop(sandbox, client, shell, options.size, options.today)
+        let shell = demo_shell(options);
+        let stores = Stores::default().with_history(history);
+        Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
     }
 
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
@@ -188,7 +191,19 @@ impl Dashboard {
     fn run_loop(
         sandbox: Sandbox,
         client: Client,
+        shell: Shell,
+        size: (u16, u16),
+        today: chrono::NaiveDate,
+    ) -> Self {
+        Self::run_loop_with(sandbox, client, shell, Stores::default(), size, today)
+    }
+
+    /// [`Dashboard::run_loop`], the history database read from `stores`.
+    fn run_loop_with(
+        sandbox: Sandbox,
+        client: Client,
         mut shell: Shell,
+        stores: Stores,
         size: (u16, u16),
         today: chrono::NaiveDate,
     ) -> Self {
@@ -209,6 +224,7 @@ impl Dashboard {
                 events,
                 &mut shell,
                 loop_client,
+                stores,
                 &mut loop_platform,
             )
             .await

@@ -94,9 +94,10 @@ async fn h_shows_a_records_changes_across_snapshots_and_changed_rows_are_flagged
             ..Options::default()
         },
     );
+    // The rows changed are read from the history database beside the list: both shown.
     let screen = d
         .wait_until("the customer list", Duration::from_secs(10), |s| {
-            s.contains(&name(&first)) && s.contains(&name(&second))
+            s.contains(&name(&first)) && s.contains(&name(&second)) && s.contains(FLAG)
         })
         .await;
     // The first customer changed between the two latest snapshots: its row is flagged, the

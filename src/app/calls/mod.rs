@@ -34,6 +34,14 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
                 found.unwrap_or_default(),
             )));
         }
+        // The runtime answers these from the history database, never the client.
+        Call::History(call) => {
+            return Err(Failure {
+                kind: FailureKind::Other,
+                message: format!("{} needs the history database", call.describe()),
+                fields: Vec::new(),
+            });
+        }
     };
     result.map_err(failure)
 }

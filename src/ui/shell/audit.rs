@@ -2,6 +2,9 @@
 //! through the resources and outcomes to show only those; `Enter` shows one entry whole (the
 //! body as sent with secrets removed, pretty-printed, its status, request id and error); `Esc`
 //! goes back, then closes.
+//!
+//! The entries are read by the runtime: the overlay says `reading…` until they come, and keeps
+//! what it shows (its title naming the filters shown) until the entries of new filters come.
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
@@ -10,8 +13,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget};
 
-use crate::history::AuditLog;
-use crate::history::audit::{Entry, Filter, Outcome};
+use super::Shell;
+use super::layers::{LayerCx, ShellLayer};
+use crate::effect::{Effect, Failure, HistoryCall, HistoryReply, Reply, RequestId};
+use crate::model::audit::{Entry, Filter, Outcome};
+use crate::ui::layer::{Layer, LayerOutcome};
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::help::page_block;
@@ -19,18 +25,24 @@ use crate::ui::widgets::keys::{is_press, typed_char};
 use crate::ui::widgets::wrap::wrap;
 
 /// What a key did to the overlay.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AuditOutcome {
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AuditOutcome {
     None,
     Close,
+    /// Read the entries `filter` keeps.
+    Read(Filter),
 }
 
-pub struct AuditView {
-    log: AuditLog,
+struct AuditView {
     entries: Vec<Entry>,
     resources: Vec<String>,
+    /// The filters asked for last.
     resource: Option<String>,
     outcome: Option<Outcome>,
+    /// The filters of the entries shown, once read.
+    shown: Option<(Option<String>, Option<Outcome>)>,
+    /// The read under way.
+    reading: Option<RequestId>,
     cursor: usize,
     offset: usize,
     visible: usize,
@@ -41,50 +53,51 @@ pub struct AuditView {
 }
 
 impl AuditView {
-    pub fn new(log: AuditLog) -> Self {
-        let mut view = AuditView {
-            log,
+    /// The overlay before its entries are read.
+    fn new() -> Self {
+        AuditView {
             entries: Vec::new(),
             resources: Vec::new(),
             resource: None,
             outcome: None,
+            shown: None,
+            reading: None,
             cursor: 0,
             offset: 0,
             visible: 1,
             open: None,
             scroll: 0,
             problem: None,
-        };
-        view.reload();
-        view
+        }
     }
 
-    /// Reads the entries again, as the filters say.
-    fn reload(&mut self) {
-        let filter = Filter {
+    /// The entries the filters asked for last keep.
+    fn filter(&self) -> Filter {
+        Filter {
             since: None,
             resource: self.resource.clone(),
             outcome: self.outcome,
-        };
-        match self
-            .log
-            .entries(&filter)
-            .and_then(|entries| self.log.resources().map(|resources| (entries, resources)))
-        {
+        }
+    }
+
+    /// The entries read for the filters asked for last, or why they could not be.
+    fn read(&mut self, read: Result<(Vec<Entry>, Vec<String>), String>) {
+        self.shown = Some((self.resource.clone(), self.outcome));
+        match read {
             Ok((entries, resources)) => {
                 self.entries = entries;
                 self.resources = resources;
                 self.problem = None;
             }
-            Err(e) => {
+            Err(why) => {
                 self.entries.clear();
-                self.problem = Some(e.to_string());
+                self.problem = Some(why);
             }
         }
         self.cursor = self.cursor.min(self.entries.len().saturating_sub(1));
     }
 
-    pub fn handle_key(&mut self, key: KeyEvent) -> AuditOutcome {
+    fn handle_key(&mut self, key: KeyEvent) -> AuditOutcome {
         if !is_press(&key) {
             return AuditOutcome::None;
         }
@@ -117,20 +130,20 @@ impl AuditView {
             (_, Some('r')) => {
                 self.resource = next(&self.resources, self.resource.as_ref());
                 self.cursor = 0;
-                self.reload();
+                return AuditOutcome::Read(self.filter());
             }
             (_, Some('o')) => {
                 self.outcome = next(&Outcome::ALL, self.outcome.as_ref());
                 self.cursor = 0;
-                self.reload();
+                return AuditOutcome::Read(self.filter());
             }
-            (_, Some('R')) => self.reload(),
+            (_, Some('R')) => return AuditOutcome::Read(self.filter()),
             _ => {}
         }
         AuditOutcome::None
     }
 
-    pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         Clear.render(area, buf);
         if let Some(entry) = &self.open {
             let lines = entry_lines(entry, area.width.saturating_sub(4), theme);
@@ -162,11 +175,19 @@ impl AuditView {
                 .render(area, buf);
             return;
         }
-        let filter = format!(
-            " Audit log, newest first · resource {} · outcome {} ",
-            self.resource.as_deref().unwrap_or("all"),
-            self.outcome.map_or("all", Outcome::name),
-        );
+        let reading = if self.reading.is_some() {
+            " · reading…"
+        } else {
+            ""
+        };
+        let filter = match &self.shown {
+            Some((resource, outcome)) => format!(
+                " Audit log, newest first · resource {} · outcome {}{reading} ",
+                resource.as_deref().unwrap_or("all"),
+                outcome.map_or("all", Outcome::name),
+            ),
+            None => format!(" Audit log{reading} "),
+        };
         let keys = Line::from(vec![
             Span::styled(" Enter", theme.key),
             Span::styled(" show  ", theme.muted),
@@ -188,12 +209,14 @@ impl AuditView {
         )];
         if let Some(problem) = &self.problem {
             lines.push(Line::styled(problem.clone(), theme.error));
+        } else if self.shown.is_none() {
+            lines.push(Line::styled("reading…", theme.muted));
         } else if self.entries.is_empty() {
             lines.push(Line::styled(
-                if self.resource.is_some() || self.outcome.is_some() {
-                    "No change recorded matches these filters."
-                } else {
+                if self.shown == Some((None, None)) {
                     "No change recorded yet: each change taxdash sends is listed here."
+                } else {
+                    "No change recorded matches these filters."
                 },
                 theme.muted,
             ));
@@ -242,6 +265,62 @@ impl AuditView {
             ]));
         }
         Paragraph::new(lines).style(theme.base).render(inner, buf);
+    }
+}
+
+impl Layer for AuditView {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.render(area, buf, theme);
+    }
+}
+
+impl ShellLayer for AuditView {
+    fn key(&mut self, key: KeyEvent, cx: &mut LayerCx) -> LayerOutcome {
+        match self.handle_key(key) {
+            AuditOutcome::None => LayerOutcome::Keep,
+            AuditOutcome::Close => LayerOutcome::Close,
+            AuditOutcome::Read(filter) => {
+                self.reading = Some(cx.call(HistoryCall::Audit { filter }));
+                LayerOutcome::Keep
+            }
+        }
+    }
+
+    fn awaited(&self) -> Vec<RequestId> {
+        self.reading.into_iter().collect()
+    }
+
+    /// The entries read; an answer to an older read than the last is dropped.
+    fn receive(
+        &mut self,
+        id: RequestId,
+        result: Result<Reply, Failure>,
+        _cx: &mut LayerCx,
+    ) -> LayerOutcome {
+        if self.reading != Some(id) {
+            return LayerOutcome::Keep;
+        }
+        self.reading = None;
+        self.read(match result {
+            Ok(Reply::History(HistoryReply::Audit { entries, resources })) => {
+                Ok((entries, resources))
+            }
+            Ok(_) => Err("The audit log gave an unexpected answer.".to_owned()),
+            Err(failure) => Err(failure.message),
+        });
+        LayerOutcome::Keep
+    }
+}
+
+impl Shell {
+    /// `:audit`: the audit log over the panes, its entries read for it.
+    pub(super) fn open_audit(&mut self) -> Vec<Effect> {
+        self.open_layer(|cx| {
+            let mut view = AuditView::new();
+            let filter = view.filter();
+            view.reading = Some(cx.call(HistoryCall::Audit { filter }));
+            Box::new(view)
+        })
     }
 }
 
@@ -336,51 +415,53 @@ fn entry_lines(e: &Entry, width: u16, theme: &Theme) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{Generation, SentBody, WriteAnswer, WriteOutcome, WriteSent};
-    use crate::history::History;
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key};
 
-    fn log_with_two() -> AuditLog {
-        let log = AuditLog::new(History::in_memory());
-        for (resource, outcome, status) in [
-            ("customers", WriteOutcome::Ok, 200),
-            ("filings", WriteOutcome::Refused, 409),
-        ] {
-            let path = format!("/v1/{resource}");
-            let id = log
-                .record_sent(
-                    "work",
-                    "orgn_1",
-                    &WriteSent {
-                        method: "POST",
-                        path: &path,
-                        resource,
-                        record_id: None,
-                        organization: "orgn_1",
-                        generation: Generation::V1,
-                        body: SentBody::Json(serde_json::json!({"name": resource})),
-                    },
-                )
-                .unwrap();
-            log.record_answer(
-                id,
-                &WriteAnswer {
-                    outcome,
-                    status: Some(status),
-                    record_id: Some(format!("{resource}_1")),
-                    request_id: None,
-                    error: None,
-                },
-            )
-            .unwrap();
+    /// A write to `resource` that ended with `outcome` and `status`.
+    fn entry(id: i64, resource: &str, outcome: Outcome, status: u16) -> Entry {
+        let at = chrono::NaiveDate::from_ymd_opt(2026, 11, 24)
+            .unwrap()
+            .and_hms_opt(9, 30, 0)
+            .unwrap()
+            .and_utc();
+        Entry {
+            id,
+            started_at: at,
+            finished_at: Some(at),
+            profile: "work".into(),
+            organization: "orgn_1".into(),
+            generation: "v1".into(),
+            api_release: None,
+            method: "POST".into(),
+            path: format!("/v1/{resource}"),
+            resource: resource.into(),
+            record_id: Some(format!("{resource}_1")),
+            body: serde_json::json!({"name": resource}),
+            outcome,
+            status: Some(status),
+            request_id: None,
+            error: None,
         }
-        log
+    }
+
+    /// The entries `filter` keeps of a log of two, newest first, and the resources.
+    fn read(filter: &Filter) -> (Vec<Entry>, Vec<String>) {
+        let entries = [
+            entry(2, "filings", Outcome::Refused, 409),
+            entry(1, "customers", Outcome::Ok, 200),
+        ];
+        let kept = entries.into_iter().filter(|e| filter.keeps(e)).collect();
+        (kept, vec!["customers".into(), "filings".into()])
     }
 
     #[test]
     fn at_80_columns_the_outcome_and_status_show_and_r_filters_by_resource() {
         let theme = Theme::default();
-        let mut view = AuditView::new(log_with_two());
+        let mut view = AuditView::new();
+        let mut buf = blank(80, 10);
+        view.render(buf.area, &mut buf, &theme);
+        assert!(all_text(&buf).contains("reading…"), "{}", all_text(&buf));
+        view.read(Ok(read(&view.filter())));
         let mut buf = blank(80, 10);
         view.render(buf.area, &mut buf, &theme);
         let text = all_text(&buf);
@@ -396,7 +477,11 @@ mod tests {
         );
         assert_styled(&buf, "refused", theme.warning.patch(theme.selection));
 
-        view.handle_key(key(KeyCode::Char('r')));
+        let AuditOutcome::Read(filter) = view.handle_key(key(KeyCode::Char('r'))) else {
+            panic!("r reads the entries of the next resource");
+        };
+        assert_eq!(filter.resource.as_deref(), Some("customers"));
+        view.read(Ok(read(&filter)));
         let mut buf = blank(80, 10);
         view.render(buf.area, &mut buf, &theme);
         let text = all_text(&buf);

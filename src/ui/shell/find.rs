@@ -12,7 +12,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
 use super::Shell;
-use super::organizations::ShellCall;
+use super::layers::{Ask, LayerCx, ShellLayer};
 use crate::effect::{
     Call, CustomerCall, CustomerReply, Effect, ExemptionCall, ExemptionReply, Failure, FailureKind,
     FilingCall, FilingReply, Goto, RegistrationCall, RegistrationReply, Reply, RequestId,
@@ -21,6 +21,8 @@ use crate::effect::{
 use crate::model::PageParams;
 use crate::model::filters::{CustomerFilter, ExemptionFilter, TransactionFilter};
 use crate::model::{Customer, Exemption, Transaction};
+use crate::ui::keymap::Action;
+use crate::ui::layer::{Layer, LayerOutcome};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::help::page_block;
 
@@ -29,7 +31,7 @@ const PER_KIND: u32 = 10;
 
 /// What one call of a find looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FindKind {
+enum FindKind {
     /// The record an id names.
     Record,
     /// The transaction a shop's own id names.
@@ -68,19 +70,19 @@ struct Group {
     found: Result<(Vec<Found>, u64), String>,
 }
 
-/// The find overlay: the query, the kinds still awaited, the groups in the order they came.
+/// The find overlay: the query, the calls still awaited and what each looks for, the groups in
+/// the order they came.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct FindView {
+struct FindView {
     query: String,
-    generation: u64,
-    awaited: Vec<FindKind>,
+    awaited: Vec<(RequestId, FindKind)>,
     groups: Vec<Group>,
     cursor: usize,
     scroll: u16,
 }
 
 /// What a key does to the find overlay.
-pub(super) enum FindOutcome {
+enum FindOutcome {
     None,
     Close,
     Go(Box<Goto>),
@@ -95,7 +97,7 @@ impl FindView {
     }
 
     /// Up/Down (`k`/`j`) move, Enter goes, Esc closes.
-    pub(super) fn handle_key(&mut self, key: KeyEvent) -> FindOutcome {
+    fn handle_key(&mut self, key: KeyEvent) -> FindOutcome {
         let count = self.results().count();
         match key.code {
             KeyCode::Esc | KeyCode::Char('q') => return FindOutcome::Close,
@@ -144,7 +146,7 @@ impl FindView {
             }
             lines.push(Line::default());
         }
-        for kind in &self.awaited {
+        for (_, kind) in &self.awaited {
             lines.push(Line::styled(
                 format!("{}: searching…", kind.heading()),
                 theme.muted,
@@ -154,7 +156,7 @@ impl FindView {
     }
 
     /// Draws the overlay over the whole of `area`.
-    pub(super) fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let (lines, cursor_line) = self.lines(theme);
         let visible = usize::from(area.height.saturating_sub(2)).max(1);
         let top = usize::from(self.scroll);
@@ -177,6 +179,76 @@ impl FindView {
             .style(theme.base)
             .scroll((self.scroll, 0))
             .render(area, buf);
+    }
+}
+
+impl Layer for FindView {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
+        self.render(area, buf, theme);
+    }
+}
+
+impl ShellLayer for FindView {
+    /// Another find (or any command) from the results ends this find and opens the command
+    /// line; Enter on a result goes to it.
+    fn key(&mut self, key: KeyEvent, cx: &mut LayerCx) -> LayerOutcome {
+        match cx.keys.action(&key) {
+            Some(Action::Find) => {
+                cx.ask(Ask::CommandLine("find "));
+                return LayerOutcome::Close;
+            }
+            Some(Action::CommandLine) => {
+                cx.ask(Ask::CommandLine(""));
+                return LayerOutcome::Close;
+            }
+            _ => {}
+        }
+        match self.handle_key(key) {
+            FindOutcome::None => LayerOutcome::Keep,
+            FindOutcome::Close => LayerOutcome::Close,
+            FindOutcome::Go(goto) => {
+                cx.ask(Ask::Goto(goto));
+                LayerOutcome::Close
+            }
+        }
+    }
+
+    fn awaited(&self) -> Vec<RequestId> {
+        self.awaited.iter().map(|(id, _)| *id).collect()
+    }
+
+    /// An answer: its results are listed; a record read by its id opens at once.
+    fn receive(
+        &mut self,
+        id: RequestId,
+        result: Result<Reply, Failure>,
+        cx: &mut LayerCx,
+    ) -> LayerOutcome {
+        let Some(at) = self.awaited.iter().position(|(awaited, _)| *awaited == id) else {
+            return LayerOutcome::Keep;
+        };
+        let (_, kind) = self.awaited.remove(at);
+        let found = match result {
+            Ok(reply) => match record_goto(reply, &self.query) {
+                Some(Ok(goto)) if kind == FindKind::Record => {
+                    cx.ask(Ask::Goto(Box::new(goto)));
+                    return LayerOutcome::Close;
+                }
+                Some(Ok(goto)) => Ok((
+                    vec![Found {
+                        label: describe_goto(&goto),
+                        goto,
+                    }],
+                    1,
+                )),
+                Some(Err(listed)) => Ok(listed),
+                None => Err("unexpected answer".to_owned()),
+            },
+            Err(f) if f.kind == FailureKind::NotFound => Ok((Vec::new(), 0)),
+            Err(f) => Err(f.message),
+        };
+        self.groups.push(Group { kind, found });
+        LayerOutcome::Keep
     }
 }
 
@@ -226,21 +298,18 @@ fn transaction_label(t: &Transaction) -> String {
 }
 
 impl Shell {
-    /// `:find TEXT`: starts a find, dropping any find under way.
+    /// `:find TEXT`: starts a find, its answers listed as they come.
     pub(super) fn find(&mut self, query: &str) -> Vec<Effect> {
         let query = query.trim().to_owned();
-        let mut effects = self.cancel_find();
         if query.is_empty() {
             self.notify_error("Usage: :find ID, external id or text".to_owned());
-            return effects;
+            return Vec::new();
         }
-        self.find_generation += 1;
-        let generation = self.find_generation;
         let mut calls: Vec<(FindKind, Call)> = Vec::new();
         match record_call(&query) {
             Some(Err(why)) => {
                 self.notify_info(why);
-                return effects;
+                return Vec::new();
             }
             Some(Ok(call)) => calls.push((FindKind::Record, call)),
             None => {
@@ -295,74 +364,19 @@ impl Shell {
                 ));
             }
         }
-        let awaited = calls.iter().map(|(kind, _)| *kind).collect();
-        for (kind, call) in calls {
-            effects.push(self.own_call(ShellCall::Find { generation, kind }, call));
-        }
-        self.overlay = Some(super::Overlay::Find(FindView {
-            query,
-            generation,
-            awaited,
-            groups: Vec::new(),
-            cursor: 0,
-            scroll: 0,
-        }));
-        effects
-    }
-
-    /// Cancels the calls of the find under way, if any.
-    pub(super) fn cancel_find(&mut self) -> Vec<Effect> {
-        let ids: Vec<RequestId> = self
-            .own_calls
-            .iter()
-            .filter(|(_, call)| matches!(call, ShellCall::Find { .. }))
-            .map(|(id, _)| *id)
-            .collect();
-        ids.into_iter()
-            .map(|id| {
-                self.own_calls.remove(&id);
-                Effect::Cancel(id)
+        self.open_layer(|cx| {
+            let awaited = calls
+                .into_iter()
+                .map(|(kind, call)| (cx.call(call), kind))
+                .collect();
+            Box::new(FindView {
+                query,
+                awaited,
+                groups: Vec::new(),
+                cursor: 0,
+                scroll: 0,
             })
-            .collect()
-    }
-
-    /// An answer to a find: dropped when a newer find started or the overlay closed; a record
-    /// read by its id opens at once.
-    pub(super) fn found(
-        &mut self,
-        generation: u64,
-        kind: FindKind,
-        result: Result<Reply, Failure>,
-    ) -> Vec<Effect> {
-        let Some(super::Overlay::Find(view)) = &mut self.overlay else {
-            return Vec::new();
-        };
-        if view.generation != generation {
-            return Vec::new();
-        }
-        view.awaited.retain(|k| *k != kind);
-        let query = view.query.clone();
-        let found = match result {
-            Ok(reply) => match record_goto(reply, &query) {
-                Some(Ok(goto)) if kind == FindKind::Record => {
-                    self.overlay = None;
-                    return self.goto(&goto);
-                }
-                Some(Ok(goto)) => Ok((
-                    vec![Found {
-                        label: describe_goto(&goto),
-                        goto,
-                    }],
-                    1,
-                )),
-                Some(Err(listed)) => Ok(listed),
-                None => Err("unexpected answer".to_owned()),
-            },
-            Err(f) if f.kind == FailureKind::NotFound => Ok((Vec::new(), 0)),
-            Err(f) => Err(f.message),
-        };
-        view.groups.push(Group { kind, found });
-        Vec::new()
+        })
     }
 }
 

@@ -43,8 +43,8 @@ impl Shell {
     /// Where the user is now, for the jump list.
     pub(super) fn spot(&self) -> Spot {
         Spot {
-            pane: self.focus,
-            state: self.panes[self.focus].save_state(),
+            pane: self.tabs.focus,
+            state: self.focused().save_state(),
         }
     }
 
@@ -67,14 +67,15 @@ impl Shell {
     pub(super) fn jump_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         self.jumps.pending = false;
         if self.keymap.action(&key) == Some(Action::Jump) {
-            return self.with_pane(self.focus, |p, ctx| {
+            return self.with_pane(self.tabs.focus, |p, ctx| {
                 p.on_action(Action::Top, ctx);
             });
         }
         let KeyCode::Char(letter) = key.code else {
             return Vec::new();
         };
-        let Some(relation) = self.panes[self.focus]
+        let Some(relation) = self
+            .focused()
             .relations()
             .into_iter()
             .find(|r| r.key == letter)
@@ -94,7 +95,8 @@ impl Shell {
 
     /// The footer while the prefix waits: the letters the record offers.
     pub(super) fn jump_hints(&self) -> Vec<(String, &'static str)> {
-        let mut hints: Vec<(String, &'static str)> = self.panes[self.focus]
+        let mut hints: Vec<(String, &'static str)> = self
+            .focused()
             .relations()
             .into_iter()
             .map(|r: Relation| (r.key.to_string(), r.label))
@@ -145,11 +147,11 @@ impl Shell {
     /// Shows `spot` again: its tab, with the list, filter, cursor and detail it had. A tab
     /// holding unsaved input is left alone, and the spot is handed back.
     fn visit(&mut self, spot: Spot) -> Result<Vec<Effect>, Spot> {
-        if spot.pane >= self.panes.len() {
+        if spot.pane >= self.tabs.panes.len() {
             return Ok(Vec::new());
         }
-        if spot.pane != self.focus && self.panes[spot.pane].has_unsaved_input() {
-            let title = self.panes[spot.pane].title().to_owned();
+        if spot.pane != self.tabs.focus && self.tabs.panes[spot.pane].has_unsaved_input() {
+            let title = self.tabs.panes[spot.pane].title().to_owned();
             self.notify_error(format!(
                 "{title} holds unsaved input: finish or cancel it there first."
             ));

@@ -1,32 +1,18 @@
 //! The organizations a Tenanted key reaches: listed once at start for the header and `:org`,
 //! and the switch from one to another.
 
-use super::{PaneFactory, Shell};
-use crate::effect::OrganizationReply;
-use crate::effect::{Call, Effect, Failure, Reply, RequestId};
-use crate::model::tenanted::ApiVersion;
+use super::calls::ShellCall;
+use super::{NEEDS_TENANTED, PaneFactory, Shell};
+use crate::effect::{Call, Effect, OrganizationCall};
+use crate::model::PageParams;
+use crate::model::tenanted::{ApiVersion, Organization};
 use crate::ui::pane::{Level, Pane};
-use crate::ui::theme::Theme;
-use crate::ui::widgets::command_line::CommandLine;
-
-use super::NEEDS_TENANTED;
-
-/// A call the shell makes for itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ShellCall {
-    Organizations,
-    /// One kind of answer to the find numbered `generation`.
-    Find {
-        generation: u64,
-        kind: super::find::FindKind,
-    },
-}
 
 impl Shell {
     /// The client speaks the Tenanted API at `version`: the shell lists the organizations the
     /// key reaches and offers `:org` when there are several.
     pub fn with_tenanted(mut self, version: ApiVersion) -> Self {
-        self.tenanted = Some(version);
+        self.session.tenanted = Some(version);
         self
     }
 
@@ -36,58 +22,32 @@ impl Shell {
         mut self,
         factory: impl Fn() -> Vec<Box<dyn Pane>> + Send + 'static,
     ) -> Self {
-        self.pane_factory = Some(Box::new(factory) as PaneFactory);
+        self.tabs.factory = Some(Box::new(factory) as PaneFactory);
         self
     }
 
-    /// A call the shell makes for itself.
-    pub(super) fn own_call(&mut self, kind: ShellCall, call: Call) -> Effect {
-        self.next_id += 1;
-        let id = RequestId(self.next_id);
-        self.own_calls.insert(id, kind);
-        Effect::Call {
-            id,
-            call: Box::new(call),
-        }
+    /// Asks for the organizations the key reaches (the first hundred).
+    pub(super) fn list_organizations(&mut self) -> Effect {
+        let call = Call::Organizations(OrganizationCall::List {
+            page: PageParams::new(1, 100),
+        });
+        self.own_call(ShellCall::Organizations, call)
     }
 
-    /// The shell's own answers: the organizations list.
-    pub(super) fn receive_own(
-        &mut self,
-        kind: ShellCall,
-        result: Result<Reply, Failure>,
-    ) -> Vec<Effect> {
-        match (kind, result) {
-            (ShellCall::Find { generation, kind }, result) => {
-                return self.found(generation, kind, result);
-            }
-            (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
-                self.organizations = page.items;
-                let mut commands = self.base_commands.clone();
-                let ids: Vec<String> = self.organizations.iter().map(|o| o.id.clone()).collect();
-                if ids.len() > 1 {
-                    commands.push("org".to_owned());
-                    commands.sort();
-                }
-                self.command_line = command_line(commands, ids, self.view_names.clone());
-            }
-            (ShellCall::Organizations, Ok(_)) => {}
-            (ShellCall::Organizations, Err(failure)) => {
-                self.notify_error(format!(
-                    "The organizations could not be listed: {}",
-                    failure.message
-                ));
-            }
-        }
-        Vec::new()
+    /// The organizations the key reaches were listed: the header names the one acted on, and
+    /// `:org` completes them when there are several.
+    pub(super) fn organizations_listed(&mut self, organizations: Vec<Organization>) {
+        let ids = organizations.iter().map(|o| o.id.clone()).collect();
+        self.commands.set_organizations(ids);
+        self.session.organizations = organizations;
     }
 
     /// The organization the header names: its name and id when the list has it.
     pub(super) fn organization_label(&self) -> String {
-        let id = &self.header.organization;
+        let id = &self.session.header.organization;
         // With no organization named, calls act on the key's own: when the key reaches one
         // organization only, that is the one.
-        let only = match self.organizations.as_slice() {
+        let only = match self.session.organizations.as_slice() {
             [only] if id.is_empty() => Some(only),
             _ => None,
         };
@@ -95,6 +55,7 @@ impl Shell {
             return format!("{} ({})", o.name, o.id);
         }
         let name = self
+            .session
             .organizations
             .iter()
             .find(|o| &o.id == id)
@@ -108,17 +69,17 @@ impl Shell {
 
     /// `:org [ID]`: switches the organization the dashboard acts on.
     pub(super) fn org_command(&mut self, args: &[&str]) -> Vec<Effect> {
-        if self.tenanted.is_none() {
+        if self.session.tenanted.is_none() {
             self.notify_error(format!("Switching organization {NEEDS_TENANTED}."));
             return Vec::new();
         }
-        if self.organizations.is_empty() {
+        if self.session.organizations.is_empty() {
             self.notify_error(
                 "The organizations this key reaches are not listed yet; try again in a moment.",
             );
             return Vec::new();
         }
-        if self.organizations.len() == 1 {
+        if self.session.organizations.len() == 1 {
             let label = self.organization_label();
             self.notify_info(format!(
                 "This API key reaches one organization only: {label}."
@@ -126,7 +87,8 @@ impl Shell {
             return Vec::new();
         }
         let choices = || {
-            self.organizations
+            self.session
+                .organizations
                 .iter()
                 .map(|o| format!("{} ({})", o.id, o.name))
                 .collect::<Vec<_>>()
@@ -139,6 +101,7 @@ impl Shell {
             return Vec::new();
         }
         let found = self
+            .session
             .organizations
             .iter()
             .find(|o| o.id.eq_ignore_ascii_case(&wanted) || o.name.eq_ignore_ascii_case(&wanted))
@@ -150,12 +113,12 @@ impl Shell {
             ));
             return Vec::new();
         };
-        if id == self.header.organization {
+        if id == self.session.header.organization {
             let label = self.organization_label();
             self.notify_info(format!("Already acting on {label}."));
             return Vec::new();
         }
-        if self.panes.iter().any(|p| p.has_unsaved_input()) {
+        if self.tabs.panes.iter().any(|p| p.has_unsaved_input()) {
             self.notify_error(
                 "A form holds unsaved input: save or close it before switching organization.",
             );
@@ -168,37 +131,25 @@ impl Shell {
     /// (the records shown belonged to the organization left). Returns what the focused pane
     /// asks for as it loads again.
     pub fn organization_switched(&mut self, organization: &str) -> Vec<Effect> {
-        organization.clone_into(&mut self.header.organization);
-        self.waiting.clear();
-        if let Some(factory) = &self.pane_factory {
+        organization.clone_into(&mut self.session.header.organization);
+        self.calls.forget_panes();
+        let mut effects = Vec::new();
+        if let Some(factory) = &self.tabs.factory {
             let panes = factory();
-            if panes.len() == self.panes.len() {
-                self.panes = panes;
+            if panes.len() == self.tabs.panes.len() {
+                self.tabs.panes = panes;
                 self.apply_columns();
-                self.mark_changed();
+                // The new panes flag the rows changed in this organization's snapshots.
+                effects.push(self.read_changed());
             }
             self.jumps.clear();
         }
-        self.shown = vec![false; self.panes.len()];
-        self.shown[self.focus] = true;
+        self.tabs.shown = vec![false; self.tabs.panes.len()];
+        self.tabs.shown[self.tabs.focus] = true;
         let label = self.organization_label();
         self.notify(Level::Success, format!("Now acting on {label}."));
-        self.with_pane(self.focus, |p, ctx| p.show(ctx))
+        let focus = self.tabs.focus;
+        effects.extend(self.with_pane(focus, |p, ctx| p.show(ctx)));
+        effects
     }
-}
-
-/// The command line completing `commands`, `:theme`'s themes and `:org`'s organizations.
-pub(super) fn command_line(
-    commands: Vec<String>,
-    organizations: Vec<String>,
-    views: super::views::ViewNames,
-) -> CommandLine {
-    CommandLine::new(commands).with_arguments(move |command| match command {
-        "theme" => Theme::available(None),
-        "org" => organizations.clone(),
-        "view" => views.candidates(),
-        "columns" => views.columns(),
-        "export" => ["csv", "json", "jsonl"].map(str::to_owned).to_vec(),
-        _ => Vec::new(),
-    })
 }

@@ -9,12 +9,15 @@ use super::Shell;
 use crate::config::{SavedView, save_view};
 use crate::effect::Effect;
 
-/// Every saved view, by pane (its title in lower case) and name.
+/// Every saved view, by pane (its title in lower case) and name, and the columns the config
+/// file chose.
 #[derive(Debug, Default)]
 pub(super) struct Views {
     by_pane: BTreeMap<String, BTreeMap<String, SavedView>>,
     /// The config file they are written to; `None`: kept until the dashboard closes.
     file: Option<PathBuf>,
+    /// The columns the config file chose, by pane.
+    columns: BTreeMap<String, Vec<String>>,
 }
 
 /// The focused pane's view names and column names, shared with the command line's completion.
@@ -58,10 +61,8 @@ impl Shell {
         file: Option<PathBuf>,
         views: BTreeMap<String, BTreeMap<String, SavedView>>,
     ) -> Self {
-        self.views = Views {
-            by_pane: views,
-            file,
-        };
+        self.views.by_pane = views;
+        self.views.file = file;
         self
     }
 
@@ -69,7 +70,7 @@ impl Shell {
     /// lower case); names a pane does not know are said in the footer.
     #[must_use]
     pub fn with_columns(mut self, columns: BTreeMap<String, Vec<String>>) -> Self {
-        self.columns = columns;
+        self.views.columns = columns;
         self.apply_columns();
         self
     }
@@ -77,9 +78,9 @@ impl Shell {
     /// Gives each pane the columns the config file chose for it.
     pub(super) fn apply_columns(&mut self) {
         let mut troubles = Vec::new();
-        for pane in &mut self.panes {
+        for pane in &mut self.tabs.panes {
             let key = pane.title().to_lowercase();
-            if let Some(names) = self.columns.get(&key)
+            if let Some(names) = self.views.columns.get(&key)
                 && let Err(why) = pane.choose_columns(names)
             {
                 troubles.push(format!("[columns] {key}: {why}"));
@@ -92,7 +93,7 @@ impl Shell {
 
     /// The focused pane's key in `[views.<pane>]`.
     fn view_pane(&self) -> String {
-        self.panes[self.focus].title().to_lowercase()
+        self.focused().title().to_lowercase()
     }
 
     /// The names of the focused pane's saved views, sorted.
@@ -106,7 +107,7 @@ impl Shell {
 
     /// The focused pane's views in words, for `:view` and the help.
     pub(super) fn views_said(&self) -> String {
-        let title = self.panes[self.focus].title().to_owned();
+        let title = self.focused().title().to_owned();
         let names = self.focused_view_names();
         if names.is_empty() {
             format!("No saved views of {title}: :view save NAME keeps its filter and sort.")
@@ -139,7 +140,7 @@ impl Shell {
     }
 
     fn save_view(&mut self, name: &str) {
-        let Some(view) = self.panes[self.focus].saved_view() else {
+        let Some(view) = self.focused().saved_view() else {
             self.notify_error("This tab has no list to keep a view of.");
             return;
         };
@@ -174,12 +175,12 @@ impl Shell {
             self.notify_error(format!("No view {name}. {said}"));
             return Vec::new();
         };
-        if self.panes[self.focus].has_unsaved_input() {
+        if self.focused().has_unsaved_input() {
             self.notify_error("This tab holds unsaved input: finish or cancel it first.");
             return Vec::new();
         }
         let mut taken = false;
-        let effects = self.with_pane(self.focus, |p, ctx| taken = p.apply_view(&view, ctx));
+        let effects = self.with_pane(self.tabs.focus, |p, ctx| taken = p.apply_view(&view, ctx));
         if taken {
             self.notify_info(format!("View {name}"));
         }

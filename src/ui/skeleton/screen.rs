@@ -14,6 +14,8 @@ use crate::ui::widgets::detail::{Detail, DetailState, Section};
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form};
 use ratatui::text::{Line, Span};
 
+pub use crate::ui::layer::{Layer, LayerOutcome, question_hints};
+
 /// The detail of one record.
 pub trait DetailView: Send {
     /// The record's id (`y` copies it).
@@ -153,29 +155,6 @@ impl<D: DetailView, V: PaneView> Screen<D, V> {
     }
 }
 
-/// A dialog of a pane's own, drawn over its screen (a wizard, a picker, a report).
-pub trait Layer: Send {
-    fn hints(&self) -> Vec<PaneHint>;
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme);
-
-    /// Whether closing it now would lose typed input.
-    fn has_unsaved_input(&self) -> bool {
-        false
-    }
-
-    /// Whether it takes the raw keys (a question, a form); a dialog that does not gets the
-    /// keymap's actions through [`crate::ui::skeleton::PaneSpec::action`].
-    fn captures_text(&self) -> bool {
-        true
-    }
-
-    /// The form whose focused field takes a paste, if the dialog shows one now.
-    fn form_mut(&mut self) -> Option<&mut Form> {
-        None
-    }
-}
-
 /// A pane with no dialogs of its own.
 pub enum NoLayer {}
 
@@ -188,15 +167,6 @@ impl Layer for NoLayer {
     }
 }
 
-/// What a key did to a dialog of the pane's own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LayerOutcome {
-    Keep,
-    Close,
-    /// Esc with typed input: ask before closing.
-    AskDiscard,
-}
-
 /// One dialog over the screen.
 pub enum Overlay<O> {
     /// "Discard the unsaved input?" about what lies beneath.
@@ -205,29 +175,31 @@ pub enum Overlay<O> {
 }
 
 impl<O: Layer> Overlay<O> {
-    pub fn hints(&self) -> Vec<PaneHint> {
+    /// The dialog as the layer it is.
+    fn layer(&self) -> &dyn Layer {
         match self {
-            Overlay::Discard(_) => question_hints(),
-            Overlay::Own(o) => o.hints(),
+            Overlay::Discard(c) => c,
+            Overlay::Own(o) => o,
         }
+    }
+
+    pub fn hints(&self) -> Vec<PaneHint> {
+        self.layer().hints()
     }
 
     pub fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         match self {
-            Overlay::Discard(c) => c.render(area, buf, theme),
+            Overlay::Discard(c) => c.draw(area, buf, theme),
             Overlay::Own(o) => o.draw(area, buf, theme),
         }
     }
 
     pub fn has_unsaved_input(&self) -> bool {
-        matches!(self, Overlay::Own(o) if o.has_unsaved_input())
+        self.layer().has_unsaved_input()
     }
 
     pub fn captures_text(&self) -> bool {
-        match self {
-            Overlay::Discard(_) => true,
-            Overlay::Own(o) => o.captures_text(),
-        }
+        self.layer().captures_text()
     }
 }
 
@@ -254,11 +226,6 @@ pub fn form_hints(form: &Form, submit: &'static str) -> Vec<PaneHint> {
     hints.push(PaneHint::keys("ctrl-s", submit));
     hints.push(PaneHint::keys("esc", "cancel"));
     hints
-}
-
-/// The hints of a yes/no question (the question widget's own keys, not the keymap's).
-pub fn question_hints() -> Vec<PaneHint> {
-    vec![PaneHint::keys("y/n", "answer")]
 }
 
 /// The hints of a read-only page.

@@ -91,6 +91,14 @@ impl CommandLine {
         self
     }
 
+    /// The same line remembering `history` (oldest first), as an earlier line left it: the
+    /// owner keeps the history between openings.
+    #[must_use]
+    pub fn with_history(mut self, history: Vec<String>) -> Self {
+        self.history = history;
+        self
+    }
+
     /// Opens an empty line; the history stays.
     pub fn open(&mut self) {
         self.open = true;

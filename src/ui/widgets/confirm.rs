@@ -3,12 +3,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 use unicode_width::UnicodeWidthStr;
 
 use super::keys::{is_press, typed_char};
+use super::popup::Popup;
 use super::wrap::wrap;
 use crate::ui::theme::Theme;
 
@@ -101,7 +102,7 @@ impl Confirm {
         let width = (longest + 4).clamp(32, 60).min(area.width);
         let message = wrap(&self.message, width.saturating_sub(4));
         let height = (message.len() as u16 + 6).min(area.height);
-        let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+        let popup = Popup::new(width, height).area(area);
         (popup, message)
     }
 

@@ -19,9 +19,9 @@ use std::borrow::Cow;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{StatefulWidget, Widget};
+use ratatui::widgets::StatefulWidget;
 
-use crate::ui::keymap::Action;
+use super::scroll_view::{ScrollState, render_lines};
 use crate::ui::text::{MISSING, pad_to, width, wrap_line};
 use crate::ui::theme::Theme;
 
@@ -116,73 +116,8 @@ impl<'a> Detail<'a> {
     }
 }
 
-/// How far a detail view is scrolled. Movement is clamped to the content measured by the last
-/// render.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DetailState {
-    scroll: usize,
-    /// The largest useful scroll, from the last render.
-    max_scroll: usize,
-    /// Lines shown by the last render.
-    height: u16,
-}
-
-impl DetailState {
-    /// Scrolls for a movement action (a line, a page, the top or the bottom); `false` for any
-    /// other action, which is left to the caller.
-    pub fn navigate(&mut self, action: Action) -> bool {
-        match action {
-            Action::Up => self.up(1),
-            Action::Down => self.down(1),
-            Action::PageUp => self.page_up(),
-            Action::PageDown => self.page_down(),
-            Action::Top => self.top(),
-            Action::Bottom => self.bottom(),
-            _ => return false,
-        }
-        true
-    }
-
-    /// The first line shown.
-    pub fn scroll(&self) -> usize {
-        self.scroll
-    }
-
-    /// Whether lines are hidden below the window.
-    pub fn has_more_below(&self) -> bool {
-        self.scroll < self.max_scroll
-    }
-
-    /// `j`: `n` lines down.
-    pub fn down(&mut self, n: usize) {
-        self.scroll = self.scroll.saturating_add(n).min(self.max_scroll);
-    }
-
-    /// `k`: `n` lines up.
-    pub fn up(&mut self, n: usize) {
-        self.scroll = self.scroll.saturating_sub(n);
-    }
-
-    /// A screen down.
-    pub fn page_down(&mut self) {
-        self.down(usize::from(self.height.max(1)));
-    }
-
-    /// A screen up.
-    pub fn page_up(&mut self) {
-        self.up(usize::from(self.height.max(1)));
-    }
-
-    /// `g`: the first line.
-    pub fn top(&mut self) {
-        self.scroll = 0;
-    }
-
-    /// `G`: the last screen.
-    pub fn bottom(&mut self) {
-        self.scroll = self.max_scroll;
-    }
-}
+/// How far a detail view is scrolled (see [`ScrollState`]).
+pub type DetailState = ScrollState;
 
 impl StatefulWidget for Detail<'_> {
     type State = DetailState;
@@ -191,21 +126,8 @@ impl StatefulWidget for Detail<'_> {
         if area.is_empty() {
             return;
         }
-        buf.set_style(area, self.theme.base);
         let lines = self.lines(area.width);
-        state.height = area.height;
-        state.max_scroll = lines.len().saturating_sub(usize::from(area.height));
-        state.scroll = state.scroll.min(state.max_scroll);
-        for (y, line) in (area.top()..area.bottom()).zip(lines.iter().skip(state.scroll)) {
-            line.render(
-                Rect {
-                    y,
-                    height: 1,
-                    ..area
-                },
-                buf,
-            );
-        }
+        render_lines(&lines, area, buf, self.theme.base, state);
     }
 }
 

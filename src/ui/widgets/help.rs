@@ -4,12 +4,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Paragraph, Widget};
 use unicode_width::UnicodeWidthStr;
 
 use super::keys::{is_press, typed_char};
+use super::popup::Popup;
 use crate::ui::theme::Theme;
 
 /// One binding as people read it: `keys` ("j/k", "Ctrl-S"), what it does, and the group it is
@@ -209,7 +210,7 @@ impl Help {
         let content_width = lines.iter().map(Line::width).max().unwrap_or(0) as u16;
         let width = (content_width + 4).max(40).min(area.width);
         let height = (lines.len() as u16 + 2).min(area.height);
-        let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+        let popup = Popup::new(width, height).area(area);
 
         self.visible = height.saturating_sub(2);
         self.total = lines.len() as u16;

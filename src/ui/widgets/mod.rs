@@ -11,6 +11,8 @@ pub mod line_edit;
 pub mod messages;
 pub mod paged_table;
 pub mod picker;
+pub mod popup;
+pub mod scroll_view;
 pub mod spinner;
 pub mod state_map;
 pub mod timeline;

@@ -4,12 +4,13 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
 use super::confirm::{key_hints, render_dialog};
 use super::keys::{is_press, typed_char};
+use super::popup::Popup;
 use super::wrap::wrap;
 use crate::ui::theme::Theme;
 
@@ -88,7 +89,7 @@ impl Picker {
         let width = (longest + 4).clamp(36, 64).min(area.width);
         let message = wrap(&self.message, width.saturating_sub(4));
         let height = (message.len() as u16 + 6).min(area.height);
-        let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+        let popup = Popup::new(width, height).area(area);
 
         let mut lines: Vec<Line> = message
             .into_iter()

@@ -14,9 +14,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{StatefulWidget, Widget};
+use ratatui::widgets::StatefulWidget;
 
-use crate::ui::keymap::Action;
+use super::scroll_view::{ScrollState, render_lines};
 use crate::ui::text::{width, wrap_line};
 use crate::ui::theme::Theme;
 
@@ -101,35 +101,8 @@ impl<'a> Timeline<'a> {
     }
 }
 
-/// How far a timeline is scrolled; movement is clamped to what the last render measured.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TimelineState {
-    scroll: usize,
-    max_scroll: usize,
-    height: u16,
-}
-
-impl TimelineState {
-    /// Scrolls for a movement action; `false` for any other action.
-    pub fn navigate(&mut self, action: Action) -> bool {
-        let page = usize::from(self.height.max(1));
-        match action {
-            Action::Up => self.scroll = self.scroll.saturating_sub(1),
-            Action::Down => self.scroll = (self.scroll + 1).min(self.max_scroll),
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
-            Action::PageDown => self.scroll = (self.scroll + page).min(self.max_scroll),
-            Action::Top => self.scroll = 0,
-            Action::Bottom => self.scroll = self.max_scroll,
-            _ => return false,
-        }
-        true
-    }
-
-    /// The first line shown.
-    pub fn scroll(&self) -> usize {
-        self.scroll
-    }
-}
+/// How far a timeline is scrolled (see [`ScrollState`]).
+pub type TimelineState = ScrollState;
 
 impl StatefulWidget for Timeline<'_> {
     type State = TimelineState;
@@ -138,22 +111,15 @@ impl StatefulWidget for Timeline<'_> {
         if area.is_empty() {
             return;
         }
-        buf.set_style(area, self.theme.base);
         let lines = self.lines(area.width);
-        state.height = area.height;
-        state.max_scroll = lines.len().saturating_sub(usize::from(area.height));
-        state.scroll = state.scroll.min(state.max_scroll);
-        for (y, line) in (area.top()..area.bottom()).zip(lines.iter().skip(state.scroll)) {
-            line.clone()
-                .render(Rect::new(area.x, y, area.width, 1), buf);
-        }
+        render_lines(&lines, area, buf, self.theme.base, state);
         let right = area.right() - 1;
-        if state.scroll > 0 {
+        if state.has_more_above() {
             buf[(right, area.y)]
                 .set_symbol("▲")
                 .set_style(self.theme.muted);
         }
-        if state.scroll < state.max_scroll {
+        if state.has_more_below() {
             buf[(right, area.bottom() - 1)]
                 .set_symbol("▼")
                 .set_style(self.theme.muted);
@@ -164,6 +130,7 @@ impl StatefulWidget for Timeline<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::keymap::Action;
 
     fn entry(what: &str, status: &str) -> TimelineEntry {
         TimelineEntry {

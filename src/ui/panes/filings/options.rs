@@ -2,7 +2,7 @@
 //! with its estimated liability and a help article `o` opens.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
@@ -10,6 +10,7 @@ use crate::model::tenanted::BackFilingOption;
 use crate::ui::keymap::Action;
 use crate::ui::text;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::popup::Popup;
 
 /// The options overlay: loading, the options, or why there are none.
 #[derive(Debug, Default)]
@@ -123,7 +124,7 @@ impl OptionsView {
     pub fn render(&self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let width = area.width.saturating_sub(4).max(20).min(area.width);
         let height = area.height.saturating_sub(2).max(6).min(area.height);
-        let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+        let popup = Popup::new(width, height).area(area);
         let mut lines = self.lines(theme);
         lines.push(Line::default());
         lines.push(Line::from(vec![

@@ -2,13 +2,14 @@
 //! refused and why.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use std::fmt::Write as _;
 
 use crate::model::tenanted::BulkFilingItem;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::popup::Popup;
 
 /// Which bulk action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +103,7 @@ impl BulkReport {
             Span::styled(" close", theme.muted),
         ]));
         let height = (lines.len() as u16 + 4).min(area.height);
-        let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+        let popup = Popup::new(width, height).area(area);
         let title = format!(" Bulk {} ", self.action.verb());
         let block = Block::bordered()
             .title(Span::styled(title, theme.title))

@@ -10,7 +10,7 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use serde_json::Value;
 
 use super::wizard::jurisdiction;
@@ -25,6 +25,7 @@ use crate::ui::skeleton::may_write;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValues};
 use crate::ui::widgets::keys::{is_ctrl, is_press};
+use crate::ui::widgets::popup::Popup;
 
 /// `C`: the portal credentials form of `registration`, when its state keeps an access code
 /// and the client speaks the Tenanted API; otherwise says why not.
@@ -203,15 +204,8 @@ impl CredentialsForm {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.clamp(20, 110);
-        let height = area.height.clamp(8, 30);
-        let popup = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
-        Clear.render(popup, buf);
+        let popup =
+            Popup::new(area.width.clamp(20, 110), area.height.clamp(8, 30)).clear(area, buf);
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focus)

@@ -9,7 +9,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use serde_json::{Value, json};
 
 use crate::effect::{Failure, FailureKind};
@@ -20,6 +20,7 @@ use crate::ui::widgets::form::{
     Choice, FieldKind, FieldSpec, FieldValue, Form, FormOutcome, FormValues, Review, SchemaFields,
 };
 use crate::ui::widgets::keys::{is_press, typed_char};
+use crate::ui::widgets::popup::Popup;
 use crate::ui::widgets::state_map::{TILES, Tile};
 
 /// Where the jurisdiction's own fields go in the body.
@@ -652,15 +653,7 @@ impl RegisterFlow {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.clamp(20, 90);
-        let height = area.height.clamp(8, 30);
-        let popup = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
-        Clear.render(popup, buf);
+        let popup = Popup::new(area.width.clamp(20, 90), area.height.clamp(8, 30)).clear(area, buf);
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border_focus)

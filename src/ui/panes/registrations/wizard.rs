@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use serde_json::{Map, Value};
 
 use crate::effect::{Failure, FailureKind};
@@ -27,6 +27,7 @@ use crate::ui::widgets::form::{
     Choice, FieldKind, FieldSpec, Form, FormOutcome, FormValues, Review, TypedConfirmation,
     TypedOutcome,
 };
+use crate::ui::widgets::popup::Popup;
 
 /// The steps, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -450,15 +451,7 @@ impl DeregisterWizard {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.clamp(20, 84);
-        let height = area.height.clamp(8, 22);
-        let popup = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
-        Clear.render(popup, buf);
+        let popup = Popup::new(area.width.clamp(20, 84), area.height.clamp(8, 22)).clear(area, buf);
         let title = format!(
             " Deregister {} — step {} of {}: {} ",
             jurisdiction(&self.registration),

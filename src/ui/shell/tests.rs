@@ -1,0 +1,125 @@
+//! The shell's own tests: the header offline and in trouble, the tab bar's labels.
+
+use super::chrome::tab_labels;
+
+/// A shell of the profile `work` on `orgn_acme`, on a snapshot taken at `offline` if given.
+fn shell(offline: Option<chrono::DateTime<chrono::Utc>>) -> super::Shell {
+    let header = super::HeaderInfo {
+        profile: "work".into(),
+        organization: "orgn_acme".into(),
+        generation: "v1".into(),
+        demo: false,
+        read_only: false,
+        offline,
+    };
+    super::Shell::new(
+        crate::ui::panes::all(),
+        crate::ui::keymap::Keymap::default(),
+        crate::ui::theme::Theme::default(),
+        header,
+    )
+}
+
+/// The header line's text.
+fn header_text(shell: &super::Shell) -> String {
+    shell
+        .header_line()
+        .spans
+        .iter()
+        .map(|s| s.content.as_ref())
+        .collect()
+}
+
+#[test]
+fn offline_leads_the_header_with_the_snapshots_time_and_is_read_only() {
+    let taken = chrono::NaiveDate::from_ymd_opt(2026, 11, 20)
+        .unwrap()
+        .and_hms_opt(9, 30, 0)
+        .unwrap()
+        .and_utc();
+    let shell = shell(Some(taken));
+    assert!(shell.header().read_only, "a snapshot is never changed");
+    let line = header_text(&shell);
+    let first: String = line.chars().take(49).collect();
+    assert_eq!(first, " taxdash   OFFLINE  snapshot 2026-11-20 09:30 UTC");
+    assert!(line.contains("profile work │ org orgn_acme"), "{line}");
+    assert!(!line.contains("connect"), "{line}");
+}
+
+/// The header once every call the shell starts with is answered with a failure of `kind`.
+fn header_after(kind: crate::effect::FailureKind) -> String {
+    use crate::effect::{Answer, Effect, Failure};
+    let mut shell = shell(None);
+    let ids: Vec<_> = shell
+        .start()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Call { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect();
+    assert!(ids.len() >= 3, "the overview asks for its tiles: {ids:?}");
+    for id in ids {
+        let failure = Failure {
+            kind,
+            message: "The service's answer to GET /v1/nexus could not be read".into(),
+            fields: Vec::new(),
+        };
+        shell.handle_answer(Answer {
+            id,
+            result: Err(failure),
+        });
+    }
+    header_text(&shell)
+}
+
+#[test]
+fn a_service_that_answers_nothing_readable_is_connection_trouble() {
+    use crate::effect::FailureKind;
+    let header = header_after(FailureKind::Undecodable);
+    assert!(header.ends_with("✕ connection trouble"), "{header}");
+    let header = header_after(FailureKind::NotFound);
+    assert!(
+        header.ends_with("● connected"),
+        "readable refusals: {header}"
+    );
+}
+
+fn titles() -> Vec<String> {
+    [
+        "Registrations",
+        "Nexus",
+        "Exemptions",
+        "Customers",
+        "Transactions",
+        "Filings",
+    ]
+    .map(str::to_owned)
+    .to_vec()
+}
+
+#[test]
+fn tabs_shorten_one_way_for_all() {
+    let (labels, gap) = tab_labels(&titles(), 5, 200);
+    assert_eq!(labels[0], "1 Registrations");
+    assert_eq!((labels[5].as_str(), gap), ("6 Filings", 3));
+    // Too narrow for every title: the selected one in full, the others by three letters.
+    let (labels, gap) = tab_labels(&titles(), 5, 80);
+    assert_eq!(
+        labels,
+        ["1 Reg", "2 Nex", "3 Exe", "4 Cus", "5 Tra", "6 Filings"]
+    );
+    assert_eq!(gap, 2);
+    // Narrower: numbers for the others; then numbers only.
+    let (labels, _) = tab_labels(&titles(), 0, 32);
+    assert_eq!(labels, ["1 Registrations", "2", "3", "4", "5", "6"]);
+    let (labels, _) = tab_labels(&titles(), 0, 20);
+    assert_eq!(labels, ["1", "2", "3", "4", "5", "6"]);
+    // The same width gives the same form whichever tab is selected.
+    for focus in 0..6 {
+        let (labels, _) = tab_labels(&titles(), focus, 80);
+        for (i, label) in labels.iter().enumerate() {
+            assert_eq!(label.len() > 5, i == focus && titles()[i].len() > 3);
+        }
+    }
+}
