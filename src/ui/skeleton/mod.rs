@@ -29,6 +29,7 @@ pub mod screen;
 pub mod switch;
 #[cfg(test)]
 pub mod testing;
+pub mod verbs;
 
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -44,6 +45,7 @@ pub use self::screen::{
     Related, Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
+pub use self::verbs::{On, Verb, tenanted};
 use crate::config::{SavedView, ViewValue};
 use crate::effect::{Call, Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
@@ -56,10 +58,13 @@ use crate::ui::widgets::form::{FieldValue, FormOutcome};
 /// A row of a pane's list.
 pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
 
+/// The record a row of a pane's list, and its detail, show.
+pub type Record<S> = <<S as PaneSpec>::List as ListSpec>::Record;
+
 /// What a pane supplies. See the module documentation.
 pub trait PaneSpec: Send + Sized + 'static {
     type List: ListSpec;
-    type Detail: DetailView;
+    type Detail: DetailView<Record = <Self::List as ListSpec>::Record>;
     type View: PaneView;
     type Overlay: Layer;
     type Op: Operation;
@@ -74,6 +79,13 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// `None` for lists snapshots do not hold.
     const RESOURCE: Option<crate::export::Resource> = None;
 
+    /// What the pane does by its own keys and `:` commands (see [`verbs`]), in the order the
+    /// footer offers them.
+    const VERBS: &'static [Verb<Self>] = &[];
+
+    /// What a record (the selected row's, or the detail's) relates to, for the jump prefix.
+    const RELATIONS: fn(&Record<Self>) -> Vec<Relation> = |_| Vec::new();
+
     /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
     fn detail(&self, row: &Row<Self>) -> Self::Detail;
 
@@ -86,16 +98,6 @@ pub trait PaneSpec: Send + Sized + 'static {
         ctx: &mut Ctx,
     );
 
-    /// The pane's own keys on the list, after the shared ones.
-    fn list_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
-        Vec::new()
-    }
-
-    /// The pane's own keys on the detail, after the shared ones.
-    fn detail_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
-        Vec::new()
-    }
-
     /// The hints of one of the pane's own views.
     fn view_hints(&self, view: &Self::View) -> Vec<PaneHint> {
         match view.form() {
@@ -104,7 +106,7 @@ pub trait PaneSpec: Send + Sized + 'static {
         }
     }
 
-    /// An action, before the shared handling: returns whether the pane used it.
+    /// An action, before the verbs and the shared handling: returns whether the pane used it.
     fn action(&mut self, _action: Action, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
         false
     }
@@ -157,9 +159,10 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// Called each time the pane comes into view, before the list loads.
     fn show(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
 
-    /// The filter (and the row to open) that `goto` asks of this pane's list, if it names it.
-    fn goto(&self, _goto: &Goto) -> Option<Destination<Self>> {
-        None
+    /// The filter (and the row to open) that `goto` asks of this pane's list, if it names it:
+    /// by default where the list lands it (see [`ListSpec::landing`]).
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        <Self::List as ListSpec>::landing(goto)
     }
 
     /// A destination that is not a filtered list (a flow to open over it): handled here when
@@ -173,21 +176,8 @@ pub trait PaneSpec: Send + Sized + 'static {
         None
     }
 
-    /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
-    fn commands(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    /// What `row` (the selected or open record) relates to, for the jump prefix.
-    fn relations(&self, _row: &Row<Self>) -> Vec<Relation> {
-        Vec::new()
-    }
-
-    /// What the record of an open detail relates to (the detail holds the record as last read).
-    fn detail_relations(&self, _detail: &Self::Detail) -> Vec<Relation> {
-        Vec::new()
-    }
-
+    /// A `:` command before the verbs and the skeleton's own (`filter`, `refresh`): returns
+    /// whether the pane used it.
     fn command(
         &mut self,
         _name: &str,
@@ -243,6 +233,41 @@ impl<S: PaneSpec> Parts<S> {
         }
     }
 
+    /// The record the user is on: the detail's (under a view too), else the selected row's.
+    pub fn current(&self) -> Option<&Record<S>> {
+        match self.screen.detail() {
+            Some(d) => Some(d.record()),
+            None => self.list.selected().map(std::borrow::Borrow::borrow),
+        }
+    }
+
+    /// The record the detail asked for, read: its row and the detail (when it still shows that
+    /// record) show it as read.
+    pub fn record_read(&mut self, record: Record<S>) {
+        let row = Row::<S>::from(record.clone());
+        let id = S::List::id(&row).to_owned();
+        self.list.replace(&row);
+        if let Some(d) = self.screen.detail_mut().filter(|d| d.id() == id) {
+            *d.record_mut() = record;
+        }
+    }
+
+    /// The list with `filter`, whatever was open over it closed.
+    pub fn show_list(&mut self, filter: <S::List as ListSpec>::Filter, ctx: &mut Ctx) {
+        self.requests.cancel_detail(ctx);
+        self.screen = Screen::List;
+        self.list.apply_filter(filter, ctx);
+    }
+
+    /// A write of the form on screen refused: see [`refused`].
+    pub fn refused(&mut self, failure: &Failure, ctx: &mut Ctx) {
+        refused(
+            self.screen.view_mut().and_then(PaneView::form_mut),
+            failure,
+            ctx,
+        );
+    }
+
     /// Opens a dialog of the pane's own on top.
     pub fn push(&mut self, overlay: S::Overlay) {
         self.overlays.push(Overlay::Own(overlay));
@@ -271,12 +296,33 @@ impl<S: PaneSpec> Parts<S> {
     }
 }
 
-/// Whether writes are allowed; says why not when they are not.
+/// Whether writes are allowed; says why not when they are not. (A verb that writes is checked
+/// by the skeleton: this is for a write that is not a verb, such as a flow arriving by a jump.)
 pub fn may_write(ctx: &mut Ctx) -> bool {
     if ctx.read_only() {
-        ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
+        ctx.notify(Level::Error, verbs::READ_ONLY);
     }
     !ctx.read_only()
+}
+
+/// The submit step of a form: when its rules pass (`body` is `Ok`), the call `send` makes of
+/// the body goes out as its operation and the form waits, busy, for the answer; otherwise the
+/// fields show their errors and nothing is sent.
+pub fn send_form<O: Operation, B>(
+    form: &mut crate::ui::widgets::form::Form,
+    body: Result<B, Vec<crate::model::FieldError>>,
+    requests: &mut Requests<O>,
+    ctx: &mut Ctx,
+    send: impl FnOnce(B) -> (Call, O),
+) {
+    match body {
+        Ok(body) => {
+            form.set_busy(true);
+            let (call, op) = send(body);
+            requests.call(ctx, call, op);
+        }
+        Err(errors) => form.set_errors(&errors),
+    }
 }
 
 /// A refused write: the fields a 422 names show their errors under them, every value stays as
@@ -656,7 +702,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                     PaneHint::action(Action::Refresh, "refresh"),
                     PaneHint::action(Action::CopyId, "copy id"),
                 ];
-                hints.extend(self.spec.detail_hints(&self.parts));
+                hints.extend(verbs::hints(&self.parts));
                 hints
             }
             Screen::List => {
@@ -670,7 +716,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 }
                 hints.push(PaneHint::action(Action::Refresh, "refresh"));
                 hints.push(PaneHint::action(Action::CopyId, "copy id"));
-                hints.extend(self.spec.list_hints(&self.parts));
+                hints.extend(verbs::hints(&self.parts));
                 hints
             }
         }
@@ -719,18 +765,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn relations(&self) -> Vec<Relation> {
-        if !self.parts.overlays.is_empty() {
-            return Vec::new();
-        }
-        match &self.parts.screen {
-            Screen::List => self
-                .parts
-                .list
-                .selected()
-                .map(|row| self.spec.relations(row))
-                .unwrap_or_default(),
-            Screen::Detail(d) => self.spec.detail_relations(d),
-            Screen::Filter(_) | Screen::View { .. } => Vec::new(),
+        let at_record = matches!(self.parts.screen, Screen::List | Screen::Detail(_));
+        match self.parts.current() {
+            Some(record) if at_record && self.parts.overlays.is_empty() => S::RELATIONS(record),
+            _ => Vec::new(),
         }
     }
 
@@ -794,6 +832,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         if !self.parts.overlays.is_empty() {
             // A dialog that takes actions is on top: nothing beneath it moves.
             return false;
+        }
+        if let Some(verb) = verbs::keyed(action, &self.parts) {
+            verbs::run(verb, &mut self.spec, &mut self.parts, &[], ctx);
+            return true;
         }
         if action == Action::CopyId && !matches!(self.parts.screen, Screen::View { .. }) {
             return match self.parts.current_id() {
@@ -924,8 +966,12 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         if self.spec.imports().is_some() {
             commands.push("import");
         }
-        commands.extend(self.spec.commands());
+        commands.extend(S::VERBS.iter().filter_map(|v| v.command));
         commands
+    }
+
+    fn verbs(&self) -> Vec<crate::ui::pane::VerbHelp> {
+        S::VERBS.iter().map(Verb::help).collect()
     }
 
     fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {
@@ -933,6 +979,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             return false;
         }
         if self.spec.command(name, args, &mut self.parts, ctx) {
+            return true;
+        }
+        if let Some(verb) = verbs::named::<S>(name) {
+            verbs::run(verb, &mut self.spec, &mut self.parts, args, ctx);
             return true;
         }
         match name {

@@ -15,8 +15,16 @@ use ratatui::text::{Line, Span};
 
 /// The detail of one record.
 pub trait DetailView: Send {
+    /// The record shown, as its list's rows hold it (see [`super::ListSpec::Record`]).
+    type Record;
+
     /// The record's id (`y` copies it).
     fn id(&self) -> &str;
+
+    /// The record shown, as last read.
+    fn record(&self) -> &Self::Record;
+
+    fn record_mut(&mut self) -> &mut Self::Record;
 
     /// The detail's scroll position.
     fn state(&mut self) -> &mut DetailState;
@@ -315,8 +323,18 @@ impl<R> RecordDetail<R> {
 }
 
 impl<R: Send + Sync> DetailView for RecordDetail<R> {
+    type Record = R;
+
     fn id(&self) -> &str {
         (self.view.id)(&self.record)
+    }
+
+    fn record(&self) -> &R {
+        &self.record
+    }
+
+    fn record_mut(&mut self) -> &mut R {
+        &mut self.record
     }
 
     fn state(&mut self) -> &mut DetailState {

@@ -12,17 +12,16 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 pub use self::columns::columns;
-use crate::effect::{Call, Failure, Goto, Reply};
+use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{AddressStatus, Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::detail_lists;
+use crate::ui::pane::{Ctx, Level, Relation};
+use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, address_checked, address_step, may_write, open_detail, refused,
-    unexpected,
+    NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests, Scope,
+    Screen, Skeleton, Verb, address_checked, address_step, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::address::AddressPanel;
@@ -44,6 +43,7 @@ list_spec! {
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
         kept_here: CustomerFilter::is_local, CustomerFilter::keeps,
+        goto: Customers,
     }
 }
 
@@ -164,24 +164,15 @@ impl Operation for Op {
 pub struct Customers;
 
 impl Customers {
-    fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if may_write(ctx) {
-            parts.screen.open(CustomerForm::Create {
-                form: forms::create_form(),
-                address: AddressPanel::default(),
-            });
-        }
+    fn open_create(parts: &mut Parts<Self>) {
+        parts.screen.open(CustomerForm::Create {
+            form: forms::create_form(),
+            address: AddressPanel::default(),
+        });
     }
 
     fn open_tax_form(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let current = match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        };
-        match current {
+        match parts.current().cloned() {
             Some(customer) => parts.screen.open(CustomerForm::TaxId {
                 customer: Box::new(customer),
                 form: forms::tax_form(),
@@ -193,14 +184,7 @@ impl Customers {
     /// `:fix-address`: the address form of the customer in the detail (or the selected one),
     /// its address on file checked at once.
     fn open_address(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let current = match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        };
-        let Some(customer) = current else {
+        let Some(customer) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a customer first.");
             return;
         };
@@ -222,9 +206,7 @@ impl Customers {
     fn address_queue(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let mut filter = parts.list.filter().clone();
         filter.address_status_in = AddressStatus::NEEDS_FIXING.to_vec();
-        parts.requests.cancel_detail(ctx);
-        parts.screen = Screen::List;
-        parts.list.apply_filter(filter, ctx);
+        parts.show_list(filter, ctx);
     }
 
     fn address_saved(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -295,21 +277,36 @@ impl PaneSpec for Customers {
     const TITLE: &'static str = "Customers";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Customers);
     const FILTER: &'static str = "search";
+    const RELATIONS: fn(&Customer) -> Vec<Relation> = relations::of_customer;
 
-    fn relations(&self, row: &Customer) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_customer(row)
-    }
-
-    fn detail_relations(&self, detail: &CustomerDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_customer(&detail.record)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Customers { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "new customer", On::Both, |_, p, _, _| {
+            Self::open_create(p);
+        })
+        .also("new")
+        .writes()
+        .starts_new(),
+        Verb::key(Action::TaxId, "tax registration", On::Both, |_, p, _, c| {
+            Self::open_tax_form(p, c);
+        })
+        .also("tax")
+        .writes(),
+        Verb::command(
+            "addresses",
+            "the customers whose address needs fixing",
+            |_, p, _, c| {
+                Self::address_queue(p, c);
+            },
+        ),
+        Verb::command(
+            "fix-address",
+            "check and fix the customer's address",
+            |_, p, _, c| {
+                Self::open_address(p, c);
+            },
+        )
+        .writes(),
+    ];
 
     fn detail(&self, row: &Customer) -> CustomerDetail {
         RecordDetail::new(row.clone(), &CUSTOMER)
@@ -327,32 +324,6 @@ impl PaneSpec for Customers {
             Call::Customers(CustomerCall::Transactions { id }),
             Op::Transactions,
         );
-    }
-
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::New, "new customer"),
-            PaneHint::action(Action::TaxId, "tax registration"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::TaxId, "tax registration"),
-            PaneHint::action(Action::New, "new customer"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if parts.screen.view().is_some() {
-            return false;
-        }
-        match action {
-            Action::New => Self::open_create(parts, ctx),
-            Action::TaxId => Self::open_tax_form(parts, ctx),
-            _ => return false,
-        }
-        true
     }
 
     /// Ctrl-L checks the new customer's address, Ctrl-N moves among the addresses offered,
@@ -378,39 +349,31 @@ impl PaneSpec for Customers {
             screen, requests, ..
         } = parts;
         match screen.view_mut() {
-            Some(CustomerForm::Create { form, .. }) => match forms::create_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
+            Some(CustomerForm::Create { form, .. }) => {
+                let body = forms::create_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
                     let body = Box::new(body);
-                    requests.call(
-                        ctx,
-                        Call::Customers(CustomerCall::Create { body }),
-                        Op::Create,
-                    );
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
-            Some(CustomerForm::TaxId { customer, form }) => match forms::tax_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    let customer_id = customer.id.clone();
-                    let call = Call::Customers(CustomerCall::TaxRegistration { customer_id, body });
-                    requests.call(ctx, call, Op::SaveTax);
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
+                    (Call::Customers(CustomerCall::Create { body }), Op::Create)
+                });
+            }
+            Some(CustomerForm::TaxId { customer, form }) => {
+                let customer_id = customer.id.clone();
+                let body = forms::tax_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
+                    let call = CustomerCall::TaxRegistration { customer_id, body };
+                    (Call::Customers(call), Op::SaveTax)
+                });
+            }
             Some(CustomerForm::Address { customer, form, .. }) => {
-                match forms::create_body(&form.values()) {
-                    Ok(body) => {
-                        form.set_busy(true);
-                        let call = CustomerCall::Update {
-                            id: customer.id.clone(),
-                            body: Box::new(body),
-                        };
-                        requests.call(ctx, Call::Customers(call), Op::SaveAddress);
-                    }
-                    Err(errors) => form.set_errors(&errors),
-                }
+                let id = customer.id.clone();
+                let body = forms::create_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
+                    let body = Box::new(body);
+                    (
+                        Call::Customers(CustomerCall::Update { id, body }),
+                        Op::SaveAddress,
+                    )
+                });
             }
             None => {}
         }
@@ -434,10 +397,7 @@ impl PaneSpec for Customers {
                 self.tax_saved(&r, parts, ctx);
             }
             (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
-                parts.list.replace(&customer);
-                if let Some(d) = parts.screen.detail_mut() {
-                    d.record = customer;
-                }
+                parts.record_read(customer);
             }
             (Op::Address, result) => {
                 if let Some(
@@ -458,27 +418,11 @@ impl PaneSpec for Customers {
                 }
             }
             (Op::Create | Op::SaveTax | Op::SaveAddress, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
+                parts.refused(&failure, ctx);
             }
             (Op::Record, Err(failure)) => ctx.notify(Level::Error, failure.message),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["new", "tax", "addresses", "fix-address"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match name {
-            "new" => Self::open_create(parts, ctx),
-            "tax" => Self::open_tax_form(parts, ctx),
-            "addresses" => Self::address_queue(parts, ctx),
-            "fix-address" => Self::open_address(parts, ctx),
-            _ => return false,
-        }
-        true
     }
 }
 

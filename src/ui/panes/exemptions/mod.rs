@@ -28,16 +28,16 @@ use self::certificate::SaveFile;
 pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
-use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests,
-    Scope, Screen, Skeleton, Switch, unexpected,
+    DetailView, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
+    Screen, Skeleton, Switch, Verb, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -72,6 +72,7 @@ list_spec! {
         form: filter::filter_form,
         filter_of: |values, current| filter::filter_of(values, current, crate::clock::today()),
         kept_here: ExemptionFilter::is_local, ExemptionFilter::keeps,
+        goto: Exemptions,
     }
 }
 
@@ -84,8 +85,18 @@ pub struct ExemptionDetail {
 }
 
 impl DetailView for ExemptionDetail {
+    type Record = Exemption;
+
     fn id(&self) -> &str {
         &self.exemption.id
+    }
+
+    fn record(&self) -> &Exemption {
+        &self.exemption
+    }
+
+    fn record_mut(&mut self) -> &mut Exemption {
+        &mut self.exemption
     }
 
     fn state(&mut self) -> &mut DetailState {
@@ -269,24 +280,69 @@ impl PaneSpec for Exemptions {
     type Overlay = SearchLine;
     type Op = Op;
 
-    fn relations(&self, row: &Exemption) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_exemption(row)
-    }
-
-    fn detail_relations(&self, detail: &ExemptionDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_exemption(&detail.exemption)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Exemptions { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Exemptions";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Exemptions);
     const FILTER: &'static str = "search";
+    const RELATIONS: fn(&Exemption) -> Vec<Relation> = relations::of_exemption;
+
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "new exemption", On::Both, |_, p, _, c| {
+            writes::open_create(p, c);
+        })
+        .also("new")
+        .writes()
+        .starts_new(),
+        Verb::key(
+            Action::Attach,
+            "attach certificate",
+            On::Both,
+            |_, p, _, c| {
+                writes::open_upload(p, c);
+            },
+        )
+        .also("attach")
+        .writes(),
+        Verb::key(
+            Action::Expiring,
+            "expiring within 30 days",
+            On::List,
+            |_, p, _, c| {
+                let filter = filter::expiring(p.list.filter(), crate::clock::today());
+                p.list.apply_filter(filter, c);
+            },
+        ),
+        Verb::key(
+            Action::Expired,
+            "expired in the last 30 days",
+            On::List,
+            |_, p, _, c| {
+                let filter = filter::expired(p.list.filter(), crate::clock::today());
+                p.list.apply_filter(filter, c);
+            },
+        ),
+        Verb::key(
+            Action::SaveFile,
+            "save certificate",
+            On::Detail,
+            |_, p, _, c| {
+                writes::open_save(p, c);
+            },
+        ),
+        Verb::key(
+            Action::OpenFile,
+            "view certificate",
+            On::Detail,
+            |_, p, _, c| {
+                writes::view_file(p, c);
+            },
+        ),
+        Verb::command("search", "search for TEXT", |_, p, args, c| {
+            p.requests.cancel_detail(c);
+            p.screen = Screen::List;
+            Exemptions::apply_search(p, &args.join(" "), c);
+        })
+        .args("TEXT"),
+    ];
 
     fn detail(&self, row: &Exemption) -> ExemptionDetail {
         ExemptionDetail {
@@ -315,44 +371,13 @@ impl PaneSpec for Exemptions {
         );
     }
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::New, "new exemption"),
-            PaneHint::action(Action::Attach, "attach certificate"),
-            PaneHint::action(Action::Expiring, "expiring within 30 days"),
-            PaneHint::action(Action::Expired, "expired in the last 30 days"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Attach, "attach certificate"),
-            PaneHint::action(Action::SaveFile, "save certificate"),
-            PaneHint::action(Action::OpenFile, "view certificate"),
-            PaneHint::action(Action::New, "new exemption"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match (action, &parts.screen) {
-            (Action::New, Screen::List | Screen::Detail(_)) => writes::open_create(parts, ctx),
-            (Action::Attach, Screen::List | Screen::Detail(_)) => writes::open_upload(parts, ctx),
-            (Action::Expiring, Screen::List) => {
-                let filter = filter::expiring(parts.list.filter(), crate::clock::today());
-                parts.list.apply_filter(filter, ctx);
-            }
-            (Action::Expired, Screen::List) => {
-                let filter = filter::expired(parts.list.filter(), crate::clock::today());
-                parts.list.apply_filter(filter, ctx);
-            }
-            (Action::SaveFile, Screen::Detail(_)) => writes::open_save(parts, ctx),
-            (Action::OpenFile, Screen::Detail(_)) => writes::view_file(parts, ctx),
-            (Action::Filter, Screen::List) => {
-                let text = parts.list.filter().search_query.clone().unwrap_or_default();
-                parts.push(SearchLine(Search::new(&text)));
-            }
-            _ => return false,
+    /// `/` on the list opens the search line (the whole filter form is one key further).
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, _: &mut Ctx) -> bool {
+        if action != Action::Filter || !parts.screen.is_list() {
+            return false;
         }
+        let text = parts.list.filter().search_query.clone().unwrap_or_default();
+        parts.push(SearchLine(Search::new(&text)));
         true
     }
 
@@ -421,30 +446,6 @@ impl PaneSpec for Exemptions {
             }
             (op, result) => writes::receive(self, op, result, parts, ctx),
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["attach", "new", "search"]
-    }
-
-    fn command(
-        &mut self,
-        name: &str,
-        args: &[&str],
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> bool {
-        match name {
-            "search" => {
-                parts.requests.cancel_detail(ctx);
-                parts.screen = Screen::List;
-                Self::apply_search(parts, &args.join(" "), ctx);
-            }
-            "new" => writes::open_create(parts, ctx),
-            "attach" => writes::open_upload(parts, ctx),
-            _ => return false,
-        }
-        true
     }
 
     /// Sends the typed search once the typing has paused.

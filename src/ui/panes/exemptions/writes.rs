@@ -17,7 +17,7 @@ use crate::model::filters::CustomerFilter;
 use crate::model::{Attachment, Exemption, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::skeleton::{PaneView, Parts, may_write, open_detail, refused, unexpected};
+use crate::ui::skeleton::{Parts, open_detail, send_form, unexpected};
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// Customers offered by one lookup at most.
@@ -34,24 +34,15 @@ fn lookup_text(form: &Form) -> String {
 
 /// `n`: the new-exemption form, its customer field filled with a first lookup.
 pub(super) fn open_create(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
-    if may_write(ctx) {
-        parts
-            .screen
-            .open(ExemptionForm::Create(create::create_form()));
-        look_up(parts, String::new(), ctx);
-    }
+    parts
+        .screen
+        .open(ExemptionForm::Create(create::create_form()));
+    look_up(parts, String::new(), ctx);
 }
 
-/// `e` (attach certificate): the upload form for the exemption the user is on.
+/// `a` (attach certificate): the upload form for the exemption the user is on.
 pub(super) fn open_upload(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
-    if !may_write(ctx) {
-        return;
-    }
-    let current = match parts.screen.detail() {
-        Some(d) => Some(d.exemption.clone()),
-        None => parts.list.selected().cloned(),
-    };
-    match current {
+    match parts.current().cloned() {
         Some(exemption) => parts
             .screen
             .open(ExemptionForm::Upload(Upload::new(exemption))),
@@ -154,18 +145,13 @@ pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
         screen, requests, ..
     } = parts;
     match screen.view_mut() {
-        Some(ExemptionForm::Create(form)) => match create::create_body(&form.values()) {
-            Ok(body) => {
-                form.set_busy(true);
+        Some(ExemptionForm::Create(form)) => {
+            let body = create::create_body(&form.values());
+            send_form(form, body, requests, ctx, |body| {
                 let body = Box::new(body);
-                requests.call(
-                    ctx,
-                    Call::Exemptions(ExemptionCall::Create { body }),
-                    Op::Create,
-                );
-            }
-            Err(errors) => form.set_errors(&errors),
-        },
+                (Call::Exemptions(ExemptionCall::Create { body }), Op::Create)
+            });
+        }
         Some(ExemptionForm::Upload(upload)) => {
             // A completion still on its way would change the path after it was sent.
             requests.cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
@@ -234,17 +220,13 @@ pub(super) fn receive(
             if let Some(ExemptionForm::Save(save)) = parts.screen.view_mut() {
                 save.refused(&failure);
             }
-            let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-            refused(form, &failure, ctx);
+            parts.refused(&failure, ctx);
         }
         (Op::Fetch, Ok(Reply::Exemptions(ExemptionReply::Fetched(path)))) => {
             let save = ctx.key(Action::SaveFile);
             ctx.open_file(path, format!("Save the certificate with {save} instead."));
         }
-        (Op::Create | Op::Upload, Err(failure)) => {
-            let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-            refused(form, &failure, ctx);
-        }
+        (Op::Create | Op::Upload, Err(failure)) => parts.refused(&failure, ctx),
         (_, Err(failure)) => ctx.notify(Level::Error, failure.message),
         (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
     }

@@ -23,19 +23,18 @@ use ratatui::layout::Rect;
 
 use self::options::{OptionsView, help_url};
 use self::results::{Bulk, BulkReport, filings_noun};
-use crate::effect::Goto;
 use crate::effect::{Call, Failure, FailureKind, Reply};
 use crate::model::filters::FilingFilter;
 use crate::model::{CoveredSales, Filing, FilingStatus};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::detail_lists;
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::marks::Marked;
+use crate::ui::panes::{detail_lists, relations};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView,
-    Requests, Scope, Screen, Skeleton, question_hints, unexpected,
+    Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Requests, Scope, Screen, Skeleton, Verb, question_hints, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -60,6 +59,7 @@ list_spec! {
             crate::ui::panes::filing_tolerance(),
         ),
         kept_here: FilingFilter::is_local, FilingFilter::keeps,
+        goto: Filings,
     }
 }
 
@@ -382,24 +382,48 @@ impl PaneSpec for Filings {
     type Overlay = FilingDialog;
     type Op = Op;
 
-    fn relations(&self, row: &Marked<Filing>) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_filing(&row.row)
-    }
-
-    fn detail_relations(&self, detail: &FilingDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_filing(&detail.record)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Filings { filter, open } => Some((filter.clone(), open.clone().map(Marked::new))),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Filings";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Filings);
     const FILTER: &'static str = "filter";
+    const RELATIONS: fn(&Filing) -> Vec<Relation> = relations::of_filing;
+
+    /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
+    /// their keys still say what they need).
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::Mark, "mark", On::List, |_, p, _, _| {
+            p.list.toggle_mark();
+        })
+        .offered(tenanted),
+        Verb::key(Action::Approve, "approve", On::Both, |_, p, _, c| {
+            Self::ask_bulk(Bulk::Approve, p, c);
+        })
+        .writes()
+        .offered(tenanted),
+        Verb::key(Action::Pause, "pause", On::Both, |_, p, _, c| {
+            Self::ask_bulk(Bulk::Pause, p, c);
+        })
+        .writes()
+        .offered(tenanted),
+        Verb::key(
+            Action::BackFiling,
+            "back-filing options",
+            On::Both,
+            |_, p, _, c| {
+                Self::open_options(p, c);
+            },
+        )
+        .also("back-filing")
+        .offered(tenanted),
+        Verb::key(
+            Action::OpenUrl,
+            "open filing website",
+            On::Detail,
+            |_, p, _, c| match p.current().map(|f| f.filing_website_url.clone()) {
+                Some(url) if !url.is_empty() => c.open_url(url),
+                _ => c.notify(Level::Info, "This filing has no filing website."),
+            },
+        ),
+    ];
 
     fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
         RecordDetail::new(row.row.clone(), &FILING)
@@ -419,55 +443,20 @@ impl PaneSpec for Filings {
         );
     }
 
-    /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
-    /// their keys still say what they need).
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        if !parts.tenanted {
-            return Vec::new();
-        }
-        vec![
-            PaneHint::action(Action::Mark, "mark"),
-            PaneHint::action(Action::Approve, "approve"),
-            PaneHint::action(Action::Pause, "pause"),
-            PaneHint::action(Action::BackFiling, "back-filing options"),
-        ]
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        if !parts.tenanted {
-            return Vec::new();
-        }
-        vec![
-            PaneHint::action(Action::Approve, "approve"),
-            PaneHint::action(Action::Pause, "pause"),
-        ]
-    }
-
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match parts.top_mut() {
             Some(FilingDialog::Report(_)) => {
                 if matches!(action, Action::Back | Action::Open) {
                     parts.overlays.pop();
                 }
-                return true;
+                true
             }
             Some(FilingDialog::Options(_)) => {
                 Self::options_action(action, parts, ctx);
-                return true;
+                true
             }
-            _ => {}
+            _ => false,
         }
-        match (action, &parts.screen) {
-            (Action::Approve, _) => Self::ask_bulk(Bulk::Approve, parts, ctx),
-            (Action::Pause, _) => Self::ask_bulk(Bulk::Pause, parts, ctx),
-            (Action::BackFiling, _) => Self::open_options(parts, ctx),
-            (Action::Mark, Screen::List) => return parts.list.toggle_mark().is_some(),
-            (Action::OpenUrl, Screen::Detail(d)) if !d.record.filing_website_url.is_empty() => {
-                ctx.open_url(d.record.filing_website_url.clone());
-            }
-            _ => return false,
-        }
-        true
     }
 
     fn overlay_key(
@@ -536,14 +525,7 @@ impl PaneSpec for Filings {
                 }
             }
             (Op::Record | Op::Refresh, Ok(Reply::Filings(FilingReply::One(filing)))) => {
-                if let Some(d) = parts
-                    .screen
-                    .detail_mut()
-                    .filter(|d| d.record.id == filing.id)
-                {
-                    d.record = (*filing).clone();
-                }
-                parts.list.replace(&Marked::new(*filing));
+                parts.record_read(*filing);
             }
             (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
@@ -573,18 +555,6 @@ impl PaneSpec for Filings {
 
     fn tick(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         Self::read_sales_in_view(parts, ctx);
-        false
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["back-filing"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if name == "back-filing" {
-            Self::open_options(parts, ctx);
-            return true;
-        }
         false
     }
 

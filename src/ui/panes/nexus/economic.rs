@@ -15,19 +15,19 @@ use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
 use crate::checks::forecast::{self, Crossing, Forecast};
-use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
 use crate::rules::attention::threshold_share;
 use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::relations;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, NoLayer, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope,
-    Screen, Skeleton, unexpected,
+    NoLayer, On, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope, Screen,
+    Skeleton, Verb, tenanted, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -394,6 +394,7 @@ list_spec! {
         form: economic_form,
         filter_of: |values, _current| economic_of(values),
         kept_here: NexusFilter::is_local, NexusFilter::keeps,
+        goto: Nexus,
     }
 }
 
@@ -469,11 +470,7 @@ impl Economic {
 
     /// `h`: the exposure history of the nexus the user is on (Tenanted API).
     fn open_history(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let nexus = match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        };
-        match (ctx.tenanted(), nexus) {
+        match (ctx.tenanted(), parts.current().cloned()) {
             (None, _) => ctx.notify(
                 Level::Error,
                 format!("The exposure history {NEEDS_TENANTED}."),
@@ -495,23 +492,18 @@ impl PaneSpec for Economic {
     type Overlay = NoLayer;
     type Op = Op;
 
-    fn relations(&self, row: &Nexus) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_nexus(row)
-    }
-
-    fn detail_relations(&self, detail: &EconomicDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_nexus(&detail.record)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Nexus { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Nexus";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Nexus);
+    const RELATIONS: fn(&Nexus) -> Vec<Relation> = relations::of_nexus;
+
+    /// The exposure history is offered on the Tenanted API only.
+    const VERBS: &'static [Verb<Self>] =
+        &[
+            Verb::key(Action::History, "history", On::Both, |_, p, _, c| {
+                Self::open_history(p, c)
+            })
+            .offered(tenanted),
+        ];
 
     fn detail(&self, row: &Nexus) -> EconomicDetail {
         RecordDetail::new(row.clone(), &NEXUS)
@@ -520,14 +512,6 @@ impl PaneSpec for Economic {
     fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
         requests.call(ctx, Call::Nexus(NexusCall::Get { id }), Op::Record);
-    }
-
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        history_hint(parts)
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        history_hint(parts)
     }
 
     fn view_hints(&self, _: &History) -> Vec<PaneHint> {
@@ -581,10 +565,6 @@ impl PaneSpec for Economic {
             }
             return true;
         }
-        if action == Action::History {
-            Self::open_history(parts, ctx);
-            return true;
-        }
         false
     }
 
@@ -630,15 +610,6 @@ impl PaneSpec for Economic {
             _ => None,
         }
     }
-}
-
-/// The exposure history key's hint, on the Tenanted API only.
-fn history_hint(parts: &Parts<Economic>) -> Vec<PaneHint> {
-    parts
-        .tenanted
-        .then(|| PaneHint::action(Action::History, "history"))
-        .into_iter()
-        .collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
-use crate::effect::Goto;
 use crate::effect::{Call, Failure, Reply};
 use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
@@ -18,9 +17,8 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, address_checked, address_step, may_write, question_hints,
-    refused, unexpected,
+    Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView,
+    Requests, Skeleton, Verb, address_checked, address_step, question_hints, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -111,6 +109,7 @@ list_spec! {
         describe: describe_physical,
         form: physical_form,
         filter_of: |values, _current| physical_of(values),
+        goto: PhysicalNexus,
     }
 }
 
@@ -243,16 +242,13 @@ impl Operation for Op {}
 pub struct Physical;
 
 impl Physical {
-    /// Whether a write may start; says why not in the footer.
-    fn may_write(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
-        if !may_write(ctx) {
-            return false;
-        }
-        if parts.requests.any(|op| matches!(op, Op::Write)) {
+    /// Whether a write is on its way (another may not start); says so in the footer.
+    fn busy(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
+        let busy = parts.requests.any(|op| matches!(op, Op::Write));
+        if busy {
             ctx.notify(Level::Info, "A change is still being saved.");
-            return false;
         }
-        true
+        busy
     }
 
     /// Asks for the categories of `jurisdiction` for the open form, once per jurisdiction.
@@ -269,16 +265,17 @@ impl Physical {
         parts.requests.call(ctx, call, Op::Categories);
     }
 
-    /// The record the user is on.
-    fn current(parts: &Parts<Self>) -> Option<PhysicalNexus> {
-        match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
+    fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !Self::busy(parts, ctx) {
+            parts.screen.open(Editor::new(NexusForm::create()));
         }
     }
 
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Some(record) = Self::current(parts) else {
+        if Self::busy(parts, ctx) {
+            return;
+        }
+        let Some(record) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
@@ -291,7 +288,10 @@ impl Physical {
     }
 
     fn ask_delete(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Some(record) = Self::current(parts) else {
+        if Self::busy(parts, ctx) {
+            return;
+        }
+        let Some(record) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
@@ -323,15 +323,24 @@ impl PaneSpec for Physical {
     type Overlay = DeleteQuestion;
     type Op = Op;
 
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::PhysicalNexus { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Nexus";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::PhysicalNexus);
+
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "new", On::Both, |_, p, _, c| {
+            Self::open_create(p, c)
+        })
+        .writes()
+        .starts_new(),
+        Verb::key(Action::Edit, "edit", On::Both, |_, p, _, c| {
+            Self::open_edit(p, c)
+        })
+        .writes(),
+        Verb::key(Action::Delete, "delete", On::Both, |_, p, _, c| {
+            Self::ask_delete(p, c);
+        })
+        .writes(),
+    ];
 
     fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
         RecordDetail::new(row.clone(), &RECORD)
@@ -340,52 +349,18 @@ impl PaneSpec for Physical {
     /// The row holds the whole record: nothing more to ask for.
     fn load_detail(&mut self, _: &PhysicalDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::New, "new"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Delete, "delete"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Delete, "delete"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if parts.screen.view().is_some() {
+    /// The exposure history is the economic view's: `h` here says where it is.
+    fn action(&mut self, action: Action, _: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if action != Action::History {
             return false;
         }
-        match action {
-            Action::History => {
-                let toggle = ctx.key(Action::ToggleView);
-                ctx.notify(
-                    Level::Info,
-                    format!(
-                        "The exposure history is kept for economic nexus: {toggle} shows the economic view."
-                    ),
-                );
-            }
-            Action::New => {
-                if Self::may_write(parts, ctx) {
-                    parts.screen.open(Editor::new(NexusForm::create()));
-                }
-            }
-            Action::Edit => {
-                if Self::may_write(parts, ctx) {
-                    Self::open_edit(parts, ctx);
-                }
-            }
-            Action::Delete => {
-                if Self::may_write(parts, ctx) {
-                    Self::ask_delete(parts, ctx);
-                }
-            }
-            _ => return false,
-        }
+        let toggle = ctx.key(Action::ToggleView);
+        ctx.notify(
+            Level::Info,
+            format!(
+                "The exposure history is kept for economic nexus: {toggle} shows the economic view."
+            ),
+        );
         true
     }
 
@@ -423,7 +398,7 @@ impl PaneSpec for Physical {
         };
         match body {
             Ok(body) => {
-                if !Self::may_write(parts, ctx) {
+                if Self::busy(parts, ctx) {
                     return;
                 }
                 let call = match body {
@@ -454,7 +429,7 @@ impl PaneSpec for Physical {
             ConfirmOutcome::None => LayerOutcome::Keep,
             ConfirmOutcome::No => LayerOutcome::Close,
             ConfirmOutcome::Yes => {
-                if Self::may_write(parts, ctx) {
+                if !Self::busy(parts, ctx) {
                     let id = question.record.id.clone();
                     parts.requests.call(
                         ctx,
@@ -523,10 +498,7 @@ impl PaneSpec for Physical {
                 parts.screen = crate::ui::skeleton::Screen::List;
                 parts.list.reload_at(None, ctx);
             }
-            (Op::Write, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
-            }
+            (Op::Write, Err(failure)) => parts.refused(&failure, ctx),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
     }

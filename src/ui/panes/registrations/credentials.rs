@@ -21,7 +21,6 @@ use crate::model::{FieldError, LocPart, Registration};
 use crate::rules::{self, CredentialsRefusal};
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::shell::NEEDS_TENANTED;
-use crate::ui::skeleton::may_write;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValues};
 use crate::ui::widgets::keys::{is_ctrl, is_press};
@@ -29,9 +28,6 @@ use crate::ui::widgets::keys::{is_ctrl, is_press};
 /// `C`: the portal credentials form of `registration`, when its state keeps an access code
 /// and the client speaks the Tenanted API; otherwise says why not.
 pub(super) fn open(registration: Option<&Registration>, ctx: &mut Ctx) -> Option<CredentialsForm> {
-    if !may_write(ctx) {
-        return None;
-    }
     let Some(version) = ctx.tenanted() else {
         ctx.notify(
             Level::Error,

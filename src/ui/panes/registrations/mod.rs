@@ -25,12 +25,12 @@ use crate::model::filters::RegistrationFilter;
 use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::detail_lists;
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests,
-    Scope, Screen, Skeleton, may_write, unexpected,
+    DetailView, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, Requests, Scope,
+    Screen, Skeleton, Verb, may_write, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -52,6 +52,7 @@ list_spec! {
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
         kept_here: RegistrationFilter::is_local, RegistrationFilter::keeps,
+        goto: Registrations,
     }
 }
 
@@ -66,8 +67,18 @@ pub struct RegistrationDetail {
 }
 
 impl DetailView for RegistrationDetail {
+    type Record = Registration;
+
     fn id(&self) -> &str {
         &self.registration.id
+    }
+
+    fn record(&self) -> &Registration {
+        &self.registration
+    }
+
+    fn record_mut(&mut self) -> &mut Registration {
+        &mut self.registration
     }
 
     fn state(&mut self) -> &mut DetailState {
@@ -180,35 +191,10 @@ impl Operation for Op {
 #[derive(Default)]
 pub struct Registrations;
 
-/// The registration the user is on: the detail's, or the table's selected row.
-fn current(parts: &Parts<Registrations>) -> Option<&Registration> {
-    match parts.screen.detail() {
-        Some(d) => Some(&d.registration),
-        None => parts.list.selected(),
-    }
-}
-
-/// The credentials key's hint, on the Tenanted API only.
-fn credentials_hint(parts: &Parts<Registrations>) -> Option<PaneHint> {
-    parts
-        .tenanted
-        .then(|| PaneHint::action(Action::Credentials, "credentials"))
-}
-
 impl Registrations {
-    /// `n`: the register flow, on its jurisdiction list.
-    fn open_register(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if may_write(ctx) {
-            parts.push(RegistrationDialog::Register(Box::default()));
-        }
-    }
-
     /// `e`: the registration's form, prefilled, sending only what changes.
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let Some(r) = current(parts).cloned() else {
+        let Some(r) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a registration first.");
             return;
         };
@@ -274,10 +260,7 @@ impl Registrations {
     }
 
     fn open_wizard(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        match current(parts).cloned() {
+        match parts.current().cloned() {
             Some(r) => parts.push(RegistrationDialog::Deregister(Box::new(
                 DeregisterWizard::new(r),
             ))),
@@ -456,21 +439,6 @@ impl PaneSpec for Registrations {
     type Overlay = RegistrationDialog;
     type Op = Op;
 
-    fn relations(&self, row: &Registration) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_registration(row)
-    }
-
-    fn detail_relations(&self, detail: &RegistrationDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_registration(&detail.registration)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Registrations { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     fn arrive(&mut self, goto: &Goto, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         let Goto::Register { country, state } = goto else {
             return false;
@@ -490,6 +458,50 @@ impl PaneSpec for Registrations {
 
     const TITLE: &'static str = "Registrations";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Registrations);
+    const RELATIONS: fn(&Registration) -> Vec<Relation> = relations::of_registration;
+
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "register", On::List, |_, p, _, _| {
+            p.push(RegistrationDialog::Register(Box::default()));
+        })
+        .writes()
+        .starts_new(),
+        Verb::key(Action::Reveal, "reveal", On::Detail, |_, p, _, c| {
+            Self::reveal(p, c);
+        }),
+        Verb::key(
+            Action::OpenUrl,
+            "open portal",
+            On::Detail,
+            |_, p, _, c| match p.current() {
+                Some(r) if !r.filing_website_url.is_empty() => {
+                    c.open_url(r.filing_website_url.clone());
+                }
+                _ => c.notify(Level::Info, "This registration has no filing website."),
+            },
+        ),
+        Verb::key(Action::Edit, "edit", On::Both, |_, p, _, c| {
+            Self::open_edit(p, c);
+        })
+        .writes(),
+        Verb::key(Action::Deregister, "deregister", On::Both, |_, p, _, c| {
+            Self::open_wizard(p, c);
+        })
+        .also("deregister")
+        .writes(),
+        Verb::key(
+            Action::Credentials,
+            "credentials",
+            On::Both,
+            |_, p, _, c| {
+                if let Some(form) = credentials::open(p.current(), c) {
+                    p.push(RegistrationDialog::Credentials(Box::new(form)));
+                }
+            },
+        )
+        .writes()
+        .offered(tenanted),
+    ];
 
     fn detail(&self, row: &Registration) -> RegistrationDetail {
         RegistrationDetail {
@@ -532,52 +544,6 @@ impl PaneSpec for Registrations {
             Call::Registrations(RegistrationCall::JurisdictionForm { country, state }),
             Op::Form,
         );
-    }
-
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        [
-            PaneHint::action(Action::New, "register"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Deregister, "deregister"),
-        ]
-        .into_iter()
-        .chain(credentials_hint(parts))
-        .collect()
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        [
-            PaneHint::action(Action::Reveal, "reveal"),
-            PaneHint::action(Action::OpenUrl, "open portal"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Deregister, "deregister"),
-        ]
-        .into_iter()
-        .chain(credentials_hint(parts))
-        .collect()
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match (action, &parts.screen) {
-            (Action::New, Screen::List) => Self::open_register(parts, ctx),
-            (Action::Edit, Screen::List | Screen::Detail(_)) => Self::open_edit(parts, ctx),
-            (Action::Deregister, _) => Self::open_wizard(parts, ctx),
-            (Action::Credentials, _) => {
-                if let Some(form) = credentials::open(current(parts), ctx) {
-                    parts.push(RegistrationDialog::Credentials(Box::new(form)));
-                }
-            }
-            (Action::OpenUrl, _) => match current(parts) {
-                Some(r) if !r.filing_website_url.is_empty() => {
-                    ctx.open_url(r.filing_website_url.clone());
-                }
-                Some(_) => ctx.notify(Level::Info, "This registration has no filing website."),
-                None => return false,
-            },
-            (Action::Reveal, Screen::Detail(_)) => Self::reveal(parts, ctx),
-            _ => return false,
-        }
-        true
     }
 
     fn overlay_key(
@@ -709,18 +675,6 @@ impl PaneSpec for Registrations {
                 }
             },
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["deregister"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if name == "deregister" {
-            Self::open_wizard(parts, ctx);
-            return true;
-        }
-        false
     }
 
     fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {

@@ -23,12 +23,13 @@ use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
-    Screen, Skeleton, address_checked, address_step, form_hints, may_write, open_detail,
-    page_hints, refused, unexpected,
+    DetailView, NoLayer, On, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
+    Skeleton, Verb, address_checked, address_step, form_hints, open_detail, page_hints, send_form,
+    unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -57,6 +58,7 @@ list_spec! {
         filter_of: |values, _current| filter::filter_of(values),
         kept_here: TransactionFilter::is_local, TransactionFilter::keeps,
         default_sort: Sort { key: "date", descending: true },
+        goto: Transactions,
     }
 }
 
@@ -71,8 +73,18 @@ pub struct TransactionDetail {
 }
 
 impl DetailView for TransactionDetail {
+    type Record = Transaction;
+
     fn id(&self) -> &str {
         &self.transaction.id
+    }
+
+    fn record(&self) -> &Transaction {
+        &self.transaction
+    }
+
+    fn record_mut(&mut self) -> &mut Transaction {
+        &mut self.transaction
     }
 
     fn state(&mut self) -> &mut DetailState {
@@ -246,21 +258,11 @@ pub struct Transactions {
     check_under: Option<(String, exempt::ExemptionCheck)>,
 }
 
-/// The transaction the user is on: the detail's, or the table's selected row.
-fn current(parts: &Parts<Transactions>) -> Option<&Transaction> {
-    match &parts.screen {
-        Screen::List => parts.list.selected(),
-        screen => screen.detail().map(|d| &d.transaction),
-    }
-}
-
 /// `c` is offered on a sale only.
-fn credit_hint(parts: &Parts<Transactions>) -> Vec<PaneHint> {
-    current(parts)
-        .filter(|t| t.kind == TransactionType::Sale)
-        .map(|_| PaneHint::action(Action::CreditNote, "credit note"))
-        .into_iter()
-        .collect()
+fn on_a_sale(parts: &Parts<Transactions>) -> bool {
+    parts
+        .current()
+        .is_some_and(|t| t.kind == TransactionType::Sale)
 }
 
 fn credit_view(sale: &Transaction) -> TransactionView {
@@ -307,10 +309,7 @@ impl Transactions {
     /// `c`: the credit note form against the sale the user is on, once its full record (with
     /// every item) is in.
     fn credit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let Some(t) = current(parts).cloned() else {
+        let Some(t) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a sale first.");
             return;
         };
@@ -342,9 +341,6 @@ impl Transactions {
     /// `e` or `:edit` on a transaction's detail, once its full record is in: the edit form, or
     /// for a locked or filed transaction why it cannot be edited (nothing is sent).
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
         let Screen::Detail(d) = &parts.screen else {
             ctx.notify(
                 Level::Info,
@@ -526,23 +522,58 @@ impl PaneSpec for Transactions {
     type Overlay = NoLayer;
     type Op = Op;
 
-    fn relations(&self, row: &Transaction) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_transaction(row)
-    }
-
-    fn detail_relations(&self, detail: &TransactionDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_transaction(&detail.transaction)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Transactions { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Transactions";
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Transactions);
+    const RELATIONS: fn(&Transaction) -> Vec<Relation> = relations::of_transaction;
+
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::CreditNote, "credit note", On::Both, |s, p, _, c| {
+            Self::credit(s, p, c);
+        })
+        .writes()
+        .offered(on_a_sale),
+        Verb::key(Action::Edit, "edit", On::Detail, |_, p, _, c| {
+            Self::open_edit(p, c);
+        })
+        .also("edit")
+        .writes(),
+        Verb::command("estimate", "a tax estimate", |_, p, _, _| {
+            p.screen.open(TransactionView::Estimate {
+                form: estimate::estimate_form(crate::clock::today()),
+                address: AddressPanel::new(estimate::ADDRESS),
+                result: None,
+                state: DetailState::default(),
+            });
+        }),
+        Verb::command("terms", "the back-filing terms", |_, p, _, c| {
+            Self::open_terms(p, c);
+        }),
+        Verb::command(
+            "product",
+            "the product of line N (the first)",
+            |_, p, a, c| {
+                Self::open_product(a, p, c);
+            },
+        )
+        .args("[N]"),
+        Verb::command(
+            "addresses",
+            "the transactions whose address needs fixing",
+            |_, p, _, c| {
+                let mut filter = p.list.filter().clone();
+                filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
+                p.show_list(filter, c);
+            },
+        ),
+        Verb::command(
+            "check",
+            "exempt sales without a valid certificate",
+            |_, p, a, c| {
+                Self::check(a, p, c);
+            },
+        )
+        .args("exemptions [FROM [TO]]"),
+    ];
 
     fn detail(&self, row: &Transaction) -> TransactionDetail {
         TransactionDetail {
@@ -565,16 +596,6 @@ impl PaneSpec for Transactions {
             Call::Transactions(TransactionCall::Get { id }),
             Op::Record,
         );
-    }
-
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        credit_hint(parts)
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        let mut hints = credit_hint(parts);
-        hints.push(PaneHint::action(Action::Edit, "edit"));
-        hints
     }
 
     fn view_hints(&self, view: &TransactionView) -> Vec<PaneHint> {
@@ -608,23 +629,16 @@ impl PaneSpec for Transactions {
             parts.screen.open(TransactionView::Exemptions(check));
             return true;
         }
-        match (&mut parts.screen, action) {
-            (Screen::List | Screen::Detail(_), Action::CreditNote) => self.credit(parts, ctx),
-            (Screen::List | Screen::Detail(_), Action::Edit) => Self::open_edit(parts, ctx),
-            // Esc on an estimate's answer goes back to its form.
-            (
-                Screen::View {
-                    view: TransactionView::Estimate { form, result, .. },
-                    ..
-                },
-                Action::Back,
-            ) if result.is_some() => {
-                *result = None;
-                form.set_busy(false);
-            }
-            _ => return false,
+        // Esc on an estimate's answer goes back to its form.
+        if let (Some(TransactionView::Estimate { form, result, .. }), Action::Back) =
+            (parts.screen.view_mut(), action)
+            && result.is_some()
+        {
+            *result = None;
+            form.set_busy(false);
+            return true;
         }
-        true
+        false
     }
 
     /// Ctrl-L checks the estimate's ship-to address, Ctrl-N moves among the addresses offered,
@@ -659,11 +673,11 @@ impl PaneSpec for Transactions {
                 sale,
                 form,
                 editing,
-            }) => match credit::credit_body(&form.values(), sale) {
-                Ok(body) => {
-                    form.set_busy(true);
+            }) => {
+                let body = credit::credit_body(&form.values(), sale);
+                let original_id = sale.id.clone();
+                send_form(form, body, requests, ctx, |body| {
                     let body = Box::new(body);
-                    let original_id = sale.id.clone();
                     let (call, op) = match editing {
                         None => (
                             TransactionCall::CreditNote { original_id, body },
@@ -678,36 +692,31 @@ impl PaneSpec for Transactions {
                             Op::CreditEdit,
                         ),
                     };
-                    requests.call(ctx, Call::Transactions(call), op);
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
+                    (Call::Transactions(call), op)
+                });
+            }
             Some(TransactionView::Edit {
                 transaction, form, ..
-            }) => match edit::edit_body(transaction, &form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    let call = Call::Transactions(TransactionCall::Update {
-                        id: transaction.id.clone(),
-                        body: Box::new(body),
-                    });
-                    requests.call(ctx, call, Op::Update);
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
+            }) => {
+                let body = edit::edit_body(transaction, &form.values());
+                let id = transaction.id.clone();
+                send_form(form, body, requests, ctx, |body| {
+                    let body = Box::new(body);
+                    (
+                        Call::Transactions(TransactionCall::Update { id, body }),
+                        Op::Update,
+                    )
+                });
+            }
             Some(TransactionView::Estimate { form, .. }) => {
-                match estimate::estimate_body(&form.values()) {
-                    Ok(body) => {
-                        form.set_busy(true);
-                        let body = Box::new(body);
-                        requests.call(
-                            ctx,
-                            Call::Transactions(TransactionCall::Estimate { body }),
-                            Op::Estimate,
-                        );
-                    }
-                    Err(errors) => form.set_errors(&errors),
-                }
+                let body = estimate::estimate_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
+                    let body = Box::new(body);
+                    (
+                        Call::Transactions(TransactionCall::Estimate { body }),
+                        Op::Estimate,
+                    )
+                });
             }
             _ => {}
         }
@@ -795,8 +804,7 @@ impl PaneSpec for Transactions {
                 }
             }
             (Op::Credit | Op::CreditEdit | Op::Estimate | Op::Update, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
+                parts.refused(&failure, ctx);
             }
             (Op::Terms, Err(failure)) => ctx.notify(Level::Error, failure.message),
             (
@@ -827,41 +835,6 @@ impl PaneSpec for Transactions {
             ),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["estimate", "terms", "product", "addresses", "edit", "check"]
-    }
-
-    fn command(
-        &mut self,
-        name: &str,
-        args: &[&str],
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> bool {
-        match name {
-            "product" => Self::open_product(args, parts, ctx),
-            "estimate" => parts.screen.open(TransactionView::Estimate {
-                form: estimate::estimate_form(crate::clock::today()),
-                address: AddressPanel::new(estimate::ADDRESS),
-                result: None,
-                state: DetailState::default(),
-            }),
-            "terms" => Self::open_terms(parts, ctx),
-            "check" => Self::check(args, parts, ctx),
-            "edit" => Self::open_edit(parts, ctx),
-            "addresses" => {
-                // The transactions whose address needs fixing, the rest of the filter kept.
-                let mut filter = parts.list.filter().clone();
-                filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
-                parts.requests.cancel_detail(ctx);
-                parts.screen = Screen::List;
-                parts.list.apply_filter(filter, ctx);
-            }
-            _ => return false,
-        }
-        true
     }
 
     /// While the detail shows a transaction whose tax is not calculated yet, asks for it again

@@ -27,8 +27,8 @@ use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, may_write, question_hints, unexpected,
+    Destination, Layer, LayerOutcome, ListSpec, NoView, On, Operation, PaneSpec, Parts,
+    RecordDetail, RecordView, Requests, Skeleton, Verb, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -74,6 +74,7 @@ fn imports_noun(n: usize) -> String {
 pub struct ImportList;
 
 impl ListSpec for ImportList {
+    type Record = CertificateImport;
     type Row = Marked<CertificateImport>;
     type Filter = ImportFilter;
     const NOUN: &'static str = "certificate imports";
@@ -236,11 +237,7 @@ impl Imports {
     }
 
     fn open_approval(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if let Some(why) = parts.list.unavailable() {
-            ctx.notify(Level::Error, why.to_owned());
-            return;
-        }
-        if !may_write(ctx) {
+        if Self::action_unavailable(parts, ctx) {
             return;
         }
         if parts.requests.any(|op| matches!(op, Op::Approve { .. })) {
@@ -312,6 +309,16 @@ impl PaneSpec for Imports {
     const TITLE: &'static str = "Exemptions";
     const FILTER: &'static str = "status";
 
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::Mark, "mark", On::List, |_, p, _, _| {
+            p.list.toggle_mark();
+        }),
+        Verb::key(Action::Approve, "approve", On::List, |_, p, _, c| {
+            Self::open_approval(p, c);
+        })
+        .writes(),
+    ];
+
     fn detail(&self, row: &Marked<CertificateImport>) -> ImportDetail {
         RecordDetail::new(row.row.clone(), &IMPORT)
     }
@@ -328,27 +335,8 @@ impl PaneSpec for Imports {
     /// The row holds every field the service sends: nothing more to ask for.
     fn load_detail(&mut self, _: &ImportDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Mark, "mark"),
-            PaneHint::action(Action::Approve, "approve"),
-        ]
-    }
-
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if matches!(action, Action::Refresh | Action::Filter)
-            && Self::action_unavailable(parts, ctx)
-        {
-            return true;
-        }
-        match action {
-            Action::Mark if parts.screen.is_list() => parts.list.toggle_mark().is_some(),
-            Action::Approve if parts.screen.is_list() => {
-                Self::open_approval(parts, ctx);
-                true
-            }
-            _ => false,
-        }
+        matches!(action, Action::Refresh | Action::Filter) && Self::action_unavailable(parts, ctx)
     }
 
     fn overlay_key(
