@@ -31,7 +31,7 @@ use unicode_width::UnicodeWidthStr;
 /// What a list is of: its rows, its filter, its call and its columns.
 pub trait ListSpec: Send + 'static {
     /// The record a row shows: the row itself, or the record under a row's mark.
-    type Record: Clone + 'static;
+    type Record: Clone + Send + Sync + 'static;
     type Row: Clone + Send + 'static + std::borrow::Borrow<Self::Record> + From<Self::Record>;
     type Filter: Clone + Default + PartialEq + Send + 'static;
 

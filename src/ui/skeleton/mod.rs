@@ -54,9 +54,16 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::form::address::{AddressPanel, AddressStep};
 use crate::ui::widgets::form::{FieldValue, FormOutcome};
+use std::borrow::Borrow;
 
 /// A row of a pane's list.
 pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
+
+/// The detail of a record of a pane's list.
+pub type Detail<S> = RecordDetail<Record<S>, <S as PaneSpec>::Extra>;
+
+/// What came back for a call: the service's reply, or why there is none.
+pub type Answer = Result<Reply, Failure>;
 
 /// The record a row of a pane's list, and its detail, show.
 pub type Record<S> = <<S as PaneSpec>::List as ListSpec>::Record;
@@ -64,7 +71,8 @@ pub type Record<S> = <<S as PaneSpec>::List as ListSpec>::Record;
 /// What a pane supplies. See the module documentation.
 pub trait PaneSpec: Send + Sized + 'static {
     type List: ListSpec;
-    type Detail: DetailView<Record = <Self::List as ListSpec>::Record>;
+    /// What a record's detail keeps beside the record (what is read with it): `()` for nothing.
+    type Extra: Default + Send + Sync + 'static;
     type View: PaneView;
     type Overlay: Layer;
     type Op: Operation;
@@ -79,6 +87,9 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// `None` for lists snapshots do not hold.
     const RESOURCE: Option<crate::export::Resource> = None;
 
+    /// What `:import FILE` reads into this list, if it takes imports.
+    const IMPORTS: Option<crate::import::ImportResource> = None;
+
     /// What the pane does by its own keys and `:` commands (see [`verbs`]), in the order the
     /// footer offers them.
     const VERBS: &'static [Verb<Self>] = &[];
@@ -86,14 +97,15 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// What a record (the selected row's, or the detail's) relates to, for the jump prefix.
     const RELATIONS: fn(&Record<Self>) -> Vec<Relation> = |_| Vec::new();
 
-    /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
-    fn detail(&self, row: &Row<Self>) -> Self::Detail;
+    /// How a record reads in its detail, shown at once; [`PaneSpec::load_detail`] asks for the
+    /// rest.
+    const DETAIL: &'static RecordView<Record<Self>, Self::Extra>;
 
     /// Asks the service for what the detail shows, when it opens and on refresh. The calls are
     /// made with [`Scope::Detail`] operations, cancelled when the detail closes.
     fn load_detail(
         &mut self,
-        detail: &Self::Detail,
+        detail: &Detail<Self>,
         requests: &mut Requests<Self::Op>,
         ctx: &mut Ctx,
     );
@@ -148,13 +160,7 @@ pub trait PaneSpec: Send + Sized + 'static {
     }
 
     /// The answer to an operation of the pane.
-    fn receive(
-        &mut self,
-        op: Self::Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    );
+    fn receive(&mut self, op: Self::Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx);
 
     /// Called each time the pane comes into view, before the list loads.
     fn show(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
@@ -169,11 +175,6 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// this answers `true`, before [`goto`](Self::goto) is asked.
     fn arrive(&mut self, _goto: &Goto, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
         false
-    }
-
-    /// What `:import FILE` reads into this list, if it takes imports.
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        None
     }
 
     /// A `:` command before the verbs and the skeleton's own (`filter`, `refresh`): returns
@@ -207,7 +208,7 @@ pub trait PaneSpec: Send + Sized + 'static {
 /// The shared state of a pane: what the skeleton owns, handed to the spec's hooks.
 pub struct Parts<S: PaneSpec> {
     pub list: ListView<S::List>,
-    pub screen: Screen<S::Detail, S::View>,
+    pub screen: Screen<Detail<S>, S::View>,
     pub overlays: Vec<Overlay<S::Overlay>>,
     pub requests: Requests<S::Op>,
     /// The client speaks the Tenanted API.
@@ -437,7 +438,7 @@ impl<S: PaneSpec> Skeleton<S> {
 
     /// Opens the detail of `row`.
     pub fn open(&mut self, row: &Row<S>, ctx: &mut Ctx) {
-        open_detail(&mut self.spec, &mut self.parts, row, ctx);
+        open_detail(&mut self.spec, &mut self.parts, row.borrow(), ctx);
     }
 
     /// Where the pane stands now (see [`PaneState`]).
@@ -675,10 +676,15 @@ pub fn export_of(
     })
 }
 
-/// Opens the detail of `row`: shown at once, the rest asked for.
-pub fn open_detail<S: PaneSpec>(spec: &mut S, parts: &mut Parts<S>, row: &Row<S>, ctx: &mut Ctx) {
+/// Opens the detail of `record`: shown at once, the rest asked for.
+pub fn open_detail<S: PaneSpec>(
+    spec: &mut S,
+    parts: &mut Parts<S>,
+    record: &Record<S>,
+    ctx: &mut Ctx,
+) {
     parts.requests.cancel_detail(ctx);
-    let detail = spec.detail(row);
+    let detail = RecordDetail::new(record.clone(), S::DETAIL);
     spec.load_detail(&detail, &mut parts.requests, ctx);
     parts.screen = Screen::Detail(detail);
 }
@@ -963,7 +969,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 
     fn commands(&self) -> Vec<&'static str> {
         let mut commands = vec!["filter", "refresh", "export", "columns"];
-        if self.spec.imports().is_some() {
+        if S::IMPORTS.is_some() {
             commands.push("import");
         }
         commands.extend(S::VERBS.iter().filter_map(|v| v.command));
@@ -996,7 +1002,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 },
                 None => ctx.notify(Level::Error, "This list cannot be exported."),
             },
-            "import" => match (self.spec.imports(), args.is_empty()) {
+            "import" => match (S::IMPORTS, args.is_empty()) {
                 (None, _) => return false,
                 (Some(resource), true) => ctx.notify(
                     Level::Error,

@@ -273,11 +273,12 @@ pub fn page_hints() -> Vec<PaneHint> {
 }
 
 /// How a record reads in a detail of its own: its id, its words for the title, and the
-/// sections of its fields.
-pub struct RecordView<R> {
+/// sections of its fields, built from the record, what was read beside it (`E`), and the live
+/// key bindings (for fields that name a key).
+pub struct RecordView<R, E = ()> {
     pub id: fn(&R) -> &str,
     pub title: fn(&R) -> String,
-    pub build: for<'t> fn(&R, &'t Theme) -> Detail<'t>,
+    pub build: for<'t> fn(&R, &E, &'t Theme, &Keymap) -> Detail<'t>,
 }
 
 /// Records of another resource listed under a record's detail (a customer's transactions, a
@@ -302,19 +303,22 @@ impl Related {
     }
 }
 
-/// The detail of a record: the record, its scroll, how it reads, and the related records
+/// The detail of a record: the record, its scroll, how it reads, what the pane reads or keeps
+/// beside it (`extra`: its files, its forms; nothing by default), and the related records
 /// listed under it once read.
-pub struct RecordDetail<R: 'static> {
+pub struct RecordDetail<R: 'static, E: 'static = ()> {
     pub record: R,
+    pub extra: E,
     pub related: Option<Related>,
     state: DetailState,
-    view: &'static RecordView<R>,
+    view: &'static RecordView<R, E>,
 }
 
-impl<R> RecordDetail<R> {
-    pub fn new(record: R, view: &'static RecordView<R>) -> Self {
+impl<R, E: Default> RecordDetail<R, E> {
+    pub fn new(record: R, view: &'static RecordView<R, E>) -> Self {
         RecordDetail {
             record,
+            extra: E::default(),
             related: None,
             state: DetailState::default(),
             view,
@@ -322,7 +326,7 @@ impl<R> RecordDetail<R> {
     }
 }
 
-impl<R: Send + Sync> DetailView for RecordDetail<R> {
+impl<R: Send + Sync, E: Send + Sync> DetailView for RecordDetail<R, E> {
     type Record = R;
 
     fn id(&self) -> &str {
@@ -345,9 +349,9 @@ impl<R: Send + Sync> DetailView for RecordDetail<R> {
         (self.view.title)(&self.record)
     }
 
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
         use ratatui::widgets::StatefulWidget;
-        let mut detail = (self.view.build)(&self.record, theme);
+        let mut detail = (self.view.build)(&self.record, &self.extra, theme, keys);
         if let Some(related) = &self.related {
             detail.sections.push(related.section(theme));
         }

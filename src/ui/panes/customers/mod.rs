@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 pub use self::columns::columns;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{AddressStatus, Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
@@ -20,8 +20,9 @@ use crate::ui::pane::{Ctx, Level, Relation};
 use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests, Scope,
-    Screen, Skeleton, Verb, address_checked, address_step, open_detail, send_form, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Screen, Skeleton, Verb, address_checked, address_step, open_detail, send_form,
+    unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::address::AddressPanel;
@@ -72,7 +73,7 @@ pub type CustomerDetail = RecordDetail<Customer>;
 static CUSTOMER: RecordView<Customer> = RecordView {
     id: |c| &c.id,
     title: |c| display_name(c).to_owned(),
-    build: detail::build,
+    build: |record, (), theme, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
@@ -264,18 +265,17 @@ impl Customers {
 }
 
 impl PaneSpec for Customers {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::Customers)
-    }
-
     type List = CustomerList;
-    type Detail = CustomerDetail;
+    type Extra = ();
     type View = CustomerForm;
     type Overlay = NoLayer;
     type Op = Op;
 
     const TITLE: &'static str = "Customers";
+    const DETAIL: &'static RecordView<Customer> = &CUSTOMER;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Customers);
+    const IMPORTS: Option<crate::import::ImportResource> =
+        Some(crate::import::ImportResource::Customers);
     const FILTER: &'static str = "search";
     const RELATIONS: fn(&Customer) -> Vec<Relation> = relations::of_customer;
 
@@ -307,10 +307,6 @@ impl PaneSpec for Customers {
         )
         .writes(),
     ];
-
-    fn detail(&self, row: &Customer) -> CustomerDetail {
-        RecordDetail::new(row.clone(), &CUSTOMER)
-    }
 
     fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
@@ -379,13 +375,7 @@ impl PaneSpec for Customers {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Create, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 self.created(&customer, parts, ctx);

@@ -22,25 +22,23 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::StatefulWidget;
 
 use self::certificate::SaveFile;
 pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
-    Screen, Skeleton, Switch, Verb, unexpected,
+    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
+    RecordView, Requests, Scope, Screen, Skeleton, Switch, Verb, unexpected,
 };
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// Ticks (of 100 ms) the typing must pause before the search is sent.
@@ -76,45 +74,15 @@ list_spec! {
     }
 }
 
-/// The exemption the detail shows, and its files.
-pub struct ExemptionDetail {
-    pub exemption: Exemption,
-    /// `None` while the list of files loads.
-    pub files: Option<Vec<Attachment>>,
-    state: DetailState,
-}
+/// The exemption the detail shows, and its files (`None` while they load).
+pub type ExemptionDetail = RecordDetail<Exemption, Option<Vec<Attachment>>>;
 
-impl DetailView for ExemptionDetail {
-    type Record = Exemption;
-
-    fn id(&self) -> &str {
-        &self.exemption.id
-    }
-
-    fn record(&self) -> &Exemption {
-        &self.exemption
-    }
-
-    fn record_mut(&mut self) -> &mut Exemption {
-        &mut self.exemption
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        self.exemption.id.clone()
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail::build(&self.exemption, self.files.as_deref(), theme).render(
-            area,
-            buf,
-            &mut self.state,
-        );
-    }
-}
+/// How an exemption reads in the detail.
+static EXEMPTION: RecordView<Exemption, Option<Vec<Attachment>>> = RecordView {
+    id: |e| &e.id,
+    title: |e| e.id.clone(),
+    build: |e, files, theme, _| detail::build(e, files.as_deref(), theme),
+};
 
 /// The pane's forms.
 pub enum ExemptionForm {
@@ -270,18 +238,17 @@ impl Exemptions {
 }
 
 impl PaneSpec for Exemptions {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::Exemptions)
-    }
-
     type List = ExemptionList;
-    type Detail = ExemptionDetail;
+    type Extra = Option<Vec<Attachment>>;
     type View = ExemptionForm;
     type Overlay = SearchLine;
     type Op = Op;
 
     const TITLE: &'static str = "Exemptions";
+    const DETAIL: &'static RecordView<Exemption, Option<Vec<Attachment>>> = &EXEMPTION;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Exemptions);
+    const IMPORTS: Option<crate::import::ImportResource> =
+        Some(crate::import::ImportResource::Exemptions);
     const FILTER: &'static str = "search";
     const RELATIONS: fn(&Exemption) -> Vec<Relation> = relations::of_exemption;
 
@@ -344,21 +311,13 @@ impl PaneSpec for Exemptions {
         .args("TEXT"),
     ];
 
-    fn detail(&self, row: &Exemption) -> ExemptionDetail {
-        ExemptionDetail {
-            exemption: row.clone(),
-            files: None,
-            state: DetailState::default(),
-        }
-    }
-
     fn load_detail(
         &mut self,
         detail: &ExemptionDetail,
         requests: &mut Requests<Op>,
         ctx: &mut Ctx,
     ) {
-        let id = detail.exemption.id.clone();
+        let id = detail.record.id.clone();
         requests.call(
             ctx,
             Call::Exemptions(ExemptionCall::Get { id: id.clone() }),
@@ -408,13 +367,7 @@ impl PaneSpec for Exemptions {
         writes::submit(parts, ctx);
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Record, Ok(Reply::Exemptions(ExemptionReply::One(exemption)))) => {
                 let Some(d) = parts.screen.detail_mut() else {
@@ -423,20 +376,18 @@ impl PaneSpec for Exemptions {
                 // The list's row keeps the customer's name the record itself leaves out.
                 let mut exemption = *exemption;
                 if exemption.customer_name.is_none() {
-                    exemption
-                        .customer_name
-                        .clone_from(&d.exemption.customer_name);
+                    exemption.customer_name.clone_from(&d.record.customer_name);
                 }
-                d.exemption = exemption;
+                d.record = exemption;
             }
             (Op::Files, Ok(Reply::Exemptions(ExemptionReply::Attachments(files)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.files = Some(files);
+                    d.extra = Some(files);
                 }
             }
             (Op::Files, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.files = Some(Vec::new());
+                    d.extra = Some(Vec::new());
                 }
                 ctx.notify(Level::Error, failure.message);
             }

@@ -68,10 +68,7 @@ pub(super) fn view_file(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
                 location,
                 file_name: certificate::file_name(&attachment),
             });
-            parts
-                .requests
-                .cancel_where(ctx, |op| matches!(op, Op::Fetch));
-            parts.requests.call(ctx, call, Op::Fetch);
+            parts.requests.again(ctx, call, Op::Fetch);
         }
         Err(why) => ctx.notify(Level::Info, why),
     }
@@ -79,9 +76,6 @@ pub(super) fn view_file(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
 
 /// Asks for the customers matching `text`, cancelling the lookup still on its way.
 fn look_up(parts: &mut Parts<Exemptions>, text: String, ctx: &mut Ctx) {
-    parts
-        .requests
-        .cancel_where(ctx, |op| matches!(op, Op::Lookup(_)));
     let filter = CustomerFilter {
         search_query: Some(text.clone()).filter(|t| !t.is_empty()),
         ..CustomerFilter::default()
@@ -90,7 +84,7 @@ fn look_up(parts: &mut Parts<Exemptions>, text: String, ctx: &mut Ctx) {
         filter,
         page: PageParams::new(1, LOOKUP_SIZE),
     });
-    parts.requests.call(ctx, call, Op::Lookup(text));
+    parts.requests.again(ctx, call, Op::Lookup(text));
 }
 
 /// A key in a form: a changed lookup text looks customers up again; Tab in the upload form
@@ -113,13 +107,10 @@ pub(super) fn view_key(
         ExemptionForm::Upload(upload) => {
             if key.code == KeyCode::Tab && key.modifiers == KeyModifiers::NONE {
                 if let Some(partial) = upload.tab() {
-                    parts
-                        .requests
-                        .cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
                     let call = Call::Files(FileCall::CompletePath {
                         partial: partial.clone(),
                     });
-                    parts.requests.call(ctx, call, Op::Complete(partial));
+                    parts.requests.again(ctx, call, Op::Complete(partial));
                 }
                 return Some(FormOutcome::None);
             }
@@ -261,16 +252,10 @@ fn attached(file: &Attachment, parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
     if parts
         .screen
         .detail()
-        .is_some_and(|d| d.exemption.id == file.related_entity_id)
+        .is_some_and(|d| d.record.id == file.related_entity_id)
     {
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Files));
         let exemption_id = file.related_entity_id.clone();
-        parts.requests.call(
-            ctx,
-            Call::Exemptions(ExemptionCall::Attachments { exemption_id }),
-            Op::Files,
-        );
+        let call = Call::Exemptions(ExemptionCall::Attachments { exemption_id });
+        parts.requests.again(ctx, call, Op::Files);
     }
 }

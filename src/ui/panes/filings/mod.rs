@@ -28,12 +28,11 @@ use crate::model::filters::FilingFilter;
 use crate::model::{CoveredSales, Filing, FilingStatus};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
-use crate::ui::panes::marks::Marked;
 use crate::ui::panes::{detail_lists, relations};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
     Requests, Scope, Screen, Skeleton, Verb, question_hints, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
@@ -70,7 +69,7 @@ pub type FilingDetail = RecordDetail<Filing>;
 static FILING: RecordView<Filing> = RecordView {
     id: |f| &f.id,
     title: |f| f.id.clone(),
-    build: detail::build,
+    build: |record, (), theme, _| detail::build(record, theme),
 };
 
 /// The pane's dialogs.
@@ -178,11 +177,8 @@ impl Filings {
         if refuse_if_v1(what, ctx) {
             return;
         }
-        if parts.requests.any(|op| matches!(op, Op::Bulk { .. })) {
-            ctx.notify(
-                Level::Info,
-                "A bulk action is on its way; wait for its answer.",
-            );
+        let bulk = |op: &Op| matches!(op, Op::Bulk { .. });
+        if parts.requests.on_its_way(bulk, "A bulk action", ctx) {
             return;
         }
         let ids = match parts.screen.detail() {
@@ -221,14 +217,8 @@ impl Filings {
     }
 
     fn load_options(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Options));
-        parts.requests.call(
-            ctx,
-            Call::Filings(FilingCall::BackFilingOptions),
-            Op::Options,
-        );
+        let call = Call::Filings(FilingCall::BackFilingOptions);
+        parts.requests.again(ctx, call, Op::Options);
     }
 
     /// An action while the options are open.
@@ -377,12 +367,13 @@ impl Filings {
 
 impl PaneSpec for Filings {
     type List = FilingList;
-    type Detail = FilingDetail;
+    type Extra = ();
     type View = NoView;
     type Overlay = FilingDialog;
     type Op = Op;
 
     const TITLE: &'static str = "Filings";
+    const DETAIL: &'static RecordView<Filing> = &FILING;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Filings);
     const FILTER: &'static str = "filter";
     const RELATIONS: fn(&Filing) -> Vec<Relation> = relations::of_filing;
@@ -424,10 +415,6 @@ impl PaneSpec for Filings {
             },
         ),
     ];
-
-    fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
-        RecordDetail::new(row.row.clone(), &FILING)
-    }
 
     fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
@@ -496,13 +483,7 @@ impl PaneSpec for Filings {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Bulk { action, ids }, result) => Self::bulk_done(action, &ids, result, parts, ctx),
             (Op::Sales { ids }, result) => Self::sales_read(&ids, result, parts, ctx),

@@ -15,7 +15,7 @@ use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
 use crate::checks::forecast::{self, Crossing, Forecast};
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
 use crate::rules::attention::threshold_share;
@@ -26,8 +26,8 @@ use crate::ui::panes::relations;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    NoLayer, On, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope, Screen,
-    Skeleton, Verb, tenanted, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope,
+    Screen, Skeleton, Verb, tenanted, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -405,7 +405,7 @@ pub type EconomicDetail = RecordDetail<Nexus>;
 static NEXUS: RecordView<Nexus> = RecordView {
     id: |n| &n.id,
     title: |n| format!("economic: {}", jurisdiction(n)),
-    build: detail,
+    build: |nexus, (), theme, _| detail(nexus, theme),
 };
 
 /// What the view waits for.
@@ -441,13 +441,10 @@ impl Economic {
     /// forecast column until they are in.
     fn read_pace(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         self.pace_asked = true;
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Pace));
         let today = crate::clock::today();
         parts
             .requests
-            .call(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
+            .again(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
     }
 
     /// Lays the pace read (or why it could not be) on every row, and on the open detail.
@@ -487,12 +484,13 @@ impl Economic {
 
 impl PaneSpec for Economic {
     type List = EconomicList;
-    type Detail = EconomicDetail;
+    type Extra = ();
     type View = History;
     type Overlay = NoLayer;
     type Op = Op;
 
     const TITLE: &'static str = "Nexus";
+    const DETAIL: &'static RecordView<Nexus> = &NEXUS;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Nexus);
     const RELATIONS: fn(&Nexus) -> Vec<Relation> = relations::of_nexus;
 
@@ -500,14 +498,10 @@ impl PaneSpec for Economic {
     const VERBS: &'static [Verb<Self>] =
         &[
             Verb::key(Action::History, "history", On::Both, |_, p, _, c| {
-                Self::open_history(p, c)
+                Self::open_history(p, c);
             })
             .offered(tenanted),
         ];
-
-    fn detail(&self, row: &Nexus) -> EconomicDetail {
-        RecordDetail::new(row.clone(), &NEXUS)
-    }
 
     fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
@@ -568,13 +562,7 @@ impl PaneSpec for Economic {
         false
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Record, Ok(Reply::Nexus(NexusReply::One(mut fresh)))) => {
                 parts.list.replace(&fresh);

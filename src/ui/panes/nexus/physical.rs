@@ -10,15 +10,16 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView,
-    Requests, Skeleton, Verb, address_checked, address_step, question_hints, unexpected,
+    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
+    RecordView, Requests, Skeleton, Verb, address_checked, address_step, question_hints,
+    unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -153,7 +154,7 @@ pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 static RECORD: RecordView<PhysicalNexus> = RecordView {
     id: |p| &p.id,
     title: |p| format!("physical: {} in {}", p.category, jurisdiction(p)),
-    build: record_detail,
+    build: |record, (), theme, _| record_detail(record, theme),
 };
 
 /// The record form (new or edit), drawn in a box over the list.
@@ -244,11 +245,8 @@ pub struct Physical;
 impl Physical {
     /// Whether a write is on its way (another may not start); says so in the footer.
     fn busy(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
-        let busy = parts.requests.any(|op| matches!(op, Op::Write));
-        if busy {
-            ctx.notify(Level::Info, "A change is still being saved.");
-        }
-        busy
+        let write = |op: &Op| matches!(op, Op::Write);
+        parts.requests.on_its_way(write, "A change", ctx)
     }
 
     /// Asks for the categories of `jurisdiction` for the open form, once per jurisdiction.
@@ -258,11 +256,8 @@ impl Physical {
         };
         let (country, state) = jurisdiction.clone();
         editor.categories_for = Some(jurisdiction);
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Categories));
         let call = Call::Nexus(NexusCall::PhysicalCategories { country, state });
-        parts.requests.call(ctx, call, Op::Categories);
+        parts.requests.again(ctx, call, Op::Categories);
     }
 
     fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -313,27 +308,26 @@ impl Physical {
 }
 
 impl PaneSpec for Physical {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::PhysicalNexus)
-    }
-
     type List = PhysicalList;
-    type Detail = PhysicalDetail;
+    type Extra = ();
     type View = Editor;
     type Overlay = DeleteQuestion;
     type Op = Op;
 
     const TITLE: &'static str = "Nexus";
+    const DETAIL: &'static RecordView<PhysicalNexus> = &RECORD;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::PhysicalNexus);
+    const IMPORTS: Option<crate::import::ImportResource> =
+        Some(crate::import::ImportResource::PhysicalNexus);
 
     const VERBS: &'static [Verb<Self>] = &[
         Verb::key(Action::New, "new", On::Both, |_, p, _, c| {
-            Self::open_create(p, c)
+            Self::open_create(p, c);
         })
         .writes()
         .starts_new(),
         Verb::key(Action::Edit, "edit", On::Both, |_, p, _, c| {
-            Self::open_edit(p, c)
+            Self::open_edit(p, c);
         })
         .writes(),
         Verb::key(Action::Delete, "delete", On::Both, |_, p, _, c| {
@@ -341,10 +335,6 @@ impl PaneSpec for Physical {
         })
         .writes(),
     ];
-
-    fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
-        RecordDetail::new(row.clone(), &RECORD)
-    }
 
     /// The row holds the whole record: nothing more to ask for.
     fn load_detail(&mut self, _: &PhysicalDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
@@ -442,13 +432,7 @@ impl PaneSpec for Physical {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Address, result) => {
                 if let Some(Editor(_, address)) = parts.screen.view_mut() {
@@ -519,7 +503,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::effect::FailureKind;
+    use crate::effect::{Failure, FailureKind};
     use crate::model::{FieldError, LocPart};
     use crate::ui::pane::Pane;
     use crate::ui::skeleton::testing::Fixture;

@@ -14,15 +14,15 @@ use ratatui::layout::Rect;
 
 pub use self::columns::columns;
 use self::forms::Catalog;
-use crate::effect::{Call, Failure, ProductCall, ProductReply, Reply};
+use crate::effect::{Call, ProductCall, ProductReply, Reply};
 use crate::model::Product;
 use crate::model::filters::ProductFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests, Scope,
-    Skeleton, Verb, open_detail, send_form, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Skeleton, Verb, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::Form;
@@ -61,7 +61,7 @@ pub type ProductDetail = RecordDetail<Product>;
 static PRODUCT: RecordView<Product> = RecordView {
     id: |p| &p.id,
     title: |p| display_name(p).to_owned(),
-    build: detail::build,
+    build: |record, (), theme, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
@@ -179,12 +179,13 @@ impl Products {
 
 impl PaneSpec for Products {
     type List = ProductList;
-    type Detail = ProductDetail;
+    type Extra = ();
     type View = ProductForm;
     type Overlay = NoLayer;
     type Op = Op;
 
     const TITLE: &'static str = "Products";
+    const DETAIL: &'static RecordView<Product> = &PRODUCT;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Products);
     const FILTER: &'static str = "filter";
 
@@ -203,15 +204,11 @@ impl PaneSpec for Products {
         .writes()
         .starts_new(),
         Verb::key(Action::Edit, "edit", On::Both, |s, p, _, c| {
-            Self::open_edit(s, p, c)
+            Self::open_edit(s, p, c);
         })
         .also("edit")
         .writes(),
     ];
-
-    fn detail(&self, row: &Product) -> ProductDetail {
-        RecordDetail::new(row.clone(), &PRODUCT)
-    }
 
     fn load_detail(&mut self, detail: &ProductDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
@@ -249,13 +246,7 @@ impl PaneSpec for Products {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Catalog(wanted), Ok(Reply::Products(ProductReply::Categories(catalog)))) => {
                 self.catalog = Some(Arc::new(catalog));

@@ -12,7 +12,6 @@ use crate::effect::{FilingCall, FilingReply, RegistrationCall, RegistrationReply
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
 use self::credentials::{CredentialsEvent, CredentialsForm};
@@ -24,16 +23,15 @@ use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::RegistrationFilter;
 use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, Requests, Scope,
-    Screen, Skeleton, Verb, may_write, tenanted, unexpected,
+    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Requests, Scope, Screen, Skeleton, Verb, may_write, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::Form;
 
 /// The Registrations pane.
@@ -56,47 +54,19 @@ list_spec! {
     }
 }
 
-/// The registration the detail shows, with what was read beside it.
 /// The title of a registration's returns under its detail.
 const RETURNS: &str = "Returns";
 
-pub struct RegistrationDetail {
-    pub registration: Registration,
-    pub extras: Extras,
-    state: DetailState,
-}
+/// The registration the detail shows, with what was read beside it (its returns are its
+/// related records).
+pub type RegistrationDetail = RecordDetail<Registration, Extras>;
 
-impl DetailView for RegistrationDetail {
-    type Record = Registration;
-
-    fn id(&self) -> &str {
-        &self.registration.id
-    }
-
-    fn record(&self) -> &Registration {
-        &self.registration
-    }
-
-    fn record_mut(&mut self) -> &mut Registration {
-        &mut self.registration
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        wizard::jurisdiction(&self.registration)
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
-        let mut view = detail::build(&self.registration, &self.extras, theme, keys);
-        if let Some(filings) = &self.extras.filings {
-            view.sections.push(filings.section(theme));
-        }
-        view.render(area, buf, &mut self.state);
-    }
-}
+/// How a registration reads in the detail.
+static REGISTRATION: RecordView<Registration, Extras> = RecordView {
+    id: |r| &r.id,
+    title: wizard::jurisdiction,
+    build: detail::build,
+};
 
 /// The pane's dialogs.
 pub enum RegistrationDialog {
@@ -281,9 +251,9 @@ impl Registrations {
             );
             return;
         };
-        let registration_id = d.registration.id.clone();
+        let registration_id = d.record.id.clone();
         if ctx.tenanted().is_some() {
-            if d.extras.portal.is_some() {
+            if d.extra.portal.is_some() {
                 ctx.notify(Level::Info, "The saved portal credentials are shown.");
             } else {
                 let call =
@@ -294,7 +264,7 @@ impl Registrations {
         }
         let Some(field) = RevealField::ALL
             .into_iter()
-            .find(|f| !d.extras.revealed.iter().any(|(r, _)| r == f))
+            .find(|f| !d.extra.revealed.iter().any(|(r, _)| r == f))
         else {
             ctx.notify(Level::Info, "The portal password and PIN are both shown.");
             return;
@@ -304,16 +274,6 @@ impl Registrations {
             reveal: Some(field),
         });
         requests.call(ctx, call, Op::Reveal(field));
-    }
-
-    /// Shows a changed registration everywhere it appears, without a reload.
-    fn replace(parts: &mut Parts<Self>, registration: &Registration) {
-        parts.list.replace(registration);
-        if let Some(d) = parts.screen.detail_mut()
-            && d.registration.id == registration.id
-        {
-            d.registration = registration.clone();
-        }
     }
 
     fn wizard_key(
@@ -396,10 +356,10 @@ impl Registrations {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Registrations(RegistrationReply::One(r)))) => d.registration = r,
+            (Op::Record, Ok(Reply::Registrations(RegistrationReply::One(r)))) => d.record = r,
             (Op::Reveal(field), Ok(Reply::Registrations(RegistrationReply::One(r)))) => {
                 match field.value_in(&r) {
-                    Some(v) => d.extras.revealed.push((field, v.clone())),
+                    Some(v) => d.extra.revealed.push((field, v.clone())),
                     None => ctx.notify(
                         Level::Info,
                         format!("This registration has no {} on file.", field.label()),
@@ -410,22 +370,22 @@ impl Registrations {
                 Op::RevealAll,
                 Ok(Reply::Registrations(RegistrationReply::RevealedCredentials(revealed))),
             ) => {
-                d.extras.portal = Some(revealed.fields);
+                d.extra.portal = Some(revealed.fields);
             }
             (Op::Oss, Ok(Reply::Registrations(RegistrationReply::OssCountries(c)))) => {
-                d.extras.oss_countries = Some(Ok(c));
+                d.extra.oss_countries = Some(Ok(c));
             }
             (Op::Form, Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f)))) => {
-                d.extras.form = Some(Ok(f));
+                d.extra.form = Some(Ok(f));
             }
             (Op::Filings, Ok(Reply::Registrations(RegistrationReply::Filings(page)))) => {
-                d.extras.filings = Some(detail_lists::filings(RETURNS, &page.items));
+                d.related = Some(detail_lists::filings(RETURNS, &page.items));
             }
             (Op::Filings, Err(f)) => {
-                d.extras.filings = Some(detail_lists::failed(RETURNS, f.message));
+                d.related = Some(detail_lists::failed(RETURNS, f.message));
             }
-            (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
-            (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
+            (Op::Oss, Err(f)) => d.extra.oss_countries = Some(Err(f.message)),
+            (Op::Form, Err(f)) => d.extra.form = Some(Err(f.message)),
             (_, Err(f)) => ctx.notify(Level::Error, f.message),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
@@ -434,7 +394,7 @@ impl Registrations {
 
 impl PaneSpec for Registrations {
     type List = RegistrationList;
-    type Detail = RegistrationDetail;
+    type Extra = Extras;
     type View = NoView;
     type Overlay = RegistrationDialog;
     type Op = Op;
@@ -457,6 +417,7 @@ impl PaneSpec for Registrations {
     }
 
     const TITLE: &'static str = "Registrations";
+    const DETAIL: &'static RecordView<Registration, Extras> = &REGISTRATION;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Registrations);
     const RELATIONS: fn(&Registration) -> Vec<Relation> = relations::of_registration;
 
@@ -503,21 +464,13 @@ impl PaneSpec for Registrations {
         .offered(tenanted),
     ];
 
-    fn detail(&self, row: &Registration) -> RegistrationDetail {
-        RegistrationDetail {
-            registration: row.clone(),
-            extras: Extras::default(),
-            state: DetailState::default(),
-        }
-    }
-
     fn load_detail(
         &mut self,
         detail: &RegistrationDetail,
         requests: &mut Requests<Op>,
         ctx: &mut Ctx,
     ) {
-        let r = &detail.registration;
+        let r = &detail.record;
         let id = r.id.clone();
         requests.call(
             ctx,
@@ -562,13 +515,7 @@ impl PaneSpec for Registrations {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (
                 Op::Deregister,
@@ -582,7 +529,7 @@ impl PaneSpec for Registrations {
                         registration.status
                     ),
                 );
-                Self::replace(parts, &registration);
+                parts.record_read(registration);
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Deregister(_)));
             }
             (Op::RegisterForm, result) => {
@@ -617,7 +564,7 @@ impl PaneSpec for Registrations {
                     ),
                 );
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Register(_)));
-                Self::replace(parts, &registration);
+                parts.record_read(registration);
             }
             (Op::Register, Err(failure)) => {
                 ctx.notify(Level::Error, failure.message.clone());

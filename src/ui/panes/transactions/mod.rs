@@ -19,17 +19,17 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 pub use self::columns::columns;
 use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
-use crate::ui::keymap::{Action, Keymap};
+use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    DetailView, NoLayer, On, Operation, PaneSpec, PaneView, Parts, Requests, Scope, Screen,
-    Skeleton, Verb, address_checked, address_step, form_hints, open_detail, page_hints, send_form,
-    unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Screen, Skeleton, Verb, address_checked, address_step, form_hints, open_detail,
+    page_hints, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -62,43 +62,24 @@ list_spec! {
     }
 }
 
-/// The transaction the detail shows.
-pub struct TransactionDetail {
-    pub transaction: Transaction,
-    state: DetailState,
+/// What the detail of a transaction keeps beside the record.
+#[derive(Default)]
+pub struct Pending {
     /// Ticks since the last answer, while the tax is pending.
     ticks: u32,
     /// The user asked for a credit note before the full record arrived.
     credit_when_loaded: bool,
 }
 
-impl DetailView for TransactionDetail {
-    type Record = Transaction;
+/// The transaction the detail shows.
+pub type TransactionDetail = RecordDetail<Transaction, Pending>;
 
-    fn id(&self) -> &str {
-        &self.transaction.id
-    }
-
-    fn record(&self) -> &Transaction {
-        &self.transaction
-    }
-
-    fn record_mut(&mut self) -> &mut Transaction {
-        &mut self.transaction
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        self.transaction.external_id.clone()
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail::build(&self.transaction, theme).render(area, buf, &mut self.state);
-    }
-}
+/// How a transaction reads in the detail.
+static TRANSACTION: RecordView<Transaction, Pending> = RecordView {
+    id: |t| &t.id,
+    title: |t| t.external_id.clone(),
+    build: |t, _, theme, _| detail::build(t, theme),
+};
 
 /// The pane's own forms and pages.
 pub enum TransactionView {
@@ -286,7 +267,7 @@ impl Transactions {
             .and_then(|a| a.parse::<usize>().ok())
             .unwrap_or(1);
         let product = d
-            .transaction
+            .record
             .transaction_items
             .get(n.saturating_sub(1))
             .and_then(|i| {
@@ -331,9 +312,9 @@ impl Transactions {
             return;
         };
         if loading {
-            d.credit_when_loaded = true;
+            d.extra.credit_when_loaded = true;
         } else {
-            let view = credit_view(&d.transaction);
+            let view = credit_view(&d.record);
             parts.screen.open(view);
         }
     }
@@ -352,15 +333,15 @@ impl Transactions {
             ctx.notify(Level::Info, "The transaction is still loading.");
             return;
         }
-        if let Some(why) = crate::rules::locked_reason(&d.transaction) {
+        if let Some(why) = crate::rules::locked_reason(&d.record) {
             ctx.notify(Level::Error, format!("{why}; nothing was sent."));
             return;
         }
-        if d.transaction.kind.is_credit_note() {
+        if d.record.kind.is_credit_note() {
             Self::open_credit_edit(parts, ctx);
             return;
         }
-        let transaction = Box::new(d.transaction.clone());
+        let transaction = Box::new(d.record.clone());
         let (form, address) = edit::edit_form(&transaction);
         parts.screen.open(TransactionView::Edit {
             transaction,
@@ -373,7 +354,7 @@ impl Transactions {
     /// note's values, sent as its rewrite; a note no longer pending says why, and nothing is
     /// sent.
     fn open_credit_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Some(note) = parts.screen.detail().map(|d| d.transaction.clone()) else {
+        let Some(note) = parts.screen.detail().map(|d| d.record.clone()) else {
             return;
         };
         if let Some(why) = crate::rules::credit_note_locked(&note) {
@@ -390,10 +371,7 @@ impl Transactions {
             );
             return;
         };
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::CreditSale(_)));
-        parts.requests.call(
+        parts.requests.again(
             ctx,
             Call::Transactions(TransactionCall::Get { id: sale_id }),
             Op::CreditSale(Box::new(note)),
@@ -401,14 +379,8 @@ impl Transactions {
     }
 
     fn open_terms(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Terms));
-        parts.requests.call(
-            ctx,
-            Call::Transactions(TransactionCall::BackFilingTerms),
-            Op::Terms,
-        );
+        let call = Call::Transactions(TransactionCall::BackFilingTerms);
+        parts.requests.again(ctx, call, Op::Terms);
         parts
             .screen
             .open(TransactionView::Terms(None, DetailState::default()));
@@ -456,14 +428,8 @@ impl Transactions {
                 let Some(id) = check.current().map(|f| f.transaction_id.clone()) else {
                     return false;
                 };
-                parts
-                    .requests
-                    .cancel_where(ctx, |op| matches!(op, Op::Finding));
-                parts.requests.call(
-                    ctx,
-                    Call::Transactions(TransactionCall::Get { id }),
-                    Op::Finding,
-                );
+                let call = Call::Transactions(TransactionCall::Get { id });
+                parts.requests.again(ctx, call, Op::Finding);
             }
             Action::Customer => match check.current() {
                 Some(f) => match &f.customer_id {
@@ -487,10 +453,10 @@ impl Transactions {
         let Some(d) = parts.screen.detail_mut() else {
             return;
         };
-        d.transaction = transaction;
-        d.ticks = 0;
-        if std::mem::take(&mut d.credit_when_loaded) && parts.screen.is_detail() {
-            let view = parts.screen.detail().map(|d| credit_view(&d.transaction));
+        d.record = transaction;
+        d.extra.ticks = 0;
+        if std::mem::take(&mut d.extra.credit_when_loaded) && parts.screen.is_detail() {
+            let view = parts.screen.detail().map(|d| credit_view(&d.record));
             if let Some(view) = view {
                 parts.screen.open(view);
             }
@@ -512,18 +478,17 @@ fn finding_customer(id: &str, name: Option<&str>) -> Goto {
 }
 
 impl PaneSpec for Transactions {
-    fn imports(&self) -> Option<crate::import::ImportResource> {
-        Some(crate::import::ImportResource::Transactions)
-    }
-
     type List = TransactionList;
-    type Detail = TransactionDetail;
+    type Extra = Pending;
     type View = TransactionView;
     type Overlay = NoLayer;
     type Op = Op;
 
     const TITLE: &'static str = "Transactions";
+    const DETAIL: &'static RecordView<Transaction, Pending> = &TRANSACTION;
     const RESOURCE: Option<crate::export::Resource> = Some(crate::export::Resource::Transactions);
+    const IMPORTS: Option<crate::import::ImportResource> =
+        Some(crate::import::ImportResource::Transactions);
     const RELATIONS: fn(&Transaction) -> Vec<Relation> = relations::of_transaction;
 
     const VERBS: &'static [Verb<Self>] = &[
@@ -575,22 +540,13 @@ impl PaneSpec for Transactions {
         .args("exemptions [FROM [TO]]"),
     ];
 
-    fn detail(&self, row: &Transaction) -> TransactionDetail {
-        TransactionDetail {
-            transaction: row.clone(),
-            state: DetailState::default(),
-            ticks: 0,
-            credit_when_loaded: false,
-        }
-    }
-
     fn load_detail(
         &mut self,
         detail: &TransactionDetail,
         requests: &mut Requests<Op>,
         ctx: &mut Ctx,
     ) {
-        let id = detail.transaction.id.clone();
+        let id = detail.record.id.clone();
         requests.call(
             ctx,
             Call::Transactions(TransactionCall::Get { id }),
@@ -622,7 +578,7 @@ impl PaneSpec for Transactions {
         if action == Action::Back
             && let Screen::Detail(d) = &parts.screen
             && let Some((id, check)) = self.check_under.take()
-            && id == d.transaction.id
+            && id == d.record.id
         {
             parts.requests.cancel_detail(ctx);
             parts.screen = Screen::List;
@@ -722,21 +678,15 @@ impl PaneSpec for Transactions {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Record, Ok(Reply::Transactions(TransactionReply::One(t)))) => {
                 Self::detail_loaded(parts, *t);
             }
             (Op::Record, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.credit_when_loaded = false;
-                    d.ticks = 0;
+                    d.extra.credit_when_loaded = false;
+                    d.extra.ticks = 0;
                 }
                 ctx.notify(Level::Error, failure.message);
             }
@@ -844,13 +794,13 @@ impl PaneSpec for Transactions {
         let Screen::Detail(d) = &mut parts.screen else {
             return false;
         };
-        if loading || d.transaction.tax_is_calculated() {
+        if loading || d.record.tax_is_calculated() {
             return false;
         }
-        d.ticks += 1;
-        if d.ticks >= REFRESH_TICKS {
-            d.ticks = 0;
-            let id = d.transaction.id.clone();
+        d.extra.ticks += 1;
+        if d.extra.ticks >= REFRESH_TICKS {
+            d.extra.ticks = 0;
+            let id = d.record.id.clone();
             parts.requests.call(
                 ctx,
                 Call::Transactions(TransactionCall::Get { id }),

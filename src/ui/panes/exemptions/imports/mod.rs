@@ -14,7 +14,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::Sort;
 use crate::model::tenanted::{
     APPROVAL_EXEMPTION_TYPES, ApproveImport, BulkApproveImports, CertificateImport,
@@ -27,7 +27,7 @@ use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, ListSpec, NoView, On, Operation, PaneSpec, Parts,
+    Answer, Destination, Layer, LayerOutcome, ListSpec, NoView, On, Operation, PaneSpec, Parts,
     RecordDetail, RecordView, Requests, Skeleton, Verb, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
@@ -169,7 +169,7 @@ pub type ImportDetail = RecordDetail<CertificateImport>;
 static IMPORT: RecordView<CertificateImport> = RecordView {
     id: |i| &i.id,
     title: |i| format!("certificate import {}", i.id),
-    build: import_detail,
+    build: |import, (), theme, _| import_detail(import, theme),
 };
 
 /// The approval's dialogs: the exemption type, then the confirmation.
@@ -240,11 +240,8 @@ impl Imports {
         if Self::action_unavailable(parts, ctx) {
             return;
         }
-        if parts.requests.any(|op| matches!(op, Op::Approve { .. })) {
-            ctx.notify(
-                Level::Info,
-                "An approval is on its way; wait for its answer.",
-            );
+        let approval = |op: &Op| matches!(op, Op::Approve { .. });
+        if parts.requests.on_its_way(approval, "An approval", ctx) {
             return;
         }
         let ids = parts.list.targets();
@@ -289,7 +286,7 @@ impl Imports {
 
 impl PaneSpec for Imports {
     type List = ImportList;
-    type Detail = ImportDetail;
+    type Extra = ();
     type View = NoView;
     type Overlay = ImportDialog;
     type Op = Op;
@@ -307,6 +304,7 @@ impl PaneSpec for Imports {
     }
 
     const TITLE: &'static str = "Exemptions";
+    const DETAIL: &'static RecordView<CertificateImport> = &IMPORT;
     const FILTER: &'static str = "status";
 
     const VERBS: &'static [Verb<Self>] = &[
@@ -318,10 +316,6 @@ impl PaneSpec for Imports {
         })
         .writes(),
     ];
-
-    fn detail(&self, row: &Marked<CertificateImport>) -> ImportDetail {
-        RecordDetail::new(row.row.clone(), &IMPORT)
-    }
 
     /// On a v1 profile the list says what it needs, and nothing is asked of the service.
     fn show(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -381,13 +375,7 @@ impl PaneSpec for Imports {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Op::Approve {
             ids,
             exemption_type,
