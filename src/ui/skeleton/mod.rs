@@ -125,13 +125,8 @@ pub trait PaneSpec: Send + Sized + 'static {
 
     /// A key for the view on screen, before its form: the form's outcome when the pane handled
     /// the key itself (a lookup as the user types, a path completion), `None` to let the form
-    /// have it.
-    fn view_key(
-        &mut self,
-        _key: KeyEvent,
-        _parts: &mut Parts<Self>,
-        _ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
+    /// have it. (An address key of a form with an address panel: see [`address_key`].)
+    fn view_key(_key: KeyEvent, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> Option<FormOutcome> {
         None
     }
 
@@ -260,6 +255,18 @@ impl<S: PaneSpec> Parts<S> {
         self.list.apply_filter(filter, ctx);
     }
 
+    /// The view on screen, and the calls (to send what its form says).
+    pub fn view_and_requests(&mut self) -> (Option<&mut S::View>, &mut Requests<S::Op>) {
+        (self.screen.view_mut(), &mut self.requests)
+    }
+
+    /// The service's answer to the address check of the form on screen, in its panel.
+    pub fn address_checked(&mut self, result: Answer, ctx: &mut Ctx) {
+        if let Some((_, panel)) = self.screen.view_mut().and_then(PaneView::address) {
+            address_checked(panel, result, ctx);
+        }
+    }
+
     /// A write of the form on screen refused: see [`refused`].
     pub fn refused(&mut self, failure: &Failure, ctx: &mut Ctx) {
         refused(
@@ -370,6 +377,20 @@ pub fn address_step<O: Operation>(
         AddressStep::Nothing => ctx.notify(Level::Info, "No address to take: ctrl-l checks it."),
         AddressStep::Moved => {}
     }
+}
+
+/// An address key (Ctrl-L checks, Ctrl-N moves among the addresses offered, Ctrl-T takes
+/// one) in the form on screen, when it has an address panel: carried out, a check sent as `op`.
+pub fn address_key<S: PaneSpec>(
+    key: &KeyEvent,
+    parts: &mut Parts<S>,
+    ctx: &mut Ctx,
+    op: S::Op,
+) -> Option<FormOutcome> {
+    let (form, panel) = parts.screen.view_mut()?.address()?;
+    let step = panel.key(key, form)?;
+    address_step(step, &mut parts.requests, ctx, op);
+    Some(FormOutcome::None)
 }
 
 /// The service's answer to an address check, shown in the form's panel.
@@ -524,7 +545,7 @@ impl<S: PaneSpec> Skeleton<S> {
 
     fn form_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
         let own = match &self.parts.screen {
-            Screen::View { .. } => self.spec.view_key(key, &mut self.parts, ctx),
+            Screen::View { .. } => S::view_key(key, &mut self.parts, ctx),
             _ => None,
         };
         let parts = &mut self.parts;

@@ -10,6 +10,7 @@ use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
 use crate::ui::widgets::detail::{Detail, DetailState, Section};
+use crate::ui::widgets::form::address::AddressPanel;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form};
 use ratatui::text::{Line, Span};
 
@@ -55,6 +56,11 @@ pub trait PaneView: Send {
 
     /// The scroll position of a view without a form.
     fn scroll(&mut self) -> Option<&mut DetailState> {
+        None
+    }
+
+    /// The form on screen and its address panel, when the form has an address to check.
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
         None
     }
 }

@@ -21,8 +21,7 @@ use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, Verb, address_checked, address_step, open_detail, send_form,
-    unexpected,
+    Scope, Screen, Skeleton, Verb, address_key, address_step, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::address::AddressPanel;
@@ -116,6 +115,14 @@ impl PaneView for CustomerForm {
             CustomerForm::Address { customer, .. } => {
                 format!("address of {}", display_name(customer))
             }
+        }
+    }
+
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
+        match self {
+            CustomerForm::Create { form, address }
+            | CustomerForm::Address { form, address, .. } => Some((form, address)),
+            CustomerForm::TaxId { .. } => None,
         }
     }
 
@@ -322,37 +329,20 @@ impl PaneSpec for Customers {
         );
     }
 
-    /// Ctrl-L checks the new customer's address, Ctrl-N moves among the addresses offered,
-    /// Ctrl-T takes the chosen one.
-    fn view_key(
-        &mut self,
-        key: KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
-        let (CustomerForm::Create { form, address } | CustomerForm::Address { form, address, .. }) =
-            parts.screen.view_mut()?
-        else {
-            return None;
-        };
-        let step = address.key(&key, form)?;
-        address_step(step, &mut parts.requests, ctx, Op::Address);
-        Some(FormOutcome::None)
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
+        address_key(&key, parts, ctx, Op::Address)
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        match screen.view_mut() {
-            Some(CustomerForm::Create { form, .. }) => {
+        match parts.view_and_requests() {
+            (Some(CustomerForm::Create { form, .. }), requests) => {
                 let body = forms::create_body(&form.values());
                 send_form(form, body, requests, ctx, |body| {
                     let body = Box::new(body);
                     (Call::Customers(CustomerCall::Create { body }), Op::Create)
                 });
             }
-            Some(CustomerForm::TaxId { customer, form }) => {
+            (Some(CustomerForm::TaxId { customer, form }), requests) => {
                 let customer_id = customer.id.clone();
                 let body = forms::tax_body(&form.values());
                 send_form(form, body, requests, ctx, |body| {
@@ -360,7 +350,7 @@ impl PaneSpec for Customers {
                     (Call::Customers(call), Op::SaveTax)
                 });
             }
-            Some(CustomerForm::Address { customer, form, .. }) => {
+            (Some(CustomerForm::Address { customer, form, .. }), requests) => {
                 let id = customer.id.clone();
                 let body = forms::create_body(&form.values());
                 send_form(form, body, requests, ctx, |body| {
@@ -371,7 +361,7 @@ impl PaneSpec for Customers {
                     )
                 });
             }
-            None => {}
+            (None, _) => {}
         }
     }
 
@@ -389,14 +379,7 @@ impl PaneSpec for Customers {
             (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 parts.record_read(customer);
             }
-            (Op::Address, result) => {
-                if let Some(
-                    CustomerForm::Create { address, .. } | CustomerForm::Address { address, .. },
-                ) = parts.screen.view_mut()
-                {
-                    address_checked(address, result, ctx);
-                }
-            }
+            (Op::Address, result) => parts.address_checked(result, ctx),
             (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
                     d.related = Some(detail_lists::transactions(TRANSACTIONS, &list));

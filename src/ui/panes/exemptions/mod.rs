@@ -350,12 +350,7 @@ impl PaneSpec for Exemptions {
         self.search_key(&mut overlay.0, key, parts, ctx)
     }
 
-    fn view_key(
-        &mut self,
-        key: KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
         writes::view_key(key, parts, ctx)
     }
 

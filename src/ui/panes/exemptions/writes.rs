@@ -132,10 +132,8 @@ pub(super) fn pasted(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
 
 /// Sends the form on screen when every rule passes.
 pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
-    let Parts {
-        screen, requests, ..
-    } = parts;
-    match screen.view_mut() {
+    let (view, requests) = parts.view_and_requests();
+    match view {
         Some(ExemptionForm::Create(form)) => {
             let body = create::create_body(&form.values());
             send_form(form, body, requests, ctx, |body| {

@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Clear, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
@@ -18,8 +18,7 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, Verb, address_checked, address_step, question_hints,
-    unexpected,
+    RecordView, Requests, Skeleton, Verb, address_key, question_hints, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -193,16 +192,17 @@ impl PaneView for Editor {
         "save"
     }
 
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
+        Some((&mut self.0.form, &mut self.1))
+    }
+
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let title = match &self.0.editing {
             Editing::Create => " New physical nexus ".to_owned(),
             Editing::Update { id, words } => format!(" Edit {words} ({id}) "),
         };
         Clear.render(area, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(title, theme.title));
+        let block = crate::ui::widgets::dialog::framed(title, theme);
         let inner = block.inner(area);
         block.render(area, buf);
         self.1.draw_with(&mut self.0.form, inner, buf, theme);
@@ -356,17 +356,11 @@ impl PaneSpec for Physical {
 
     /// Leaving the state field asks for the jurisdiction's categories, once per jurisdiction;
     /// Ctrl-L checks the address, Ctrl-N moves among the addresses offered, Ctrl-T takes one.
-    fn view_key(
-        &mut self,
-        key: KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
-        let Editor(editor, address) = parts.screen.view_mut()?;
-        if let Some(step) = address.key(&key, &mut editor.form) {
-            address_step(step, &mut parts.requests, ctx, Op::Address);
-            return Some(FormOutcome::None);
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
+        if let Some(outcome) = address_key(&key, parts, ctx, Op::Address) {
+            return Some(outcome);
         }
+        let Editor(editor, _) = parts.screen.view_mut()?;
         let before = editor.form.focused_name();
         let outcome = editor.form.handle_key(key);
         let left_state =
@@ -434,11 +428,7 @@ impl PaneSpec for Physical {
 
     fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
-            (Op::Address, result) => {
-                if let Some(Editor(_, address)) = parts.screen.view_mut() {
-                    address_checked(address, result, ctx);
-                }
-            }
+            (Op::Address, result) => parts.address_checked(result, ctx),
             (Op::Categories, Ok(Reply::Nexus(NexusReply::PhysicalCategories(list)))) => {
                 if let Some(Editor(editor, _)) = parts.screen.view_mut() {
                     editor.form.set_choices(CATEGORY, category_choices(&list));

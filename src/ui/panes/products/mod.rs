@@ -219,10 +219,8 @@ impl PaneSpec for Products {
         let Some(catalog) = self.catalog.clone() else {
             return;
         };
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        match screen.view_mut() {
+        let (view, requests) = parts.view_and_requests();
+        match view {
             Some(ProductForm::Create(form)) => {
                 let body = forms::create_body(&form.values(), &catalog);
                 send_form(form, body, requests, ctx, |body| {

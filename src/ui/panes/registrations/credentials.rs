@@ -10,7 +10,7 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use serde_json::Value;
 
 use super::wizard::jurisdiction;
@@ -22,6 +22,7 @@ use crate::rules::{self, CredentialsRefusal};
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValues};
 use crate::ui::widgets::keys::{is_ctrl, is_press};
 
@@ -193,25 +194,12 @@ impl CredentialsForm {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.clamp(20, 110);
-        let height = area.height.clamp(8, 30);
-        let popup = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
-        Clear.render(popup, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(
-                format!(
-                    " Portal credentials — {} ",
-                    jurisdiction(&self.registration)
-                ),
-                theme.title,
-            ));
+        let popup = dialog::centered(area, 110, 30, buf);
+        let title = format!(
+            " Portal credentials — {} ",
+            jurisdiction(&self.registration)
+        );
+        let block = dialog::framed(title, theme);
         let inner = block.inner(popup);
         block.render(popup, buf);
         let [note, body, status, hints] = Layout::vertical([

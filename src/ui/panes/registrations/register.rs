@@ -9,13 +9,14 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use serde_json::{Value, json};
 
 use crate::effect::{Failure, FailureKind};
 use crate::model::{JurisdictionForm, OssType, Registration};
 use crate::rules::{self, EU_ONE_STOP_SHOP};
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog;
 use crate::ui::widgets::form::{
     Choice, FieldKind, FieldSpec, FieldValue, Form, FormOutcome, FormValues, Review, SchemaFields,
 };
@@ -617,19 +618,8 @@ impl RegisterFlow {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let width = area.width.clamp(20, 90);
-        let height = area.height.clamp(8, 30);
-        let popup = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y + (area.height - height) / 2,
-            width,
-            height,
-        };
-        Clear.render(popup, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(self.title(), theme.title));
+        let popup = dialog::centered(area, 90, 30, buf);
+        let block = dialog::framed(self.title(), theme);
         let inner = block.inner(popup);
         block.render(popup, buf);
         let failure_height = u16::from(self.failure.is_some()) * 2;

@@ -12,6 +12,7 @@ mod exempt;
 mod filter;
 
 use crate::effect::{TransactionCall, TransactionReply};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -28,8 +29,8 @@ use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, Verb, address_checked, address_step, form_hints, open_detail,
-    page_hints, send_form, unexpected,
+    Scope, Screen, Skeleton, Verb, address_key, form_hints, open_detail, page_hints, send_form,
+    unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -150,6 +151,19 @@ impl PaneView for TransactionView {
             }
             TransactionView::Terms(..) => "back-filing terms".to_owned(),
             TransactionView::Exemptions(check) => check.subtitle(),
+        }
+    }
+
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
+        match self {
+            TransactionView::Estimate {
+                form,
+                address,
+                result: None,
+                ..
+            }
+            | TransactionView::Edit { form, address, .. } => Some((form, address)),
+            _ => None,
         }
     }
 
@@ -597,34 +611,13 @@ impl PaneSpec for Transactions {
         false
     }
 
-    /// Ctrl-L checks the estimate's ship-to address, Ctrl-N moves among the addresses offered,
-    /// Ctrl-T takes one.
-    fn view_key(
-        &mut self,
-        key: crossterm::event::KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
-        let (TransactionView::Estimate {
-            form,
-            address,
-            result: None,
-            ..
-        }
-        | TransactionView::Edit { form, address, .. }) = parts.screen.view_mut()?
-        else {
-            return None;
-        };
-        let step = address.key(&key, form)?;
-        address_step(step, &mut parts.requests, ctx, Op::Address);
-        Some(FormOutcome::None)
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
+        address_key(&key, parts, ctx, Op::Address)
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        match screen.view_mut() {
+        let (view, requests) = parts.view_and_requests();
+        match view {
             Some(TransactionView::Credit {
                 sale,
                 form,
@@ -723,15 +716,7 @@ impl PaneSpec for Transactions {
                 open_detail(self, parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
-            (Op::Address, result) => {
-                if let Some(
-                    TransactionView::Estimate { address, .. }
-                    | TransactionView::Edit { address, .. },
-                ) = parts.screen.view_mut()
-                {
-                    address_checked(address, result, ctx);
-                }
-            }
+            (Op::Address, result) => parts.address_checked(result, ctx),
             (Op::Update, Ok(Reply::Transactions(TransactionReply::One(saved)))) => {
                 ctx.notify(
                     Level::Success,
