@@ -10,14 +10,19 @@
 //! - the overlays: a stack of dialogs, keyed, hinted and drawn top-first, with the "discard
 //!   the unsaved input?" question handled once;
 //! - the calls on their way ([`Requests`]), each tied to a typed operation of the pane;
-//! - the keys every pane shares: open, back, filter, sort, refresh, copy id, scroll.
+//! - the keys every pane shares: open, back, filter, sort, refresh, copy id, scroll;
+//! - the pane's own verbs ([`verbs`]), each declared once: its footer hint, its key, its `:`
+//!   command and completion, its `?` help line, and the read-only refusal of a write;
+//! - where a jump lands ([`ListSpec::landing`]), what a record relates to, a record read into
+//!   its row and detail, a form's send and refusal, an address check.
 //!
 //! # Adding a pane
 //!
-//! 1. A [`ListSpec`]: the rows, the filter and its form, the call, the columns.
-//! 2. A [`PaneSpec`]: the detail ([`DetailView`]), the pane's own views ([`PaneView`], or
-//!    [`NoView`]), dialogs ([`Layer`], or [`NoLayer`]), operations ([`Operation`]), and what the
-//!    answers to them do.
+//! 1. A [`ListSpec`] (usually `list_spec!`): the rows, the filter and its form, the call, the
+//!    columns, the [`crate::effect::Goto`] that lands on it.
+//! 2. A [`PaneSpec`]: how a record reads in its detail ([`RecordView`]), the pane's own views
+//!    ([`PaneView`], or [`NoView`]), dialogs ([`Layer`], or [`NoLayer`]), operations
+//!    ([`Operation`]), its verbs ([`Verb`]), and what the answers to its calls do.
 //! 3. One line in [`crate::ui::panes::all`].
 //!
 //! A pane with two lists (physical and economic nexus) is two skeletons in a [`Switch`].

@@ -192,26 +192,24 @@ pub fn run<S: PaneSpec>(
 /// What a write refused in read-only mode says.
 pub const READ_ONLY: &str = "Read-only mode: changes are turned off.";
 
-/// The `?` help's lines of a tab's verbs, with their live keys: each key (the hints of the
-/// screen shown aside, already listed) and each `:` command; writes left out in read-only mode.
+/// The `?` help's lines of a tab's verbs, with their live keys: each key (but the hints of the
+/// screen shown, already listed), then each `:` command; writes left out in read-only mode.
 pub fn help_lines(
     verbs: &[VerbHelp],
     shown: &[(String, &'static str)],
     keys: &Keymap,
     read_only: bool,
 ) -> Vec<(String, String)> {
-    let mut lines: Vec<(String, String)> = Vec::new();
-    for verb in verbs.iter().filter(|v| !(read_only && v.writes)) {
-        let keyed = verb.key.map(|k| keys.keys_for(k)).filter(|k| !k.is_empty());
-        if let Some(keys) = keyed
-            && !shown.iter().any(|(k, l)| *k == keys && *l == verb.label)
-        {
-            lines.push((keys, verb.label.clone()));
-        }
-        if let Some(command) = &verb.command {
-            lines.push((command.clone(), verb.label.clone()));
-        }
-    }
+    let verbs: Vec<&VerbHelp> = verbs.iter().filter(|v| !(read_only && v.writes)).collect();
+    let keyed = verbs.iter().filter_map(|v| {
+        let keys = keys.keys_for(v.key?);
+        let shown = shown.iter().any(|(k, l)| *k == keys && *l == v.label);
+        (!keys.is_empty() && !shown).then(|| (keys, v.label.clone()))
+    });
+    let commands = verbs
+        .iter()
+        .filter_map(|v| Some((v.command.clone()?, v.label.clone())));
+    let mut lines: Vec<(String, String)> = keyed.chain(commands).collect();
     lines.dedup();
     lines
 }
