@@ -201,15 +201,94 @@ pub fn help_lines(
     read_only: bool,
 ) -> Vec<(String, String)> {
     let verbs: Vec<&VerbHelp> = verbs.iter().filter(|v| !(read_only && v.writes)).collect();
-    let keyed = verbs.iter().filter_map(|v| {
-        let keys = keys.keys_for(v.key?);
-        let shown = shown.iter().any(|(k, l)| *k == keys && *l == v.label);
-        (!keys.is_empty() && !shown).then(|| (keys, v.label.clone()))
-    });
+    let keyed = verbs
+        .iter()
+        .filter_map(|v| Some((keys.keys_for(v.key?), v.label.clone())))
+        .filter(|(keys, _)| !keys.is_empty());
     let commands = verbs
         .iter()
         .filter_map(|v| Some((v.command.clone()?, v.label.clone())));
-    let mut lines: Vec<(String, String)> = keyed.chain(commands).collect();
-    lines.dedup();
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for line in keyed.chain(commands) {
+        let listed = shown.iter().any(|(k, l)| *k == line.0 && *l == line.1);
+        if !listed && !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::help_lines;
+    use crate::ui::keymap::Keymap;
+    use crate::ui::pane::{Pane, VerbHelp};
+
+    /// What every tab, and the second view of each tab with two, does.
+    fn every_view() -> Vec<(String, Vec<VerbHelp>)> {
+        let mut views: Vec<(String, Vec<VerbHelp>)> = crate::ui::panes::all()
+            .iter()
+            .map(|p| (p.title().to_owned(), p.verbs()))
+            .collect();
+        let imports = crate::ui::panes::exemptions::pane();
+        views.push(("Imports".to_owned(), imports.second().verbs()));
+        let nexus = crate::ui::panes::nexus::pane();
+        views.push(("Economic".to_owned(), nexus.second().verbs()));
+        views
+    }
+
+    #[test]
+    fn a_verb_bound_to_a_key_writes_exactly_when_its_key_is_a_write() {
+        for (view, verbs) in every_view() {
+            for verb in verbs {
+                if let Some(key) = verb.key {
+                    assert_eq!(verb.writes, key.is_write(), "{view}: {verb:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_help_of_every_tab_lists_each_of_its_commands() {
+        // The skeleton's own commands are listed once for every list, with the shell's.
+        let everywhere = ["filter", "refresh", "export", "columns", "import"];
+        for tab in crate::ui::panes::all() {
+            let lines = help_lines(&tab.verbs(), &[], &Keymap::default(), false);
+            for command in tab
+                .commands()
+                .into_iter()
+                .filter(|c| !everywhere.contains(c))
+            {
+                assert!(
+                    lines
+                        .iter()
+                        .any(|(keys, _)| keys.split(' ').next() == Some(&format!(":{command}"))),
+                    "{} lists :{command}: {lines:?}",
+                    tab.title()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn read_only_help_leaves_the_writes_out_and_a_shown_hint_is_not_listed_twice() {
+        let tab = crate::ui::panes::customers::CustomersPane::default();
+        let keys = Keymap::default();
+        let shown = [(
+            keys.keys_for(crate::ui::keymap::Action::New),
+            "new customer",
+        )];
+        let lines = help_lines(&tab.verbs(), &shown, &keys, false);
+        assert!(!lines.iter().any(|(k, _)| *k == shown[0].0), "{lines:?}");
+        assert!(lines.iter().any(|(k, _)| k == ":new"), "{lines:?}");
+        let read_only = help_lines(&tab.verbs(), &[], &keys, true);
+        assert_eq!(
+            read_only
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>(),
+            [":addresses"],
+            "only the read: {read_only:?}"
+        );
+    }
 }
