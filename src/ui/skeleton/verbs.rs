@@ -28,8 +28,17 @@ impl On {
     }
 }
 
-/// What a verb does: the pane, its parts, the command's words (none for a key), the context.
-pub type Run<S> = fn(&mut S, &mut Parts<S>, &[&str], &mut Ctx);
+/// What a verb is done with: the pane, its parts, the command's words (none for a key), and
+/// the context.
+pub struct Doing<'a, 'c, S: PaneSpec> {
+    pub spec: &'a mut S,
+    pub parts: &'a mut Parts<S>,
+    pub args: &'a [&'a str],
+    pub ctx: &'a mut Ctx<'c>,
+}
+
+/// What a verb does.
+pub type Run<S> = fn(Doing<'_, '_, S>);
 
 /// One thing a pane does. Built with [`Verb::key`] or [`Verb::command`], then the builders.
 pub struct Verb<S: PaneSpec> {
@@ -186,7 +195,12 @@ pub fn run<S: PaneSpec>(
         ctx.notify(Level::Error, READ_ONLY);
         return;
     }
-    (verb.run)(spec, parts, args, ctx);
+    (verb.run)(Doing {
+        spec,
+        parts,
+        args,
+        ctx,
+    });
 }
 
 /// What a write refused in read-only mode says.

@@ -287,31 +287,27 @@ impl PaneSpec for Customers {
     const RELATIONS: fn(&Customer) -> Vec<Relation> = relations::of_customer;
 
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::New, "new customer", On::Both, |_, p, _, _| {
-            Self::open_create(p);
+        Verb::key(Action::New, "new customer", On::Both, |v| {
+            Self::open_create(v.parts);
         })
         .also("new")
         .writes()
         .starts_new(),
-        Verb::key(Action::TaxId, "tax registration", On::Both, |_, p, _, c| {
-            Self::open_tax_form(p, c);
+        Verb::key(Action::TaxId, "tax registration", On::Both, |v| {
+            Self::open_tax_form(v.parts, v.ctx);
         })
         .also("tax")
         .writes(),
         Verb::command(
             "addresses",
             "the customers whose address needs fixing",
-            |_, p, _, c| {
-                Self::address_queue(p, c);
+            |v| {
+                Self::address_queue(v.parts, v.ctx);
             },
         ),
-        Verb::command(
-            "fix-address",
-            "check and fix the customer's address",
-            |_, p, _, c| {
-                Self::open_address(p, c);
-            },
-        )
+        Verb::command("fix-address", "check and fix the customer's address", |v| {
+            Self::open_address(v.parts, v.ctx);
+        })
         .writes(),
     ];
 

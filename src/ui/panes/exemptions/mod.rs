@@ -193,6 +193,23 @@ fn searching(filter: &ExemptionFilter, text: &str) -> ExemptionFilter {
 }
 
 impl Exemptions {
+    /// `E` or `X`: the list narrowed to a window of end dates around today.
+    fn within(
+        window: fn(&ExemptionFilter, chrono::NaiveDate) -> ExemptionFilter,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        let filter = window(parts.list.filter(), crate::clock::today());
+        parts.list.apply_filter(filter, ctx);
+    }
+
+    /// `:search TEXT`: the list searched for TEXT, whatever was open over it closed.
+    fn search(parts: &mut Parts<Self>, words: &[&str], ctx: &mut Ctx) {
+        parts.requests.cancel_detail(ctx);
+        parts.screen = Screen::List;
+        Self::apply_search(parts, &words.join(" "), ctx);
+    }
+
     /// Sets the search text in force and reloads when it changed.
     fn apply_search(parts: &mut Parts<Self>, text: &str, ctx: &mut Ctx) {
         let filter = searching(parts.list.filter(), text);
@@ -253,60 +270,36 @@ impl PaneSpec for Exemptions {
     const RELATIONS: fn(&Exemption) -> Vec<Relation> = relations::of_exemption;
 
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::New, "new exemption", On::Both, |_, p, _, c| {
-            writes::open_create(p, c);
+        Verb::key(Action::New, "new exemption", On::Both, |v| {
+            writes::open_create(v.parts, v.ctx);
         })
         .also("new")
         .writes()
         .starts_new(),
-        Verb::key(
-            Action::Attach,
-            "attach certificate",
-            On::Both,
-            |_, p, _, c| {
-                writes::open_upload(p, c);
-            },
-        )
+        Verb::key(Action::Attach, "attach certificate", On::Both, |v| {
+            writes::open_upload(v.parts, v.ctx);
+        })
         .also("attach")
         .writes(),
-        Verb::key(
-            Action::Expiring,
-            "expiring within 30 days",
-            On::List,
-            |_, p, _, c| {
-                let filter = filter::expiring(p.list.filter(), crate::clock::today());
-                p.list.apply_filter(filter, c);
-            },
-        ),
+        Verb::key(Action::Expiring, "expiring within 30 days", On::List, |v| {
+            Self::within(filter::expiring, v.parts, v.ctx);
+        }),
         Verb::key(
             Action::Expired,
             "expired in the last 30 days",
             On::List,
-            |_, p, _, c| {
-                let filter = filter::expired(p.list.filter(), crate::clock::today());
-                p.list.apply_filter(filter, c);
+            |v| {
+                Self::within(filter::expired, v.parts, v.ctx);
             },
         ),
-        Verb::key(
-            Action::SaveFile,
-            "save certificate",
-            On::Detail,
-            |_, p, _, c| {
-                writes::open_save(p, c);
-            },
-        ),
-        Verb::key(
-            Action::OpenFile,
-            "view certificate",
-            On::Detail,
-            |_, p, _, c| {
-                writes::view_file(p, c);
-            },
-        ),
-        Verb::command("search", "search for TEXT", |_, p, args, c| {
-            p.requests.cancel_detail(c);
-            p.screen = Screen::List;
-            Exemptions::apply_search(p, &args.join(" "), c);
+        Verb::key(Action::SaveFile, "save certificate", On::Detail, |v| {
+            writes::open_save(v.parts, v.ctx);
+        }),
+        Verb::key(Action::OpenFile, "view certificate", On::Detail, |v| {
+            writes::view_file(v.parts, v.ctx);
+        }),
+        Verb::command("search", "search for TEXT", |v| {
+            Self::search(v.parts, v.args, v.ctx);
         })
         .args("TEXT"),
     ];

@@ -207,6 +207,14 @@ impl Filings {
         });
     }
 
+    /// `o` on a filing: its filing website, in the browser.
+    fn open_website(parts: &Parts<Self>, ctx: &mut Ctx) {
+        match parts.current().map(|f| f.filing_website_url.clone()) {
+            Some(url) if !url.is_empty() => ctx.open_url(url),
+            _ => ctx.notify(Level::Info, "This filing has no filing website."),
+        }
+    }
+
     /// `b`: the back-filing options.
     fn open_options(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         if refuse_if_v1("Showing the back-filing options", ctx) {
@@ -381,39 +389,28 @@ impl PaneSpec for Filings {
     /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
     /// their keys still say what they need).
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::Mark, "mark", On::List, |_, p, _, _| {
-            p.list.toggle_mark();
+        Verb::key(Action::Mark, "mark", On::List, |v| {
+            v.parts.list.toggle_mark();
         })
         .offered(tenanted),
-        Verb::key(Action::Approve, "approve", On::Both, |_, p, _, c| {
-            Self::ask_bulk(Bulk::Approve, p, c);
-        })
-        .writes()
-        .offered(tenanted),
-        Verb::key(Action::Pause, "pause", On::Both, |_, p, _, c| {
-            Self::ask_bulk(Bulk::Pause, p, c);
+        Verb::key(Action::Approve, "approve", On::Both, |v| {
+            Self::ask_bulk(Bulk::Approve, v.parts, v.ctx);
         })
         .writes()
         .offered(tenanted),
-        Verb::key(
-            Action::BackFiling,
-            "back-filing options",
-            On::Both,
-            |_, p, _, c| {
-                Self::open_options(p, c);
-            },
-        )
+        Verb::key(Action::Pause, "pause", On::Both, |v| {
+            Self::ask_bulk(Bulk::Pause, v.parts, v.ctx);
+        })
+        .writes()
+        .offered(tenanted),
+        Verb::key(Action::BackFiling, "back-filing options", On::Both, |v| {
+            Self::open_options(v.parts, v.ctx);
+        })
         .also("back-filing")
         .offered(tenanted),
-        Verb::key(
-            Action::OpenUrl,
-            "open filing website",
-            On::Detail,
-            |_, p, _, c| match p.current().map(|f| f.filing_website_url.clone()) {
-                Some(url) if !url.is_empty() => c.open_url(url),
-                _ => c.notify(Level::Info, "This filing has no filing website."),
-            },
-        ),
+        Verb::key(Action::OpenUrl, "open filing website", On::Detail, |v| {
+            Self::open_website(v.parts, v.ctx);
+        }),
     ];
 
     fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {

@@ -495,13 +495,10 @@ impl PaneSpec for Economic {
     const RELATIONS: fn(&Nexus) -> Vec<Relation> = relations::of_nexus;
 
     /// The exposure history is offered on the Tenanted API only.
-    const VERBS: &'static [Verb<Self>] =
-        &[
-            Verb::key(Action::History, "history", On::Both, |_, p, _, c| {
-                Self::open_history(p, c);
-            })
-            .offered(tenanted),
-        ];
+    const VERBS: &'static [Verb<Self>] = &[Verb::key(Action::History, "history", On::Both, |v| {
+        Self::open_history(v.parts, v.ctx);
+    })
+    .offered(tenanted)];
 
     fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();

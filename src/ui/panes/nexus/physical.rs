@@ -321,17 +321,17 @@ impl PaneSpec for Physical {
         Some(crate::import::ImportResource::PhysicalNexus);
 
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::New, "new", On::Both, |_, p, _, c| {
-            Self::open_create(p, c);
+        Verb::key(Action::New, "new", On::Both, |v| {
+            Self::open_create(v.parts, v.ctx);
         })
         .writes()
         .starts_new(),
-        Verb::key(Action::Edit, "edit", On::Both, |_, p, _, c| {
-            Self::open_edit(p, c);
+        Verb::key(Action::Edit, "edit", On::Both, |v| {
+            Self::open_edit(v.parts, v.ctx);
         })
         .writes(),
-        Verb::key(Action::Delete, "delete", On::Both, |_, p, _, c| {
-            Self::ask_delete(p, c);
+        Verb::key(Action::Delete, "delete", On::Both, |v| {
+            Self::ask_delete(v.parts, v.ctx);
         })
         .writes(),
     ];

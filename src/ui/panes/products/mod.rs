@@ -194,17 +194,19 @@ impl PaneSpec for Products {
             Action::NeedsClassification,
             "needs classification",
             On::List,
-            |_, p, _, c| Self::unclassified(p, c),
+            |v| {
+                Self::unclassified(v.parts, v.ctx);
+            },
         )
         .also("unclassified"),
-        Verb::key(Action::New, "new product", On::Both, |s, p, _, c| {
-            Self::open(s, Wanted::Create, p, c);
+        Verb::key(Action::New, "new product", On::Both, |v| {
+            Self::open(v.spec, Wanted::Create, v.parts, v.ctx);
         })
         .also("new")
         .writes()
         .starts_new(),
-        Verb::key(Action::Edit, "edit", On::Both, |s, p, _, c| {
-            Self::open_edit(s, p, c);
+        Verb::key(Action::Edit, "edit", On::Both, |v| {
+            Self::open_edit(v.spec, v.parts, v.ctx);
         })
         .also("edit")
         .writes(),

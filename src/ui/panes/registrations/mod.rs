@@ -162,6 +162,23 @@ impl Operation for Op {
 pub struct Registrations;
 
 impl Registrations {
+    /// `o`: the registration's filing website, in the browser.
+    fn open_portal(parts: &Parts<Self>, ctx: &mut Ctx) {
+        match parts.current() {
+            Some(r) if !r.filing_website_url.is_empty() => {
+                ctx.open_url(r.filing_website_url.clone());
+            }
+            _ => ctx.notify(Level::Info, "This registration has no filing website."),
+        }
+    }
+
+    /// `C`: the portal credentials form (see [`credentials::open`]).
+    fn open_credentials(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if let Some(form) = credentials::open(parts.current(), ctx) {
+            parts.push(RegistrationDialog::Credentials(Box::new(form)));
+        }
+    }
+
     /// `e`: the registration's form, prefilled, sending only what changes.
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Some(r) = parts.current().cloned() else {
@@ -422,44 +439,29 @@ impl PaneSpec for Registrations {
     const RELATIONS: fn(&Registration) -> Vec<Relation> = relations::of_registration;
 
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::New, "register", On::List, |_, p, _, _| {
-            p.push(RegistrationDialog::Register(Box::default()));
+        Verb::key(Action::New, "register", On::List, |v| {
+            v.parts.push(RegistrationDialog::Register(Box::default()));
         })
         .writes()
         .starts_new(),
-        Verb::key(Action::Reveal, "reveal", On::Detail, |_, p, _, c| {
-            Self::reveal(p, c);
+        Verb::key(Action::Reveal, "reveal", On::Detail, |v| {
+            Self::reveal(v.parts, v.ctx);
         }),
-        Verb::key(
-            Action::OpenUrl,
-            "open portal",
-            On::Detail,
-            |_, p, _, c| match p.current() {
-                Some(r) if !r.filing_website_url.is_empty() => {
-                    c.open_url(r.filing_website_url.clone());
-                }
-                _ => c.notify(Level::Info, "This registration has no filing website."),
-            },
-        ),
-        Verb::key(Action::Edit, "edit", On::Both, |_, p, _, c| {
-            Self::open_edit(p, c);
+        Verb::key(Action::OpenUrl, "open portal", On::Detail, |v| {
+            Self::open_portal(v.parts, v.ctx);
+        }),
+        Verb::key(Action::Edit, "edit", On::Both, |v| {
+            Self::open_edit(v.parts, v.ctx);
         })
         .writes(),
-        Verb::key(Action::Deregister, "deregister", On::Both, |_, p, _, c| {
-            Self::open_wizard(p, c);
+        Verb::key(Action::Deregister, "deregister", On::Both, |v| {
+            Self::open_wizard(v.parts, v.ctx);
         })
         .also("deregister")
         .writes(),
-        Verb::key(
-            Action::Credentials,
-            "credentials",
-            On::Both,
-            |_, p, _, c| {
-                if let Some(form) = credentials::open(p.current(), c) {
-                    p.push(RegistrationDialog::Credentials(Box::new(form)));
-                }
-            },
-        )
+        Verb::key(Action::Credentials, "credentials", On::Both, |v| {
+            Self::open_credentials(v.parts, v.ctx);
+        })
         .writes()
         .offered(tenanted),
     ];

@@ -392,6 +392,23 @@ impl Transactions {
         );
     }
 
+    /// `:estimate`: the estimate form.
+    fn open_estimate(parts: &mut Parts<Self>) {
+        parts.screen.open(TransactionView::Estimate {
+            form: estimate::estimate_form(crate::clock::today()),
+            address: AddressPanel::new(estimate::ADDRESS),
+            result: None,
+            state: DetailState::default(),
+        });
+    }
+
+    /// `:addresses`: the transactions whose address needs fixing, the rest of the filter kept.
+    fn address_queue(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let mut filter = parts.list.filter().clone();
+        filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
+        parts.show_list(filter, ctx);
+    }
+
     fn open_terms(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let call = Call::Transactions(TransactionCall::BackFilingTerms);
         parts.requests.again(ctx, call, Op::Terms);
@@ -506,51 +523,36 @@ impl PaneSpec for Transactions {
     const RELATIONS: fn(&Transaction) -> Vec<Relation> = relations::of_transaction;
 
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::CreditNote, "credit note", On::Both, |s, p, _, c| {
-            Self::credit(s, p, c);
+        Verb::key(Action::CreditNote, "credit note", On::Both, |v| {
+            Self::credit(v.spec, v.parts, v.ctx);
         })
         .writes()
         .offered(on_a_sale),
-        Verb::key(Action::Edit, "edit", On::Detail, |_, p, _, c| {
-            Self::open_edit(p, c);
+        Verb::key(Action::Edit, "edit", On::Detail, |v| {
+            Self::open_edit(v.parts, v.ctx);
         })
         .also("edit")
         .writes(),
-        Verb::command("estimate", "a tax estimate", |_, p, _, _| {
-            p.screen.open(TransactionView::Estimate {
-                form: estimate::estimate_form(crate::clock::today()),
-                address: AddressPanel::new(estimate::ADDRESS),
-                result: None,
-                state: DetailState::default(),
-            });
+        Verb::command("estimate", "a tax estimate", |v| {
+            Self::open_estimate(v.parts);
         }),
-        Verb::command("terms", "the back-filing terms", |_, p, _, c| {
-            Self::open_terms(p, c);
+        Verb::command("terms", "the back-filing terms", |v| {
+            Self::open_terms(v.parts, v.ctx);
         }),
-        Verb::command(
-            "product",
-            "the product of line N (the first)",
-            |_, p, a, c| {
-                Self::open_product(a, p, c);
-            },
-        )
+        Verb::command("product", "the product of line N (the first)", |v| {
+            Self::open_product(v.args, v.parts, v.ctx);
+        })
         .args("[N]"),
         Verb::command(
             "addresses",
             "the transactions whose address needs fixing",
-            |_, p, _, c| {
-                let mut filter = p.list.filter().clone();
-                filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
-                p.show_list(filter, c);
+            |v| {
+                Self::address_queue(v.parts, v.ctx);
             },
         ),
-        Verb::command(
-            "check",
-            "exempt sales without a valid certificate",
-            |_, p, a, c| {
-                Self::check(a, p, c);
-            },
-        )
+        Verb::command("check", "exempt sales without a valid certificate", |v| {
+            Self::check(v.args, v.parts, v.ctx);
+        })
         .args("exemptions [FROM [TO]]"),
     ];
 

@@ -308,11 +308,11 @@ impl PaneSpec for Imports {
     const FILTER: &'static str = "status";
 
     const VERBS: &'static [Verb<Self>] = &[
-        Verb::key(Action::Mark, "mark", On::List, |_, p, _, _| {
-            p.list.toggle_mark();
+        Verb::key(Action::Mark, "mark", On::List, |v| {
+            v.parts.list.toggle_mark();
         }),
-        Verb::key(Action::Approve, "approve", On::List, |_, p, _, c| {
-            Self::open_approval(p, c);
+        Verb::key(Action::Approve, "approve", On::List, |v| {
+            Self::open_approval(v.parts, v.ctx);
         })
         .writes(),
     ];
