@@ -18,7 +18,7 @@ use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
     Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, Verb, address_key, question_hints, unexpected,
+    RecordView, Requests, Skeleton, Verb, address_key, question_hints, send_form, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -376,30 +376,23 @@ impl PaneSpec for Physical {
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let body = match parts.screen.view_mut() {
-            Some(Editor(editor, _)) => editor.body(),
-            None => return,
+        let Some(Editor(editor, _)) = parts.screen.view_mut() else {
+            return;
         };
-        match body {
-            Ok(body) => {
-                if Self::busy(parts, ctx) {
-                    return;
-                }
-                let call = match body {
-                    Body::Create(body) => Call::Nexus(NexusCall::CreatePhysical { body }),
-                    Body::Update(id, body) => Call::Nexus(NexusCall::UpdatePhysical { id, body }),
-                };
-                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
-                    editor.form.set_busy(true);
-                }
-                parts.requests.call(ctx, call, Op::Write);
-            }
-            Err(errors) => {
-                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
-                    editor.form.set_errors(&errors);
-                }
-            }
+        let body = editor.body();
+        if body.is_ok() && Self::busy(parts, ctx) {
+            return;
         }
+        let (Some(Editor(editor, _)), requests) = parts.view_and_requests() else {
+            return;
+        };
+        send_form(&mut editor.form, body, requests, ctx, |body| {
+            let call = match body {
+                Body::Create(body) => NexusCall::CreatePhysical { body },
+                Body::Update(id, body) => NexusCall::UpdatePhysical { id, body },
+            };
+            (Call::Nexus(call), Op::Write)
+        });
     }
 
     fn overlay_key(
