@@ -68,7 +68,8 @@
 //! # Adding a pane
 //!
 //! 1. A module under `ui/panes/` with its `ListSpec` (row, filter, call, columns) and its
-//!    `PaneSpec` (detail, forms, dialogs, operations and what their answers do).
+//!    `PaneSpec` (detail, forms, dialogs, operations, its verbs — each key and `:` command
+//!    declared once, see [`ui::skeleton::verbs`] — and what the answers to its calls do).
 //! 2. One line in [`ui::panes::all`].
 //! 3. Its calls, if the client does not have them yet (below).
 //!

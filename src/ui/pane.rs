@@ -52,6 +52,16 @@ impl PaneHint {
     }
 }
 
+/// One thing a tab does, as its `?` help lists it: its key, its `:` command with what follows
+/// it (`:check exemptions [FROM [TO]]`), its words, and whether it changes records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerbHelp {
+    pub key: Option<Action>,
+    pub command: Option<String>,
+    pub label: String,
+    pub writes: bool,
+}
+
 /// Where a record leads with the jump prefix (`g` then [`Relation::key`]): another tab's list
 /// filtered to what relates to the record, or why the service cannot show that list.
 #[derive(Debug, Clone, PartialEq)]
@@ -307,6 +317,12 @@ pub trait Pane: Send {
 
     /// Commands the pane offers to the command line's completion.
     fn commands(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
+    /// Everything the pane does by a key or a `:` command of its own, wherever it acts, for the
+    /// `?` help.
+    fn verbs(&self) -> Vec<VerbHelp> {
         Vec::new()
     }
 

@@ -36,6 +36,12 @@ impl<R> Marked<R> {
     }
 }
 
+impl<R> From<R> for Marked<R> {
+    fn from(row: R) -> Self {
+        Marked::new(row)
+    }
+}
+
 impl<R> Borrow<R> for Marked<R> {
     fn borrow(&self) -> &R {
         &self.row

@@ -11,9 +11,17 @@ impl Shell {
     /// The `?` overlay: every live binding of the focused pane and the shell, and the log file.
     pub(super) fn help(&self) -> Help {
         let pane = self.focused().title().to_owned();
-        let mut hints: Vec<Hint> = self
-            .pane_hints()
+        let shown = self.pane_hints();
+        let verbs = crate::ui::skeleton::verbs::help_lines(
+            &self.focused().verbs(),
+            &shown,
+            &self.keymap,
+            self.session.header.read_only,
+        );
+        let mut hints: Vec<Hint> = shown
             .into_iter()
+            .map(|(keys, label)| (keys, label.to_owned()))
+            .chain(verbs)
             .map(|(keys, label)| Hint::new(keys, label, pane.clone()))
             .collect();
         let global = [

@@ -31,7 +31,9 @@ use unicode_width::UnicodeWidthStr;
 
 /// What a list is of: its rows, its filter, its call and its columns.
 pub trait ListSpec: Send + 'static {
-    type Row: Clone + Send + 'static;
+    /// The record a row shows: the row itself, or the record under a row's mark.
+    type Record: Clone + Send + Sync + 'static;
+    type Row: Clone + Send + 'static + std::borrow::Borrow<Self::Record> + From<Self::Record>;
     type Filter: Clone + Default + PartialEq + Send + 'static;
 
     /// The rows, plural: `registrations`.
@@ -77,6 +79,11 @@ pub trait ListSpec: Send + 'static {
 
     /// The sort a new list opens with (`None`: the service's own order).
     fn default_sort() -> Option<crate::ui::widgets::paged_table::Sort> {
+        None
+    }
+
+    /// The filter (and the row to open) that `goto` asks of this list, if it names it.
+    fn landing(_goto: &crate::effect::Goto) -> Option<(Self::Filter, Option<Self::Row>)> {
         None
     }
 }
@@ -995,7 +1002,8 @@ impl<L: ListSpec> ListView<L> {
 /// filter on a judgement (`|values, _current, judging| …`). With `=> marked` after the row type,
 /// rows are [`crate::ui::panes::marks::Marked`] records that carry their mark. With `kept_here: Filter::is_local, Filter::keeps` last, part of the filter is
 /// kept on this side (see [`ListSpec::is_local`]); with `default_sort: Sort { … }`, the list opens
-/// so sorted.
+/// so sorted; with `goto: Variant` last, the list is where [`crate::effect::Goto`]'s `Variant`
+/// (its filter, and the record to open) lands.
 macro_rules! list_spec {
     (
         $(#[$doc:meta])*
@@ -1010,13 +1018,15 @@ macro_rules! list_spec {
             form: $form:path,
             filter_of: |$values:ident, $current:ident $(, $judging:ident)?| $filter_of:expr
             $(, kept_here: $is_local:path, $keeps:path)?
-            $(, default_sort: $sort:expr)? $(,)?
+            $(, default_sort: $sort:expr)?
+            $(, goto: $goto:ident)? $(,)?
         }
     ) => {
         $(#[$doc])*
         pub struct $name;
 
         impl $crate::ui::skeleton::ListSpec for $name {
+            type Record = $row;
             type Row = $crate::ui::skeleton::list_row!($row $(, $marked)?);
             type Filter = $filter;
             const NOUN: &'static str = $noun;
@@ -1081,6 +1091,19 @@ macro_rules! list_spec {
             $(
                 fn default_sort() -> Option<$crate::ui::widgets::paged_table::Sort> {
                     Some($sort)
+                }
+            )?
+
+            $(
+                fn landing(
+                    goto: &$crate::effect::Goto,
+                ) -> Option<($filter, Option<Self::Row>)> {
+                    match goto {
+                        $crate::effect::Goto::$goto { filter, open } => {
+                            Some((filter.clone(), open.clone().map(Into::into)))
+                        }
+                        _ => None,
+                    }
                 }
             )?
         }

@@ -10,14 +10,19 @@
 //! - the overlays: a stack of dialogs, keyed, hinted and drawn top-first, with the "discard
 //!   the unsaved input?" question handled once;
 //! - the calls on their way ([`Requests`]), each tied to a typed operation of the pane;
-//! - the keys every pane shares: open, back, filter, sort, refresh, copy id, scroll.
+//! - the keys every pane shares: open, back, filter, sort, refresh, copy id, scroll;
+//! - the pane's own verbs ([`verbs`]), each declared once: its footer hint, its key, its `:`
+//!   command and completion, its `?` help line, and the read-only refusal of a write;
+//! - where a jump lands ([`ListSpec::landing`]), what a record relates to, a record read into
+//!   its row and detail, a form's send and refusal, an address check.
 //!
 //! # Adding a pane
 //!
-//! 1. A [`ListSpec`]: the rows, the filter and its form, the call, the columns.
-//! 2. A [`PaneSpec`]: the detail ([`DetailView`]), the pane's own views ([`PaneView`], or
-//!    [`NoView`]), dialogs ([`Layer`], or [`NoLayer`]), operations ([`Operation`]), and what the
-//!    answers to them do.
+//! 1. A [`ListSpec`] (usually `list_spec!`): the rows, the filter and its form, the call, the
+//!    columns, the [`crate::effect::Goto`] that lands on it.
+//! 2. A [`PaneSpec`]: how a record reads in its detail ([`RecordView`]), the pane's own views
+//!    ([`PaneView`], or [`NoView`]), dialogs ([`Layer`], or [`NoLayer`]), operations
+//!    ([`Operation`]), its verbs ([`Verb`]), and what the answers to its calls do.
 //! 3. One line in [`crate::ui::panes::all`].
 //!
 //! A pane with two lists (physical and economic nexus) is two skeletons in a [`Switch`].
@@ -29,6 +34,7 @@ pub mod screen;
 pub mod switch;
 #[cfg(test)]
 pub mod testing;
+pub mod verbs;
 
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -44,6 +50,7 @@ pub use self::screen::{
     Related, Screen, form_hints, page_hints, question_hints,
 };
 pub use self::switch::Switch;
+pub use self::verbs::{On, Verb, tenanted};
 use crate::config::{SavedView, ViewValue};
 use crate::effect::{Call, Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
@@ -52,14 +59,25 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::form::address::{AddressPanel, AddressStep};
 use crate::ui::widgets::form::{FieldValue, Form, FormOutcome};
+use std::borrow::Borrow;
 
 /// A row of a pane's list.
 pub type Row<S> = <<S as PaneSpec>::List as ListSpec>::Row;
 
+/// The detail of a record of a pane's list.
+pub type Detail<S> = RecordDetail<Record<S>, <S as PaneSpec>::Extra>;
+
+/// What came back for a call: the service's reply, or why there is none.
+pub type Answer = Result<Reply, Failure>;
+
+/// The record a row of a pane's list, and its detail, show.
+pub type Record<S> = <<S as PaneSpec>::List as ListSpec>::Record;
+
 /// What a pane supplies. See the module documentation.
 pub trait PaneSpec: Send + Sized + 'static {
     type List: ListSpec;
-    type Detail: DetailView;
+    /// What a record's detail keeps beside the record (what is read with it): `()` for nothing.
+    type Extra: Default + Send + Sync + 'static;
     type View: PaneView;
     type Overlay: Layer;
     type Op: Operation;
@@ -74,27 +92,28 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// `None` for lists snapshots do not hold.
     const RESOURCE: Option<crate::model::Resource> = None;
 
-    /// The detail of a row, shown at once; [`PaneSpec::load_detail`] asks for the rest.
-    fn detail(&self, row: &Row<Self>) -> Self::Detail;
+    /// What `:import FILE` reads into this list, if it takes imports.
+    const IMPORTS: Option<crate::effect::ImportResource> = None;
+
+    /// What the pane does by its own keys and `:` commands (see [`verbs`]), in the order the
+    /// footer offers them.
+    const VERBS: &'static [Verb<Self>] = &[];
+
+    /// What a record (the selected row's, or the detail's) relates to, for the jump prefix.
+    const RELATIONS: fn(&Record<Self>) -> Vec<Relation> = |_| Vec::new();
+
+    /// How a record reads in its detail, shown at once; [`PaneSpec::load_detail`] asks for the
+    /// rest.
+    const DETAIL: &'static RecordView<Record<Self>, Self::Extra>;
 
     /// Asks the service for what the detail shows, when it opens and on refresh. The calls are
     /// made with [`Scope::Detail`] operations, cancelled when the detail closes.
     fn load_detail(
         &mut self,
-        detail: &Self::Detail,
+        detail: &Detail<Self>,
         requests: &mut Requests<Self::Op>,
         ctx: &mut Ctx,
     );
-
-    /// The pane's own keys on the list, after the shared ones.
-    fn list_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
-        Vec::new()
-    }
-
-    /// The pane's own keys on the detail, after the shared ones.
-    fn detail_hints(&self, _parts: &Parts<Self>) -> Vec<PaneHint> {
-        Vec::new()
-    }
 
     /// The hints of one of the pane's own views.
     fn view_hints(&self, view: &Self::View) -> Vec<PaneHint> {
@@ -104,20 +123,15 @@ pub trait PaneSpec: Send + Sized + 'static {
         }
     }
 
-    /// An action, before the shared handling: returns whether the pane used it.
+    /// An action, before the verbs and the shared handling: returns whether the pane used it.
     fn action(&mut self, _action: Action, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> bool {
         false
     }
 
     /// A key for the view on screen, before its form: the form's outcome when the pane handled
     /// the key itself (a lookup as the user types, a path completion), `None` to let the form
-    /// have it.
-    fn view_key(
-        &mut self,
-        _key: KeyEvent,
-        _parts: &mut Parts<Self>,
-        _ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
+    /// have it. (An address key of a form with an address panel: see [`address_key`].)
+    fn view_key(_key: KeyEvent, _parts: &mut Parts<Self>, _ctx: &mut Ctx) -> Option<FormOutcome> {
         None
     }
 
@@ -146,20 +160,15 @@ pub trait PaneSpec: Send + Sized + 'static {
     }
 
     /// The answer to an operation of the pane.
-    fn receive(
-        &mut self,
-        op: Self::Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    );
+    fn receive(&mut self, op: Self::Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx);
 
     /// Called each time the pane comes into view, before the list loads.
     fn show(&mut self, _parts: &mut Parts<Self>, _ctx: &mut Ctx) {}
 
-    /// The filter (and the row to open) that `goto` asks of this pane's list, if it names it.
-    fn goto(&self, _goto: &Goto) -> Option<Destination<Self>> {
-        None
+    /// The filter (and the row to open) that `goto` asks of this pane's list, if it names it:
+    /// by default where the list lands it (see [`ListSpec::landing`]).
+    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
+        <Self::List as ListSpec>::landing(goto)
     }
 
     /// A destination that is not a filtered list (a flow to open over it): handled here when
@@ -168,26 +177,8 @@ pub trait PaneSpec: Send + Sized + 'static {
         false
     }
 
-    /// What `:import FILE` reads into this list, if it takes imports.
-    fn imports(&self) -> Option<crate::effect::ImportResource> {
-        None
-    }
-
-    /// `:` commands of the pane's own (`filter` and `refresh` are the skeleton's).
-    fn commands(&self) -> Vec<&'static str> {
-        Vec::new()
-    }
-
-    /// What `row` (the selected or open record) relates to, for the jump prefix.
-    fn relations(&self, _row: &Row<Self>) -> Vec<Relation> {
-        Vec::new()
-    }
-
-    /// What the record of an open detail relates to (the detail holds the record as last read).
-    fn detail_relations(&self, _detail: &Self::Detail) -> Vec<Relation> {
-        Vec::new()
-    }
-
+    /// A `:` command before the verbs and the skeleton's own (`filter`, `refresh`): returns
+    /// whether the pane used it.
     fn command(
         &mut self,
         _name: &str,
@@ -217,7 +208,7 @@ pub trait PaneSpec: Send + Sized + 'static {
 /// The shared state of a pane: what the skeleton owns, handed to the spec's hooks.
 pub struct Parts<S: PaneSpec> {
     pub list: ListView<S::List>,
-    pub screen: Screen<S::Detail, S::View>,
+    pub screen: Screen<Detail<S>, S::View>,
     pub overlays: Vec<Overlay<S::Overlay>>,
     pub requests: Requests<S::Op>,
     /// The client speaks the Tenanted API.
@@ -250,6 +241,53 @@ impl<S: PaneSpec> Parts<S> {
         }
     }
 
+    /// The record the user is on: the detail's (under a view too), else the selected row's.
+    pub fn current(&self) -> Option<&Record<S>> {
+        match self.screen.detail() {
+            Some(d) => Some(d.record()),
+            None => self.list.selected().map(std::borrow::Borrow::borrow),
+        }
+    }
+
+    /// The record the detail asked for, read: its row and the detail (when it still shows that
+    /// record) show it as read.
+    pub fn record_read(&mut self, record: Record<S>) {
+        let row = Row::<S>::from(record.clone());
+        let id = S::List::id(&row).to_owned();
+        self.list.replace(&row);
+        if let Some(d) = self.screen.detail_mut().filter(|d| d.id() == id) {
+            *d.record_mut() = record;
+        }
+    }
+
+    /// The list with `filter`, whatever was open over it closed.
+    pub fn show_list(&mut self, filter: <S::List as ListSpec>::Filter, ctx: &mut Ctx) {
+        self.requests.cancel_detail(ctx);
+        self.screen = Screen::List;
+        self.list.apply_filter(filter, ctx);
+    }
+
+    /// The view on screen, and the calls (to send what its form says).
+    pub fn view_and_requests(&mut self) -> (Option<&mut S::View>, &mut Requests<S::Op>) {
+        (self.screen.view_mut(), &mut self.requests)
+    }
+
+    /// The service's answer to the address check of the form on screen, in its panel.
+    pub fn address_checked(&mut self, result: Answer, ctx: &mut Ctx) {
+        if let Some((_, panel)) = self.screen.view_mut().and_then(PaneView::address) {
+            address_checked(panel, result, ctx);
+        }
+    }
+
+    /// A write of the form on screen refused: see [`refused`].
+    pub fn refused(&mut self, failure: &Failure, ctx: &mut Ctx) {
+        refused(
+            self.screen.view_mut().and_then(PaneView::form_mut),
+            failure,
+            ctx,
+        );
+    }
+
     /// Opens a dialog of the pane's own on top.
     pub fn push(&mut self, overlay: S::Overlay) {
         self.overlays.push(Overlay::Own(overlay));
@@ -278,12 +316,33 @@ impl<S: PaneSpec> Parts<S> {
     }
 }
 
-/// Whether writes are allowed; says why not when they are not.
+/// Whether writes are allowed; says why not when they are not. (A verb that writes is checked
+/// by the skeleton: this is for a write that is not a verb, such as a flow arriving by a jump.)
 pub fn may_write(ctx: &mut Ctx) -> bool {
     if ctx.read_only() {
-        ctx.notify(Level::Error, "Read-only mode: changes are turned off.");
+        ctx.notify(Level::Error, verbs::READ_ONLY);
     }
     !ctx.read_only()
+}
+
+/// The submit step of a form: when its rules pass (`body` is `Ok`), the call `send` makes of
+/// the body goes out as its operation and the form waits, busy, for the answer; otherwise the
+/// fields show their errors and nothing is sent.
+pub fn send_form<O: Operation, B>(
+    form: &mut crate::ui::widgets::form::Form,
+    body: Result<B, Vec<crate::model::FieldError>>,
+    requests: &mut Requests<O>,
+    ctx: &mut Ctx,
+    send: impl FnOnce(B) -> (Call, O),
+) {
+    match body {
+        Ok(body) => {
+            form.set_busy(true);
+            let (call, op) = send(body);
+            requests.call(ctx, call, op);
+        }
+        Err(errors) => form.set_errors(&errors),
+    }
 }
 
 /// A refused write: the fields a 422 names show their errors under them, every value stays as
@@ -330,6 +389,20 @@ pub fn address_step<O: Operation>(
         AddressStep::Nothing => ctx.notify(Level::Info, "No address to take: ctrl-l checks it."),
         AddressStep::Moved => {}
     }
+}
+
+/// An address key (Ctrl-L checks, Ctrl-N moves among the addresses offered, Ctrl-T takes
+/// one) in the form on screen, when it has an address panel: carried out, a check sent as `op`.
+pub fn address_key<S: PaneSpec>(
+    key: &KeyEvent,
+    parts: &mut Parts<S>,
+    ctx: &mut Ctx,
+    op: S::Op,
+) -> Option<FormOutcome> {
+    let (form, panel) = parts.screen.view_mut()?.address()?;
+    let step = panel.key(key, form)?;
+    address_step(step, &mut parts.requests, ctx, op);
+    Some(FormOutcome::None)
 }
 
 /// The service's answer to an address check, shown in the form's panel.
@@ -398,7 +471,7 @@ impl<S: PaneSpec> Skeleton<S> {
 
     /// Opens the detail of `row`.
     pub fn open(&mut self, row: &Row<S>, ctx: &mut Ctx) {
-        open_detail(&mut self.spec, &mut self.parts, row, ctx);
+        open_detail(&mut self.spec, &mut self.parts, row.borrow(), ctx);
     }
 
     /// Where the pane stands now (see [`PaneState`]).
@@ -484,7 +557,7 @@ impl<S: PaneSpec> Skeleton<S> {
 
     fn form_key(&mut self, key: KeyEvent, ctx: &mut Ctx) {
         let own = match &self.parts.screen {
-            Screen::View { .. } => self.spec.view_key(key, &mut self.parts, ctx),
+            Screen::View { .. } => S::view_key(key, &mut self.parts, ctx),
             _ => None,
         };
         let parts = &mut self.parts;
@@ -641,10 +714,15 @@ pub fn export_of(
     })
 }
 
-/// Opens the detail of `row`: shown at once, the rest asked for.
-pub fn open_detail<S: PaneSpec>(spec: &mut S, parts: &mut Parts<S>, row: &Row<S>, ctx: &mut Ctx) {
+/// Opens the detail of `record`: shown at once, the rest asked for.
+pub fn open_detail<S: PaneSpec>(
+    spec: &mut S,
+    parts: &mut Parts<S>,
+    record: &Record<S>,
+    ctx: &mut Ctx,
+) {
     parts.requests.cancel_detail(ctx);
-    let detail = spec.detail(row);
+    let detail = RecordDetail::new(record.clone(), S::DETAIL);
     spec.load_detail(&detail, &mut parts.requests, ctx);
     parts.screen = Screen::Detail(detail);
 }
@@ -668,7 +746,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                     PaneHint::action(Action::Refresh, "refresh"),
                     PaneHint::action(Action::CopyId, "copy id"),
                 ];
-                hints.extend(self.spec.detail_hints(&self.parts));
+                hints.extend(verbs::hints(&self.parts));
                 hints
             }
             Screen::List => {
@@ -682,7 +760,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 }
                 hints.push(PaneHint::action(Action::Refresh, "refresh"));
                 hints.push(PaneHint::action(Action::CopyId, "copy id"));
-                hints.extend(self.spec.list_hints(&self.parts));
+                hints.extend(verbs::hints(&self.parts));
                 hints
             }
         }
@@ -731,18 +809,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn relations(&self) -> Vec<Relation> {
-        if !self.parts.overlays.is_empty() {
-            return Vec::new();
-        }
-        match &self.parts.screen {
-            Screen::List => self
-                .parts
-                .list
-                .selected()
-                .map(|row| self.spec.relations(row))
-                .unwrap_or_default(),
-            Screen::Detail(d) => self.spec.detail_relations(d),
-            Screen::Filter(_) | Screen::View { .. } => Vec::new(),
+        let at_record = matches!(self.parts.screen, Screen::List | Screen::Detail(_));
+        match self.parts.current() {
+            Some(record) if at_record && self.parts.overlays.is_empty() => S::RELATIONS(record),
+            _ => Vec::new(),
         }
     }
 
@@ -806,6 +876,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
         if !self.parts.overlays.is_empty() {
             // A dialog that takes actions is on top: nothing beneath it moves.
             return false;
+        }
+        if let Some(verb) = verbs::keyed(action, &self.parts) {
+            verbs::run(verb, &mut self.spec, &mut self.parts, &[], ctx);
+            return true;
         }
         if action == Action::CopyId && !matches!(self.parts.screen, Screen::View { .. }) {
             return match self.parts.current_id() {
@@ -933,11 +1007,15 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 
     fn commands(&self) -> Vec<&'static str> {
         let mut commands = vec!["filter", "refresh", "export", "columns"];
-        if self.spec.imports().is_some() {
+        if S::IMPORTS.is_some() {
             commands.push("import");
         }
-        commands.extend(self.spec.commands());
+        commands.extend(S::VERBS.iter().filter_map(|v| v.command));
         commands
+    }
+
+    fn verbs(&self) -> Vec<crate::ui::pane::VerbHelp> {
+        S::VERBS.iter().map(Verb::help).collect()
     }
 
     fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {
@@ -945,6 +1023,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
             return false;
         }
         if self.spec.command(name, args, &mut self.parts, ctx) {
+            return true;
+        }
+        if let Some(verb) = verbs::named::<S>(name) {
+            verbs::run(verb, &mut self.spec, &mut self.parts, args, ctx);
             return true;
         }
         match name {
@@ -958,7 +1040,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 },
                 None => ctx.notify(Level::Error, "This list cannot be exported."),
             },
-            "import" => match (self.spec.imports(), args.is_empty()) {
+            "import" => match (S::IMPORTS, args.is_empty()) {
                 (None, _) => return false,
                 (Some(resource), true) => ctx.notify(
                     Level::Error,

@@ -51,6 +51,27 @@ impl<Op: Operation> Requests<Op> {
         self.waiting.remove(&id)
     }
 
+    /// Asks for `call` on behalf of `op`, instead of any operation of the same kind still on
+    /// its way (whose answer would be stale by the time it came).
+    pub fn again(&mut self, ctx: &mut Ctx, call: impl Into<Call>, op: Op) -> RequestId {
+        let kind = std::mem::discriminant(&op);
+        self.cancel_where(ctx, |waiting| std::mem::discriminant(waiting) == kind);
+        self.call(ctx, call, op)
+    }
+
+    /// Whether an operation for which `pred` holds is on its way; if so the footer says that
+    /// `what` is on its way, and what to do.
+    pub fn on_its_way(&self, pred: impl Fn(&Op) -> bool, what: &str, ctx: &mut Ctx) -> bool {
+        let waiting = self.any(pred);
+        if waiting {
+            ctx.notify(
+                crate::ui::pane::Level::Info,
+                format!("{what} is on its way; wait for its answer."),
+            );
+        }
+        waiting
+    }
+
     /// Whether the answer to `id` is awaited.
     pub fn waits_for(&self, id: RequestId) -> bool {
         self.waiting.contains_key(&id)

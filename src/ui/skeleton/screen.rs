@@ -11,6 +11,7 @@ use crate::ui::pane::PaneHint;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::Confirm;
 use crate::ui::widgets::detail::{Detail, DetailState, Section};
+use crate::ui::widgets::form::address::AddressPanel;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form};
 use ratatui::text::{Line, Span};
 
@@ -18,8 +19,16 @@ pub use crate::ui::layer::{Layer, LayerOutcome, question_hints};
 
 /// The detail of one record.
 pub trait DetailView: Send {
+    /// The record shown, as its list's rows hold it (see [`super::ListSpec::Record`]).
+    type Record;
+
     /// The record's id (`y` copies it).
     fn id(&self) -> &str;
+
+    /// The record shown, as last read.
+    fn record(&self) -> &Self::Record;
+
+    fn record_mut(&mut self) -> &mut Self::Record;
 
     /// The detail's scroll position.
     fn state(&mut self) -> &mut DetailState;
@@ -54,6 +63,11 @@ pub trait PaneView: Send {
 
     /// The scroll position of a view without a form.
     fn scroll(&mut self) -> Option<&mut DetailState> {
+        None
+    }
+
+    /// The form on screen and its address panel, when the form has an address to check.
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
         None
     }
 }
@@ -237,12 +251,13 @@ pub fn page_hints() -> Vec<PaneHint> {
 }
 
 /// How a record reads in a detail of its own: its id, its words for the title, and the
-/// sections of its fields (judged by the settings the detail was given, where a field is a
-/// judgement of the record).
-pub struct RecordView<R> {
+/// sections of its fields, built from the record, what was read beside it (`E`), the live
+/// key bindings (for fields that name a key), and the settings the detail was given (where a
+/// field is a judgement of the record).
+pub struct RecordView<R, E = ()> {
     pub id: fn(&R) -> &str,
     pub title: fn(&R) -> String,
-    pub build: for<'t> fn(&R, &'t Theme, &Judging) -> Detail<'t>,
+    pub build: for<'t> fn(&R, &E, &'t Theme, &Keymap, &Judging) -> Detail<'t>,
 }
 
 /// Records of another resource listed under a record's detail (a customer's transactions, a
@@ -267,20 +282,23 @@ impl Related {
     }
 }
 
-/// The detail of a record: the record, its scroll, how it reads, and the related records
+/// The detail of a record: the record, its scroll, how it reads, what the pane reads or keeps
+/// beside it (`extra`: its files, its forms; nothing by default), and the related records
 /// listed under it once read.
-pub struct RecordDetail<R: 'static> {
+pub struct RecordDetail<R: 'static, E: 'static = ()> {
     pub record: R,
+    pub extra: E,
     pub related: Option<Related>,
     state: DetailState,
-    view: &'static RecordView<R>,
+    view: &'static RecordView<R, E>,
     judging: Judging,
 }
 
-impl<R> RecordDetail<R> {
-    pub fn new(record: R, view: &'static RecordView<R>) -> Self {
+impl<R, E: Default> RecordDetail<R, E> {
+    pub fn new(record: R, view: &'static RecordView<R, E>) -> Self {
         RecordDetail {
             record,
+            extra: E::default(),
             related: None,
             state: DetailState::default(),
             view,
@@ -289,9 +307,19 @@ impl<R> RecordDetail<R> {
     }
 }
 
-impl<R: Send + Sync> DetailView for RecordDetail<R> {
+impl<R: Send + Sync, E: Send + Sync> DetailView for RecordDetail<R, E> {
+    type Record = R;
+
     fn id(&self) -> &str {
         (self.view.id)(&self.record)
+    }
+
+    fn record(&self) -> &R {
+        &self.record
+    }
+
+    fn record_mut(&mut self) -> &mut R {
+        &mut self.record
     }
 
     fn state(&mut self) -> &mut DetailState {
@@ -302,9 +330,9 @@ impl<R: Send + Sync> DetailView for RecordDetail<R> {
         (self.view.title)(&self.record)
     }
 
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
+    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
         use ratatui::widgets::StatefulWidget;
-        let mut detail = (self.view.build)(&self.record, theme, &self.judging);
+        let mut detail = (self.view.build)(&self.record, &self.extra, theme, keys, &self.judging);
         if let Some(related) = &self.related {
             detail.sections.push(related.section(theme));
         }

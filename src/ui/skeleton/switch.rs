@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Pane, PaneHint, Relation, SavedState};
+use crate::ui::pane::{Ctx, Pane, PaneHint, Relation, SavedState, VerbHelp};
 use crate::ui::theme::Theme;
 
 /// Two panes under one tab. See the module documentation.
@@ -242,6 +242,18 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         commands.sort_unstable();
         commands.dedup();
         commands
+    }
+
+    /// The shown view's, and the commands that name each view.
+    fn verbs(&self) -> Vec<VerbHelp> {
+        let mut verbs = self.active().verbs();
+        verbs.extend(self.names.iter().map(|name| VerbHelp {
+            key: None,
+            command: Some(format!(":{name}")),
+            label: format!("the {name} view"),
+            writes: false,
+        }));
+        verbs
     }
 
     fn has_unsaved_input(&self) -> bool {

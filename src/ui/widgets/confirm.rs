@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+use ratatui::widgets::{Clear, Paragraph, Widget};
 use unicode_width::UnicodeWidthStr;
 
 use super::keys::{is_press, typed_char};
@@ -179,10 +179,7 @@ pub(crate) fn render_dialog(
     buf: &mut Buffer,
     theme: &Theme,
 ) {
-    let block = Block::bordered()
-        .title(Span::styled(format!(" {title} "), theme.title))
-        .border_style(theme.border_focus)
-        .padding(ratatui::widgets::Padding::horizontal(1));
+    let block = super::dialog::padded(format!(" {title} "), theme);
     Clear.render(popup, buf);
     Paragraph::new(lines).block(block).render(popup, buf);
 }

@@ -3,6 +3,7 @@
 pub mod command_line;
 pub mod confirm;
 pub mod detail;
+pub mod dialog;
 pub mod flash;
 pub mod form;
 pub mod help;

@@ -12,17 +12,16 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 pub use self::columns::columns;
-use crate::effect::{Call, Failure, Goto, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::CustomerFilter;
 use crate::model::{AddressStatus, Customer, CustomerTaxRegistration};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::detail_lists;
+use crate::ui::pane::{Ctx, Level, Relation};
+use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, address_checked, address_step, may_write, open_detail, refused,
-    unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Screen, Skeleton, Verb, address_key, address_step, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::address::AddressPanel;
@@ -44,6 +43,7 @@ list_spec! {
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
         kept_here: CustomerFilter::is_local, CustomerFilter::keeps,
+        goto: Customers,
     }
 }
 
@@ -72,7 +72,7 @@ pub type CustomerDetail = RecordDetail<Customer>;
 static CUSTOMER: RecordView<Customer> = RecordView {
     id: |c| &c.id,
     title: |c| display_name(c).to_owned(),
-    build: |record, theme, _| detail::build(record, theme),
+    build: |record, (), theme, _, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
@@ -115,6 +115,14 @@ impl PaneView for CustomerForm {
             CustomerForm::Address { customer, .. } => {
                 format!("address of {}", display_name(customer))
             }
+        }
+    }
+
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
+        match self {
+            CustomerForm::Create { form, address }
+            | CustomerForm::Address { form, address, .. } => Some((form, address)),
+            CustomerForm::TaxId { .. } => None,
         }
     }
 
@@ -164,24 +172,15 @@ impl Operation for Op {
 pub struct Customers;
 
 impl Customers {
-    fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if may_write(ctx) {
-            parts.screen.open(CustomerForm::Create {
-                form: forms::create_form(),
-                address: AddressPanel::default(),
-            });
-        }
+    fn open_create(parts: &mut Parts<Self>) {
+        parts.screen.open(CustomerForm::Create {
+            form: forms::create_form(),
+            address: AddressPanel::default(),
+        });
     }
 
     fn open_tax_form(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let current = match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        };
-        match current {
+        match parts.current().cloned() {
             Some(customer) => parts.screen.open(CustomerForm::TaxId {
                 customer: Box::new(customer),
                 form: forms::tax_form(),
@@ -193,14 +192,7 @@ impl Customers {
     /// `:fix-address`: the address form of the customer in the detail (or the selected one),
     /// its address on file checked at once.
     fn open_address(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let current = match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        };
-        let Some(customer) = current else {
+        let Some(customer) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a customer first.");
             return;
         };
@@ -222,9 +214,7 @@ impl Customers {
     fn address_queue(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let mut filter = parts.list.filter().clone();
         filter.address_status_in = AddressStatus::NEEDS_FIXING.to_vec();
-        parts.requests.cancel_detail(ctx);
-        parts.screen = Screen::List;
-        parts.list.apply_filter(filter, ctx);
+        parts.show_list(filter, ctx);
     }
 
     fn address_saved(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -282,38 +272,44 @@ impl Customers {
 }
 
 impl PaneSpec for Customers {
-    fn imports(&self) -> Option<crate::effect::ImportResource> {
-        Some(crate::effect::ImportResource::Customers)
-    }
-
     type List = CustomerList;
-    type Detail = CustomerDetail;
+    type Extra = ();
     type View = CustomerForm;
     type Overlay = NoLayer;
     type Op = Op;
 
     const TITLE: &'static str = "Customers";
+    const DETAIL: &'static RecordView<Customer> = &CUSTOMER;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Customers);
+    const IMPORTS: Option<crate::effect::ImportResource> =
+        Some(crate::effect::ImportResource::Customers);
     const FILTER: &'static str = "search";
+    const RELATIONS: fn(&Customer) -> Vec<Relation> = relations::of_customer;
 
-    fn relations(&self, row: &Customer) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_customer(row)
-    }
-
-    fn detail_relations(&self, detail: &CustomerDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_customer(&detail.record)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Customers { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
-    fn detail(&self, row: &Customer) -> CustomerDetail {
-        RecordDetail::new(row.clone(), &CUSTOMER)
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "new customer", On::Both, |v| {
+            Self::open_create(v.parts);
+        })
+        .also("new")
+        .writes()
+        .starts_new(),
+        Verb::key(Action::TaxId, "tax registration", On::Both, |v| {
+            Self::open_tax_form(v.parts, v.ctx);
+        })
+        .also("tax")
+        .writes(),
+        Verb::command(
+            "addresses",
+            "the customers whose address needs fixing",
+            |v| {
+                Self::address_queue(v.parts, v.ctx);
+            },
+        ),
+        Verb::command("fix-address", "check and fix the customer's address", |v| {
+            Self::open_address(v.parts, v.ctx);
+        })
+        .writes(),
+    ];
 
     fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
@@ -329,100 +325,43 @@ impl PaneSpec for Customers {
         );
     }
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::New, "new customer"),
-            PaneHint::action(Action::TaxId, "tax registration"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::TaxId, "tax registration"),
-            PaneHint::action(Action::New, "new customer"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if parts.screen.view().is_some() {
-            return false;
-        }
-        match action {
-            Action::New => Self::open_create(parts, ctx),
-            Action::TaxId => Self::open_tax_form(parts, ctx),
-            _ => return false,
-        }
-        true
-    }
-
-    /// Ctrl-L checks the new customer's address, Ctrl-N moves among the addresses offered,
-    /// Ctrl-T takes the chosen one.
-    fn view_key(
-        &mut self,
-        key: KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
-        let (CustomerForm::Create { form, address } | CustomerForm::Address { form, address, .. }) =
-            parts.screen.view_mut()?
-        else {
-            return None;
-        };
-        let step = address.key(&key, form)?;
-        address_step(step, &mut parts.requests, ctx, Op::Address);
-        Some(FormOutcome::None)
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
+        address_key(&key, parts, ctx, Op::Address)
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        match screen.view_mut() {
-            Some(CustomerForm::Create { form, .. }) => match forms::create_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
+        match parts.view_and_requests() {
+            (Some(CustomerForm::Create { form, .. }), requests) => {
+                let body = forms::create_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
                     let body = Box::new(body);
-                    requests.call(
-                        ctx,
-                        Call::Customers(CustomerCall::Create { body }),
-                        Op::Create,
-                    );
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
-            Some(CustomerForm::TaxId { customer, form }) => match forms::tax_body(&form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    let customer_id = customer.id.clone();
-                    let call = Call::Customers(CustomerCall::TaxRegistration { customer_id, body });
-                    requests.call(ctx, call, Op::SaveTax);
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
-            Some(CustomerForm::Address { customer, form, .. }) => {
-                match forms::create_body(&form.values()) {
-                    Ok(body) => {
-                        form.set_busy(true);
-                        let call = CustomerCall::Update {
-                            id: customer.id.clone(),
-                            body: Box::new(body),
-                        };
-                        requests.call(ctx, Call::Customers(call), Op::SaveAddress);
-                    }
-                    Err(errors) => form.set_errors(&errors),
-                }
+                    (Call::Customers(CustomerCall::Create { body }), Op::Create)
+                });
             }
-            None => {}
+            (Some(CustomerForm::TaxId { customer, form }), requests) => {
+                let customer_id = customer.id.clone();
+                let body = forms::tax_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
+                    let call = CustomerCall::TaxRegistration { customer_id, body };
+                    (Call::Customers(call), Op::SaveTax)
+                });
+            }
+            (Some(CustomerForm::Address { customer, form, .. }), requests) => {
+                let id = customer.id.clone();
+                let body = forms::create_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
+                    let body = Box::new(body);
+                    (
+                        Call::Customers(CustomerCall::Update { id, body }),
+                        Op::SaveAddress,
+                    )
+                });
+            }
+            (None, _) => {}
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Create, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 self.created(&customer, parts, ctx);
@@ -434,19 +373,9 @@ impl PaneSpec for Customers {
                 self.tax_saved(&r, parts, ctx);
             }
             (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
-                parts.list.replace(&customer);
-                if let Some(d) = parts.screen.detail_mut() {
-                    d.record = customer;
-                }
+                parts.record_read(customer);
             }
-            (Op::Address, result) => {
-                if let Some(
-                    CustomerForm::Create { address, .. } | CustomerForm::Address { address, .. },
-                ) = parts.screen.view_mut()
-                {
-                    address_checked(address, result, ctx);
-                }
-            }
+            (Op::Address, result) => parts.address_checked(result, ctx),
             (Op::Transactions, Ok(Reply::Customers(CustomerReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
                     d.related = Some(detail_lists::transactions(TRANSACTIONS, &list));
@@ -458,27 +387,11 @@ impl PaneSpec for Customers {
                 }
             }
             (Op::Create | Op::SaveTax | Op::SaveAddress, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
+                parts.refused(&failure, ctx);
             }
             (Op::Record, Err(failure)) => ctx.notify(Level::Error, failure.message),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["new", "tax", "addresses", "fix-address"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match name {
-            "new" => Self::open_create(parts, ctx),
-            "tax" => Self::open_tax_form(parts, ctx),
-            "addresses" => Self::address_queue(parts, ctx),
-            "fix-address" => Self::open_address(parts, ctx),
-            _ => return false,
-        }
-        true
     }
 }
 

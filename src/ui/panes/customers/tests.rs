@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 use serde_json::json;
 
 use super::*;
-use crate::effect::{Effect, FailureKind};
+use crate::effect::{Effect, Failure, FailureKind};
 use crate::model::{CustomerTaxType, FieldError, LocPart};
 use crate::ui::pane::Pane;
 use crate::ui::skeleton::testing::Fixture;

@@ -42,11 +42,11 @@ pub fn attachment(detail: Option<&ExemptionDetail>) -> Result<(Attachment, Strin
     let Some(d) = detail else {
         return Err("Open an exemption to read its certificate.".into());
     };
-    let Some(files) = d.files.as_deref() else {
+    let Some(files) = d.extra.as_deref() else {
         return Err("The exemption's files are still loading.".into());
     };
     let Some(first) = files.first() else {
-        return Err(format!("{} has no attached file.", d.exemption.id));
+        return Err(format!("{} has no attached file.", d.record.id));
     };
     files
         .iter()
@@ -139,7 +139,6 @@ impl SaveFile {
 mod tests {
     use super::*;
     use crate::model::{Exemption, RelatedEntityType};
-    use crate::ui::widgets::detail::DetailState;
 
     fn file(name: Option<&str>, location: Option<&str>) -> Attachment {
         Attachment {
@@ -161,11 +160,10 @@ mod tests {
             "start_date": "2025-01-01"
         }))
         .unwrap();
-        ExemptionDetail {
-            exemption,
-            files,
-            state: DetailState::default(),
-        }
+        let mut detail =
+            crate::ui::skeleton::RecordDetail::new(exemption, &super::super::EXEMPTION);
+        detail.extra = files;
+        detail
     }
 
     #[test]
@@ -204,7 +202,7 @@ mod tests {
         use crate::ui::skeleton::testing::Fixture;
 
         let mut h = Fixture::new(Skeleton::<super::super::Exemptions>::default());
-        h.load(vec![detail(None).exemption], ExemptionReply::Page);
+        h.load(vec![detail(None).record], ExemptionReply::Page);
         h.action(Action::Open);
         let calls = h.calls();
         let files = calls

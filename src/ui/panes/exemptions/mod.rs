@@ -22,25 +22,23 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::StatefulWidget;
 
 use self::certificate::SaveFile;
 pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
-use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
-use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, DetailView, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, Requests,
-    Scope, Screen, Skeleton, Switch, unexpected,
+    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
+    RecordView, Requests, Scope, Screen, Skeleton, Switch, Verb, unexpected,
 };
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// Ticks (of 100 ms) the typing must pause before the search is sent.
@@ -72,38 +70,19 @@ list_spec! {
         form: filter::filter_form,
         filter_of: |values, current| filter::filter_of(values, current, crate::clock::today()),
         kept_here: ExemptionFilter::is_local, ExemptionFilter::keeps,
+        goto: Exemptions,
     }
 }
 
-/// The exemption the detail shows, and its files.
-pub struct ExemptionDetail {
-    pub exemption: Exemption,
-    /// `None` while the list of files loads.
-    pub files: Option<Vec<Attachment>>,
-    state: DetailState,
-}
+/// The exemption the detail shows, and its files (`None` while they load).
+pub type ExemptionDetail = RecordDetail<Exemption, Option<Vec<Attachment>>>;
 
-impl DetailView for ExemptionDetail {
-    fn id(&self) -> &str {
-        &self.exemption.id
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        self.exemption.id.clone()
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail::build(&self.exemption, self.files.as_deref(), theme).render(
-            area,
-            buf,
-            &mut self.state,
-        );
-    }
-}
+/// How an exemption reads in the detail.
+static EXEMPTION: RecordView<Exemption, Option<Vec<Attachment>>> = RecordView {
+    id: |e| &e.id,
+    title: |e| e.id.clone(),
+    build: |e, files, theme, _, _| detail::build(e, files.as_deref(), theme),
+};
 
 /// The pane's forms.
 pub enum ExemptionForm {
@@ -214,6 +193,23 @@ fn searching(filter: &ExemptionFilter, text: &str) -> ExemptionFilter {
 }
 
 impl Exemptions {
+    /// `E` or `X`: the list narrowed to a window of end dates around today.
+    fn within(
+        window: fn(&ExemptionFilter, chrono::NaiveDate) -> ExemptionFilter,
+        parts: &mut Parts<Self>,
+        ctx: &mut Ctx,
+    ) {
+        let filter = window(parts.list.filter(), crate::clock::today());
+        parts.list.apply_filter(filter, ctx);
+    }
+
+    /// `:search TEXT`: the list searched for TEXT, whatever was open over it closed.
+    fn search(parts: &mut Parts<Self>, words: &[&str], ctx: &mut Ctx) {
+        parts.requests.cancel_detail(ctx);
+        parts.screen = Screen::List;
+        Self::apply_search(parts, &words.join(" "), ctx);
+    }
+
     /// Sets the search text in force and reloads when it changed.
     fn apply_search(parts: &mut Parts<Self>, text: &str, ctx: &mut Ctx) {
         let filter = searching(parts.list.filter(), text);
@@ -259,42 +255,54 @@ impl Exemptions {
 }
 
 impl PaneSpec for Exemptions {
-    fn imports(&self) -> Option<crate::effect::ImportResource> {
-        Some(crate::effect::ImportResource::Exemptions)
-    }
-
     type List = ExemptionList;
-    type Detail = ExemptionDetail;
+    type Extra = Option<Vec<Attachment>>;
     type View = ExemptionForm;
     type Overlay = SearchLine;
     type Op = Op;
 
-    fn relations(&self, row: &Exemption) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_exemption(row)
-    }
-
-    fn detail_relations(&self, detail: &ExemptionDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_exemption(&detail.exemption)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Exemptions { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Exemptions";
+    const DETAIL: &'static RecordView<Exemption, Option<Vec<Attachment>>> = &EXEMPTION;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Exemptions);
+    const IMPORTS: Option<crate::effect::ImportResource> =
+        Some(crate::effect::ImportResource::Exemptions);
     const FILTER: &'static str = "search";
+    const RELATIONS: fn(&Exemption) -> Vec<Relation> = relations::of_exemption;
 
-    fn detail(&self, row: &Exemption) -> ExemptionDetail {
-        ExemptionDetail {
-            exemption: row.clone(),
-            files: None,
-            state: DetailState::default(),
-        }
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "new exemption", On::Both, |v| {
+            writes::open_create(v.parts, v.ctx);
+        })
+        .also("new")
+        .writes()
+        .starts_new(),
+        Verb::key(Action::Attach, "attach certificate", On::Both, |v| {
+            writes::open_upload(v.parts, v.ctx);
+        })
+        .also("attach")
+        .writes(),
+        Verb::key(Action::Expiring, "expiring within 30 days", On::List, |v| {
+            Self::within(filter::expiring, v.parts, v.ctx);
+        }),
+        Verb::key(
+            Action::Expired,
+            "expired in the last 30 days",
+            On::List,
+            |v| {
+                Self::within(filter::expired, v.parts, v.ctx);
+            },
+        ),
+        Verb::key(Action::SaveFile, "save certificate", On::Detail, |v| {
+            writes::open_save(v.parts, v.ctx);
+        }),
+        Verb::key(Action::OpenFile, "view certificate", On::Detail, |v| {
+            writes::view_file(v.parts, v.ctx);
+        }),
+        Verb::command("search", "search for TEXT", |v| {
+            Self::search(v.parts, v.args, v.ctx);
+        })
+        .args("TEXT"),
+    ];
 
     fn load_detail(
         &mut self,
@@ -302,7 +310,7 @@ impl PaneSpec for Exemptions {
         requests: &mut Requests<Op>,
         ctx: &mut Ctx,
     ) {
-        let id = detail.exemption.id.clone();
+        let id = detail.record.id.clone();
         requests.call(
             ctx,
             Call::Exemptions(ExemptionCall::Get { id: id.clone() }),
@@ -315,44 +323,13 @@ impl PaneSpec for Exemptions {
         );
     }
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::New, "new exemption"),
-            PaneHint::action(Action::Attach, "attach certificate"),
-            PaneHint::action(Action::Expiring, "expiring within 30 days"),
-            PaneHint::action(Action::Expired, "expired in the last 30 days"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Attach, "attach certificate"),
-            PaneHint::action(Action::SaveFile, "save certificate"),
-            PaneHint::action(Action::OpenFile, "view certificate"),
-            PaneHint::action(Action::New, "new exemption"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match (action, &parts.screen) {
-            (Action::New, Screen::List | Screen::Detail(_)) => writes::open_create(parts, ctx),
-            (Action::Attach, Screen::List | Screen::Detail(_)) => writes::open_upload(parts, ctx),
-            (Action::Expiring, Screen::List) => {
-                let filter = filter::expiring(parts.list.filter(), crate::clock::today());
-                parts.list.apply_filter(filter, ctx);
-            }
-            (Action::Expired, Screen::List) => {
-                let filter = filter::expired(parts.list.filter(), crate::clock::today());
-                parts.list.apply_filter(filter, ctx);
-            }
-            (Action::SaveFile, Screen::Detail(_)) => writes::open_save(parts, ctx),
-            (Action::OpenFile, Screen::Detail(_)) => writes::view_file(parts, ctx),
-            (Action::Filter, Screen::List) => {
-                let text = parts.list.filter().search_query.clone().unwrap_or_default();
-                parts.push(SearchLine(Search::new(&text)));
-            }
-            _ => return false,
+    /// `/` on the list opens the search line (the whole filter form is one key further).
+    fn action(&mut self, action: Action, parts: &mut Parts<Self>, _: &mut Ctx) -> bool {
+        if action != Action::Filter || !parts.screen.is_list() {
+            return false;
         }
+        let text = parts.list.filter().search_query.clone().unwrap_or_default();
+        parts.push(SearchLine(Search::new(&text)));
         true
     }
 
@@ -366,12 +343,7 @@ impl PaneSpec for Exemptions {
         self.search_key(&mut overlay.0, key, parts, ctx)
     }
 
-    fn view_key(
-        &mut self,
-        key: KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
         writes::view_key(key, parts, ctx)
     }
 
@@ -383,13 +355,7 @@ impl PaneSpec for Exemptions {
         writes::submit(parts, ctx);
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Record, Ok(Reply::Exemptions(ExemptionReply::One(exemption)))) => {
                 let Some(d) = parts.screen.detail_mut() else {
@@ -398,20 +364,18 @@ impl PaneSpec for Exemptions {
                 // The list's row keeps the customer's name the record itself leaves out.
                 let mut exemption = *exemption;
                 if exemption.customer_name.is_none() {
-                    exemption
-                        .customer_name
-                        .clone_from(&d.exemption.customer_name);
+                    exemption.customer_name.clone_from(&d.record.customer_name);
                 }
-                d.exemption = exemption;
+                d.record = exemption;
             }
             (Op::Files, Ok(Reply::Exemptions(ExemptionReply::Attachments(files)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.files = Some(files);
+                    d.extra = Some(files);
                 }
             }
             (Op::Files, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.files = Some(Vec::new());
+                    d.extra = Some(Vec::new());
                 }
                 ctx.notify(Level::Error, failure.message);
             }
@@ -421,30 +385,6 @@ impl PaneSpec for Exemptions {
             }
             (op, result) => writes::receive(self, op, result, parts, ctx),
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["attach", "new", "search"]
-    }
-
-    fn command(
-        &mut self,
-        name: &str,
-        args: &[&str],
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> bool {
-        match name {
-            "search" => {
-                parts.requests.cancel_detail(ctx);
-                parts.screen = Screen::List;
-                Self::apply_search(parts, &args.join(" "), ctx);
-            }
-            "new" => writes::open_create(parts, ctx),
-            "attach" => writes::open_upload(parts, ctx),
-            _ => return false,
-        }
-        true
     }
 
     /// Sends the typed search once the typing has paused.

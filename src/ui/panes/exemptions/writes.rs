@@ -17,7 +17,7 @@ use crate::model::filters::CustomerFilter;
 use crate::model::{Attachment, Exemption, PageParams};
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
-use crate::ui::skeleton::{PaneView, Parts, may_write, open_detail, refused, unexpected};
+use crate::ui::skeleton::{Parts, open_detail, send_form, unexpected};
 use crate::ui::widgets::form::{Form, FormOutcome};
 
 /// Customers offered by one lookup at most.
@@ -34,24 +34,15 @@ fn lookup_text(form: &Form) -> String {
 
 /// `n`: the new-exemption form, its customer field filled with a first lookup.
 pub(super) fn open_create(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
-    if may_write(ctx) {
-        parts
-            .screen
-            .open(ExemptionForm::Create(create::create_form()));
-        look_up(parts, String::new(), ctx);
-    }
+    parts
+        .screen
+        .open(ExemptionForm::Create(create::create_form()));
+    look_up(parts, String::new(), ctx);
 }
 
-/// `e` (attach certificate): the upload form for the exemption the user is on.
+/// `a` (attach certificate): the upload form for the exemption the user is on.
 pub(super) fn open_upload(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
-    if !may_write(ctx) {
-        return;
-    }
-    let current = match parts.screen.detail() {
-        Some(d) => Some(d.exemption.clone()),
-        None => parts.list.selected().cloned(),
-    };
-    match current {
+    match parts.current().cloned() {
         Some(exemption) => parts
             .screen
             .open(ExemptionForm::Upload(Upload::new(exemption))),
@@ -77,10 +68,7 @@ pub(super) fn view_file(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
                 location,
                 file_name: certificate::file_name(&attachment),
             });
-            parts
-                .requests
-                .cancel_where(ctx, |op| matches!(op, Op::Fetch));
-            parts.requests.call(ctx, call, Op::Fetch);
+            parts.requests.again(ctx, call, Op::Fetch);
         }
         Err(why) => ctx.notify(Level::Info, why),
     }
@@ -88,9 +76,6 @@ pub(super) fn view_file(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
 
 /// Asks for the customers matching `text`, cancelling the lookup still on its way.
 fn look_up(parts: &mut Parts<Exemptions>, text: String, ctx: &mut Ctx) {
-    parts
-        .requests
-        .cancel_where(ctx, |op| matches!(op, Op::Lookup(_)));
     let filter = CustomerFilter {
         search_query: Some(text.clone()).filter(|t| !t.is_empty()),
         ..CustomerFilter::default()
@@ -99,7 +84,7 @@ fn look_up(parts: &mut Parts<Exemptions>, text: String, ctx: &mut Ctx) {
         filter,
         page: PageParams::new(1, LOOKUP_SIZE),
     });
-    parts.requests.call(ctx, call, Op::Lookup(text));
+    parts.requests.again(ctx, call, Op::Lookup(text));
 }
 
 /// A key in a form: a changed lookup text looks customers up again; Tab in the upload form
@@ -122,13 +107,10 @@ pub(super) fn view_key(
         ExemptionForm::Upload(upload) => {
             if key.code == KeyCode::Tab && key.modifiers == KeyModifiers::NONE {
                 if let Some(partial) = upload.tab() {
-                    parts
-                        .requests
-                        .cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
                     let call = Call::Files(FileCall::CompletePath {
                         partial: partial.clone(),
                     });
-                    parts.requests.call(ctx, call, Op::Complete(partial));
+                    parts.requests.again(ctx, call, Op::Complete(partial));
                 }
                 return Some(FormOutcome::None);
             }
@@ -150,22 +132,15 @@ pub(super) fn pasted(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
 
 /// Sends the form on screen when every rule passes.
 pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
-    let Parts {
-        screen, requests, ..
-    } = parts;
-    match screen.view_mut() {
-        Some(ExemptionForm::Create(form)) => match create::create_body(&form.values()) {
-            Ok(body) => {
-                form.set_busy(true);
+    let (view, requests) = parts.view_and_requests();
+    match view {
+        Some(ExemptionForm::Create(form)) => {
+            let body = create::create_body(&form.values());
+            send_form(form, body, requests, ctx, |body| {
                 let body = Box::new(body);
-                requests.call(
-                    ctx,
-                    Call::Exemptions(ExemptionCall::Create { body }),
-                    Op::Create,
-                );
-            }
-            Err(errors) => form.set_errors(&errors),
-        },
+                (Call::Exemptions(ExemptionCall::Create { body }), Op::Create)
+            });
+        }
         Some(ExemptionForm::Upload(upload)) => {
             // A completion still on its way would change the path after it was sent.
             requests.cancel_where(ctx, |op| matches!(op, Op::Complete(_)));
@@ -234,17 +209,13 @@ pub(super) fn receive(
             if let Some(ExemptionForm::Save(save)) = parts.screen.view_mut() {
                 save.refused(&failure);
             }
-            let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-            refused(form, &failure, ctx);
+            parts.refused(&failure, ctx);
         }
         (Op::Fetch, Ok(Reply::Exemptions(ExemptionReply::Fetched(path)))) => {
             let save = ctx.key(Action::SaveFile);
             ctx.open_file(path, format!("Save the certificate with {save} instead."));
         }
-        (Op::Create | Op::Upload, Err(failure)) => {
-            let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-            refused(form, &failure, ctx);
-        }
+        (Op::Create | Op::Upload, Err(failure)) => parts.refused(&failure, ctx),
         (_, Err(failure)) => ctx.notify(Level::Error, failure.message),
         (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
     }
@@ -279,16 +250,10 @@ fn attached(file: &Attachment, parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
     if parts
         .screen
         .detail()
-        .is_some_and(|d| d.exemption.id == file.related_entity_id)
+        .is_some_and(|d| d.record.id == file.related_entity_id)
     {
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Files));
         let exemption_id = file.related_entity_id.clone();
-        parts.requests.call(
-            ctx,
-            Call::Exemptions(ExemptionCall::Attachments { exemption_id }),
-            Op::Files,
-        );
+        let call = Call::Exemptions(ExemptionCall::Attachments { exemption_id });
+        parts.requests.again(ctx, call, Op::Files);
     }
 }

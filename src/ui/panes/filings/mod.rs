@@ -23,19 +23,17 @@ use ratatui::layout::Rect;
 
 use self::options::{OptionsView, help_url};
 use self::results::{Bulk, BulkReport, filings_noun};
-use crate::effect::Goto;
 use crate::effect::{Call, Failure, FailureKind, Reply};
 use crate::model::filters::FilingFilter;
 use crate::model::{CoveredSales, Filing, FilingStatus};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::detail_lists;
-use crate::ui::panes::marks::Marked;
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::{detail_lists, relations};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, RecordDetail, RecordView,
-    Requests, Scope, Screen, Skeleton, question_hints, unexpected,
+    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Requests, Scope, Screen, Skeleton, Verb, question_hints, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -60,6 +58,7 @@ list_spec! {
             judging.filing_tolerance,
         ),
         kept_here: FilingFilter::is_local, FilingFilter::keeps,
+        goto: Filings,
     }
 }
 
@@ -70,7 +69,7 @@ pub type FilingDetail = RecordDetail<Filing>;
 static FILING: RecordView<Filing> = RecordView {
     id: |f| &f.id,
     title: |f| f.id.clone(),
-    build: detail::build,
+    build: |record, (), theme, _, judging| detail::build(record, theme, judging),
 };
 
 /// The pane's dialogs.
@@ -178,11 +177,8 @@ impl Filings {
         if refuse_if_v1(what, ctx) {
             return;
         }
-        if parts.requests.any(|op| matches!(op, Op::Bulk { .. })) {
-            ctx.notify(
-                Level::Info,
-                "A bulk action is on its way; wait for its answer.",
-            );
+        let bulk = |op: &Op| matches!(op, Op::Bulk { .. });
+        if parts.requests.on_its_way(bulk, "A bulk action", ctx) {
             return;
         }
         let ids = match parts.screen.detail() {
@@ -253,6 +249,14 @@ impl Filings {
             .collect()
     }
 
+    /// `o` on a filing: its filing website, in the browser.
+    fn open_website(parts: &Parts<Self>, ctx: &mut Ctx) {
+        match parts.current().map(|f| f.filing_website_url.clone()) {
+            Some(url) if !url.is_empty() => ctx.open_url(url),
+            _ => ctx.notify(Level::Info, "This filing has no filing website."),
+        }
+    }
+
     /// `b`: the back-filing options.
     fn open_options(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         if refuse_if_v1("Showing the back-filing options", ctx) {
@@ -263,14 +267,8 @@ impl Filings {
     }
 
     fn load_options(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Options));
-        parts.requests.call(
-            ctx,
-            Call::Filings(FilingCall::BackFilingOptions),
-            Op::Options,
-        );
+        let call = Call::Filings(FilingCall::BackFilingOptions);
+        parts.requests.again(ctx, call, Op::Options);
     }
 
     /// An action while the options are open.
@@ -419,33 +417,43 @@ impl Filings {
 
 impl PaneSpec for Filings {
     type List = FilingList;
-    type Detail = FilingDetail;
+    type Extra = ();
     type View = NoView;
     type Overlay = FilingDialog;
     type Op = Op;
 
-    fn relations(&self, row: &Marked<Filing>) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_filing(&row.row)
-    }
-
-    fn detail_relations(&self, detail: &FilingDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_filing(&detail.record)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Filings { filter, open } => Some((filter.clone(), open.clone().map(Marked::new))),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Filings";
+    const DETAIL: &'static RecordView<Filing> = &FILING;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Filings);
     const FILTER: &'static str = "filter";
+    const RELATIONS: fn(&Filing) -> Vec<Relation> = relations::of_filing;
 
-    fn detail(&self, row: &Marked<Filing>) -> FilingDetail {
-        RecordDetail::new(row.row.clone(), &FILING)
-    }
+    /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
+    /// their keys still say what they need).
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::Mark, "mark", On::List, |v| {
+            v.parts.list.toggle_mark();
+        })
+        .offered(tenanted),
+        Verb::key(Action::Approve, "approve", On::Both, |v| {
+            Self::ask_bulk(Bulk::Approve, v.parts, v.ctx);
+        })
+        .writes()
+        .offered(tenanted),
+        Verb::key(Action::Pause, "pause", On::Both, |v| {
+            Self::ask_bulk(Bulk::Pause, v.parts, v.ctx);
+        })
+        .writes()
+        .offered(tenanted),
+        Verb::key(Action::BackFiling, "back-filing options", On::Both, |v| {
+            Self::open_options(v.parts, v.ctx);
+        })
+        .also("back-filing")
+        .offered(tenanted),
+        Verb::key(Action::OpenUrl, "open filing website", On::Detail, |v| {
+            Self::open_website(v.parts, v.ctx);
+        }),
+    ];
 
     fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
@@ -461,55 +469,20 @@ impl PaneSpec for Filings {
         );
     }
 
-    /// The bulk actions and the back-filing options are offered on the Tenanted API only (on v1
-    /// their keys still say what they need).
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        if !parts.tenanted {
-            return Vec::new();
-        }
-        vec![
-            PaneHint::action(Action::Mark, "mark"),
-            PaneHint::action(Action::Approve, "approve"),
-            PaneHint::action(Action::Pause, "pause"),
-            PaneHint::action(Action::BackFiling, "back-filing options"),
-        ]
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        if !parts.tenanted {
-            return Vec::new();
-        }
-        vec![
-            PaneHint::action(Action::Approve, "approve"),
-            PaneHint::action(Action::Pause, "pause"),
-        ]
-    }
-
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match parts.top_mut() {
             Some(FilingDialog::Report(_)) => {
                 if matches!(action, Action::Back | Action::Open) {
                     parts.overlays.pop();
                 }
-                return true;
+                true
             }
             Some(FilingDialog::Options(_)) => {
                 Self::options_action(action, parts, ctx);
-                return true;
+                true
             }
-            _ => {}
+            _ => false,
         }
-        match (action, &parts.screen) {
-            (Action::Approve, _) => Self::ask_bulk(Bulk::Approve, parts, ctx),
-            (Action::Pause, _) => Self::ask_bulk(Bulk::Pause, parts, ctx),
-            (Action::BackFiling, _) => Self::open_options(parts, ctx),
-            (Action::Mark, Screen::List) => return parts.list.toggle_mark().is_some(),
-            (Action::OpenUrl, Screen::Detail(d)) if !d.record.filing_website_url.is_empty() => {
-                ctx.open_url(d.record.filing_website_url.clone());
-            }
-            _ => return false,
-        }
-        true
     }
 
     fn overlay_key(
@@ -549,13 +522,7 @@ impl PaneSpec for Filings {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Bulk { action, ids }, result) => Self::bulk_done(action, &ids, result, parts, ctx),
             (Op::Sales { ids }, result) => Self::sales_read(&ids, result, parts, ctx),
@@ -578,14 +545,7 @@ impl PaneSpec for Filings {
                 }
             }
             (Op::Record | Op::Refresh, Ok(Reply::Filings(FilingReply::One(filing)))) => {
-                if let Some(d) = parts
-                    .screen
-                    .detail_mut()
-                    .filter(|d| d.record.id == filing.id)
-                {
-                    d.record = (*filing).clone();
-                }
-                parts.list.replace(&Marked::new(*filing));
+                parts.record_read(*filing);
             }
             (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
@@ -616,18 +576,6 @@ impl PaneSpec for Filings {
 
     fn tick(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         Self::read_sales_in_view(parts, ctx);
-        false
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["back-filing"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if name == "back-filing" {
-            Self::open_options(parts, ctx);
-            return true;
-        }
         false
     }
 

@@ -4,12 +4,12 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use crate::model::tenanted::BackFilingOption;
 use crate::ui::keymap::Action;
 use crate::ui::text;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog::render_wrapped;
 use crate::ui::widgets::popup::Popup;
 
 /// The options overlay: loading, the options, or why there are none.
@@ -138,16 +138,7 @@ impl OptionsView {
         // Keep the selected option in view.
         let per_option = 4u16;
         let scroll = (self.cursor as u16 * per_option).saturating_sub(height.saturating_sub(6));
-        let block = Block::bordered()
-            .title(Span::styled(" Back-filing options ", theme.title))
-            .border_style(theme.border_focus)
-            .padding(ratatui::widgets::Padding::horizontal(1));
-        Clear.render(popup, buf);
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .scroll((scroll, 0))
-            .style(theme.base)
-            .render(popup, buf);
+        let title = " Back-filing options ".to_owned();
+        render_wrapped(title, lines, scroll, popup, buf, theme);
     }
 }

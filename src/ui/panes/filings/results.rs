@@ -4,11 +4,12 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+
 use std::fmt::Write as _;
 
 use crate::model::tenanted::BulkFilingItem;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog::render_wrapped;
 use crate::ui::widgets::popup::Popup;
 
 /// Which bulk action.
@@ -105,16 +106,7 @@ impl BulkReport {
         let height = (lines.len() as u16 + 4).min(area.height);
         let popup = Popup::new(width, height).area(area);
         let title = format!(" Bulk {} ", self.action.verb());
-        let block = Block::bordered()
-            .title(Span::styled(title, theme.title))
-            .border_style(theme.border_focus)
-            .padding(ratatui::widgets::Padding::horizontal(1));
-        Clear.render(popup, buf);
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(Wrap { trim: false })
-            .style(theme.base)
-            .render(popup, buf);
+        render_wrapped(title, lines, 0, popup, buf, theme);
     }
 }
 

@@ -15,19 +15,19 @@ use super::filter::{describe_economic, economic_form, economic_of};
 use super::history::History;
 pub use super::status::{jurisdiction, status_style};
 use crate::checks::forecast::{self, Crossing, Forecast};
-use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::NexusFilter;
 use crate::model::{Nexus, NexusStatus, SalesOrTransactions};
 use crate::rules::attention::threshold_share;
 use crate::rules::{NexusRoute, effective_nexus_status};
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::relations;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, NoLayer, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope,
-    Screen, Skeleton, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope,
+    Screen, Skeleton, Verb, tenanted, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -394,6 +394,7 @@ list_spec! {
         form: economic_form,
         filter_of: |values, _current| economic_of(values),
         kept_here: NexusFilter::is_local, NexusFilter::keeps,
+        goto: Nexus,
     }
 }
 
@@ -404,7 +405,7 @@ pub type EconomicDetail = RecordDetail<Nexus>;
 static NEXUS: RecordView<Nexus> = RecordView {
     id: |n| &n.id,
     title: |n| format!("economic: {}", jurisdiction(n)),
-    build: |record, theme, _| detail(record, theme),
+    build: |nexus, (), theme, _, _| detail(nexus, theme),
 };
 
 /// What the view waits for.
@@ -440,13 +441,10 @@ impl Economic {
     /// forecast column until they are in.
     fn read_pace(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         self.pace_asked = true;
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Pace));
         let today = crate::clock::today();
         parts
             .requests
-            .call(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
+            .again(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
     }
 
     /// Lays the pace read (or why it could not be) on every row, and on the open detail.
@@ -469,11 +467,7 @@ impl Economic {
 
     /// `h`: the exposure history of the nexus the user is on (Tenanted API).
     fn open_history(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let nexus = match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        };
-        match (ctx.tenanted(), nexus) {
+        match (ctx.tenanted(), parts.current().cloned()) {
             (None, _) => ctx.notify(
                 Level::Error,
                 format!("The exposure history {NEEDS_TENANTED}."),
@@ -490,44 +484,25 @@ impl Economic {
 
 impl PaneSpec for Economic {
     type List = EconomicList;
-    type Detail = EconomicDetail;
+    type Extra = ();
     type View = History;
     type Overlay = NoLayer;
     type Op = Op;
 
-    fn relations(&self, row: &Nexus) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_nexus(row)
-    }
-
-    fn detail_relations(&self, detail: &EconomicDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_nexus(&detail.record)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Nexus { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Nexus";
+    const DETAIL: &'static RecordView<Nexus> = &NEXUS;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Nexus);
+    const RELATIONS: fn(&Nexus) -> Vec<Relation> = relations::of_nexus;
 
-    fn detail(&self, row: &Nexus) -> EconomicDetail {
-        RecordDetail::new(row.clone(), &NEXUS)
-    }
+    /// The exposure history is offered on the Tenanted API only.
+    const VERBS: &'static [Verb<Self>] = &[Verb::key(Action::History, "history", On::Both, |v| {
+        Self::open_history(v.parts, v.ctx);
+    })
+    .offered(tenanted)];
 
     fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
         requests.call(ctx, Call::Nexus(NexusCall::Get { id }), Op::Record);
-    }
-
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        history_hint(parts)
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        history_hint(parts)
     }
 
     fn view_hints(&self, _: &History) -> Vec<PaneHint> {
@@ -581,20 +556,10 @@ impl PaneSpec for Economic {
             }
             return true;
         }
-        if action == Action::History {
-            Self::open_history(parts, ctx);
-            return true;
-        }
         false
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Record, Ok(Reply::Nexus(NexusReply::One(mut fresh)))) => {
                 parts.list.replace(&fresh);
@@ -630,15 +595,6 @@ impl PaneSpec for Economic {
             _ => None,
         }
     }
-}
-
-/// The exposure history key's hint, on the Tenanted API only.
-fn history_hint(parts: &Parts<Economic>) -> Vec<PaneHint> {
-    parts
-        .tenanted
-        .then(|| PaneHint::action(Action::History, "history"))
-        .into_iter()
-        .collect()
 }
 
 #[cfg(test)]

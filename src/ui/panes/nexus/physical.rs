@@ -6,21 +6,19 @@ use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Clear, Widget};
 
 use super::filter::{describe_physical, physical_form, physical_of};
 use super::form::{Body, CATEGORY, Editing, NexusForm, category_choices};
-use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::PhysicalNexus;
 use crate::model::filters::PhysicalNexusFilter;
 use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, address_checked, address_step, may_write, question_hints,
-    refused, unexpected,
+    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
+    RecordView, Requests, Skeleton, Verb, address_key, question_hints, send_form, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -101,6 +99,7 @@ list_spec! {
         describe: describe_physical,
         form: physical_form,
         filter_of: |values, _current| physical_of(values),
+        goto: PhysicalNexus,
     }
 }
 
@@ -140,7 +139,7 @@ pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 static RECORD: RecordView<PhysicalNexus> = RecordView {
     id: |p| &p.id,
     title: |p| format!("physical: {} in {}", p.category.label(), jurisdiction(p)),
-    build: |record, theme, _| record_detail(record, theme),
+    build: |record, (), theme, _, _| record_detail(record, theme),
 };
 
 /// The record form (new or edit), drawn in a box over the list.
@@ -179,16 +178,17 @@ impl PaneView for Editor {
         "save"
     }
 
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
+        Some((&mut self.0.form, &mut self.1))
+    }
+
     fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
         let title = match &self.0.editing {
             Editing::Create => " New physical nexus ".to_owned(),
             Editing::Update { id, words } => format!(" Edit {words} ({id}) "),
         };
         Clear.render(area, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(title, theme.title));
+        let block = crate::ui::widgets::dialog::framed(title, theme);
         let inner = block.inner(area);
         block.render(area, buf);
         self.1.draw_with(&mut self.0.form, inner, buf, theme);
@@ -229,16 +229,10 @@ impl Operation for Op {}
 pub struct Physical;
 
 impl Physical {
-    /// Whether a write may start; says why not in the footer.
-    fn may_write(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
-        if !may_write(ctx) {
-            return false;
-        }
-        if parts.requests.any(|op| matches!(op, Op::Write)) {
-            ctx.notify(Level::Info, "A change is still being saved.");
-            return false;
-        }
-        true
+    /// Whether a write is on its way (another may not start); says so in the footer.
+    fn busy(parts: &Parts<Self>, ctx: &mut Ctx) -> bool {
+        let write = |op: &Op| matches!(op, Op::Write);
+        parts.requests.on_its_way(write, "A change", ctx)
     }
 
     /// Asks for the categories of `jurisdiction` for the open form, once per jurisdiction.
@@ -248,23 +242,21 @@ impl Physical {
         };
         let (country, state) = jurisdiction.clone();
         editor.categories_for = Some(jurisdiction);
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Categories));
         let call = Call::Nexus(NexusCall::PhysicalCategories { country, state });
-        parts.requests.call(ctx, call, Op::Categories);
+        parts.requests.again(ctx, call, Op::Categories);
     }
 
-    /// The record the user is on.
-    fn current(parts: &Parts<Self>) -> Option<PhysicalNexus> {
-        match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
+    fn open_create(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if !Self::busy(parts, ctx) {
+            parts.screen.open(Editor::new(NexusForm::create()));
         }
     }
 
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Some(record) = Self::current(parts) else {
+        if Self::busy(parts, ctx) {
+            return;
+        }
+        let Some(record) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
@@ -277,7 +269,10 @@ impl Physical {
     }
 
     fn ask_delete(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Some(record) = Self::current(parts) else {
+        if Self::busy(parts, ctx) {
+            return;
+        }
+        let Some(record) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a record first.");
             return;
         };
@@ -299,95 +294,59 @@ impl Physical {
 }
 
 impl PaneSpec for Physical {
-    fn imports(&self) -> Option<crate::effect::ImportResource> {
-        Some(crate::effect::ImportResource::PhysicalNexus)
-    }
-
     type List = PhysicalList;
-    type Detail = PhysicalDetail;
+    type Extra = ();
     type View = Editor;
     type Overlay = DeleteQuestion;
     type Op = Op;
 
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::PhysicalNexus { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Nexus";
+    const DETAIL: &'static RecordView<PhysicalNexus> = &RECORD;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::PhysicalNexus);
+    const IMPORTS: Option<crate::effect::ImportResource> =
+        Some(crate::effect::ImportResource::PhysicalNexus);
 
-    fn detail(&self, row: &PhysicalNexus) -> PhysicalDetail {
-        RecordDetail::new(row.clone(), &RECORD)
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "new", On::Both, |v| {
+            Self::open_create(v.parts, v.ctx);
+        })
+        .writes()
+        .starts_new(),
+        Verb::key(Action::Edit, "edit", On::Both, |v| {
+            Self::open_edit(v.parts, v.ctx);
+        })
+        .writes(),
+        Verb::key(Action::Delete, "delete", On::Both, |v| {
+            Self::ask_delete(v.parts, v.ctx);
+        })
+        .writes(),
+    ];
 
     /// The row holds the whole record: nothing more to ask for.
     fn load_detail(&mut self, _: &PhysicalDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::New, "new"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Delete, "delete"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Delete, "delete"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if parts.screen.view().is_some() {
+    /// The exposure history is the economic view's: `h` here says where it is.
+    fn action(&mut self, action: Action, _: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
+        if action != Action::History {
             return false;
         }
-        match action {
-            Action::History => {
-                let toggle = ctx.key(Action::ToggleView);
-                ctx.notify(
-                    Level::Info,
-                    format!(
-                        "The exposure history is kept for economic nexus: {toggle} shows the economic view."
-                    ),
-                );
-            }
-            Action::New => {
-                if Self::may_write(parts, ctx) {
-                    parts.screen.open(Editor::new(NexusForm::create()));
-                }
-            }
-            Action::Edit => {
-                if Self::may_write(parts, ctx) {
-                    Self::open_edit(parts, ctx);
-                }
-            }
-            Action::Delete => {
-                if Self::may_write(parts, ctx) {
-                    Self::ask_delete(parts, ctx);
-                }
-            }
-            _ => return false,
-        }
+        let toggle = ctx.key(Action::ToggleView);
+        ctx.notify(
+            Level::Info,
+            format!(
+                "The exposure history is kept for economic nexus: {toggle} shows the economic view."
+            ),
+        );
         true
     }
 
     /// Leaving the state field asks for the jurisdiction's categories, once per jurisdiction;
     /// Ctrl-L checks the address, Ctrl-N moves among the addresses offered, Ctrl-T takes one.
-    fn view_key(
-        &mut self,
-        key: KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
-        let Editor(editor, address) = parts.screen.view_mut()?;
-        if let Some(step) = address.key(&key, &mut editor.form) {
-            address_step(step, &mut parts.requests, ctx, Op::Address);
-            return Some(FormOutcome::None);
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
+        if let Some(outcome) = address_key(&key, parts, ctx, Op::Address) {
+            return Some(outcome);
         }
+        let Editor(editor, _) = parts.screen.view_mut()?;
         let before = editor.form.focused_name();
         let outcome = editor.form.handle_key(key);
         let left_state =
@@ -403,30 +362,23 @@ impl PaneSpec for Physical {
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let body = match parts.screen.view_mut() {
-            Some(Editor(editor, _)) => editor.body(),
-            None => return,
+        let Some(Editor(editor, _)) = parts.screen.view_mut() else {
+            return;
         };
-        match body {
-            Ok(body) => {
-                if !Self::may_write(parts, ctx) {
-                    return;
-                }
-                let call = match body {
-                    Body::Create(body) => Call::Nexus(NexusCall::CreatePhysical { body }),
-                    Body::Update(id, body) => Call::Nexus(NexusCall::UpdatePhysical { id, body }),
-                };
-                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
-                    editor.form.set_busy(true);
-                }
-                parts.requests.call(ctx, call, Op::Write);
-            }
-            Err(errors) => {
-                if let Some(Editor(editor, _)) = parts.screen.view_mut() {
-                    editor.form.set_errors(&errors);
-                }
-            }
+        let body = editor.body();
+        if body.is_ok() && Self::busy(parts, ctx) {
+            return;
         }
+        let (Some(Editor(editor, _)), requests) = parts.view_and_requests() else {
+            return;
+        };
+        send_form(&mut editor.form, body, requests, ctx, |body| {
+            let call = match body {
+                Body::Create(body) => NexusCall::CreatePhysical { body },
+                Body::Update(id, body) => NexusCall::UpdatePhysical { id, body },
+            };
+            (Call::Nexus(call), Op::Write)
+        });
     }
 
     fn overlay_key(
@@ -440,7 +392,7 @@ impl PaneSpec for Physical {
             ConfirmOutcome::None => LayerOutcome::Keep,
             ConfirmOutcome::No => LayerOutcome::Close,
             ConfirmOutcome::Yes => {
-                if Self::may_write(parts, ctx) {
+                if !Self::busy(parts, ctx) {
                     let id = question.record.id.clone();
                     parts.requests.call(
                         ctx,
@@ -453,19 +405,9 @@ impl PaneSpec for Physical {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
-            (Op::Address, result) => {
-                if let Some(Editor(_, address)) = parts.screen.view_mut() {
-                    address_checked(address, result, ctx);
-                }
-            }
+            (Op::Address, result) => parts.address_checked(result, ctx),
             (Op::Categories, Ok(Reply::Nexus(NexusReply::PhysicalCategories(list)))) => {
                 if let Some(Editor(editor, _)) = parts.screen.view_mut() {
                     editor.form.set_choices(CATEGORY, category_choices(&list));
@@ -509,10 +451,7 @@ impl PaneSpec for Physical {
                 parts.screen = crate::ui::skeleton::Screen::List;
                 parts.list.reload_at(None, ctx);
             }
-            (Op::Write, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
-            }
+            (Op::Write, Err(failure)) => parts.refused(&failure, ctx),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
     }
@@ -533,7 +472,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::effect::FailureKind;
+    use crate::effect::{Failure, FailureKind};
     use crate::model::{FieldError, LocPart};
     use crate::ui::pane::Pane;
     use crate::ui::skeleton::testing::Fixture;

@@ -23,7 +23,7 @@ use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::model::filters::{FilingFilter, NexusFilter, RegistrationFilter};
 use crate::rules::attention::{Standing, standings};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint, VerbHelp};
 use crate::ui::panes::filings::calendar::FilingCalendar;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::state_map::{Direction, StateMap};
@@ -285,6 +285,20 @@ impl Pane for OverviewPane {
 
     fn commands(&self) -> Vec<&'static str> {
         vec!["tile"]
+    }
+
+    /// `n` registers where the map's cursor is; `:tile N` opens a tile.
+    fn verbs(&self) -> Vec<VerbHelp> {
+        let verb = |key, command: Option<&str>, label: &str, writes| VerbHelp {
+            key,
+            command: command.map(str::to_owned),
+            label: label.to_owned(),
+            writes,
+        };
+        vec![
+            verb(Some(Action::New), None, "register", true),
+            verb(None, Some(":tile N"), "open tile N", false),
+        ]
     }
 
     fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {

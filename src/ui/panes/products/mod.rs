@@ -14,15 +14,15 @@ use ratatui::layout::Rect;
 
 pub use self::columns::columns;
 use self::forms::Catalog;
-use crate::effect::{Call, Failure, Goto, ProductCall, ProductReply, Reply};
+use crate::effect::{Call, ProductCall, ProductReply, Reply};
 use crate::model::Product;
 use crate::model::filters::ProductFilter;
 use crate::ui::keymap::Action;
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::pane::{Ctx, Level};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, NoLayer, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, may_write, open_detail, refused, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Skeleton, Verb, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::Form;
@@ -42,6 +42,7 @@ list_spec! {
         describe: filter::describe,
         form: filter::filter_form,
         filter_of: |values, current| filter::filter_of(values, current),
+        goto: Products,
     }
 }
 
@@ -60,7 +61,7 @@ pub type ProductDetail = RecordDetail<Product>;
 static PRODUCT: RecordView<Product> = RecordView {
     id: |p| &p.id,
     title: |p| display_name(p).to_owned(),
-    build: |record, theme, _| detail::build(record, theme),
+    build: |record, (), theme, _, _| detail::build(record, theme),
 };
 
 /// The pane's forms.
@@ -132,9 +133,6 @@ pub struct Products {
 impl Products {
     /// Opens `wanted`'s form, reading the catalog first when it is not in yet.
     fn open(&mut self, wanted: Wanted, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
         let Some(catalog) = &self.catalog else {
             parts.requests.call(
                 ctx,
@@ -153,19 +151,18 @@ impl Products {
         parts.screen.open(view);
     }
 
-    /// The product to edit: the one in the detail, else the selected row.
-    fn current(parts: &Parts<Self>) -> Option<Product> {
-        match parts.screen.detail() {
-            Some(d) => Some(d.record.clone()),
-            None => parts.list.selected().cloned(),
-        }
-    }
-
+    /// The form of the product in the detail, else of the selected row.
     fn open_edit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        match Self::current(parts) {
+        match parts.current().cloned() {
             Some(p) => self.open(Wanted::Edit(Box::new(p)), parts, ctx),
             None => ctx.notify(Level::Info, "Select a product first."),
         }
+    }
+
+    /// `!` or `:unclassified`: the products that need classification.
+    fn unclassified(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let filter = filter::needs_classification(parts.list.filter());
+        parts.list.apply_filter(filter, ctx);
     }
 
     fn saved(&mut self, product: &Product, created: bool, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -182,109 +179,74 @@ impl Products {
 
 impl PaneSpec for Products {
     type List = ProductList;
-    type Detail = ProductDetail;
+    type Extra = ();
     type View = ProductForm;
     type Overlay = NoLayer;
     type Op = Op;
 
     const TITLE: &'static str = "Products";
+    const DETAIL: &'static RecordView<Product> = &PRODUCT;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Products);
     const FILTER: &'static str = "filter";
 
-    fn detail(&self, row: &Product) -> ProductDetail {
-        RecordDetail::new(row.clone(), &PRODUCT)
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(
+            Action::NeedsClassification,
+            "needs classification",
+            On::List,
+            |v| {
+                Self::unclassified(v.parts, v.ctx);
+            },
+        )
+        .also("unclassified"),
+        Verb::key(Action::New, "new product", On::Both, |v| {
+            Self::open(v.spec, Wanted::Create, v.parts, v.ctx);
+        })
+        .also("new")
+        .writes()
+        .starts_new(),
+        Verb::key(Action::Edit, "edit", On::Both, |v| {
+            Self::open_edit(v.spec, v.parts, v.ctx);
+        })
+        .also("edit")
+        .writes(),
+    ];
 
     fn load_detail(&mut self, detail: &ProductDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
         let id = detail.record.id.clone();
         requests.call(ctx, Call::Products(ProductCall::Get { id }), Op::Record);
     }
 
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Products { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::NeedsClassification, "needs classification"),
-            PaneHint::action(Action::New, "new product"),
-            PaneHint::action(Action::Edit, "edit"),
-        ]
-    }
-
-    fn detail_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::New, "new product"),
-        ]
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if parts.screen.view().is_some() {
-            return false;
-        }
-        match (action, &parts.screen) {
-            (Action::New, _) => self.open(Wanted::Create, parts, ctx),
-            (Action::Edit, _) => self.open_edit(parts, ctx),
-            (Action::NeedsClassification, Screen::List) => {
-                let filter = filter::needs_classification(parts.list.filter());
-                parts.list.apply_filter(filter, ctx);
-            }
-            _ => return false,
-        }
-        true
-    }
-
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Some(catalog) = self.catalog.clone() else {
             return;
         };
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        match screen.view_mut() {
-            Some(ProductForm::Create(form)) => match forms::create_body(&form.values(), &catalog) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    requests.call(
-                        ctx,
-                        Call::Products(ProductCall::Create { body }),
-                        Op::Create,
-                    );
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
+        let (view, requests) = parts.view_and_requests();
+        match view {
+            Some(ProductForm::Create(form)) => {
+                let body = forms::create_body(&form.values(), &catalog);
+                send_form(form, body, requests, ctx, |body| {
+                    (Call::Products(ProductCall::Create { body }), Op::Create)
+                });
+            }
             Some(ProductForm::Edit { product, form }) => {
                 match forms::edit_body(&form.values(), product, &catalog) {
                     Ok(body) if body == crate::model::ProductWrite::default() => {
                         ctx.notify(Level::Info, "Nothing changed.");
                     }
-                    Ok(body) => {
-                        form.set_busy(true);
+                    body => {
                         let id = product.id.clone();
-                        requests.call(
-                            ctx,
-                            Call::Products(ProductCall::Update { id, body }),
-                            Op::Save,
-                        );
+                        send_form(form, body, requests, ctx, |body| {
+                            (Call::Products(ProductCall::Update { id, body }), Op::Save)
+                        });
                     }
-                    Err(errors) => form.set_errors(&errors),
                 }
             }
             None => {}
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Catalog(wanted), Ok(Reply::Products(ProductReply::Categories(catalog)))) => {
                 self.catalog = Some(Arc::new(catalog));
@@ -296,37 +258,12 @@ impl PaneSpec for Products {
             (Op::Save, Ok(Reply::Products(ProductReply::One(p)))) => {
                 self.saved(&p, false, parts, ctx);
             }
-            (Op::Record, Ok(Reply::Products(ProductReply::One(p)))) => {
-                parts.list.replace(&p);
-                if let Some(d) = parts.screen.detail_mut() {
-                    d.record = p;
-                }
-            }
-            (Op::Create | Op::Save, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
-            }
+            (Op::Record, Ok(Reply::Products(ProductReply::One(p)))) => parts.record_read(p),
+            (Op::Create | Op::Save, Err(failure)) => parts.refused(&failure, ctx),
             (Op::Record | Op::Catalog(_), Err(failure)) => {
                 ctx.notify(Level::Error, failure.message);
             }
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["new", "edit", "unclassified"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match name {
-            "new" => self.open(Wanted::Create, parts, ctx),
-            "edit" => self.open_edit(parts, ctx),
-            "unclassified" => {
-                let filter = filter::needs_classification(parts.list.filter());
-                parts.list.apply_filter(filter, ctx);
-            }
-            _ => return false,
-        }
-        true
     }
 }

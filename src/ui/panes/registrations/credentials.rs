@@ -21,18 +21,14 @@ use crate::model::{FieldError, LocPart, Registration};
 use crate::rules::{self, CredentialsRefusal};
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::shell::NEEDS_TENANTED;
-use crate::ui::skeleton::may_write;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog;
 use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormOutcome, FormValues};
 use crate::ui::widgets::keys::{is_ctrl, is_press};
-use crate::ui::widgets::popup::Popup;
 
 /// `C`: the portal credentials form of `registration`, when its state keeps an access code
 /// and the client speaks the Tenanted API; otherwise says why not.
 pub(super) fn open(registration: Option<&Registration>, ctx: &mut Ctx) -> Option<CredentialsForm> {
-    if !may_write(ctx) {
-        return None;
-    }
     let Some(version) = ctx.tenanted() else {
         ctx.notify(
             Level::Error,
@@ -204,18 +200,12 @@ impl CredentialsForm {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let popup =
-            Popup::new(area.width.clamp(20, 110), area.height.clamp(8, 30)).clear(area, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(
-                format!(
-                    " Portal credentials — {} ",
-                    jurisdiction(&self.registration)
-                ),
-                theme.title,
-            ));
+        let popup = dialog::centered(area, 110, 30, buf);
+        let title = format!(
+            " Portal credentials — {} ",
+            jurisdiction(&self.registration)
+        );
+        let block = dialog::framed(title, theme);
         let inner = block.inner(popup);
         block.render(popup, buf);
         let [note, body, status, hints] = Layout::vertical([

@@ -8,7 +8,6 @@ use serde_json::Value;
 use crate::model::tenanted::RevealedFields;
 use crate::model::{JurisdictionForm, OssCountry, Registration, RegistrationStatus, RevealField};
 use crate::ui::keymap::{Action, Keymap};
-use crate::ui::skeleton::Related;
 use crate::ui::text;
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Cell, Detail, Section, flag, opt, plain, section};
@@ -37,8 +36,6 @@ pub struct Extras {
     pub revealed: Vec<(RevealField, String)>,
     /// Every saved portal credential, revealed on request (Tenanted API).
     pub portal: Option<RevealedFields>,
-    /// The registration's returns, once read.
-    pub filings: Option<Related>,
 }
 
 fn masked(extras: &Extras, field: RevealField, value: Option<&String>, reveal_key: &str) -> Cell {

@@ -15,7 +15,6 @@ use crate::effect::{
 use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::widgets::StatefulWidget;
 
 pub use self::columns::columns;
 use self::credentials::{CredentialsEvent, CredentialsForm};
@@ -27,16 +26,15 @@ use crate::effect::{Call, Failure, Reply};
 use crate::model::filters::{NexusFilter, RegistrationFilter};
 use crate::model::{PageParams, Registration, RevealField};
 use crate::rules::EU_ONE_STOP_SHOP;
-use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, PaneHint};
-use crate::ui::panes::detail_lists;
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, DetailView, Layer, LayerOutcome, NoView, Operation, PaneSpec, Parts, Requests,
-    Scope, Screen, Skeleton, may_write, unexpected,
+    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
+    Requests, Scope, Screen, Skeleton, Verb, may_write, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
-use crate::ui::widgets::detail::DetailState;
 use crate::ui::widgets::form::Form;
 
 /// The Registrations pane.
@@ -55,40 +53,23 @@ list_spec! {
         form: filter::filter_form,
         filter_of: |values, _current| filter::filter_of(values),
         kept_here: RegistrationFilter::is_local, RegistrationFilter::keeps,
+        goto: Registrations,
     }
 }
 
-/// The registration the detail shows, with what was read beside it.
 /// The title of a registration's returns under its detail.
 const RETURNS: &str = "Returns";
 
-pub struct RegistrationDetail {
-    pub registration: Registration,
-    pub extras: Extras,
-    state: DetailState,
-}
+/// The registration the detail shows, with what was read beside it (its returns are its
+/// related records).
+pub type RegistrationDetail = RecordDetail<Registration, Extras>;
 
-impl DetailView for RegistrationDetail {
-    fn id(&self) -> &str {
-        &self.registration.id
-    }
-
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        wizard::jurisdiction(&self.registration)
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, keys: &Keymap) {
-        let mut view = detail::build(&self.registration, &self.extras, theme, keys);
-        if let Some(filings) = &self.extras.filings {
-            view.sections.push(filings.section(theme));
-        }
-        view.render(area, buf, &mut self.state);
-    }
-}
+/// How a registration reads in the detail.
+static REGISTRATION: RecordView<Registration, Extras> = RecordView {
+    id: |r| &r.id,
+    title: wizard::jurisdiction,
+    build: |r, extras, theme, keys, _| detail::build(r, extras, theme, keys),
+};
 
 /// The pane's dialogs.
 pub enum RegistrationDialog {
@@ -187,35 +168,27 @@ impl Operation for Op {
 #[derive(Default)]
 pub struct Registrations;
 
-/// The registration the user is on: the detail's, or the table's selected row.
-fn current(parts: &Parts<Registrations>) -> Option<&Registration> {
-    match parts.screen.detail() {
-        Some(d) => Some(&d.registration),
-        None => parts.list.selected(),
-    }
-}
-
-/// The credentials key's hint, on the Tenanted API only.
-fn credentials_hint(parts: &Parts<Registrations>) -> Option<PaneHint> {
-    parts
-        .tenanted
-        .then(|| PaneHint::action(Action::Credentials, "credentials"))
-}
-
 impl Registrations {
-    /// `n`: the register flow, on its jurisdiction list.
-    fn open_register(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if may_write(ctx) {
-            parts.push(RegistrationDialog::Register(Box::default()));
+    /// `o`: the registration's filing website, in the browser.
+    fn open_portal(parts: &Parts<Self>, ctx: &mut Ctx) {
+        match parts.current() {
+            Some(r) if !r.filing_website_url.is_empty() => {
+                ctx.open_url(r.filing_website_url.clone());
+            }
+            _ => ctx.notify(Level::Info, "This registration has no filing website."),
+        }
+    }
+
+    /// `C`: the portal credentials form (see [`credentials::open`]).
+    fn open_credentials(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        if let Some(form) = credentials::open(parts.current(), ctx) {
+            parts.push(RegistrationDialog::Credentials(Box::new(form)));
         }
     }
 
     /// `e`: the registration's form, prefilled, sending only what changes.
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let Some(r) = current(parts).cloned() else {
+        let Some(r) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a registration first.");
             return;
         };
@@ -298,10 +271,7 @@ impl Registrations {
     }
 
     fn open_wizard(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        match current(parts).cloned() {
+        match parts.current().cloned() {
             Some(r) => parts.push(RegistrationDialog::Deregister(Box::new(
                 DeregisterWizard::new(r),
             ))),
@@ -322,9 +292,9 @@ impl Registrations {
             );
             return;
         };
-        let registration_id = d.registration.id.clone();
+        let registration_id = d.record.id.clone();
         if ctx.tenanted().is_some() {
-            if d.extras.portal.is_some() {
+            if d.extra.portal.is_some() {
                 ctx.notify(Level::Info, "The saved portal credentials are shown.");
             } else {
                 let call =
@@ -335,7 +305,7 @@ impl Registrations {
         }
         let Some(field) = RevealField::ALL
             .into_iter()
-            .find(|f| !d.extras.revealed.iter().any(|(r, _)| r == f))
+            .find(|f| !d.extra.revealed.iter().any(|(r, _)| r == f))
         else {
             ctx.notify(Level::Info, "The portal password and PIN are both shown.");
             return;
@@ -345,16 +315,6 @@ impl Registrations {
             reveal: Some(field),
         });
         requests.call(ctx, call, Op::Reveal(field));
-    }
-
-    /// Shows a changed registration everywhere it appears, without a reload.
-    fn replace(parts: &mut Parts<Self>, registration: &Registration) {
-        parts.list.replace(registration);
-        if let Some(d) = parts.screen.detail_mut()
-            && d.registration.id == registration.id
-        {
-            d.registration = registration.clone();
-        }
     }
 
     fn wizard_key(
@@ -445,10 +405,10 @@ impl Registrations {
         ctx: &mut Ctx,
     ) {
         match (op, result) {
-            (Op::Record, Ok(Reply::Registrations(RegistrationReply::One(r)))) => d.registration = r,
+            (Op::Record, Ok(Reply::Registrations(RegistrationReply::One(r)))) => d.record = r,
             (Op::Reveal(field), Ok(Reply::Registrations(RegistrationReply::One(r)))) => {
                 match field.value_in(&r) {
-                    Some(v) => d.extras.revealed.push((field, v.clone())),
+                    Some(v) => d.extra.revealed.push((field, v.clone())),
                     None => ctx.notify(
                         Level::Info,
                         format!("This registration has no {} on file.", field.label()),
@@ -459,22 +419,22 @@ impl Registrations {
                 Op::RevealAll,
                 Ok(Reply::Registrations(RegistrationReply::RevealedCredentials(revealed))),
             ) => {
-                d.extras.portal = Some(revealed.fields);
+                d.extra.portal = Some(revealed.fields);
             }
             (Op::Oss, Ok(Reply::Registrations(RegistrationReply::OssCountries(c)))) => {
-                d.extras.oss_countries = Some(Ok(c));
+                d.extra.oss_countries = Some(Ok(c));
             }
             (Op::Form, Ok(Reply::Registrations(RegistrationReply::JurisdictionForm(f)))) => {
-                d.extras.form = Some(Ok(f));
+                d.extra.form = Some(Ok(f));
             }
             (Op::Filings, Ok(Reply::Registrations(RegistrationReply::Filings(page)))) => {
-                d.extras.filings = Some(detail_lists::filings(RETURNS, &page.items));
+                d.related = Some(detail_lists::filings(RETURNS, &page.items));
             }
             (Op::Filings, Err(f)) => {
-                d.extras.filings = Some(detail_lists::failed(RETURNS, f.message));
+                d.related = Some(detail_lists::failed(RETURNS, f.message));
             }
-            (Op::Oss, Err(f)) => d.extras.oss_countries = Some(Err(f.message)),
-            (Op::Form, Err(f)) => d.extras.form = Some(Err(f.message)),
+            (Op::Oss, Err(f)) => d.extra.oss_countries = Some(Err(f.message)),
+            (Op::Form, Err(f)) => d.extra.form = Some(Err(f.message)),
             (_, Err(f)) => ctx.notify(Level::Error, f.message),
             (op, Ok(reply)) => unexpected(&format!("{op:?}"), &reply, ctx),
         }
@@ -483,25 +443,10 @@ impl Registrations {
 
 impl PaneSpec for Registrations {
     type List = RegistrationList;
-    type Detail = RegistrationDetail;
+    type Extra = Extras;
     type View = NoView;
     type Overlay = RegistrationDialog;
     type Op = Op;
-
-    fn relations(&self, row: &Registration) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_registration(row)
-    }
-
-    fn detail_relations(&self, detail: &RegistrationDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_registration(&detail.registration)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Registrations { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
 
     fn arrive(&mut self, goto: &Goto, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         let Goto::Register { country, state } = goto else {
@@ -521,15 +466,37 @@ impl PaneSpec for Registrations {
     }
 
     const TITLE: &'static str = "Registrations";
+    const DETAIL: &'static RecordView<Registration, Extras> = &REGISTRATION;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Registrations);
+    const RELATIONS: fn(&Registration) -> Vec<Relation> = relations::of_registration;
 
-    fn detail(&self, row: &Registration) -> RegistrationDetail {
-        RegistrationDetail {
-            registration: row.clone(),
-            extras: Extras::default(),
-            state: DetailState::default(),
-        }
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::New, "register", On::List, |v| {
+            v.parts.push(RegistrationDialog::Register(Box::default()));
+        })
+        .writes()
+        .starts_new(),
+        Verb::key(Action::Reveal, "reveal", On::Detail, |v| {
+            Self::reveal(v.parts, v.ctx);
+        }),
+        Verb::key(Action::OpenUrl, "open portal", On::Detail, |v| {
+            Self::open_portal(v.parts, v.ctx);
+        }),
+        Verb::key(Action::Edit, "edit", On::Both, |v| {
+            Self::open_edit(v.parts, v.ctx);
+        })
+        .writes(),
+        Verb::key(Action::Deregister, "deregister", On::Both, |v| {
+            Self::open_wizard(v.parts, v.ctx);
+        })
+        .also("deregister")
+        .writes(),
+        Verb::key(Action::Credentials, "credentials", On::Both, |v| {
+            Self::open_credentials(v.parts, v.ctx);
+        })
+        .writes()
+        .offered(tenanted),
+    ];
 
     fn load_detail(
         &mut self,
@@ -537,7 +504,7 @@ impl PaneSpec for Registrations {
         requests: &mut Requests<Op>,
         ctx: &mut Ctx,
     ) {
-        let r = &detail.registration;
+        let r = &detail.record;
         let id = r.id.clone();
         requests.call(
             ctx,
@@ -566,52 +533,6 @@ impl PaneSpec for Registrations {
         );
     }
 
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        [
-            PaneHint::action(Action::New, "register"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Deregister, "deregister"),
-        ]
-        .into_iter()
-        .chain(credentials_hint(parts))
-        .collect()
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        [
-            PaneHint::action(Action::Reveal, "reveal"),
-            PaneHint::action(Action::OpenUrl, "open portal"),
-            PaneHint::action(Action::Edit, "edit"),
-            PaneHint::action(Action::Deregister, "deregister"),
-        ]
-        .into_iter()
-        .chain(credentials_hint(parts))
-        .collect()
-    }
-
-    fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        match (action, &parts.screen) {
-            (Action::New, Screen::List) => Self::open_register(parts, ctx),
-            (Action::Edit, Screen::List | Screen::Detail(_)) => Self::open_edit(parts, ctx),
-            (Action::Deregister, _) => Self::open_wizard(parts, ctx),
-            (Action::Credentials, _) => {
-                if let Some(form) = credentials::open(current(parts), ctx) {
-                    parts.push(RegistrationDialog::Credentials(Box::new(form)));
-                }
-            }
-            (Action::OpenUrl, _) => match current(parts) {
-                Some(r) if !r.filing_website_url.is_empty() => {
-                    ctx.open_url(r.filing_website_url.clone());
-                }
-                Some(_) => ctx.notify(Level::Info, "This registration has no filing website."),
-                None => return false,
-            },
-            (Action::Reveal, Screen::Detail(_)) => Self::reveal(parts, ctx),
-            _ => return false,
-        }
-        true
-    }
-
     fn overlay_key(
         &mut self,
         overlay: &mut RegistrationDialog,
@@ -628,13 +549,7 @@ impl PaneSpec for Registrations {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (
                 Op::Deregister,
@@ -648,7 +563,7 @@ impl PaneSpec for Registrations {
                         registration.status
                     ),
                 );
-                Self::replace(parts, &registration);
+                parts.record_read(registration);
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Deregister(_)));
             }
             (Op::RegisterForm, result) => {
@@ -701,7 +616,7 @@ impl PaneSpec for Registrations {
                     ),
                 );
                 parts.close_overlays(|o| matches!(o, RegistrationDialog::Register(_)));
-                Self::replace(parts, &registration);
+                parts.record_read(registration);
             }
             (Op::Register, Err(failure)) => {
                 ctx.notify(Level::Error, failure.message.clone());
@@ -759,18 +674,6 @@ impl PaneSpec for Registrations {
                 }
             },
         }
-    }
-
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["deregister"]
-    }
-
-    fn command(&mut self, name: &str, _: &[&str], parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if name == "deregister" {
-            Self::open_wizard(parts, ctx);
-            return true;
-        }
-        false
     }
 
     fn subtitle(&self, parts: &Parts<Self>) -> Option<String> {

@@ -9,18 +9,18 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use serde_json::{Value, json};
 
 use crate::effect::{Failure, FailureKind};
 use crate::model::{JurisdictionForm, OssType, Registration};
 use crate::rules::{self, EU_ONE_STOP_SHOP};
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog;
 use crate::ui::widgets::form::{
     Choice, FieldKind, FieldSpec, FieldValue, Form, FormOutcome, FormValues, Review, SchemaFields,
 };
 use crate::ui::widgets::keys::{is_press, typed_char};
-use crate::ui::widgets::popup::Popup;
 use crate::ui::widgets::state_map::{TILES, Tile};
 
 /// Where the jurisdiction's own fields go in the body.
@@ -653,11 +653,8 @@ impl RegisterFlow {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let popup = Popup::new(area.width.clamp(20, 90), area.height.clamp(8, 30)).clear(area, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(self.title(), theme.title));
+        let popup = dialog::centered(area, 90, 30, buf);
+        let block = dialog::framed(self.title(), theme);
         let inner = block.inner(popup);
         block.render(popup, buf);
         let note = match (&self.failure, &self.warning, self.step) {

@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 use serde_json::{Map, Value};
 
 use crate::effect::{Failure, FailureKind};
@@ -23,11 +23,11 @@ use crate::model::{
 use crate::rules;
 use crate::ui::text;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::dialog;
 use crate::ui::widgets::form::{
     Choice, FieldKind, FieldSpec, Form, FormOutcome, FormValues, Review, TypedConfirmation,
     TypedOutcome,
 };
-use crate::ui::widgets::popup::Popup;
 
 /// The steps, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -451,7 +451,7 @@ impl DeregisterWizard {
     }
 
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme) {
-        let popup = Popup::new(area.width.clamp(20, 84), area.height.clamp(8, 22)).clear(area, buf);
+        let popup = dialog::centered(area, 84, 22, buf);
         let title = format!(
             " Deregister {} — step {} of {}: {} ",
             jurisdiction(&self.registration),
@@ -459,10 +459,7 @@ impl DeregisterWizard {
             Step::ALL.len(),
             self.step.title()
         );
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border_focus)
-            .title(Span::styled(title, theme.title));
+        let block = dialog::framed(title, theme);
         let inner = block.inner(popup);
         block.render(popup, buf);
         let [body, failure, hints] = Layout::vertical([

@@ -12,6 +12,7 @@ mod exempt;
 mod filter;
 
 use crate::effect::{TransactionCall, TransactionReply};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::Span;
@@ -19,16 +20,17 @@ use ratatui::widgets::{Paragraph, StatefulWidget, Widget};
 
 pub use self::columns::columns;
 use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::TransactionFilter;
 use crate::model::{BackFilingTerms, EstimateResponse, Transaction, TransactionType};
-use crate::ui::keymap::{Action, Keymap};
-use crate::ui::pane::{Ctx, Level, PaneHint};
+use crate::ui::keymap::Action;
+use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
+use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Destination, DetailView, NoLayer, Operation, PaneSpec, PaneView, Parts, Requests, Scope,
-    Screen, Skeleton, address_checked, address_step, form_hints, may_write, open_detail,
-    page_hints, refused, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
+    Scope, Screen, Skeleton, Verb, address_key, form_hints, open_detail, page_hints, send_form,
+    unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -57,36 +59,28 @@ list_spec! {
         filter_of: |values, _current| filter::filter_of(values),
         kept_here: TransactionFilter::is_local, TransactionFilter::keeps,
         default_sort: Sort { key: "date", descending: true },
+        goto: Transactions,
     }
 }
 
-/// The transaction the detail shows.
-pub struct TransactionDetail {
-    pub transaction: Transaction,
-    state: DetailState,
+/// What the detail of a transaction keeps beside the record.
+#[derive(Default)]
+pub struct Pending {
     /// Ticks since the last answer, while the tax is pending.
     ticks: u32,
     /// The user asked for a credit note before the full record arrived.
     credit_when_loaded: bool,
 }
 
-impl DetailView for TransactionDetail {
-    fn id(&self) -> &str {
-        &self.transaction.id
-    }
+/// The transaction the detail shows.
+pub type TransactionDetail = RecordDetail<Transaction, Pending>;
 
-    fn state(&mut self) -> &mut DetailState {
-        &mut self.state
-    }
-
-    fn subtitle(&self) -> String {
-        self.transaction.external_id.clone()
-    }
-
-    fn draw(&mut self, area: Rect, buf: &mut Buffer, theme: &Theme, _: &Keymap) {
-        detail::build(&self.transaction, theme).render(area, buf, &mut self.state);
-    }
-}
+/// How a transaction reads in the detail.
+static TRANSACTION: RecordView<Transaction, Pending> = RecordView {
+    id: |t| &t.id,
+    title: |t| t.external_id.clone(),
+    build: |t, _, theme, _, _| detail::build(t, theme),
+};
 
 /// The pane's own forms and pages.
 pub enum TransactionView {
@@ -157,6 +151,19 @@ impl PaneView for TransactionView {
             }
             TransactionView::Terms(..) => "back-filing terms".to_owned(),
             TransactionView::Exemptions(check) => check.subtitle(),
+        }
+    }
+
+    fn address(&mut self) -> Option<(&mut Form, &mut AddressPanel)> {
+        match self {
+            TransactionView::Estimate {
+                form,
+                address,
+                result: None,
+                ..
+            }
+            | TransactionView::Edit { form, address, .. } => Some((form, address)),
+            _ => None,
         }
     }
 
@@ -246,21 +253,11 @@ pub struct Transactions {
     check_under: Option<(String, exempt::ExemptionCheck)>,
 }
 
-/// The transaction the user is on: the detail's, or the table's selected row.
-fn current(parts: &Parts<Transactions>) -> Option<&Transaction> {
-    match &parts.screen {
-        Screen::List => parts.list.selected(),
-        screen => screen.detail().map(|d| &d.transaction),
-    }
-}
-
 /// `c` is offered on a sale only.
-fn credit_hint(parts: &Parts<Transactions>) -> Vec<PaneHint> {
-    current(parts)
-        .filter(|t| t.kind == TransactionType::Sale)
-        .map(|_| PaneHint::action(Action::CreditNote, "credit note"))
-        .into_iter()
-        .collect()
+fn on_a_sale(parts: &Parts<Transactions>) -> bool {
+    parts
+        .current()
+        .is_some_and(|t| t.kind == TransactionType::Sale)
 }
 
 fn credit_view(sale: &Transaction) -> TransactionView {
@@ -284,7 +281,7 @@ impl Transactions {
             .and_then(|a| a.parse::<usize>().ok())
             .unwrap_or(1);
         let product = d
-            .transaction
+            .record
             .transaction_items
             .get(n.saturating_sub(1))
             .and_then(|i| {
@@ -307,10 +304,7 @@ impl Transactions {
     /// `c`: the credit note form against the sale the user is on, once its full record (with
     /// every item) is in.
     fn credit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
-        let Some(t) = current(parts).cloned() else {
+        let Some(t) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a sale first.");
             return;
         };
@@ -332,9 +326,9 @@ impl Transactions {
             return;
         };
         if loading {
-            d.credit_when_loaded = true;
+            d.extra.credit_when_loaded = true;
         } else {
-            let view = credit_view(&d.transaction);
+            let view = credit_view(&d.record);
             parts.screen.open(view);
         }
     }
@@ -342,9 +336,6 @@ impl Transactions {
     /// `e` or `:edit` on a transaction's detail, once its full record is in: the edit form, or
     /// for a locked or filed transaction why it cannot be edited (nothing is sent).
     fn open_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if !may_write(ctx) {
-            return;
-        }
         let Screen::Detail(d) = &parts.screen else {
             ctx.notify(
                 Level::Info,
@@ -356,15 +347,15 @@ impl Transactions {
             ctx.notify(Level::Info, "The transaction is still loading.");
             return;
         }
-        if let Some(why) = crate::rules::locked_reason(&d.transaction) {
+        if let Some(why) = crate::rules::locked_reason(&d.record) {
             ctx.notify(Level::Error, format!("{why}; nothing was sent."));
             return;
         }
-        if d.transaction.kind.is_credit_note() {
+        if d.record.kind.is_credit_note() {
             Self::open_credit_edit(parts, ctx);
             return;
         }
-        let transaction = Box::new(d.transaction.clone());
+        let transaction = Box::new(d.record.clone());
         let (form, address) = edit::edit_form(&transaction);
         parts.screen.open(TransactionView::Edit {
             transaction,
@@ -377,7 +368,7 @@ impl Transactions {
     /// note's values, sent as its rewrite; a note no longer pending says why, and nothing is
     /// sent.
     fn open_credit_edit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Some(note) = parts.screen.detail().map(|d| d.transaction.clone()) else {
+        let Some(note) = parts.screen.detail().map(|d| d.record.clone()) else {
             return;
         };
         if let Some(why) = crate::rules::credit_note_locked(&note) {
@@ -394,25 +385,33 @@ impl Transactions {
             );
             return;
         };
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::CreditSale(_)));
-        parts.requests.call(
+        parts.requests.again(
             ctx,
             Call::Transactions(TransactionCall::Get { id: sale_id }),
             Op::CreditSale(Box::new(note)),
         );
     }
 
+    /// `:estimate`: the estimate form.
+    fn open_estimate(parts: &mut Parts<Self>) {
+        parts.screen.open(TransactionView::Estimate {
+            form: estimate::estimate_form(crate::clock::today()),
+            address: AddressPanel::new(estimate::ADDRESS),
+            result: None,
+            state: DetailState::default(),
+        });
+    }
+
+    /// `:addresses`: the transactions whose address needs fixing, the rest of the filter kept.
+    fn address_queue(parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        let mut filter = parts.list.filter().clone();
+        filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
+        parts.show_list(filter, ctx);
+    }
+
     fn open_terms(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        parts
-            .requests
-            .cancel_where(ctx, |op| matches!(op, Op::Terms));
-        parts.requests.call(
-            ctx,
-            Call::Transactions(TransactionCall::BackFilingTerms),
-            Op::Terms,
-        );
+        let call = Call::Transactions(TransactionCall::BackFilingTerms);
+        parts.requests.again(ctx, call, Op::Terms);
         parts
             .screen
             .open(TransactionView::Terms(None, DetailState::default()));
@@ -460,14 +459,8 @@ impl Transactions {
                 let Some(id) = check.current().map(|f| f.transaction_id.clone()) else {
                     return false;
                 };
-                parts
-                    .requests
-                    .cancel_where(ctx, |op| matches!(op, Op::Finding));
-                parts.requests.call(
-                    ctx,
-                    Call::Transactions(TransactionCall::Get { id }),
-                    Op::Finding,
-                );
+                let call = Call::Transactions(TransactionCall::Get { id });
+                parts.requests.again(ctx, call, Op::Finding);
             }
             Action::Customer => match check.current() {
                 Some(f) => match &f.customer_id {
@@ -491,10 +484,10 @@ impl Transactions {
         let Some(d) = parts.screen.detail_mut() else {
             return;
         };
-        d.transaction = transaction;
-        d.ticks = 0;
-        if std::mem::take(&mut d.credit_when_loaded) && parts.screen.is_detail() {
-            let view = parts.screen.detail().map(|d| credit_view(&d.transaction));
+        d.record = transaction;
+        d.extra.ticks = 0;
+        if std::mem::take(&mut d.extra.credit_when_loaded) && parts.screen.is_detail() {
+            let view = parts.screen.detail().map(|d| credit_view(&d.record));
             if let Some(view) = view {
                 parts.screen.open(view);
             }
@@ -516,42 +509,52 @@ fn finding_customer(id: &str, name: Option<&str>) -> Goto {
 }
 
 impl PaneSpec for Transactions {
-    fn imports(&self) -> Option<crate::effect::ImportResource> {
-        Some(crate::effect::ImportResource::Transactions)
-    }
-
     type List = TransactionList;
-    type Detail = TransactionDetail;
+    type Extra = Pending;
     type View = TransactionView;
     type Overlay = NoLayer;
     type Op = Op;
 
-    fn relations(&self, row: &Transaction) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_transaction(row)
-    }
-
-    fn detail_relations(&self, detail: &TransactionDetail) -> Vec<crate::ui::pane::Relation> {
-        crate::ui::panes::relations::of_transaction(&detail.transaction)
-    }
-
-    fn goto(&self, goto: &Goto) -> Option<Destination<Self>> {
-        match goto {
-            Goto::Transactions { filter, open } => Some((filter.clone(), open.clone())),
-            _ => None,
-        }
-    }
-
     const TITLE: &'static str = "Transactions";
+    const DETAIL: &'static RecordView<Transaction, Pending> = &TRANSACTION;
     const RESOURCE: Option<crate::model::Resource> = Some(crate::model::Resource::Transactions);
+    const IMPORTS: Option<crate::effect::ImportResource> =
+        Some(crate::effect::ImportResource::Transactions);
+    const RELATIONS: fn(&Transaction) -> Vec<Relation> = relations::of_transaction;
 
-    fn detail(&self, row: &Transaction) -> TransactionDetail {
-        TransactionDetail {
-            transaction: row.clone(),
-            state: DetailState::default(),
-            ticks: 0,
-            credit_when_loaded: false,
-        }
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::CreditNote, "credit note", On::Both, |v| {
+            Self::credit(v.spec, v.parts, v.ctx);
+        })
+        .writes()
+        .offered(on_a_sale),
+        Verb::key(Action::Edit, "edit", On::Detail, |v| {
+            Self::open_edit(v.parts, v.ctx);
+        })
+        .also("edit")
+        .writes(),
+        Verb::command("estimate", "a tax estimate", |v| {
+            Self::open_estimate(v.parts);
+        }),
+        Verb::command("terms", "the back-filing terms", |v| {
+            Self::open_terms(v.parts, v.ctx);
+        }),
+        Verb::command("product", "the product of line N (the first)", |v| {
+            Self::open_product(v.args, v.parts, v.ctx);
+        })
+        .args("[N]"),
+        Verb::command(
+            "addresses",
+            "the transactions whose address needs fixing",
+            |v| {
+                Self::address_queue(v.parts, v.ctx);
+            },
+        ),
+        Verb::command("check", "exempt sales without a valid certificate", |v| {
+            Self::check(v.args, v.parts, v.ctx);
+        })
+        .args("exemptions [FROM [TO]]"),
+    ];
 
     fn load_detail(
         &mut self,
@@ -559,22 +562,12 @@ impl PaneSpec for Transactions {
         requests: &mut Requests<Op>,
         ctx: &mut Ctx,
     ) {
-        let id = detail.transaction.id.clone();
+        let id = detail.record.id.clone();
         requests.call(
             ctx,
             Call::Transactions(TransactionCall::Get { id }),
             Op::Record,
         );
-    }
-
-    fn list_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        credit_hint(parts)
-    }
-
-    fn detail_hints(&self, parts: &Parts<Self>) -> Vec<PaneHint> {
-        let mut hints = credit_hint(parts);
-        hints.push(PaneHint::action(Action::Edit, "edit"));
-        hints
     }
 
     fn view_hints(&self, view: &TransactionView) -> Vec<PaneHint> {
@@ -601,69 +594,41 @@ impl PaneSpec for Transactions {
         if action == Action::Back
             && let Screen::Detail(d) = &parts.screen
             && let Some((id, check)) = self.check_under.take()
-            && id == d.transaction.id
+            && id == d.record.id
         {
             parts.requests.cancel_detail(ctx);
             parts.screen = Screen::List;
             parts.screen.open(TransactionView::Exemptions(check));
             return true;
         }
-        match (&mut parts.screen, action) {
-            (Screen::List | Screen::Detail(_), Action::CreditNote) => self.credit(parts, ctx),
-            (Screen::List | Screen::Detail(_), Action::Edit) => Self::open_edit(parts, ctx),
-            // Esc on an estimate's answer goes back to its form.
-            (
-                Screen::View {
-                    view: TransactionView::Estimate { form, result, .. },
-                    ..
-                },
-                Action::Back,
-            ) if result.is_some() => {
-                *result = None;
-                form.set_busy(false);
-            }
-            _ => return false,
+        // Esc on an estimate's answer goes back to its form.
+        if let (Some(TransactionView::Estimate { form, result, .. }), Action::Back) =
+            (parts.screen.view_mut(), action)
+            && result.is_some()
+        {
+            *result = None;
+            form.set_busy(false);
+            return true;
         }
-        true
+        false
     }
 
-    /// Ctrl-L checks the estimate's ship-to address, Ctrl-N moves among the addresses offered,
-    /// Ctrl-T takes one.
-    fn view_key(
-        &mut self,
-        key: crossterm::event::KeyEvent,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> Option<FormOutcome> {
-        let (TransactionView::Estimate {
-            form,
-            address,
-            result: None,
-            ..
-        }
-        | TransactionView::Edit { form, address, .. }) = parts.screen.view_mut()?
-        else {
-            return None;
-        };
-        let step = address.key(&key, form)?;
-        address_step(step, &mut parts.requests, ctx, Op::Address);
-        Some(FormOutcome::None)
+    fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
+        address_key(&key, parts, ctx, Op::Address)
     }
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let Parts {
-            screen, requests, ..
-        } = parts;
-        match screen.view_mut() {
+        let (view, requests) = parts.view_and_requests();
+        match view {
             Some(TransactionView::Credit {
                 sale,
                 form,
                 editing,
-            }) => match credit::credit_body(&form.values(), sale) {
-                Ok(body) => {
-                    form.set_busy(true);
+            }) => {
+                let body = credit::credit_body(&form.values(), sale);
+                let original_id = sale.id.clone();
+                send_form(form, body, requests, ctx, |body| {
                     let body = Box::new(body);
-                    let original_id = sale.id.clone();
                     let (call, op) = match editing {
                         None => (
                             TransactionCall::CreditNote { original_id, body },
@@ -678,56 +643,45 @@ impl PaneSpec for Transactions {
                             Op::CreditEdit,
                         ),
                     };
-                    requests.call(ctx, Call::Transactions(call), op);
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
+                    (Call::Transactions(call), op)
+                });
+            }
             Some(TransactionView::Edit {
                 transaction, form, ..
-            }) => match edit::edit_body(transaction, &form.values()) {
-                Ok(body) => {
-                    form.set_busy(true);
-                    let call = Call::Transactions(TransactionCall::Update {
-                        id: transaction.id.clone(),
-                        body: Box::new(body),
-                    });
-                    requests.call(ctx, call, Op::Update);
-                }
-                Err(errors) => form.set_errors(&errors),
-            },
+            }) => {
+                let body = edit::edit_body(transaction, &form.values());
+                let id = transaction.id.clone();
+                send_form(form, body, requests, ctx, |body| {
+                    let body = Box::new(body);
+                    (
+                        Call::Transactions(TransactionCall::Update { id, body }),
+                        Op::Update,
+                    )
+                });
+            }
             Some(TransactionView::Estimate { form, .. }) => {
-                match estimate::estimate_body(&form.values()) {
-                    Ok(body) => {
-                        form.set_busy(true);
-                        let body = Box::new(body);
-                        requests.call(
-                            ctx,
-                            Call::Transactions(TransactionCall::Estimate { body }),
-                            Op::Estimate,
-                        );
-                    }
-                    Err(errors) => form.set_errors(&errors),
-                }
+                let body = estimate::estimate_body(&form.values());
+                send_form(form, body, requests, ctx, |body| {
+                    let body = Box::new(body);
+                    (
+                        Call::Transactions(TransactionCall::Estimate { body }),
+                        Op::Estimate,
+                    )
+                });
             }
             _ => {}
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Record, Ok(Reply::Transactions(TransactionReply::One(t)))) => {
                 Self::detail_loaded(parts, *t);
             }
             (Op::Record, Err(failure)) => {
                 if let Some(d) = parts.screen.detail_mut() {
-                    d.credit_when_loaded = false;
-                    d.ticks = 0;
+                    d.extra.credit_when_loaded = false;
+                    d.extra.ticks = 0;
                 }
                 ctx.notify(Level::Error, failure.message);
             }
@@ -764,15 +718,7 @@ impl PaneSpec for Transactions {
                 open_detail(self, parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
-            (Op::Address, result) => {
-                if let Some(
-                    TransactionView::Estimate { address, .. }
-                    | TransactionView::Edit { address, .. },
-                ) = parts.screen.view_mut()
-                {
-                    address_checked(address, result, ctx);
-                }
-            }
+            (Op::Address, result) => parts.address_checked(result, ctx),
             (Op::Update, Ok(Reply::Transactions(TransactionReply::One(saved)))) => {
                 ctx.notify(
                     Level::Success,
@@ -795,8 +741,7 @@ impl PaneSpec for Transactions {
                 }
             }
             (Op::Credit | Op::CreditEdit | Op::Estimate | Op::Update, Err(failure)) => {
-                let form = parts.screen.view_mut().and_then(PaneView::form_mut);
-                refused(form, &failure, ctx);
+                parts.refused(&failure, ctx);
             }
             (Op::Terms, Err(failure)) => ctx.notify(Level::Error, failure.message),
             (
@@ -829,41 +774,6 @@ impl PaneSpec for Transactions {
         }
     }
 
-    fn commands(&self) -> Vec<&'static str> {
-        vec!["estimate", "terms", "product", "addresses", "edit", "check"]
-    }
-
-    fn command(
-        &mut self,
-        name: &str,
-        args: &[&str],
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) -> bool {
-        match name {
-            "product" => Self::open_product(args, parts, ctx),
-            "estimate" => parts.screen.open(TransactionView::Estimate {
-                form: estimate::estimate_form(crate::clock::today()),
-                address: AddressPanel::new(estimate::ADDRESS),
-                result: None,
-                state: DetailState::default(),
-            }),
-            "terms" => Self::open_terms(parts, ctx),
-            "check" => Self::check(args, parts, ctx),
-            "edit" => Self::open_edit(parts, ctx),
-            "addresses" => {
-                // The transactions whose address needs fixing, the rest of the filter kept.
-                let mut filter = parts.list.filter().clone();
-                filter.address_status_in = crate::model::AddressStatus::NEEDS_FIXING.to_vec();
-                parts.requests.cancel_detail(ctx);
-                parts.screen = Screen::List;
-                parts.list.apply_filter(filter, ctx);
-            }
-            _ => return false,
-        }
-        true
-    }
-
     /// While the detail shows a transaction whose tax is not calculated yet, asks for it again
     /// every [`REFRESH_TICKS`] ticks until the tax is in.
     fn tick(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
@@ -871,13 +781,13 @@ impl PaneSpec for Transactions {
         let Screen::Detail(d) = &mut parts.screen else {
             return false;
         };
-        if loading || d.transaction.tax_is_calculated() {
+        if loading || d.record.tax_is_calculated() {
             return false;
         }
-        d.ticks += 1;
-        if d.ticks >= REFRESH_TICKS {
-            d.ticks = 0;
-            let id = d.transaction.id.clone();
+        d.extra.ticks += 1;
+        if d.extra.ticks >= REFRESH_TICKS {
+            d.extra.ticks = 0;
+            let id = d.record.id.clone();
             parts.requests.call(
                 ctx,
                 Call::Transactions(TransactionCall::Get { id }),

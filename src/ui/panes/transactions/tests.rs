@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::json;
 
 use super::*;
-use crate::effect::FailureKind;
+use crate::effect::{Failure, FailureKind};
 use crate::model::filters::Sort;
 use crate::model::{FieldError, LocPart};
 use crate::ui::pane::Pane;
@@ -120,7 +120,7 @@ fn a_pending_detail_refreshes_itself_until_the_tax_is_in() {
             done.clone(),
         )))),
     );
-    assert_eq!(h.pane.parts.screen.detail().unwrap().transaction, done);
+    assert_eq!(h.pane.parts.screen.detail().unwrap().record, done);
     assert_eq!(
         h.pane.parts.list.selected(),
         Some(&done),
@@ -163,7 +163,7 @@ fn a_credit_note_opens_on_the_full_sale_and_then_shows_the_note() {
         Ok(Reply::Transactions(TransactionReply::One(Box::new(note)))),
     );
     assert!(h.pane.parts.screen.is_detail());
-    assert_eq!(h.pane.parts.screen.detail().unwrap().transaction.id, "t2");
+    assert_eq!(h.pane.parts.screen.detail().unwrap().record.id, "t2");
     assert_eq!(h.last_level(), Some(Level::Success));
 }
 

@@ -14,7 +14,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::effect::Goto;
-use crate::effect::{Call, Failure, Reply};
+use crate::effect::{Call, Reply};
 use crate::model::filters::Sort;
 use crate::model::tenanted::{
     APPROVAL_EXEMPTION_TYPES, ApproveImport, BulkApproveImports, CertificateImport,
@@ -28,8 +28,8 @@ use crate::ui::panes::filter_codes::{any_of_field, chosen, either, list_value};
 use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
-    Destination, Layer, LayerOutcome, ListSpec, NoView, Operation, PaneSpec, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, may_write, question_hints, unexpected,
+    Answer, Destination, Layer, LayerOutcome, ListSpec, NoView, On, Operation, PaneSpec, Parts,
+    RecordDetail, RecordView, Requests, Skeleton, Verb, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -75,6 +75,7 @@ fn imports_noun(n: usize) -> String {
 pub struct ImportList;
 
 impl ListSpec for ImportList {
+    type Record = CertificateImport;
     type Row = Marked<CertificateImport>;
     type Filter = ImportFilter;
     const NOUN: &'static str = "certificate imports";
@@ -169,7 +170,7 @@ pub type ImportDetail = RecordDetail<CertificateImport>;
 static IMPORT: RecordView<CertificateImport> = RecordView {
     id: |i| &i.id,
     title: |i| format!("certificate import {}", i.id),
-    build: |record, theme, _| import_detail(record, theme),
+    build: |import, (), theme, _, _| import_detail(import, theme),
 };
 
 /// The approval's dialogs: the exemption type, then the confirmation.
@@ -237,18 +238,11 @@ impl Imports {
     }
 
     fn open_approval(parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        if let Some(why) = parts.list.unavailable() {
-            ctx.notify(Level::Error, why.to_owned());
+        if Self::action_unavailable(parts, ctx) {
             return;
         }
-        if !may_write(ctx) {
-            return;
-        }
-        if parts.requests.any(|op| matches!(op, Op::Approve { .. })) {
-            ctx.notify(
-                Level::Info,
-                "An approval is on its way; wait for its answer.",
-            );
+        let approval = |op: &Op| matches!(op, Op::Approve { .. });
+        if parts.requests.on_its_way(approval, "An approval", ctx) {
             return;
         }
         let ids = parts.list.targets();
@@ -293,7 +287,7 @@ impl Imports {
 
 impl PaneSpec for Imports {
     type List = ImportList;
-    type Detail = ImportDetail;
+    type Extra = ();
     type View = NoView;
     type Overlay = ImportDialog;
     type Op = Op;
@@ -311,11 +305,18 @@ impl PaneSpec for Imports {
     }
 
     const TITLE: &'static str = "Exemptions";
+    const DETAIL: &'static RecordView<CertificateImport> = &IMPORT;
     const FILTER: &'static str = "status";
 
-    fn detail(&self, row: &Marked<CertificateImport>) -> ImportDetail {
-        RecordDetail::new(row.row.clone(), &IMPORT)
-    }
+    const VERBS: &'static [Verb<Self>] = &[
+        Verb::key(Action::Mark, "mark", On::List, |v| {
+            v.parts.list.toggle_mark();
+        }),
+        Verb::key(Action::Approve, "approve", On::List, |v| {
+            Self::open_approval(v.parts, v.ctx);
+        })
+        .writes(),
+    ];
 
     /// On a v1 profile the list says what it needs, and nothing is asked of the service.
     fn show(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
@@ -329,27 +330,8 @@ impl PaneSpec for Imports {
     /// The row holds every field the service sends: nothing more to ask for.
     fn load_detail(&mut self, _: &ImportDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
 
-    fn list_hints(&self, _: &Parts<Self>) -> Vec<PaneHint> {
-        vec![
-            PaneHint::action(Action::Mark, "mark"),
-            PaneHint::action(Action::Approve, "approve"),
-        ]
-    }
-
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
-        if matches!(action, Action::Refresh | Action::Filter)
-            && Self::action_unavailable(parts, ctx)
-        {
-            return true;
-        }
-        match action {
-            Action::Mark if parts.screen.is_list() => parts.list.toggle_mark().is_some(),
-            Action::Approve if parts.screen.is_list() => {
-                Self::open_approval(parts, ctx);
-                true
-            }
-            _ => false,
-        }
+        matches!(action, Action::Refresh | Action::Filter) && Self::action_unavailable(parts, ctx)
     }
 
     fn overlay_key(
@@ -394,13 +376,7 @@ impl PaneSpec for Imports {
         }
     }
 
-    fn receive(
-        &mut self,
-        op: Op,
-        result: Result<Reply, Failure>,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Op::Approve {
             ids,
             exemption_type,

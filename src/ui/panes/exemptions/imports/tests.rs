@@ -4,7 +4,7 @@ use crate::effect::{ExemptionCall, ExemptionReply};
 use crossterm::event::KeyCode;
 
 use super::*;
-use crate::effect::FailureKind;
+use crate::effect::{Failure, FailureKind};
 use crate::model::Page;
 use crate::model::tenanted::CertificateImportStatus;
 use crate::ui::pane::Pane;
