@@ -120,6 +120,11 @@ pub enum Level {
     Info,
     Success,
     Error,
+    /// What the user just tried was refused (a submit the rules stop): an error that goes with
+    /// the next key, once it has been seen and acted on.
+    Refused,
+    /// A pointer to a key (`V shows the economic view`): it goes with the next key.
+    Hint,
 }
 
 /// What a pane may ask of the runtime while it handles a key or an answer.

@@ -134,3 +134,24 @@ fn without_status_line(screen: &str) -> String {
     }
     lines.join("\n")
 }
+
+#[tokio::test]
+async fn the_hint_to_the_economic_view_goes_once_it_is_answered() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    d.char('3');
+    d.wait_for("row 1 of").await;
+    d.char('h');
+    d.wait_for("shows the economic view").await;
+    d.char('V');
+    let screen = d
+        .wait_until("the economic view", Duration::from_secs(10), |s| {
+            s.contains("economic: all jurisdictions")
+        })
+        .await;
+    assert!(
+        !screen.contains("shows the economic view"),
+        "the hint went with the key that answered it: {screen}"
+    );
+    d.quit().await;
+}

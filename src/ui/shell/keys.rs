@@ -15,6 +15,8 @@ use crate::ui::pane::Level;
 impl Shell {
     /// Handles one key press.
     pub fn handle_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        // A refusal or a hint is answered by the key that follows it.
+        self.notices.flash.key_pressed();
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if !self.layers.is_empty() {

@@ -260,15 +260,17 @@ impl Shell {
 
     fn notify(&mut self, level: Level, text: String) {
         let logged = match level {
-            Level::Info => FlashLevel::Info,
+            Level::Info | Level::Hint => FlashLevel::Info,
             Level::Success => FlashLevel::Success,
-            Level::Error => FlashLevel::Error,
+            Level::Error | Level::Refused => FlashLevel::Error,
         };
         self.notices.messages.push_now(logged, text.clone());
         let flash = match level {
             Level::Info => Flash::info(text).with_ticks(NOTICE_TICKS),
+            Level::Hint => Flash::info(text).with_ticks(NOTICE_TICKS).until_key(),
             Level::Success => Flash::success(text).with_ticks(NOTICE_TICKS),
             Level::Error => Flash::error(text).with_ticks(NOTICE_TICKS * 2),
+            Level::Refused => Flash::error(text).with_ticks(NOTICE_TICKS * 2).until_key(),
         };
         self.notices.flash.show(flash);
     }

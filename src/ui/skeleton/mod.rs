@@ -586,7 +586,7 @@ impl<S: PaneSpec> Skeleton<S> {
                 .push(Overlay::Discard(Confirm::discard_input())),
             FormOutcome::Invalid => {
                 if let Some(refusal) = parts.screen.form().and_then(Form::refusal) {
-                    ctx.notify(Level::Error, refusal);
+                    ctx.notify(Level::Refused, refusal);
                 }
             }
             FormOutcome::None => {}

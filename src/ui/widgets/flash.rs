@@ -46,6 +46,8 @@ pub struct Flash {
     pub level: FlashLevel,
     pub message: String,
     ticks_left: u32,
+    /// Gone with the next key, if it has not expired before.
+    until_key: bool,
 }
 
 impl Flash {
@@ -60,6 +62,7 @@ impl Flash {
             level,
             message: message.into(),
             ticks_left,
+            until_key: false,
         }
     }
 
@@ -78,6 +81,13 @@ impl Flash {
     /// The same message lasting `ticks` ticks.
     pub fn with_ticks(mut self, ticks: u32) -> Self {
         self.ticks_left = ticks;
+        self
+    }
+
+    /// The same message, gone with the next key: a refusal or a hint, answered by what the user
+    /// does next.
+    pub fn until_key(mut self) -> Self {
+        self.until_key = true;
         self
     }
 
@@ -131,6 +141,15 @@ impl FlashLine {
 
     pub fn clear(&mut self) {
         self.current = None;
+    }
+
+    /// A key was pressed: a message that lasts until then goes. Answers whether one went.
+    pub fn key_pressed(&mut self) -> bool {
+        if self.current.as_ref().is_some_and(|f| f.until_key) {
+            self.current = None;
+            return true;
+        }
+        false
     }
 
     pub fn current(&self) -> Option<&Flash> {

@@ -332,7 +332,7 @@ impl PaneSpec for Physical {
         }
         let toggle = ctx.key(Action::ToggleView);
         ctx.notify(
-            Level::Info,
+            Level::Hint,
             format!(
                 "The exposure history is kept for economic nexus: {toggle} shows the economic view."
             ),

@@ -223,7 +223,7 @@ impl Registrations {
         match event {
             RegisterEvent::None => LayerOutcome::Keep,
             RegisterEvent::Refused(why) => {
-                ctx.notify(Level::Error, why);
+                ctx.notify(Level::Refused, why);
                 LayerOutcome::Keep
             }
             RegisterEvent::Close => LayerOutcome::Close,
@@ -326,7 +326,7 @@ impl Registrations {
         match wizard.handle_key(key) {
             WizardEvent::None => LayerOutcome::Keep,
             WizardEvent::Refused(why) => {
-                ctx.notify(Level::Error, why);
+                ctx.notify(Level::Refused, why);
                 LayerOutcome::Keep
             }
             WizardEvent::Close => LayerOutcome::Close,
@@ -361,7 +361,7 @@ impl Registrations {
         match form.handle_key(key) {
             CredentialsEvent::None => LayerOutcome::Keep,
             CredentialsEvent::Refused(why) => {
-                ctx.notify(Level::Error, why);
+                ctx.notify(Level::Refused, why);
                 LayerOutcome::Keep
             }
             CredentialsEvent::Close => LayerOutcome::Close,
