@@ -308,6 +308,7 @@ pub async fn prepare(
     };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
         .with_judging(settings.judging)
+        .with_save_folder(crate::os::files::save_folder())
         .with_pane_factory(move || panes::with(settings))
         .with_views(config_path.clone(), views)
         .with_columns(columns);

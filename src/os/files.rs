@@ -176,6 +176,32 @@ pub fn write_for_viewing(file_name: &str, bytes: &[u8]) -> Result<PathBuf, Refus
     Ok(path)
 }
 
+/// The folder a saved file is offered in, as the path field shows it: `~/Downloads/` when it
+/// exists, else the platform's downloads folder, else the home folder (`~/`), else the current
+/// one (`""`).
+pub fn save_folder() -> String {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let platform =
+        directories::UserDirs::new().and_then(|d| d.download_dir().map(Path::to_path_buf));
+    save_folder_in(home.as_deref(), platform.as_deref())
+}
+
+/// [`save_folder`] for the home folder `home` and the platform's downloads folder `platform`.
+fn save_folder_in(home: Option<&Path>, platform: Option<&Path>) -> String {
+    let shown = |dir: &Path| match home.and_then(|h| dir.strip_prefix(h).ok()) {
+        Some(rest) if rest.as_os_str().is_empty() => "~/".to_owned(),
+        Some(rest) => format!("~/{}/", rest.display()),
+        None => format!("{}/", dir.display()),
+    };
+    if let Some(downloads) = home.map(|h| h.join("Downloads")).filter(|d| d.is_dir()) {
+        return shown(&downloads);
+    }
+    if let Some(platform) = platform.filter(|d| d.is_dir()) {
+        return shown(platform);
+    }
+    home.map_or_else(String::new, shown)
+}
+
 /// `~/x` as `$HOME/x`; other paths unchanged.
 pub fn expand_home(path: &Path) -> PathBuf {
     match (path.strip_prefix("~"), std::env::var_os("HOME")) {
@@ -238,6 +264,32 @@ pub fn complete_path(partial: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_is_offered_in_the_downloads_folder_else_home() {
+        let home = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        // No downloads folder at all: the home folder, never the current one.
+        assert_eq!(save_folder_in(Some(home.path()), None), "~/");
+        // The platform's, where there is one.
+        let platform = home.path().join("Téléchargements");
+        std::fs::create_dir(&platform).unwrap();
+        assert_eq!(
+            save_folder_in(Some(home.path()), Some(&platform)),
+            "~/Téléchargements/"
+        );
+        assert_eq!(
+            save_folder_in(Some(home.path()), Some(elsewhere.path())),
+            format!("{}/", elsewhere.path().display())
+        );
+        // ~/Downloads first.
+        std::fs::create_dir(home.path().join("Downloads")).unwrap();
+        assert_eq!(
+            save_folder_in(Some(home.path()), Some(&platform)),
+            "~/Downloads/"
+        );
+        assert_eq!(save_folder_in(None, None), "");
+    }
 
     #[test]
     fn a_certificate_must_exist_be_a_pdf_and_be_small() {

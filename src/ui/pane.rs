@@ -139,6 +139,8 @@ pub struct Ctx<'a> {
     keys: Option<&'a Keymap>,
     /// What records are judged by (the config file's `[checks]`).
     judging: Judging,
+    /// The folder a saved file is offered in (`~/Downloads/`), found by the runtime.
+    save_folder: &'a str,
 }
 
 impl<'a> Ctx<'a> {
@@ -156,7 +158,20 @@ impl<'a> Ctx<'a> {
             tenanted: None,
             keys: None,
             judging: Judging::default(),
+            save_folder: "",
         }
+    }
+
+    /// The same context offering saved files in `folder`.
+    pub fn with_save_folder(mut self, folder: &'a str) -> Self {
+        self.save_folder = folder;
+        self
+    }
+
+    /// The folder a saved file is offered in, as a path field shows it (`~/Downloads/`, or
+    /// `""` for the current one).
+    pub fn save_folder(&self) -> &str {
+        self.save_folder
     }
 
     /// The same context naming keys by the live bindings `keys`.

@@ -132,6 +132,8 @@ struct SessionFacts {
     snapshots: usize,
     /// What the panes judge records by (the config file's `[checks]`).
     judging: crate::ui::judging::Judging,
+    /// The folder a saved file is offered in.
+    save_folder: String,
 }
 
 /// The flash line, every message it showed (for `:messages`), and the spinner beside work
@@ -174,6 +176,7 @@ impl Shell {
                 log_path: None,
                 snapshots: 0,
                 judging: crate::ui::judging::Judging::default(),
+                save_folder: String::new(),
             },
             calls: calls::Calls::default(),
             notices: Notices::default(),
@@ -205,6 +208,12 @@ impl Shell {
     /// The panes judge records by `judging` (the config file's `[checks]`).
     pub fn with_judging(mut self, judging: crate::ui::judging::Judging) -> Self {
         self.session.judging = judging;
+        self
+    }
+
+    /// Saved files are offered in `folder` (`~/Downloads/`).
+    pub fn with_save_folder(mut self, folder: String) -> Self {
+        self.session.save_folder = folder;
         self
     }
 
@@ -294,6 +303,7 @@ impl Shell {
             )
             .with_tenanted(self.session.tenanted)
             .with_judging(self.session.judging)
+            .with_save_folder(&self.session.save_folder)
             .with_keys(&self.keymap);
             f(pane, &mut ctx);
         }

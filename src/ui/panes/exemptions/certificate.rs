@@ -16,16 +16,6 @@ use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
 /// The field holding the path; the runtime's refusals name it.
 pub const PATH: &str = "path";
 
-/// The directory offered first: `~/Downloads` when it exists, else the current directory.
-fn default_dir() -> String {
-    let downloads = std::env::var_os("HOME").map(|h| PathBuf::from(h).join("Downloads"));
-    if downloads.is_some_and(|d| d.is_dir()) {
-        "~/Downloads/".to_owned()
-    } else {
-        String::new()
-    }
-}
-
 /// The name the file is saved under by default: its own, or the attachment's id.
 pub fn file_name(a: &Attachment) -> String {
     a.file_name
@@ -87,8 +77,9 @@ pub struct SaveFile {
 }
 
 impl SaveFile {
-    pub fn new(attachment: Attachment, location: String) -> Self {
-        let path = format!("{}{}", default_dir(), file_name(&attachment));
+    /// The form saving `attachment`, its path prefilled in `folder` (`~/Downloads/`).
+    pub fn new(attachment: Attachment, location: String, folder: &str) -> Self {
+        let path = format!("{folder}{}", file_name(&attachment));
         SaveFile {
             form: Form::new(vec![
                 FieldSpec::new(PATH, "Save to", FieldKind::Text)
@@ -253,7 +244,7 @@ mod tests {
 
     #[test]
     fn an_existing_file_is_replaced_only_after_the_user_was_told() {
-        let mut save = SaveFile::new(file(Some("cert.pdf"), Some("/x")), "/x".into());
+        let mut save = SaveFile::new(file(Some("cert.pdf"), Some("/x")), "/x".into(), "");
         assert!(save.path().ends_with("cert.pdf"), "{}", save.path());
         assert!(!save.overwrite());
         save.refused(&Failure {

@@ -53,9 +53,11 @@ pub(super) fn open_upload(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
 /// `w` in the detail: the form saving the exemption's attached file to a path.
 pub(super) fn open_save(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
     match certificate::attachment(parts.screen.detail()) {
-        Ok((attachment, location)) => parts
-            .screen
-            .open(ExemptionForm::Save(SaveFile::new(attachment, location))),
+        Ok((attachment, location)) => parts.screen.open(ExemptionForm::Save(SaveFile::new(
+            attachment,
+            location,
+            ctx.save_folder(),
+        ))),
         Err(why) => ctx.notify(Level::Info, why),
     }
 }
