@@ -18,7 +18,7 @@ use crate::model::Resource;
 /// around it.
 #[derive(Debug, Parser)]
 #[command(name = "taxdash", version, about, long_about)]
-#[allow(clippy::struct_excessive_bools)] // each is a flag of its own
+#[expect(clippy::struct_excessive_bools)] // each is a flag of its own
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,

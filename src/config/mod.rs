@@ -775,7 +775,7 @@ fn is_default_base_url(url: &str) -> bool {
     url == DEFAULT_BASE_URL
 }
 
-#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+#[expect(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
 fn is_false(value: &bool) -> bool {
     !*value
 }

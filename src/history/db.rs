@@ -190,7 +190,7 @@ impl History {
             let now: i64 = tx
                 .pragma_query_value(None, "user_version", |r| r.get(0))
                 .map_err(fail)?;
-            #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+            #[expect(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
             let from = now.clamp(0, known) as usize;
             for step in &MIGRATIONS[from..] {
                 tx.execute_batch(step).map_err(fail)?;

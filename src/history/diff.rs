@@ -54,7 +54,7 @@ pub struct Change {
     pub kind: Kind,
 }
 
-#[allow(clippy::trivially_copy_pass_by_ref)]
+#[expect(clippy::trivially_copy_pass_by_ref)]
 fn resource_name<S: serde::Serializer>(r: &Resource, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(r.name())
 }

@@ -633,7 +633,7 @@ mod tests {
     }
 
     #[test]
-    #[allow(clippy::many_single_char_names)] // one letter per filter kind
+    #[expect(clippy::many_single_char_names)] // one letter per filter kind
     fn other_lists_encode_their_own_keys() {
         let e = ExemptionFilter {
             status_in: vec![ExemptionStatus::Active],

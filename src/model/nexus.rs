@@ -234,7 +234,6 @@ pub mod whole_amount {
     use rust_decimal::prelude::ToPrimitive;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    #[allow(clippy::ref_option)]
     pub fn serialize<S: Serializer>(value: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
         match value {
             None => s.serialize_none(),

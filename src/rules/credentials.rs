@@ -127,7 +127,7 @@ impl Reader {
 /// An absent body is refused like a body that is not an object; `{}` is accepted and changes
 /// nothing.
 // The refusal carries one whole field error (rule 4) by design: it is built once per request.
-#[allow(clippy::result_large_err)]
+#[expect(clippy::result_large_err)]
 pub fn credentials_update(
     body: Option<&Value>,
     registration_state: &str,

@@ -217,7 +217,7 @@ pub(super) fn address(a: &AddressWrite) -> TransactionAddress {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments)]
 pub(super) fn item(
     id: String,
     org_id: &str,

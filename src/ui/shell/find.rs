@@ -381,7 +381,6 @@ impl Shell {
 }
 
 /// A single record's answer as where to go (`Ok`), or a page's answer as results (`Err`).
-#[allow(clippy::type_complexity)]
 fn record_goto(reply: Reply, query: &str) -> Option<Result<Goto, (Vec<Found>, u64)>> {
     let search = Some(query.to_owned());
     Some(match reply {

@@ -1167,7 +1167,7 @@ mod tests {
         serde_json::from_value(serde_json::json!({"id": id, "name": format!("Name {id}")})).unwrap()
     }
 
-    #[allow(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
+    #[expect(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
     fn page(rows: Vec<Customer>, total: u64) -> Result<Reply, Failure> {
         let page = Page::new(rows, total, 1, 100);
         Ok(Reply::Customers(CustomerReply::Page(page)))
@@ -1423,7 +1423,7 @@ mod tests {
         }
     }
 
-    #[allow(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
+    #[expect(clippy::unnecessary_wraps)] // an answer as the runtime hands it to a pane
     fn filings(rows: Vec<Filing>, total: u64, page: u32) -> Result<Reply, Failure> {
         let page = Page::new(rows, total, page, PAGE_SIZE);
         Ok(Reply::Filings(FilingReply::Page(page)))

@@ -145,7 +145,6 @@ pub fn when(v: Option<&crate::model::Timestamp>) -> Cell {
 }
 
 /// A value the record always has.
-#[allow(clippy::unnecessary_wraps)] // a row's value is a `Cell`, given or not
 pub fn plain(v: impl ToString) -> Cell {
     Some(Line::from(v.to_string()))
 }
