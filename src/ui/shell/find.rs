@@ -68,6 +68,31 @@ struct Found {
 struct Group {
     kind: FindKind,
     found: Result<(Vec<Found>, u64), String>,
+    /// When there are more than are listed: the way to all of them, the list searched.
+    more: Option<Found>,
+}
+
+impl Group {
+    /// The group of `kind`'s answers to `query`; when the service holds more than are listed,
+    /// a last entry goes to all of them: the list, searched for `query`.
+    fn new(kind: FindKind, found: Result<(Vec<Found>, u64), String>, query: &str) -> Self {
+        let more = match &found {
+            Ok((listed, total)) if *total > listed.len() as u64 => {
+                listed.first().and_then(|first| {
+                    Some(Found {
+                        label: format!(
+                            "→ all {} in {}, searched for \"{query}\"",
+                            crate::model::format::thousands(*total),
+                            kind.heading(),
+                        ),
+                        goto: the_list(&first.goto)?,
+                    })
+                })
+            }
+            _ => None,
+        };
+        Group { kind, found, more }
+    }
 }
 
 /// The find overlay: the query, the calls still awaited and what each looks for, the groups in
@@ -90,10 +115,14 @@ enum FindOutcome {
 
 impl FindView {
     fn results(&self) -> impl Iterator<Item = &Found> {
-        self.groups
-            .iter()
-            .filter_map(|g| g.found.as_ref().ok())
-            .flat_map(|(found, _)| found.iter())
+        self.groups.iter().flat_map(|g| {
+            g.found
+                .as_ref()
+                .ok()
+                .into_iter()
+                .flat_map(|(found, _)| found.iter())
+                .chain(g.more.iter())
+        })
     }
 
     /// Up/Down (`k`/`j`) move, Enter goes, Esc closes.
@@ -133,7 +162,7 @@ impl FindView {
                 theme.title.add_modifier(Modifier::BOLD),
             ));
             if let Ok((found, _)) = &group.found {
-                for f in found {
+                for f in found.iter().chain(group.more.iter()) {
                     let style = if index == self.cursor {
                         cursor_line = lines.len();
                         theme.selection
@@ -247,7 +276,7 @@ impl ShellLayer for FindView {
             Err(f) if f.kind == FailureKind::NotFound => Ok((Vec::new(), 0)),
             Err(f) => Err(f.message),
         };
-        self.groups.push(Group { kind, found });
+        self.groups.push(Group::new(kind, found, &self.query));
         LayerOutcome::Keep
     }
 }
@@ -456,6 +485,25 @@ fn record_goto(reply: Reply, query: &str) -> Option<Result<Goto, (Vec<Found>, u6
     })
 }
 
+/// The list a found record was found in, with nothing opened: where "all N" goes.
+fn the_list(goto: &Goto) -> Option<Goto> {
+    Some(match goto {
+        Goto::Transactions { filter, .. } => Goto::Transactions {
+            filter: filter.clone(),
+            open: None,
+        },
+        Goto::Customers { filter, .. } => Goto::Customers {
+            filter: filter.clone(),
+            open: None,
+        },
+        Goto::Exemptions { filter, .. } => Goto::Exemptions {
+            filter: filter.clone(),
+            open: None,
+        },
+        _ => return None,
+    })
+}
+
 /// A single found record in words (the external id's transaction).
 fn describe_goto(goto: &Goto) -> String {
     match goto {
@@ -463,5 +511,56 @@ fn describe_goto(goto: &Goto) -> String {
         Goto::Customers { open: Some(c), .. } => customer_label(c),
         Goto::Exemptions { open: Some(e), .. } => exemption_label(e),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::filters::TransactionFilter;
+
+    #[test]
+    fn ten_of_56_leads_to_all_56_in_the_list_searched() {
+        let filter = TransactionFilter {
+            search_query: Some("Northwind".into()),
+            ..TransactionFilter::default()
+        };
+        let listed: Vec<Found> = (0..10)
+            .map(|i| Found {
+                label: format!("sale {i}"),
+                goto: Goto::Transactions {
+                    filter: filter.clone(),
+                    open: None,
+                },
+            })
+            .collect();
+        let mut view = FindView {
+            query: "Northwind".into(),
+            awaited: Vec::new(),
+            groups: vec![Group::new(
+                FindKind::Transactions,
+                Ok((listed, 56)),
+                "Northwind",
+            )],
+            cursor: 0,
+            scroll: 0,
+        };
+        let (lines, _) = view.lines(&Theme::default());
+        let text: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        assert_eq!(text[0], "Transactions (10 of 56)");
+        assert_eq!(
+            text[11],
+            "  → all 56 in Transactions, searched for \"Northwind\""
+        );
+        for _ in 0..20 {
+            view.handle_key(KeyEvent::from(KeyCode::Down));
+        }
+        match view.handle_key(KeyEvent::from(KeyCode::Enter)) {
+            FindOutcome::Go(goto) => assert_eq!(*goto, Goto::Transactions { filter, open: None }),
+            _ => panic!("Enter on the last entry goes to the list"),
+        }
+        // All listed: no such entry.
+        let all = Group::new(FindKind::Customers, Ok((Vec::new(), 0)), "x");
+        assert!(all.more.is_none());
     }
 }
