@@ -102,18 +102,14 @@ pub trait PaneSpec: Send + Sized + 'static {
     /// What a record (the selected row's, or the detail's) relates to, for the jump prefix.
     const RELATIONS: fn(&Record<Self>) -> Vec<Relation> = |_| Vec::new();
 
-    /// How a record reads in its detail, shown at once; [`PaneSpec::load_detail`] asks for the
-    /// rest.
+    /// How a record reads in its detail, shown at once; [`PaneSpec::DETAIL_READS`] ask for
+    /// the rest.
     const DETAIL: &'static RecordView<Record<Self>, Self::Extra>;
 
-    /// Asks the service for what the detail shows, when it opens and on refresh. The calls are
-    /// made with [`Scope::Detail`] operations, cancelled when the detail closes.
-    fn load_detail(
-        &mut self,
-        detail: &Detail<Self>,
-        requests: &mut Requests<Self::Op>,
-        ctx: &mut Ctx,
-    );
+    /// What the detail asks the service for when it opens and on refresh: each call with the
+    /// operation its answer goes to. The calls are made with [`Scope::Detail`] operations,
+    /// cancelled when the detail closes.
+    const DETAIL_READS: Reads<Record<Self>, Self::Op> = |_| Vec::new();
 
     /// The hints of one of the pane's own views.
     fn view_hints(&self, view: &Self::View) -> Vec<PaneHint> {
@@ -471,7 +467,7 @@ impl<S: PaneSpec> Skeleton<S> {
 
     /// Opens the detail of `row`.
     pub fn open(&mut self, row: &Row<S>, ctx: &mut Ctx) {
-        open_detail(&mut self.spec, &mut self.parts, row.borrow(), ctx);
+        open_detail(&mut self.parts, row.borrow(), ctx);
     }
 
     /// Where the pane stands now (see [`PaneState`]).
@@ -624,7 +620,7 @@ impl<S: PaneSpec> Skeleton<S> {
             action if d.state().navigate(action) => {}
             Action::Refresh => {
                 requests.cancel_detail(ctx);
-                self.spec.load_detail(d, requests, ctx);
+                load_detail::<S>(&d.record, requests, ctx);
             }
             _ => return false,
         }
@@ -714,16 +710,21 @@ pub fn export_of(
     })
 }
 
+/// What a detail asks the service for: each call with the operation its answer goes to.
+pub type Reads<R, Op> = fn(&R) -> Vec<(Call, Op)>;
+
+/// Asks for what the detail of `record` shows ([`PaneSpec::DETAIL_READS`]).
+fn load_detail<S: PaneSpec>(record: &Record<S>, requests: &mut Requests<S::Op>, ctx: &mut Ctx) {
+    for (call, op) in (S::DETAIL_READS)(record) {
+        requests.call(ctx, call, op);
+    }
+}
+
 /// Opens the detail of `record`: shown at once, the rest asked for.
-pub fn open_detail<S: PaneSpec>(
-    spec: &mut S,
-    parts: &mut Parts<S>,
-    record: &Record<S>,
-    ctx: &mut Ctx,
-) {
+pub fn open_detail<S: PaneSpec>(parts: &mut Parts<S>, record: &Record<S>, ctx: &mut Ctx) {
     parts.requests.cancel_detail(ctx);
     let detail = RecordDetail::new(record.clone(), S::DETAIL);
-    spec.load_detail(&detail, &mut parts.requests, ctx);
+    load_detail::<S>(record, &mut parts.requests, ctx);
     parts.screen = Screen::Detail(detail);
 }
 

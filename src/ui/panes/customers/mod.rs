@@ -20,8 +20,8 @@ use crate::ui::pane::{Ctx, Level, Relation};
 use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, Verb, address_key, address_step, open_detail, send_form, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, Reads, RecordView, Scope, Screen,
+    Skeleton, Verb, address_key, address_step, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::address::AddressPanel;
@@ -64,9 +64,6 @@ fn describe_registration(r: &CustomerTaxRegistration) -> String {
 
 /// The title of the customer's transactions under the detail.
 const TRANSACTIONS: &str = "Transactions";
-
-/// The detail of one customer.
-pub type CustomerDetail = RecordDetail<Customer>;
 
 /// How a customer reads in the detail.
 static CUSTOMER: RecordView<Customer> = RecordView {
@@ -217,7 +214,7 @@ impl Customers {
         parts.show_list(filter, ctx);
     }
 
-    fn address_saved(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+    fn address_saved(customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let status = customer
             .address_status
             .as_ref()
@@ -226,36 +223,31 @@ impl Customers {
             Level::Success,
             format!("Address of {} saved ({status}).", display_name(customer)),
         );
-        open_detail(self, parts, customer, ctx);
+        open_detail(parts, customer, ctx);
         parts.list.reload_at(Some(customer.id.clone()), ctx);
     }
 
-    fn created(&mut self, customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+    fn created(customer: &Customer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         ctx.notify(
             Level::Success,
             format!("Customer {} created.", display_name(customer)),
         );
         if matches!(parts.screen.view(), Some(CustomerForm::Create { .. })) {
-            open_detail(self, parts, customer, ctx);
+            open_detail(parts, customer, ctx);
         }
         parts.list.reload_at(Some(customer.id.clone()), ctx);
     }
 
     /// A tax registration saved: the customer's detail is opened (or refreshed) to show it as
     /// the service now has it.
-    fn tax_saved(
-        &mut self,
-        saved: &CustomerTaxRegistration,
-        parts: &mut Parts<Self>,
-        ctx: &mut Ctx,
-    ) {
+    fn tax_saved(saved: &CustomerTaxRegistration, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         ctx.notify(
             Level::Success,
             format!("Tax registration saved: {}.", describe_registration(saved)),
         );
         if let Some(CustomerForm::TaxId { customer, .. }) = parts.screen.view() {
             let customer = (**customer).clone();
-            open_detail(self, parts, &customer, ctx);
+            open_detail(parts, &customer, ctx);
         } else if let Screen::Detail(d) = &parts.screen
             && d.record.id == saved.customer_id
         {
@@ -311,19 +303,16 @@ impl PaneSpec for Customers {
         .writes(),
     ];
 
-    fn load_detail(&mut self, detail: &CustomerDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.record.id.clone();
-        requests.call(
-            ctx,
-            Call::Customers(CustomerCall::Get { id: id.clone() }),
-            Op::Record,
-        );
-        requests.call(
-            ctx,
-            Call::Customers(CustomerCall::Transactions { id }),
-            Op::Transactions,
-        );
-    }
+    const DETAIL_READS: Reads<Customer, Op> = |c| {
+        let id = || c.id.clone();
+        vec![
+            (CustomerCall::Get { id: id() }.into(), Op::Record),
+            (
+                CustomerCall::Transactions { id: id() }.into(),
+                Op::Transactions,
+            ),
+        ]
+    };
 
     fn view_key(key: KeyEvent, parts: &mut Parts<Self>, ctx: &mut Ctx) -> Option<FormOutcome> {
         address_key(&key, parts, ctx, Op::Address)
@@ -364,13 +353,13 @@ impl PaneSpec for Customers {
     fn receive(&mut self, op: Op, result: Answer, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         match (op, result) {
             (Op::Create, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
-                self.created(&customer, parts, ctx);
+                Self::created(&customer, parts, ctx);
             }
             (Op::SaveAddress, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
-                self.address_saved(&customer, parts, ctx);
+                Self::address_saved(&customer, parts, ctx);
             }
             (Op::SaveTax, Ok(Reply::Customers(CustomerReply::TaxRegistration(r)))) => {
-                self.tax_saved(&r, parts, ctx);
+                Self::tax_saved(&r, parts, ctx);
             }
             (Op::Record, Ok(Reply::Customers(CustomerReply::One(customer)))) => {
                 parts.record_read(customer);

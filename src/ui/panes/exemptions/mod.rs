@@ -27,7 +27,7 @@ use self::certificate::SaveFile;
 pub use self::columns::columns;
 use self::search::{Search, SearchOutcome};
 use self::upload::Upload;
-use crate::effect::{Call, Reply};
+use crate::effect::Reply;
 use crate::model::filters::ExemptionFilter;
 use crate::model::{Attachment, Exemption};
 use crate::ui::keymap::Action;
@@ -35,8 +35,8 @@ use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Scope, Screen, Skeleton, Switch, Verb, unexpected,
+    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, Reads, RecordDetail,
+    RecordView, Scope, Screen, Skeleton, Switch, Verb, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::{Form, FormOutcome};
@@ -304,24 +304,16 @@ impl PaneSpec for Exemptions {
         .args("TEXT"),
     ];
 
-    fn load_detail(
-        &mut self,
-        detail: &ExemptionDetail,
-        requests: &mut Requests<Op>,
-        ctx: &mut Ctx,
-    ) {
-        let id = detail.record.id.clone();
-        requests.call(
-            ctx,
-            Call::Exemptions(ExemptionCall::Get { id: id.clone() }),
-            Op::Record,
-        );
-        requests.call(
-            ctx,
-            Call::Exemptions(ExemptionCall::Attachments { exemption_id: id }),
-            Op::Files,
-        );
-    }
+    const DETAIL_READS: Reads<Exemption, Op> = |e| {
+        let id = || e.id.clone();
+        vec![
+            (ExemptionCall::Get { id: id() }.into(), Op::Record),
+            (
+                ExemptionCall::Attachments { exemption_id: id() }.into(),
+                Op::Files,
+            ),
+        ]
+    };
 
     /// `/` on the list opens the search line (the whole filter form is one key further).
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, _: &mut Ctx) -> bool {

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::create::CUSTOMER;
 use super::*;
-use crate::effect::RequestId;
+use crate::effect::{Call, RequestId};
 use crate::effect::{Effect, Failure, FailureKind};
 use crate::model::{Customer, ExemptionStatus, FieldError, LocPart, Page, RelatedEntityType};
 use crate::ui::pane::Pane;

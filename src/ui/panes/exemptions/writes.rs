@@ -168,7 +168,7 @@ pub(super) fn submit(parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
 
 /// The answer to a write, a lookup or a completion.
 pub(super) fn receive(
-    spec: &mut Exemptions,
+    _spec: &mut Exemptions,
     op: Op,
     result: Result<Reply, Failure>,
     parts: &mut Parts<Exemptions>,
@@ -193,7 +193,7 @@ pub(super) fn receive(
             }
         }
         (Op::Create, Ok(Reply::Exemptions(ExemptionReply::One(exemption)))) => {
-            created(spec, &exemption, parts, ctx);
+            created(&exemption, parts, ctx);
         }
         (Op::Upload, Ok(Reply::Exemptions(ExemptionReply::Attachment(file)))) => {
             attached(&file, parts, ctx);
@@ -223,18 +223,13 @@ pub(super) fn receive(
     }
 }
 
-fn created(
-    spec: &mut Exemptions,
-    exemption: &Exemption,
-    parts: &mut Parts<Exemptions>,
-    ctx: &mut Ctx,
-) {
+fn created(exemption: &Exemption, parts: &mut Parts<Exemptions>, ctx: &mut Ctx) {
     ctx.notify(
         Level::Success,
         format!("Exemption {} created.", exemption.id),
     );
     if matches!(parts.screen.view(), Some(ExemptionForm::Create(_))) {
-        open_detail(spec, parts, exemption, ctx);
+        open_detail(parts, exemption, ctx);
     }
     parts.list.reload_at(Some(exemption.id.clone()), ctx);
 }

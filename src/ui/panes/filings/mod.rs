@@ -32,8 +32,8 @@ use crate::ui::panes::{detail_lists, relations};
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
-    Requests, Scope, Screen, Skeleton, Verb, question_hints, tenanted, unexpected,
+    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, Reads, RecordView, Scope,
+    Screen, Skeleton, Verb, question_hints, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -61,9 +61,6 @@ list_spec! {
         goto: Filings,
     }
 }
-
-/// The detail of one filing.
-pub type FilingDetail = RecordDetail<Filing>;
 
 /// How a filing reads in the detail.
 static FILING: RecordView<Filing> = RecordView {
@@ -455,19 +452,16 @@ impl PaneSpec for Filings {
         }),
     ];
 
-    fn load_detail(&mut self, detail: &FilingDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.record.id.clone();
-        requests.call(
-            ctx,
-            Call::Filings(FilingCall::Get { id: id.clone() }),
-            Op::Record,
-        );
-        requests.call(
-            ctx,
-            Call::Filings(FilingCall::Transactions { id }),
-            Op::Transactions,
-        );
-    }
+    const DETAIL_READS: Reads<Filing, Op> = |f| {
+        let id = || f.id.clone();
+        vec![
+            (FilingCall::Get { id: id() }.into(), Op::Record),
+            (
+                FilingCall::Transactions { id: id() }.into(),
+                Op::Transactions,
+            ),
+        ]
+    };
 
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         match parts.top_mut() {

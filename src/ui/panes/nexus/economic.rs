@@ -26,8 +26,8 @@ use crate::ui::panes::relations;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, NoLayer, On, Operation, PaneSpec, Parts, RecordDetail, RecordView, Requests, Scope,
-    Screen, Skeleton, Verb, tenanted, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, Parts, Reads, RecordView, Scope, Screen, Skeleton,
+    Verb, tenanted, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -398,9 +398,6 @@ list_spec! {
     }
 }
 
-/// The detail of one jurisdiction's economic nexus.
-pub type EconomicDetail = RecordDetail<Nexus>;
-
 /// How an economic nexus reads in the detail: every field of it.
 static NEXUS: RecordView<Nexus> = RecordView {
     id: |n| &n.id,
@@ -500,10 +497,8 @@ impl PaneSpec for Economic {
     })
     .offered(tenanted)];
 
-    fn load_detail(&mut self, detail: &EconomicDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.record.id.clone();
-        requests.call(ctx, Call::Nexus(NexusCall::Get { id }), Op::Record);
-    }
+    const DETAIL_READS: Reads<Nexus, Op> =
+        |n| vec![(NexusCall::Get { id: n.id.clone() }.into(), Op::Record)];
 
     fn view_hints(&self, _: &History) -> Vec<PaneHint> {
         vec![

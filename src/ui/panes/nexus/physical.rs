@@ -17,8 +17,8 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level, PaneHint};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordDetail,
-    RecordView, Requests, Skeleton, Verb, address_key, question_hints, send_form, unexpected,
+    Answer, Layer, LayerOutcome, On, Operation, PaneSpec, PaneView, Parts, RecordView, Skeleton,
+    Verb, address_key, question_hints, send_form, unexpected,
 };
 use crate::ui::text;
 use crate::ui::theme::Theme;
@@ -131,9 +131,6 @@ pub fn record_in_words(p: &PhysicalNexus) -> String {
         .map_or_else(String::new, |c| format!(", {c}"));
     format!("{} in {}{city}", p.category.label(), jurisdiction(p))
 }
-
-/// The detail of one record.
-pub type PhysicalDetail = RecordDetail<PhysicalNexus>;
 
 /// How a record reads in the detail.
 static RECORD: RecordView<PhysicalNexus> = RecordView {
@@ -321,9 +318,6 @@ impl PaneSpec for Physical {
         })
         .writes(),
     ];
-
-    /// The row holds the whole record: nothing more to ask for.
-    fn load_detail(&mut self, _: &PhysicalDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
 
     /// The exposure history is the economic view's: `h` here says where it is.
     fn action(&mut self, action: Action, _: &mut Parts<Self>, ctx: &mut Ctx) -> bool {

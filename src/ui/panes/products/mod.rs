@@ -21,8 +21,8 @@ use crate::ui::keymap::Action;
 use crate::ui::pane::{Ctx, Level};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Skeleton, Verb, open_detail, send_form, unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, Reads, RecordView, Scope, Skeleton,
+    Verb, open_detail, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::Form;
@@ -54,9 +54,6 @@ fn display_name(p: &Product) -> &str {
         &p.name
     }
 }
-
-/// The detail of one product.
-pub type ProductDetail = RecordDetail<Product>;
 
 static PRODUCT: RecordView<Product> = RecordView {
     id: |p| &p.id,
@@ -165,14 +162,14 @@ impl Products {
         parts.list.apply_filter(filter, ctx);
     }
 
-    fn saved(&mut self, product: &Product, created: bool, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+    fn saved(product: &Product, created: bool, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let verb = if created { "created" } else { "saved" };
         ctx.notify(
             Level::Success,
             format!("Product {} {verb}.", display_name(product)),
         );
         parts.list.replace(product);
-        open_detail(self, parts, product, ctx);
+        open_detail(parts, product, ctx);
         parts.list.reload_at(Some(product.id.clone()), ctx);
     }
 }
@@ -212,10 +209,8 @@ impl PaneSpec for Products {
         .writes(),
     ];
 
-    fn load_detail(&mut self, detail: &ProductDetail, requests: &mut Requests<Op>, ctx: &mut Ctx) {
-        let id = detail.record.id.clone();
-        requests.call(ctx, Call::Products(ProductCall::Get { id }), Op::Record);
-    }
+    const DETAIL_READS: Reads<Product, Op> =
+        |p| vec![(ProductCall::Get { id: p.id.clone() }.into(), Op::Record)];
 
     fn submit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Some(catalog) = self.catalog.clone() else {
@@ -253,10 +248,10 @@ impl PaneSpec for Products {
                 self.open(wanted, parts, ctx);
             }
             (Op::Create, Ok(Reply::Products(ProductReply::One(p)))) => {
-                self.saved(&p, true, parts, ctx);
+                Self::saved(&p, true, parts, ctx);
             }
             (Op::Save, Ok(Reply::Products(ProductReply::One(p)))) => {
-                self.saved(&p, false, parts, ctx);
+                Self::saved(&p, false, parts, ctx);
             }
             (Op::Record, Ok(Reply::Products(ProductReply::One(p)))) => parts.record_read(p),
             (Op::Create | Op::Save, Err(failure)) => parts.refused(&failure, ctx),

@@ -31,8 +31,8 @@ use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::{detail_lists, relations};
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, RecordDetail, RecordView,
-    Requests, Scope, Screen, Skeleton, Verb, may_write, tenanted, unexpected,
+    Answer, Layer, LayerOutcome, NoView, On, Operation, PaneSpec, Parts, Reads, RecordDetail,
+    RecordView, Requests, Scope, Screen, Skeleton, Verb, may_write, tenanted, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::form::Form;
@@ -498,40 +498,37 @@ impl PaneSpec for Registrations {
         .offered(tenanted),
     ];
 
-    fn load_detail(
-        &mut self,
-        detail: &RegistrationDetail,
-        requests: &mut Requests<Op>,
-        ctx: &mut Ctx,
-    ) {
-        let r = &detail.record;
-        let id = r.id.clone();
-        requests.call(
-            ctx,
-            Call::Registrations(RegistrationCall::Get { id, reveal: None }),
+    const DETAIL_READS: Reads<Registration, Op> = |r| {
+        let id = || r.id.clone();
+        let mut reads = vec![(
+            RegistrationCall::Get {
+                id: id(),
+                reveal: None,
+            }
+            .into(),
             Op::Record,
-        );
+        )];
         if r.country_code == EU_ONE_STOP_SHOP || r.oss_type.is_some() {
-            let registration_id = r.id.clone();
-            requests.call(
-                ctx,
-                Call::Registrations(RegistrationCall::OssCountries { registration_id }),
+            let registration_id = id();
+            reads.push((
+                RegistrationCall::OssCountries { registration_id }.into(),
                 Op::Oss,
-            );
+            ));
         }
-        let registration_id = r.id.clone();
-        requests.call(
-            ctx,
-            Call::Registrations(RegistrationCall::Filings { registration_id }),
+        reads.push((
+            RegistrationCall::Filings {
+                registration_id: id(),
+            }
+            .into(),
             Op::Filings,
-        );
+        ));
         let (country, state) = (r.country_code.clone(), r.state_code.clone());
-        requests.call(
-            ctx,
-            Call::Registrations(RegistrationCall::JurisdictionForm { country, state }),
+        reads.push((
+            RegistrationCall::JurisdictionForm { country, state }.into(),
             Op::Form,
-        );
-    }
+        ));
+        reads
+    };
 
     fn overlay_key(
         &mut self,

@@ -28,9 +28,8 @@ use crate::ui::pane::{Ctx, Level, PaneHint, Relation};
 use crate::ui::panes::relations;
 use crate::ui::skeleton::list_spec;
 use crate::ui::skeleton::{
-    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, RecordDetail, RecordView, Requests,
-    Scope, Screen, Skeleton, Verb, address_key, form_hints, open_detail, page_hints, send_form,
-    unexpected,
+    Answer, NoLayer, On, Operation, PaneSpec, PaneView, Parts, Reads, RecordView, Scope, Screen,
+    Skeleton, Verb, address_key, form_hints, open_detail, page_hints, send_form, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::DetailState;
@@ -71,9 +70,6 @@ pub struct Pending {
     /// The user asked for a credit note before the full record arrived.
     credit_when_loaded: bool,
 }
-
-/// The transaction the detail shows.
-pub type TransactionDetail = RecordDetail<Transaction, Pending>;
 
 /// How a transaction reads in the detail.
 static TRANSACTION: RecordView<Transaction, Pending> = RecordView {
@@ -303,7 +299,7 @@ impl Transactions {
 
     /// `c`: the credit note form against the sale the user is on, once its full record (with
     /// every item) is in.
-    fn credit(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+    fn credit(parts: &mut Parts<Self>, ctx: &mut Ctx) {
         let Some(t) = parts.current().cloned() else {
             ctx.notify(Level::Info, "Select a sale first.");
             return;
@@ -319,7 +315,7 @@ impl Transactions {
             return;
         }
         if parts.screen.is_list() {
-            open_detail(self, parts, &t, ctx);
+            open_detail(parts, &t, ctx);
         }
         let loading = parts.requests.any(|op| matches!(op, Op::Record));
         let Screen::Detail(d) = &mut parts.screen else {
@@ -524,7 +520,7 @@ impl PaneSpec for Transactions {
 
     const VERBS: &'static [Verb<Self>] = &[
         Verb::key(Action::CreditNote, "credit note", On::Both, |v| {
-            Self::credit(v.spec, v.parts, v.ctx);
+            Self::credit(v.parts, v.ctx);
         })
         .writes()
         .offered(on_a_sale),
@@ -556,19 +552,8 @@ impl PaneSpec for Transactions {
         .args("exemptions [FROM [TO]]"),
     ];
 
-    fn load_detail(
-        &mut self,
-        detail: &TransactionDetail,
-        requests: &mut Requests<Op>,
-        ctx: &mut Ctx,
-    ) {
-        let id = detail.record.id.clone();
-        requests.call(
-            ctx,
-            Call::Transactions(TransactionCall::Get { id }),
-            Op::Record,
-        );
-    }
+    const DETAIL_READS: Reads<Transaction, Op> =
+        |t| vec![(TransactionCall::Get { id: t.id.clone() }.into(), Op::Record)];
 
     fn view_hints(&self, view: &TransactionView) -> Vec<PaneHint> {
         if let TransactionView::Exemptions(_) = view {
@@ -690,7 +675,7 @@ impl PaneSpec for Transactions {
                     Level::Success,
                     format!("Credit note {} issued ({}).", note.external_id, note.kind),
                 );
-                open_detail(self, parts, &note, ctx);
+                open_detail(parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
             (Op::CreditSale(note), Ok(Reply::Transactions(TransactionReply::One(sale)))) => {
@@ -715,7 +700,7 @@ impl PaneSpec for Transactions {
                     Level::Success,
                     format!("Credit note {} saved ({}).", note.external_id, note.kind),
                 );
-                open_detail(self, parts, &note, ctx);
+                open_detail(parts, &note, ctx);
                 parts.list.reload_at(Some(note.id.clone()), ctx);
             }
             (Op::Address, result) => parts.address_checked(result, ctx),
@@ -724,7 +709,7 @@ impl PaneSpec for Transactions {
                     Level::Success,
                     format!("Transaction {} saved.", saved.external_id),
                 );
-                open_detail(self, parts, &saved, ctx);
+                open_detail(parts, &saved, ctx);
                 parts.list.reload_at(Some(saved.id.clone()), ctx);
             }
             (Op::Estimate, Ok(Reply::Transactions(TransactionReply::Estimate(answer)))) => {
@@ -762,7 +747,7 @@ impl PaneSpec for Transactions {
             (Op::Finding, Ok(Reply::Transactions(TransactionReply::One(sale)))) => {
                 if let Some(TransactionView::Exemptions(check)) = parts.screen.view_mut() {
                     let check = check.clone();
-                    open_detail(self, parts, &sale, ctx);
+                    open_detail(parts, &sale, ctx);
                     self.check_under = Some((sale.id.clone(), check));
                 }
             }

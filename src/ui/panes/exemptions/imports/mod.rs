@@ -29,7 +29,7 @@ use crate::ui::panes::marks::Marked;
 use crate::ui::shell::NEEDS_TENANTED;
 use crate::ui::skeleton::{
     Answer, Destination, Layer, LayerOutcome, ListSpec, NoView, On, Operation, PaneSpec, Parts,
-    RecordDetail, RecordView, Requests, Skeleton, Verb, question_hints, unexpected,
+    RecordView, Skeleton, Verb, question_hints, unexpected,
 };
 use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
@@ -162,9 +162,6 @@ fn import_detail<'t>(i: &CertificateImport, theme: &'t Theme) -> Detail<'t> {
         .row("Exemption", text(&i.exemption_id));
     Detail::new(theme, vec![section])
 }
-
-/// The detail of one import.
-pub type ImportDetail = RecordDetail<CertificateImport>;
 
 /// How an import reads in the detail.
 static IMPORT: RecordView<CertificateImport> = RecordView {
@@ -326,9 +323,6 @@ impl PaneSpec for Imports {
             parts.list.set_unavailable(why);
         }
     }
-
-    /// The row holds every field the service sends: nothing more to ask for.
-    fn load_detail(&mut self, _: &ImportDetail, _: &mut Requests<Op>, _: &mut Ctx) {}
 
     fn action(&mut self, action: Action, parts: &mut Parts<Self>, ctx: &mut Ctx) -> bool {
         matches!(action, Action::Refresh | Action::Filter) && Self::action_unavailable(parts, ctx)
