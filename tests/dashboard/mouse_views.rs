@@ -217,12 +217,63 @@ async fn the_config_file_chooses_the_columns_and_columns_toggles_them() {
     let said = d
         .wait_for("Columns: jurisdiction, status, sales_tax_id")
         .await;
-    assert!(said.contains("hidden: "), "{said}");
+    assert!(said.contains("can show: "), "{said}");
     d.command("columns status jurisdiction sales_tax_id");
     d.wait_for("Columns: the last column shown stays").await;
     d.command("columns nonesuch");
-    d.wait_for("Columns: no column nonesuch in registrations")
+    d.wait_for("Columns: no column or field nonesuch in registrations")
         .await;
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn any_field_of_the_record_can_be_a_column() {
+    let d = Dashboard::start(Options {
+        size: (200, 40),
+        ..Options::default()
+    })
+    .await;
+    d.char(crate::checks::tab("Transactions"));
+    d.wait_for("Transactions — last 12 months").await;
+    d.wait_for("row 1 of").await;
+    let header = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("Date") && l.contains("Customer"))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(!header(&d.screen()).contains("exempt"));
+
+    // `:columns` names the record's other fields, and Tab completes one.
+    d.command("columns");
+    let said = d.wait_for("can show: ").await;
+    assert!(
+        said.contains("can show: address_status, addresses"),
+        "{said}"
+    );
+    d.char(':');
+    d.type_text("columns exem");
+    d.key(KeyCode::Tab);
+    d.key(KeyCode::Enter);
+    d.wait_for("exempt shown").await;
+    d.command("columns customer_id");
+    let screen = d.wait_for("customer_id shown").await;
+    let head = header(&screen);
+    assert!(
+        head.contains("exempt") && head.contains("customer_id"),
+        "{screen}"
+    );
+    // Its cells say what the service sent, whole.
+    assert!(
+        screen.contains("NOT_EXEMPT") || screen.contains("FULLY_EXEMPT"),
+        "{screen}"
+    );
+    assert!(!screen.contains("_EXEM…"), "{screen}");
+
+    // Named again, it goes.
+    d.command("columns exempt");
+    let screen = d.wait_for("exempt hidden").await;
+    assert!(!header(&screen).contains("exempt "), "{screen}");
     d.quit().await;
 }
 

@@ -32,7 +32,7 @@ use unicode_width::UnicodeWidthStr;
 /// What a list is of: its rows, its filter, its call and its columns.
 pub trait ListSpec: Send + 'static {
     /// The record a row shows: the row itself, or the record under a row's mark.
-    type Record: Clone + Send + Sync + 'static;
+    type Record: Clone + Send + Sync + serde::Serialize + 'static;
     type Row: Clone + Send + 'static + std::borrow::Borrow<Self::Record> + From<Self::Record>;
     type Filter: Clone + Default + PartialEq + Send + 'static;
 
@@ -173,6 +173,9 @@ pub struct ListView<L: ListSpec> {
     scan: Option<Scan<L::Row>>,
     /// The names of the columns the user hid (`[columns]` in the config, `:columns`).
     hidden: Vec<String>,
+    /// The record's fields shown as columns after the declared ones (`:columns exempt`), in the
+    /// order chosen.
+    fields: Vec<String>,
     /// The ids of the records changed since the previous snapshot, flagged in the list.
     changed: Option<std::sync::Arc<std::collections::HashSet<String>>>,
     /// What the pane read on the side for its rows, laid on each row as it arrives (see
@@ -194,6 +197,29 @@ pub fn column_name(title: &str) -> String {
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
         .join("_")
+}
+
+/// Whether `name` can name a record's field: lower case letters, digits and `_`.
+fn is_field_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The text of field `name` of `row`'s record as the service sent it: a text as it is, a number
+/// or yes/no as written, a list or object as compact JSON, nothing for a field left out.
+fn field_text<L: ListSpec>(row: &L::Row, name: &str) -> String {
+    let record: &L::Record = std::borrow::Borrow::borrow(row);
+    let Ok(serde_json::Value::Object(mut fields)) = serde_json::to_value(record) else {
+        return String::new();
+    };
+    match fields.remove(name) {
+        None | Some(serde_json::Value::Null) => String::new(),
+        Some(serde_json::Value::String(text)) => text,
+        Some(serde_json::Value::Bool(yes)) => if yes { "yes" } else { "no" }.to_owned(),
+        Some(other) => other.to_string(),
+    }
 }
 
 impl<L: ListSpec> Default for ListView<L> {
@@ -220,6 +246,7 @@ impl<L: ListSpec> ListView<L> {
             pending_id: None,
             scan: None,
             hidden: Vec::new(),
+            fields: Vec::new(),
             changed: None,
             complete: None,
             judging: Judging::default(),
@@ -271,56 +298,116 @@ impl<L: ListSpec> ListView<L> {
 
     /// Whether the column `name` is shown.
     pub fn shows_column(&self, name: &str) -> bool {
-        !self.hidden.iter().any(|h| h == name)
+        if Self::column_names().iter().any(|n| n == name) {
+            !self.hidden.iter().any(|h| h == name)
+        } else {
+            self.fields.iter().any(|f| f == name)
+        }
     }
 
-    /// Shows only the columns named (and any untitled one); an unknown name, or none known, is
-    /// refused with the names there are.
-    pub fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
-        let all = Self::column_names();
-        if let Some(unknown) = names.iter().find(|n| !all.contains(n)) {
-            return Err(format!(
-                "no column {unknown} in {}: {}",
-                L::NOUN,
-                all.join(", ")
-            ));
+    /// The fields of the records held that no declared column shows, sorted: what `:columns`
+    /// can add. A field every record held leaves out is not among them.
+    pub fn field_names(&self) -> Vec<String> {
+        let declared = Self::column_names();
+        let mut names = std::collections::BTreeSet::new();
+        for row in self.table.rows() {
+            let record: &L::Record = std::borrow::Borrow::borrow(row);
+            if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(record) {
+                names.extend(fields.into_iter().map(|(name, _)| name));
+            }
         }
+        names.extend(self.fields.iter().cloned());
+        names.retain(|n| !declared.contains(n));
+        names.into_iter().collect()
+    }
+
+    /// The names `:columns` knows: the declared columns, then the record's other fields.
+    pub fn choosable_columns(&self) -> Vec<String> {
+        let mut all = Self::column_names();
+        all.extend(self.field_names());
+        all
+    }
+
+    /// Shows only the columns named, in the config file's order for the record's fields (and
+    /// any untitled column); a name that is not a declared column is shown as the record's
+    /// field of that name (its cells are empty where the record has no such field). Refused:
+    /// no name, or a name that cannot be a field's.
+    pub fn choose_columns(&mut self, names: &[String]) -> Result<(), String> {
         if names.is_empty() {
             return Err(format!("name at least one column of {}", L::NOUN));
         }
-        self.hidden = all.into_iter().filter(|n| !names.contains(n)).collect();
+        if let Some(bad) = names.iter().find(|n| !is_field_name(n)) {
+            return Err(format!(
+                "{bad:?} is not a column name (lower case letters, digits and _): {}",
+                Self::column_names().join(", ")
+            ));
+        }
+        let all = Self::column_names();
+        self.hidden = all.iter().filter(|n| !names.contains(n)).cloned().collect();
+        self.fields = names.iter().filter(|n| !all.contains(n)).cloned().collect();
         self.columns = self.shown_columns();
         Ok(())
     }
 
-    /// Shows column `name` if hidden, hides it if shown (never the last one shown). Returns
-    /// whether it is shown now.
+    /// Shows column `name` if hidden, hides it if shown (never the last one shown): a declared
+    /// column, or a field of the records held. Returns whether it is shown now.
     pub fn toggle_column(&mut self, name: &str) -> Result<bool, String> {
-        let all = Self::column_names();
-        if !all.iter().any(|n| n == name) {
+        let declared = Self::column_names();
+        let is_declared = declared.iter().any(|n| n == name);
+        if !is_declared && !self.field_names().iter().any(|n| n == name) {
+            let fields = self.field_names();
+            let fields = if fields.is_empty() {
+                "; the record's other fields can be named once rows are in".to_owned()
+            } else {
+                format!("; fields: {}", fields.join(", "))
+            };
             return Err(format!(
-                "no column {name} in {}: {}",
+                "no column or field {name} in {}: columns {}{fields}",
                 L::NOUN,
-                all.join(", ")
+                declared.join(", ")
             ));
         }
         if self.shows_column(name) {
-            if all.iter().filter(|n| self.shows_column(n)).count() <= 1 {
+            if self.columns.iter().filter(|c| !c.title.is_empty()).count() <= 1 {
                 return Err("the last column shown stays".to_owned());
             }
-            self.hidden.push(name.to_owned());
-        } else {
+            if is_declared {
+                self.hidden.push(name.to_owned());
+            } else {
+                self.fields.retain(|f| f != name);
+            }
+        } else if is_declared {
             self.hidden.retain(|h| h != name);
+        } else {
+            self.fields.push(name.to_owned());
         }
         self.columns = self.shown_columns();
         Ok(self.shows_column(name))
     }
 
-    fn shown_columns(&self) -> Vec<Column<L::Row>> {
-        L::columns()
-            .into_iter()
-            .filter(|c| self.shows_column(&column_name(c.title)))
+    /// The names of the columns shown, in order, for the config file's `[columns]`.
+    pub fn shown_column_names(&self) -> Vec<String> {
+        self.columns
+            .iter()
+            .map(|c| column_name(c.title))
+            .filter(|n| !n.is_empty())
             .collect()
+    }
+
+    fn shown_columns(&self) -> Vec<Column<L::Row>> {
+        let mut columns: Vec<Column<L::Row>> = L::columns()
+            .into_iter()
+            .filter(|c| {
+                let name = column_name(c.title);
+                !self.hidden.contains(&name)
+            })
+            .collect();
+        columns.extend(
+            self.fields
+                .iter()
+                .map(|name| Column::field(name, field_text::<L>)),
+        );
+        columns
     }
 
     /// Marks the list as one this profile cannot have, saying `why` in the pane: nothing is

@@ -648,15 +648,18 @@ impl<S: PaneSpec> Skeleton<S> {
 /// `:columns` says which columns the list shows and hides; `:columns NAME…` shows each hidden
 /// one named and hides each shown one.
 fn columns_command<L: ListSpec>(list: &mut ListView<L>, args: &[&str], ctx: &mut Ctx) {
-    let all = ListView::<L>::column_names();
     if args.is_empty() {
-        let (shown, hidden): (Vec<String>, Vec<String>) =
-            all.into_iter().partition(|n| list.shows_column(n));
+        let shown = list.shown_column_names();
+        let others: Vec<String> = list
+            .choosable_columns()
+            .into_iter()
+            .filter(|n| !list.shows_column(n))
+            .collect();
         let mut said = format!("Columns: {}", shown.join(", "));
-        if !hidden.is_empty() {
+        if !others.is_empty() {
             let _ = std::fmt::Write::write_fmt(
                 &mut said,
-                format_args!("; hidden: {}", hidden.join(", ")),
+                format_args!("; can show: {}", others.join(", ")),
             );
         }
         said.push_str(". :columns NAME shows or hides one.");
@@ -928,7 +931,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn column_names(&self) -> Vec<String> {
-        ListView::<S::List>::column_names()
+        self.parts.list.choosable_columns()
     }
 
     fn saved_view(&self) -> Option<SavedView> {

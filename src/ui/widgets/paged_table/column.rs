@@ -16,10 +16,16 @@ pub type CellFn<R> = for<'r> fn(&'r R, &Theme) -> Line<'r>;
 /// ([`super::PagedTable::judge_by`]).
 pub type JudgedCellFn<R> = for<'r> fn(&'r R, &Theme, &Judging) -> Line<'r>;
 
+/// The text of field `name` of a row's record, as the service sent it (see
+/// [`Column::field`]).
+pub type FieldFn<R> = fn(&R, &str) -> String;
+
 /// How a column draws its cells.
 pub enum CellDraw<R> {
     Plain(CellFn<R>),
     Judged(JudgedCellFn<R>),
+    /// A field of the record that no declared column shows, chosen with `:columns`.
+    Field(&'static str, FieldFn<R>),
 }
 
 impl<R> CellDraw<R> {
@@ -28,6 +34,7 @@ impl<R> CellDraw<R> {
         match self {
             CellDraw::Plain(cell) => cell(row, theme),
             CellDraw::Judged(cell) => cell(row, theme, judging),
+            CellDraw::Field(name, text) => Line::from(text(row, name)),
         }
     }
 }
@@ -136,6 +143,18 @@ impl<R> Column<R> {
         }
     }
 
+    /// A column showing field `name` of the record (`:columns exempt`), titled with the field's
+    /// name, drawn whole when it fits and hidden first when it does not.
+    pub fn field(name: &str, text: FieldFn<R>) -> Self {
+        let title = field_title(name);
+        Column {
+            cell: CellDraw::Field(title, text),
+            priority: priority::ID,
+            whole: true,
+            ..Column::new(title, |_, _| Line::default())
+        }
+    }
+
     /// [`Column::new`] for a column whose cells show a judgement of the row (whether a filing
     /// adds up), drawn by the settings the table was given.
     pub const fn judged(title: &'static str, cell: JudgedCellFn<R>) -> Self {
@@ -215,6 +234,22 @@ impl<R> fmt::Debug for Column<R> {
             .field("whole", &self.whole)
             .finish_non_exhaustive()
     }
+}
+
+/// `name` for as long as the program runs: a column's title is static. Each field name is kept
+/// once, and only the names of a record's own fields are asked for, so the set stays small.
+fn field_title(name: &str) -> &'static str {
+    static TITLES: std::sync::Mutex<std::collections::BTreeSet<&'static str>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let mut titles = TITLES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(title) = titles.get(name) {
+        return title;
+    }
+    let title: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    titles.insert(title);
+    title
 }
 
 /// What the fitting needs to know of a column: its width rules, its priority, whether it is

@@ -25,8 +25,8 @@ mod render;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use column::{
-    CellDraw, CellFn, Column, ColumnFit, ColumnWidth, DEFAULT_PRIORITY, JudgedCellFn, fit_widths,
-    priority,
+    CellDraw, CellFn, Column, ColumnFit, ColumnWidth, DEFAULT_PRIORITY, FieldFn, JudgedCellFn,
+    fit_widths, priority,
 };
 pub use render::{FLAG, GUTTER};
 
@@ -297,6 +297,11 @@ impl<R> PagedTable<R> {
     pub fn row(&self, index: u64) -> Option<&R> {
         let page = self.pages.get(&self.page_of(index))?;
         page.get(usize::try_from(index % u64::from(self.page_size)).ok()?)
+    }
+
+    /// Every row held, page by page.
+    pub fn rows(&self) -> impl Iterator<Item = &R> {
+        self.pages.values().flatten()
     }
 
     /// The selected row; `None` while its page is not loaded (or the list is empty).
