@@ -226,6 +226,10 @@ async fn check_exemptions_lists_the_exempt_sales_without_a_certificate() {
             s.contains("Customers") && s.contains(name.as_str()) && !s.contains(&said)
         })
         .await;
+        // Back comes to the check's findings, not to the plain list under them.
+        d.key_with(KeyCode::Char('o'), crossterm::event::KeyModifiers::CONTROL);
+        let back = d.wait_for(&said).await;
+        assert!(back.contains(&first.external_id), "{back}");
     }
     d.quit().await;
 }

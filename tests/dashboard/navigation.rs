@@ -125,6 +125,54 @@ async fn a_transaction_leads_to_its_customer_exemptions_and_state() {
 }
 
 #[tokio::test]
+async fn back_and_forward_open_the_detail_that_was_open_whatever_row_the_list_is_on() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    // An exemption that is not the list's first row, opened by find.
+    let exemption = d
+        .client
+        .list_exemptions(&ExemptionFilter::default(), PageParams::new(5, 1))
+        .await
+        .unwrap()
+        .items
+        .remove(0);
+    let id = exemption.id.clone();
+    let detail_of = |s: &str, tab: &str, id: &str| {
+        title(s).contains(tab) && s.contains(id) && !s.contains("row 1 of")
+    };
+    find(&d, &id);
+    let opened = d
+        .wait_until(
+            "the exemption's detail",
+            std::time::Duration::from_secs(10),
+            |s| detail_of(s, "Exemptions", &id),
+        )
+        .await;
+    jump(&d, 'c');
+    title_with(&d, &["Customers"]).await;
+    back(&d);
+    let again = d
+        .wait_until(
+            "the exemption's detail again",
+            std::time::Duration::from_secs(10),
+            |s| detail_of(s, "Exemptions", &id),
+        )
+        .await;
+    assert_eq!(title(&again), title(&opened), "{again}");
+    // Forward, then back once more: still that detail.
+    forward(&d);
+    title_with(&d, &["Customers"]).await;
+    back(&d);
+    d.wait_until(
+        "the exemption's detail a third time",
+        std::time::Duration::from_secs(10),
+        |s| detail_of(s, "Exemptions", &id),
+    )
+    .await;
+    d.quit().await;
+}
+
+#[tokio::test]
 async fn the_jump_list_puts_back_the_cursor_the_filter_and_the_detail() {
     let d = Dashboard::start(Options::default()).await;
     let all = d

@@ -422,13 +422,17 @@ pub fn address_checked(panel: &mut AddressPanel, result: Result<Reply, Failure>,
 pub type Destination<S> = (<<S as PaneSpec>::List as ListSpec>::Filter, Option<Row<S>>);
 
 /// Where a pane stands, as one value that can be kept and given back (the jump list, saved
-/// views): the list's filter, sort and cursor, and the record whose detail is open.
+/// views): the list's filter, sort and cursor, the record whose detail is open, and a page of
+/// results open over them.
 pub struct PaneState<S: PaneSpec> {
     pub filter: <S::List as ListSpec>::Filter,
     pub sort: Option<crate::ui::widgets::paged_table::Sort>,
     pub cursor: u64,
-    /// The row whose detail is open, when the detail shows a row of the list.
+    /// The record whose detail is open (its row when the cursor is on it).
     pub detail: Option<Row<S>>,
+    /// The page of results open over them, when it is one the jump list keeps
+    /// ([`PaneView::kept`]).
+    pub view: Option<S::View>,
 }
 
 impl<S: PaneSpec> Clone for PaneState<S> {
@@ -438,6 +442,7 @@ impl<S: PaneSpec> Clone for PaneState<S> {
             sort: self.sort,
             cursor: self.cursor,
             detail: self.detail.clone(),
+            view: self.view.as_ref().and_then(PaneView::kept),
         }
     }
 }
@@ -474,15 +479,21 @@ impl<S: PaneSpec> Skeleton<S> {
     pub fn state(&self) -> PaneState<S> {
         let list = &self.parts.list;
         let cursor = list.table().cursor();
-        let detail = self.parts.screen.detail().and_then(|d| {
-            let row = list.table().row(cursor)?;
-            (S::List::id(row) == d.id()).then(|| row.clone())
+        // The detail open, whether or not the list's cursor is on its row (find and jumps open
+        // records the list does not show).
+        let detail = self.parts.screen.detail().map(|d| {
+            list.table()
+                .row(cursor)
+                .filter(|row| S::List::id(row) == d.id())
+                .cloned()
+                .unwrap_or_else(|| Row::<S>::from(d.record.clone()))
         });
         PaneState {
             filter: list.filter().clone(),
             sort: list.sort(),
             cursor,
             detail,
+            view: self.parts.screen.view().and_then(PaneView::kept),
         }
     }
 
@@ -498,6 +509,9 @@ impl<S: PaneSpec> Skeleton<S> {
             .restore(state.filter, state.sort, state.cursor, ctx);
         if let Some(row) = &state.detail {
             self.open(row, ctx);
+        }
+        if let Some(view) = state.view {
+            self.parts.screen.open(view);
         }
     }
 
@@ -791,6 +805,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 sort,
                 cursor: 0,
                 detail: open,
+                view: None,
             },
             ctx,
         );
@@ -987,6 +1002,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
                 sort,
                 cursor: 0,
                 detail: None,
+                view: None,
             },
             ctx,
         );

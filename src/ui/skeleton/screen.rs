@@ -49,6 +49,15 @@ pub trait PaneView: Send {
     /// The form that has the keys, if any; a view without one is scrolled and closed with Esc.
     fn form(&self) -> Option<&Form>;
 
+    /// A copy for the jump list to show again on the way back: a page of results the user came
+    /// from (a check's findings), never a form. `None`: the view is left behind.
+    fn kept(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
     fn form_mut(&mut self) -> Option<&mut Form>;
 
     /// The words after the pane's title.

@@ -107,6 +107,16 @@ pub enum TransactionView {
 }
 
 impl PaneView for TransactionView {
+    /// The exemption check's findings, once read, are shown again on the way back to them.
+    fn kept(&self) -> Option<Self> {
+        match self {
+            TransactionView::Exemptions(check) if check.result.is_some() => {
+                Some(TransactionView::Exemptions(check.clone()))
+            }
+            _ => None,
+        }
+    }
+
     fn form(&self) -> Option<&Form> {
         match self {
             TransactionView::Credit { form, .. }
