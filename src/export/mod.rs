@@ -516,24 +516,34 @@ fn json_records(items: &[Box<RawValue>], format: Format) -> Vec<u8> {
 /// numbers, escapes) is kept as sent. Whitespace inside strings is part of a value and stays:
 /// JSON has no raw line break inside a string.
 fn one_line(json: &str, out: &mut Vec<u8>) {
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in json.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let bytes = json.as_bytes();
+    out.reserve(bytes.len());
+    // Copied a run at a time: from after the last whitespace dropped up to the next one.
+    let mut run = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                // A string, whitespace and all, up to its closing quote.
+                at += 1;
+                while at < bytes.len() {
+                    match bytes[at] {
+                        b'\\' => at += 2,
+                        b'"' => break,
+                        _ => at += 1,
+                    }
+                }
+                at += 1;
             }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            continue;
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                out.extend_from_slice(&bytes[run..at]);
+                at += 1;
+                run = at;
+            }
+            _ => at += 1,
         }
-        out.push(b);
     }
+    out.extend_from_slice(&bytes[run..]);
 }
 
 /// A spawned page fetch that is aborted when dropped, so an export that stops early (an error,
