@@ -1,7 +1,9 @@
 //! The Overview filling in against a slow service: the sandbox answering every request after
 //! `BENCH_LATENCY_MS` (200 unless set, as `sandbox serve --latency-ms 200`), the real event loop
 //! drawing on a 200x50 `TestBackend`. Measures the time from the first frame until every tile
-//! is filled (the title says when it was updated) and the requests that took.
+//! is filled (the title says when it was updated) and the requests that took, and says when the
+//! placeholders (`…`) left the screen, so the tiles that fill in the first round trip can be
+//! told from those that wait on a later answer.
 //!
 //! Run: `cargo bench --bench overview` (env `BENCH_LATENCY_MS`, `BENCH_RUNS`).
 
@@ -39,8 +41,8 @@ fn screen(backend: &SharedBackend) -> String {
         .collect()
 }
 
-/// One Overview from start to filled: (time, requests).
-async fn once(sandbox: &Sandbox) -> (Duration, u64) {
+/// One Overview from start to filled: (time, requests, placeholders on screen as they changed).
+async fn once(sandbox: &Sandbox) -> (Duration, u64, Vec<(Duration, usize)>) {
     let (org, key) = DEMO_CREDENTIALS[0];
     let config = ClientConfig::new(
         sandbox.base_url().parse().unwrap(),
@@ -78,8 +80,14 @@ async fn once(sandbox: &Sandbox) -> (Duration, u64) {
         )
         .await
     });
+    let mut placeholders: Vec<(Duration, usize)> = Vec::new();
     loop {
-        if screen(&backend).contains("Overview — updated") {
+        let shown = screen(&backend);
+        let waiting = shown.matches('…').count();
+        if placeholders.last().is_none_or(|(_, n)| *n != waiting) {
+            placeholders.push((started.elapsed(), waiting));
+        }
+        if shown.contains("Overview — updated") {
             break;
         }
         assert!(
@@ -93,7 +101,7 @@ async fn once(sandbox: &Sandbox) -> (Duration, u64) {
     keys.send(Event::Key(KeyEvent::from(KeyCode::Char('q'))))
         .unwrap();
     task.await.unwrap().unwrap();
-    (took, requests)
+    (took, requests, placeholders)
 }
 
 #[tokio::main]
@@ -111,10 +119,12 @@ async fn main() {
     .unwrap();
     let mut times = Vec::new();
     let mut requests = 0;
+    let mut timeline = Vec::new();
     for _ in 0..runs {
-        let (took, asked) = once(&sandbox).await;
+        let (took, asked, placeholders) = once(&sandbox).await;
         times.push(took);
         requests = asked;
+        timeline = placeholders;
     }
     times.sort();
     let median = times[times.len() / 2];
@@ -126,6 +136,14 @@ async fn main() {
         times[0].as_secs_f64() * 1000.0,
         times[times.len() - 1].as_secs_f64() * 1000.0,
         latency.as_millis(),
+    );
+    let steps: Vec<String> = timeline
+        .iter()
+        .map(|(at, n)| format!("{n} at {:.0} ms", at.as_secs_f64() * 1000.0))
+        .collect();
+    println!(
+        "  placeholders (…) on screen, last run: {}",
+        steps.join(", ")
     );
     sandbox.stop().await;
 }

@@ -6,7 +6,7 @@
 //! - sends the credential headers of the [`Generation`] on every call, and a `User-Agent` of
 //!   `taxdash/<version>`;
 //! - paces all clones of one client to the service's rate limit (10,000 requests a minute by
-//!   default, evenly spaced), so bulk work does not meet a 429;
+//!   default, evenly spaced, first asked first sent), so bulk work does not meet a 429;
 //! - retries with exponential backoff and full jitter, honouring `Retry-After`
 //!   (see [`RetryPolicy`] for what is retried for which method);
 //! - applies a connect timeout and a per-attempt request timeout.
@@ -26,6 +26,7 @@ mod endpoints;
 mod error;
 mod generation;
 mod network;
+mod pacing;
 mod retry;
 mod selector;
 mod service_error;

@@ -1,14 +1,12 @@
 //! One call on the wire: URL, credential headers, pacing, timeouts, retries, and reading the
 //! answer or the error. Endpoint methods describe a [`Call`]; everything else happens here.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use backon::Retryable;
-use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use reqwest::header::{ALLOW, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, RETRY_AFTER};
 use reqwest::multipart::{Form, Part};
 use reqwest::{Method, Response, StatusCode, redirect};
@@ -22,13 +20,11 @@ use super::config::{ClientBuildError, ClientConfig, Selector};
 use super::error::{ApiError, ApiResult, ErrorContext, Redactor};
 use super::generation::{Generation, InvalidHeader};
 use super::network::Symptoms;
+use super::pacing::Pacer;
 use super::retry::{Failure, RetryPolicy, parse_retry_after};
 use super::service_error::parse_allow;
 use crate::model::filters::{ListFilter, Query};
 use crate::model::{Page, PageParams};
-
-/// Requests the pacing lets through back to back (see [`Transport::new`]).
-const PACING_BURST: NonZeroU32 = NonZeroU32::new(2).expect("non-zero");
 
 /// What a request carries.
 #[derive(Debug, Clone)]
@@ -185,7 +181,7 @@ pub(crate) struct Transport {
     connect_timeout: Duration,
     request_timeout: Duration,
     retry: RetryPolicy,
-    limiter: Option<Arc<DefaultDirectRateLimiter>>,
+    limiter: Option<Arc<Pacer>>,
     counters: Arc<Counters>,
     /// Told of each retry.
     observer: Option<RetryObserver>,
@@ -221,15 +217,9 @@ impl Transport {
             .redirect(redirect::Policy::none())
             .build()
             .map_err(|e| ClientBuildError::Http(e.to_string()))?;
-        // A burst of two, not one: a waiter wakes a little after its slot (timer granularity),
-        // and with no tolerance at all each such delay would push every later slot back, so
-        // bulk work would run ~7 % under the limit. Two absorbs that lateness; the long-run
-        // rate is unchanged.
-        let limiter = config.rate_limit_per_min.map(|per_min| {
-            Arc::new(RateLimiter::direct(
-                Quota::per_minute(per_min).allow_burst(PACING_BURST),
-            ))
-        });
+        let limiter = config
+            .rate_limit_per_min
+            .map(|per_min| Arc::new(Pacer::per_minute(per_min)));
         Ok(Transport {
             http,
             base_url,
@@ -408,7 +398,7 @@ impl Transport {
                 detail: e.to_string(),
             })?;
             if let Some(limiter) = &self.limiter {
-                limiter.until_ready().await;
+                limiter.turn().await;
             }
             self.http.get(url.clone()).headers(target.clone())
         } else {
@@ -618,7 +608,7 @@ impl Transport {
         seen: &Seen,
     ) -> Result<Vec<u8>, Failure> {
         if let Some(limiter) = &self.limiter {
-            limiter.until_ready().await;
+            limiter.turn().await;
         }
         let target = self.target.as_ref().map_err(|e| {
             Failure::fatal(ApiError::BadRequest {

@@ -2,7 +2,8 @@
 //!
 //! [`export`] reads the first page to learn the total, then fetches the other pages with a
 //! bounded number in flight ([`ExportJob::concurrency`], 8 by default), each on its own task, and
-//! writes them in page order as they arrive. At most `concurrency` pages are held at a time, so
+//! writes them in page order as they arrive. The pages take their turns at the client's pacing
+//! in page order too, so none is written late behind a page that was sent before it. At most `concurrency` pages are held at a time, so
 //! memory does not grow with the length of the list. Every call goes through the client, so its
 //! rate limiter paces them and its retries cover transient failures.
 //!
@@ -46,6 +47,7 @@ use std::task::{Context, Poll};
 use futures::{StreamExt, stream};
 use indicatif::ProgressBar;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use filters::{FilterError, FilterFlags, Flag};
@@ -225,6 +227,8 @@ where
     drop(first);
 
     if verdict == Verdict::More {
+        // Told by each page's task once it has asked, so the next asks after it.
+        let mut asked: Option<oneshot::Receiver<()>> = None;
         let rest = stream::iter(2..=plan.pages())
             .map(|page| {
                 let fetched = fetch(
@@ -233,8 +237,10 @@ where
                     PageParams::new(page, size),
                     format,
                 );
+                let (tell, told) = oneshot::channel();
+                let before = asked.replace(told);
                 PageTask {
-                    handle: tokio::spawn(fetched),
+                    handle: tokio::spawn(in_turn(before, tell, fetched)),
                     page,
                 }
             })
@@ -516,23 +522,56 @@ fn json_records(items: &[Box<RawValue>], format: Format) -> Vec<u8> {
 /// numbers, escapes) is kept as sent. Whitespace inside strings is part of a value and stays:
 /// JSON has no raw line break inside a string.
 fn one_line(json: &str, out: &mut Vec<u8>) {
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in json.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let bytes = json.as_bytes();
+    out.reserve(bytes.len());
+    // Copied a run at a time: from after the last whitespace dropped up to the next one.
+    let mut run = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                // A string, whitespace and all, up to its closing quote.
+                at += 1;
+                while at < bytes.len() {
+                    match bytes[at] {
+                        b'\\' => at += 2,
+                        b'"' => break,
+                        _ => at += 1,
+                    }
+                }
+                at += 1;
             }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            continue;
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                out.extend_from_slice(&bytes[run..at]);
+                at += 1;
+                run = at;
+            }
+            _ => at += 1,
         }
-        out.push(b);
+    }
+    out.extend_from_slice(&bytes[run..]);
+}
+
+/// `request`, asked once the page before has asked (`before` tells), and telling the page
+/// after (`tell`) once it has: the pages take their turns at the client's pacing in page order,
+/// whatever order their tasks start in, so they come back in the order they are written and
+/// none waits behind a page asked after it.
+async fn in_turn<F: Future>(
+    before: Option<oneshot::Receiver<()>>,
+    tell: oneshot::Sender<()>,
+    request: F,
+) -> F::Output {
+    if let Some(before) = before {
+        // Gone (its page failed or was stopped): nothing to wait for.
+        let _ = before.await;
+    }
+    let mut request = std::pin::pin!(request);
+    // The first poll takes the request's place in the pacing's queue.
+    let first = std::future::poll_fn(|cx| Poll::Ready(request.as_mut().poll(cx))).await;
+    let _ = tell.send(());
+    match first {
+        Poll::Ready(out) => out,
+        Poll::Pending => request.await,
     }
 }
 
@@ -646,6 +685,35 @@ mod tests {
             .map(|t| RawValue::from_string((*t).to_owned()).unwrap())
             .collect();
         String::from_utf8(json_records(&items, format)).unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn pages_ask_in_page_order_whatever_order_their_tasks_start_in() {
+        let order = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let asking = |page: u32| {
+            let order = Arc::clone(&order);
+            async move {
+                order.lock().unwrap().push(page);
+                tokio::task::yield_now().await;
+                page
+            }
+        };
+        let mut before = None;
+        let mut chained = Vec::new();
+        for page in 1..=20 {
+            let (tell, told) = oneshot::channel();
+            chained.push((page, in_turn(before.replace(told), tell, asking(page))));
+        }
+        // Started last page first.
+        let tasks: Vec<_> = chained
+            .into_iter()
+            .rev()
+            .map(|(page, f)| (page, tokio::spawn(f)))
+            .collect();
+        for (page, task) in tasks {
+            assert_eq!(task.await.unwrap(), page);
+        }
+        assert_eq!(*order.lock().unwrap(), (1..=20).collect::<Vec<_>>());
     }
 
     #[test]

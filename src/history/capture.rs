@@ -1,18 +1,29 @@
-//! Taking a snapshot: every record of the chosen lists read through the client, then stored in
-//! one [`History::write_snapshot`].
+//! Taking a snapshot: every record of the chosen lists read through the client and stored as
+//! one snapshot.
 //!
-//! Each list is read by the export engine ([`crate::export::export`]) as JSON Lines into
-//! memory: the same paging, the same checks against the total the service announced, the same
-//! pacing at the client's rate limit and the same retries. Each line is a record as the service
-//! sent it (on one line), and its `id` keys it. Nothing is stored until every list is read: a
-//! failed read (the network, a storm of 5xx answers, a page short of what was announced)
-//! stores nothing.
+//! Each list is read by the export engine ([`crate::export::export`]) as JSON Lines: the same
+//! paging, the same checks against the total the service announced, the same pacing at the
+//! client's rate limit and the same retries. The lists are read at the same time, every page
+//! of each asked for at once: the client's pacing alone spaces them. Each line is a record as
+//! the service sent it (on one line), and its `id` keys it.
+//!
+//! Each page's records are stored as the page comes in, while the rest is read: their bodies
+//! ahead of the snapshot ([`History::stage_records`]), which points at them in its one
+//! transaction once every list is read ([`History::write_staged_snapshot`]). A failed read
+//! (the network, a storm of 5xx answers, a page short of what was announced), or one stopped
+//! half way, stores no snapshot, and the bodies it stored ahead are taken back.
 
-use chrono::{NaiveDate, Utc};
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use chrono::{DateTime, NaiveDate, Utc};
 use indicatif::ProgressBar;
 use serde::Deserialize;
+use tokio::io::AsyncWrite;
+use tokio::sync::mpsc::UnboundedSender;
 
-use super::snapshot::{Record, Scope};
+use super::snapshot::{Record, Scope, hash_of};
 use super::{History, HistoryError};
 use crate::api::Client;
 use crate::effect::{Format, ListQuery};
@@ -93,28 +104,18 @@ pub fn scope_of(client: &Client, profile: &str, plan: &Plan) -> Scope {
     }
 }
 
-/// Reads every list of `plan` through `client`, each with the progress bar `progress` gives for
-/// it, and answers the records. The lists are read at the same time: the client's rate limiter
-/// paces all their pages together, so no list waits for another's last answer.
-pub async fn read_records(
-    client: &Client,
-    plan: &Plan,
-    progress: impl Fn(Resource) -> ProgressBar,
-) -> Result<Vec<(Resource, Vec<Record>)>, CaptureError> {
-    let reads = plan.resources.iter().map(|&resource| {
-        let bar = progress(resource);
-        read_list(client, resource, plan.transactions, bar)
-    });
-    futures::future::try_join_all(reads).await
-}
+/// Records of one page, each with its body's hash.
+type Batch = Vec<(Record, [u8; 32])>;
 
-/// Reads one list whole.
+/// Reads one list whole, sending on each page's records as the page is read; answers how many
+/// records it read.
 async fn read_list(
     client: &Client,
     resource: Resource,
     transactions: Option<(NaiveDate, NaiveDate)>,
     bar: ProgressBar,
-) -> Result<(Resource, Vec<Record>), CaptureError> {
+    sent: UnboundedSender<Batch>,
+) -> Result<(Resource, u64), CaptureError> {
     let query = match (resource, transactions) {
         (Resource::Transactions, Some((from, to))) => {
             let flags = FilterFlags {
@@ -129,12 +130,153 @@ async fn read_list(
         }
         _ => ListQuery::all(resource),
     };
-    let job = ExportJob::new(query, Format::Jsonl);
-    let mut bytes: Vec<u8> = Vec::new();
-    let read = export(client, &job, &mut bytes, &bar).await;
+    // Every page asked for at once: the client's pacing alone spaces them (each page is stored
+    // as it comes, so the pages held are the ones not yet in).
+    let job = ExportJob {
+        concurrency: usize::MAX,
+        ..ExportJob::new(query, Format::Jsonl)
+    };
+    let mut sink = RecordSink {
+        resource,
+        partial: Vec::new(),
+        sent,
+        records: 0,
+        failed: None,
+    };
+    let read = export(client, &job, &mut sink, &bar).await;
     bar.finish_and_clear();
     read.map_err(|source| CaptureError::Read { resource, source })?;
-    Ok((resource, records_of(resource, &bytes)?))
+    sink.finish()?;
+    Ok((resource, sink.records))
+}
+
+/// Where the export of a list writes its JSON Lines: each line is made a record (keyed by its
+/// id, its body hashed) as its page is written, and each page's records are sent on at once.
+struct RecordSink {
+    resource: Resource,
+    /// The start of a line not ended yet.
+    partial: Vec<u8>,
+    sent: UnboundedSender<Batch>,
+    /// Records sent on.
+    records: u64,
+    /// The first line that could not be made a record: it fails the snapshot.
+    failed: Option<CaptureError>,
+}
+
+impl RecordSink {
+    /// Makes records of the lines `bytes` ends, and keeps the start of a line it does not end.
+    fn take(&mut self, bytes: &[u8]) {
+        if self.failed.is_some() {
+            return;
+        }
+        let Some(end) = bytes.iter().rposition(|&b| b == b'\n') else {
+            self.partial.extend_from_slice(bytes);
+            return;
+        };
+        let made = if self.partial.is_empty() {
+            records_of(self.resource, &bytes[..=end])
+        } else {
+            self.partial.extend_from_slice(&bytes[..=end]);
+            let made = records_of(self.resource, &self.partial);
+            self.partial.clear();
+            made
+        };
+        self.partial.extend_from_slice(&bytes[end + 1..]);
+        match made {
+            Ok(records) => {
+                self.records += records.len() as u64;
+                let batch = records
+                    .into_iter()
+                    .map(|r| {
+                        let hash = hash_of(&r.body);
+                        (r, hash)
+                    })
+                    .collect();
+                // The receiver is gone only when the snapshot stopped: nothing to store.
+                let _ = self.sent.send(batch);
+            }
+            Err(e) => self.failed = Some(e),
+        }
+    }
+
+    /// The end of the list: a line left without its end is a record too.
+    fn finish(&mut self) -> Result<(), CaptureError> {
+        if !self.partial.is_empty() {
+            let mut last = std::mem::take(&mut self.partial);
+            last.push(b'\n');
+            self.take(&last);
+        }
+        self.failed.take().map_or(Ok(()), Err)
+    }
+}
+
+impl AsyncWrite for RecordSink {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        bytes: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.get_mut().take(bytes);
+        Poll::Ready(Ok(bytes.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// A snapshot being stored as it is read (see [`History::stage_records`]): unless it is
+/// written, what it staged is taken back when it is dropped (a failure, or a stop half way).
+struct Staged<'h> {
+    history: &'h mut History,
+    written: bool,
+}
+
+impl<'h> Staged<'h> {
+    fn begin(history: &'h mut History) -> Result<Self, CaptureError> {
+        history.begin_staged_snapshot()?;
+        Ok(Staged {
+            history,
+            written: false,
+        })
+    }
+
+    /// Stages one page's records. The runtime is told this thread is busy meanwhile (when it
+    /// has others to give its tasks to), so the pages under way and the pacing of the next
+    /// ones never wait behind the database.
+    fn store(&mut self, batch: &Batch) -> Result<(), CaptureError> {
+        let history = &mut *self.history;
+        let mut stage = || history.stage_records(batch);
+        let threads = tokio::runtime::Handle::try_current()
+            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+        if threads {
+            tokio::task::block_in_place(stage)
+        } else {
+            stage()
+        }?;
+        Ok(())
+    }
+
+    /// Writes the snapshot of the records staged.
+    fn write(mut self, scope: &Scope, taken: DateTime<Utc>) -> Result<i64, CaptureError> {
+        let id = self.history.write_staged_snapshot(scope, taken)?;
+        self.written = true;
+        Ok(id)
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if !self.written
+            && let Err(e) = self.history.unstage()
+        {
+            tracing::warn!(error = %e, "the bodies of a failed snapshot stay until the next prune");
+        }
+    }
 }
 
 /// The records of a JSON Lines text: one a line, keyed by its `id`.
@@ -150,6 +292,13 @@ fn records_of(resource: Resource, bytes: &[u8]) -> Result<Vec<Record>, CaptureEr
     text.lines()
         .filter(|line| !line.is_empty())
         .map(|line| {
+            if let Some(id) = leading_id(line) {
+                return Ok(Record {
+                    resource,
+                    id: id.to_owned(),
+                    body: line.to_owned(),
+                });
+            }
             let keyed: Keyed = serde_json::from_str(line).map_err(|e| CaptureError::NoId {
                 resource,
                 detail: e.to_string(),
@@ -173,8 +322,17 @@ fn records_of(resource: Resource, bytes: &[u8]) -> Result<Vec<Record>, CaptureEr
         .collect()
 }
 
+/// The id of a record that opens with it (`{"id":"cus_1",…`, as the service sends them), read
+/// without reading the rest of the record; `None` for any other record (an id that is a
+/// number, is empty, holds an escape, or comes later), which is read whole.
+fn leading_id(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("{\"id\":\"")?;
+    let end = rest.find(['"', '\\'])?;
+    (end > 0 && rest.as_bytes()[end] == b'"').then(|| &rest[..end])
+}
+
 /// Reads every list of `plan` through `client` and stores them as one snapshot of `scope`
-/// in `history`. On any failure nothing is stored.
+/// in `history`, each page as it comes. On any failure no snapshot is stored.
 pub async fn take_snapshot(
     client: &Client,
     history: &mut History,
@@ -182,13 +340,30 @@ pub async fn take_snapshot(
     plan: &Plan,
     progress: impl Fn(Resource) -> ProgressBar,
 ) -> Result<Taken, CaptureError> {
-    let lists = read_records(client, plan, progress).await?;
-    let counts = lists
-        .iter()
-        .map(|(resource, records)| (*resource, records.len() as u64))
-        .collect();
-    let records: Vec<Record> = lists.into_iter().flat_map(|(_, r)| r).collect();
-    let id = history.write_snapshot(scope, Utc::now(), &records)?;
+    let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
+    let reads = futures::future::try_join_all(plan.resources.iter().map(|&resource| {
+        read_list(
+            client,
+            resource,
+            plan.transactions,
+            progress(resource),
+            sent.clone(),
+        )
+    }));
+    drop(sent);
+    let mut staged = Staged::begin(history)?;
+    futures::pin_mut!(reads);
+    let counts = loop {
+        tokio::select! {
+            biased;
+            Some(batch) = received.recv() => staged.store(&batch)?,
+            read = &mut reads => break read?,
+        }
+    };
+    while let Ok(batch) = received.try_recv() {
+        staged.store(&batch)?;
+    }
+    let id = staged.write(scope, Utc::now())?;
     Ok(Taken { id, counts })
 }
 
@@ -212,6 +387,55 @@ mod tests {
         assert!(err.to_string().contains("nexus has no id"), "{err}");
         let err = records_of(Resource::Nexus, b"{\"id\":null}\n").unwrap_err();
         assert!(err.to_string().contains("its id is null"), "{err}");
+    }
+
+    #[test]
+    fn an_id_that_opens_the_record_is_read_as_a_parse_would() {
+        for line in [
+            r#"{"id":"cus_1","name":"A"}"#,
+            r#"{"id":"","x":1}"#,
+            r#"{"id":"a\"b","x":1}"#,
+            r#"{"name":"A","id":"cus_2"}"#,
+        ] {
+            let parsed = records_of(Resource::Customers, format!("{line}\n").as_bytes())
+                .ok()
+                .map(|r| r[0].id.clone());
+            match leading_id(line) {
+                Some(id) => assert_eq!(Some(id.to_owned()), parsed, "{line}"),
+                None => assert_ne!(parsed.as_deref(), Some("cus_1"), "{line}"),
+            }
+        }
+        assert_eq!(leading_id(r#"{"id":"cus_1","name":"A"}"#), Some("cus_1"));
+        assert_eq!(leading_id(r#"{"id":"","x":1}"#), None);
+        assert_eq!(leading_id(r#"{"name":"A","id":"cus_2"}"#), None);
+    }
+
+    #[test]
+    fn lines_written_in_pieces_are_records_once_each_ends() {
+        let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
+        let mut sink = RecordSink {
+            resource: Resource::Customers,
+            partial: Vec::new(),
+            sent,
+            records: 0,
+            failed: None,
+        };
+        sink.take(b"{\"id\":\"a\"}\n{\"id\":");
+        sink.take(b"\"b\",\"x\":1}\n");
+        sink.take(b"{\"id\":\"c\"}");
+        sink.finish().unwrap();
+        let mut ids = Vec::new();
+        while let Ok(batch) = received.try_recv() {
+            for (record, hash) in batch {
+                assert_eq!(hash, hash_of(&record.body));
+                ids.push(record.id);
+            }
+        }
+        assert_eq!(ids, ["a", "b", "c"]);
+        assert_eq!(sink.records, 3);
+        // A line that cannot be keyed fails the list at its end.
+        sink.take(b"{\"x\":1}\n");
+        assert!(sink.finish().is_err());
     }
 
     #[test]

@@ -38,7 +38,11 @@ pub const WAL_SIZE_LIMIT: i64 = 4 * 1024 * 1024;
 
 /// The schema, one step per version: `user_version` is the number of steps applied. Steps are
 /// only ever appended; a step, once released, never changes.
-pub(crate) const MIGRATIONS: &[&str] = &[super::snapshot::MIGRATION, super::audit::MIGRATION];
+pub(crate) const MIGRATIONS: &[&str] = &[
+    super::snapshot::MIGRATION,
+    super::audit::MIGRATION,
+    super::snapshot::BODIES_BY_ROW,
+];
 
 /// Why the history database cannot be used. Every message names the file.
 #[derive(Debug, thiserror::Error)]
@@ -179,7 +183,9 @@ impl History {
         }
         conn.pragma_update(None, "synchronous", "FULL")
             .map_err(corrupt)?;
-        conn.pragma_update(None, "foreign_keys", "ON")
+        // Migrations run with foreign keys off (a step may rebuild a table others point at);
+        // they are on for everything after.
+        conn.pragma_update(None, "foreign_keys", "OFF")
             .map_err(corrupt)?;
         if version < known || id != APPLICATION_ID {
             let fail = |e: rusqlite::Error| classify(&path, &e, false);
@@ -201,6 +207,8 @@ impl History {
                 .map_err(fail)?;
             tx.commit().map_err(fail)?;
         }
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(corrupt)?;
         Ok(History { path, conn })
     }
 

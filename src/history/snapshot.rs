@@ -2,7 +2,10 @@
 //! sent it, stored under one snapshot row per run.
 //!
 //! - One transaction per snapshot: [`History::write_snapshot`] takes every record at once, so an
-//!   interrupted run leaves no half snapshot behind.
+//!   interrupted run leaves no half snapshot behind. A snapshot stored as it is read stores its
+//!   bodies ahead ([`History::stage_records`]), then points at them in its one transaction
+//!   ([`History::write_staged_snapshot`]); should it fail, the bodies it stored are taken back
+//!   ([`History::unstage`]).
 //! - Bodies are stored once: a record unchanged since an earlier snapshot points at the body
 //!   already stored (by its SHA-256), so a daily snapshot of a quiet company costs little, and
 //!   comparing two snapshots compares hashes before it reads any body.
@@ -40,6 +43,22 @@ pub(crate) const MIGRATION: &str = "
         PRIMARY KEY (snapshot, resource, record_id)
     ) WITHOUT ROWID;
     CREATE INDEX snapshot_records_record ON snapshot_records (resource, record_id);
+";
+
+/// The migration step that keeps each body in a row of its own, found by its hash through an
+/// index: looking a body up by its hash (to store it once, or to check that a record points at
+/// one) then reads hashes only, where the table keyed by the hash itself read every body it
+/// compared on the way (a body is larger than a page). Run with foreign keys off (see
+/// [`super::db`]): the records' references name the table, which keeps its name.
+pub(crate) const BODIES_BY_ROW: &str = "
+    CREATE TABLE snapshot_bodies_by_row (
+        id INTEGER PRIMARY KEY,
+        hash BLOB NOT NULL UNIQUE,
+        body TEXT NOT NULL
+    );
+    INSERT INTO snapshot_bodies_by_row (hash, body) SELECT hash, body FROM snapshot_bodies;
+    DROP TABLE snapshot_bodies;
+    ALTER TABLE snapshot_bodies_by_row RENAME TO snapshot_bodies;
 ";
 
 /// Who and what a snapshot is of.
@@ -109,7 +128,70 @@ fn read_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
     })
 }
 
+/// Adds the run of a snapshot of `records` records to `tx`: its id.
+fn insert_run(
+    tx: &rusqlite::Transaction<'_>,
+    scope: &Scope,
+    taken: DateTime<Utc>,
+    records: usize,
+) -> rusqlite::Result<i64> {
+    let (from, to) = scope.transactions.map_or((None, None), |(f, t)| {
+        (Some(f.to_string()), Some(t.to_string()))
+    });
+    tx.execute(
+        "INSERT INTO snapshot_runs (taken, profile, organization, api, transactions_from, \
+         transactions_to, records) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            taken.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            scope.profile,
+            scope.organization,
+            scope.api,
+            from,
+            to,
+            i64::try_from(records).unwrap_or(i64::MAX),
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+const INSERT_BODY: &str = "INSERT OR IGNORE INTO snapshot_bodies (hash, body) VALUES (?1, ?2)";
+
+/// The tables of this connection's own where a snapshot read a page at a time waits: its
+/// records in the order read, and the bodies stored for it that were not stored before.
+const STAGING: &str = "
+    CREATE TEMP TABLE IF NOT EXISTS staged_records (
+        seq INTEGER PRIMARY KEY,
+        resource TEXT NOT NULL,
+        record_id TEXT NOT NULL,
+        hash BLOB NOT NULL
+    );
+    CREATE TEMP TABLE IF NOT EXISTS staged_bodies (hash BLOB PRIMARY KEY NOT NULL);
+";
+
+/// Empties the staging tables.
+const UNSTAGED: &str = "DELETE FROM temp.staged_records; DELETE FROM temp.staged_bodies;";
+const INSERT_RECORD: &str = "INSERT OR REPLACE INTO snapshot_records \
+                             (snapshot, resource, record_id, hash) VALUES (?1, ?2, ?3, ?4)";
+
 impl History {
+    /// Runs `work` in one transaction that takes the write lock at once, committed when `work`
+    /// succeeds and rolled back when it fails: a failure is told naming the file.
+    fn write_in_one<T>(
+        &mut self,
+        work: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
+    ) -> Result<T, HistoryError> {
+        let path = self.path().to_owned();
+        let done = (|| {
+            let tx = self
+                .connection_mut()
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let out = work(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        })();
+        done.map_err(|e| super::db::classify(&path, &e, false))
+    }
+
     /// Stores `records` as one snapshot of `scope` taken at `taken`, in one transaction:
     /// either all of it is stored, or (on any failure, a full disk included) none of it.
     /// Answers the new snapshot's id.
@@ -119,50 +201,100 @@ impl History {
         taken: DateTime<Utc>,
         records: &[Record],
     ) -> Result<i64, HistoryError> {
-        let path = self.path().to_owned();
-        let fail = |e: rusqlite::Error| super::db::classify(&path, &e, false);
-        let tx = self
-            .connection_mut()
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(fail)?;
-        let (from, to) = scope.transactions.map_or((None, None), |(f, t)| {
-            (Some(f.to_string()), Some(t.to_string()))
-        });
-        tx.execute(
-            "INSERT INTO snapshot_runs (taken, profile, organization, api, transactions_from, \
-             transactions_to, records) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                taken.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-                scope.profile,
-                scope.organization,
-                scope.api,
-                from,
-                to,
-                i64::try_from(records.len()).unwrap_or(i64::MAX),
-            ],
-        )
-        .map_err(fail)?;
-        let id = tx.last_insert_rowid();
-        {
-            let mut body = tx
-                .prepare("INSERT OR IGNORE INTO snapshot_bodies (hash, body) VALUES (?1, ?2)")
-                .map_err(fail)?;
-            let mut record = tx
-                .prepare(
-                    "INSERT OR REPLACE INTO snapshot_records (snapshot, resource, record_id, hash) \
-                     VALUES (?1, ?2, ?3, ?4)",
-                )
-                .map_err(fail)?;
+        self.write_in_one(|tx| {
+            let id = insert_run(tx, scope, taken, records.len())?;
+            let mut body = tx.prepare(INSERT_BODY)?;
+            let mut record = tx.prepare(INSERT_RECORD)?;
             for r in records {
                 let hash = hash_of(&r.body);
-                body.execute(params![&hash[..], r.body]).map_err(fail)?;
-                record
-                    .execute(params![id, r.resource.name(), r.id, &hash[..]])
-                    .map_err(fail)?;
+                body.execute(params![&hash[..], r.body])?;
+                record.execute(params![id, r.resource.name(), r.id, &hash[..]])?;
             }
-        }
-        tx.commit().map_err(fail)?;
-        Ok(id)
+            Ok(id)
+        })
+    }
+
+    /// Starts storing a snapshot as it is read: what an earlier one left staged is dropped.
+    /// The records staged wait in tables of this connection's own (nothing another reader or
+    /// writer of the file sees, or waits for) until
+    /// [`write_staged_snapshot`](Self::write_staged_snapshot) makes them a snapshot.
+    pub fn begin_staged_snapshot(&mut self) -> Result<(), HistoryError> {
+        self.connection()
+            .execute_batch(&format!("{STAGING}{UNSTAGED}"))
+            .map_err(|e| self.error(&e))
+    }
+
+    /// Stages records of the snapshot begun (each with its body's hash): their bodies are
+    /// stored ahead of it (each once), in a transaction of their own, so a snapshot of many
+    /// records is stored as it is read and its own transaction only points at them.
+    ///
+    /// Nothing points at these bodies until the snapshot is written, so they are committed
+    /// without waiting for the disk; the snapshot's own commit makes them durable with it.
+    pub fn stage_records(&mut self, records: &[(Record, [u8; 32])]) -> Result<(), HistoryError> {
+        let synchronous: i64 = self
+            .connection()
+            .pragma_query_value(None, "synchronous", |r| r.get(0))
+            .map_err(|e| self.error(&e))?;
+        self.connection()
+            .pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| self.error(&e))?;
+        let staged = self.write_in_one(|tx| {
+            let mut body = tx.prepare_cached(INSERT_BODY)?;
+            let mut new =
+                tx.prepare_cached("INSERT OR IGNORE INTO temp.staged_bodies (hash) VALUES (?1)")?;
+            let mut record = tx.prepare_cached(
+                "INSERT INTO temp.staged_records (resource, record_id, hash) VALUES (?1, ?2, ?3)",
+            )?;
+            for (r, hash) in records {
+                if body.execute(params![&hash[..], r.body])? > 0 {
+                    new.execute(params![&hash[..]])?;
+                }
+                record.execute(params![r.resource.name(), r.id, &hash[..]])?;
+            }
+            Ok(())
+        });
+        self.connection()
+            .pragma_update(None, "synchronous", synchronous)
+            .map_err(|e| self.error(&e))?;
+        staged
+    }
+
+    /// Writes the records staged (see [`stage_records`](Self::stage_records)) as one snapshot
+    /// of `scope` taken at `taken`, in one transaction: all of it or none of it. Answers the
+    /// new snapshot's id.
+    pub fn write_staged_snapshot(
+        &mut self,
+        scope: &Scope,
+        taken: DateTime<Utc>,
+    ) -> Result<i64, HistoryError> {
+        self.write_in_one(|tx| {
+            let records: i64 =
+                tx.query_row("SELECT count(*) FROM temp.staged_records", [], |r| r.get(0))?;
+            let id = insert_run(tx, scope, taken, usize::try_from(records).unwrap_or(0))?;
+            // In key order, which the table's tree takes fastest; of a record read twice, the
+            // later wins, as in `write_snapshot`.
+            tx.execute(
+                "INSERT OR REPLACE INTO snapshot_records (snapshot, resource, record_id, hash) \
+                 SELECT ?1, resource, record_id, hash FROM temp.staged_records \
+                 ORDER BY resource, record_id, seq",
+                [id],
+            )?;
+            tx.execute_batch(UNSTAGED)?;
+            Ok(id)
+        })
+    }
+
+    /// Drops what is staged: the records, and the bodies stored ahead for them that no
+    /// snapshot points at (a snapshot that failed half way leaves nothing behind).
+    pub fn unstage(&mut self) -> Result<(), HistoryError> {
+        self.write_in_one(|tx| {
+            tx.execute_batch(STAGING)?;
+            tx.execute_batch(
+                "DELETE FROM snapshot_bodies WHERE hash IN (SELECT hash FROM temp.staged_bodies) \
+                 AND hash NOT IN (SELECT hash FROM snapshot_records);",
+            )?;
+            tx.execute_batch(UNSTAGED)
+        })
     }
 
     /// The snapshots, newest first; of one profile and organization when given.
@@ -403,6 +535,101 @@ mod tests {
             .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
             .unwrap();
         assert_eq!(bodies, 2);
+    }
+
+    #[test]
+    fn records_staged_are_written_or_taken_back() {
+        let mut h = History::in_memory();
+        let kept = rec(Resource::Customers, "a", r#"{"v":1}"#);
+        h.write_snapshot(&scope("org_1"), at(1), std::slice::from_ref(&kept))
+            .unwrap();
+        let bodies = |h: &History| -> i64 {
+            h.connection()
+                .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
+                .unwrap()
+        };
+        let staged = |records: &[Record]| -> Vec<(Record, [u8; 32])> {
+            records
+                .iter()
+                .map(|r| (r.clone(), hash_of(&r.body)))
+                .collect()
+        };
+        let changed = rec(Resource::Customers, "a", r#"{"v":2}"#);
+        h.begin_staged_snapshot().unwrap();
+        h.stage_records(&staged(&[kept.clone(), changed.clone()]))
+            .unwrap();
+        assert_eq!(bodies(&h), 2, "stored ahead, once each");
+        // The snapshot failed: its new body goes, the one an earlier snapshot holds stays.
+        h.unstage().unwrap();
+        assert_eq!(bodies(&h), 1);
+        assert_eq!(h.snapshots(None).unwrap().len(), 1);
+        // Staged, then written: read back as any snapshot, the later of a record read twice.
+        h.begin_staged_snapshot().unwrap();
+        h.stage_records(&staged(&[kept, rec(Resource::Nexus, "US-GA", "{}")]))
+            .unwrap();
+        h.stage_records(&staged(std::slice::from_ref(&changed)))
+            .unwrap();
+        let id = h.write_staged_snapshot(&scope("org_1"), at(2)).unwrap();
+        assert_eq!(
+            h.snapshot_records(id, Resource::Customers).unwrap(),
+            [changed]
+        );
+        assert_eq!(h.snapshot_records(id, Resource::Nexus).unwrap().len(), 1);
+        assert_eq!(h.snapshot(id).unwrap().unwrap().records, 3);
+        // Nothing is left staged: taking it back now takes nothing.
+        h.unstage().unwrap();
+        assert_eq!(bodies(&h), 3);
+    }
+
+    #[test]
+    fn a_database_of_bodies_keyed_by_hash_keeps_its_snapshots_when_migrated() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.db");
+        {
+            // The schema before bodies had rows of their own, with one snapshot in it.
+            let conn = rusqlite::Connection::open(&path).unwrap();
+            for step in &super::super::db::MIGRATIONS[..2] {
+                conn.execute_batch(step).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 2).unwrap();
+            conn.pragma_update(None, "application_id", super::super::db::APPLICATION_ID)
+                .unwrap();
+            let hash = hash_of(r#"{"v":1}"#);
+            conn.execute_batch(
+                "INSERT INTO snapshot_runs VALUES (1, '2026-11-01T09:00:00.000Z', 'work', \
+                 'org_1', 'v1', NULL, NULL, 1);",
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO snapshot_bodies (hash, body) VALUES (?1, ?2)",
+                params![&hash[..], r#"{"v":1}"#],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO snapshot_records VALUES (1, 'customers', 'a', ?1)",
+                params![&hash[..]],
+            )
+            .unwrap();
+        }
+        let h = History::open(&path).unwrap();
+        assert_eq!(
+            h.snapshot_records(1, Resource::Customers).unwrap(),
+            [rec(Resource::Customers, "a", r#"{"v":1}"#)]
+        );
+        let by_row: i64 = h
+            .connection()
+            .query_row("SELECT id FROM snapshot_bodies", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(by_row, 1);
+        // The records still point at the bodies' table, and the reference is checked.
+        assert!(
+            h.connection()
+                .execute(
+                    "INSERT INTO snapshot_records VALUES (1, 'customers', 'b', ?1)",
+                    params![&hash_of("{}")[..]],
+                )
+                .is_err()
+        );
     }
 
     #[test]

@@ -37,19 +37,18 @@ impl Progress for Quiet {
     fn reading(&mut self, _: &str, _: u64, _: u64) {}
 }
 
-/// Pages asked for at once after the first (the client's pacing still spaces them).
-const PAGES_AT_ONCE: u32 = 8;
-
-/// Every record of the list `filter` filters: the first page, then the pages its total implies,
-/// [`PAGES_AT_ONCE`] at a time. Stops after the first batch holding a page shorter than asked or
-/// once the total is read, so a service that announces more than it delivers costs at most one
-/// batch more, never a loop.
+/// Every record of the list `filter` filters: the first page, then every page its total implies,
+/// asked for together (the client's pacing spaces them, first asked first sent) and read in
+/// order. Stops at the first page shorter than asked or once the total is read, and the pages
+/// still waiting for their turn are never sent: a service that announces more than it delivers
+/// costs the pages under way at most, never a loop.
 pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
     client: &Client,
     filter: &F,
     what: &str,
     progress: &mut dyn Progress,
 ) -> ApiResult<Vec<T>> {
+    use futures::StreamExt;
     let size = PageParams::MAX_SIZE;
     let first = client.list_raw(filter, PageParams::new(1, size)).await?;
     let total = first.total;
@@ -62,21 +61,22 @@ pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
     let pages = u32::try_from(total.div_ceil(u64::from(size)))
         .unwrap_or(MAX_PAGES)
         .min(MAX_PAGES);
-    let mut next = 2;
-    while !short && next <= pages && (out.len() as u64) < total {
-        let last = (next + PAGES_AT_ONCE - 1).min(pages);
-        let batch = futures::future::try_join_all(
-            (next..=last).map(|page| client.list_raw(filter, PageParams::new(page, size))),
-        )
-        .await?;
-        for answer in &batch {
-            short |= answer.items.len() < size as usize;
-            for item in &answer.items {
-                out.push(client.read_item::<T>(item)?);
-            }
+    if short || pages < 2 || (out.len() as u64) >= total {
+        return Ok(out);
+    }
+    let mut rest: futures::stream::FuturesOrdered<_> = (2..=pages)
+        .map(|page| client.list_raw(filter, PageParams::new(page, size)))
+        .collect();
+    while !short && (out.len() as u64) < total {
+        let Some(answer) = rest.next().await else {
+            break;
+        };
+        let answer = answer?;
+        short = answer.items.len() < size as usize;
+        for item in &answer.items {
+            out.push(client.read_item::<T>(item)?);
         }
         progress.reading(what, out.len() as u64, total.max(out.len() as u64));
-        next = last + 1;
     }
     Ok(out)
 }
@@ -174,23 +174,25 @@ pub async fn read_exemption_findings(
 }
 
 /// The sales of the transactions the service lists for each filing of `ids` (see
-/// [`filings::covered_sales`]), in the order given. [`PAGES_AT_ONCE`] lists are asked for at a
-/// time (the client still paces them).
+/// [`filings::covered_sales`]), in the order given. Every list is asked for at once; the
+/// client's pacing spaces them, first asked first sent.
 pub async fn read_covered_sales_of(
     client: &Client,
     ids: &[String],
     progress: &mut dyn Progress,
 ) -> ApiResult<Vec<crate::model::CoveredSales>> {
-    use futures::{StreamExt, TryStreamExt};
+    use futures::TryStreamExt;
     let mut out = vec![crate::model::CoveredSales::NotRead; ids.len()];
-    let mut answers = futures::stream::iter(ids.iter().cloned().enumerate())
+    let mut answers: futures::stream::FuturesUnordered<_> = ids
+        .iter()
+        .enumerate()
         .map(|(i, id)| async move {
             client
-                .list_filing_transactions(&id)
+                .list_filing_transactions(id)
                 .await
                 .map(|listed| (i, filings::covered_sales(&listed)))
         })
-        .buffer_unordered(PAGES_AT_ONCE as usize);
+        .collect();
     let mut done = 0u64;
     while let Some((i, sales)) = answers.try_next().await? {
         out[i] = sales;

@@ -1,11 +1,14 @@
 //! What the Overview asks the service, and what came back. Every list is asked for at once
-//! (about ten calls, one round trip); a list longer than one page reads on, up to
-//! [`MAX_PAGES`], and a count the service gives (`total` of a one-row page) is read as given.
+//! (about ten calls, one round trip); a list longer than one page asks for the rest of its
+//! pages (up to [`MAX_PAGES`]) together the moment its first page answers, and a count the
+//! service gives (`total` of a one-row page) is read as given. The filings checked for figures
+//! that do not add up ask for the transactions of each the moment their page answers.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Datelike, Days, Months, NaiveDate, Utc};
 
+use super::paging::Paging;
 use crate::checks::{Place, forecast};
 use crate::effect::{
     Call, ExemptionCall, ExemptionReply, Failure, FailureKind, FilingCall, FilingReply, NexusCall,
@@ -57,6 +60,18 @@ pub enum Ask {
     Pace,
     /// Every filing, latest period first, for the ones whose figures do not add up.
     Balances,
+    /// The transactions of the filings of one page of [`Ask::Balances`] (the page's number is
+    /// the call's), beside which each is checked.
+    BalanceSales,
+}
+
+impl Ask {
+    /// Whether the list reads its pages one after the other: the exemptions read back to a
+    /// date, so whether a page is wanted depends on the page before. The others ask for every
+    /// page their first announces at once.
+    fn one_by_one(self) -> bool {
+        self == Ask::Exemptions
+    }
 }
 
 /// What is known of one list.
@@ -95,7 +110,7 @@ impl<T> Slot<T> {
     /// Adds one page; returns whether the next page is wanted (`more` says whether the caller
     /// still wants rows beyond these).
     fn add(&mut self, page: Page<T>, more: bool) -> bool {
-        let last = page.page >= page.pages || page.items.is_empty();
+        let last = is_last(&page);
         let wanted = more && !last && page.page < MAX_PAGES;
         match self {
             Slot::Loaded {
@@ -117,6 +132,11 @@ impl<T> Slot<T> {
         }
         wanted
     }
+}
+
+/// Whether `page` is its list's last: the last announced, or an empty one.
+fn is_last<T>(page: &Page<T>) -> bool {
+    page.page >= page.pages || page.items.is_empty()
 }
 
 /// Everything the Overview knows.
@@ -145,7 +165,14 @@ pub struct Data {
     pub pace: Option<Result<HashMap<Place, PeriodActivity>, String>>,
     /// What the filings are judged by (the pane's context, at the last load).
     pub judging: Judging,
+    /// The pages under way, filed in order.
+    paging: Paging,
+    /// Pages of [`Ask::Balances`] waiting for the transactions of their filings, by number.
+    balance_pages: HashMap<u32, Page<Filing>>,
 }
+
+/// A call the Overview makes: for which list, which page.
+pub type Asked = (Ask, u32, Call);
 
 /// The last day the filing calendar shows: the end of the second month after today's.
 pub fn calendar_end(today: NaiveDate) -> NaiveDate {
@@ -325,12 +352,16 @@ impl Data {
                 page: few,
             }
             .into(),
-            Ask::Imports => return None,
+            // Imports need the Tenanted API; the transactions of a page of `Balances` are
+            // asked with its filings' ids (see `balances_page`).
+            Ask::Imports | Ask::BalanceSales => return None,
             Ask::Pace => NexusCall::Pace { today }.into(),
+            // The list of `filters::not_adding_up`, as the service is asked for it: the check
+            // itself is made here once each filing's transactions are read beside it.
             Ask::Balances => FilingCall::List {
                 filter: FilingFilter {
                     order_by: vec![Sort::desc("end_date")],
-                    ..filters::not_adding_up(self.judging.filing_tolerance)
+                    ..FilingFilter::default()
                 },
                 page: many,
             }
@@ -360,8 +391,13 @@ impl Data {
         let queued_since = std::mem::take(&mut self.queued_since);
         *self = Data::new(self.today);
         self.queued_since = queued_since;
+        self.judging = ctx.judging();
         let mut asked = HashMap::new();
+        // The lists whose answers make more calls first: what they need next starts one pacing
+        // slot after the round trip, not behind the whole first batch.
         for ask in [
+            Ask::Pace,
+            Ask::Balances,
             Ask::Nexus,
             Ask::Physical,
             Ask::Registrations,
@@ -372,8 +408,6 @@ impl Data {
             Ask::Refetch,
             Ask::Queued,
             Ask::Imports,
-            Ask::Pace,
-            Ask::Balances,
         ] {
             match self.call(ask, 1, tenanted) {
                 Some(call) => {
@@ -385,15 +419,124 @@ impl Data {
         asked
     }
 
-    /// Files the answer to page `page` of `ask`; returns the call for the next page when one
-    /// is wanted.
+    /// Files the answer to page `page` of `ask` (in page order, whatever order the pages come
+    /// back in); returns the calls its answer makes wanted: the list's other pages, the
+    /// transactions of its filings.
     pub fn receive(
         &mut self,
         ask: Ask,
         page: u32,
         result: Result<Reply, Failure>,
         tenanted: bool,
-    ) -> Option<Call> {
+    ) -> Vec<Asked> {
+        match ask {
+            Ask::Balances => self.balances_page(page, result, tenanted),
+            Ask::BalanceSales => self.balance_sales(page, result, tenanted),
+            _ => self.file(ask, page, result, tenanted),
+        }
+    }
+
+    /// Files page `page` of `ask` and any of its pages that came back before it.
+    fn file(
+        &mut self,
+        ask: Ask,
+        page: u32,
+        result: Result<Reply, Failure>,
+        tenanted: bool,
+    ) -> Vec<Asked> {
+        let mut calls = Vec::new();
+        let mut due = self.paging.arrived(ask, page, result).map(|r| (page, r));
+        while let Some((page, result)) = due {
+            let announced = self.file_one(ask, result);
+            if let Some(pages) = announced {
+                let through = if ask.one_by_one() {
+                    page + 1
+                } else {
+                    pages.min(MAX_PAGES)
+                };
+                calls.extend(self.pages(ask, through, tenanted));
+            }
+            due = self.paging.filed(ask, page, announced.is_none());
+        }
+        calls
+    }
+
+    /// The calls for the pages of `ask` up to `through` not asked for yet.
+    fn pages(&mut self, ask: Ask, through: u32, tenanted: bool) -> Vec<Asked> {
+        self.paging
+            .ask_through(ask, through)
+            .filter_map(|page| Some((ask, page, self.call(ask, page, tenanted)?)))
+            .collect()
+    }
+
+    /// A page of the filings checked for figures that do not add up: the rest of the list is
+    /// asked for (on the first page), and the transactions of the filings that need them; the
+    /// page is filed once they are read beside it.
+    fn balances_page(
+        &mut self,
+        page: u32,
+        result: Result<Reply, Failure>,
+        tenanted: bool,
+    ) -> Vec<Asked> {
+        let p = match result {
+            Ok(Reply::Filings(FilingReply::Page(p))) if !self.paging.ended(Ask::Balances) => p,
+            other => return self.file(Ask::Balances, page, other, tenanted),
+        };
+        let mut calls = Vec::new();
+        if !is_last(&p) && p.page < MAX_PAGES {
+            calls = self.pages(Ask::Balances, p.pages.min(MAX_PAGES), tenanted);
+        }
+        let ids: Vec<String> = p
+            .items
+            .iter()
+            .filter(|f| crate::checks::filings::needs_transactions(f, self.today))
+            .map(|f| f.id.clone())
+            .collect();
+        if ids.is_empty() {
+            let page_of = Ok(Reply::Filings(FilingReply::Page(p)));
+            calls.extend(self.file(Ask::Balances, page, page_of, tenanted));
+        } else {
+            self.balance_pages.insert(page, p);
+            calls.push((
+                Ask::BalanceSales,
+                page,
+                FilingCall::CoveredSales { ids }.into(),
+            ));
+        }
+        calls
+    }
+
+    /// The transactions of the filings of page `page` of [`Ask::Balances`]: each filing gets
+    /// its sales, and the page is filed.
+    fn balance_sales(
+        &mut self,
+        page: u32,
+        result: Result<Reply, Failure>,
+        tenanted: bool,
+    ) -> Vec<Asked> {
+        let Some(mut p) = self.balance_pages.remove(&page) else {
+            return Vec::new();
+        };
+        let filed = match result {
+            Ok(Reply::Filings(FilingReply::CoveredSales(sales))) => {
+                let sales: HashMap<String, crate::model::CoveredSales> =
+                    sales.into_iter().collect();
+                for f in &mut p.items {
+                    if let Some(covered) = sales.get(&f.id) {
+                        f.covered_sales = *covered;
+                    }
+                }
+                Ok(Reply::Filings(FilingReply::Page(p)))
+            }
+            Ok(other) => Ok(other),
+            Err(failure) => Err(failure),
+        };
+        self.file(Ask::Balances, page, filed, tenanted)
+    }
+
+    /// Files one answer of `ask`; returns the number of pages the list announced when it wants
+    /// more of them, `None` when it has ended (read to its end, or failed).
+    fn file_one(&mut self, ask: Ask, result: Result<Reply, Failure>) -> Option<u32> {
         let reply = match result {
             Ok(reply) => reply,
             Err(failure) => {
@@ -402,29 +545,33 @@ impl Data {
             }
         };
         let since = filters::expired_since(self.today);
-        let more = match (ask, reply) {
-            (Ask::Nexus, Reply::Nexus(NexusReply::Page(p))) => self.nexus.add(p, true),
+        let (pages, more) = match (ask, reply) {
+            (Ask::Nexus, Reply::Nexus(NexusReply::Page(p))) => (p.pages, self.nexus.add(p, true)),
             (Ask::Physical, Reply::Nexus(NexusReply::PhysicalPage(p))) => {
-                self.physical.add(p, true)
+                (p.pages, self.physical.add(p, true))
             }
             (Ask::Registrations, Reply::Registrations(RegistrationReply::Page(p))) => {
-                self.registrations.add(p, true)
+                (p.pages, self.registrations.add(p, true))
             }
-            (Ask::Filings, Reply::Filings(FilingReply::Page(p))) => self.filings.add(p, true),
-            (Ask::Paused, Reply::Filings(FilingReply::Page(p))) => self.paused.add(p, false),
+            (Ask::Filings, Reply::Filings(FilingReply::Page(p))) => {
+                (p.pages, self.filings.add(p, true))
+            }
+            (Ask::Paused, Reply::Filings(FilingReply::Page(p))) => {
+                (p.pages, self.paused.add(p, false))
+            }
             (Ask::Exemptions, Reply::Exemptions(ExemptionReply::Page(p))) => {
                 // Latest end first: once a row ended before the window, the rest did too.
                 let reached = p
                     .items
                     .last()
                     .is_some_and(|e| e.end_date.is_none_or(|end| end < since));
-                self.exemptions.add(p, !reached)
+                (p.pages, self.exemptions.add(p, !reached))
             }
             (Ask::Invalid, Reply::Transactions(TransactionReply::Page(p))) => {
-                self.invalid.add(p, false)
+                (p.pages, self.invalid.add(p, false))
             }
             (Ask::Refetch, Reply::Transactions(TransactionReply::Page(p))) => {
-                self.refetch.add(p, false)
+                (p.pages, self.refetch.add(p, false))
             }
             (Ask::Queued, Reply::Transactions(TransactionReply::Page(p))) => {
                 let now = Utc::now();
@@ -432,6 +579,7 @@ impl Data {
                 for t in &p.items {
                     self.queued_since.entry(t.id.clone()).or_insert(now);
                 }
+                let pages = p.pages;
                 let more = self.queued.add(p, true);
                 if self.queued.complete() {
                     let queued: std::collections::HashSet<&str> =
@@ -439,16 +587,18 @@ impl Data {
                     self.queued_since
                         .retain(|id, _| queued.contains(id.as_str()));
                 }
-                more
+                (pages, more)
             }
             (Ask::Imports, Reply::Exemptions(ExemptionReply::ImportsPage(p))) => {
-                self.imports.add(p, false)
+                (p.pages, self.imports.add(p, false))
             }
             (Ask::Pace, Reply::Nexus(NexusReply::Pace(pace))) => {
                 self.pace = Some(Ok(pace));
-                false
+                (1, false)
             }
-            (Ask::Balances, Reply::Filings(FilingReply::Page(p))) => self.balances.add(p, true),
+            (Ask::Balances, Reply::Filings(FilingReply::Page(p))) => {
+                (p.pages, self.balances.add(p, true))
+            }
             (ask, other) => {
                 tracing::warn!(?ask, ?other, "the Overview got an answer of another kind");
                 self.fail(
@@ -462,11 +612,7 @@ impl Data {
                 return None;
             }
         };
-        if more {
-            self.call(ask, page + 1, tenanted)
-        } else {
-            None
-        }
+        more.then_some(pages)
     }
 
     fn fail(&mut self, ask: Ask, failure: &Failure) {
@@ -489,13 +635,14 @@ impl Data {
             Ask::Queued => self.queued = Slot::Failed(why),
             Ask::Imports => self.imports = Slot::Failed(why),
             Ask::Pace => self.pace = Some(Err(why)),
-            Ask::Balances => self.balances = Slot::Failed(why),
+            Ask::Balances | Ask::BalanceSales => self.balances = Slot::Failed(why),
         }
     }
 
     /// Asks for the queued transactions again (to tell which are still queued a minute on).
     pub fn reload_queued(&mut self, tenanted: bool) -> Option<Call> {
         self.queued = Slot::Waiting;
+        self.paging.restart(Ask::Queued);
         self.call(Ask::Queued, 1, tenanted)
     }
 
@@ -599,7 +746,10 @@ mod tests {
             message: "503 Service Unavailable".into(),
             fields: Vec::new(),
         };
-        assert!(data.receive(Ask::Filings, 1, Err(failure), false).is_none());
+        assert!(
+            data.receive(Ask::Filings, 1, Err(failure), false)
+                .is_empty()
+        );
         assert_eq!(data.filings, Slot::Failed("503 Service Unavailable".into()));
         assert!(data.any_failed());
         assert!(!data.is_complete(), "the other lists are still awaited");

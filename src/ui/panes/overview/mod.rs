@@ -3,11 +3,14 @@
 //! every jurisdiction stands, and a calendar shows the returns due in the next three months.
 //!
 //! Every list is asked for at once when the tab first shows, on `r`, and every
-//! `overview_refresh_minutes`; the tab draws at once with placeholders and fills in as answers
-//! arrive. A list that fails shows its error on its own tile; the others fill in regardless.
+//! `overview_refresh_minutes`; what needs an earlier answer (a list's other pages, the
+//! transactions of the filings checked) is asked for the moment that answer arrives. The tab
+//! draws at once with placeholders and each tile fills in as its own answers arrive. A list
+//! that fails shows its error on its own tile; the others fill in regardless.
 
 pub mod data;
 mod draw;
+mod paging;
 pub mod tiles;
 
 use std::collections::HashMap;
@@ -121,7 +124,6 @@ impl OverviewPane {
             ctx.cancel(*id);
         }
         self.tenanted = ctx.tenanted().is_some();
-        self.data.judging = ctx.judging();
         self.data.today = crate::clock::today();
         if self.calendar.today() != self.data.today {
             // A new day (or the first load): the calendar starts on it.
@@ -180,8 +182,13 @@ impl OverviewPane {
         ctx.goto(entry.goto.clone());
     }
 
+    /// Whether every list has answered whole: nothing is under way.
+    fn is_complete(&self) -> bool {
+        self.data.is_complete() && self.asked.is_empty()
+    }
+
     fn subtitle(&self) -> String {
-        let waiting = !self.data.is_complete();
+        let waiting = !self.is_complete();
         match (&self.refreshed_at, waiting) {
             (None, _) => "loading…".to_owned(),
             (Some(_), true) => "refreshing…".to_owned(),
@@ -258,11 +265,11 @@ impl Pane for OverviewPane {
         let Some((ask, page)) = self.asked.remove(&id) else {
             return;
         };
-        if let Some(next) = self.data.receive(ask, page, result, self.tenanted) {
-            let id = ctx.call(next);
-            self.asked.insert(id, (ask, page + 1));
+        for (ask, page, call) in self.data.receive(ask, page, result, self.tenanted) {
+            let id = ctx.call(call);
+            self.asked.insert(id, (ask, page));
         }
-        if self.data.is_complete() {
+        if self.is_complete() {
             self.refreshed_at = Some(Local::now());
         }
         if ask == Ask::Filings {
