@@ -13,7 +13,7 @@ use crate::model::{
     CustomerWrite, Page,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org};
@@ -46,7 +46,7 @@ const EU: &[&str] = &[
 pub async fn list(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Customer>>> {
+) -> Answered<Json<Page<Customer>>> {
     let mut q = Query::parse(raw.as_deref());
     let search = q.get("search_query").map(str::to_lowercase);
     let countries = q.list("country");
@@ -88,7 +88,7 @@ pub async fn list(
 pub async fn get_one(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let data = org.read();
     data.demo
         .customers
@@ -96,7 +96,7 @@ pub async fn get_one(
         .find(|c| c.id == id)
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Customer", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))
 }
 
 /// Copies every field given in `w` onto `c`.
@@ -129,7 +129,7 @@ pub async fn create(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let request = crate::rules::customer_write(&required_body(&body)?)?;
     let customer = {
         let mut data = org.write();
@@ -172,7 +172,7 @@ pub async fn update(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let request = crate::rules::customer_write(&required_body(&body)?)?;
     let customer = {
         let mut data = org.write();
@@ -181,7 +181,7 @@ pub async fn update(
             .customers
             .iter_mut()
             .find(|c| c.id == id)
-            .ok_or_else(|| ApiError::not_found("Customer", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))?;
         // The body's own country was checked with its postal code; a postal code sent alone is
         // held to the country on file.
         if request.country.is_none()
@@ -264,7 +264,7 @@ pub async fn tax_registration(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<CustomerTaxRegistration>> {
+) -> Answered<Json<CustomerTaxRegistration>> {
     let request = crate::rules::customer_tax_registration(&required_body(&body)?)?;
     let registration = {
         let mut data = org.write();
@@ -274,7 +274,7 @@ pub async fn tax_registration(
             .customers
             .iter_mut()
             .find(|c| c.id == id)
-            .ok_or_else(|| ApiError::not_found("Customer", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))?;
         let country = customer.country.clone().unwrap_or_else(|| "US".into());
         let tax_id = request.tax_id.trim().to_owned();
         let tax_type = tax_type_of(&country, &tax_id);

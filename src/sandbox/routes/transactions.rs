@@ -19,7 +19,7 @@ use crate::model::{
     TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org, OrgData};
 use crate::sandbox::transactions::{
@@ -53,7 +53,7 @@ pub(super) fn settle(org: &Org) {
 pub async fn list(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Transaction>>> {
+) -> Answered<Json<Page<Transaction>>> {
     let mut q = Query::parse(raw.as_deref());
     let statuses = q.one_of_list(
         "status",
@@ -129,25 +129,25 @@ pub async fn list(
 pub async fn get_one(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     settle(&org);
     let data = org.read();
     data.transactions
         .get(&id, &data.demo.customers)
         .map(|t| Json(with_applied_exemptions(t, &data.demo.exemptions)))
-        .ok_or_else(|| ApiError::not_found("Transaction", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Transaction", &id))
 }
 
 pub async fn get_external(
     Extension(org): Extension<Arc<Org>>,
     Path(external_id): Path<String>,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     settle(&org);
     let data = org.read();
     data.transactions
         .get_by_external_id(&external_id, &data.demo.customers)
         .map(|t| Json(with_applied_exemptions(t, &data.demo.exemptions)))
-        .ok_or_else(|| ApiError::not_found("Transaction with external_id", &external_id))
+        .ok_or_else(|| ErrorAnswer::not_found("Transaction with external_id", &external_id))
 }
 
 fn text(v: &Value, key: &str) -> Option<String> {
@@ -294,7 +294,7 @@ pub async fn create(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<(StatusCode, Json<Vec<Transaction>>)> {
+) -> Answered<(StatusCode, Json<Vec<Transaction>>)> {
     let created = create_for(&app, &org, &required_body(&body)?, None)?;
     saved(&app).await?;
     Ok((StatusCode::ACCEPTED, Json(vec![created])))
@@ -307,12 +307,12 @@ pub(super) fn create_for(
     org: &Org,
     body: &Value,
     customer: Option<usize>,
-) -> ApiResult<Transaction> {
+) -> Answered<Transaction> {
     let request = crate::rules::transaction_create(body)?;
     let created = {
         let mut data = org.write();
         if data.transactions.has_external_id(&request.external_id) {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A transaction with external_id {} already exists",
                 request.external_id
             )));
@@ -412,7 +412,7 @@ pub async fn credit_note(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     let request = crate::rules::credit_note(&required_body(&body)?)?;
     settle(&org);
     let note = {
@@ -420,22 +420,22 @@ pub async fn credit_note(
         let original = data
             .transactions
             .get(&id, &data.demo.customers)
-            .ok_or_else(|| ApiError::not_found("Transaction", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Transaction", &id))?;
         if original.kind != TransactionType::Sale {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "Credit notes can only be issued against a sale; {id} is a {}",
                 original.kind
             )));
         }
         let original_currency = original.currency.clone().unwrap_or_else(|| "USD".into());
         if request.currency != original_currency {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "The credit note's currency {} must be the sale's currency {original_currency}",
                 request.currency
             )));
         }
         if data.transactions.has_external_id(&request.external_id) {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A transaction with external_id {} already exists",
                 request.external_id
             )));
@@ -452,7 +452,7 @@ pub async fn credit_note(
             .sum();
         let left = sale_total - credited;
         if request.total_amount > left {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "The credit note's total_amount {} exceeds the {left} {original_currency} still open on {id}",
                 request.total_amount
             )));
