@@ -9,7 +9,7 @@ use axum::extract::{Path, RawQuery, State};
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressStatus, Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType,
+    Address, AddressStatus, Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType,
     CustomerWrite, Page,
 };
 use crate::sandbox::App;
@@ -71,14 +71,18 @@ pub async fn list(
         })
         .filter(|c| {
             countries.is_empty()
-                || c.country
+                || c.address
+                    .country
                     .as_ref()
                     .is_some_and(|x| countries.iter().any(|y| y.eq_ignore_ascii_case(x)))
         })
         .filter(|c| {
-            state
-                .as_ref()
-                .is_none_or(|s| c.state.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(s)))
+            state.as_ref().is_none_or(|s| {
+                c.address
+                    .state
+                    .as_ref()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(s))
+            })
         })
         .filter(|c| sources.is_empty() || c.source.as_ref().is_some_and(|x| sources.contains(x)))
         .collect();
@@ -102,7 +106,7 @@ pub async fn get_one(
 /// Copies every field given in `w` onto `c`.
 fn apply(c: &mut Customer, w: CustomerWrite) {
     macro_rules! set {
-        ($($f:ident),*) => { $( if w.$f.is_some() { c.$f = w.$f; } )* };
+        ($($($f:ident).+),*) => { $( if w.$($f).+.is_some() { c.$($f).+ = w.$($f).+; } )* };
     }
     set!(
         name,
@@ -112,14 +116,14 @@ fn apply(c: &mut Customer, w: CustomerWrite) {
         email,
         phone,
         company_name,
-        street_1,
-        street_2,
-        city,
-        county,
-        state,
-        postal_code,
-        country,
-        full_address,
+        address.street_1,
+        address.street_2,
+        address.city,
+        address.county,
+        address.state,
+        address.postal_code,
+        address.country,
+        address.full_address,
         source,
         registration_number
     );
@@ -143,14 +147,7 @@ pub async fn create(
             email: None,
             phone: None,
             company_name: None,
-            street_1: None,
-            street_2: None,
-            city: None,
-            county: None,
-            state: None,
-            postal_code: None,
-            country: None,
-            full_address: None,
+            address: Address::default(),
             source: Some("API".into()),
             connection_id: None,
             address_status: None,
@@ -184,20 +181,21 @@ pub async fn update(
             .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))?;
         // The body's own country was checked with its postal code; a postal code sent alone is
         // held to the country on file.
-        if request.country.is_none()
-            && let (Some(code), Some(country)) = (&request.postal_code, &customer.country)
+        if request.address.country.is_none()
+            && let (Some(code), Some(country)) =
+                (&request.address.postal_code, &customer.address.country)
             && let Some(rule) = crate::rules::postal_code_rule("postal_code", country, code)
         {
             return Err(super::nexus::postal_code_error(rule, code));
         }
         let moved = [
-            &request.street_1,
-            &request.street_2,
-            &request.city,
-            &request.county,
-            &request.state,
-            &request.postal_code,
-            &request.country,
+            &request.address.street_1,
+            &request.address.street_2,
+            &request.address.city,
+            &request.address.county,
+            &request.address.state,
+            &request.address.postal_code,
+            &request.address.country,
         ]
         .iter()
         .any(|f| f.is_some());
@@ -205,14 +203,8 @@ pub async fn update(
         // A changed address is checked again, as the address validation would.
         if moved {
             let status = super::addresses::status_of(&crate::model::AddressFields {
-                street_1: customer.street_1.clone(),
-                street_2: customer.street_2.clone(),
-                city: customer.city.clone(),
-                county: customer.county.clone(),
-                state: customer.state.clone(),
-                postal_code: customer.postal_code.clone(),
-                country: customer.country.clone(),
                 full_address: None,
+                ..customer.address.clone().into()
             });
             customer.address_status = Some(AddressStatus::parse(status));
         }
@@ -275,7 +267,11 @@ pub async fn tax_registration(
             .iter_mut()
             .find(|c| c.id == id)
             .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))?;
-        let country = customer.country.clone().unwrap_or_else(|| "US".into());
+        let country = customer
+            .address
+            .country
+            .clone()
+            .unwrap_or_else(|| "US".into());
         let tax_id = request.tax_id.trim().to_owned();
         let tax_type = tax_type_of(&country, &tax_id);
         let is_valid = looks_valid(&tax_type, &tax_id);

@@ -285,11 +285,11 @@ pub async fn estimate(
         .find(|a| a.kind == Some(AddressType::ShipTo))
         .or(request.addresses.first());
     let country = address
-        .and_then(|a| a.country.clone())
+        .and_then(|a| a.address.country.clone())
         .unwrap_or_else(|| "US".into())
         .to_uppercase();
     let state = address
-        .and_then(|a| a.state.clone())
+        .and_then(|a| a.address.state.clone())
         .unwrap_or_default()
         .to_uppercase();
     let rate = reference::tax_rate(&country, &state);

@@ -209,8 +209,8 @@ pub async fn update_transaction(
             .iter()
             .find(|a| a.kind == crate::model::AddressType::ShipTo)
             .or(t.addresses.first());
-        t.country = ship.and_then(|a| a.country.clone());
-        t.state = ship.and_then(|a| a.state.clone());
+        t.country = ship.and_then(|a| a.address.country.clone());
+        t.state = ship.and_then(|a| a.address.state.clone());
         let org_id = org.id.clone();
         t.transaction_items = request
             .transaction_items

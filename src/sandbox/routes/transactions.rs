@@ -14,8 +14,8 @@ use serde_json::Value;
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressStatus, AddressWrite, CreditNoteRequest, Customer, CustomerStatus, Direction, Page,
-    ProcessingStatus, RefundStatus, Timestamp, Transaction, TransactionAddress,
+    Address, AddressStatus, AddressWrite, CreditNoteRequest, Customer, CustomerStatus, Direction,
+    Page, ProcessingStatus, RefundStatus, Timestamp, Transaction, TransactionAddress,
     TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
 };
 use crate::sandbox::App;
@@ -177,14 +177,16 @@ fn match_customer(data: &mut OrgData, org_id: &str, v: &Value) -> Customer {
         email,
         phone: text(v, "phone"),
         company_name: None,
-        street_1: text(v, "street_1"),
-        street_2: text(v, "street_2"),
-        city: text(v, "city"),
-        county: text(v, "county"),
-        state: text(v, "state"),
-        postal_code: text(v, "postal_code"),
-        country: text(v, "country"),
-        full_address: text(v, "full_address"),
+        address: Address {
+            street_1: text(v, "street_1"),
+            street_2: text(v, "street_2"),
+            city: text(v, "city"),
+            county: text(v, "county"),
+            state: text(v, "state"),
+            postal_code: text(v, "postal_code"),
+            country: text(v, "country"),
+            full_address: text(v, "full_address"),
+        },
         source: text(v, "source").or(Some("API".into())),
         connection_id: None,
         address_status: None,
@@ -203,14 +205,7 @@ pub(super) fn address(a: &AddressWrite) -> TransactionAddress {
         id: None,
         transaction_id: None,
         phone: a.phone.clone(),
-        street_1: a.street_1.clone(),
-        street_2: a.street_2.clone(),
-        city: a.city.clone(),
-        county: a.county.clone(),
-        state: a.state.clone(),
-        postal_code: a.postal_code.clone(),
-        country: a.country.clone(),
-        full_address: a.full_address.clone(),
+        address: a.address.clone().into(),
         is_unincorporated: None,
         status: None,
         connection_id: None,
@@ -335,8 +330,8 @@ pub(super) fn create_for(
             .iter()
             .find(|a| a.kind == crate::model::AddressType::ShipTo)
             .or(t.addresses.first());
-        t.country = ship.and_then(|a| a.country.clone());
-        t.state = ship.and_then(|a| a.state.clone());
+        t.country = ship.and_then(|a| a.address.country.clone());
+        t.state = ship.and_then(|a| a.address.state.clone());
         t.transaction_items = request
             .transaction_items
             .iter()
