@@ -9,96 +9,54 @@
 
 use serde::{Deserialize, Serialize};
 
-/// An address as a record carries it (a customer, a transaction's address): every field, `null`
-/// when absent. `country_code` is read as `country`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Address {
-    pub street_1: Option<String>,
-    pub street_2: Option<String>,
-    pub city: Option<String>,
-    pub county: Option<String>,
-    pub state: Option<String>,
-    pub postal_code: Option<String>,
-    #[serde(alias = "country_code")]
-    pub country: Option<String>,
-    pub full_address: Option<String>,
-}
-
-/// An address as a request sends it (a customer's or a transaction's body, the address
-/// validation) and as the validation answers it: an absent field is left out. `country_code`
-/// is read as `country`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AddressFields {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub street_1: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub street_2: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub city: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub county: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postal_code: Option<String>,
-    #[serde(
-        alias = "country_code",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub country: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub full_address: Option<String>,
-}
-
-impl From<AddressFields> for Address {
-    fn from(a: AddressFields) -> Self {
-        let AddressFields {
-            street_1,
-            street_2,
-            city,
-            county,
-            state,
-            postal_code,
-            country,
-            full_address,
-        } = a;
-        Address {
-            street_1,
-            street_2,
-            city,
-            county,
-            state,
-            postal_code,
-            country,
-            full_address,
+/// Declares the fields once, and from them both shapes ([`Address`], [`AddressFields`]) and the
+/// conversions between them; a field with an alias is read by either name.
+macro_rules! addresses {
+    ($($field:ident $(or $alias:literal)?),+ $(,)?) => {
+        /// An address as a record carries it (a customer, a transaction's address): every field,
+        /// `null` when absent.
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+        pub struct Address {
+            $(
+                $(#[serde(alias = $alias)])?
+                pub $field: Option<String>,
+            )+
         }
-    }
+
+        /// An address as a request sends it (a customer's or a transaction's body, the address
+        /// validation) and as the validation answers it: an absent field is left out.
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+        pub struct AddressFields {
+            $(
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                $(#[serde(alias = $alias)])?
+                pub $field: Option<String>,
+            )+
+        }
+
+        impl From<AddressFields> for Address {
+            fn from(a: AddressFields) -> Self {
+                Address { $($field: a.$field),+ }
+            }
+        }
+
+        impl From<Address> for AddressFields {
+            fn from(a: Address) -> Self {
+                AddressFields { $($field: a.$field),+ }
+            }
+        }
+    };
 }
 
-impl From<Address> for AddressFields {
-    fn from(a: Address) -> Self {
-        let Address {
-            street_1,
-            street_2,
-            city,
-            county,
-            state,
-            postal_code,
-            country,
-            full_address,
-        } = a;
-        AddressFields {
-            street_1,
-            street_2,
-            city,
-            county,
-            state,
-            postal_code,
-            country,
-            full_address,
-        }
-    }
+addresses! {
+    street_1,
+    street_2,
+    city,
+    county,
+    state,
+    postal_code,
+    country or "country_code",
+    full_address,
 }
 
 /// One answer of `POST /v1/address_validation/search`: the address sent, the address the service
