@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Parser;
 use taxdash::app::{DashboardOptions, Ended, SnapshotChoice};
 use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
-use taxdash::commands::{self, Context, Failure};
+use taxdash::commands::{self, CommandFailure, Context};
 use taxdash::sandbox::{
     DEMO_CREDENTIALS, DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER, Sandbox,
     SandboxConfig,
@@ -33,18 +33,20 @@ fn main() -> ExitCode {
         None | Some(Command::Sandbox(_)) => None,
         Some(_) => commands::start_log(),
     };
-    let result: Result<(), Failure> = match cli.command {
-        Some(ref command) if cli.demo && !command.takes_demo() => Err(Failure::new(format!(
-            "--demo does not apply to `{}`; it runs the dashboard, `export`, `import`, `check`, \
+    let result: Result<(), CommandFailure> = match cli.command {
+        Some(ref command) if cli.demo && !command.takes_demo() => {
+            Err(CommandFailure::new(format!(
+                "--demo does not apply to `{}`; it runs the dashboard, `export`, `import`, `check`, \
              `nexus`, `snapshot`, `diff` or `watch` on the demo sandbox",
-            command.name()
-        ))),
-        Some(ref command) if cli.offline => Err(Failure::new(format!(
+                command.name()
+            )))
+        }
+        Some(ref command) if cli.offline => Err(CommandFailure::new(format!(
             "--offline opens the dashboard on a snapshot; it does not apply to `{}`",
             command.name()
         ))),
         Some(Command::Sandbox(SandboxCommand::Serve(args))) => {
-            runtime.block_on(serve(args)).map_err(Failure::new)
+            runtime.block_on(serve(args)).map_err(CommandFailure::new)
         }
         Some(Command::Login(args)) => runtime
             .block_on(commands::login::login(
@@ -53,13 +55,13 @@ fn main() -> ExitCode {
                 &mut commands::login::StdinPrompt,
                 &mut stdout,
             ))
-            .map_err(Failure::from),
+            .map_err(CommandFailure::from),
         Some(Command::Logout) => runtime
             .block_on(commands::login::logout(&ctx, &mut stdout))
-            .map_err(Failure::from),
+            .map_err(CommandFailure::from),
         Some(Command::Profiles) => runtime
             .block_on(commands::login::profiles(&ctx, &mut stdout))
-            .map_err(Failure::from),
+            .map_err(CommandFailure::from),
         Some(Command::Export(args)) => runtime
             .block_on(commands::export::run(
                 &ctx,
@@ -71,7 +73,7 @@ fn main() -> ExitCode {
                 },
             ))
             .map(drop)
-            .map_err(Failure::from),
+            .map_err(CommandFailure::from),
         Some(Command::Check(ref args)) => runtime.block_on(commands::check::check(
             &ctx,
             &args.check,
@@ -121,16 +123,16 @@ fn main() -> ExitCode {
         Some(Command::Completions { shell }) => commands::manual::completions(shell, &mut stdout),
         Some(Command::Man { ref dir }) => commands::manual::man(dir.as_deref(), &mut stdout),
         None => match runtime.block_on(dashboard(cli)) {
-            Ok(Ended::Signal(signal)) => Err(Failure {
+            Ok(Ended::Signal(signal)) => Err(CommandFailure {
                 message: signal.outcome(),
                 exit_code: signal.exit_code(),
             }),
-            Ok(Ended::TerminalGone) => Err(Failure {
+            Ok(Ended::TerminalGone) => Err(CommandFailure {
                 message: taxdash::app::input::GONE.to_owned(),
                 exit_code: taxdash::app::EXIT_TERMINAL_GONE,
             }),
             Ok(_) => Ok(()),
-            Err(e) => Err(Failure::new(e)),
+            Err(e) => Err(CommandFailure::new(e)),
         },
     };
     match result {

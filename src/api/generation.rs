@@ -409,9 +409,9 @@ mod tenanted_tests {
                 country_key: "US", "fullAddress": null, "source": null, "connectionId": null,
                 "addressStatus": null, "registrationNumber": null, "storeName": null});
             let customer: Customer = serde_json::from_value(NEW.decode_answer(answer)).unwrap();
-            assert_eq!(customer.country.as_deref(), Some("US"));
-            assert_eq!(customer.street_1.as_deref(), Some("1 Main"));
-            assert_eq!(customer.postal_code.as_deref(), Some("94105"));
+            assert_eq!(customer.address.country.as_deref(), Some("US"));
+            assert_eq!(customer.address.street_1.as_deref(), Some("1 Main"));
+            assert_eq!(customer.address.postal_code.as_deref(), Some("94105"));
         }
     }
 

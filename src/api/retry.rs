@@ -77,7 +77,7 @@ impl Iterator for FullJitter {
 
 /// A failed attempt, with what the retry loop needs to know about it.
 #[derive(Debug)]
-pub(crate) struct Failure {
+pub(crate) struct FailedAttempt {
     pub error: ApiError,
     /// Temporary: worth another try for an idempotent method.
     pub transient: bool,
@@ -87,10 +87,10 @@ pub(crate) struct Failure {
     pub retry_after: Option<Duration>,
 }
 
-impl Failure {
+impl FailedAttempt {
     /// A failure that is never retried.
     pub fn fatal(error: ApiError) -> Self {
-        Failure {
+        FailedAttempt {
             error,
             transient: false,
             no_effect: false,
@@ -101,7 +101,7 @@ impl Failure {
     /// An answer with an error status.
     pub fn from_status(status: StatusCode, error: ApiError, retry_after: Option<Duration>) -> Self {
         let rate_limited = status == StatusCode::TOO_MANY_REQUESTS;
-        Failure {
+        FailedAttempt {
             error,
             transient: rate_limited || is_temporary(status),
             no_effect: rate_limited,
@@ -111,7 +111,7 @@ impl Failure {
 
     /// A transport error: `connect_failed` when the connection never opened.
     pub fn transport(error: ApiError, connect_failed: bool) -> Self {
-        Failure {
+        FailedAttempt {
             error,
             transient: true,
             no_effect: connect_failed,
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn which_failures_are_retried_for_which_methods() {
         let server = |s: u16| {
-            Failure::from_status(
+            FailedAttempt::from_status(
                 StatusCode::from_u16(s).unwrap(),
                 ApiError::Server {
                     status: s,
@@ -228,14 +228,14 @@ mod tests {
             );
         }
         assert!(!server(501).retryable(&Method::GET));
-        let limited = Failure::from_status(
+        let limited = FailedAttempt::from_status(
             StatusCode::TOO_MANY_REQUESTS,
             ApiError::RateLimited { retry_after: None },
             None,
         );
         assert!(limited.retryable(&Method::POST));
         let network = |connect| {
-            Failure::transport(
+            FailedAttempt::transport(
                 ApiError::Network {
                     detail: "reset".into(),
                 },
@@ -245,15 +245,18 @@ mod tests {
         assert!(network(false).retryable(&Method::GET));
         assert!(!network(false).retryable(&Method::POST));
         assert!(network(true).retryable(&Method::POST));
-        assert!(!Failure::fatal(ApiError::NotFound { detail: "x".into() }).retryable(&Method::GET));
+        assert!(
+            !FailedAttempt::fatal(ApiError::NotFound { detail: "x".into() })
+                .retryable(&Method::GET)
+        );
     }
 
     #[test]
     fn retry_after_wins_within_the_cap() {
         let max = Duration::from_secs(10);
-        let with = |secs| Failure {
+        let with = |secs| FailedAttempt {
             retry_after: Some(Duration::from_secs(secs)),
-            ..Failure::fatal(ApiError::RateLimited { retry_after: None })
+            ..FailedAttempt::fatal(ApiError::RateLimited { retry_after: None })
         };
         let drawn = Some(Duration::from_millis(3));
         assert_eq!(with(2).wait(drawn, max), Some(Duration::from_secs(2)));
@@ -264,7 +267,7 @@ mod tests {
         );
         assert_eq!(with(2).wait(None, max), None, "attempts used up");
         assert_eq!(
-            Failure::fatal(ApiError::Timeout {
+            FailedAttempt::fatal(ApiError::Timeout {
                 after: max,
                 attempts: 1
             })

@@ -21,7 +21,7 @@ use super::error::{ApiError, ApiResult, ErrorContext, Redactor};
 use super::generation::{Generation, InvalidHeader};
 use super::network::Symptoms;
 use super::pacing::Pacer;
-use super::retry::{Failure, RetryPolicy, parse_retry_after};
+use super::retry::{FailedAttempt, RetryPolicy, parse_retry_after};
 use super::service_error::parse_allow;
 use crate::model::filters::{ListFilter, Query};
 use crate::model::{Page, PageParams};
@@ -575,9 +575,9 @@ impl Transport {
         };
         attempt
             .retry(self.retry.backoff())
-            .when(|f: &Failure| f.retryable(&method))
-            .adjust(|f: &Failure, drawn| f.wait(drawn, max_wait))
-            .notify(|f: &Failure, wait: Duration| {
+            .when(|f: &FailedAttempt| f.retryable(&method))
+            .adjust(|f: &FailedAttempt, drawn| f.wait(drawn, max_wait))
+            .notify(|f: &FailedAttempt, wait: Duration| {
                 bump(&self.counters.retries);
                 tracing::debug!(%what, ?wait, error = %f.error, "retrying");
                 if let Some(observer) = &self.observer {
@@ -606,12 +606,12 @@ impl Transport {
         url: &Url,
         what: &str,
         seen: &Seen,
-    ) -> Result<Vec<u8>, Failure> {
+    ) -> Result<Vec<u8>, FailedAttempt> {
         if let Some(limiter) = &self.limiter {
             limiter.turn().await;
         }
         let target = self.target.as_ref().map_err(|e| {
-            Failure::fatal(ApiError::BadRequest {
+            FailedAttempt::fatal(ApiError::BadRequest {
                 detail: e.to_string(),
             })
         })?;
@@ -639,7 +639,7 @@ impl Transport {
                     .file_name(file_name.clone())
                     .mime_str(mime)
                     .map_err(|e| {
-                        Failure::fatal(ApiError::BadRequest {
+                        FailedAttempt::fatal(ApiError::BadRequest {
                             detail: format!("the file's type {mime:?} is not a MIME type: {e}"),
                         })
                     })?;
@@ -682,12 +682,12 @@ impl Transport {
             ApiError::Tenanted(e) => e.allow = allow,
             _ => {}
         }
-        Err(Failure::from_status(status, error, retry_after))
+        Err(FailedAttempt::from_status(status, error, retry_after))
     }
 
     /// A transport error as a failure: a timeout, or a network error (retryable for any method
     /// when the connection never opened), said in words; the full chain goes to the log.
-    fn failure(&self, e: reqwest::Error, what: &str) -> Failure {
+    fn failure(&self, e: reqwest::Error, what: &str) -> FailedAttempt {
         let symptoms = Symptoms::of(&e.without_url());
         let connect_failed = symptoms.connect;
         tracing::warn!(
@@ -707,7 +707,7 @@ impl Transport {
                     .text(&symptoms.words(&self.base_url, self.connect_timeout)),
             }
         };
-        Failure::transport(error, connect_failed)
+        FailedAttempt::transport(error, connect_failed)
     }
 }
 

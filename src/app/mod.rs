@@ -48,7 +48,7 @@ use crate::effect::ImportResource;
 use crate::effect::{Answer, Call, Effect, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
-use crate::import::{Report, check_file, send};
+use crate::import::{FileError, Report, check_file, send};
 use crate::os::signals::Signal;
 use crate::ui::shell::{ExportStatus, ImportCheck, ImportStatus, Shell};
 
@@ -94,7 +94,7 @@ struct RunningImport {
 
 /// What an import's background work tells the loop.
 enum ImportEvent {
-    Checked(Result<CheckedImport, String>),
+    Checked(Result<CheckedImport, FileError>),
     Ended(Result<String, String>),
 }
 
@@ -172,7 +172,7 @@ impl Tasks {
                 }
                 Effect::OpenUrl(url) => {
                     if let Err(e) = platform.open_url(&url) {
-                        shell.notify_error(e);
+                        shell.notify_error(e.to_string());
                     }
                 }
                 Effect::OpenFile { path, otherwise } => match platform.open_file(&path) {
@@ -188,7 +188,7 @@ impl Tasks {
                         shell.set_theme(theme);
                         shell.notify_info(format!("theme {name}"));
                     }
-                    Err(e) => shell.notify_error(e),
+                    Err(e) => shell.notify_error(e.to_string()),
                 },
                 Effect::SwitchOrganization(organization) => {
                     // Answers for the organization left behind are of no use any more.
@@ -518,7 +518,7 @@ where
                         shell.import_checked(Ok(import_check(&checked)));
                         tasks.checked_import = Some(checked);
                     }
-                    ImportEvent::Checked(Err(why)) => shell.import_checked(Err(why)),
+                    ImportEvent::Checked(Err(why)) => shell.import_checked(Err(why.to_string())),
                     ImportEvent::Ended(ended) => {
                         tasks.import = None;
                         effects.extend(shell.import_ended(ended));

@@ -2,23 +2,59 @@
 //! handing the terminal back to the shell on Ctrl-Z and taking it again after `fg`.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use base64::Engine;
 
 use super::themes::ThemeDir;
-use crate::ui::theme::{Theme, ThemeFiles};
+use crate::ui::theme::{Theme, ThemeError, ThemeFiles};
+
+/// Why the machine did not do what the dashboard asked of it; each message is the user's.
+#[derive(Debug, thiserror::Error)]
+pub enum PlatformError {
+    /// A link that is not `http://` or `https://`: no browser is started for it.
+    #[error("{url} is not a web address")]
+    NotWebAddress { url: String },
+    /// The browser could not be started.
+    #[error("cannot open a browser ({source}); the address is {url}")]
+    Browser { url: String, source: io::Error },
+    /// This platform opens no files.
+    #[error("No program to open {} was found", path.display())]
+    NoOpener { path: PathBuf },
+    /// The system's file opener ([`VIEWER`]) is not installed.
+    #[error(
+        "No program to open files was found ({VIEWER} is not installed); the file is at {}",
+        path.display()
+    )]
+    NoViewer { path: PathBuf },
+    /// The viewer could not be started.
+    #[error("{} could not open {} ({source})", viewer.display(), path.display())]
+    Viewer {
+        viewer: PathBuf,
+        path: PathBuf,
+        source: io::Error,
+    },
+    /// The text could not be handed to the terminal's clipboard.
+    #[error("{0}")]
+    Clipboard(#[source] io::Error),
+    /// The theme could not be loaded.
+    #[error(transparent)]
+    Theme(#[from] ThemeError),
+}
 
 /// The side effects the dashboard has on the user's machine, behind a trait so tests record them.
 pub trait Platform: Send {
-    fn open_url(&mut self, url: &str) -> Result<(), String>;
-    fn copy(&mut self, text: &str) -> Result<(), String>;
+    fn open_url(&mut self, url: &str) -> Result<(), PlatformError>;
+    fn copy(&mut self, text: &str) -> Result<(), PlatformError>;
 
     /// Opens a local file with the system's viewer. By default there is none.
-    fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
-        Err(format!("No program to open {} was found", path.display()))
+    fn open_file(&mut self, path: &Path) -> Result<(), PlatformError> {
+        Err(PlatformError::NoOpener {
+            path: path.to_path_buf(),
+        })
     }
     /// The named theme, as this terminal can show it.
-    fn load_theme(&mut self, name: &str) -> Result<Theme, String>;
+    fn load_theme(&mut self, name: &str) -> Result<Theme, PlatformError>;
 
     /// Ctrl-Z: hands the terminal back (raw mode off, the normal screen, the cursor shown),
     /// stops the process until it is continued, then takes the terminal again. The caller
@@ -42,9 +78,9 @@ pub struct System {
     /// The terminal takes 24-bit colour.
     pub truecolor: bool,
     /// Where theme files override the embedded ones.
-    pub theme_dir: Option<std::path::PathBuf>,
+    pub theme_dir: Option<PathBuf>,
     /// The program that opens a file with the user's viewer (`xdg-open`, `open`), if found.
-    pub viewer: Option<std::path::PathBuf>,
+    pub viewer: Option<PathBuf>,
     /// The dashboard takes the mouse (and takes it again after a suspend).
     pub mouse: bool,
 }
@@ -57,7 +93,7 @@ pub const VIEWER: &str = if cfg!(target_os = "macos") {
 };
 
 /// The program `name` on the `PATH`, if there is one.
-pub fn find_program(name: &str, path: Option<&std::ffi::OsStr>) -> Option<std::path::PathBuf> {
+pub fn find_program(name: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
     std::env::split_paths(path?)
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
@@ -153,20 +189,21 @@ impl Platform for System {
         Ok(())
     }
 
-    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+    fn load_theme(&mut self, name: &str) -> Result<Theme, PlatformError> {
         let files = self.theme_files();
-        Theme::select(
+        Ok(Theme::select(
             Some(name),
             self.no_color,
             self.truecolor,
             files.as_ref().map(|f| f as &dyn ThemeFiles),
-        )
-        .map_err(|e| e.to_string())
+        )?)
     }
 
-    fn open_url(&mut self, url: &str) -> Result<(), String> {
+    fn open_url(&mut self, url: &str) -> Result<(), PlatformError> {
         if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(format!("{url} is not a web address"));
+            return Err(PlatformError::NotWebAddress {
+                url: url.to_owned(),
+            });
         }
         let mut command = if cfg!(target_os = "macos") {
             std::process::Command::new("open")
@@ -184,15 +221,17 @@ impl Platform for System {
             .stderr(std::process::Stdio::null())
             .spawn()
             .map(|_| ())
-            .map_err(|e| format!("cannot open a browser ({e}); the address is {url}"))
+            .map_err(|source| PlatformError::Browser {
+                url: url.to_owned(),
+                source,
+            })
     }
 
-    fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+    fn open_file(&mut self, path: &Path) -> Result<(), PlatformError> {
         let Some(viewer) = &self.viewer else {
-            return Err(format!(
-                "No program to open files was found ({VIEWER} is not installed); the file is at {}",
-                path.display()
-            ));
+            return Err(PlatformError::NoViewer {
+                path: path.to_path_buf(),
+            });
         };
         std::process::Command::new(viewer)
             .arg(path)
@@ -201,21 +240,19 @@ impl Platform for System {
             .stderr(std::process::Stdio::null())
             .spawn()
             .map(|_| ())
-            .map_err(|e| {
-                format!(
-                    "{} could not open {} ({e})",
-                    viewer.display(),
-                    path.display()
-                )
+            .map_err(|source| PlatformError::Viewer {
+                viewer: viewer.clone(),
+                path: path.to_path_buf(),
+                source,
             })
     }
 
-    fn copy(&mut self, text: &str) -> Result<(), String> {
+    fn copy(&mut self, text: &str) -> Result<(), PlatformError> {
         let encoded = base64::engine::general_purpose::STANDARD.encode(text);
         let mut out = std::io::stdout();
         write!(out, "\x1b]52;c;{encoded}\x07")
             .and_then(|()| out.flush())
-            .map_err(|e| e.to_string())
+            .map_err(PlatformError::Clipboard)
     }
 }
 
@@ -224,7 +261,7 @@ impl Platform for System {
 pub struct Recorder {
     pub opened: Vec<String>,
     /// Files opened with the viewer.
-    pub opened_files: Vec<std::path::PathBuf>,
+    pub opened_files: Vec<PathBuf>,
     pub copied: Vec<String>,
     /// Times the terminal was handed back (Ctrl-Z).
     pub suspended: u32,
@@ -233,21 +270,21 @@ pub struct Recorder {
 }
 
 impl Platform for Recorder {
-    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
-        Theme::load(name, None).map_err(|e| e.to_string())
+    fn load_theme(&mut self, name: &str) -> Result<Theme, PlatformError> {
+        Ok(Theme::load(name, None)?)
     }
 
-    fn open_url(&mut self, url: &str) -> Result<(), String> {
+    fn open_url(&mut self, url: &str) -> Result<(), PlatformError> {
         self.opened.push(url.to_owned());
         Ok(())
     }
 
-    fn open_file(&mut self, path: &std::path::Path) -> Result<(), String> {
+    fn open_file(&mut self, path: &Path) -> Result<(), PlatformError> {
         self.opened_files.push(path.to_path_buf());
         Ok(())
     }
 
-    fn copy(&mut self, text: &str) -> Result<(), String> {
+    fn copy(&mut self, text: &str) -> Result<(), PlatformError> {
         self.copied.push(text.to_owned());
         Ok(())
     }
@@ -277,8 +314,9 @@ mod viewer_tests {
             mouse: false,
         };
         let e = system
-            .open_file(std::path::Path::new("/tmp/cert.pdf"))
-            .unwrap_err();
+            .open_file(Path::new("/tmp/cert.pdf"))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("No program to open files was found") && e.contains("/tmp/cert.pdf"),
             "{e}"

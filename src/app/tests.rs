@@ -10,7 +10,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Cell;
 use url::Url;
 
-use super::platform::{Platform, Recorder};
+use super::platform::{Platform, PlatformError, Recorder};
 use super::{Ended, run_with_signals};
 use crate::api::{Client, ClientConfig, RetryPolicy};
 use crate::credentials::ApiKey;
@@ -32,13 +32,13 @@ struct Resizing {
 }
 
 impl Platform for Resizing {
-    fn open_url(&mut self, url: &str) -> Result<(), String> {
+    fn open_url(&mut self, url: &str) -> Result<(), PlatformError> {
         self.recorder.open_url(url)
     }
-    fn copy(&mut self, text: &str) -> Result<(), String> {
+    fn copy(&mut self, text: &str) -> Result<(), PlatformError> {
         self.recorder.copy(text)
     }
-    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+    fn load_theme(&mut self, name: &str) -> Result<Theme, PlatformError> {
         self.recorder.load_theme(name)
     }
     fn suspend(&mut self) -> std::io::Result<()> {

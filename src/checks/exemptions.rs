@@ -98,14 +98,15 @@ pub struct Finding {
 
 /// The sale's country and state, from its fields or else its addresses.
 fn place(t: &Transaction) -> (Option<&str>, Option<&str>) {
-    let country = t
-        .country
-        .as_deref()
-        .or_else(|| t.addresses.iter().find_map(|a| a.country.as_deref()));
+    let country = t.country.as_deref().or_else(|| {
+        t.addresses
+            .iter()
+            .find_map(|a| a.address.country.as_deref())
+    });
     let state = t
         .state
         .as_deref()
-        .or_else(|| t.addresses.iter().find_map(|a| a.state.as_deref()));
+        .or_else(|| t.addresses.iter().find_map(|a| a.address.state.as_deref()));
     (country, state.filter(|s| !s.is_empty()))
 }
 

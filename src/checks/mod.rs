@@ -34,12 +34,12 @@ pub fn activity_by_place(sales: &[Transaction]) -> HashMap<Place, PeriodActivity
         let country = t
             .country
             .clone()
-            .or_else(|| t.addresses.iter().find_map(|a| a.country.clone()))
+            .or_else(|| t.addresses.iter().find_map(|a| a.address.country.clone()))
             .unwrap_or_default();
         let state = t
             .state
             .clone()
-            .or_else(|| t.addresses.iter().find_map(|a| a.state.clone()))
+            .or_else(|| t.addresses.iter().find_map(|a| a.address.state.clone()))
             .unwrap_or_default();
         let amount = t.subtotal.or(t.total_amount).unwrap_or_default();
         let a = out.entry((country, state)).or_default();

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::cli::{AuditArgs, AuditFormat};
 use crate::history::audit::{Entry, Filter, Outcome};
 use crate::history::{AuditLog, History, db};
@@ -12,13 +12,17 @@ use crate::history::{AuditLog, History, db};
 /// Prints the entries `args` selects from the history database (`history`: `--history` or
 /// `TAXDASH_HISTORY`, else the platform one) to `out`. A database that does not exist yet has
 /// no entries (and is not made); one that cannot be read is an error naming it.
-pub fn run(history: Option<&Path>, args: &AuditArgs, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(
+    history: Option<&Path>,
+    args: &AuditArgs,
+    out: &mut dyn Write,
+) -> Result<(), CommandFailure> {
     let outcome = args
         .outcome
         .as_deref()
         .map(|o| {
             Outcome::parse(o).ok_or_else(|| {
-                Failure::new(format!(
+                CommandFailure::new(format!(
                     "--outcome {o:?} is not one of {}",
                     Outcome::ALL.map(Outcome::name).join(", ")
                 ))
@@ -30,16 +34,16 @@ pub fn run(history: Option<&Path>, args: &AuditArgs, out: &mut dyn Write) -> Res
         resource: args.resource.clone(),
         outcome,
     };
-    let path = db::default_path(history).map_err(Failure::new)?;
+    let path = db::default_path(history).map_err(CommandFailure::new)?;
     let entries = if path.exists() {
-        AuditLog::new(History::open(&path).map_err(Failure::new)?)
+        AuditLog::new(History::open(&path).map_err(CommandFailure::new)?)
             .entries(&filter)
-            .map_err(Failure::new)?
+            .map_err(CommandFailure::new)?
     } else {
         Vec::new()
     };
     write(&entries, args.format, out)
-        .map_err(|e| Failure::new(format!("could not write the entries: {e}")))
+        .map_err(|e| CommandFailure::new(format!("could not write the entries: {e}")))
 }
 
 /// The entries in `format`.

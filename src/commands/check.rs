@@ -9,7 +9,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rust_decimal::Decimal;
 
-use super::{Context, Failure};
+use super::{CommandFailure, Context};
 use crate::checks;
 use crate::cli::{CheckCommand, CheckFormat, NexusCommand};
 use crate::model::filters::FilingFilter;
@@ -53,11 +53,11 @@ impl Drop for Bar {
 }
 
 /// Exit 3 with a line saying what was found (`what` of the count, in words), or success.
-fn outcome(found: usize, what: impl Fn(u64) -> String) -> Result<(), Failure> {
+fn outcome(found: usize, what: impl Fn(u64) -> String) -> Result<(), CommandFailure> {
     if found == 0 {
         Ok(())
     } else {
-        Err(Failure {
+        Err(CommandFailure {
             message: what(found as u64),
             exit_code: u8::try_from(checks::EXIT_FINDINGS).unwrap_or(3),
         })
@@ -76,7 +76,7 @@ pub async fn check(
     command: &CheckCommand,
     service: Service,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<(), CommandFailure> {
     let today = crate::clock::today();
     // The range first: an empty one is refused before anything is read.
     match command {
@@ -106,7 +106,7 @@ pub async fn check(
                 Ok((checked, found)) => {
                     drop(bar);
                     print_exemptions(&found, *format, out)
-                        .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+                        .map_err(|e| CommandFailure::new(format!("cannot write: {e}")))?;
                     if *format == CheckFormat::Table {
                         let _ = writeln!(
                             out,
@@ -124,7 +124,7 @@ pub async fn check(
                         )
                     })
                 }
-                Err(e) => Err(Failure::new(e)),
+                Err(e) => Err(CommandFailure::new(e)),
             }
         }
         CheckCommand::Filings { from, to, format } => {
@@ -141,7 +141,7 @@ pub async fn check(
                 Ok((checked, found)) => {
                     drop(bar);
                     print_filings(&found, *format, out)
-                        .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+                        .map_err(|e| CommandFailure::new(format!("cannot write: {e}")))?;
                     if *format == CheckFormat::Table {
                         let _ = writeln!(
                             out,
@@ -153,7 +153,7 @@ pub async fn check(
                     }
                     outcome(found.len(), |n| not_adding_up(n, "filing figure"))
                 }
-                Err(e) => Err(Failure::new(e)),
+                Err(e) => Err(CommandFailure::new(e)),
             }
         }
     };
@@ -167,7 +167,7 @@ pub async fn nexus(
     command: &NexusCommand,
     service: Service,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<(), CommandFailure> {
     let NexusCommand::Forecast { format } = command;
     let connected = super::connect(ctx, service).await?;
     let client = &connected.client;
@@ -176,7 +176,7 @@ pub async fn nexus(
         Ok(forecasts) => {
             drop(bar);
             print_forecasts(&forecasts, *format, out)
-                .map_err(|e| Failure::new(format!("cannot write: {e}")))?;
+                .map_err(|e| CommandFailure::new(format!("cannot write: {e}")))?;
             let crossing = forecasts.iter().filter(|f| f.day().is_some()).count();
             outcome(crossing, |n| {
                 let their = if n == 1 { "its" } else { "their" };
@@ -186,7 +186,7 @@ pub async fn nexus(
                 )
             })
         }
-        Err(e) => Err(Failure::new(e)),
+        Err(e) => Err(CommandFailure::new(e)),
     };
     connected.close().await;
     result

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 use futures::StreamExt;
 use tokio::io::AsyncWriteExt;
 
-use super::{Context, Failure};
+use super::{CommandFailure, Context};
 use crate::api::{Client, ClientConfig};
 use crate::app::start_demo;
 use crate::cli::ExportArgs;
@@ -17,14 +17,14 @@ use crate::export::{
 };
 use crate::os::signals::{Signal, listen};
 
-impl From<ExportError> for Failure {
+impl From<ExportError> for CommandFailure {
     fn from(e: ExportError) -> Self {
         match e {
-            ExportError::Interrupted(signal) => Failure {
+            ExportError::Interrupted(signal) => CommandFailure {
                 message: signal.outcome(),
                 exit_code: signal.exit_code(),
             },
-            other => Failure::new(other),
+            other => CommandFailure::new(other),
         }
     }
 }

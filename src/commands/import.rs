@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use futures::StreamExt;
 
 use super::export::Service;
-use super::{Context, Failure};
+use super::{CommandFailure, Context};
 use crate::cli::ImportArgs;
 use crate::export::{Retries, count_progress, titled_progress_bar};
 use crate::import::check_file;
@@ -24,15 +24,17 @@ pub async fn run(
     args: &ImportArgs,
     service: Service,
     out: &mut (dyn Write + Send),
-) -> Result<(), Failure> {
-    let report = check_file(args.resource, &args.file).map_err(Failure::new)?;
+) -> Result<(), CommandFailure> {
+    let report = check_file(args.resource, &args.file).map_err(CommandFailure::new)?;
     let resource = args.resource;
     if args.dry_run {
         let _ = writeln!(out, "{}", report.describe(resource));
         return if report.is_clean() {
             Ok(())
         } else {
-            Err(Failure::new("some rows fail the checks; nothing was sent"))
+            Err(CommandFailure::new(
+                "some rows fail the checks; nothing was sent",
+            ))
         };
     }
     if !report.file_problems.is_empty() || (!report.problems.is_empty() && !args.skip_invalid) {
@@ -43,28 +45,31 @@ pub async fn run(
         } else {
             ""
         };
-        return Err(Failure::new(format!(
+        return Err(CommandFailure::new(format!(
             "nothing was sent: the file fails the checks{hint}"
         )));
     }
 
     let (results, previous) = if let Some(path) = &args.resume {
         {
-            let previous = results::read(path).map_err(Failure::new)?;
-            let results = Results::append(path)
-                .map_err(|e| Failure::new(format!("cannot write to {}: {e}", path.display())))?;
+            let previous = results::read(path).map_err(CommandFailure::new)?;
+            let results = Results::append(path).map_err(|e| {
+                CommandFailure::new(format!("cannot write to {}: {e}", path.display()))
+            })?;
             (results, previous)
         }
     } else {
         {
             let path = results::path_beside(&args.file);
-            let results = Results::create(&path)
-                .map_err(|e| Failure::new(format!("cannot write {}: {e}", path.display())))?;
+            let results = Results::create(&path).map_err(|e| {
+                CommandFailure::new(format!("cannot write {}: {e}", path.display()))
+            })?;
             (results, HashMap::default())
         }
     };
-    let written =
-        |e: std::io::Error| Failure::new(format!("cannot write {}: {e}", results.path().display()));
+    let written = |e: std::io::Error| {
+        CommandFailure::new(format!("cannot write {}: {e}", results.path().display()))
+    };
     for (row, rules) in report.invalid_rows() {
         if previous
             .get(&row)
@@ -96,7 +101,7 @@ pub async fn run(
         Ok((client, _log)) => client,
         Err(e) => {
             connected.close().await;
-            return Err(Failure::new(format!("nothing was sent: {e}")));
+            return Err(CommandFailure::new(format!("nothing was sent: {e}")));
         }
     };
     let sandbox = connected.sandbox;
@@ -110,7 +115,7 @@ pub async fn run(
         }
     }));
     let mut signals = listen(Signal::ENDING)
-        .map_err(|e| Failure::new(format!("could not listen to signals: {e}")))?;
+        .map_err(|e| CommandFailure::new(format!("could not listen to signals: {e}")))?;
     let stop = AtomicBool::new(false);
     let mut stopped_by = None;
     let work = retries.scope(send::send(
@@ -149,7 +154,7 @@ pub async fn run(
         sent.describe(resource, done, skipped, results.path())
     );
     if let Some(signal) = stopped_by {
-        return Err(Failure {
+        return Err(CommandFailure {
             message: format!(
                 "{}; --resume {} sends the rest",
                 signal.outcome(),
@@ -159,7 +164,7 @@ pub async fn run(
         });
     }
     if sent.failed > 0 {
-        return Err(Failure::new(format!(
+        return Err(CommandFailure::new(format!(
             "{} {} failed; see {} (--resume sends them again)",
             sent.failed,
             if sent.failed == 1 { "row" } else { "rows" },

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::time::Duration;
 
-use super::{Context, Failure};
+use super::{CommandFailure, Context};
 use crate::api::{
     ApiError, Client, ClientBuildError, ClientConfig, Generation, RegistrationFilter, RetryPolicy,
     Selector,
@@ -105,9 +105,9 @@ pub enum LoginError {
     Output(#[from] io::Error),
 }
 
-impl From<LoginError> for Failure {
+impl From<LoginError> for CommandFailure {
     fn from(e: LoginError) -> Self {
-        Failure::new(e)
+        CommandFailure::new(e)
     }
 }
 

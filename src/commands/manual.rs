@@ -8,23 +8,24 @@ use std::path::Path;
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::Failure;
+use super::CommandFailure;
 use crate::cli::Cli;
 
 /// Writes the completion script for `shell` to `out`.
-pub fn completions(shell: Shell, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn completions(shell: Shell, out: &mut dyn Write) -> Result<(), CommandFailure> {
     let mut command = Cli::command();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "taxdash", &mut script);
     out.write_all(&script)
-        .map_err(|e| Failure::new(format!("cannot write the completion script: {e}")))
+        .map_err(|e| CommandFailure::new(format!("cannot write the completion script: {e}")))
 }
 
 /// Writes the manual page (roff, section 1) to `out`; with `dir`, writes instead `taxdash.1`
 /// and one page per subcommand (`taxdash-export.1`, `taxdash-check-filings.1`, …) into it and
 /// names them on `out`.
-pub fn man(dir: Option<&Path>, out: &mut dyn Write) -> Result<(), Failure> {
-    let failed = |e: std::io::Error| Failure::new(format!("cannot write the manual page: {e}"));
+pub fn man(dir: Option<&Path>, out: &mut dyn Write) -> Result<(), CommandFailure> {
+    let failed =
+        |e: std::io::Error| CommandFailure::new(format!("cannot write the manual page: {e}"));
     let Some(dir) = dir else {
         let mut page = Vec::new();
         clap_mangen::Man::new(Cli::command())
@@ -33,7 +34,7 @@ pub fn man(dir: Option<&Path>, out: &mut dyn Write) -> Result<(), Failure> {
         return out.write_all(&page).map_err(failed);
     };
     if !dir.is_dir() {
-        return Err(Failure::new(format!(
+        return Err(CommandFailure::new(format!(
             "{} is not a directory: --dir names the folder the pages go to",
             dir.display()
         )));

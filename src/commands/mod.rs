@@ -166,10 +166,10 @@ impl Connected {
 
 /// The client of the profile (config, keyring and the `TAXDASH_*` overrides), or of the demo
 /// sandbox, started here, as `--demo` starts it.
-pub async fn connect(ctx: &Context, service: export::Service) -> Result<Connected, Failure> {
+pub async fn connect(ctx: &Context, service: export::Service) -> Result<Connected, CommandFailure> {
     let (config, sandbox, profile) = match service {
         export::Service::Profile => {
-            let profile = ctx.resolve().await.map_err(Failure::new)?;
+            let profile = ctx.resolve().await.map_err(CommandFailure::new)?;
             (
                 crate::api::ClientConfig::from_profile(&profile),
                 None,
@@ -177,9 +177,9 @@ pub async fn connect(ctx: &Context, service: export::Service) -> Result<Connecte
             )
         }
         export::Service::Demo(api) => {
-            let (sandbox, config) = crate::app::start_demo(api)
-                .await
-                .map_err(|e| Failure::new(format!("the demo sandbox could not start: {e}")))?;
+            let (sandbox, config) = crate::app::start_demo(api).await.map_err(|e| {
+                CommandFailure::new(format!("the demo sandbox could not start: {e}"))
+            })?;
             (config, Some(sandbox), "demo".to_owned())
         }
     };
@@ -195,22 +195,22 @@ pub async fn connect(ctx: &Context, service: export::Service) -> Result<Connecte
             if let Some(sandbox) = sandbox {
                 sandbox.stop().await;
             }
-            Err(Failure::new(e))
+            Err(CommandFailure::new(e))
         }
     }
 }
 
 /// A failed command: the message for the user and the process's exit code.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub struct CommandFailure {
     pub message: String,
     pub exit_code: u8,
 }
 
-impl Failure {
+impl CommandFailure {
     /// A failure with exit code 1.
     pub fn new(message: impl fmt::Display) -> Self {
-        Failure {
+        CommandFailure {
             message: message.to_string(),
             exit_code: 1,
         }
@@ -237,11 +237,11 @@ pub fn day_range(
     names: (&str, &str),
     from: chrono::NaiveDate,
     to: chrono::NaiveDate,
-) -> Result<(), Failure> {
-    crate::rules::check_day_range(names, from, to).map_err(Failure::new)
+) -> Result<(), CommandFailure> {
+    crate::rules::check_day_range(names, from, to).map_err(CommandFailure::new)
 }
 
-impl fmt::Display for Failure {
+impl fmt::Display for CommandFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }

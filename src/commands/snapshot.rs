@@ -9,7 +9,7 @@ use futures::StreamExt;
 use indicatif::ProgressBar;
 
 use super::export::Service;
-use super::{Context, Failure};
+use super::{CommandFailure, Context};
 use crate::api::{Client, ClientConfig};
 use crate::cli::{DiffArgs, DiffFormat, SnapshotArgs, WatchArgs};
 use crate::history::capture::{Plan, Taken, scope_of, take_snapshot};
@@ -24,9 +24,9 @@ use crate::sandbox::{DEMO_CREDENTIALS, Sandbox};
 /// The exit code of `watch --exit-on-change` when something changed.
 pub const EXIT_CHANGED: u8 = 3;
 
-impl From<HistoryError> for Failure {
+impl From<HistoryError> for CommandFailure {
     fn from(e: HistoryError) -> Self {
-        Failure::new(e)
+        CommandFailure::new(e)
     }
 }
 
@@ -35,7 +35,7 @@ impl From<HistoryError> for Failure {
 async fn connect(
     ctx: &Context,
     service: Service,
-) -> Result<(Client, Option<Sandbox>, String), Failure> {
+) -> Result<(Client, Option<Sandbox>, String), CommandFailure> {
     let c = super::connect(ctx, service).await?;
     Ok((c.client, c.sandbox, c.profile))
 }
@@ -124,17 +124,17 @@ pub async fn snapshot(
     service: Service,
     history: Option<&Path>,
     out: &mut dyn Write,
-) -> Result<Taken, Failure> {
+) -> Result<Taken, CommandFailure> {
     transactions_range(args.transactions)?;
     let mut db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let plan = Plan::new(args.transactions);
     let scope = scope_of(&client, &profile, &plan);
     let signals = listen(Signal::ENDING)
-        .map_err(|e| Failure::new(format!("could not listen to signals: {e}")))?;
+        .map_err(|e| CommandFailure::new(format!("could not listen to signals: {e}")))?;
     let progress = Progress::start();
     let result = tokio::select! {
-        taken = take_snapshot(&client, &mut db, &scope, &plan, |r| progress.list(r)) => taken.map_err(Failure::new),
+        taken = take_snapshot(&client, &mut db, &scope, &plan, |r| progress.list(r)) => taken.map_err(CommandFailure::new),
         signal = first(signals) => Err(interrupted(signal)),
     };
     progress.finish();
@@ -155,7 +155,7 @@ pub async fn snapshot(
 /// Refuses `--transactions FROM..TO` ending before it starts, as every range is refused.
 fn transactions_range(
     range: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
-) -> Result<(), Failure> {
+) -> Result<(), CommandFailure> {
     match range {
         Some((from, to)) => super::day_range(("--transactions FROM", "TO"), from, to),
         None => Ok(()),
@@ -166,8 +166,8 @@ fn key(scope: &Scope) -> (&str, &str) {
     (&scope.profile, &scope.organization)
 }
 
-fn interrupted(signal: Signal) -> Failure {
-    Failure {
+fn interrupted(signal: Signal) -> CommandFailure {
+    CommandFailure {
         message: format!("{}; no snapshot was stored", signal.outcome()),
         exit_code: signal.exit_code(),
     }
@@ -189,7 +189,7 @@ pub async fn diff(
     service: Service,
     history: Option<&Path>,
     out: &mut dyn Write,
-) -> Result<Diff, Failure> {
+) -> Result<Diff, CommandFailure> {
     let db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
     let (from, to) = if let (Some(from), Some(to)) = (args.from, args.to) {
         (from, to)
@@ -198,23 +198,23 @@ pub async fn diff(
             // The demo's snapshots: its profile name and first organization.
             Service::Demo(_) => ("demo".to_owned(), DEMO_CREDENTIALS[0].0.to_owned()),
             Service::Profile => {
-                let profile = ctx.resolve().await.map_err(Failure::new)?;
+                let profile = ctx.resolve().await.map_err(CommandFailure::new)?;
                 let config = ClientConfig::from_profile(&profile)
                     .with_env(&*ctx.env)
-                    .map_err(Failure::new)?;
+                    .map_err(CommandFailure::new)?;
                 (profile.name, config.organization_id)
             }
         };
         let runs = db.snapshots(Some((&profile, &organization)))?;
         pick(&runs, args.since).map_err(|why| {
-            Failure::new(format!(
+            CommandFailure::new(format!(
                 "{why} of profile {profile} and organization {organization} in {}",
                 place(&db)
             ))
         })?
     };
     let found = db.diff(from, to)?.ok_or_else(|| {
-        Failure::new(format!(
+        CommandFailure::new(format!(
             "snapshot {} is not in {}",
             if db.snapshot(from).ok().flatten().is_none() {
                 from
@@ -312,15 +312,15 @@ pub async fn watch(
     service: Service,
     history: Option<&Path>,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<(), CommandFailure> {
     transactions_range(args.transactions)?;
     let mut db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let signals = listen(Signal::ENDING)
-        .map_err(|e| Failure::new(format!("could not listen to signals: {e}")))?;
+        .map_err(|e| CommandFailure::new(format!("could not listen to signals: {e}")))?;
     let result = tokio::select! {
         r = watch_loop(&client, &mut db, &profile, args, out) => r,
-        signal = first(signals) => Err(Failure {
+        signal = first(signals) => Err(CommandFailure {
             message: signal.outcome(),
             exit_code: signal.exit_code(),
         }),
@@ -337,7 +337,7 @@ async fn watch_loop(
     profile: &str,
     args: &WatchArgs,
     out: &mut dyn Write,
-) -> Result<(), Failure> {
+) -> Result<(), CommandFailure> {
     let plan = Plan::new(args.transactions);
     let scope = scope_of(client, profile, &plan);
     let mut previous = db.snapshots(Some(key(&scope)))?.first().map(|s| s.id);
@@ -355,7 +355,7 @@ async fn watch_loop(
                     print_table(&found, out);
                     let _ = out.flush();
                     if args.exit_on_change && !found.is_empty() {
-                        return Err(Failure {
+                        return Err(CommandFailure {
                             message: format!(
                                 "{} changed between snapshots {} and {}",
                                 plural(found.changes.len()),

@@ -24,7 +24,7 @@ mod transactions;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::{self, Write as _};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
@@ -308,12 +308,29 @@ pub fn check(resource: ImportResource, table: &Table, dir: &Path) -> Report {
     report
 }
 
+/// Why a file to import was not checked: it could not be read, or not as a table.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Parse { path: PathBuf, source: ParseError },
+}
+
 /// Reads the file at `path` (its format from its name) and checks every row as `resource`;
 /// relative paths inside it are read from its directory. Sends nothing.
-pub fn check_file(resource: ImportResource, path: &Path) -> Result<Report, String> {
-    let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    let table = parse::read(&bytes, InputFormat::of(path)).map_err(|e| format!("{shown}: {e}"))?;
+pub fn check_file(resource: ImportResource, path: &Path) -> Result<Report, FileError> {
+    let bytes = std::fs::read(path).map_err(|source| FileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let table = parse::read(&bytes, InputFormat::of(path)).map_err(|source| FileError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

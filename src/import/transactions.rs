@@ -202,7 +202,7 @@ mod tests {
             "12.50"
         );
         assert_eq!(sale.transaction_items[0].quantity.unwrap().to_string(), "2");
-        assert_eq!(sale.addresses[0].state.as_deref(), Some("TX"));
+        assert_eq!(sale.addresses[0].address.state.as_deref(), Some("TX"));
         assert_eq!(sale.customer, json!({"external_id": "c-1"}));
         let Request::CreditNote { sale, body } = &r.planned[1].request else {
             panic!("a credit note");

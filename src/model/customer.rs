@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{Address, AddressFields};
+
 open_enum! {
     pub enum CustomerStatus { Active = "ACTIVE", Archived = "ARCHIVED" }
 }
@@ -54,15 +56,8 @@ pub struct Customer {
     pub email: Option<String>,
     pub phone: Option<String>,
     pub company_name: Option<String>,
-    pub street_1: Option<String>,
-    pub street_2: Option<String>,
-    pub city: Option<String>,
-    pub county: Option<String>,
-    pub state: Option<String>,
-    pub postal_code: Option<String>,
-    #[serde(alias = "country_code")]
-    pub country: Option<String>,
-    pub full_address: Option<String>,
+    #[serde(flatten)]
+    pub address: Address,
     /// One of about 80 platform identifiers: kept as text.
     pub source: Option<String>,
     pub connection_id: Option<String>,
@@ -90,26 +85,8 @@ pub struct CustomerWrite {
     pub phone: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub company_name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub street_1: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub street_2: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub city: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub county: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postal_code: Option<String>,
-    #[serde(
-        alias = "country_code",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub country: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub full_address: Option<String>,
+    #[serde(flatten)]
+    pub address: AddressFields,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

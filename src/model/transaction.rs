@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{AddressStatus, Customer, Timestamp};
+use super::{Address, AddressFields, AddressStatus, Customer, Timestamp};
 
 open_enum! {
     pub enum TransactionType {
@@ -159,15 +159,8 @@ pub struct TransactionAddress {
     pub id: Option<String>,
     pub transaction_id: Option<String>,
     pub phone: Option<String>,
-    pub street_1: Option<String>,
-    pub street_2: Option<String>,
-    pub city: Option<String>,
-    pub county: Option<String>,
-    pub state: Option<String>,
-    pub postal_code: Option<String>,
-    #[serde(alias = "country_code")]
-    pub country: Option<String>,
-    pub full_address: Option<String>,
+    #[serde(flatten)]
+    pub address: Address,
     pub is_unincorporated: Option<bool>,
     pub status: Option<AddressStatus>,
     pub connection_id: Option<String>,
@@ -315,26 +308,8 @@ pub struct AddressWrite {
     pub kind: Option<AddressType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub street_1: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub street_2: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub city: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub county: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub postal_code: Option<String>,
-    #[serde(
-        alias = "country_code",
-        default,
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub country: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub full_address: Option<String>,
+    #[serde(flatten)]
+    pub address: AddressFields,
 }
 
 /// A line in POST /v1/transactions.

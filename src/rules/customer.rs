@@ -97,7 +97,7 @@ mod tests {
         let req = customer_write(&valid()).unwrap();
         assert_eq!(req.name.as_deref(), Some("Ada Lovelace"));
         assert_eq!(req.status, Some(CustomerStatus::Active));
-        assert_eq!(req.country.as_deref(), Some("GB"));
+        assert_eq!(req.address.country.as_deref(), Some("GB"));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 
 use super::App;
-use super::error::ApiError;
+use super::error::ErrorAnswer;
 
 /// The detail texts of the live service.
 pub const MISSING_KEY: &str = "API key is missing or empty.";
@@ -69,21 +69,21 @@ pub async fn authenticate(
     let key = header_value(request.headers(), "x-api-key");
     let org_id = header_value(request.headers(), "x-organization-id");
     let Some(key) = key else {
-        return ApiError::Unauthorized(MISSING_KEY).into_response();
+        return ErrorAnswer::Unauthorized(MISSING_KEY).into_response();
     };
     let Some(org) = app.store.org_for_key(&key) else {
-        return ApiError::Unauthorized(UNAUTHENTICATED).into_response();
+        return ErrorAnswer::Unauthorized(UNAUTHENTICATED).into_response();
     };
     if let Some(limit) = &app.rate_limit
         && let Err(retry_after_secs) = limit.check(&key)
     {
-        return ApiError::RateLimited {
+        return ErrorAnswer::RateLimited {
             retry_after_secs: retry_after_secs.max(1),
         }
         .into_response();
     }
     if org_id.as_deref() != Some(org.id.as_str()) {
-        return ApiError::Forbidden(NO_ACCESS).into_response();
+        return ErrorAnswer::Forbidden(NO_ACCESS).into_response();
     }
     let org = Arc::clone(org);
     request.extensions_mut().insert(org);

@@ -8,9 +8,11 @@ use serde_json::{Map, Value};
 
 use crate::model::{ErrorBody, FieldError};
 
-/// Every way a sandbox request can fail, each answered as the live service would.
+/// The error answer a v1 route of the sandbox sends: every way a request can fail, each
+/// answered with the status and `{detail}` body the live service would send (not the client's
+/// [`crate::api::ApiError`], which reads such answers on the other side).
 #[derive(Debug)]
-pub enum ApiError {
+pub enum ErrorAnswer {
     /// 401 with the given detail.
     Unauthorized(&'static str),
     /// 403 with the given detail.
@@ -29,35 +31,35 @@ pub enum ApiError {
     Status(StatusCode, String),
 }
 
-impl ApiError {
+impl ErrorAnswer {
     pub fn not_found(what: &str, id: &str) -> Self {
-        ApiError::NotFound(format!("{what} {id} not found"))
+        ErrorAnswer::NotFound(format!("{what} {id} not found"))
     }
 }
 
-impl From<Vec<FieldError>> for ApiError {
+impl From<Vec<FieldError>> for ErrorAnswer {
     fn from(errors: Vec<FieldError>) -> Self {
-        ApiError::Validation(errors)
+        ErrorAnswer::Validation(errors)
     }
 }
 
-impl From<FieldError> for ApiError {
+impl From<FieldError> for ErrorAnswer {
     fn from(error: FieldError) -> Self {
-        ApiError::Validation(vec![error])
+        ErrorAnswer::Validation(vec![error])
     }
 }
 
-impl IntoResponse for ApiError {
+impl IntoResponse for ErrorAnswer {
     fn into_response(self) -> Response {
         let (status, body) = match self {
-            ApiError::Unauthorized(d) => (StatusCode::UNAUTHORIZED, ErrorBody::message(d)),
-            ApiError::Forbidden(d) => (StatusCode::FORBIDDEN, ErrorBody::message(d)),
-            ApiError::NotFound(d) => (StatusCode::NOT_FOUND, ErrorBody::message(d)),
-            ApiError::BadRequest(d) => (StatusCode::BAD_REQUEST, ErrorBody::message(d)),
-            ApiError::Conflict(d) => (StatusCode::CONFLICT, ErrorBody::message(d)),
+            ErrorAnswer::Unauthorized(d) => (StatusCode::UNAUTHORIZED, ErrorBody::message(d)),
+            ErrorAnswer::Forbidden(d) => (StatusCode::FORBIDDEN, ErrorBody::message(d)),
+            ErrorAnswer::NotFound(d) => (StatusCode::NOT_FOUND, ErrorBody::message(d)),
+            ErrorAnswer::BadRequest(d) => (StatusCode::BAD_REQUEST, ErrorBody::message(d)),
+            ErrorAnswer::Conflict(d) => (StatusCode::CONFLICT, ErrorBody::message(d)),
             // Every item carries `ctx`, an empty object when there is nothing to say, as the
             // live service's items do.
-            ApiError::Validation(errors) => (
+            ErrorAnswer::Validation(errors) => (
                 StatusCode::UNPROCESSABLE_ENTITY,
                 ErrorBody::validation(
                     errors
@@ -69,7 +71,7 @@ impl IntoResponse for ApiError {
                         .collect(),
                 ),
             ),
-            ApiError::RateLimited { retry_after_secs } => {
+            ErrorAnswer::RateLimited { retry_after_secs } => {
                 let mut response = (
                     StatusCode::TOO_MANY_REQUESTS,
                     Json(ErrorBody::message("Rate limit exceeded. Retry later.")),
@@ -80,10 +82,11 @@ impl IntoResponse for ApiError {
                     .insert(header::RETRY_AFTER, HeaderValue::from(retry_after_secs));
                 return response;
             }
-            ApiError::Status(status, d) => (status, ErrorBody::message(d)),
+            ErrorAnswer::Status(status, d) => (status, ErrorBody::message(d)),
         };
         (status, Json(body)).into_response()
     }
 }
 
-pub type ApiResult<T> = Result<T, ApiError>;
+/// What a v1 route answers: its body, or an [`ErrorAnswer`].
+pub type Answered<T> = Result<T, ErrorAnswer>;

@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::App;
-use super::error::ApiError;
+use super::error::ErrorAnswer;
 
 pub struct Faults {
     latency: Duration,
@@ -54,12 +54,12 @@ pub async fn inject(State(app): State<Arc<App>>, request: Request, next: Next) -
         tokio::time::sleep(app.faults.latency).await;
     }
     match app.faults.draw() {
-        Some(StatusCode::INTERNAL_SERVER_ERROR) => ApiError::Status(
+        Some(StatusCode::INTERNAL_SERVER_ERROR) => ErrorAnswer::Status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "Internal server error (sandbox fault injection).".into(),
         )
         .into_response(),
-        Some(status) => ApiError::Status(
+        Some(status) => ErrorAnswer::Status(
             status,
             "Service temporarily unavailable (sandbox fault injection).".into(),
         )

@@ -23,7 +23,7 @@ use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 
 use super::demo_data::DemoOrg;
-use super::error::ApiError;
+use super::error::ErrorAnswer;
 use super::store::Store;
 use super::{App, Sandbox, SandboxError};
 use crate::model::Resource;
@@ -178,14 +178,14 @@ pub(crate) async fn guard(State(app): State<Arc<App>>, request: Request, next: N
     };
     let taken = guard.taken.format("%Y-%m-%d %H:%M UTC");
     if request.method() != Method::GET && request.method() != Method::HEAD {
-        return ApiError::BadRequest(format!(
+        return ErrorAnswer::BadRequest(format!(
             "Offline: this is the snapshot taken {taken}; it cannot be changed"
         ))
         .into_response();
     }
     let path = request.uri().path();
     if !path.starts_with("/v1/") {
-        return ApiError::BadRequest(format!(
+        return ErrorAnswer::BadRequest(format!(
             "Not in this snapshot: offline, only the v1 lists are served (snapshot taken {taken})"
         ))
         .into_response();
@@ -193,7 +193,7 @@ pub(crate) async fn guard(State(app): State<Arc<App>>, request: Request, next: N
     if let Some(resource) = resource_of(path)
         && !guard.held.contains(&resource)
     {
-        return ApiError::BadRequest(format!(
+        return ErrorAnswer::BadRequest(format!(
             "Not in this snapshot: the snapshot taken {taken} holds no {}",
             plural(resource)
         ))

@@ -201,7 +201,7 @@ async fn exemptions_customers_filings_products() {
     assert!(customers.total > 0);
     let first = &customers.items[0];
     assert_eq!(client.get_customer(&first.id).await.unwrap(), *first);
-    if let Some(country) = &first.country {
+    if let Some(country) = &first.address.country {
         let same = CustomerFilter {
             country: vec![country.clone()],
             order_by: vec![Sort::asc("name")],
@@ -211,7 +211,7 @@ async fn exemptions_customers_filings_products() {
         assert!(
             same.items
                 .iter()
-                .all(|c| c.country.as_ref() == Some(country))
+                .all(|c| c.address.country.as_ref() == Some(country))
         );
     }
 

@@ -194,7 +194,7 @@ async fn records_with_only_the_required_fields_are_read() {
         .expect("transactions");
     let transaction = &transactions.items[0];
     assert_eq!(transaction.external_id, "ord-1");
-    assert_eq!(transaction.addresses[0].city, None);
+    assert_eq!(transaction.addresses[0].address.city, None);
     assert_eq!(transaction.transaction_items[0].amount, None);
     assert_eq!(
         transaction.transaction_items[0].tax_items[0]

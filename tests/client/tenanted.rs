@@ -9,7 +9,9 @@ use taxdash::api::{
     CredentialsUpdate, CustomerFilter, ErrorCode, Generation, RegistrationFilter, Selector,
     ServiceError, TransactionFilter,
 };
-use taxdash::model::{CustomerWrite, EstimateRequest, PageParams, TransactionCreate};
+use taxdash::model::{
+    AddressFields, CustomerWrite, EstimateRequest, PageParams, TransactionCreate,
+};
 use taxdash::sandbox::{DEMO_PARTNER_KEY, Sandbox, SandboxConfig};
 
 use crate::common::{ORG1, ORG2, config, sandbox_with};
@@ -111,7 +113,10 @@ async fn lists_read_into_the_v1_types_in_both_releases() {
             .unwrap();
         assert_eq!(page.total, customers.total, "{version}");
         assert_eq!(page.items, customers.items, "{version}");
-        assert!(page.items.iter().any(|c| c.country.is_some()), "{version}");
+        assert!(
+            page.items.iter().any(|c| c.address.country.is_some()),
+            "{version}"
+        );
 
         let page = client
             .list_transactions(&TransactionFilter::default(), all())
@@ -125,7 +130,7 @@ async fn lists_read_into_the_v1_types_in_both_releases() {
             let countries = |t: &taxdash::model::Transaction| {
                 t.addresses
                     .iter()
-                    .map(|a| a.country.clone())
+                    .map(|a| a.address.country.clone())
                     .collect::<Vec<_>>()
             };
             assert_eq!(countries(got), countries(want), "{version} {}", got.id);
@@ -144,12 +149,18 @@ async fn transactions_and_estimates_are_created_with_addresses_in_both_releases(
         let created = client.create_transaction(&sale(&external_id)).await;
         let created = created.unwrap_or_else(|e| panic!("{version}: {e}"));
         assert_eq!(created.external_id, external_id);
-        assert_eq!(created.addresses[0].country.as_deref(), Some("US"));
-        assert_eq!(created.addresses[0].street_1.as_deref(), Some("1 Main St"));
+        assert_eq!(created.addresses[0].address.country.as_deref(), Some("US"));
+        assert_eq!(
+            created.addresses[0].address.street_1.as_deref(),
+            Some("1 Main St")
+        );
         // What v1 reads back is what was sent through the Tenanted spelling.
         let stored = reference.get_transaction(&created.id).await.unwrap();
-        assert_eq!(stored.addresses[0].country.as_deref(), Some("US"));
-        assert_eq!(stored.addresses[0].postal_code.as_deref(), Some("78701"));
+        assert_eq!(stored.addresses[0].address.country.as_deref(), Some("US"));
+        assert_eq!(
+            stored.addresses[0].address.postal_code.as_deref(),
+            Some("78701")
+        );
 
         let answer = client
             .estimate_tax(&estimate(&format!("est-{version}")))
@@ -219,12 +230,15 @@ async fn the_partner_key_lists_both_organizations_and_switches_between_them() {
         // A write with a selector goes through.
         let customer = CustomerWrite {
             name: Some(format!("Selected {version}")),
-            country: Some("US".into()),
+            address: AddressFields {
+                country: Some("US".into()),
+                ..AddressFields::default()
+            },
             ..CustomerWrite::default()
         };
         let created = second.create_customer(&customer).await.unwrap();
         assert_eq!(created.organization_id, ORG2.0);
-        assert_eq!(created.country.as_deref(), Some("US"));
+        assert_eq!(created.address.country.as_deref(), Some("US"));
     }
     // An ID that cannot travel in a header fails each call before anything is sent.
     let partner = tenanted(&sandbox, NEW, DEMO_PARTNER_KEY, Selector::Home);

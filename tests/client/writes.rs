@@ -7,7 +7,7 @@ use rust_decimal::Decimal;
 use serde_json::json;
 use taxdash::api::{PhysicalNexusFilter, RegistrationFilter, Upload};
 use taxdash::model::{
-    CreditNoteRequest, CustomerTaxRegistrationWrite, CustomerTaxType, CustomerWrite,
+    AddressFields, CreditNoteRequest, CustomerTaxRegistrationWrite, CustomerTaxType, CustomerWrite,
     DeregistrationReason, DeregistrationRequest, ExemptionCreate, ExemptionStatus, ExemptionType,
     PageParams, PhysicalNexusCategory, PhysicalNexusCreate, PhysicalNexusUpdate, ProcessingStatus,
     RegistrationStatus, TransactionCreate, TransactionType,
@@ -174,8 +174,11 @@ async fn customers_and_tax_registrations() {
         .create_customer(&CustomerWrite {
             name: Some("Maple Goods".into()),
             email: Some("ap@maple.example".into()),
-            country: Some("CA".into()),
-            state: Some("ON".into()),
+            address: AddressFields {
+                country: Some("CA".into()),
+                state: Some("ON".into()),
+                ..AddressFields::default()
+            },
             ..Default::default()
         })
         .await

@@ -8,7 +8,8 @@ use crossterm::event::{KeyCode, KeyModifiers};
 use serde_json::json;
 use taxdash::model::filters::{CustomerFilter, PhysicalNexusFilter, TransactionFilter};
 use taxdash::model::{
-    AddressStatus, Customer, CustomerWrite, PageParams, ProcessingStatus, TransactionCreate,
+    AddressFields, AddressStatus, Customer, CustomerWrite, PageParams, ProcessingStatus,
+    TransactionCreate,
 };
 
 use crate::harness::{Dashboard, Options};
@@ -132,11 +133,14 @@ async fn the_address_queue_lists_only_problem_addresses_and_a_fix_updates_the_cu
         .expect("a named customer")
         .clone();
     let wrong = CustomerWrite {
-        street_1: Some("1600 Glenarm Pl".into()),
-        city: Some("Denver".into()),
-        state: Some("CO".into()),
-        postal_code: Some("80302".into()),
-        country: Some("US".into()),
+        address: AddressFields {
+            street_1: Some("1600 Glenarm Pl".into()),
+            city: Some("Denver".into()),
+            state: Some("CO".into()),
+            postal_code: Some("80302".into()),
+            country: Some("US".into()),
+            ..AddressFields::default()
+        },
         ..CustomerWrite::default()
     };
     let moved = d.client.update_customer(&chosen.id, &wrong).await.unwrap();
@@ -190,7 +194,7 @@ async fn the_address_queue_lists_only_problem_addresses_and_a_fix_updates_the_cu
     let screen = d.wait_for("Address of").await;
     assert!(screen.contains("(VERIFIED)"), "{screen}");
     let fixed = d.client.get_customer(&chosen.id).await.unwrap();
-    assert_eq!(fixed.postal_code.as_deref(), Some("80202"));
+    assert_eq!(fixed.address.postal_code.as_deref(), Some("80202"));
     assert_eq!(fixed.address_status, Some(AddressStatus::Verified));
 
     // The Transactions tab's queue is the service's own address status filter.

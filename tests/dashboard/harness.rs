@@ -13,7 +13,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::app::Stores;
-use taxdash::app::platform::{Platform, Recorder};
+use taxdash::app::platform::{Platform, PlatformError, Recorder};
 pub use taxdash::app::testing::SharedBackend;
 use taxdash::credentials::ApiKey;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
@@ -29,13 +29,13 @@ use tokio::task::JoinHandle;
 pub struct SharedRecorder(pub Arc<Mutex<Recorder>>);
 
 impl Platform for SharedRecorder {
-    fn open_url(&mut self, url: &str) -> Result<(), String> {
+    fn open_url(&mut self, url: &str) -> Result<(), PlatformError> {
         self.0.lock().unwrap().open_url(url)
     }
-    fn copy(&mut self, text: &str) -> Result<(), String> {
+    fn copy(&mut self, text: &str) -> Result<(), PlatformError> {
         self.0.lock().unwrap().copy(text)
     }
-    fn load_theme(&mut self, name: &str) -> Result<Theme, String> {
+    fn load_theme(&mut self, name: &str) -> Result<Theme, PlatformError> {
         self.0.lock().unwrap().load_theme(name)
     }
 }

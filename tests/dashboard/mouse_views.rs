@@ -187,6 +187,23 @@ async fn a_saved_view_is_kept_in_the_config_file_and_shown_again() {
 }
 
 #[tokio::test]
+async fn a_view_the_config_file_cannot_take_is_not_saved_and_the_error_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    std::fs::write(&file, "theme = \"dark\"\n").unwrap();
+    let d = Dashboard::start_with_views(Options::default(), file.clone()).await;
+    d.wait_for("row 1 of").await;
+    // The file goes bad while the dashboard runs: the write is refused, the file left as it is.
+    std::fs::write(&file, "views = 3\n").unwrap();
+    d.command("view save broken");
+    d.wait_for("View broken was not saved").await;
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "views = 3\n");
+    d.command("view");
+    d.wait_for("No saved views of Registrations").await;
+    d.quit().await;
+}
+
+#[tokio::test]
 async fn the_config_file_chooses_the_columns_and_columns_toggles_them() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("config.toml");

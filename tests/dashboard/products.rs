@@ -311,9 +311,9 @@ async fn the_customer_form_checks_the_address_and_takes_a_suggestion() {
         .unwrap()
         .items;
     assert_eq!(found.len(), 1);
-    assert_eq!(found[0].postal_code.as_deref(), Some("78701"));
-    assert_eq!(found[0].county.as_deref(), Some("TRAVIS"));
-    assert_eq!(found[0].city.as_deref(), Some("AUSTIN"));
+    assert_eq!(found[0].address.postal_code.as_deref(), Some("78701"));
+    assert_eq!(found[0].address.county.as_deref(), Some("TRAVIS"));
+    assert_eq!(found[0].address.city.as_deref(), Some("AUSTIN"));
     d.quit().await;
 }
 

@@ -28,12 +28,7 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .list_organizations(page)
             .await
             .map(|p| Reply::Organizations(OrganizationReply::Page(p))),
-        Call::Files(FileCall::CompletePath { partial }) => {
-            let found = tokio::task::spawn_blocking(move || files::complete_path(&partial)).await;
-            return Ok(Reply::Files(FileReply::PathCompletions(
-                found.unwrap_or_default(),
-            )));
-        }
+        Call::Files(call) => return local_files(call).await.map(Reply::Files),
         // The runtime answers these from the history database, never the client.
         Call::History(call) => {
             return Err(Failure {
@@ -44,6 +39,37 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
         }
     };
     result.map_err(failure)
+}
+
+/// Carries out a call on local files, on a blocking thread.
+async fn local_files(call: FileCall) -> Result<FileReply, Failure> {
+    match call {
+        FileCall::CompletePath { partial } => {
+            let found = tokio::task::spawn_blocking(move || files::complete_path(&partial)).await;
+            Ok(FileReply::PathCompletions(found.unwrap_or_default()))
+        }
+        FileCall::SaveView {
+            file,
+            pane,
+            name,
+            view,
+        } => {
+            let saved = tokio::task::spawn_blocking(move || {
+                crate::config::save_view(&file, &pane, &name, &view)
+            })
+            .await;
+            let message = match saved {
+                Ok(Ok(())) => return Ok(FileReply::ViewSaved),
+                Ok(Err(e)) => e.to_string(),
+                Err(e) => format!("the write stopped unexpectedly: {e}"),
+            };
+            Err(Failure {
+                kind: FailureKind::Other,
+                message,
+                fields: Vec::new(),
+            })
+        }
+    }
 }
 
 /// The failure a pane shows for a file refused before anything was sent or written.

@@ -28,7 +28,7 @@ pub fn generate(
     let holders: Vec<(usize, &Customer)> = customers
         .iter()
         .enumerate()
-        .filter(|(_, c)| matches!(c.country.as_deref(), Some("US" | "CA")))
+        .filter(|(_, c)| matches!(c.address.country.as_deref(), Some("US" | "CA")))
         .collect();
     // Each holder as (index into `holders`, weight).
     let weights: Vec<(usize, u32)> = holders
@@ -156,8 +156,12 @@ fn exemption(
     fein: &str,
     us_states: &[&str],
 ) -> Exemption {
-    let country = customer.country.clone().unwrap_or_else(|| "US".into());
-    let home = customer.state.clone().unwrap_or_default();
+    let country = customer
+        .address
+        .country
+        .clone()
+        .unwrap_or_else(|| "US".into());
+    let home = customer.address.state.clone().unwrap_or_default();
     let elsewhere = home.is_empty() || chance(rng, 2, 5);
     let jurisdiction = if country == "US" && elsewhere && !us_states.is_empty() {
         pick(rng, us_states).to_string()
@@ -282,7 +286,7 @@ fn certificate_file(ctx: &Ctx, exemption: &Exemption, customer: &Customer) -> (S
             or_none(&customer.company_name.clone().or(customer.name.clone()))
         ),
         format!("Contact: {}", or_none(&customer.name)),
-        format!("Address: {}", or_none(&customer.full_address)),
+        format!("Address: {}", or_none(&customer.address.full_address)),
         format!("FEIN: {}", or_none(&exemption.fein)),
         format!("State tax ID: {}", or_none(&exemption.sales_tax_id)),
         format!("Jurisdiction: {jurisdiction}, {country}"),

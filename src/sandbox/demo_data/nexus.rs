@@ -95,8 +95,8 @@ pub fn economic(
             .iter()
             .any(|r| r.country_code == country && r.state_code == state)
             || customers.iter().any(|c| {
-                c.country.as_deref() == Some(country)
-                    && (state.is_empty() || c.state.as_deref() == Some(state))
+                c.address.country.as_deref() == Some(country)
+                    && (state.is_empty() || c.address.state.as_deref() == Some(state))
             })
     };
     let mut rows: Vec<(&str, &str, NexusType)> = US_STATES

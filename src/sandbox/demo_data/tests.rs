@@ -310,10 +310,10 @@ fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
             checked += 1;
             faults.extend(address_faults(
                 &c.id,
-                c.country.as_deref(),
-                c.state.as_deref(),
-                c.city.as_deref(),
-                c.postal_code.as_deref(),
+                c.address.country.as_deref(),
+                c.address.state.as_deref(),
+                c.address.city.as_deref(),
+                c.address.postal_code.as_deref(),
             ));
         }
         let anchor = chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap();
@@ -323,13 +323,13 @@ fn every_demo_address_has_a_city_of_its_state_and_a_postal_code_of_its_range() {
         let mut shipped = 0;
         for t in transactions.rows_at(&all, &org.customers) {
             for a in &t.addresses {
-                shipped += usize::from(a.city.is_some());
+                shipped += usize::from(a.address.city.is_some());
                 faults.extend(address_faults(
                     &t.id,
-                    a.country.as_deref(),
-                    a.state.as_deref(),
-                    a.city.as_deref(),
-                    a.postal_code.as_deref(),
+                    a.address.country.as_deref(),
+                    a.address.state.as_deref(),
+                    a.address.city.as_deref(),
+                    a.address.postal_code.as_deref(),
                 ));
             }
             // The rate charged is the rate of the state shipped to.

@@ -7,7 +7,7 @@ use axum::body::Bytes;
 use super::json_body;
 use crate::model::{AddressFields, AddressSearchResult, AddressSuggestion, SuggestionQuery};
 use crate::sandbox::demo_data::places::{US_PLACES, UsPlace};
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::tenanted::mirror::Json;
 
 fn same(a: Option<&str>, b: &str) -> bool {
@@ -54,15 +54,15 @@ pub fn status_of(sent: &AddressFields) -> &'static str {
     }
 }
 
-fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> ApiResult<T> {
+fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> Answered<T> {
     match json_body(body)? {
         None => Ok(T::default()),
-        Some(v) => serde_json::from_value(v).map_err(|e| ApiError::BadRequest(e.to_string())),
+        Some(v) => serde_json::from_value(v).map_err(|e| ErrorAnswer::BadRequest(e.to_string())),
     }
 }
 
 /// `POST /v1/address_validation/search`.
-pub async fn search(body: Bytes) -> ApiResult<Json<Vec<AddressSearchResult>>> {
+pub async fn search(body: Bytes) -> Answered<Json<Vec<AddressSearchResult>>> {
     let sent: AddressFields = read(&body)?;
     let found = places(
         sent.city.as_deref(),
@@ -113,7 +113,7 @@ pub async fn search(body: Bytes) -> ApiResult<Json<Vec<AddressSearchResult>>> {
 }
 
 /// `POST /v1/address_validation/suggestions`.
-pub async fn suggestions(body: Bytes) -> ApiResult<Json<Vec<AddressSuggestion>>> {
+pub async fn suggestions(body: Bytes) -> Answered<Json<Vec<AddressSuggestion>>> {
     let q: SuggestionQuery = read(&body)?;
     let found = places(
         q.city.as_deref(),

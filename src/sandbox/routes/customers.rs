@@ -9,11 +9,11 @@ use axum::extract::{Path, RawQuery, State};
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressStatus, Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType,
+    Address, AddressStatus, Customer, CustomerStatus, CustomerTaxRegistration, CustomerTaxType,
     CustomerWrite, Page,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org};
@@ -46,7 +46,7 @@ const EU: &[&str] = &[
 pub async fn list(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Customer>>> {
+) -> Answered<Json<Page<Customer>>> {
     let mut q = Query::parse(raw.as_deref());
     let search = q.get("search_query").map(str::to_lowercase);
     let countries = q.list("country");
@@ -71,14 +71,18 @@ pub async fn list(
         })
         .filter(|c| {
             countries.is_empty()
-                || c.country
+                || c.address
+                    .country
                     .as_ref()
                     .is_some_and(|x| countries.iter().any(|y| y.eq_ignore_ascii_case(x)))
         })
         .filter(|c| {
-            state
-                .as_ref()
-                .is_none_or(|s| c.state.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(s)))
+            state.as_ref().is_none_or(|s| {
+                c.address
+                    .state
+                    .as_ref()
+                    .is_some_and(|x| x.eq_ignore_ascii_case(s))
+            })
         })
         .filter(|c| sources.is_empty() || c.source.as_ref().is_some_and(|x| sources.contains(x)))
         .collect();
@@ -88,7 +92,7 @@ pub async fn list(
 pub async fn get_one(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let data = org.read();
     data.demo
         .customers
@@ -96,13 +100,13 @@ pub async fn get_one(
         .find(|c| c.id == id)
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Customer", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))
 }
 
 /// Copies every field given in `w` onto `c`.
 fn apply(c: &mut Customer, w: CustomerWrite) {
     macro_rules! set {
-        ($($f:ident),*) => { $( if w.$f.is_some() { c.$f = w.$f; } )* };
+        ($($($f:ident).+),*) => { $( if w.$($f).+.is_some() { c.$($f).+ = w.$($f).+; } )* };
     }
     set!(
         name,
@@ -112,14 +116,14 @@ fn apply(c: &mut Customer, w: CustomerWrite) {
         email,
         phone,
         company_name,
-        street_1,
-        street_2,
-        city,
-        county,
-        state,
-        postal_code,
-        country,
-        full_address,
+        address.street_1,
+        address.street_2,
+        address.city,
+        address.county,
+        address.state,
+        address.postal_code,
+        address.country,
+        address.full_address,
         source,
         registration_number
     );
@@ -129,7 +133,7 @@ pub async fn create(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let request = crate::rules::customer_write(&required_body(&body)?)?;
     let customer = {
         let mut data = org.write();
@@ -143,14 +147,7 @@ pub async fn create(
             email: None,
             phone: None,
             company_name: None,
-            street_1: None,
-            street_2: None,
-            city: None,
-            county: None,
-            state: None,
-            postal_code: None,
-            country: None,
-            full_address: None,
+            address: Address::default(),
             source: Some("API".into()),
             connection_id: None,
             address_status: None,
@@ -172,7 +169,7 @@ pub async fn update(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let request = crate::rules::customer_write(&required_body(&body)?)?;
     let customer = {
         let mut data = org.write();
@@ -181,23 +178,24 @@ pub async fn update(
             .customers
             .iter_mut()
             .find(|c| c.id == id)
-            .ok_or_else(|| ApiError::not_found("Customer", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))?;
         // The body's own country was checked with its postal code; a postal code sent alone is
         // held to the country on file.
-        if request.country.is_none()
-            && let (Some(code), Some(country)) = (&request.postal_code, &customer.country)
+        if request.address.country.is_none()
+            && let (Some(code), Some(country)) =
+                (&request.address.postal_code, &customer.address.country)
             && let Some(rule) = crate::rules::postal_code_rule("postal_code", country, code)
         {
             return Err(super::nexus::postal_code_error(rule, code));
         }
         let moved = [
-            &request.street_1,
-            &request.street_2,
-            &request.city,
-            &request.county,
-            &request.state,
-            &request.postal_code,
-            &request.country,
+            &request.address.street_1,
+            &request.address.street_2,
+            &request.address.city,
+            &request.address.county,
+            &request.address.state,
+            &request.address.postal_code,
+            &request.address.country,
         ]
         .iter()
         .any(|f| f.is_some());
@@ -205,14 +203,8 @@ pub async fn update(
         // A changed address is checked again, as the address validation would.
         if moved {
             let status = super::addresses::status_of(&crate::model::AddressFields {
-                street_1: customer.street_1.clone(),
-                street_2: customer.street_2.clone(),
-                city: customer.city.clone(),
-                county: customer.county.clone(),
-                state: customer.state.clone(),
-                postal_code: customer.postal_code.clone(),
-                country: customer.country.clone(),
                 full_address: None,
+                ..customer.address.clone().into()
             });
             customer.address_status = Some(AddressStatus::parse(status));
         }
@@ -264,7 +256,7 @@ pub async fn tax_registration(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<CustomerTaxRegistration>> {
+) -> Answered<Json<CustomerTaxRegistration>> {
     let request = crate::rules::customer_tax_registration(&required_body(&body)?)?;
     let registration = {
         let mut data = org.write();
@@ -274,8 +266,12 @@ pub async fn tax_registration(
             .customers
             .iter_mut()
             .find(|c| c.id == id)
-            .ok_or_else(|| ApiError::not_found("Customer", &id))?;
-        let country = customer.country.clone().unwrap_or_else(|| "US".into());
+            .ok_or_else(|| ErrorAnswer::not_found("Customer", &id))?;
+        let country = customer
+            .address
+            .country
+            .clone()
+            .unwrap_or_else(|| "US".into());
         let tax_id = request.tax_id.trim().to_owned();
         let tax_type = tax_type_of(&country, &tax_id);
         let is_valid = looks_valid(&tax_type, &tax_id);

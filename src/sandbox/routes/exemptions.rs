@@ -17,7 +17,7 @@ use crate::model::{
 };
 use crate::sandbox::App;
 use crate::sandbox::demo_data::StoredAttachment;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org};
@@ -30,7 +30,7 @@ pub const MAX_CERTIFICATE_BYTES: usize = 10 * 1024 * 1024;
 pub async fn list(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Exemption>>> {
+) -> Answered<Json<Page<Exemption>>> {
     let mut q = Query::parse(raw.as_deref());
     let filterable: Vec<&str> = ExemptionStatus::FILTERABLE
         .iter()
@@ -106,7 +106,7 @@ pub async fn list(
 pub async fn get_one(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Exemption>> {
+) -> Answered<Json<Exemption>> {
     let data = org.read();
     data.demo
         .exemptions
@@ -114,14 +114,14 @@ pub async fn get_one(
         .find(|e| e.id == id)
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Exemption", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Exemption", &id))
 }
 
 pub async fn create(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<Exemption>> {
+) -> Answered<Json<Exemption>> {
     let request = crate::rules::exemption_create(&required_body(&body)?)?;
     let exemption = {
         let mut data = org.write();
@@ -131,7 +131,7 @@ pub async fn create(
             .iter()
             .find(|c| c.id == request.customer_id)
             .cloned()
-            .ok_or_else(|| ApiError::not_found("Customer", &request.customer_id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Customer", &request.customer_id))?;
         let now = Timestamp::now();
         let exemption = Exemption {
             id: data.new_id("exmp"),
@@ -172,10 +172,10 @@ pub async fn attachments(
     Path(id): Path<String>,
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
-) -> ApiResult<Json<Vec<Attachment>>> {
+) -> Answered<Json<Vec<Attachment>>> {
     let data = org.read();
     if !data.demo.exemptions.iter().any(|e| e.id == id) {
-        return Err(ApiError::not_found("Exemption", &id));
+        return Err(ErrorAnswer::not_found("Exemption", &id));
     }
     Ok(Json(
         data.demo
@@ -205,14 +205,14 @@ fn located(attachment: &Attachment, uri: &axum::http::Uri, headers: &HeaderMap) 
 pub async fn attachment_file(
     Extension(org): Extension<Arc<Org>>,
     Path((id, attachment_id)): Path<(String, String)>,
-) -> ApiResult<([(HeaderName, String); 2], Vec<u8>)> {
+) -> Answered<([(HeaderName, String); 2], Vec<u8>)> {
     let data = org.read();
     let stored = data
         .demo
         .attachments
         .iter()
         .find(|a| a.attachment.id == attachment_id && a.attachment.related_entity_id == id)
-        .ok_or_else(|| ApiError::not_found("Attachment", &attachment_id))?;
+        .ok_or_else(|| ErrorAnswer::not_found("Attachment", &attachment_id))?;
     let a = &stored.attachment;
     let name = a
         .file_name
@@ -236,7 +236,7 @@ pub async fn attachment_file(
     ))
 }
 
-fn file_error(kind: &str, msg: &str, input: Value) -> ApiError {
+fn file_error(kind: &str, msg: &str, input: Value) -> ErrorAnswer {
     FieldError::new(kind, vec!["body".into(), "file".into()], msg, input).into()
 }
 
@@ -248,9 +248,9 @@ pub async fn upload(
     OriginalUri(uri): OriginalUri,
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
-) -> ApiResult<Json<Attachment>> {
+) -> Answered<Json<Attachment>> {
     if !org.read().demo.exemptions.iter().any(|e| e.id == id) {
-        return Err(ApiError::not_found("Exemption", &id));
+        return Err(ErrorAnswer::not_found("Exemption", &id));
     }
     let mut multipart = multipart.map_err(|_| {
         file_error(

@@ -15,7 +15,7 @@ use crate::model::{
     FilingStatus, Page, Product, ProductCategory, ProductStatus, RegistrationStatus, TaxExemption,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
@@ -42,7 +42,7 @@ const PRODUCT_ORDER: &[&str] = &[
 pub async fn filings(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Filing>>> {
+) -> Answered<Json<Page<Filing>>> {
     let mut q = Query::parse(raw.as_deref());
     let known: Vec<&str> = FilingStatus::KNOWN
         .iter()
@@ -97,7 +97,7 @@ pub async fn filings(
 pub async fn filing(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Filing>> {
+) -> Answered<Json<Filing>> {
     let data = org.read();
     data.demo
         .filings
@@ -105,7 +105,7 @@ pub async fn filing(
         .find(|f| f.id == id)
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Filing", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Filing", &id))
 }
 
 pub async fn back_filing_terms(Extension(_org): Extension<Arc<Org>>) -> Json<BackFilingTerms> {
@@ -115,7 +115,7 @@ pub async fn back_filing_terms(Extension(_org): Extension<Arc<Org>>) -> Json<Bac
 pub async fn products(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Product>>> {
+) -> Answered<Json<Page<Product>>> {
     let mut q = Query::parse(raw.as_deref());
     let search = q.get("query").map(str::to_lowercase);
     let known: Vec<&str> = ProductStatus::KNOWN
@@ -157,7 +157,7 @@ pub async fn products(
 pub async fn product(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Product>> {
+) -> Answered<Json<Product>> {
     let data = org.read();
     data.demo
         .products
@@ -165,7 +165,7 @@ pub async fn product(
         .find(|p| p.id == id)
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Product", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Product", &id))
 }
 
 /// POST /v1/products: a product entered by hand, `APPROVED` and from `OTHER` unless the body
@@ -174,7 +174,7 @@ pub async fn create_product(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<Product>> {
+) -> Answered<Json<Product>> {
     let catalog = reference::product_catalog();
     let w = crate::rules::product_create(&required_body(&body)?, &catalog)?;
     let product = {
@@ -186,7 +186,7 @@ pub async fn create_product(
             .iter()
             .any(|p| p.external_id == external_id)
         {
-            return Err(ApiError::Status(
+            return Err(ErrorAnswer::Status(
                 StatusCode::CONFLICT,
                 format!("A product with external_id {external_id} already exists."),
             ));
@@ -228,7 +228,7 @@ pub async fn update_product(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Product>> {
+) -> Answered<Json<Product>> {
     let body = required_body(&body)?;
     let catalog = reference::product_catalog();
     let product = {
@@ -238,7 +238,7 @@ pub async fn update_product(
             .products
             .iter_mut()
             .find(|p| p.id == id)
-            .ok_or_else(|| ApiError::not_found("Product", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Product", &id))?;
         let current = (p.product_category.clone(), p.product_subcategory.clone());
         let w = crate::rules::product_update(&body, &catalog, (&current.0, &current.1))?;
         macro_rules! set {
@@ -277,7 +277,7 @@ pub async fn product_categories(
 pub async fn estimate(
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<EstimateResponse>> {
+) -> Answered<Json<EstimateResponse>> {
     let request = crate::rules::estimate(&required_body(&body)?)?;
     let address = request
         .addresses
@@ -285,11 +285,11 @@ pub async fn estimate(
         .find(|a| a.kind == Some(AddressType::ShipTo))
         .or(request.addresses.first());
     let country = address
-        .and_then(|a| a.country.clone())
+        .and_then(|a| a.address.country.clone())
         .unwrap_or_else(|| "US".into())
         .to_uppercase();
     let state = address
-        .and_then(|a| a.state.clone())
+        .and_then(|a| a.address.state.clone())
         .unwrap_or_default()
         .to_uppercase();
     let rate = reference::tax_rate(&country, &state);

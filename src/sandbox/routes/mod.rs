@@ -23,7 +23,7 @@ use axum::routing::{get, post, put};
 use serde_json::{Value, json};
 
 use super::App;
-use super::error::{ApiError, ApiResult};
+use super::error::{Answered, ErrorAnswer};
 use super::{auth, faults, tenanted};
 use crate::model::FieldError;
 
@@ -192,12 +192,12 @@ pub(crate) fn router(app: Arc<App>) -> Router {
 }
 
 /// Reads a JSON body: `None` when there is none, a 422 in the service's shape when it is not JSON.
-fn json_body(bytes: &Bytes) -> ApiResult<Option<Value>> {
+fn json_body(bytes: &Bytes) -> Answered<Option<Value>> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
     serde_json::from_slice(bytes).map(Some).map_err(|e| {
-        ApiError::from(
+        ErrorAnswer::from(
             FieldError::new(
                 "json_invalid",
                 vec!["body".into(), (e.column().saturating_sub(1)).into()],
@@ -210,7 +210,7 @@ fn json_body(bytes: &Bytes) -> ApiResult<Option<Value>> {
 }
 
 /// A JSON body that must be there.
-fn required_body(bytes: &Bytes) -> ApiResult<Value> {
+fn required_body(bytes: &Bytes) -> Answered<Value> {
     json_body(bytes)?.ok_or_else(|| {
         FieldError::new(
             "missing",
@@ -223,10 +223,10 @@ fn required_body(bytes: &Bytes) -> ApiResult<Value> {
 }
 
 /// Saves the state after an accepted write; the answer waits until it is on disk.
-async fn saved(app: &Arc<App>) -> ApiResult<()> {
+async fn saved(app: &Arc<App>) -> Answered<()> {
     app.store.save_in_background(app).await.map_err(|e| {
         tracing::error!("{e}");
-        ApiError::Status(
+        ErrorAnswer::Status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "The sandbox could not save its state file.".into(),
         )

@@ -13,7 +13,7 @@ use crate::model::{
     Nexus, NexusStatus, Page, PhysicalNexus, PhysicalNexusCategoryInfo, PhysicalNexusSource,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
@@ -64,7 +64,7 @@ const PHYSICAL_ORDER: &[&str] = &[
 pub async fn list_economic(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Nexus>>> {
+) -> Answered<Json<Page<Nexus>>> {
     let mut q = Query::parse(raw.as_deref());
     let known: Vec<&str> = NexusStatus::KNOWN.iter().map(NexusStatus::as_str).collect();
     let statuses = q.one_of_list("status__in", &known).unwrap_or_else(|| {
@@ -115,7 +115,7 @@ pub async fn list_economic(
 pub async fn get_economic(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Nexus>> {
+) -> Answered<Json<Nexus>> {
     let data = org.read();
     data.demo
         .nexus
@@ -123,13 +123,13 @@ pub async fn get_economic(
         .find(|n| n.id == id)
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Nexus", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Nexus", &id))
 }
 
 pub async fn list_physical(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<PhysicalNexus>>> {
+) -> Answered<Json<Page<PhysicalNexus>>> {
     let mut q = Query::parse(raw.as_deref());
     let country = q.get("country_code").map(str::to_owned);
     let state = q.get("state_code").map(str::to_owned);
@@ -162,7 +162,7 @@ pub async fn create_physical(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<PhysicalNexus>> {
+) -> Answered<Json<PhysicalNexus>> {
     let request = crate::rules::physical_nexus_create(&required_body(&body)?)?;
     let record = {
         let mut data = org.write();
@@ -194,7 +194,7 @@ pub async fn update_physical(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<PhysicalNexus>> {
+) -> Answered<Json<PhysicalNexus>> {
     let request = crate::rules::physical_nexus_update(&required_body(&body)?)?;
     let record = {
         let mut data = org.write();
@@ -203,7 +203,7 @@ pub async fn update_physical(
             .physical_nexus
             .iter_mut()
             .find(|p| p.id == id)
-            .ok_or_else(|| ApiError::not_found("Physical nexus", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Physical nexus", &id))?;
         if let Some(code) = &request.postal_code
             && let Some(rule) =
                 crate::rules::postal_code_rule("postal_code", &record.country_code, code)
@@ -227,7 +227,7 @@ pub async fn update_physical(
 }
 
 /// A postal code that breaks the form of the record's country.
-pub(super) fn postal_code_error(rule: String, code: &str) -> ApiError {
+pub(super) fn postal_code_error(rule: String, code: &str) -> ErrorAnswer {
     crate::model::FieldError::new(
         "value_error",
         vec!["body".into(), "postal_code".into()],
@@ -241,11 +241,11 @@ pub async fn delete_physical(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Value>> {
+) -> Answered<Json<Value>> {
     {
         let mut data = org.write();
         let Some(at) = data.demo.physical_nexus.iter().position(|p| p.id == id) else {
-            return Err(ApiError::not_found("Physical nexus", &id));
+            return Err(ErrorAnswer::not_found("Physical nexus", &id));
         };
         let gone = data.demo.physical_nexus.remove(at);
         data.touch(Kind::PhysicalNexus, id.clone());
@@ -260,7 +260,7 @@ pub async fn delete_physical(
 pub async fn categories(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Vec<PhysicalNexusCategoryInfo>>> {
+) -> Answered<Json<Vec<PhysicalNexusCategoryInfo>>> {
     let mut q = Query::parse(raw.as_deref());
     let country = q.get("country_code").unwrap_or("US").to_uppercase();
     let state = q.get("state_code").map(str::to_uppercase);

@@ -18,7 +18,7 @@ use crate::model::{
     FieldError, FilingFrequency, OssType, Registration, RegistrationUpdate, TaxType, Timestamp,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::reference;
 use crate::sandbox::store::{Kind, Org};
 use crate::sandbox::tenanted::mirror::Json;
@@ -83,7 +83,7 @@ fn jurisdiction_of(body: &Value) -> (String, String) {
 /// Refuses a `REGULAR` import of what is not a jurisdiction the sandbox knows: a US state or DC,
 /// Canada or a province or territory, an EU member state (without a state). The one-stop shop
 /// `ZZ_EU` is registered through an `OSS` import.
-fn check_jurisdiction(body: &Value, country: &str, state: &str) -> ApiResult<()> {
+fn check_jurisdiction(body: &Value, country: &str, state: &str) -> Answered<()> {
     let known = country != "ZZ_EU" && reference::lookup(country, state).is_some();
     if known {
         return Ok(());
@@ -134,7 +134,7 @@ pub async fn create(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<Json<Registration>> {
+) -> Answered<Json<Registration>> {
     let body = required_body(&body)?;
     let (country, state) = jurisdiction_of(&body);
     let form = reference::jurisdiction_form(&country, &state);
@@ -165,7 +165,7 @@ pub async fn create(
             } else {
                 format!("{country}-{state}")
             };
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A registration already exists for {place}: {} is {}",
                 held.id, held.status
             )));
@@ -193,7 +193,7 @@ fn new_registration(
     (country, state): (&str, &str),
     tax_type: Option<TaxType>,
     today: NaiveDate,
-) -> ApiResult<Registration> {
+) -> Answered<Registration> {
     let import = import_of(body);
     let mut fields = Map::new();
     let kept = KEPT.iter().chain(if import == "REGULAR" {
@@ -253,7 +253,7 @@ fn new_registration(
     }
     serde_json::from_value(Value::Object(fields)).map_err(|e| {
         tracing::error!("a checked registration does not read: {e}");
-        ApiError::Status(
+        ErrorAnswer::Status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "The registration could not be made.".into(),
         )
@@ -269,7 +269,7 @@ pub async fn update(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Registration>> {
+) -> Answered<Json<Registration>> {
     let body = required_body(&body)?;
     let current = {
         let data = org.read();
@@ -278,7 +278,7 @@ pub async fn update(
             .iter()
             .find(|r| r.id == id)
             .cloned()
-            .ok_or_else(|| ApiError::not_found("Registration", &id))?
+            .ok_or_else(|| ErrorAnswer::not_found("Registration", &id))?
     };
     let form = reference::jurisdiction_form(&current.country_code, &current.state_code);
     let changes = crate::rules::registration_update(
@@ -290,7 +290,7 @@ pub async fn update(
         let mut data = org.write();
         let slot = data
             .registration_mut(&id)
-            .ok_or_else(|| ApiError::not_found("Registration", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Registration", &id))?;
         apply(changes, slot, crate::clock::today());
         slot.clone()
     };

@@ -16,7 +16,7 @@ use crate::model::{
     RegistrationJurisdiction, RegistrationStatus, TaxType, Timestamp,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::reference;
@@ -54,7 +54,7 @@ fn status_filter(q: &mut Query) -> Vec<RegistrationStatus> {
 pub async fn list(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Registration>>> {
+) -> Answered<Json<Page<Registration>>> {
     let mut q = Query::parse(raw.as_deref());
     let statuses = status_filter(&mut q);
     let state = q.get("state_code").map(str::to_owned);
@@ -103,7 +103,7 @@ pub async fn list(
 pub async fn jurisdictions(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Vec<RegistrationJurisdiction>>> {
+) -> Answered<Json<Vec<RegistrationJurisdiction>>> {
     let mut q = Query::parse(raw.as_deref());
     let statuses = status_filter(&mut q);
     q.finish()?;
@@ -128,11 +128,11 @@ pub async fn jurisdictions(
     Ok(Json(rows))
 }
 
-fn find<'a>(registrations: &'a [Registration], id: &str) -> ApiResult<&'a Registration> {
+fn find<'a>(registrations: &'a [Registration], id: &str) -> Answered<&'a Registration> {
     registrations
         .iter()
         .find(|r| r.id == id)
-        .ok_or_else(|| ApiError::not_found("Registration", id))
+        .ok_or_else(|| ErrorAnswer::not_found("Registration", id))
 }
 
 pub async fn get_one(
@@ -140,7 +140,7 @@ pub async fn get_one(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Registration>> {
+) -> Answered<Json<Registration>> {
     let mut q = Query::parse(raw.as_deref());
     let reveal = q.one_of("reveal", REVEALABLE);
     q.finish()?;
@@ -150,7 +150,7 @@ pub async fn get_one(
         let secret = secret(&data, &id, &field)
             .map(|sealed| {
                 opened(&app.vault, sealed, "credential")
-                    .map_err(|e| ApiError::Status(StatusCode::INTERNAL_SERVER_ERROR, e))
+                    .map_err(|e| ErrorAnswer::Status(StatusCode::INTERNAL_SERVER_ERROR, e))
             })
             .transpose()?;
         match field.as_str() {
@@ -164,7 +164,7 @@ pub async fn get_one(
 pub async fn jurisdiction_form(
     Extension(_org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<JurisdictionForm>> {
+) -> Answered<Json<JurisdictionForm>> {
     let q = Query::parse(raw.as_deref());
     let mut errors = Vec::new();
     let mut required = |name: &str| {
@@ -203,7 +203,7 @@ pub async fn jurisdiction_form(
 pub async fn oss_countries(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Vec<OssCountry>>> {
+) -> Answered<Json<Vec<OssCountry>>> {
     let data = org.read();
     find(&data.demo.registrations, &id)?;
     let countries = data
@@ -221,16 +221,16 @@ pub async fn deregister(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Registration>> {
+) -> Answered<Json<Registration>> {
     let body = json_body(&body)?;
     crate::rules::deregistration(body.as_ref())?;
     let registration = {
         let mut data = org.write();
         let registration = data
             .registration_mut(&id)
-            .ok_or_else(|| ApiError::not_found("Registration", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Registration", &id))?;
         if !registration.status.can_deregister() {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "Registration {id} is {}: a deregistration cannot be requested",
                 registration.status
             )));

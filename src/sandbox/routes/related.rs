@@ -18,7 +18,7 @@ use crate::model::{
     TransactionType,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::listing::sorted_page;
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Org, OrgData};
@@ -33,7 +33,7 @@ const MOST: usize = 500;
 pub async fn customer_by_external_id(
     Extension(org): Extension<Arc<Org>>,
     Path(external_id): Path<String>,
-) -> ApiResult<Json<Customer>> {
+) -> Answered<Json<Customer>> {
     let data = org.read();
     data.demo
         .customers
@@ -41,7 +41,7 @@ pub async fn customer_by_external_id(
         .find(|c| c.external_id.as_deref() == Some(external_id.as_str()))
         .cloned()
         .map(Json)
-        .ok_or_else(|| ApiError::not_found("Customer with external_id", &external_id))
+        .ok_or_else(|| ErrorAnswer::not_found("Customer with external_id", &external_id))
 }
 
 /// The transactions `filter` finds, newest first, at most [`MOST`].
@@ -63,19 +63,19 @@ fn all_time() -> Option<NaiveDate> {
     NaiveDate::from_ymd_opt(2000, 1, 1)
 }
 
-fn customer_position(data: &OrgData, id: &str) -> ApiResult<usize> {
+fn customer_position(data: &OrgData, id: &str) -> Answered<usize> {
     data.demo
         .customers
         .iter()
         .position(|c| c.id == id)
-        .ok_or_else(|| ApiError::not_found("Customer", id))
+        .ok_or_else(|| ErrorAnswer::not_found("Customer", id))
 }
 
 /// `GET /v1/customers/{id}/transactions`: the customer's transactions, newest first.
 pub async fn customer_transactions(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Vec<Transaction>>> {
+) -> Answered<Json<Vec<Transaction>>> {
     settle(&org);
     let data = org.read();
     let position = customer_position(&data, &id)?;
@@ -94,7 +94,7 @@ pub async fn create_customer_transaction(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     let mut body = required_body(&body)?;
     let position = customer_position(&org.read(), &id)?;
     if let Value::Object(map) = &mut body {
@@ -110,14 +110,14 @@ pub async fn registration_filings(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Filing>>> {
+) -> Answered<Json<Page<Filing>>> {
     let mut q = Query::parse(raw.as_deref());
     let order = q.order_by(&["start_date", "end_date", "due_date"], "-start_date");
     let page = q.page();
     q.finish()?;
     let data = org.read();
     if !data.demo.registrations.iter().any(|r| r.id == id) {
-        return Err(ApiError::not_found("Registration", &id));
+        return Err(ErrorAnswer::not_found("Registration", &id));
     }
     let rows: Vec<&Filing> = data
         .demo
@@ -133,7 +133,7 @@ pub async fn registration_filings(
 pub async fn filing_transactions(
     Extension(org): Extension<Arc<Org>>,
     Path(filing_id): Path<String>,
-) -> ApiResult<Json<Vec<Transaction>>> {
+) -> Answered<Json<Vec<Transaction>>> {
     settle(&org);
     let data = org.read();
     let filing = data
@@ -141,7 +141,7 @@ pub async fn filing_transactions(
         .filings
         .iter()
         .find(|f| f.id == filing_id)
-        .ok_or_else(|| ApiError::not_found("Filing", &filing_id))?;
+        .ok_or_else(|| ErrorAnswer::not_found("Filing", &filing_id))?;
     let covered = Filter {
         state_code: filing.state_code.clone().filter(|s| !s.is_empty()),
         countries: vec![filing.country_code.clone()],
@@ -172,7 +172,7 @@ pub async fn update_transaction(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     let mut body = required_body(&body)?;
     if let Value::Object(map) = &mut body {
         map.entry("customer").or_insert_with(|| json!({}));
@@ -183,15 +183,15 @@ pub async fn update_transaction(
         let mut t = data
             .transactions
             .get(&id, &data.demo.customers)
-            .ok_or_else(|| ApiError::not_found("Transaction", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Transaction", &id))?;
         if let Some(why) = locked_reason(&t) {
-            return Err(ApiError::BadRequest(why));
+            return Err(ErrorAnswer::BadRequest(why));
         }
         let request = crate::rules::transaction_create(&body)?;
         if request.external_id != t.external_id
             && data.transactions.has_external_id(&request.external_id)
         {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A transaction with external_id {} already exists",
                 request.external_id
             )));
@@ -209,8 +209,8 @@ pub async fn update_transaction(
             .iter()
             .find(|a| a.kind == crate::model::AddressType::ShipTo)
             .or(t.addresses.first());
-        t.country = ship.and_then(|a| a.country.clone());
-        t.state = ship.and_then(|a| a.state.clone());
+        t.country = ship.and_then(|a| a.address.country.clone());
+        t.state = ship.and_then(|a| a.address.state.clone());
         let org_id = org.id.clone();
         t.transaction_items = request
             .transaction_items
@@ -264,7 +264,7 @@ pub async fn update_credit_note(
     Extension(org): Extension<Arc<Org>>,
     Path((id, note_id)): Path<(String, String)>,
     body: Bytes,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     let request = crate::rules::credit_note(&required_body(&body)?)?;
     settle(&org);
     let updated = {
@@ -273,23 +273,23 @@ pub async fn update_credit_note(
             .transactions
             .get(&note_id, &data.demo.customers)
             .filter(|t| t.related_to.as_deref() == Some(id.as_str()))
-            .ok_or_else(|| ApiError::not_found("Credit note", &note_id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Credit note", &note_id))?;
         if !matches!(
             note.kind,
             TransactionType::FullCreditNote | TransactionType::PartialCreditNote
         ) {
-            return Err(ApiError::not_found("Credit note", &note_id));
+            return Err(ErrorAnswer::not_found("Credit note", &note_id));
         }
         if let Some(why) = crate::rules::credit_note_locked(&note) {
-            return Err(ApiError::BadRequest(why));
+            return Err(ErrorAnswer::BadRequest(why));
         }
         let sale = data
             .transactions
             .get(&id, &data.demo.customers)
-            .ok_or_else(|| ApiError::not_found("Transaction", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Transaction", &id))?;
         let currency = sale.currency.clone().unwrap_or_else(|| "USD".into());
         if request.currency != currency {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "The credit note's currency {} must be the sale's currency {currency}",
                 request.currency
             )));
@@ -297,7 +297,7 @@ pub async fn update_credit_note(
         if request.external_id != note.external_id
             && data.transactions.has_external_id(&request.external_id)
         {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A transaction with external_id {} already exists",
                 request.external_id
             )));
@@ -318,7 +318,7 @@ pub async fn update_credit_note(
                 .filter_map(|t| t.total_amount)
                 .sum::<Decimal>();
         if request.total_amount > left {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "The credit note's total_amount {} exceeds the {left} {currency} still open on {id}",
                 request.total_amount
             )));

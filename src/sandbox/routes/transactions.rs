@@ -14,12 +14,12 @@ use serde_json::Value;
 
 use super::{required_body, saved};
 use crate::model::{
-    AddressStatus, AddressWrite, CreditNoteRequest, Customer, CustomerStatus, Direction, Page,
-    ProcessingStatus, RefundStatus, Timestamp, Transaction, TransactionAddress,
+    Address, AddressStatus, AddressWrite, CreditNoteRequest, Customer, CustomerStatus, Direction,
+    Page, ProcessingStatus, RefundStatus, Timestamp, Transaction, TransactionAddress,
     TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
 };
 use crate::sandbox::App;
-use crate::sandbox::error::{ApiError, ApiResult};
+use crate::sandbox::error::{Answered, ErrorAnswer};
 use crate::sandbox::query::Query;
 use crate::sandbox::store::{Kind, Org, OrgData};
 use crate::sandbox::transactions::{
@@ -53,7 +53,7 @@ pub(super) fn settle(org: &Org) {
 pub async fn list(
     Extension(org): Extension<Arc<Org>>,
     RawQuery(raw): RawQuery,
-) -> ApiResult<Json<Page<Transaction>>> {
+) -> Answered<Json<Page<Transaction>>> {
     let mut q = Query::parse(raw.as_deref());
     let statuses = q.one_of_list(
         "status",
@@ -129,25 +129,25 @@ pub async fn list(
 pub async fn get_one(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     settle(&org);
     let data = org.read();
     data.transactions
         .get(&id, &data.demo.customers)
         .map(|t| Json(with_applied_exemptions(t, &data.demo.exemptions)))
-        .ok_or_else(|| ApiError::not_found("Transaction", &id))
+        .ok_or_else(|| ErrorAnswer::not_found("Transaction", &id))
 }
 
 pub async fn get_external(
     Extension(org): Extension<Arc<Org>>,
     Path(external_id): Path<String>,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     settle(&org);
     let data = org.read();
     data.transactions
         .get_by_external_id(&external_id, &data.demo.customers)
         .map(|t| Json(with_applied_exemptions(t, &data.demo.exemptions)))
-        .ok_or_else(|| ApiError::not_found("Transaction with external_id", &external_id))
+        .ok_or_else(|| ErrorAnswer::not_found("Transaction with external_id", &external_id))
 }
 
 fn text(v: &Value, key: &str) -> Option<String> {
@@ -177,14 +177,16 @@ fn match_customer(data: &mut OrgData, org_id: &str, v: &Value) -> Customer {
         email,
         phone: text(v, "phone"),
         company_name: None,
-        street_1: text(v, "street_1"),
-        street_2: text(v, "street_2"),
-        city: text(v, "city"),
-        county: text(v, "county"),
-        state: text(v, "state"),
-        postal_code: text(v, "postal_code"),
-        country: text(v, "country"),
-        full_address: text(v, "full_address"),
+        address: Address {
+            street_1: text(v, "street_1"),
+            street_2: text(v, "street_2"),
+            city: text(v, "city"),
+            county: text(v, "county"),
+            state: text(v, "state"),
+            postal_code: text(v, "postal_code"),
+            country: text(v, "country"),
+            full_address: text(v, "full_address"),
+        },
         source: text(v, "source").or(Some("API".into())),
         connection_id: None,
         address_status: None,
@@ -203,14 +205,7 @@ pub(super) fn address(a: &AddressWrite) -> TransactionAddress {
         id: None,
         transaction_id: None,
         phone: a.phone.clone(),
-        street_1: a.street_1.clone(),
-        street_2: a.street_2.clone(),
-        city: a.city.clone(),
-        county: a.county.clone(),
-        state: a.state.clone(),
-        postal_code: a.postal_code.clone(),
-        country: a.country.clone(),
-        full_address: a.full_address.clone(),
+        address: a.address.clone().into(),
         is_unincorporated: None,
         status: None,
         connection_id: None,
@@ -294,7 +289,7 @@ pub async fn create(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
     body: Bytes,
-) -> ApiResult<(StatusCode, Json<Vec<Transaction>>)> {
+) -> Answered<(StatusCode, Json<Vec<Transaction>>)> {
     let created = create_for(&app, &org, &required_body(&body)?, None)?;
     saved(&app).await?;
     Ok((StatusCode::ACCEPTED, Json(vec![created])))
@@ -307,12 +302,12 @@ pub(super) fn create_for(
     org: &Org,
     body: &Value,
     customer: Option<usize>,
-) -> ApiResult<Transaction> {
+) -> Answered<Transaction> {
     let request = crate::rules::transaction_create(body)?;
     let created = {
         let mut data = org.write();
         if data.transactions.has_external_id(&request.external_id) {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A transaction with external_id {} already exists",
                 request.external_id
             )));
@@ -335,8 +330,8 @@ pub(super) fn create_for(
             .iter()
             .find(|a| a.kind == crate::model::AddressType::ShipTo)
             .or(t.addresses.first());
-        t.country = ship.and_then(|a| a.country.clone());
-        t.state = ship.and_then(|a| a.state.clone());
+        t.country = ship.and_then(|a| a.address.country.clone());
+        t.state = ship.and_then(|a| a.address.state.clone());
         t.transaction_items = request
             .transaction_items
             .iter()
@@ -412,7 +407,7 @@ pub async fn credit_note(
     Extension(org): Extension<Arc<Org>>,
     Path(id): Path<String>,
     body: Bytes,
-) -> ApiResult<Json<Transaction>> {
+) -> Answered<Json<Transaction>> {
     let request = crate::rules::credit_note(&required_body(&body)?)?;
     settle(&org);
     let note = {
@@ -420,22 +415,22 @@ pub async fn credit_note(
         let original = data
             .transactions
             .get(&id, &data.demo.customers)
-            .ok_or_else(|| ApiError::not_found("Transaction", &id))?;
+            .ok_or_else(|| ErrorAnswer::not_found("Transaction", &id))?;
         if original.kind != TransactionType::Sale {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "Credit notes can only be issued against a sale; {id} is a {}",
                 original.kind
             )));
         }
         let original_currency = original.currency.clone().unwrap_or_else(|| "USD".into());
         if request.currency != original_currency {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "The credit note's currency {} must be the sale's currency {original_currency}",
                 request.currency
             )));
         }
         if data.transactions.has_external_id(&request.external_id) {
-            return Err(ApiError::Conflict(format!(
+            return Err(ErrorAnswer::Conflict(format!(
                 "A transaction with external_id {} already exists",
                 request.external_id
             )));
@@ -452,7 +447,7 @@ pub async fn credit_note(
             .sum();
         let left = sale_total - credited;
         if request.total_amount > left {
-            return Err(ApiError::BadRequest(format!(
+            return Err(ErrorAnswer::BadRequest(format!(
                 "The credit note's total_amount {} exceeds the {left} {original_currency} still open on {id}",
                 request.total_amount
             )));

@@ -12,9 +12,9 @@ use rust_decimal::Decimal;
 use super::tax::{cents_of, split_tax};
 use super::{Origin, QueryCache, Row, Transactions, code, decode};
 use crate::model::{
-    AddressStatus, AddressType, Customer, Direction, ProcessingStatus, RefundStatus, TaxExemption,
-    TaxLiabilitySource, Timestamp, Transaction, TransactionAddress, TransactionExemptStatus,
-    TransactionItem, TransactionStatus, TransactionType,
+    Address, AddressStatus, AddressType, Customer, Direction, ProcessingStatus, RefundStatus,
+    TaxExemption, TaxLiabilitySource, Timestamp, Transaction, TransactionAddress,
+    TransactionExemptStatus, TransactionItem, TransactionStatus, TransactionType,
 };
 use crate::sandbox::reference;
 
@@ -334,14 +334,16 @@ impl Transactions {
             id: Some(format!("addr_{}{n:07}", self.org_index + 1)),
             transaction_id: Some(id.clone()),
             phone: None,
-            street_1,
-            street_2: None,
-            city,
-            county: None,
-            state: Some(state.clone()).filter(|s| !s.is_empty()),
-            postal_code,
-            country: Some(country.clone()),
-            full_address: None,
+            address: Address {
+                street_1,
+                street_2: None,
+                city,
+                county: None,
+                state: Some(state.clone()).filter(|s| !s.is_empty()),
+                postal_code,
+                country: Some(country.clone()),
+                full_address: None,
+            },
             is_unincorporated: Some(false),
             status: Some(address_status.clone()),
             connection_id: None,
@@ -441,12 +443,16 @@ fn ship_to(
     n: u32,
 ) -> (Option<String>, Option<String>, Option<String>) {
     let lives_there = |c: &&Customer| {
-        c.country.as_deref() == Some(country)
-            && (state.is_empty() || c.state.as_deref() == Some(state))
-            && c.city.is_some()
+        c.address.country.as_deref() == Some(country)
+            && (state.is_empty() || c.address.state.as_deref() == Some(state))
+            && c.address.city.is_some()
     };
     if let Some(c) = customer.filter(lives_there) {
-        return (c.street_1.clone(), c.city.clone(), c.postal_code.clone());
+        return (
+            c.address.street_1.clone(),
+            c.address.city.clone(),
+            c.address.postal_code.clone(),
+        );
     }
     match crate::sandbox::demo_data::sale_place(country, state, n) {
         Some((street, city, postal)) => {

@@ -27,14 +27,15 @@ fn applies(e: &Exemption, t: &Transaction) -> bool {
     if e.exemption_type == ExemptionType::Transaction {
         return e.transaction_id.as_deref() == Some(t.id.as_str());
     }
-    let country = t
-        .country
-        .as_deref()
-        .or_else(|| t.addresses.iter().find_map(|a| a.country.as_deref()));
+    let country = t.country.as_deref().or_else(|| {
+        t.addresses
+            .iter()
+            .find_map(|a| a.address.country.as_deref())
+    });
     let state = t
         .state
         .as_deref()
-        .or_else(|| t.addresses.iter().find_map(|a| a.state.as_deref()));
+        .or_else(|| t.addresses.iter().find_map(|a| a.address.state.as_deref()));
     e.customer_id.is_some()
         && e.customer_id == t.customer_id
         && e.jurisdiction

@@ -78,11 +78,11 @@ pub fn calculate_tax(t: &mut Transaction) {
         .find(|a| a.kind == AddressType::ShipTo)
         .or(t.addresses.first());
     let country = address
-        .and_then(|a| a.country.clone())
+        .and_then(|a| a.address.country.clone())
         .or(t.country.clone())
         .unwrap_or_default();
     let state = address
-        .and_then(|a| a.state.clone())
+        .and_then(|a| a.address.state.clone())
         .or(t.state.clone())
         .unwrap_or_default();
     let rate = reference::tax_rate(&country, &state);

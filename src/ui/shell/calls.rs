@@ -1,10 +1,12 @@
 //! The calls under way: which pane waits for which answer, the shell's own calls (the
-//! organizations, the history database, what an overlay reads), the retries the footer tells
-//! of, and what the answers say of the connection. Writes are refused here in read-only mode.
+//! organizations, the history database, what an overlay reads, a view to keep in the config
+//! file), the retries the footer tells of, and what the answers say of the connection. Writes
+//! are refused here in read-only mode.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::views::ViewSaving;
 use super::{Connection, Shell};
 use crate::effect::{
     Answer, Call, Effect, Failure, FailureKind, Goto, HistoryReply, OrganizationReply, Reply,
@@ -20,7 +22,7 @@ use crate::ui::widgets::flash::FlashLevel;
 const UNREADABLE_IN_A_ROW: u32 = 3;
 
 /// A call the shell makes for itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) enum ShellCall {
     /// The organizations the key reaches.
     Organizations,
@@ -28,6 +30,8 @@ pub(super) enum ShellCall {
     Changed,
     /// A read of an overlay's: the answer goes to the overlay that waits for it.
     Layer,
+    /// A view on its way to the config file.
+    SaveView(Box<ViewSaving>),
 }
 
 /// The calls under way and what their answers said of the connection.
@@ -251,6 +255,7 @@ impl Shell {
     fn receive_own(&mut self, kind: ShellCall, answer: Answer) -> Vec<Effect> {
         match (kind, answer.result) {
             (ShellCall::Layer, result) => return self.layer_answer(answer.id, result),
+            (ShellCall::SaveView(saving), result) => self.view_saved(*saving, result),
             (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations_listed(page.items);
             }

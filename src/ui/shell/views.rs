@@ -1,13 +1,15 @@
 //! Saved views: `:view save NAME` keeps the focused list's filter and sort in the config file
-//! (`[views.<pane>.<name>]`), `:view NAME` shows the list so again, `:view` lists them.
+//! (`[views.<pane>.<name>]`, written by the runtime: the shell asks with a [`FileCall`]),
+//! `:view NAME` shows the list so again, `:view` lists them.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::Shell;
-use crate::config::{SavedView, save_view};
-use crate::effect::Effect;
+use super::calls::ShellCall;
+use crate::config::SavedView;
+use crate::effect::{Effect, Failure, FileCall, Reply};
 
 /// Every saved view, by pane (its title in lower case) and name, and the columns the config
 /// file chose.
@@ -18,6 +20,15 @@ pub(super) struct Views {
     file: Option<PathBuf>,
     /// The columns the config file chose, by pane.
     columns: BTreeMap<String, Vec<String>>,
+}
+
+/// A view on its way to the config file: what to keep, and say, when the runtime answers.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ViewSaving {
+    file: PathBuf,
+    pane: String,
+    name: String,
+    view: SavedView,
 }
 
 /// The focused pane's view names and column names, shared with the command line's completion.
@@ -127,10 +138,7 @@ impl Shell {
                 self.notify_info(said);
                 Vec::new()
             }
-            ["save", name] => {
-                self.save_view(name);
-                Vec::new()
-            }
+            ["save", name] => self.save_view(name),
             [name] if *name != "save" => self.show_view(name),
             _ => {
                 self.notify_error("Usage: :view NAME, or :view save NAME");
@@ -139,28 +147,62 @@ impl Shell {
         }
     }
 
-    fn save_view(&mut self, name: &str) {
+    /// `:view save NAME`: the runtime writes the view in the config file, and the answer
+    /// ([`Shell::view_saved`]) keeps it; without a config file it is kept at once.
+    fn save_view(&mut self, name: &str) -> Vec<Effect> {
         let Some(view) = self.focused().saved_view() else {
             self.notify_error("This tab has no list to keep a view of.");
-            return;
+            return Vec::new();
         };
         let pane = self.view_pane();
-        let saved = match &self.views.file {
-            Some(file) => match save_view(file, &pane, name, &view) {
-                Ok(()) => format!("View {name} saved in {}", file.display()),
-                Err(e) => {
-                    self.notify_error(format!("View {name} was not saved: {e}"));
-                    return;
-                }
-            },
-            None => format!("View {name} kept until taxdash closes (no config file here)"),
+        let Some(file) = self.views.file.clone() else {
+            self.keep_view(pane, name.to_owned(), view);
+            self.notify_info(format!(
+                "View {name} kept until taxdash closes (no config file here)"
+            ));
+            return Vec::new();
         };
+        let call = FileCall::SaveView {
+            file: file.clone(),
+            pane: pane.clone(),
+            name: name.to_owned(),
+            view: view.clone(),
+        };
+        let saving = ViewSaving {
+            file,
+            pane,
+            name: name.to_owned(),
+            view,
+        };
+        vec![self.own_call(ShellCall::SaveView(Box::new(saving)), call.into())]
+    }
+
+    /// The runtime's answer to a view written in the config file: kept and said, or the error
+    /// said.
+    pub(super) fn view_saved(&mut self, saving: ViewSaving, result: Result<Reply, Failure>) {
+        let ViewSaving {
+            file,
+            pane,
+            name,
+            view,
+        } = saving;
+        match result {
+            Ok(_) => {
+                self.keep_view(pane, name.clone(), view);
+                self.notify_info(format!("View {name} saved in {}", file.display()));
+            }
+            Err(failure) => {
+                self.notify_error(format!("View {name} was not saved: {}", failure.message));
+            }
+        }
+    }
+
+    fn keep_view(&mut self, pane: String, name: String, view: SavedView) {
         self.views
             .by_pane
             .entry(pane)
             .or_default()
-            .insert(name.to_owned(), view);
-        self.notify_info(saved);
+            .insert(name, view);
     }
 
     fn show_view(&mut self, name: &str) -> Vec<Effect> {

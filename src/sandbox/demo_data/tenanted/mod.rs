@@ -210,7 +210,7 @@ fn certificate_imports(
 ) -> Vec<CertificateImportRecord> {
     let us: Vec<&Customer> = customers
         .iter()
-        .filter(|c| c.country.as_deref() == Some("US") && c.state.is_some())
+        .filter(|c| c.address.country.as_deref() == Some("US") && c.address.state.is_some())
         .collect();
     if us.is_empty() {
         return Vec::new();
@@ -219,7 +219,7 @@ fn certificate_imports(
     let mut out = Vec::new();
     for k in 0..awaiting {
         let customer = us[(k * 7 + rng.random_range(0..3)) % us.len()];
-        let state = customer.state.clone().unwrap_or_default();
+        let state = customer.address.state.clone().unwrap_or_default();
         let kind = pick(rng, &["resale", "exemption", "wholesale"]);
         let uploaded = date_between(rng, days_before(ctx.anchor, 20), days_before(ctx.anchor, 1));
         out.push(CertificateImportRecord {
@@ -252,7 +252,7 @@ fn certificate_imports(
         file_name: None,
         file_size: None,
         country_code: "US".into(),
-        jurisdiction: asked.state.clone().unwrap_or_default(),
+        jurisdiction: asked.address.state.clone().unwrap_or_default(),
         exemption_type: None,
         uploaded_at: None,
         request_token: Some(format!("ctok_demo{}_1", ctx.org_index + 1)),

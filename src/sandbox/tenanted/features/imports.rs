@@ -247,8 +247,12 @@ pub async fn upload(
                 .unwrap_or_else(|| customer.id.clone()),
             file_name: Some(upload.file_name),
             file_size: Some(upload.size),
-            country_code: customer.country.clone().unwrap_or_else(|| "US".into()),
-            jurisdiction: customer.state.clone().unwrap_or_default(),
+            country_code: customer
+                .address
+                .country
+                .clone()
+                .unwrap_or_else(|| "US".into()),
+            jurisdiction: customer.address.state.clone().unwrap_or_default(),
             exemption_type: None,
             uploaded_at: Some(Timestamp::now()),
             request_token: None,

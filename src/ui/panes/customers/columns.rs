@@ -29,11 +29,11 @@ fn email_cell<'r>(c: &'r Customer, _: &Theme) -> Line<'r> {
 }
 
 fn country_cell<'r>(c: &'r Customer, _: &Theme) -> Line<'r> {
-    Line::from(c.country.as_deref().unwrap_or(""))
+    Line::from(c.address.country.as_deref().unwrap_or(""))
 }
 
 fn state_cell<'r>(c: &'r Customer, _: &Theme) -> Line<'r> {
-    Line::from(c.state.as_deref().unwrap_or(""))
+    Line::from(c.address.state.as_deref().unwrap_or(""))
 }
 
 fn status_cell<'r>(c: &'r Customer, theme: &Theme) -> Line<'r> {

@@ -79,14 +79,14 @@ pub fn build<'t>(c: &Customer, theme: &'t Theme) -> Detail<'t> {
             section(
                 "Address",
                 vec![
-                    ("Street", opt(c.street_1.as_ref())),
-                    ("Street (2)", opt(c.street_2.as_ref())),
-                    ("City", opt(c.city.as_ref())),
-                    ("County", opt(c.county.as_ref())),
-                    ("State", opt(c.state.as_ref())),
-                    ("Postal code", opt(c.postal_code.as_ref())),
-                    ("Country", opt(c.country.as_ref())),
-                    ("Full address", opt(c.full_address.as_ref())),
+                    ("Street", opt(c.address.street_1.as_ref())),
+                    ("Street (2)", opt(c.address.street_2.as_ref())),
+                    ("City", opt(c.address.city.as_ref())),
+                    ("County", opt(c.address.county.as_ref())),
+                    ("State", opt(c.address.state.as_ref())),
+                    ("Postal code", opt(c.address.postal_code.as_ref())),
+                    ("Country", opt(c.address.country.as_ref())),
+                    ("Full address", opt(c.address.full_address.as_ref())),
                     (
                         "Address status",
                         c.address_status.as_ref().map(|s| {

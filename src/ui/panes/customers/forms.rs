@@ -39,13 +39,13 @@ pub fn address_form(c: &Customer) -> Form {
     ])
     .with_validator(|values| create_body(values).err().unwrap_or_default());
     for (name, value) in [
-        ("street_1", &c.street_1),
-        ("street_2", &c.street_2),
-        ("city", &c.city),
-        ("county", &c.county),
-        ("state", &c.state),
-        ("postal_code", &c.postal_code),
-        ("country", &c.country),
+        ("street_1", &c.address.street_1),
+        ("street_2", &c.address.street_2),
+        ("city", &c.address.city),
+        ("county", &c.address.county),
+        ("state", &c.address.state),
+        ("postal_code", &c.address.postal_code),
+        ("country", &c.address.country),
     ] {
         if let Some(v) = value {
             form = form.with_value(name, v.as_str());
@@ -151,7 +151,7 @@ mod tests {
             .with_value("country", FieldValue::from(" ca "))
             .with_value("status", FieldValue::Choice("ARCHIVED".into()));
         let body = create_body(&form.values()).unwrap();
-        assert_eq!(body.country.as_deref(), Some("CA"));
+        assert_eq!(body.address.country.as_deref(), Some("CA"));
         assert_eq!(body.name.as_deref(), Some("Ada"));
         assert_eq!(body.status, Some(CustomerStatus::Archived));
         assert_eq!(body.email, None);

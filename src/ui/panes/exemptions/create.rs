@@ -41,7 +41,7 @@ pub fn customer_choice(c: &Customer) -> Choice {
         .flatten()
         .find(|n| !n.trim().is_empty())
         .map_or(c.id.as_str(), String::as_str);
-    let detail = [&c.email, &c.country]
+    let detail = [&c.email, &c.address.country]
         .into_iter()
         .flatten()
         .map(String::as_str)

@@ -65,20 +65,25 @@ impl Amounts<'_> {
 
 /// An address on one line: `1 Main St, Austin, TX 78701, US`.
 fn address_line(a: &TransactionAddress) -> String {
-    if let Some(full) = a.full_address.as_deref().filter(|f| !f.trim().is_empty()) {
+    if let Some(full) = a
+        .address
+        .full_address
+        .as_deref()
+        .filter(|f| !f.trim().is_empty())
+    {
         return full.to_owned();
     }
-    let state_zip = [a.state.as_deref(), a.postal_code.as_deref()]
+    let state_zip = [a.address.state.as_deref(), a.address.postal_code.as_deref()]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
         .join(" ");
     [
-        a.street_1.as_deref(),
-        a.street_2.as_deref(),
-        a.city.as_deref(),
+        a.address.street_1.as_deref(),
+        a.address.street_2.as_deref(),
+        a.address.city.as_deref(),
         Some(state_zip.as_str()),
-        a.country.as_deref(),
+        a.address.country.as_deref(),
     ]
     .into_iter()
     .flatten()

@@ -36,11 +36,11 @@ pub fn edit_form(t: &Transaction) -> (Form, AddressPanel) {
     }
     if let Some(a) = ship_to(t) {
         for (name, value) in [
-            ("street_1", &a.street_1),
-            ("city", &a.city),
-            ("state", &a.state),
-            ("postal_code", &a.postal_code),
-            ("country", &a.country),
+            ("street_1", &a.address.street_1),
+            ("city", &a.address.city),
+            ("state", &a.address.state),
+            ("postal_code", &a.address.postal_code),
+            ("country", &a.address.country),
         ] {
             if let Some(v) = value {
                 form = form.with_value(name, v.as_str());
@@ -91,13 +91,13 @@ pub fn edit_json(t: &Transaction, values: &FormValues) -> Value {
         .map(|(_, a)| {
             object(vec![
                 ("type", json!(a.kind)),
-                ("street_1", json!(a.street_1)),
-                ("street_2", json!(a.street_2)),
-                ("city", json!(a.city)),
-                ("county", json!(a.county)),
-                ("state", json!(a.state)),
-                ("postal_code", json!(a.postal_code)),
-                ("country", json!(a.country)),
+                ("street_1", json!(a.address.street_1)),
+                ("street_2", json!(a.address.street_2)),
+                ("city", json!(a.address.city)),
+                ("county", json!(a.address.county)),
+                ("state", json!(a.address.state)),
+                ("postal_code", json!(a.address.postal_code)),
+                ("country", json!(a.address.country)),
             ])
         })
         .collect();
@@ -191,8 +191,11 @@ mod tests {
         assert_eq!(body.external_id, "ord-1");
         assert_eq!(body.description.as_deref(), Some("second"));
         assert_eq!(body.addresses.len(), 2, "the bill-to address kept");
-        assert_eq!(body.addresses[0].postal_code.as_deref(), Some("78702"));
-        assert_eq!(body.addresses[1].city.as_deref(), Some("Dallas"));
+        assert_eq!(
+            body.addresses[0].address.postal_code.as_deref(),
+            Some("78702")
+        );
+        assert_eq!(body.addresses[1].address.city.as_deref(), Some("Dallas"));
         assert_eq!(body.transaction_items.len(), 1);
         assert_eq!(body.transaction_items[0].external_product_id, "sku");
         assert_eq!(body.customer, json!({"external_id": "c-1"}));

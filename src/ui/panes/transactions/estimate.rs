@@ -201,7 +201,7 @@ mod tests {
         let body = estimate_body(&form.values()).unwrap();
         assert_eq!(body.transaction_items.len(), 1);
         assert_eq!(body.transaction_items[0].amount, Decimal::new(10000, 2));
-        assert_eq!(body.addresses[0].state.as_deref(), Some("TX"));
+        assert_eq!(body.addresses[0].address.state.as_deref(), Some("TX"));
         assert_eq!(body.currency, "USD");
     }
 
