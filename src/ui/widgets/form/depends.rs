@@ -266,7 +266,7 @@ mod tests {
         assert_eq!(form.values().text("sort"), Some(""));
         assert!(form.is_dirty());
         assert!(form.fill("sort", FieldValue::Choice("HAZEL".into())));
-        // Back and forth between kinds offering the value keeps it.
+        // New choices for the kind, still offering its value: the sort is kept too.
         form.set_choices(
             "kind",
             vec![
