@@ -57,7 +57,7 @@ fn subcategory_choices(catalog: &[ProductCategory], category: &str) -> Vec<Choic
         .collect()
 }
 
-/// A form of `fields`, its subcategories following its category.
+/// `form` with its subcategories following its category.
 fn with_subcategories(form: Form, catalog: &Catalog) -> Form {
     let catalog = Arc::clone(catalog);
     form.with_choices_from("product_subcategory", "product_category", move |category| {
@@ -181,7 +181,7 @@ pub fn edit_form(catalog: &Catalog, p: &Product) -> Form {
     let checked = Arc::clone(catalog);
     let product = p.clone();
     let mut form = with_subcategories(Form::new(fields(catalog)), catalog);
-    // The category before the subcategory, whose choices it draws.
+    // The map holds the category before the subcategory, whose choices it draws.
     for (name, value) in current_json(p) {
         form = match value {
             Value::Bool(b) => form.with_value(&name, b),

@@ -1,6 +1,8 @@
 //! The Products pane: the paged list with the service's filters (products that need
-//! classification marked, and one key away), the detail of one product, the new-product form
-//! and the edit form, their category and subcategory chosen from the service's catalog.
+//! classification marked, and one key away), the detail of one product (what is left to do
+//! about its classification), the new-product form and the edit form, their category and
+//! subcategory chosen from the service's catalog; the edit of a product that needs
+//! classification classifies it, and the footer says where it then stands.
 
 mod columns;
 mod detail;
