@@ -65,7 +65,10 @@ pub use nexus::{
     physical_nexus_since, physical_nexus_update,
 };
 pub use patterns::pattern_in_words;
-pub use product::{pairs as product_pair, product_create, product_update};
+pub use product::{
+    pairs as product_pair, product_create, product_update,
+    subcategories_of as product_subcategories,
+};
 pub use registration::deregistration;
 pub use registration_create::{
     IMPORT_TYPES, REQUESTABLE_REGIME_STATUS, has_own_schema, offered_frequencies,

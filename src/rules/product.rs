@@ -1,23 +1,35 @@
 //! Rules on products: what a create needs, and a category and subcategory that the catalog
 //! pairs.
+//!
+//! The table of which subcategories belong to which category is the catalog the service
+//! serves (`GET /v1/products/categories`; the sandbox's in `sandbox::reference`), read here
+//! through [`subcategories_of`] alone: the sandbox's 422, the forms' check and the
+//! subcategories a form offers for the chosen category all ask it.
 
 use serde_json::Value;
 
 use super::check::{Check, Checked};
-use crate::model::{ProductCategory, ProductStatus, ProductWrite};
+use crate::model::{ProductCategory, ProductStatus, ProductSubcategory, ProductWrite};
 
 /// The category named `name` (case aside) in `catalog`.
 pub fn category_of<'c>(catalog: &'c [ProductCategory], name: &str) -> Option<&'c ProductCategory> {
     catalog.iter().find(|c| c.name.eq_ignore_ascii_case(name))
 }
 
+/// The subcategories of `category` (case aside) in `catalog`; none for a category it does not
+/// have.
+pub fn subcategories_of<'c>(
+    catalog: &'c [ProductCategory],
+    category: &str,
+) -> &'c [ProductSubcategory] {
+    category_of(catalog, category).map_or(&[], |c| c.subcategories.as_slice())
+}
+
 /// Whether `subcategory` is one of `category`'s in `catalog`.
 pub fn pairs(catalog: &[ProductCategory], category: &str, subcategory: &str) -> bool {
-    category_of(catalog, category).is_some_and(|c| {
-        c.subcategories
-            .iter()
-            .any(|s| s.name.eq_ignore_ascii_case(subcategory))
-    })
+    subcategories_of(catalog, category)
+        .iter()
+        .any(|s| s.name.eq_ignore_ascii_case(subcategory))
 }
 
 /// Checks the category and subcategory read (or, for an edit, the ones on file when the body
@@ -40,13 +52,16 @@ fn catalog_pair(
         );
         return;
     }
-    if let Some(sub) = subcategory
-        && !pairs(catalog, category, sub)
-    {
-        c.rule(
+    match subcategory {
+        Some(sub) if sub.trim().is_empty() => c.rule(
+            "product_subcategory",
+            format_args!("product_subcategory must be one of {category}'s subcategories"),
+        ),
+        Some(sub) if !pairs(catalog, category, sub) => c.rule(
             "product_subcategory",
             format_args!("product_subcategory {sub} is not a subcategory of {category}"),
-        );
+        ),
+        _ => {}
     }
 }
 
@@ -66,9 +81,9 @@ pub fn product_create(body: &Value, catalog: &[ProductCategory]) -> Checked<Prod
     c.finish(body)
 }
 
-/// Body of `PUT /v1/products/{id}`: every field optional, those given as a create has them; a
-/// category or subcategory given must pair with the other one, given or `current` (the
-/// product's `(category, subcategory)` on file).
+/// Body of `PUT /v1/products/{id}`: every field optional, those given as a create has them
+/// (and `classification_failed` a boolean); a category or subcategory given must pair with the
+/// other one, given or `current` (the product's `(category, subcategory)` on file).
 pub fn product_update(
     body: &Value,
     catalog: &[ProductCategory],
@@ -83,6 +98,7 @@ pub fn product_update(
     c.optional_strs(&["description", "source"]);
     c.optional_enum_of("status", ProductStatus::KNOWN);
     c.optional_bool("tax_exempt");
+    c.optional_bool("classification_failed");
     let category = c.optional_str("product_category");
     let subcategory = c.optional_str("product_subcategory");
     if category.is_some() || subcategory.is_some() {
@@ -183,5 +199,27 @@ mod tests {
             paths(product_update(&json!({"name": " "}), &catalog(), current)),
             ["name"]
         );
+        let emptied = product_update(
+            &json!({"product_category": "DIGITAL", "product_subcategory": ""}),
+            &catalog(),
+            current,
+        );
+        let errors = errors_of(emptied);
+        assert_eq!(errors[0].field_path(), "product_subcategory");
+        assert!(errors[0].msg.contains("one of DIGITAL's subcategories"));
+    }
+
+    #[test]
+    fn a_category_has_its_own_subcategories_and_an_unknown_one_none() {
+        let names = |category: &str| -> Vec<String> {
+            subcategories_of(&catalog(), category)
+                .iter()
+                .map(|s| s.name.clone())
+                .collect()
+        };
+        assert_eq!(names("digital"), ["B2B_SAAS"]);
+        assert!(names("FOOD").is_empty());
+        assert!(pairs(&catalog(), "DIGITAL", "b2b_saas"));
+        assert!(!pairs(&catalog(), "PHYSICAL", "B2B_SAAS"));
     }
 }

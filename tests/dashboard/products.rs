@@ -1,6 +1,7 @@
 //! The Products pane through the real loop: the list with its marks and filters, "needs
-//! classification" on one key, the new-product form refusing a missing category and a
-//! subcategory of another category before anything is sent, and an edit sending only the change.
+//! classification" on one key, the new-product form offering only the chosen category's
+//! subcategories and sending nothing without them, classifying a product (approved, off the list
+//! needing classification), and an edit sending only the change.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -106,13 +107,26 @@ async fn the_list_marks_unclassified_products_and_filters_them_on_one_key() {
     d.quit().await;
 }
 
+/// How many subcategories the service's catalog gives `category`.
+async fn subcategories(d: &Dashboard, category: &str) -> usize {
+    let catalog = d.client.list_product_categories().await.unwrap();
+    taxdash::rules::product_subcategories(&catalog, category).len()
+}
+
 #[tokio::test]
-async fn a_new_product_without_a_category_or_with_another_categorys_subcategory_sends_nothing() {
+async fn a_new_product_is_offered_only_its_categorys_subcategories_and_sends_nothing_without_them()
+{
     let (d, writes) = recorded().await;
     let before = open_list(&d).await;
+    let (digital, physical) = (
+        subcategories(&d, "DIGITAL").await,
+        subcategories(&d, "PHYSICAL").await,
+    );
     d.char('n');
-    // The form opens once the catalog is read.
+    // The form opens once the catalog is read; no subcategory before a category.
     d.wait_for("External ID").await;
+    d.wait_for("nothing to choose: choose the category first")
+        .await;
     d.type_text("mug-001");
     d.key(KeyCode::Tab);
     d.type_text("Enamel mug");
@@ -120,20 +134,32 @@ async fn a_new_product_without_a_category_or_with_another_categorys_subcategory_
     d.wait_for("Field required").await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
 
-    // A clothing subcategory under DIGITAL (the refused submit put the focus on the category).
+    // DIGITAL (the refused submit put the focus on the category) offers its own subcategories,
+    // clothing not among them.
     d.char('D');
     d.key(KeyCode::Tab);
+    d.char('S');
+    let screen = d.wait_for(&format!("of {digital}")).await;
+    assert!(screen.contains("‹ SAAS ›"), "{screen}");
     d.char('G');
-    d.wait_for("GENERAL_CLOTHING (PHYSICAL)").await;
-    d.wait_for("Such as T-shirts").await;
+    assert!(!d.screen().contains("GENERAL_CLOTHING"), "{}", d.screen());
+
+    // PHYSICAL: the DIGITAL subcategory is cleared, and the form says so.
+    d.key(KeyCode::BackTab);
+    d.char('P');
+    d.wait_for("SAAS cleared: not a choice for category PHYSICAL")
+        .await;
     submit(&d);
-    d.wait_for("is not a subcategory of DIGITAL").await;
+    d.wait_for("Not sent").await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
     assert_eq!(total(&d, &ProductFilter::default()).await, before);
 
-    // PHYSICAL, and it is created.
-    d.key(KeyCode::BackTab);
-    d.char('P');
+    // A clothing subcategory of PHYSICAL (the refused submit put the focus on the subcategory),
+    // and it is created.
+    d.char('G');
+    d.wait_for(&format!("‹ GENERAL_CLOTHING ›  2 of {physical}"))
+        .await;
+    d.wait_for("Such as T-shirts").await;
     submit(&d);
     d.wait_for("Product Enamel mug created.").await;
     let sent = writes.lock().unwrap().clone();
@@ -142,6 +168,125 @@ async fn a_new_product_without_a_category_or_with_another_categorys_subcategory_
     assert_eq!(sent[0].2["product_category"], "PHYSICAL");
     assert_eq!(sent[0].2["product_subcategory"], "GENERAL_CLOTHING");
     assert_eq!(total(&d, &ProductFilter::default()).await, before + 1);
+    d.quit().await;
+}
+
+/// The products needing classification, first page, as the service lists them.
+async fn waiting(d: &Dashboard) -> (Vec<taxdash::model::Product>, u64) {
+    let page = d
+        .client
+        .list_products(
+            &ProductFilter {
+                status_in: vec![ProductStatus::Pending, ProductStatus::PartiallyApproved],
+                ..ProductFilter::default()
+            },
+            PageParams::new(1, 50),
+        )
+        .await
+        .unwrap();
+    (page.items, page.total)
+}
+
+#[tokio::test]
+async fn classifying_a_product_approves_it_and_takes_it_off_the_list_needing_classification() {
+    let (d, writes) = recorded().await;
+    open_list(&d).await;
+    let (rows, count) = waiting(&d).await;
+    let first = rows[0].clone();
+    assert!(!first.classification_failed, "the first waits for approval");
+    let service = subcategories(&d, "SERVICE").await;
+    d.char('u');
+    d.wait_until(
+        "the products needing classification",
+        Duration::from_secs(10),
+        |s| s.contains("needing classification") && s.contains(&format!("row 1 of {count} ")),
+    )
+    .await;
+
+    // The detail says what is left to do.
+    d.key(KeyCode::Enter);
+    d.wait_for("waiting for approval: check it with e; saving approves it")
+        .await;
+    d.char('e');
+    d.wait_for(&format!("classify {} (saving approves it)", first.name))
+        .await;
+    // Its category's subcategories only.
+    let offered = subcategories(&d, &first.product_category).await;
+    d.wait_for(&format!("‹ {} ›", first.product_subcategory))
+        .await;
+    assert!(
+        d.screen().contains(&format!(" of {offered}")),
+        "{}",
+        d.screen()
+    );
+
+    // Another category: the subcategory is cleared, SERVICE's are offered.
+    for _ in 0..3 {
+        d.key(KeyCode::Tab);
+    }
+    d.char('S');
+    d.wait_for(&format!(
+        "{} cleared: not a choice for category SERVICE",
+        first.product_subcategory
+    ))
+    .await;
+    d.key(KeyCode::Tab);
+    d.char('P');
+    d.wait_for(&format!("‹ PROFESSIONAL_SERVICE ›  2 of {service}"))
+        .await;
+    submit(&d);
+
+    // Sent, approved by the service, read again: the detail says nothing is left to do.
+    let screen = d
+        .wait_for(&format!(
+            "Product {} classified: APPROVED, nothing left to do.",
+            first.name
+        ))
+        .await;
+    assert!(!screen.contains("waiting for approval"), "{screen}");
+    d.wait_for("approved: nothing left to do").await;
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].0, "PUT");
+    assert_eq!(
+        sent[0].2,
+        serde_json::json!({
+            "product_category": "SERVICE",
+            "product_subcategory": "PROFESSIONAL_SERVICE"
+        })
+    );
+    let after = d.client.get_product(&first.id).await.unwrap();
+    assert_eq!(after.status, ProductStatus::Approved);
+
+    // Back on the list, read again: one fewer, and not this one.
+    d.key(KeyCode::Esc);
+    let screen = d
+        .wait_until("the shorter list", Duration::from_secs(10), |s| {
+            s.contains(&format!(" of {} ", count - 1))
+        })
+        .await;
+    // (The footer still names it, saying it was classified.)
+    assert!(!screen.lines().any(|l| l.contains(&first.code)), "{screen}");
+
+    // The next one, its classification right as it is: saved unchanged, it is confirmed.
+    let (rows, _) = waiting(&d).await;
+    let next = rows[0].clone();
+    assert!(!next.classification_failed, "the next waits for approval");
+    d.key(KeyCode::Home);
+    d.char('e');
+    d.wait_for(&format!("classify {}", next.name)).await;
+    submit(&d);
+    d.wait_for(&format!("Product {} classified: APPROVED", next.name))
+        .await;
+    let sent = writes.lock().unwrap().clone();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(
+        sent[1].2,
+        serde_json::json!({
+            "product_category": next.product_category,
+            "product_subcategory": next.product_subcategory
+        })
+    );
     d.quit().await;
 }
 
@@ -408,7 +553,7 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
     d.char('P');
     d.key(KeyCode::Tab);
     d.char('G');
-    d.wait_for("GENERAL_CLOTHING (PHYSICAL)").await;
+    d.wait_for("‹ GENERAL_CLOTHING ›").await;
     submit(&d);
     d.wait_until("the product made", Duration::from_secs(20), |s| {
         s.contains("created.")

@@ -456,3 +456,53 @@ fn screenshots_record_history() {
     t.send("q");
     t.wait_exit(Duration::from_secs(10));
 }
+
+/// `screenshots/product-classify.svg` and `product-classified.svg`: a product whose
+/// classification failed given a category, the picker offering that category's subcategories;
+/// then its detail once saved, approved.
+#[test]
+#[ignore = "writes screenshots/; run with --ignored"]
+fn screenshots_classify() {
+    let state = tempfile::tempdir().unwrap();
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    let save = |t: &Pty, name: &str| {
+        std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
+    };
+    let mut t = Pty::spawn(&["--demo", "--today", TODAY], 140, 40, state.path());
+    t.wait_for("Overview — updated", Duration::from_secs(30));
+    t.send(":");
+    t.send("products\r");
+    t.wait_for("row 1 of", Duration::from_secs(10));
+    t.send("u");
+    t.wait_for("needing classification", Duration::from_secs(10));
+    // The onboarding workshop, whose classification failed.
+    t.wait_for("Onboarding Workshop", Duration::from_secs(10));
+    for _ in 0..9 {
+        t.send("\x1b[B");
+    }
+    t.wait_for("row 10 of", Duration::from_secs(5));
+    t.send("\r");
+    t.wait_for(
+        "failed: choose its category with e",
+        Duration::from_secs(10),
+    );
+    t.send("e");
+    t.wait_for("classify Onboarding Workshop", Duration::from_secs(10));
+    t.wait_for("saving approves it)", Duration::from_secs(10));
+    // The category (the fourth field): SERVICE; then one of its subcategories.
+    t.send("\t\t\tS");
+    t.wait_for(
+        "cleared: not a choice for category SERVICE",
+        Duration::from_secs(5),
+    );
+    t.send("\tP");
+    t.wait_for("PROFESSIONAL_SERVICE ›", Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "product-classify");
+    t.send("\x13");
+    t.wait_for("approved: nothing left to do", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(300));
+    save(&t, "product-classified");
+    t.send("q");
+    assert!(t.wait_exit(Duration::from_secs(10)).success());
+}

@@ -465,3 +465,57 @@ async fn the_state_file_survives_a_restart() {
         "{ this is not a state file"
     );
 }
+
+#[tokio::test]
+async fn a_products_edit_approves_it_as_the_live_document_defaults_its_status() {
+    let h = Harness::start().await;
+    let waiting = h.get_json("/v1/products?status__in=PENDING&size=100").await;
+    let failed = waiting["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["classification_failed"] == json!(true))
+        .expect("a demo product whose classification failed")
+        .clone();
+    let path = format!("/v1/products/{}", failed["id"].as_str().unwrap());
+
+    // A subcategory of another category: refused, nothing changed.
+    let wrong = json!({"product_category": "SERVICE", "product_subcategory": "GENERAL_CLOTHING"});
+    let r = h.send(Method::PUT, &path, &wrong).await;
+    assert_eq!(error_locs(r).await, ["body.product_subcategory"]);
+    assert_eq!(h.get_json(&path).await["status"], "PENDING");
+
+    // The classification sent without a status: the document's default, APPROVED.
+    let classified =
+        json!({"product_category": "SERVICE", "product_subcategory": "PROFESSIONAL_SERVICE"});
+    let r = h.send(Method::PUT, &path, &classified).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let answer: Value = r.json().await.unwrap();
+    assert_eq!(answer["status"], "APPROVED");
+    assert_eq!(answer["classification_failed"], json!(false));
+    assert_eq!(h.get_json(&path).await, answer, "read again, as answered");
+    let still = h
+        .get_json("/v1/products?status__in=PENDING,PARTIALLY_APPROVED&size=100")
+        .await;
+    assert!(
+        still["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["id"] != failed["id"]),
+        "off the list of products waiting"
+    );
+
+    // A status named is kept; an archived product stays archived unless one is named.
+    let r = h
+        .send(Method::PUT, &path, &json!({"status": "PENDING"}))
+        .await;
+    assert_eq!(r.json::<Value>().await.unwrap()["status"], "PENDING");
+    let r = h
+        .send(Method::PUT, &path, &json!({"status": "ARCHIVED"}))
+        .await;
+    assert_eq!(r.json::<Value>().await.unwrap()["status"], "ARCHIVED");
+    let r = h.send(Method::PUT, &path, &json!({"name": "Old"})).await;
+    assert_eq!(r.json::<Value>().await.unwrap()["status"], "ARCHIVED");
+    h.sandbox.stop().await;
+}

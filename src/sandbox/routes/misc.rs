@@ -221,8 +221,11 @@ pub async fn create_product(
     Ok(Json(product))
 }
 
-/// `PUT /v1/products/{id}`: the fields given replace the ones on file; a product given a category
-/// and subcategory by hand is classified (`classification_failed` cleared).
+/// `PUT /v1/products/{id}`: the fields given replace the ones on file. As the live document's
+/// `ProductUpdate` has it, `status` and `classification_failed` not given take their defaults,
+/// `APPROVED` and `false`: the user's save approves the product as it now stands. An `ARCHIVED`
+/// product (a status the interface document adds, unknown to that document's enumeration) stays
+/// archived unless the body names a status.
 pub async fn update_product(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
@@ -248,7 +251,6 @@ pub async fn update_product(
             external_id,
             name,
             description,
-            status,
             product_category,
             product_subcategory,
             tax_exempt
@@ -256,9 +258,15 @@ pub async fn update_product(
         if w.source.is_some() {
             p.source = w.source;
         }
-        if body.get("product_subcategory").is_some() {
-            p.classification_failed = false;
-        }
+        p.status = match (w.status, &p.status) {
+            (Some(status), _) => status,
+            (None, ProductStatus::Archived) => ProductStatus::Archived,
+            (None, _) => ProductStatus::Approved,
+        };
+        p.classification_failed = body
+            .get("classification_failed")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false);
         let product = p.clone();
         data.touch(Kind::Product, id);
         product

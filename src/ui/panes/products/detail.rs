@@ -1,28 +1,40 @@
-//! The detail of one product: what it is, and how it is classified for sales tax.
+//! The detail of one product: what it is, how it is classified for sales tax, and what is left
+//! to do about its classification.
 
 use ratatui::text::{Line, Span};
 
 use super::columns::status_style;
-use crate::model::Product;
+use crate::model::{Product, ProductStatus};
+use crate::ui::keymap::{Action, Keymap};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::detail::{Detail, section};
 
-/// Builds the detail view.
-pub fn build<'t>(p: &Product, theme: &'t Theme) -> Detail<'t> {
-    let text = |s: &str| (!s.is_empty()).then(|| Line::from(s.to_owned()));
-    let classification = if p.classification_failed {
-        Some(Line::from(Span::styled(
-            "failed: choose a category and subcategory (e)",
+/// Where the product's classification stands, in words: what is left to do and the key for it
+/// (`keys`' for an edit), or that nothing is.
+fn classification(p: &Product, theme: &Theme, keys: &Keymap) -> Option<Line<'static>> {
+    let edit = keys.keys_for(Action::Edit);
+    let (words, style) = if p.classification_failed {
+        (
+            format!("failed: choose its category with {edit}; saving approves it"),
             theme.status_bad,
-        )))
+        )
     } else if p.needs_classification() {
-        Some(Line::from(Span::styled(
-            "needs review (e)",
+        (
+            format!("waiting for approval: check it with {edit}; saving approves it"),
             theme.status_pending,
-        )))
+        )
+    } else if p.status == ProductStatus::Approved {
+        ("approved: nothing left to do".to_owned(), theme.status_good)
     } else {
-        None
+        return None;
     };
+    Some(Line::from(Span::styled(words, style)))
+}
+
+/// Builds the detail view.
+pub fn build<'t>(p: &Product, theme: &'t Theme, keys: &Keymap) -> Detail<'t> {
+    let text = |s: &str| (!s.is_empty()).then(|| Line::from(s.to_owned()));
+    let classification = classification(p, theme, keys);
     Detail::new(
         theme,
         vec![

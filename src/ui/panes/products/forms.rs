@@ -1,7 +1,13 @@
 //! The product forms: a new product, and an edit that sends only what changed. The category and
-//! subcategory are chosen from the service's catalog (a subcategory shows its description and
+//! subcategory are chosen from the service's catalog: the subcategories offered are the chosen
+//! category's, drawn again when the category changes (a subcategory shows its description and
 //! an example while chosen; typing a letter jumps to the next one starting with it), and the
 //! pair is checked with the service's rule before anything is sent.
+//!
+//! Editing a product that needs classification classifies it: the body always carries the
+//! category and subcategory (saved unchanged, it confirms them), and the service approves the
+//! product on the save (its `PUT` sets `status`, `APPROVED` unless the body names another).
+//! `UNKNOWN`, the catalog's "not yet classified", is refused there.
 
 use std::sync::Arc;
 
@@ -13,6 +19,9 @@ use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
 
 /// The catalog, shared by the pane and the validators of its open forms.
 pub type Catalog = Arc<Vec<ProductCategory>>;
+
+/// The catalog's category meaning "not yet classified".
+const UNCLASSIFIED: &str = "UNKNOWN";
 
 /// The catalog's categories.
 fn category_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
@@ -29,29 +38,31 @@ fn category_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
         .collect()
 }
 
-/// Every subcategory of the catalog, labelled with its category, explained with its
-/// description and example.
-fn subcategory_choices(catalog: &[ProductCategory]) -> Vec<Choice> {
-    catalog
+/// The subcategories of `category` in the catalog, each explained with its description and
+/// example; none until a category is chosen.
+fn subcategory_choices(catalog: &[ProductCategory], category: &str) -> Vec<Choice> {
+    rules::product_subcategories(catalog, category)
         .iter()
-        .flat_map(|c| {
-            c.subcategories.iter().map(move |s| {
-                let mut explanation = s.description.clone();
-                if !s.example.is_empty() {
-                    if !explanation.is_empty() {
-                        explanation.push_str(". ");
-                    }
-                    explanation.push_str("Such as ");
-                    explanation.push_str(&s.example);
+        .map(|s| {
+            let mut explanation = s.description.clone();
+            if !s.example.is_empty() {
+                if !explanation.is_empty() {
+                    explanation.push_str(". ");
                 }
-                Choice::new(
-                    s.name.as_str(),
-                    format!("{} ({})", s.name, c.name),
-                    explanation,
-                )
-            })
+                explanation.push_str("Such as ");
+                explanation.push_str(&s.example);
+            }
+            Choice::new(s.name.as_str(), s.name.as_str(), explanation)
         })
         .collect()
+}
+
+/// `form` with its subcategories following its category.
+fn with_subcategories(form: Form, catalog: &Catalog) -> Form {
+    let catalog = Arc::clone(catalog);
+    form.with_choices_from("product_subcategory", "product_category", move |category| {
+        subcategory_choices(&catalog, category.as_str().unwrap_or_default())
+    })
 }
 
 fn fields(catalog: &[ProductCategory]) -> Vec<FieldSpec> {
@@ -68,12 +79,13 @@ fn fields(catalog: &[ProductCategory]) -> Vec<FieldSpec> {
         )
         .rule("←/→ to choose")
         .required(),
+        // Its choices follow the category (see `with_subcategories`).
         FieldSpec::new(
             "product_subcategory",
             "Subcategory",
-            FieldKind::Select(subcategory_choices(catalog)),
+            FieldKind::Select(Vec::new()),
         )
-        .rule("←/→ to choose, a letter jumps; one of the category's")
+        .rule("←/→ to choose, a letter jumps; the chosen category's subcategories")
         .required(),
         FieldSpec::new("tax_exempt", "Tax exempt", FieldKind::Checkbox).rule("space toggles"),
     ]
@@ -94,7 +106,7 @@ pub fn create_body(
 /// The `n` form.
 pub fn create_form(catalog: &Catalog) -> Form {
     let checked = Arc::clone(catalog);
-    Form::new(fields(catalog))
+    with_subcategories(Form::new(fields(catalog)), catalog)
         .with_value("tax_exempt", false)
         .with_validator(move |values| create_body(values, &checked).err().unwrap_or_default())
 }
@@ -133,21 +145,43 @@ fn changes(values: &FormValues, p: &Product) -> Value {
     Value::Object(changed)
 }
 
-/// The edit's body, or the rule errors that keep it from being sent.
+/// The edit's body, or the rule errors that keep it from being sent. For a product that needs
+/// classification the body carries the category and subcategory even when unchanged: saving
+/// classifies it.
 pub fn edit_body(
     values: &FormValues,
     p: &Product,
     catalog: &[ProductCategory],
 ) -> Result<ProductWrite, Vec<FieldError>> {
     let current = (p.product_category.as_str(), p.product_subcategory.as_str());
-    rules::product_update(&changes(values, p), catalog, current)
+    let classifying = p.needs_classification();
+    let mut body = changes(values, p);
+    if classifying && let Value::Object(map) = &mut body {
+        for name in ["product_category", "product_subcategory"] {
+            let value = values.text(name).unwrap_or_default();
+            map.insert(name.to_owned(), Value::String(value.to_owned()));
+        }
+    }
+    let checked = rules::product_update(&body, catalog, current);
+    if classifying && values.text("product_category") == Some(UNCLASSIFIED) {
+        let mut errors = checked.err().unwrap_or_default();
+        errors.push(FieldError::new(
+            "value_error",
+            vec!["body".into(), "product_category".into()],
+            "UNKNOWN means not yet classified: choose the product's category",
+            Value::String(UNCLASSIFIED.to_owned()),
+        ));
+        return Err(errors);
+    }
+    checked
 }
 
 /// The `e` form, holding the product's values.
 pub fn edit_form(catalog: &Catalog, p: &Product) -> Form {
     let checked = Arc::clone(catalog);
     let product = p.clone();
-    let mut form = Form::new(fields(catalog));
+    let mut form = with_subcategories(Form::new(fields(catalog)), catalog);
+    // The map holds the category before the subcategory, whose choices it draws.
     for (name, value) in current_json(p) {
         form = match value {
             Value::Bool(b) => form.with_value(&name, b),
@@ -182,30 +216,97 @@ mod tests {
         .unwrap()
     }
 
+    /// The values a select of `form` offers.
+    fn offered(form: &Form, name: &str) -> Vec<String> {
+        let spec = form.specs().find(|s| s.name == name).unwrap();
+        spec.choices().iter().map(|c| c.value.clone()).collect()
+    }
+
     #[test]
-    fn a_new_product_needs_a_category_whose_subcategory_it_is() {
+    fn a_new_product_is_offered_only_its_categorys_subcategories() {
         let c = catalog();
         let form = create_form(&c)
             .with_value("external_id", FieldValue::from("sku-9"))
             .with_value("name", FieldValue::from("Mug"));
+        assert!(offered(&form, "product_subcategory").is_empty());
         let errors = create_body(&form.values(), &c).unwrap_err();
         let paths: Vec<String> = errors.iter().map(FieldError::field_path).collect();
         assert_eq!(paths, ["product_category", "product_subcategory"]);
+
+        // DIGITAL offers its own ten, not clothing.
+        let form = form.with_value("product_category", FieldValue::Choice("DIGITAL".into()));
+        let digital: Vec<String> = rules::product_subcategories(&c, "DIGITAL")
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        assert_eq!(offered(&form, "product_subcategory"), digital);
+        let form = form.with_value(
+            "product_subcategory",
+            FieldValue::Choice("GENERAL_CLOTHING".into()),
+        );
+        assert_eq!(form.values().text("product_subcategory"), Some(""));
+
         let form = form
-            .with_value("product_category", FieldValue::Choice("DIGITAL".into()))
+            .with_value("product_category", FieldValue::Choice("PHYSICAL".into()))
             .with_value(
                 "product_subcategory",
                 FieldValue::Choice("GENERAL_CLOTHING".into()),
             );
-        let errors = create_body(&form.values(), &c).unwrap_err();
-        assert_eq!(errors[0].field_path(), "product_subcategory");
-        let form = form.with_value("product_category", FieldValue::Choice("PHYSICAL".into()));
         let body = create_body(&form.values(), &c).unwrap();
         assert_eq!(body.tax_exempt, Some(false));
         assert_eq!(
             body.product_subcategory.as_deref(),
             Some("GENERAL_CLOTHING")
         );
+    }
+
+    fn pending() -> Product {
+        Product {
+            status: crate::model::ProductStatus::Pending,
+            ..product()
+        }
+    }
+
+    #[test]
+    fn classifying_sends_the_classification_even_unchanged_but_never_unknown() {
+        let c = catalog();
+        let form = edit_form(&c, &pending());
+        assert_eq!(
+            form.values().text("product_subcategory"),
+            Some("GENERAL_CLOTHING")
+        );
+        assert_eq!(
+            edit_body(&form.values(), &pending(), &c),
+            Ok(ProductWrite {
+                product_category: Some("PHYSICAL".into()),
+                product_subcategory: Some("GENERAL_CLOTHING".into()),
+                ..ProductWrite::default()
+            })
+        );
+
+        // Another category clears the subcategory, which the rule then asks for.
+        let mut form = form;
+        assert!(form.fill("product_category", FieldValue::Choice("SERVICE".into())));
+        assert_eq!(form.values().text("product_subcategory"), Some(""));
+        let errors = edit_body(&form.values(), &pending(), &c).unwrap_err();
+        assert_eq!(errors[0].field_path(), "product_subcategory");
+        assert!(
+            errors[0].msg.contains("one of SERVICE's subcategories"),
+            "{errors:?}"
+        );
+
+        // A failed classification left UNKNOWN is not approved as it is.
+        let failed = Product {
+            product_category: "UNKNOWN".into(),
+            product_subcategory: "UNKNOWN".into(),
+            classification_failed: true,
+            ..pending()
+        };
+        let form = edit_form(&c, &failed);
+        assert_eq!(form.values().text("product_subcategory"), Some("UNKNOWN"));
+        let errors = edit_body(&form.values(), &failed, &c).unwrap_err();
+        assert_eq!(errors[0].field_path(), "product_category");
+        assert!(errors[0].msg.contains("not yet classified"), "{errors:?}");
     }
 
     #[test]
@@ -229,15 +330,16 @@ mod tests {
 
     #[test]
     fn a_subcategory_shows_its_description_and_example() {
-        let choices = subcategory_choices(&catalog());
+        let choices = subcategory_choices(&catalog(), "PHYSICAL");
         let clothing = choices
             .iter()
             .find(|c| c.value == "GENERAL_CLOTHING")
             .unwrap();
-        assert_eq!(clothing.label, "GENERAL_CLOTHING (PHYSICAL)");
+        assert_eq!(clothing.label, "GENERAL_CLOTHING");
         assert_eq!(
             clothing.explanation,
             "Clothing. Such as T-shirts, jackets, shoes"
         );
+        assert!(subcategory_choices(&catalog(), "").is_empty());
     }
 }

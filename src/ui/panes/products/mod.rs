@@ -1,6 +1,8 @@
 //! The Products pane: the paged list with the service's filters (products that need
-//! classification marked, and one key away), the detail of one product, the new-product form
-//! and the edit form, their category and subcategory chosen from the service's catalog.
+//! classification marked, and one key away), the detail of one product (what is left to do
+//! about its classification), the new-product form and the edit form, their category and
+//! subcategory chosen from the service's catalog; the edit of a product that needs
+//! classification classifies it, and the footer says where it then stands.
 
 mod columns;
 mod detail;
@@ -55,10 +57,28 @@ fn display_name(p: &Product) -> &str {
     }
 }
 
+/// What the footer says once the service answered a create or an edit: for a product that
+/// needed classification, where it now stands.
+fn saved_message(p: &Product, op: &Op) -> String {
+    let name = display_name(p);
+    match op {
+        Op::Save { classifying: true } if p.needs_classification() => format!(
+            "Product {name} sent for review: the service holds it {} until it approves it.",
+            p.status
+        ),
+        Op::Save { classifying: true } => format!(
+            "Product {name} classified: {}, nothing left to do.",
+            p.status
+        ),
+        Op::Create => format!("Product {name} created."),
+        _ => format!("Product {name} saved."),
+    }
+}
+
 static PRODUCT: RecordView<Product> = RecordView {
     id: |p| &p.id,
     title: |p| display_name(p).to_owned(),
-    build: |record, (), theme, _, _| detail::build(record, theme),
+    build: |record, (), theme, keys, _| detail::build(record, theme, keys),
 };
 
 /// The pane's forms.
@@ -83,6 +103,9 @@ impl PaneView for ProductForm {
     fn subtitle(&self) -> String {
         match self {
             ProductForm::Create(_) => "new product".to_owned(),
+            ProductForm::Edit { product, .. } if product.needs_classification() => {
+                format!("classify {} (saving approves it)", display_name(product))
+            }
             ProductForm::Edit { product, .. } => format!("edit {}", display_name(product)),
         }
     }
@@ -109,14 +132,17 @@ pub enum Op {
     /// The catalog, then the form to open.
     Catalog(Wanted),
     Create,
-    Save,
+    /// An edit; `classifying` when the product needed classification.
+    Save {
+        classifying: bool,
+    },
 }
 
 impl Operation for Op {
     fn scope(&self) -> Scope {
         match self {
             Op::Record => Scope::Detail,
-            Op::Catalog(_) | Op::Create | Op::Save => Scope::Pane,
+            Op::Catalog(_) | Op::Create | Op::Save { .. } => Scope::Pane,
         }
     }
 }
@@ -162,12 +188,10 @@ impl Products {
         parts.list.apply_filter(filter, ctx);
     }
 
-    fn saved(product: &Product, created: bool, parts: &mut Parts<Self>, ctx: &mut Ctx) {
-        let verb = if created { "created" } else { "saved" };
-        ctx.notify(
-            Level::Success,
-            format!("Product {} {verb}.", display_name(product)),
-        );
+    /// The service's answer to a create or an edit: said, the detail opened on it (and read
+    /// again), the list read again where it was.
+    fn saved(product: &Product, op: &Op, parts: &mut Parts<Self>, ctx: &mut Ctx) {
+        ctx.notify(Level::Success, saved_message(product, op));
         parts.list.replace(product);
         open_detail(parts, product, ctx);
         parts.list.reload_at(Some(product.id.clone()), ctx);
@@ -231,8 +255,12 @@ impl PaneSpec for Products {
                     }
                     body => {
                         let id = product.id.clone();
+                        let classifying = product.needs_classification();
                         send_form(form, body, requests, ctx, |body| {
-                            (Call::Products(ProductCall::Update { id, body }), Op::Save)
+                            (
+                                Call::Products(ProductCall::Update { id, body }),
+                                Op::Save { classifying },
+                            )
                         });
                     }
                 }
@@ -247,14 +275,11 @@ impl PaneSpec for Products {
                 self.catalog = Some(Arc::new(catalog));
                 self.open(wanted, parts, ctx);
             }
-            (Op::Create, Ok(Reply::Products(ProductReply::One(p)))) => {
-                Self::saved(&p, true, parts, ctx);
-            }
-            (Op::Save, Ok(Reply::Products(ProductReply::One(p)))) => {
-                Self::saved(&p, false, parts, ctx);
+            (op @ (Op::Create | Op::Save { .. }), Ok(Reply::Products(ProductReply::One(p)))) => {
+                Self::saved(&p, &op, parts, ctx);
             }
             (Op::Record, Ok(Reply::Products(ProductReply::One(p)))) => parts.record_read(p),
-            (Op::Create | Op::Save, Err(failure)) => parts.refused(&failure, ctx),
+            (Op::Create | Op::Save { .. }, Err(failure)) => parts.refused(&failure, ctx),
             (Op::Record | Op::Catalog(_), Err(failure)) => {
                 ctx.notify(Level::Error, failure.message);
             }

@@ -9,10 +9,14 @@
 //! show at once and leave a field when it is edited. Values are never cleared by a failure: the
 //! owner closes the form after a successful answer, or calls [`Form::mark_saved`].
 //!
+//! A select's choices may follow another field's value ([`Form::with_choices_from`]: a
+//! product's subcategories, its category's), drawn again whenever that value changes.
+//!
 //! A wizard is a sequence of forms ending in a [`Review`] of the body, with a
 //! [`TypedConfirmation`] before a destructive step.
 
 pub mod address;
+mod depends;
 mod paste;
 mod render;
 mod review;
@@ -78,7 +82,9 @@ struct Field {
     checked: Vec<String>,
     /// Errors reported from outside (a 422), until the field is edited.
     reported: Vec<String>,
-    /// Why the last key or paste was not taken whole (the field is full), until the next one.
+    /// Why the last key or paste was not taken whole (the field is full), until the next one;
+    /// on a select, why its value was cleared (see [`Form::with_choices_from`]), until it is
+    /// edited.
     note: Option<String>,
 }
 
@@ -219,6 +225,8 @@ pub struct Form {
     busy: bool,
     /// The first row shown, when the form is taller than its area.
     scroll: u16,
+    /// Selects whose choices follow another field (see [`Form::with_choices_from`]).
+    dependents: Vec<depends::Dependent>,
 }
 
 impl Form {
@@ -235,6 +243,7 @@ impl Form {
             attempted: false,
             busy: false,
             scroll: 0,
+            dependents: Vec::new(),
         };
         form.baseline = form.values();
         form
@@ -256,6 +265,8 @@ impl Form {
         let value = value.into();
         if let Some(field) = self.fields.iter_mut().find(|f| f.spec.name == name) {
             field.set_value(&value);
+            let name = field.spec.name;
+            self.follow(name);
         }
         self.baseline = self.values();
         self.check();
@@ -274,6 +285,9 @@ impl Form {
         if took {
             field.touched = true;
             field.reported.clear();
+            let name = field.spec.name;
+            self.chosen_by_hand(name);
+            self.follow(name);
             self.check();
         }
         took
@@ -294,6 +308,8 @@ impl Form {
         if !field.set_value(&value) {
             field.input = Input::Choice(None);
         }
+        let name = field.spec.name;
+        self.follow(name);
         self.check();
     }
 
@@ -555,6 +571,9 @@ impl Form {
                     if let Some(field) = self.fields.get_mut(self.focus) {
                         field.touched = true;
                         field.reported.clear();
+                        let name = field.spec.name;
+                        self.chosen_by_hand(name);
+                        self.follow(name);
                     }
                     self.check();
                 }

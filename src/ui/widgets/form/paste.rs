@@ -111,6 +111,8 @@ impl Form {
         if kept > 0 {
             field.touched = true;
             field.reported.clear();
+            let name = field.spec.name;
+            self.follow(name);
             self.check();
         }
         Pasted::Text {

@@ -147,6 +147,7 @@ impl Form {
     ) {
         let focused = i == self.focus;
         let attempted = self.attempted;
+        let waiting = self.waiting_for(self.fields[i].spec.name);
         let field = &mut self.fields[i];
         let in_error = !field.visible_errors(attempted).is_empty();
         let border = match (focused, in_error) {
@@ -199,7 +200,10 @@ impl Form {
                         Span::styled(" ›", theme.muted),
                         Span::styled(format!("  {} of {}", c + 1, choices.len()), theme.muted),
                     ]),
-                    None => Line::styled("nothing chosen: ←/→ to choose", theme.muted),
+                    None => Line::styled(
+                        waiting.unwrap_or_else(|| "nothing chosen: ←/→ to choose".to_owned()),
+                        theme.muted,
+                    ),
                 };
                 Paragraph::new(line).style(text).render(inner, canvas);
             }
