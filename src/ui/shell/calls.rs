@@ -28,6 +28,8 @@ pub(super) enum ShellCall {
     Changed,
     /// A read of an overlay's: the answer goes to the overlay that waits for it.
     Layer,
+    /// A snapshot (`:snapshot`).
+    Snapshot,
 }
 
 /// The calls under way and what their answers said of the connection.
@@ -251,6 +253,7 @@ impl Shell {
     fn receive_own(&mut self, kind: ShellCall, answer: Answer) -> Vec<Effect> {
         match (kind, answer.result) {
             (ShellCall::Layer, result) => return self.layer_answer(answer.id, result),
+            (ShellCall::Snapshot, result) => return self.snapshot_ended(result),
             (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations_listed(page.items);
             }
