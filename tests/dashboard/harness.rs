@@ -186,6 +186,29 @@ impl Dashboard {
         Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
     }
 
+    /// [`Dashboard::start_with_history`] on a sandbox started here, the dashboard talking to the
+    /// server `front` starts in front of it (given the sandbox's base URL).
+    pub async fn start_with_history_behind<F, Fut>(
+        options: Options,
+        history: taxdash::history::History,
+        front: F,
+    ) -> Self
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = String>,
+    {
+        let sandbox = Sandbox::start(
+            anchored(options.sandbox.clone()),
+            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        )
+        .await
+        .unwrap();
+        let client = client_at(&front(sandbox.base_url()).await);
+        let shell = demo_shell(&options);
+        let stores = Stores::default().with_history(history);
+        Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
+    }
+
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
     fn run_loop(
