@@ -49,7 +49,7 @@ impl Shell {
             (Action::PrevPane, "previous tab"),
             (
                 Action::CommandLine,
-                "command line (:messages, :theme, :help, :quit, pane names)",
+                "command line (:help, :theme, :quit, pane names)",
             ),
             (Action::Help, "this help"),
             (Action::Quit, "quit"),
@@ -69,7 +69,7 @@ impl Shell {
         ));
         hints.push(Hint::new(
             ":snapshot",
-            "store what the dashboard is connected to; Δ and H then compare with it",
+            "take a snapshot of this service; Δ and H follow it",
             "Everywhere",
         ));
         for (keys, label) in [
