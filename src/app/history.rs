@@ -30,6 +30,7 @@ impl std::fmt::Debug for Stores {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stores")
             .field("history", &self.history.is_some())
+            .field("path", &self.path)
             .field("audit", &self.audit.is_some())
             .finish()
     }
