@@ -1,13 +1,17 @@
 //! The history database as the runtime holds it for the dashboard: the handles the shell's
 //! reads ([`HistoryCall`]) are answered from, each read on a blocking thread so that the
-//! interface never waits for the file.
+//! interface never waits for the file; and `:snapshot`, taken in the background through the
+//! dashboard's client into the same file, on a connection of its own.
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio_util::sync::CancellationToken;
 
 use crate::effect::{Answer, Failure, FailureKind, HistoryCall, HistoryReply, Reply, RequestId};
+use crate::history::capture::{Lists, Plan, scope_of, take_and_compare};
 use crate::history::{AuditLog, History, HistoryError};
+use crate::model::history::{SnapshotProgress, SnapshotTaken};
 
 /// What the runtime reads the history database through; either may be missing (the file could
 /// not be opened), and then the reads that need it fail in words.
@@ -16,6 +20,8 @@ pub struct Stores {
     /// The history database on a connection of its own: the rows changed since the previous
     /// snapshot, records' histories.
     history: Option<Arc<Mutex<History>>>,
+    /// The history database's file (`:memory:` for the demo's), where snapshots are stored.
+    path: Option<PathBuf>,
     /// The audit log the client records its writes in, for `:audit`.
     audit: Option<AuditLog>,
 }
@@ -24,6 +30,7 @@ impl std::fmt::Debug for Stores {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stores")
             .field("history", &self.history.is_some())
+            .field("path", &self.path)
             .field("audit", &self.audit.is_some())
             .finish()
     }
@@ -33,6 +40,7 @@ impl Stores {
     /// Reads snapshots (changed rows, records' histories) from `history`.
     #[must_use]
     pub fn with_history(mut self, history: History) -> Self {
+        self.path = Some(history.path().to_owned());
         self.history = Some(Arc::new(Mutex::new(history)));
         self
     }
@@ -78,6 +86,27 @@ impl Stores {
                 let record = history.record_changes((&profile, &organization), resource, &id)?;
                 Ok(HistoryReply::Record(record))
             }),
+            // Taken, not read: see `Tasks::take_snapshot`.
+            HistoryCall::Snapshot { .. } => Err(failed(
+                "A snapshot is taken in the background, not read.".to_owned(),
+            )),
+        }
+    }
+
+    /// The file snapshots are stored in; when there is none, how to have one, in words.
+    fn snapshot_file(&self) -> Result<PathBuf, Failure> {
+        match &self.path {
+            None => Err(failed(
+                "No snapshot can be taken: no history database is open (:messages says why). \
+                 Snapshots are stored there: name one with --history FILE or TAXDASH_HISTORY."
+                    .to_owned(),
+            )),
+            Some(path) if path == Path::new(":memory:") => Err(failed(
+                "No snapshot can be taken: the demo keeps its history in memory. Start \
+                 `taxdash --demo --history FILE` to take snapshots with :snapshot and keep them."
+                    .to_owned(),
+            )),
+            Some(path) => Ok(path.clone()),
         }
     }
 
@@ -103,10 +132,99 @@ fn failed(message: String) -> Failure {
     }
 }
 
+/// A snapshot being taken while the dashboard goes on.
+pub(super) struct RunningSnapshot {
+    /// The call it answers.
+    pub(super) id: RequestId,
+    lists: Lists,
+}
+
+impl RunningSnapshot {
+    /// How far its reads have come, for the status line.
+    pub(super) fn progress(&self) -> SnapshotProgress {
+        self.lists.read()
+    }
+}
+
 impl super::Tasks {
+    /// Carries out call `id` on the history database: a snapshot is taken, anything else read.
+    pub(super) fn history(&mut self, id: RequestId, call: HistoryCall) {
+        match call {
+            HistoryCall::Snapshot { profile } => self.take_snapshot(id, profile),
+            read => self.read_history(id, read),
+        }
+    }
+
+    /// Takes a snapshot for call `id`, as `taxdash snapshot` does (every list but the
+    /// transactions, which it reads only when asked for a range), through the dashboard's
+    /// client, into the history database on a connection of its own, so the shell's reads go
+    /// on meanwhile. Answers what was stored and what changed since the previous snapshot; or
+    /// why nothing was (the file, or the list that could not be read whole). One at a time.
+    fn take_snapshot(&mut self, id: RequestId, profile: String) {
+        let path = match (&self.snapshot, self.stores.snapshot_file()) {
+            (Some(_), _) => Err(failed(
+                "A snapshot is being taken already: wait for it to end.".to_owned(),
+            )),
+            (None, path) => path,
+        };
+        let path = match path {
+            Ok(path) => path,
+            Err(failure) => {
+                let _ = self.answers.send(Answer {
+                    id,
+                    result: Err(failure),
+                });
+                return;
+            }
+        };
+        tracing::info!(id = id.0, path = %path.display(), "taking a snapshot");
+        let lists = Lists::default();
+        self.snapshot = Some(RunningSnapshot {
+            id,
+            lists: lists.clone(),
+        });
+        let token = CancellationToken::new();
+        self.running.insert(id, token.clone());
+        let (client, answers) = (self.client.clone(), self.answers.clone());
+        tokio::spawn(async move {
+            let taken = async {
+                let mut history = tokio::task::spawn_blocking(move || History::open(&path))
+                    .await
+                    .map_err(|e| format!("The history database could not be opened: {e}"))?
+                    .map_err(|e| e.to_string())?;
+                let plan = Plan::new(None);
+                let scope = scope_of(&client, &profile, &plan);
+                let (taken, diff) =
+                    take_and_compare(&client, &mut history, &scope, &plan, |_| lists.list())
+                        .await
+                        .map_err(|e| e.to_string())?;
+                Ok::<_, String>(SnapshotTaken {
+                    id: taken.id,
+                    counts: taken.counts,
+                    since: diff.map(|d| d.tally()),
+                })
+            };
+            tokio::select! {
+                () = token.cancelled() => {
+                    tracing::info!(id = id.0, "the snapshot was stopped; nothing was stored");
+                }
+                taken = taken => {
+                    match &taken {
+                        Ok(t) => tracing::info!(id = id.0, "{}", t.summary()),
+                        Err(why) => tracing::info!(id = id.0, "snapshot failed: {why}"),
+                    }
+                    let result = taken
+                        .map(|t| Reply::History(HistoryReply::Snapshot(t)))
+                        .map_err(failed);
+                    let _ = answers.send(Answer { id, result });
+                }
+            }
+        });
+    }
+
     /// Reads the history database for call `id` on a blocking thread; the answer comes back
     /// like a call's, unless the call is cancelled first.
-    pub(super) fn read_history(&mut self, id: RequestId, call: HistoryCall) {
+    fn read_history(&mut self, id: RequestId, call: HistoryCall) {
         tracing::debug!(id = id.0, "{}", call.describe());
         let token = CancellationToken::new();
         self.running.insert(id, token.clone());
@@ -128,5 +246,29 @@ impl super::Tasks {
                 }
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_history_file_a_snapshot_says_how_to_have_one() {
+        let none = Stores::default().snapshot_file().unwrap_err().message;
+        assert!(none.contains("--history FILE or TAXDASH_HISTORY"), "{none}");
+        let memory = Stores::default()
+            .with_history(History::in_memory())
+            .snapshot_file()
+            .unwrap_err()
+            .message;
+        assert!(
+            memory.contains("`taxdash --demo --history FILE`"),
+            "{memory}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.db");
+        let file = Stores::default().with_history(History::open(&path).unwrap());
+        assert_eq!(file.snapshot_file().unwrap(), path);
     }
 }

@@ -66,6 +66,8 @@ struct Tasks {
     retries: mpsc::UnboundedSender<(RequestId, RetryNotice)>,
     /// The export under way, if any.
     export: Option<RunningExport>,
+    /// The snapshot being taken, if any.
+    snapshot: Option<history::RunningSnapshot>,
     /// How each export ended: what was written, or why nothing was.
     exports: mpsc::UnboundedSender<Result<String, String>>,
     /// The file of the last `:import`, checked, waiting for the user to say whether to send.
@@ -140,8 +142,8 @@ impl Tasks {
         while let Some(effect) = queue.pop_front() {
             match effect {
                 Effect::Call { id, call } if matches!(*call, Call::History(_)) => {
-                    if let Call::History(read) = *call {
-                        self.read_history(id, read);
+                    if let Call::History(call) = *call {
+                        self.history(id, call);
                     }
                 }
                 Effect::Call { id, call } => {
@@ -368,6 +370,15 @@ impl Tasks {
         for (_, token) in self.running.drain() {
             token.cancel();
         }
+        self.snapshot = None;
+    }
+
+    /// Call `id` was answered: it is no longer under way.
+    fn answered(&mut self, id: RequestId) {
+        self.running.remove(&id);
+        if self.snapshot.as_ref().is_some_and(|s| s.id == id) {
+            self.snapshot = None;
+        }
     }
 }
 
@@ -461,6 +472,7 @@ where
         answers: sender,
         retries: retry_sender,
         export: None,
+        snapshot: None,
         exports: export_sender,
         checked_import: None,
         import: None,
@@ -496,10 +508,10 @@ where
             },
             Some(signal) = signals.next() => heard = Some(signal),
             Some(answer) = answers.recv() => {
-                tasks.running.remove(&answer.id);
+                tasks.answered(answer.id);
                 effects.extend(shell.handle_answer(answer));
                 while let Ok(answer) = answers.try_recv() {
-                    tasks.running.remove(&answer.id);
+                    tasks.answered(answer.id);
                     effects.extend(shell.handle_answer(answer));
                 }
                 dirty = true;
@@ -532,6 +544,9 @@ where
                 }
                 if let Some(import) = &tasks.import {
                     shell.import_progress(import.status());
+                }
+                if let Some(snapshot) = &tasks.snapshot {
+                    shell.snapshot_progress(snapshot.progress());
                 }
                 dirty |= shell.tick(&mut effects);
             }

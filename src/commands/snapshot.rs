@@ -12,7 +12,7 @@ use super::export::Service;
 use super::{CommandFailure, Context};
 use crate::api::{Client, ClientConfig};
 use crate::cli::{DiffArgs, DiffFormat, SnapshotArgs, WatchArgs};
-use crate::history::capture::{Plan, Taken, scope_of, take_snapshot};
+use crate::history::capture::{Lists, Plan, Taken, scope_of, take_and_compare, take_snapshot};
 use crate::history::diff::{Diff, Kind, noun};
 use crate::history::snapshot::{Scope, Snapshot};
 use crate::history::{History, HistoryError};
@@ -41,11 +41,10 @@ async fn connect(
 }
 
 /// One progress line for the whole snapshot on stderr when it is a terminal: the rows read of
-/// the rows announced, and the lists read whole. Each list is read with a hidden bar of its own,
-/// which the line sums every 200 ms.
+/// the rows announced, and the lists read whole, summed from the lists' bars every 200 ms.
 struct Progress {
     line: ProgressBar,
-    lists: std::sync::Arc<std::sync::Mutex<Vec<ProgressBar>>>,
+    lists: Lists,
     ticker: tokio::task::JoinHandle<()>,
 }
 
@@ -63,21 +62,12 @@ impl Progress {
         } else {
             ProgressBar::hidden()
         };
-        let lists = std::sync::Arc::new(std::sync::Mutex::new(Vec::<ProgressBar>::new()));
+        let lists = Lists::default();
         let (shown, read) = (line.clone(), lists.clone());
         let ticker = tokio::spawn(async move {
             loop {
                 tokio::time::sleep(Duration::from_millis(200)).await;
-                let bars = read.lock().map(|b| b.clone()).unwrap_or_default();
-                let done: u64 = bars.iter().map(ProgressBar::position).sum();
-                let total: u64 = bars.iter().filter_map(ProgressBar::length).sum();
-                let whole = bars.iter().filter(|b| b.is_finished()).count();
-                shown.set_message(format!(
-                    "{} of {} rows read, {whole} of {} lists whole",
-                    indicatif::HumanCount(done),
-                    indicatif::HumanCount(total),
-                    bars.len()
-                ));
+                shown.set_message(read.read().to_string());
             }
         });
         Progress {
@@ -89,11 +79,7 @@ impl Progress {
 
     /// The hidden bar one list is read with.
     fn list(&self, _resource: Resource) -> ProgressBar {
-        let bar = ProgressBar::hidden();
-        if let Ok(mut lists) = self.lists.lock() {
-            lists.push(bar.clone());
-        }
-        bar
+        self.lists.list()
     }
 
     fn finish(self) {
@@ -340,18 +326,15 @@ async fn watch_loop(
 ) -> Result<(), CommandFailure> {
     let plan = Plan::new(args.transactions);
     let scope = scope_of(client, profile, &plan);
-    let mut previous = db.snapshots(Some(key(&scope)))?.first().map(|s| s.id);
     loop {
         let started = tokio::time::Instant::now();
         let progress = Progress::start();
-        let taken = take_snapshot(client, db, &scope, &plan, |r| progress.list(r)).await;
+        let taken = take_and_compare(client, db, &scope, &plan, |r| progress.list(r)).await;
         progress.finish();
         match taken {
-            Ok(taken) => {
+            Ok((taken, found)) => {
                 let _ = writeln!(out, "{}", stored(&taken));
-                if let Some(before) = previous
-                    && let Some(found) = db.diff(before, taken.id)?
-                {
+                if let Some(found) = found {
                     print_table(&found, out);
                     let _ = out.flush();
                     if args.exit_on_change && !found.is_empty() {
@@ -367,7 +350,6 @@ async fn watch_loop(
                     }
                 }
                 let _ = out.flush();
-                previous = Some(taken.id);
                 if let Some(keep) = args.keep {
                     db.prune_snapshots(key(&scope), keep as usize)?;
                 }

@@ -1,10 +1,11 @@
 //! The history database, read for the dashboard by the runtime (the shell never opens it): how
 //! many snapshots there are and the rows changed since the previous one, a record's history,
-//! and the audit log. Answered like any other call, off the interface's thread.
+//! and the audit log; and a snapshot taken of what the dashboard is connected to. Answered like
+//! any other call, off the interface's thread.
 
 use crate::model::Resource;
 use crate::model::audit::{Entry, Filter};
-use crate::model::history::RecordHistory;
+use crate::model::history::{RecordHistory, SnapshotTaken};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum HistoryCall {
@@ -24,6 +25,10 @@ pub enum HistoryCall {
     /// The audit log's entries `filter` keeps, newest first, and the resources that have
     /// entries.
     Audit { filter: Filter },
+    /// A snapshot of the organization the dashboard acts on, read through the dashboard's own
+    /// client (its profile, its pacing) and stored as one of `profile`, then compared with the
+    /// previous one (`:snapshot`).
+    Snapshot { profile: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +42,7 @@ pub enum HistoryReply {
         entries: Vec<Entry>,
         resources: Vec<String>,
     },
+    Snapshot(SnapshotTaken),
 }
 
 impl HistoryCall {
@@ -45,6 +51,7 @@ impl HistoryCall {
             HistoryCall::Changed { .. } => "reading the changed records".to_owned(),
             HistoryCall::Record { .. } => "reading the record's history".to_owned(),
             HistoryCall::Audit { .. } => "reading the audit log".to_owned(),
+            HistoryCall::Snapshot { .. } => "taking a snapshot".to_owned(),
         }
     }
 }

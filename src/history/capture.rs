@@ -12,9 +12,14 @@
 //! transaction once every list is read ([`History::write_staged_snapshot`]). A failed read
 //! (the network, a storm of 5xx answers, a page short of what was announced), or one stopped
 //! half way, stores no snapshot, and the bodies it stored ahead are taken back.
+//!
+//! `taxdash snapshot`, `taxdash watch` and the dashboard's `:snapshot` all take theirs here,
+//! each with its own client: [`take_and_compare`] also answers what changed since the previous
+//! snapshot, and [`Lists`] how far the reads have come.
 
 use std::io;
 use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -23,12 +28,14 @@ use serde::Deserialize;
 use tokio::io::AsyncWrite;
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::diff::Diff;
 use super::snapshot::{Record, Scope, hash_of};
 use super::{History, HistoryError};
 use crate::api::Client;
 use crate::effect::{Format, ListQuery};
 use crate::export::{ExportError, ExportJob, FilterFlags, export};
 use crate::model::Resource;
+use crate::model::history::SnapshotProgress;
 
 /// The lists a snapshot reads, transactions aside (they need a date range).
 pub const RESOURCES: &[Resource] = &[
@@ -74,6 +81,41 @@ impl Taken {
     /// Every record stored.
     pub fn records(&self) -> u64 {
         self.counts.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// The progress of a snapshot's reads: each list is read with a hidden bar of its own (handed
+/// out by [`Lists::list`] as [`take_snapshot`] asks), which [`Lists::read`] sums. Clones share
+/// the bars.
+#[derive(Debug, Clone, Default)]
+pub struct Lists {
+    bars: Arc<Mutex<Vec<ProgressBar>>>,
+}
+
+impl Lists {
+    /// The hidden bar one list is read with.
+    pub fn list(&self) -> ProgressBar {
+        let bar = ProgressBar::hidden();
+        self.bars
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(bar.clone());
+        bar
+    }
+
+    /// How far the reads have come: the rows read of the rows announced, the lists read whole.
+    pub fn read(&self) -> SnapshotProgress {
+        let bars = self
+            .bars
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        SnapshotProgress {
+            rows: bars.iter().map(ProgressBar::position).sum(),
+            total: bars.iter().filter_map(ProgressBar::length).sum(),
+            whole: bars.iter().filter(|b| b.is_finished()).count(),
+            lists: bars.len(),
+        }
     }
 }
 
@@ -250,14 +292,7 @@ impl<'h> Staged<'h> {
     /// ones never wait behind the database.
     fn store(&mut self, batch: &Batch) -> Result<(), CaptureError> {
         let history = &mut *self.history;
-        let mut stage = || history.stage_records(batch);
-        let threads = tokio::runtime::Handle::try_current()
-            .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
-        if threads {
-            tokio::task::block_in_place(stage)
-        } else {
-            stage()
-        }?;
+        busy(|| history.stage_records(batch))?;
         Ok(())
     }
 
@@ -276,6 +311,18 @@ impl Drop for Staged<'_> {
         {
             tracing::warn!(error = %e, "the bodies of a failed snapshot stay until the next prune");
         }
+    }
+}
+
+/// Runs `work`, which waits on the database, telling the runtime this thread is busy meanwhile
+/// (when it has others to give its tasks to).
+fn busy<T>(work: impl FnOnce() -> T) -> T {
+    let threads = tokio::runtime::Handle::try_current()
+        .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread);
+    if threads {
+        tokio::task::block_in_place(work)
+    } else {
+        work()
     }
 }
 
@@ -365,6 +412,25 @@ pub async fn take_snapshot(
     }
     let id = staged.write(scope, Utc::now())?;
     Ok(Taken { id, counts })
+}
+
+/// [`take_snapshot`], then what changed since the latest snapshot of the scope stored before it
+/// (`None` when this is the scope's first): the same comparison as `taxdash diff`.
+pub async fn take_and_compare(
+    client: &Client,
+    history: &mut History,
+    scope: &Scope,
+    plan: &Plan,
+    progress: impl Fn(Resource) -> ProgressBar,
+) -> Result<(Taken, Option<Diff>), CaptureError> {
+    let key = (scope.profile.as_str(), scope.organization.as_str());
+    let previous = busy(|| history.snapshots(Some(key)))?.first().map(|s| s.id);
+    let taken = take_snapshot(client, history, scope, plan, progress).await?;
+    let diff = match previous {
+        Some(before) => busy(|| history.diff(before, taken.id))?,
+        None => None,
+    };
+    Ok((taken, diff))
 }
 
 #[cfg(test)]

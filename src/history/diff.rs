@@ -21,6 +21,7 @@ use serde_json::Value;
 use super::snapshot::{Snapshot, resource_named};
 use super::{History, HistoryError};
 use crate::model::Resource;
+use crate::model::history::Tally;
 
 /// How one record differs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -72,6 +73,22 @@ impl Diff {
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.changes.is_empty()
+    }
+
+    /// How many records were added, removed and changed.
+    pub fn tally(&self) -> Tally {
+        let mut tally = Tally {
+            from: self.from.id,
+            ..Tally::default()
+        };
+        for change in &self.changes {
+            match change.kind {
+                Kind::Added => tally.added += 1,
+                Kind::Removed => tally.removed += 1,
+                Kind::Changed { .. } => tally.changed += 1,
+            }
+        }
+        tally
     }
 
     /// The lines people read: `nexus US-GA status APPROACHING -> EXPOSED`, one a changed

@@ -108,6 +108,16 @@ pub const TODAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2026,
 /// that the records the screens show do not depend on the day the tests run.
 pub const DEMO_ANCHOR: chrono::NaiveDate = taxdash::sandbox::demo_data::DEMO_ANCHOR;
 
+/// The sandbox of `options` on a free loopback port.
+async fn sandbox_for(options: &Options) -> Sandbox {
+    Sandbox::start(
+        anchored(options.sandbox.clone()),
+        SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+    )
+    .await
+    .unwrap()
+}
+
 /// `config` anchored at [`DEMO_ANCHOR`] unless it names another day.
 fn anchored(mut config: SandboxConfig) -> SandboxConfig {
     config.anchor = config.anchor.or(Some(DEMO_ANCHOR));
@@ -116,12 +126,7 @@ fn anchored(mut config: SandboxConfig) -> SandboxConfig {
 
 impl Dashboard {
     pub async fn start(options: Options) -> Self {
-        let sandbox = Sandbox::start(
-            anchored(options.sandbox.clone()),
-            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        )
-        .await
-        .unwrap();
+        let sandbox = sandbox_for(&options).await;
         let client = client_of(&sandbox.base_url(), options.organization);
         Self::start_with(sandbox, client, &options)
     }
@@ -133,12 +138,7 @@ impl Dashboard {
         F: FnOnce(String) -> Fut,
         Fut: std::future::Future<Output = String>,
     {
-        let sandbox = Sandbox::start(
-            anchored(options.sandbox.clone()),
-            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        )
-        .await
-        .unwrap();
+        let sandbox = sandbox_for(&options).await;
         let client = client_of(&front(sandbox.base_url()).await, options.organization);
         Self::start_with(sandbox, client, &options)
     }
@@ -161,12 +161,7 @@ impl Dashboard {
 
     /// The dashboard with its client recording every write in `log`, which `:audit` shows.
     pub async fn start_with_audit(options: Options, log: taxdash::history::AuditLog) -> Self {
-        let sandbox = Sandbox::start(
-            anchored(options.sandbox.clone()),
-            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        )
-        .await
-        .unwrap();
+        let sandbox = sandbox_for(&options).await;
         let client = client_for(&sandbox).with_audit(log.recorder("demo", DEMO_CREDENTIALS[0].0));
         let shell = demo_shell(&options);
         let stores = Stores::default().with_audit(log);
@@ -182,6 +177,24 @@ impl Dashboard {
     ) -> Self {
         let client = client_for(&sandbox);
         let shell = demo_shell(options);
+        let stores = Stores::default().with_history(history);
+        Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
+    }
+
+    /// [`Dashboard::start_with_history`] on a sandbox started here, the dashboard talking to the
+    /// server `front` starts in front of it (given the sandbox's base URL).
+    pub async fn start_with_history_behind<F, Fut>(
+        options: Options,
+        history: taxdash::history::History,
+        front: F,
+    ) -> Self
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = String>,
+    {
+        let sandbox = sandbox_for(&options).await;
+        let client = client_at(&front(sandbox.base_url()).await);
+        let shell = demo_shell(&options);
         let stores = Stores::default().with_history(history);
         Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
     }
@@ -364,12 +377,7 @@ impl Dashboard {
         use taxdash::api::{Generation, Selector};
         use taxdash::sandbox::DEMO_PARTNER_KEY;
 
-        let sandbox = Sandbox::start(
-            anchored(options.sandbox.clone()),
-            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        )
-        .await
-        .unwrap();
+        let sandbox = sandbox_for(&options).await;
         let organization = DEMO_CREDENTIALS[0].0;
         let mut config = ClientConfig::new(
             sandbox.base_url().parse().unwrap(),
@@ -468,12 +476,7 @@ impl Dashboard {
     /// The dashboard with the saved views (written there too) and the columns of the config
     /// file at `file`.
     pub async fn start_with_views(options: Options, file: std::path::PathBuf) -> Self {
-        let sandbox = Sandbox::start(
-            anchored(options.sandbox.clone()),
-            SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        )
-        .await
-        .unwrap();
+        let sandbox = sandbox_for(&options).await;
         let client = client_for(&sandbox);
         let config = taxdash::config::Config::load(&file).unwrap();
         let shell = demo_shell(&options)

@@ -28,4 +28,5 @@ mod register;
 mod registrations;
 mod relay;
 mod snapshots;
+mod taking_snapshots;
 mod transactions;

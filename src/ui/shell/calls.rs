@@ -32,6 +32,8 @@ pub(super) enum ShellCall {
     Layer,
     /// A view on its way to the config file.
     SaveView(Box<ViewSaving>),
+    /// A snapshot (`:snapshot`).
+    Snapshot,
 }
 
 /// The calls under way and what their answers said of the connection.
@@ -256,6 +258,7 @@ impl Shell {
         match (kind, answer.result) {
             (ShellCall::Layer, result) => return self.layer_answer(answer.id, result),
             (ShellCall::SaveView(saving), result) => self.view_saved(*saving, result),
+            (ShellCall::Snapshot, result) => return self.snapshot_ended(result),
             (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations_listed(page.items);
             }

@@ -13,7 +13,9 @@ use crate::ui::widgets::command_line::CommandLine;
 use crate::ui::widgets::messages::MessagesView;
 
 /// The shell's own commands (besides the tabs' names and the panes' commands).
-const SHELL_COMMANDS: [&str; 7] = ["quit", "help", "messages", "theme", "view", "find", "audit"];
+pub(super) const SHELL_COMMANDS: [&str; 8] = [
+    "quit", "help", "messages", "theme", "view", "find", "audit", "snapshot",
+];
 
 /// What the command line completes and remembers between openings.
 pub(super) struct Commands {
@@ -86,8 +88,8 @@ impl Shell {
         self.open_layer(|_| Box::new(CommandLayer::open(line, text)))
     }
 
-    /// Runs a `:` command: the shell's own (`quit`, `help`, `messages`, `audit`, `org`,
-    /// `view`, `find`, `theme NAME`), a tab's name, else the focused pane's.
+    /// Runs a `:` command: the shell's own (`quit`, `help`, `messages`, `audit`, `snapshot`,
+    /// `org`, `view`, `find`, `theme NAME`), a tab's name, else the focused pane's.
     pub(super) fn run_command(&mut self, text: &str) -> Vec<Effect> {
         let mut words = text.split_whitespace();
         let Some(name) = words.next() else {
@@ -106,6 +108,7 @@ impl Shell {
                 return self.open_layer(|_| Box::new(view));
             }
             "audit" => return self.open_audit(),
+            "snapshot" => return self.take_snapshot(),
             "org" => return self.org_command(&args),
             "view" => return self.view_command(&args),
             "find" => return self.find(&args.join(" ")),

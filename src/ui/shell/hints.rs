@@ -49,7 +49,7 @@ impl Shell {
             (Action::PrevPane, "previous tab"),
             (
                 Action::CommandLine,
-                "command line (:messages, :theme, :quit, pane names)",
+                "command line (:help, :theme, :quit, pane names)",
             ),
             (Action::Help, "this help"),
             (Action::Quit, "quit"),
@@ -65,6 +65,11 @@ impl Shell {
         hints.push(Hint::new(
             ":audit",
             "every change sent: r resource, o outcome, Enter one",
+            "Everywhere",
+        ));
+        hints.push(Hint::new(
+            ":snapshot",
+            "take a snapshot of this service; Δ and H follow it",
             "Everywhere",
         ));
         for (keys, label) in [

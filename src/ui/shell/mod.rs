@@ -16,6 +16,7 @@
 //! | `hints.rs` | what the footer and `?` say of the keys |
 //! | `chrome.rs` | drawing: header, tabs, status line, footer |
 //! | `work.rs` | the export and the import under way |
+//! | `snapshot.rs` | `:snapshot`: the snapshot under way, and what it stored |
 //! | `find.rs`, `audit.rs`, `record_history.rs` | the overlays that read something |
 //! | `jumps.rs`, `views.rs`, `organizations.rs` | jumps, saved views, the Tenanted organizations |
 
@@ -39,6 +40,7 @@ mod layers;
 mod organizations;
 mod overlays;
 mod record_history;
+mod snapshot;
 mod views;
 mod work;
 
@@ -330,7 +332,10 @@ impl Shell {
     /// for are added to `effects`. Returns whether anything visible changed.
     pub fn tick(&mut self, effects: &mut Vec<Effect>) -> bool {
         let mut changed = self.notices.flash.tick();
-        if self.work.exporting() || self.calls.waits_on(self.tabs.focus) {
+        if self.work.exporting()
+            || self.work.snapshot.is_some()
+            || self.calls.waits_on(self.tabs.focus)
+        {
             self.notices.spinner = (self.notices.spinner + 1) % chrome::SPINNER.len();
             changed = true;
         }

@@ -147,7 +147,11 @@ impl Shell {
         self.tabs.shown = vec![false; self.tabs.panes.len()];
         self.tabs.shown[self.tabs.focus] = true;
         let label = self.organization_label();
-        self.notify(Level::Success, format!("Now acting on {label}."));
+        let text = match self.snapshot_stopped() {
+            Some(stopped) => format!("Now acting on {label}. {stopped}"),
+            None => format!("Now acting on {label}."),
+        };
+        self.notify(Level::Success, text);
         let focus = self.tabs.focus;
         effects.extend(self.with_pane(focus, |p, ctx| p.show(ctx)));
         effects

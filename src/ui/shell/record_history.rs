@@ -66,7 +66,7 @@ impl RecordHistoryView {
         };
         if history.entries.is_empty() {
             let empty = if history.snapshots == 0 {
-                "No snapshot of this organization is stored yet: `taxdash snapshot` takes one."
+                "No snapshot of this organization is stored yet: :snapshot takes one."
             } else {
                 "No stored snapshot holds this record."
             };

@@ -123,3 +123,103 @@ fn tabs_shorten_one_way_for_all() {
         }
     }
 }
+
+/// The `?` overlay as text.
+fn help_text(shell: &super::Shell) -> String {
+    let mut help = shell.help();
+    let area = ratatui::layout::Rect::new(0, 0, 160, 120);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    help.render(area, &mut buf, &crate::ui::theme::Theme::default());
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The last message shown.
+fn last_message(shell: &super::Shell) -> String {
+    shell
+        .notices
+        .messages
+        .newest_first()
+        .next()
+        .map(|m| m.text.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_help_lists_every_command_of_the_shell() {
+    let text = help_text(&shell(None));
+    for command in super::commands::SHELL_COMMANDS {
+        assert!(text.contains(&format!(":{command}")), ":{command}: {text}");
+    }
+}
+
+#[test]
+fn snapshot_asks_the_runtime_once_at_a_time_and_never_offline() {
+    use crate::effect::{Call, Effect, HistoryCall};
+    let mut shell = shell(None);
+    let effects = shell.run_command("snapshot");
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [Effect::Call { call, .. }]
+                if **call == Call::History(HistoryCall::Snapshot { profile: "work".into() })
+        ),
+        "{effects:?}"
+    );
+    assert!(shell.snapshotting());
+    // A second while the first runs: said, not asked.
+    assert!(shell.run_command("snapshot").is_empty());
+    let said = last_message(&shell);
+    assert!(
+        said.starts_with("A snapshot is being taken (starting)"),
+        "{said}"
+    );
+    // Offline, the dashboard browses a snapshot: there is nothing to take one of.
+    let mut offline = self::shell(Some(chrono::Utc::now()));
+    assert!(offline.run_command("snapshot").is_empty());
+    assert!(!offline.snapshotting());
+}
+
+#[test]
+fn a_snapshot_taken_says_what_changed_and_reads_the_changed_rows_again() {
+    use crate::effect::{Answer, Call, Effect, HistoryCall, HistoryReply, Reply};
+    use crate::model::Resource;
+    use crate::model::history::{SnapshotTaken, Tally};
+    let mut shell = shell(None);
+    let Some(Effect::Call { id, .. }) = shell.run_command("snapshot").pop() else {
+        panic!("a call");
+    };
+    let taken = SnapshotTaken {
+        id: 5,
+        counts: vec![(Resource::Registrations, 32), (Resource::Customers, 1200)],
+        since: Some(Tally {
+            from: 4,
+            added: 1,
+            removed: 0,
+            changed: 2,
+        }),
+    };
+    let effects = shell.handle_answer(Answer {
+        id,
+        result: Ok(Reply::History(HistoryReply::Snapshot(taken))),
+    });
+    assert!(!shell.snapshotting());
+    assert_eq!(
+        last_message(&shell),
+        "Snapshot 5 taken: 1,232 records; since snapshot 4: 1 added, 0 removed, 2 changed \
+         (32 registrations, 1,200 customers)."
+    );
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [Effect::Call { call, .. }] if matches!(**call, Call::History(HistoryCall::Changed { .. }))
+        ),
+        "{effects:?}"
+    );
+}

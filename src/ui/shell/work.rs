@@ -53,11 +53,13 @@ pub struct ExportStatus {
     pub total: Option<u64>,
 }
 
-/// The export and the import under way.
+/// The export, the import and the snapshot under way.
 #[derive(Debug, Default)]
 pub(super) struct Work {
     export: Option<ExportStatus>,
     import: Option<ImportStatus>,
+    /// The snapshot being taken (`:snapshot`).
+    pub(super) snapshot: Option<super::snapshot::Running>,
     /// The pane whose `:import` was checked or is being sent: its list reloads when it ends.
     pub(super) import_pane: Option<usize>,
 }
@@ -173,7 +175,8 @@ impl Shell {
         }
     }
 
-    /// The status line while an import or an export is under way: how far it has come.
+    /// The status line while an import, an export or a snapshot is under way: how far it has
+    /// come.
     pub(super) fn work_line(&self, width: u16) -> Option<Line<'static>> {
         let spinner = SPINNER[self.notices.spinner];
         let text = if let Some(import) = &self.work.import {
@@ -197,7 +200,7 @@ impl Shell {
                 export.what, export.path
             )
         } else {
-            return None;
+            return self.snapshot_line(width);
         };
         Some(Line::from(Span::styled(
             crate::ui::text::truncate(&text, usize::from(width)).into_owned(),
