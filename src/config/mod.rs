@@ -464,6 +464,31 @@ impl SavedView {
 /// that name and leaving everything else in the file as it was, comments included. The file is
 /// created when there is none, and written atomically (see [`Config::save`]).
 pub fn save_view(path: &Path, pane: &str, name: &str, view: &SavedView) -> Result<(), ConfigError> {
+    edit_file(path, |doc| {
+        let pane_views = table_at(path, doc, &["views", pane])?;
+        pane_views.insert(name, toml_edit::Item::Table(view.to_table()));
+        Ok(())
+    })
+}
+
+/// Writes `columns` as `<pane> = [...]` in the config file's `[columns]`, the rest of the file
+/// as it was (see [`save_view`]).
+pub fn save_columns(path: &Path, pane: &str, columns: &[String]) -> Result<(), ConfigError> {
+    edit_file(path, |doc| {
+        let table = table_at(path, doc, &["columns"])?;
+        let names: toml_edit::Array = columns.iter().map(String::as_str).collect();
+        table.insert(pane, toml_edit::value(names));
+        Ok(())
+    })
+}
+
+/// Reads the config file at `path` (none: empty), lets `edit` change it, checks the result as
+/// the dashboard reads it and writes it atomically. A file the dashboard would refuse, before or
+/// after, is never written.
+fn edit_file(
+    path: &Path,
+    edit: impl FnOnce(&mut toml_edit::DocumentMut) -> Result<(), ConfigError>,
+) -> Result<(), ConfigError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
@@ -474,7 +499,6 @@ pub fn save_view(path: &Path, pane: &str, name: &str, view: &SavedView) -> Resul
             });
         }
     };
-    // Checked as the dashboard reads it, so a file it would refuse is never written.
     Config::parse(&text, Some(path))?;
     let mut doc: toml_edit::DocumentMut =
         text.parse()
@@ -482,33 +506,38 @@ pub fn save_view(path: &Path, pane: &str, name: &str, view: &SavedView) -> Resul
                 path: path.to_path_buf(),
                 source: io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
             })?;
-    let views = doc.entry("views").or_insert_with(|| {
-        let mut t = toml_edit::Table::new();
-        t.set_implicit(true);
-        toml_edit::Item::Table(t)
-    });
-    let Some(views) = views.as_table_mut() else {
-        return Err(ConfigError::Write {
-            path: path.to_path_buf(),
-            source: io::Error::new(io::ErrorKind::InvalidData, "`views` is not a table"),
+    edit(&mut doc)?;
+    let text = doc.to_string();
+    Config::parse(&text, Some(path))?;
+    write_atomically(path, &text)
+}
+
+/// The table at `keys` in `doc`, made (implicit) where missing; an error naming it when a key
+/// there holds something else.
+fn table_at<'d>(
+    path: &Path,
+    doc: &'d mut toml_edit::DocumentMut,
+    keys: &[&str],
+) -> Result<&'d mut toml_edit::Table, ConfigError> {
+    let mut table = doc.as_table_mut();
+    for (depth, key) in keys.iter().enumerate() {
+        let item = table.entry(key).or_insert_with(|| {
+            let mut t = toml_edit::Table::new();
+            t.set_implicit(true);
+            toml_edit::Item::Table(t)
         });
-    };
-    let pane_views = views.entry(pane).or_insert_with(|| {
-        let mut t = toml_edit::Table::new();
-        t.set_implicit(true);
-        toml_edit::Item::Table(t)
-    });
-    let Some(pane_views) = pane_views.as_table_mut() else {
-        return Err(ConfigError::Write {
-            path: path.to_path_buf(),
-            source: io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("`views.{pane}` is not a table"),
-            ),
-        });
-    };
-    pane_views.insert(name, toml_edit::Item::Table(view.to_table()));
-    write_atomically(path, &doc.to_string())
+        let Some(inner) = item.as_table_mut() else {
+            return Err(ConfigError::Write {
+                path: path.to_path_buf(),
+                source: io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("`{}` is not a table", keys[..=depth].join(".")),
+                ),
+            });
+        };
+        table = inner;
+    }
+    Ok(table)
 }
 
 /// Writes `text` to `path` atomically (see [`Config::save`]).

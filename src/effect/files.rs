@@ -1,5 +1,5 @@
-//! Local files: completing a path typed in a form, and keeping a saved view in the config file
-//! (no call to the service).
+//! Local files: completing a path typed in a form, and keeping a saved view or a list's columns
+//! in the config file (no call to the service).
 
 use std::path::PathBuf;
 
@@ -17,13 +17,20 @@ pub enum FileCall {
         name: String,
         view: SavedView,
     },
+    /// Keeps `columns` as the columns of `pane` (`[columns]`, `<pane> = [...]`) in the config
+    /// file at `file`, the rest of the file as it was.
+    SaveColumns {
+        file: PathBuf,
+        pane: String,
+        columns: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FileReply {
     PathCompletions(Vec<String>),
-    /// The view is in the config file.
-    ViewSaved,
+    /// The view, or the columns, are in the config file.
+    Saved,
 }
 
 impl FileCall {
@@ -31,6 +38,7 @@ impl FileCall {
         match self {
             FileCall::CompletePath { .. } => "completing the path".to_owned(),
             FileCall::SaveView { .. } => "saving the view".to_owned(),
+            FileCall::SaveColumns { .. } => "saving the columns".to_owned(),
         }
     }
 }

@@ -326,6 +326,11 @@ pub trait Pane: Send {
         Vec::new()
     }
 
+    /// The names of the columns the list shows now, in order (`:columns save`).
+    fn shown_columns(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The answer to a call the pane made.
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx);
 

@@ -377,3 +377,71 @@ async fn an_export_under_way_leaves_the_keys_working_and_esc_cancels_it_leaving_
     assert!(!d.screen().contains("exporting registrations"));
     d.quit().await;
 }
+
+#[tokio::test]
+async fn columns_save_keeps_the_columns_shown_for_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    std::fs::write(
+        &file,
+        "# mine\n[columns]\nregistrations = [\"jurisdiction\", \"status\"]\n",
+    )
+    .unwrap();
+    let d = Dashboard::start_with_views(
+        Options {
+            size: (200, 40),
+            ..Options::default()
+        },
+        file.clone(),
+    )
+    .await;
+    d.wait_for("row 1 of").await;
+    d.char(crate::checks::tab("Transactions"));
+    d.wait_for("Transactions — last 12 months").await;
+    d.wait_for("row 1 of").await;
+    d.command("columns exempt type");
+    d.wait_for("exempt shown, type hidden").await;
+    d.command("columns save");
+    d.wait_for("Columns of transactions saved in").await;
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("# mine"),
+        "the rest of the file kept: {text}"
+    );
+    assert!(
+        text.contains("registrations = [\"jurisdiction\", \"status\"]"),
+        "{text}"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("transactions"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains("\"exempt\"") && !line.contains("\"type\""),
+        "{line}"
+    );
+    d.quit().await;
+
+    // The next start shows them.
+    let d = Dashboard::start_with_views(
+        Options {
+            size: (200, 40),
+            ..Options::default()
+        },
+        file,
+    )
+    .await;
+    d.wait_for("row 1 of").await;
+    d.char(crate::checks::tab("Transactions"));
+    d.wait_for("Transactions — last 12 months").await;
+    let screen = d.wait_for("row 1 of").await;
+    let header = screen
+        .lines()
+        .find(|l| l.contains("Date") && l.contains("Customer"))
+        .unwrap_or_default();
+    assert!(
+        header.contains("exempt") && !header.contains("Type"),
+        "{screen}"
+    );
+    d.quit().await;
+}

@@ -41,6 +41,22 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
     result.map_err(failure)
 }
 
+/// Writes the config file by `write` on a blocking thread; its error said in words.
+async fn config_written(
+    write: impl FnOnce() -> Result<(), crate::config::ConfigError> + Send + 'static,
+) -> Result<FileReply, Failure> {
+    let message = match tokio::task::spawn_blocking(write).await {
+        Ok(Ok(())) => return Ok(FileReply::Saved),
+        Ok(Err(e)) => e.to_string(),
+        Err(e) => format!("the write stopped unexpectedly: {e}"),
+    };
+    Err(Failure {
+        kind: FailureKind::Other,
+        message,
+        fields: Vec::new(),
+    })
+}
+
 /// Carries out a call on local files, on a blocking thread.
 async fn local_files(call: FileCall) -> Result<FileReply, Failure> {
     match call {
@@ -53,22 +69,12 @@ async fn local_files(call: FileCall) -> Result<FileReply, Failure> {
             pane,
             name,
             view,
-        } => {
-            let saved = tokio::task::spawn_blocking(move || {
-                crate::config::save_view(&file, &pane, &name, &view)
-            })
-            .await;
-            let message = match saved {
-                Ok(Ok(())) => return Ok(FileReply::ViewSaved),
-                Ok(Err(e)) => e.to_string(),
-                Err(e) => format!("the write stopped unexpectedly: {e}"),
-            };
-            Err(Failure {
-                kind: FailureKind::Other,
-                message,
-                fields: Vec::new(),
-            })
-        }
+        } => config_written(move || crate::config::save_view(&file, &pane, &name, &view)).await,
+        FileCall::SaveColumns {
+            file,
+            pane,
+            columns,
+        } => config_written(move || crate::config::save_columns(&file, &pane, &columns)).await,
     }
 }
 

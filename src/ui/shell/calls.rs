@@ -32,6 +32,8 @@ pub(super) enum ShellCall {
     Layer,
     /// A view on its way to the config file.
     SaveView(Box<ViewSaving>),
+    /// A list's columns on their way to the config file: the pane's key and the names.
+    SaveColumns(String, Vec<String>),
     /// A snapshot (`:snapshot`).
     Snapshot,
 }
@@ -258,6 +260,9 @@ impl Shell {
         match (kind, answer.result) {
             (ShellCall::Layer, result) => return self.layer_answer(answer.id, result),
             (ShellCall::SaveView(saving), result) => self.view_saved(*saving, result),
+            (ShellCall::SaveColumns(pane, columns), result) => {
+                self.columns_saved(pane, columns, result);
+            }
             (ShellCall::Snapshot, result) => return self.snapshot_ended(result),
             (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations_listed(page.items);

@@ -111,6 +111,7 @@ impl Shell {
             "snapshot" => return self.take_snapshot(),
             "org" => return self.org_command(&args),
             "view" => return self.view_command(&args),
+            "columns" if args == ["save"] => return self.save_columns(),
             "find" => return self.find(&args.join(" ")),
             "theme" => {
                 return if let Some(theme) = args.first() {

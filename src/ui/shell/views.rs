@@ -177,6 +177,55 @@ impl Shell {
         vec![self.own_call(ShellCall::SaveView(Box::new(saving)), call.into())]
     }
 
+    /// `:columns save`: the runtime writes the focused list's columns, as shown, in the config
+    /// file's `[columns]`, so that they come back at the next start.
+    pub(super) fn save_columns(&mut self) -> Vec<Effect> {
+        let columns = self.focused().shown_columns();
+        if columns.is_empty() {
+            self.notify_error("This tab has no columns to keep.");
+            return Vec::new();
+        }
+        let pane = self.view_pane();
+        let Some(file) = self.views.file.clone() else {
+            self.views.columns.insert(pane, columns);
+            self.notify_info("Columns kept until taxdash closes (no config file here)");
+            return Vec::new();
+        };
+        let call = FileCall::SaveColumns {
+            file,
+            pane: pane.clone(),
+            columns: columns.clone(),
+        };
+        vec![self.own_call(ShellCall::SaveColumns(pane, columns), call.into())]
+    }
+
+    /// The runtime's answer to columns written in the config file.
+    pub(super) fn columns_saved(
+        &mut self,
+        pane: String,
+        columns: Vec<String>,
+        result: Result<Reply, Failure>,
+    ) {
+        match result {
+            Ok(_) => {
+                let file = self
+                    .views
+                    .file
+                    .as_ref()
+                    .map(|f| f.display().to_string())
+                    .unwrap_or_default();
+                self.notify_info(format!(
+                    "Columns of {pane} saved in {file}: {}",
+                    columns.join(", ")
+                ));
+                self.views.columns.insert(pane, columns);
+            }
+            Err(failure) => {
+                self.notify_error(format!("The columns were not saved: {}", failure.message));
+            }
+        }
+    }
+
     /// The runtime's answer to a view written in the config file: kept and said, or the error
     /// said.
     pub(super) fn view_saved(&mut self, saving: ViewSaving, result: Result<Reply, Failure>) {

@@ -676,7 +676,7 @@ fn columns_command<L: ListSpec>(list: &mut ListView<L>, args: &[&str], ctx: &mut
                 format_args!("; can show: {}", others.join(", ")),
             );
         }
-        said.push_str(". :columns NAME shows or hides one.");
+        said.push_str(". :columns NAME shows or hides one; :columns save keeps them.");
         ctx.notify(Level::Info, said);
         return;
     }
@@ -947,6 +947,10 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
 
     fn column_names(&self) -> Vec<String> {
         self.parts.list.choosable_columns()
+    }
+
+    fn shown_columns(&self) -> Vec<String> {
+        self.parts.list.shown_column_names()
     }
 
     fn saved_view(&self) -> Option<SavedView> {

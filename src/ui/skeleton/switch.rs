@@ -183,6 +183,10 @@ impl<A: Pane, B: Pane> Pane for Switch<A, B> {
         self.active().column_names()
     }
 
+    fn shown_columns(&self) -> Vec<String> {
+        self.active().shown_columns()
+    }
+
     fn saved_view(&self) -> Option<crate::config::SavedView> {
         self.active().saved_view()
     }
