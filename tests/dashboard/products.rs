@@ -308,6 +308,10 @@ async fn an_edit_sends_the_fields_the_service_requires_and_the_one_that_changed(
     d.char('e');
     d.wait_for(&format!("edit {}", first.name)).await;
     d.wait_for("External ID").await;
+    // Saved unchanged: nothing to send.
+    submit(&d);
+    d.wait_for("Nothing changed.").await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
     d.key(KeyCode::Tab);
     d.key(KeyCode::End);
     d.type_text(" v2");
