@@ -1,7 +1,7 @@
 //! Products: the list, one product, the category catalog, a new product, an edit.
 
 use crate::model::filters::ProductFilter;
-use crate::model::{Page, PageParams, Product, ProductCategory, ProductWrite};
+use crate::model::{Page, PageParams, Product, ProductCategory, ProductUpdate, ProductWrite};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProductCall {
@@ -17,10 +17,10 @@ pub enum ProductCall {
     Create {
         body: ProductWrite,
     },
-    /// Sends only the fields that changed.
+    /// Sends the four fields the service requires in every edit, and the others that changed.
     Update {
         id: String,
-        body: ProductWrite,
+        body: ProductUpdate,
     },
 }
 

@@ -58,9 +58,9 @@ impl Product {
     }
 }
 
-/// Body of POST /v1/products and `PUT /v1/products/{id}`: a create sends `external_id`, `name`,
-/// `product_category`, `product_subcategory` and `tax_exempt` (the rest optional); an edit sends
-/// only the fields that changed.
+/// Body of POST /v1/products: a create sends `external_id`, `name`, `product_category`,
+/// `product_subcategory` and `tax_exempt` (the rest optional). An edit sends a
+/// [`ProductUpdate`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProductWrite {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,6 +79,42 @@ pub struct ProductWrite {
     pub tax_exempt: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+}
+
+/// Body of `PUT /v1/products/{id}`. The live document's `ProductUpdate` requires `name`,
+/// `product_category`, `product_subcategory` and `tax_exempt` in every edit, so they are always
+/// sent (the product's values when unchanged); the other fields are sent when they change.
+/// `status` and `classification_failed` not sent take the document's defaults, `APPROVED` and
+/// `false`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProductUpdate {
+    pub name: String,
+    pub product_category: String,
+    pub product_subcategory: String,
+    pub tax_exempt: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ProductStatus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classification_failed: Option<bool>,
+}
+
+impl ProductUpdate {
+    /// An edit of `p` that changes nothing: its four required fields as they are on file.
+    pub fn of(p: &Product) -> Self {
+        ProductUpdate {
+            name: p.name.clone(),
+            product_category: p.product_category.clone(),
+            product_subcategory: p.product_subcategory.clone(),
+            tax_exempt: p.tax_exempt,
+            ..ProductUpdate::default()
+        }
+    }
 }
 
 /// One main category of the catalog with its subcategories. The interface does not show the

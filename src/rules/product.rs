@@ -1,5 +1,5 @@
-//! Rules on products: what a create needs, and a category and subcategory that the catalog
-//! pairs.
+//! Rules on products: what a create and an edit need, and a category and subcategory that the
+//! catalog pairs.
 //!
 //! The table of which subcategories belong to which category is the catalog the service
 //! serves (`GET /v1/products/categories`; the sandbox's in `sandbox::reference`), read here
@@ -9,7 +9,9 @@
 use serde_json::Value;
 
 use super::check::{Check, Checked};
-use crate::model::{ProductCategory, ProductStatus, ProductSubcategory, ProductWrite};
+use crate::model::{
+    ProductCategory, ProductStatus, ProductSubcategory, ProductUpdate, ProductWrite,
+};
 
 /// The category named `name` (case aside) in `catalog`.
 pub fn category_of<'c>(catalog: &'c [ProductCategory], name: &str) -> Option<&'c ProductCategory> {
@@ -32,8 +34,7 @@ pub fn pairs(catalog: &[ProductCategory], category: &str, subcategory: &str) -> 
         .any(|s| s.name.eq_ignore_ascii_case(subcategory))
 }
 
-/// Checks the category and subcategory read (or, for an edit, the ones on file when the body
-/// does not change them) against the catalog.
+/// Checks the category and subcategory read against the catalog.
 fn catalog_pair(
     c: &mut Check,
     catalog: &[ProductCategory],
@@ -81,31 +82,24 @@ pub fn product_create(body: &Value, catalog: &[ProductCategory]) -> Checked<Prod
     c.finish(body)
 }
 
-/// Body of `PUT /v1/products/{id}`: every field optional, those given as a create has them
-/// (and `classification_failed` a boolean); a category or subcategory given must pair with the
-/// other one, given or `current` (the product's `(category, subcategory)` on file).
-pub fn product_update(
-    body: &Value,
-    catalog: &[ProductCategory],
-    current: (&str, &str),
-) -> Checked<ProductWrite> {
+/// Body of `PUT /v1/products/{id}`, as the live document's `ProductUpdate` has it: `name` (not
+/// blank), `product_category` and `product_subcategory` (a pair of `catalog`) and `tax_exempt`
+/// required in every edit, each missing one refused as `missing`; `external_id` (not blank),
+/// `description`, `status`, `source` and `classification_failed` optional.
+pub fn product_update(body: &Value, catalog: &[ProductCategory]) -> Checked<ProductUpdate> {
     let mut c = Check::body(body)?;
-    for field in ["external_id", "name"] {
-        if c.raw(field).is_some_and(|v| !v.is_null()) {
-            c.non_blank_str(field);
-        }
+    if c.raw("external_id").is_some_and(|v| !v.is_null()) {
+        c.non_blank_str("external_id");
     }
+    c.non_blank_str("name");
     c.optional_strs(&["description", "source"]);
     c.optional_enum_of("status", ProductStatus::KNOWN);
-    c.optional_bool("tax_exempt");
+    c.bool("tax_exempt");
     c.optional_bool("classification_failed");
-    let category = c.optional_str("product_category");
-    let subcategory = c.optional_str("product_subcategory");
-    if category.is_some() || subcategory.is_some() {
-        let category = category.unwrap_or(current.0);
-        let subcategory = subcategory.unwrap_or(current.1);
-        catalog_pair(&mut c, catalog, Some(category), Some(subcategory));
-    }
+    // A blank subcategory is left to the pair's rule, which names the category's.
+    let category = c.required_str("product_category");
+    let subcategory = c.required_str("product_subcategory");
+    catalog_pair(&mut c, catalog, category, subcategory);
     c.finish(body)
 }
 
@@ -176,35 +170,57 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_checks_a_new_subcategory_against_the_category_on_file() {
-        let current = ("PHYSICAL", "GENERAL_CLOTHING");
-        assert!(product_update(&json!({"name": "Tee 2"}), &catalog(), current).is_ok());
+    fn an_edit_needs_the_four_fields_the_service_requires_and_a_pair_of_the_catalog() {
+        let ok = json!({"name": "Tee 2", "product_category": "PHYSICAL",
+                        "product_subcategory": "GENERAL_CLOTHING", "tax_exempt": false});
+        let body = product_update(&ok, &catalog()).unwrap();
+        assert_eq!(body.name, "Tee 2");
+        assert_eq!(body.description, None);
         assert_eq!(
             paths(product_update(
-                &json!({"product_subcategory": "B2B_SAAS"}),
-                &catalog(),
-                current
+                &json!({"description": "Cotton"}),
+                &catalog()
             )),
+            [
+                "name",
+                "product_category",
+                "product_subcategory",
+                "tax_exempt"
+            ]
+        );
+        for field in [
+            "name",
+            "product_category",
+            "product_subcategory",
+            "tax_exempt",
+        ] {
+            let mut without = ok.clone();
+            without.as_object_mut().unwrap().remove(field);
+            let errors = errors_of(product_update(&without, &catalog()));
+            let e = crate::rules::testing::only(&errors);
+            assert_eq!(e.field_path(), field);
+            assert_eq!(
+                (e.kind.as_str(), e.msg.as_str()),
+                ("missing", "Field required")
+            );
+        }
+
+        let mut other = ok.clone();
+        other["product_subcategory"] = json!("B2B_SAAS");
+        assert_eq!(
+            paths(product_update(&other, &catalog())),
             ["product_subcategory"]
         );
-        assert!(
-            product_update(
-                &json!({"product_category": "DIGITAL", "product_subcategory": "B2B_SAAS"}),
-                &catalog(),
-                current
-            )
-            .is_ok()
-        );
-        assert_eq!(
-            paths(product_update(&json!({"name": " "}), &catalog(), current)),
-            ["name"]
-        );
-        let emptied = product_update(
-            &json!({"product_category": "DIGITAL", "product_subcategory": ""}),
-            &catalog(),
-            current,
-        );
-        let errors = errors_of(emptied);
+        let mut moved = ok.clone();
+        moved["product_category"] = json!("DIGITAL");
+        moved["product_subcategory"] = json!("B2B_SAAS");
+        assert!(product_update(&moved, &catalog()).is_ok());
+        let mut blank = ok.clone();
+        blank["name"] = json!(" ");
+        assert_eq!(paths(product_update(&blank, &catalog())), ["name"]);
+        let mut emptied = moved;
+        emptied["product_subcategory"] = json!("");
+        let errors = errors_of(product_update(&emptied, &catalog()));
         assert_eq!(errors[0].field_path(), "product_subcategory");
         assert!(errors[0].msg.contains("one of DIGITAL's subcategories"));
     }

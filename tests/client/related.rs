@@ -7,8 +7,8 @@ use rust_decimal::Decimal;
 use serde_json::json;
 use taxdash::api::{ApiError, CustomerFilter, FilingFilter, RegistrationFilter};
 use taxdash::model::{
-    AddressFields, CreditNoteRequest, PageParams, ProductWrite, SuggestionQuery, TransactionCreate,
-    TransactionStatus,
+    AddressFields, CreditNoteRequest, PageParams, ProductUpdate, ProductWrite, SuggestionQuery,
+    TransactionCreate, TransactionStatus,
 };
 use taxdash::sandbox::SandboxConfig;
 
@@ -211,17 +211,17 @@ async fn products_are_created_and_edited() {
     };
     let created = client.create_product(&body).await.unwrap();
     assert_eq!(created.name, "Mug");
-    let wrong = ProductWrite {
-        product_subcategory: Some("B2B_SAAS".into()),
-        ..ProductWrite::default()
+    let wrong = ProductUpdate {
+        product_subcategory: "B2B_SAAS".into(),
+        ..ProductUpdate::of(&created)
     };
     assert!(matches!(
         client.update_product(&created.id, &wrong).await,
         Err(ApiError::Validation(_))
     ));
-    let rename = ProductWrite {
-        name: Some("Enamel mug".into()),
-        ..ProductWrite::default()
+    let rename = ProductUpdate {
+        name: "Enamel mug".into(),
+        ..ProductUpdate::of(&created)
     };
     let edited = client.update_product(&created.id, &rename).await.unwrap();
     assert_eq!(edited.name, "Enamel mug");

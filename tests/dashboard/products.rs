@@ -1,7 +1,7 @@
 //! The Products pane through the real loop: the list with its marks and filters, "needs
 //! classification" on one key, the new-product form offering only the chosen category's
 //! subcategories and sending nothing without them, classifying a product (approved, off the list
-//! needing classification), and an edit sending only the change.
+//! needing classification), and an edit sending the fields the service requires and the change.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -251,8 +251,10 @@ async fn classifying_a_product_approves_it_and_takes_it_off_the_list_needing_cla
     assert_eq!(
         sent[0].2,
         serde_json::json!({
+            "name": first.name,
             "product_category": "SERVICE",
-            "product_subcategory": "PROFESSIONAL_SERVICE"
+            "product_subcategory": "PROFESSIONAL_SERVICE",
+            "tax_exempt": first.tax_exempt
         })
     );
     let after = d.client.get_product(&first.id).await.unwrap();
@@ -283,15 +285,17 @@ async fn classifying_a_product_approves_it_and_takes_it_off_the_list_needing_cla
     assert_eq!(
         sent[1].2,
         serde_json::json!({
+            "name": next.name,
             "product_category": next.product_category,
-            "product_subcategory": next.product_subcategory
+            "product_subcategory": next.product_subcategory,
+            "tax_exempt": next.tax_exempt
         })
     );
     d.quit().await;
 }
 
 #[tokio::test]
-async fn an_edit_sends_only_the_field_that_changed() {
+async fn an_edit_sends_the_fields_the_service_requires_and_the_one_that_changed() {
     let (d, writes) = recorded().await;
     open_list(&d).await;
     let first = d
@@ -304,6 +308,10 @@ async fn an_edit_sends_only_the_field_that_changed() {
     d.char('e');
     d.wait_for(&format!("edit {}", first.name)).await;
     d.wait_for("External ID").await;
+    // Saved unchanged: nothing to send.
+    submit(&d);
+    d.wait_for("Nothing changed.").await;
+    assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
     d.key(KeyCode::Tab);
     d.key(KeyCode::End);
     d.type_text(" v2");
@@ -313,9 +321,16 @@ async fn an_edit_sends_only_the_field_that_changed() {
     assert_eq!(sent.len(), 1, "{sent:?}");
     assert_eq!(sent[0].0, "PUT");
     assert_eq!(sent[0].1, format!("/v1/products/{}", first.id));
+    // The four fields the service requires in every edit, the product's values but the name
+    // changed; no other field, none having changed.
     assert_eq!(
         sent[0].2,
-        serde_json::json!({ "name": format!("{} v2", first.name) })
+        serde_json::json!({
+            "name": format!("{} v2", first.name),
+            "product_category": first.product_category,
+            "product_subcategory": first.product_subcategory,
+            "tax_exempt": first.tax_exempt
+        })
     );
     let after = d.client.get_product(&first.id).await.unwrap();
     assert_eq!(after.name, format!("{} v2", first.name));

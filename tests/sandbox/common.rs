@@ -93,3 +93,25 @@ pub async fn error_locs(r: Response) -> Vec<String> {
         })
         .collect()
 }
+
+/// The fields `PUT /v1/products/{id}` requires in every edit, as the live document's
+/// `ProductUpdate` has them.
+pub const PRODUCT_EDIT_REQUIRED: [&str; 4] = [
+    "name",
+    "product_category",
+    "product_subcategory",
+    "tax_exempt",
+];
+
+/// An edit of `product` (a record as the sandbox answers it): its required fields as they are
+/// on file, then `changes` over them.
+pub fn product_edit(product: &Value, changes: &Value) -> Value {
+    let mut body = serde_json::Map::new();
+    for field in PRODUCT_EDIT_REQUIRED {
+        body.insert(field.to_owned(), product[field].clone());
+    }
+    if let Value::Object(changes) = changes {
+        body.extend(changes.clone());
+    }
+    Value::Object(body)
+}

@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use taxdash::sandbox::{SandboxConfig, SandboxError};
 
-use crate::common::{Harness, ORG1, error_locs};
+use crate::common::{Harness, ORG1, error_locs, product_edit};
 use crate::rules::sale;
 
 fn dec(v: &Value) -> Decimal {
@@ -480,14 +480,19 @@ async fn a_products_edit_approves_it_as_the_live_document_defaults_its_status() 
     let path = format!("/v1/products/{}", failed["id"].as_str().unwrap());
 
     // A subcategory of another category: refused, nothing changed.
-    let wrong = json!({"product_category": "SERVICE", "product_subcategory": "GENERAL_CLOTHING"});
+    let wrong = product_edit(
+        &failed,
+        &json!({"product_category": "SERVICE", "product_subcategory": "GENERAL_CLOTHING"}),
+    );
     let r = h.send(Method::PUT, &path, &wrong).await;
     assert_eq!(error_locs(r).await, ["body.product_subcategory"]);
     assert_eq!(h.get_json(&path).await["status"], "PENDING");
 
     // The classification sent without a status: the document's default, APPROVED.
-    let classified =
-        json!({"product_category": "SERVICE", "product_subcategory": "PROFESSIONAL_SERVICE"});
+    let classified = product_edit(
+        &failed,
+        &json!({"product_category": "SERVICE", "product_subcategory": "PROFESSIONAL_SERVICE"}),
+    );
     let r = h.send(Method::PUT, &path, &classified).await;
     assert_eq!(r.status(), StatusCode::OK);
     let answer: Value = r.json().await.unwrap();
@@ -507,15 +512,21 @@ async fn a_products_edit_approves_it_as_the_live_document_defaults_its_status() 
     );
 
     // A status named is kept; an archived product stays archived unless one is named.
+    let edit = |changes: Value| product_edit(&answer, &changes);
     let r = h
-        .send(Method::PUT, &path, &json!({"status": "PENDING"}))
+        .send(Method::PUT, &path, &edit(json!({"status": "PENDING"})))
         .await;
     assert_eq!(r.json::<Value>().await.unwrap()["status"], "PENDING");
     let r = h
-        .send(Method::PUT, &path, &json!({"status": "ARCHIVED"}))
+        .send(Method::PUT, &path, &edit(json!({"status": "ARCHIVED"})))
         .await;
     assert_eq!(r.json::<Value>().await.unwrap()["status"], "ARCHIVED");
-    let r = h.send(Method::PUT, &path, &json!({"name": "Old"})).await;
-    assert_eq!(r.json::<Value>().await.unwrap()["status"], "ARCHIVED");
+    let r = h
+        .send(Method::PUT, &path, &edit(json!({"name": "Old"})))
+        .await;
+    let archived: Value = r.json().await.unwrap();
+    assert_eq!(archived["status"], "ARCHIVED");
+    assert_eq!(archived["name"], "Old");
+    assert_eq!(archived["product_subcategory"], "PROFESSIONAL_SERVICE");
     h.sandbox.stop().await;
 }

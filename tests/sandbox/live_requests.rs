@@ -1,9 +1,10 @@
-//! Requests the live service refuses are refused alike, and every 422 item carries `ctx`.
+//! Requests the live service refuses are refused alike (a product edit without a field the
+//! service requires among them), and every 422 item carries `ctx`.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use super::common::{Harness, error_locs};
+use super::common::{Harness, PRODUCT_EDIT_REQUIRED, error_locs, product_edit};
 use super::rules::sale;
 
 /// The items of a 422 answer.
@@ -72,4 +73,48 @@ async fn a_transaction_line_without_quantity_or_amount_is_refused_naming_the_fie
             .await;
         assert_eq!(r.status(), StatusCode::NOT_FOUND, "nothing was stored");
     }
+}
+
+#[tokio::test]
+async fn a_product_edit_without_a_field_the_live_service_requires_is_refused_naming_it() {
+    let h = Harness::start().await;
+    let product = h.get_json("/v1/products?size=1").await["items"][0].clone();
+    let path = format!("/v1/products/{}", product["id"].as_str().unwrap());
+    let before = h.get_json(&path).await;
+    let described = product_edit(&product, &json!({"description": "Described again"}));
+
+    for field in PRODUCT_EDIT_REQUIRED {
+        let mut body = described.clone();
+        body.as_object_mut().unwrap().remove(field);
+        let items = items_of(h.send(Method::PUT, &path, &body).await).await;
+        assert_eq!(items.len(), 1, "without {field}: {items:?}");
+        assert_eq!(items[0]["loc"], json!(["body", field]));
+        assert_eq!(items[0]["type"], "missing");
+        assert_eq!(items[0]["msg"], "Field required");
+        assert_eq!(items[0]["ctx"], json!({}));
+
+        // Sent as null, it is refused by its type, never a server error.
+        body[field] = Value::Null;
+        let r = h.send(Method::PUT, &path, &body).await;
+        assert_eq!(error_locs(r).await, [format!("body.{field}")]);
+    }
+    let items = items_of(
+        h.send(
+            Method::PUT,
+            &path,
+            &json!({"description": "Described again"}),
+        )
+        .await,
+    )
+    .await;
+    let mut fields: Vec<&str> = items.iter().filter_map(|i| i["loc"][1].as_str()).collect();
+    fields.sort_unstable();
+    assert_eq!(fields, PRODUCT_EDIT_REQUIRED, "each one named");
+    assert_eq!(h.get_json(&path).await, before, "nothing was changed");
+
+    let r = h.send(Method::PUT, &path, &described).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    let edited: Value = r.json().await.unwrap();
+    assert_eq!(edited["description"], "Described again");
+    assert_eq!(edited["name"], product["name"]);
 }

@@ -6,7 +6,8 @@ use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::filters::ProductFilter;
 use crate::model::{
-    EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory, ProductWrite,
+    EstimateRequest, EstimateResponse, Page, PageParams, Product, ProductCategory, ProductUpdate,
+    ProductWrite,
 };
 
 impl Client {
@@ -31,8 +32,9 @@ impl Client {
         self.transport.send(call).await
     }
 
-    /// `PUT /v1/products/{id}`: the fields given replace the ones on file.
-    pub async fn update_product(&self, id: &str, body: &ProductWrite) -> ApiResult<Product> {
+    /// `PUT /v1/products/{id}`: the fields given replace the ones on file; the body always
+    /// carries the four the service requires (see [`ProductUpdate`]).
+    pub async fn update_product(&self, id: &str, body: &ProductUpdate) -> ApiResult<Product> {
         let call = Call::new(Method::PUT, &["products", id]).json(body)?;
         self.transport.send(call).await
     }

@@ -221,11 +221,13 @@ pub async fn create_product(
     Ok(Json(product))
 }
 
-/// `PUT /v1/products/{id}`: the fields given replace the ones on file. As the live document's
-/// `ProductUpdate` has it, `status` and `classification_failed` not given take their defaults,
-/// `APPROVED` and `false`: the user's save approves the product as it now stands. An `ARCHIVED`
-/// product (a status the interface document adds, unknown to that document's enumeration) stays
-/// archived unless the body names a status.
+/// `PUT /v1/products/{id}`: the body replaces the fields it gives. As the live document's
+/// `ProductUpdate` has it, `name`, `product_category`, `product_subcategory` and `tax_exempt`
+/// are required in every edit (422 `missing` naming each one absent), and `status` and
+/// `classification_failed` not given take their defaults, `APPROVED` and `false`: the user's
+/// save approves the product as it now stands. An `ARCHIVED` product (a status the interface
+/// document adds, unknown to that document's enumeration) stays archived unless the body names
+/// a status.
 pub async fn update_product(
     State(app): State<Arc<App>>,
     Extension(org): Extension<Arc<Org>>,
@@ -242,19 +244,17 @@ pub async fn update_product(
             .iter_mut()
             .find(|p| p.id == id)
             .ok_or_else(|| ErrorAnswer::not_found("Product", &id))?;
-        let current = (p.product_category.clone(), p.product_subcategory.clone());
-        let w = crate::rules::product_update(&body, &catalog, (&current.0, &current.1))?;
-        macro_rules! set {
-            ($($f:ident),*) => { $( if let Some(v) = w.$f { p.$f = v; } )* };
+        let w = crate::rules::product_update(&body, &catalog)?;
+        p.name = w.name;
+        p.product_category = w.product_category;
+        p.product_subcategory = w.product_subcategory;
+        p.tax_exempt = w.tax_exempt;
+        if let Some(external_id) = w.external_id {
+            p.external_id = external_id;
         }
-        set!(
-            external_id,
-            name,
-            description,
-            product_category,
-            product_subcategory,
-            tax_exempt
-        );
+        if let Some(description) = w.description {
+            p.description = description;
+        }
         if w.source.is_some() {
             p.source = w.source;
         }
@@ -263,10 +263,7 @@ pub async fn update_product(
             (None, ProductStatus::Archived) => ProductStatus::Archived,
             (None, _) => ProductStatus::Approved,
         };
-        p.classification_failed = body
-            .get("classification_failed")
-            .and_then(serde_json::Value::as_bool)
-            .unwrap_or(false);
+        p.classification_failed = w.classification_failed.unwrap_or(false);
         let product = p.clone();
         data.touch(Kind::Product, id);
         product

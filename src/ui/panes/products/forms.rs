@@ -1,11 +1,14 @@
-//! The product forms: a new product, and an edit that sends only what changed. The category and
-//! subcategory are chosen from the service's catalog: the subcategories offered are the chosen
-//! category's, drawn again when the category changes (a subcategory shows its description and
-//! an example while chosen; typing a letter jumps to the next one starting with it), and the
-//! pair is checked with the service's rule before anything is sent.
+//! The product forms: a new product, and an edit. The category and subcategory are chosen from
+//! the service's catalog: the subcategories offered are the chosen category's, drawn again when
+//! the category changes (a subcategory shows its description and an example while chosen;
+//! typing a letter jumps to the next one starting with it), and the pair is checked with the
+//! service's rule before anything is sent.
 //!
-//! Editing a product that needs classification classifies it: the body always carries the
-//! category and subcategory (saved unchanged, it confirms them), and the service approves the
+//! An edit sends the four fields the service requires in every edit (`name`,
+//! `product_category`, `product_subcategory`, `tax_exempt`: the form's values, which start as
+//! the product's) and the other fields only when they changed; when nothing changed, nothing is
+//! sent. Editing a product that needs classification classifies it: saved unchanged, the edit
+//! is still sent and confirms the category and subcategory, and the service approves the
 //! product on the save (its `PUT` sets `status`, `APPROVED` unless the body names another).
 //! `UNKNOWN`, the catalog's "not yet classified", is refused there.
 
@@ -13,7 +16,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::model::{FieldError, Product, ProductCategory, ProductWrite};
+use crate::model::{FieldError, Product, ProductCategory, ProductUpdate, ProductWrite};
 use crate::rules;
 use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, Form, FormValues};
 
@@ -127,42 +130,51 @@ fn current_json(p: &Product) -> Map<String, Value> {
     map
 }
 
-/// The edit's body: only the fields whose value differs from the product's (a field emptied
-/// is sent as `""`).
-fn changes(values: &FormValues, p: &Product) -> Value {
+/// The fields every edit carries, the service requiring them (`ProductUpdate`).
+const REQUIRED: [&str; 4] = [
+    "name",
+    "product_category",
+    "product_subcategory",
+    "tax_exempt",
+];
+
+/// The edit's body as JSON: the four required fields with the form's values, and each other
+/// field whose value differs from the product's (a field emptied is sent as `""`); and whether
+/// any field differs.
+fn edit_json(values: &FormValues, p: &Product) -> (Value, bool) {
     let now = values.to_json();
-    let before = current_json(p);
-    let mut changed = Map::new();
-    for (name, old) in &before {
-        let new = now.get(name).cloned().unwrap_or_else(|| match old {
+    let mut body = Map::new();
+    let mut changed = false;
+    for (name, old) in current_json(p) {
+        let new = now.get(&name).cloned().unwrap_or_else(|| match old {
             Value::Bool(_) => Value::Bool(false),
             _ => Value::String(String::new()),
         });
-        if &new != old {
-            changed.insert(name.clone(), new);
+        let differs = new != old;
+        changed |= differs;
+        if differs || REQUIRED.contains(&name.as_str()) {
+            body.insert(name, new);
         }
     }
-    Value::Object(changed)
+    (Value::Object(body), changed)
 }
 
-/// The edit's body, or the rule errors that keep it from being sent. For a product that needs
-/// classification the body carries the category and subcategory even when unchanged: saving
-/// classifies it.
+/// The edit's body, `None` when there is nothing to send, or the rule errors that keep it from
+/// being sent. The body carries the four fields the service requires in every edit (the
+/// product's values unless changed) and the other fields that changed. Nothing is sent when
+/// nothing changed, unless the product needs classification: saving it unchanged confirms its
+/// category and subcategory, which classifies it.
 pub fn edit_body(
     values: &FormValues,
     p: &Product,
     catalog: &[ProductCategory],
-) -> Result<ProductWrite, Vec<FieldError>> {
-    let current = (p.product_category.as_str(), p.product_subcategory.as_str());
+) -> Result<Option<ProductUpdate>, Vec<FieldError>> {
     let classifying = p.needs_classification();
-    let mut body = changes(values, p);
-    if classifying && let Value::Object(map) = &mut body {
-        for name in ["product_category", "product_subcategory"] {
-            let value = values.text(name).unwrap_or_default();
-            map.insert(name.to_owned(), Value::String(value.to_owned()));
-        }
+    let (body, changed) = edit_json(values, p);
+    if !changed && !classifying {
+        return Ok(None);
     }
-    let checked = rules::product_update(&body, catalog, current);
+    let checked = rules::product_update(&body, catalog);
     if classifying && values.text("product_category") == Some(UNCLASSIFIED) {
         let mut errors = checked.err().unwrap_or_default();
         errors.push(FieldError::new(
@@ -173,7 +185,7 @@ pub fn edit_body(
         ));
         return Err(errors);
     }
-    checked
+    checked.map(Some)
 }
 
 /// The `e` form, holding the product's values.
@@ -277,11 +289,7 @@ mod tests {
         );
         assert_eq!(
             edit_body(&form.values(), &pending(), &c),
-            Ok(ProductWrite {
-                product_category: Some("PHYSICAL".into()),
-                product_subcategory: Some("GENERAL_CLOTHING".into()),
-                ..ProductWrite::default()
-            })
+            Ok(Some(ProductUpdate::of(&pending())))
         );
 
         // Another category clears the subcategory, which the rule then asks for.
@@ -310,21 +318,35 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_sends_only_what_changed() {
+    fn an_edit_sends_the_required_fields_and_only_the_others_that_changed() {
         let c = catalog();
         let form = edit_form(&c, &product());
         assert!(!form.is_dirty());
-        assert_eq!(
-            edit_body(&form.values(), &product(), &c),
-            Ok(ProductWrite::default())
-        );
+        assert_eq!(edit_body(&form.values(), &product(), &c), Ok(None));
         let form = form.with_value("name", FieldValue::from("Tee (organic)"));
+        let body = edit_body(&form.values(), &product(), &c).unwrap().unwrap();
+        assert_eq!(
+            body,
+            ProductUpdate {
+                name: "Tee (organic)".into(),
+                ..ProductUpdate::of(&product())
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(&body).unwrap(),
+            serde_json::json!({
+                "name": "Tee (organic)", "product_category": "PHYSICAL",
+                "product_subcategory": "GENERAL_CLOTHING", "tax_exempt": false
+            })
+        );
+        let form = form.with_value("description", FieldValue::from(""));
         assert_eq!(
             edit_body(&form.values(), &product(), &c),
-            Ok(ProductWrite {
-                name: Some("Tee (organic)".into()),
-                ..ProductWrite::default()
-            })
+            Ok(Some(ProductUpdate {
+                name: "Tee (organic)".into(),
+                description: Some(String::new()),
+                ..ProductUpdate::of(&product())
+            }))
         );
     }
 

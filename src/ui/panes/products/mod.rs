@@ -249,11 +249,9 @@ impl PaneSpec for Products {
                 });
             }
             Some(ProductForm::Edit { product, form }) => {
-                match forms::edit_body(&form.values(), product, &catalog) {
-                    Ok(body) if body == crate::model::ProductWrite::default() => {
-                        ctx.notify(Level::Info, "Nothing changed.");
-                    }
-                    body => {
+                match forms::edit_body(&form.values(), product, &catalog).transpose() {
+                    None => ctx.notify(Level::Info, "Nothing changed."),
+                    Some(body) => {
                         let id = product.id.clone();
                         let classifying = product.needs_classification();
                         send_form(form, body, requests, ctx, |body| {
