@@ -298,6 +298,66 @@ fn find(d: &Dashboard, text: &str) {
 }
 
 #[tokio::test]
+async fn find_leads_to_all_the_records_it_could_not_list() {
+    let d = Dashboard::start(Options {
+        size: (160, 50),
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    // A customer's first name: more of their sales than find lists.
+    let sale = a_sale(&d).await;
+    let name = sale.customer.unwrap().name.unwrap();
+    let word = name.split_whitespace().next().unwrap().to_owned();
+    let filter = TransactionFilter {
+        search_query: Some(word.clone()),
+        ..TransactionFilter::default()
+    };
+    let total = d
+        .client
+        .list_transactions(&filter, PageParams::new(1, 1))
+        .await
+        .unwrap()
+        .total;
+    assert!(total > 10, "{word}: {total}");
+    find(&d, &word);
+    let all = format!(
+        "→ all {} in Transactions, searched for \"{word}\"",
+        taxdash::model::format::thousands(total)
+    );
+    d.wait_until(&all, std::time::Duration::from_secs(10), |s| {
+        s.contains(&all) && !s.contains("searching…")
+    })
+    .await;
+    // Down to it (the selected entry is drawn in the selection's style), then Enter.
+    let selection = taxdash::ui::theme::Theme::default().selection;
+    let mut on_it = false;
+    for _ in 0..60 {
+        if let Some((x, y)) = d.locate(&all, 0)
+            && d.buffer()[(x, y)]
+                .style()
+                .add_modifier
+                .contains(selection.add_modifier)
+        {
+            on_it = true;
+            break;
+        }
+        d.char('j');
+        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    }
+    assert!(on_it, "{}", d.screen());
+    d.key(KeyCode::Enter);
+    let screen = title_with(&d, &["Transactions", &format!("matching \"{word}\"")]).await;
+    d.wait_for(&format!(
+        "row 1 of {} ",
+        taxdash::model::format::thousands(total)
+    ))
+    .await;
+    assert!(!screen.contains("→ all"), "{screen}");
+    d.quit().await;
+}
+
+#[tokio::test]
 async fn find_opens_a_record_by_each_id_prefix() {
     let d = Dashboard::start(Options::default()).await;
     d.wait_for("row 1 of").await;
