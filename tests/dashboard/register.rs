@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use chrono::Datelike;
+
 use crossterm::event::{KeyCode, KeyModifiers};
 use serde_json::json;
 use taxdash::model::filters::RegistrationFilter;
@@ -445,5 +447,88 @@ async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
             "texas_taxpayer_number": "12345678901",
             "webfile_number": "AB123456"
         })
+    );
+}
+
+#[tokio::test]
+async fn the_review_warns_when_the_returns_asked_for_leave_time_since_nexus_uncovered() {
+    let d = Dashboard::start(Options::default()).await;
+    d.wait_for("row 1 of").await;
+    // A state where nexus was met and no registration holds it yet, and the day it was met as
+    // the pane reads it: the earliest of the state's rows.
+    let rows = d
+        .client
+        .list_nexus(&Default::default(), taxdash::model::PageParams::new(1, 100))
+        .await
+        .unwrap()
+        .items;
+    let exposed = rows
+        .iter()
+        .find(|n| {
+            n.status == Some(taxdash::model::NexusStatus::Exposed)
+                && n.country_code == "US"
+                && n.nexus_met_date.is_some()
+        })
+        .expect("the demo has an exposed state")
+        .clone();
+    let met = rows
+        .iter()
+        .filter(|n| n.country_code == "US" && n.state_code == exposed.state_code)
+        .filter_map(|n| {
+            n.nexus_met_date
+                .or(n.economic_nexus_met_date)
+                .or(n.physical_nexus_met_date)
+        })
+        .min()
+        .unwrap();
+    let name = exposed.state_name.clone();
+    let code = format!("US-{}", exposed.state_code);
+    // The returns asked for start three months after nexus was met, back-filing off.
+    let from = met
+        .checked_add_months(chrono::Months::new(3))
+        .unwrap()
+        .with_day(1)
+        .unwrap();
+    d.char('n');
+    d.wait_for("choose the jurisdiction").await;
+    d.type_text(&name.to_lowercase());
+    d.wait_until("the search", Duration::from_secs(10), |s| {
+        s.contains(&code) && !s.contains("US-CA   California")
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    d.wait_for(&format!("Register in {name} — details")).await;
+    submit(&d);
+    d.wait_for("Field required").await;
+    d.char(' '); // the first frequency the state assigns
+    tab(&d, 3);
+    d.type_text(&from.to_string());
+    submit(&d);
+    let review = d
+        .wait_until("the warning", Duration::from_secs(10), |s| {
+            s.contains("⚠ Nexus in")
+        })
+        .await;
+    assert!(review.contains("review what will be sent"), "{review}");
+    // The warning, read whole across the lines the dialog wraps it on.
+    let column = review
+        .lines()
+        .find_map(|l| l.split('│').position(|cell| cell.contains("⚠ Nexus in")))
+        .unwrap();
+    let warning = review
+        .lines()
+        .filter_map(|l| l.split('│').nth(column))
+        .map(str::trim)
+        .skip_while(|l| !l.contains("⚠ Nexus in"))
+        .take_while(|l| !l.is_empty() && !l.starts_with("enter send"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let last = from.pred_opt().unwrap();
+    assert!(
+        warning.contains(&format!(
+            "Nexus in {name} was met on {met}, but the returns asked for start on {from} \
+             (back-filing off): {met} – {last} would have no return."
+        )),
+        "{warning}"
     );
 }
