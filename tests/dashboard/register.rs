@@ -458,7 +458,10 @@ async fn the_review_warns_when_the_returns_asked_for_leave_time_since_nexus_unco
     // the pane reads it: the earliest of the state's rows.
     let rows = d
         .client
-        .list_nexus(&Default::default(), taxdash::model::PageParams::new(1, 100))
+        .list_nexus(
+            &taxdash::model::filters::NexusFilter::default(),
+            taxdash::model::PageParams::new(1, 100),
+        )
         .await
         .unwrap()
         .items;

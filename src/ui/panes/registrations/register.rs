@@ -320,9 +320,24 @@ impl RegisterFlow {
         }
     }
 
-    /// When nexus was met in the jurisdiction being registered, as read beside its form.
+    /// When nexus was met in the jurisdiction being registered, as read beside its form; a
+    /// review already open gets its warning now.
     pub fn nexus_loaded(&mut self, met: Option<chrono::NaiveDate>) {
         self.nexus_met = met;
+        if self.step == Step::Review {
+            self.warn();
+        }
+    }
+
+    /// Sets the review's warning from the body to be sent and when nexus was met: only for a
+    /// new registration.
+    fn warn(&mut self) {
+        self.warning = match (&self.maker, self.body()) {
+            (Some(maker), Some(body)) if maker.editing.is_none() => {
+                super::coverage::coverage_warning(&body, self.nexus_met, maker.tile.name)
+            }
+            _ => None,
+        };
     }
 
     /// The review's warning, if the returns asked for leave time since nexus uncovered.
@@ -528,16 +543,7 @@ impl RegisterFlow {
                                 }
                             }
                         }
-                        self.warning = match &self.maker {
-                            Some(maker) if maker.editing.is_none() => {
-                                super::coverage::coverage_warning(
-                                    &shown,
-                                    self.nexus_met,
-                                    maker.tile.name,
-                                )
-                            }
-                            _ => None,
-                        };
+                        self.warn();
                         let labels = self
                             .form
                             .iter()
