@@ -400,3 +400,45 @@ async fn approving_a_past_due_return_says_it_is_filed_late_not_when_due() {
     assert!(question.contains("when due."), "{question}");
     assert!(!question.contains("late."), "{question}");
 }
+
+#[tokio::test]
+async fn approving_returns_past_due_says_they_are_filed_at_once_late() {
+    let d = Dashboard::start_tenanted(Options::default()).await;
+    let all = open_list(&d).await;
+    let today = crate::harness::TODAY;
+    let at = all
+        .iter()
+        .position(|f| {
+            f.status
+                .as_ref()
+                .is_some_and(|s| FilingStatus::TO_FILE.contains(s))
+                && f.due_date.is_some_and(|due| due < today)
+        })
+        .expect("a return to file, past due");
+    let due = all[at].due_date.unwrap();
+    go_to_row(&d, at).await;
+    d.char('A');
+    let screen = d.wait_for("Approve 1 filing for filing?").await;
+    // The question, read whole across the lines the dialog wraps it on.
+    let column = screen
+        .lines()
+        .find_map(|l| l.split('│').position(|c| c.contains("Approve 1 filing")))
+        .unwrap();
+    let question = screen
+        .lines()
+        .filter_map(|l| l.split('│').nth(column))
+        .map(str::trim)
+        .skip_while(|l| !l.contains("Approve 1 filing"))
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        question.contains(&format!(
+            "It is past due (the first on {due}): approved, it is filed at once, late."
+        )),
+        "{question}"
+    );
+    assert!(!question.contains("filed when due"), "{question}");
+    d.char('n');
+    d.quit().await;
+}
