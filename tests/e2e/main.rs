@@ -120,6 +120,8 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
         b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF",
     )
     .unwrap();
+    // The home has a downloads folder, where `w` offers to save a certificate.
+    std::fs::create_dir_all(state.path().join("Downloads")).unwrap();
     let mut t = Pty::spawn(&["--demo", "--today", TODAY], 140, 40, state.path());
     t.open_registrations();
 
@@ -167,6 +169,17 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
     t.send(&pdf.display().to_string());
     t.send("\r");
     // Uploaded: the detail's files now list it with its type.
+    t.wait_for(
+        "resale-certificate.pdf  application/pdf",
+        Duration::from_secs(10),
+    );
+    // `w` offers to save it in the downloads folder, under its own name.
+    t.send("w");
+    t.wait_for(
+        "~/Downloads/resale-certificate.pdf",
+        Duration::from_secs(10),
+    );
+    t.send("\x1b");
     t.wait_for(
         "resale-certificate.pdf  application/pdf",
         Duration::from_secs(10),
