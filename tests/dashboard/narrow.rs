@@ -119,6 +119,15 @@ async fn transactions_at_80x24_show_every_total_whole() {
     let (d, screen, totals) = transactions(SMALL).await;
     insta::assert_snapshot!("transactions_80x24", screen);
     assert_amounts_whole(&screen, "Total", &totals);
+    // Columns that do not fit give way whole, and the list says which: no code cut to `PAR…`.
+    assert!(
+        screen.contains("· not shown: External ID, Type"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("PAR…") && !screen.contains("FUL…"),
+        "{screen}"
+    );
     let footer = row(&screen, 23);
     assert!(footer.ends_with("? help  q/ctrl-c quit"), "{footer}");
     d.quit().await;
