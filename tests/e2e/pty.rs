@@ -252,6 +252,18 @@ impl Pty {
         String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
     }
 
+    /// Whether the screen shows `text` within `timeout`.
+    pub fn try_wait_for(&mut self, text: &str, timeout: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() <= timeout {
+            if self.screen().contains(text) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
     pub fn wait_for(&mut self, text: &str, timeout: Duration) {
         let start = Instant::now();
         while !self.screen().contains(text) {
