@@ -717,6 +717,25 @@ mod tests {
     }
 
     #[test]
+    fn every_load_judges_the_filings_by_the_contexts_tolerance() {
+        use rust_decimal::Decimal;
+        let loose = Judging {
+            filing_tolerance: crate::model::Tolerance {
+                percent: Decimal::from(10),
+                amount: Decimal::ONE,
+            },
+        };
+        let (mut next_id, mut effects, mut notices) = (0, Vec::new(), Vec::new());
+        let mut ctx = Ctx::new(&mut next_id, &mut effects, &mut notices, false).with_judging(loose);
+        let mut data = Data::new(day(2026, 11, 24));
+        // The first load and each one after it (a load starts the data afresh).
+        for _ in 0..2 {
+            data.load(&mut ctx);
+            assert_eq!(data.judging, loose);
+        }
+    }
+
+    #[test]
     fn a_list_reads_on_up_to_the_page_limit_then_counts_are_lower_bounds() {
         let mut slot: Slot<u32> = Slot::Waiting;
         let total = u64::from(PAGE_SIZE) * 10;
