@@ -498,6 +498,17 @@ pub struct FilingFilter {
 }
 
 impl FilingFilter {
+    /// Returns still to be filed whose due date has passed on `today`: the one rule for
+    /// "overdue", in the Overview's tile and the list it opens, and for the returns an approval
+    /// says will be filed late.
+    pub fn overdue(today: NaiveDate) -> Self {
+        FilingFilter {
+            status_in: FilingStatus::TO_FILE.to_vec(),
+            due: Some(DateWindow::before(today)),
+            ..FilingFilter::default()
+        }
+    }
+
     /// Whether part of the filter is kept on this side: every page must be read and the rows
     /// passed through [`FilingFilter::keeps`].
     pub fn is_local(&self) -> bool {

@@ -235,14 +235,11 @@ impl Filings {
                 }
             }
         };
+        let overdue = FilingFilter::overdue(today);
         ids.iter()
             .filter_map(filing)
-            .filter(|f| {
-                f.status
-                    .as_ref()
-                    .is_some_and(|s| FilingStatus::TO_FILE.contains(s))
-            })
-            .filter_map(|f| f.due_date.filter(|due| *due < today))
+            .filter(|f| overdue.holds(f))
+            .filter_map(|f| f.due_date)
             .collect()
     }
 

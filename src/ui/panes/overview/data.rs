@@ -209,14 +209,6 @@ pub mod filters {
         }
     }
 
-    pub fn overdue_filings(today: NaiveDate) -> FilingFilter {
-        FilingFilter {
-            status_in: FilingStatus::TO_FILE.to_vec(),
-            due: Some(DateWindow::before(today)),
-            ..FilingFilter::default()
-        }
-    }
-
     /// Returns not filed, due from today to 30 days ahead.
     pub fn due_soon(today: NaiveDate) -> FilingFilter {
         FilingFilter {

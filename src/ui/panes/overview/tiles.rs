@@ -349,7 +349,7 @@ fn filing_item(f: &Filing, today: chrono::NaiveDate) -> Item {
 
 fn filings(data: &Data) -> Tile {
     let today = data.today;
-    let overdue = filters::overdue_filings(today);
+    let overdue = crate::model::filters::FilingFilter::overdue(today);
     let soon = filters::due_soon(today);
     let paused = filters::paused();
     // Each return once: overdue and due soon count the ones still to be filed, paused the
