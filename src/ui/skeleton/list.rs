@@ -354,8 +354,12 @@ impl<L: ListSpec> ListView<L> {
     pub fn toggle_column(&mut self, name: &str) -> Result<bool, String> {
         let declared = Self::column_names();
         let is_declared = declared.iter().any(|n| n == name);
-        if !is_declared && !self.field_names().iter().any(|n| n == name) {
-            let fields = self.field_names();
+        let fields = if is_declared {
+            Vec::new()
+        } else {
+            self.field_names()
+        };
+        if !is_declared && !fields.iter().any(|n| n == name) {
             let fields = if fields.is_empty() {
                 "; the record's other fields can be named once rows are in".to_owned()
             } else {
