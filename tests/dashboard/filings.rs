@@ -417,18 +417,7 @@ async fn approving_returns_past_due_says_they_are_filed_at_once_late() {
     d.char('A');
     let screen = d.wait_for("Approve 1 filing for filing?").await;
     // The question, read whole across the lines the dialog wraps it on.
-    let column = screen
-        .lines()
-        .find_map(|l| l.split('│').position(|c| c.contains("Approve 1 filing")))
-        .unwrap();
-    let question = screen
-        .lines()
-        .filter_map(|l| l.split('│').nth(column))
-        .map(str::trim)
-        .skip_while(|l| !l.contains("Approve 1 filing"))
-        .take_while(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let question = crate::harness::paragraph(&screen, "Approve 1 filing");
     assert!(
         question.contains(&format!(
             "It is past due (the first on {due}): approved, it is filed at once, late."

@@ -537,3 +537,22 @@ fn demo_shell(options: &Options) -> Shell {
         .with_log_path("/tmp/taxdash-test.log")
         .open_on(options.first_tab)
 }
+
+/// The paragraph of a dialog on `screen` that starts with the line holding `start`, read whole
+/// across the lines the dialog wraps it on (up to the first empty line).
+pub fn paragraph(screen: &str, start: &str) -> String {
+    let Some(column) = screen
+        .lines()
+        .find_map(|l| l.split('│').position(|cell| cell.contains(start)))
+    else {
+        return String::new();
+    };
+    screen
+        .lines()
+        .filter_map(|l| l.split('│').nth(column))
+        .map(str::trim)
+        .skip_while(|l| !l.contains(start))
+        .take_while(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -514,18 +514,7 @@ async fn the_review_warns_when_the_returns_asked_for_leave_time_since_nexus_unco
         .await;
     assert!(review.contains("review what will be sent"), "{review}");
     // The warning, read whole across the lines the dialog wraps it on.
-    let column = review
-        .lines()
-        .find_map(|l| l.split('│').position(|cell| cell.contains("⚠ Nexus in")))
-        .unwrap();
-    let warning = review
-        .lines()
-        .filter_map(|l| l.split('│').nth(column))
-        .map(str::trim)
-        .skip_while(|l| !l.contains("⚠ Nexus in"))
-        .take_while(|l| !l.is_empty() && !l.starts_with("enter send"))
-        .collect::<Vec<_>>()
-        .join(" ");
+    let warning = crate::harness::paragraph(&review, "⚠ Nexus in");
     let last = from.pred_opt().unwrap();
     assert!(
         warning.contains(&format!(
