@@ -13,6 +13,8 @@ use crate::history::capture::{Lists, Plan, scope_of, take_and_compare};
 use crate::history::{AuditLog, History, HistoryError};
 use crate::model::history::{SnapshotProgress, SnapshotTaken};
 
+use super::read_ahead::ReadAhead;
+
 /// What the runtime reads the history database through; either may be missing (the file could
 /// not be opened), and then the reads that need it fail in words.
 #[derive(Clone, Default)]
@@ -24,6 +26,8 @@ pub struct Stores {
     path: Option<PathBuf>,
     /// The audit log the client records its writes in, for `:audit`.
     audit: Option<AuditLog>,
+    /// The filings each organization's Overview checked last (see [`ReadAhead`]).
+    read_ahead: Option<Arc<ReadAhead>>,
 }
 
 impl std::fmt::Debug for Stores {
@@ -32,6 +36,7 @@ impl std::fmt::Debug for Stores {
             .field("history", &self.history.is_some())
             .field("path", &self.path)
             .field("audit", &self.audit.is_some())
+            .field("read_ahead", &self.read_ahead)
             .finish()
     }
 }
@@ -50,6 +55,18 @@ impl Stores {
     pub fn with_audit(mut self, log: AuditLog) -> Self {
         self.audit = Some(log);
         self
+    }
+
+    /// Remembers the filings each organization's Overview checks in `read_ahead`.
+    #[must_use]
+    pub fn with_read_ahead(mut self, read_ahead: ReadAhead) -> Self {
+        self.read_ahead = Some(Arc::new(read_ahead));
+        self
+    }
+
+    /// Where the filings each Overview checks are remembered, when anywhere.
+    pub fn read_ahead(&self) -> Option<&Arc<ReadAhead>> {
+        self.read_ahead.as_ref()
     }
 
     /// Answers `call`. Blocks on the database: call it on a blocking thread.

@@ -319,6 +319,12 @@ pub async fn prepare(
         shell = shell.with_log_path(path);
     }
     let mut stores = super::Stores::default();
+    // A snapshot browsed offline is read whole at once: nothing to read ahead.
+    if options.offline.is_none()
+        && let Some(path) = super::read_ahead::ReadAhead::default_path()
+    {
+        stores = stores.with_read_ahead(super::read_ahead::ReadAhead::open(path));
+    }
     if let Some(log) = audit {
         stores = stores.with_audit(log);
     }

@@ -17,6 +17,7 @@ pub mod input;
 mod launch;
 mod logging;
 pub mod platform;
+pub mod read_ahead;
 pub mod testing;
 pub mod themes;
 
@@ -45,7 +46,7 @@ use platform::Platform;
 
 use crate::api::{Client, RetryNotice};
 use crate::effect::ImportResource;
-use crate::effect::{Answer, Call, Effect, RequestId, ViewExport, ViewImport};
+use crate::effect::{Answer, Call, Effect, FilingCall, RequestId, ViewExport, ViewImport};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
 use crate::import::{FileError, Report, check_file, send};
@@ -131,6 +132,33 @@ impl RunningImport {
 }
 
 impl Tasks {
+    /// Fills in what a call leaves to the runtime: the filings this organization's Overview
+    /// checked last, for [`FilingCall::CheckedBefore`].
+    fn fill_in(&self, call: &mut Call, shell: &Shell) {
+        if let Call::Filings(FilingCall::CheckedBefore { ids }) = call
+            && let Some(ahead) = self.stores.read_ahead()
+        {
+            let header = shell.header();
+            *ids = ahead.filings(&header.profile, &header.organization);
+        }
+    }
+
+    /// Remembers `ids` as the filings this organization's Overview checked, written on a
+    /// blocking thread; a file that cannot be written is said in the log only (the next
+    /// Overview then reads as on a first run).
+    fn remember_checked(&self, ids: Vec<String>, shell: &Shell) {
+        let Some(ahead) = self.stores.read_ahead().cloned() else {
+            return;
+        };
+        let header = shell.header();
+        let (profile, organization) = (header.profile.clone(), header.organization.clone());
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = ahead.keep(&profile, &organization, ids) {
+                tracing::warn!("the filings checked are not remembered: {e}");
+            }
+        });
+    }
+
     fn carry_out(
         &mut self,
         effects: Vec<Effect>,
@@ -146,7 +174,8 @@ impl Tasks {
                         self.history(id, call);
                     }
                 }
-                Effect::Call { id, call } => {
+                Effect::Call { id, mut call } => {
+                    self.fill_in(&mut call, shell);
                     tracing::debug!(id = id.0, "{}", call.describe());
                     let token = CancellationToken::new();
                     self.running.insert(id, token.clone());
@@ -202,6 +231,7 @@ impl Tasks {
                 // The shell moves between its tabs itself; nothing is left for the runtime.
                 Effect::Goto(_) => {}
                 Effect::Export(export) => self.export(*export, shell),
+                Effect::RememberChecked(ids) => self.remember_checked(ids, shell),
                 Effect::CancelExport => {
                     if let Some(running) = &self.export {
                         running.token.cancel();

@@ -15,6 +15,13 @@ pub enum FilingCall {
     CoveredSales {
         ids: Vec<String>,
     },
+    /// The same for the filings the Overview checked last time for this organization, asked
+    /// for before the filings list answers: the runtime fills `ids` from what it remembered
+    /// (see [`Effect::RememberChecked`](crate::effect::Effect::RememberChecked)). A filing
+    /// whose transactions cannot be read is left out of the answer, to be asked for again.
+    CheckedBefore {
+        ids: Vec<String>,
+    },
     Get {
         id: String,
     },
@@ -57,7 +64,7 @@ impl FilingCall {
     pub fn describe(&self) -> String {
         match self {
             FilingCall::List { page, .. } => format!("loading filings (page {})", page.page),
-            FilingCall::CoveredSales { ids } => {
+            FilingCall::CoveredSales { ids } | FilingCall::CheckedBefore { ids } => {
                 format!("loading the transactions of {} filings", ids.len())
             }
             FilingCall::Get { id } => format!("loading filing {id}"),

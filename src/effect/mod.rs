@@ -70,6 +70,10 @@ pub enum Effect {
     Export(Box<ViewExport>),
     /// Stop the export under way: the file is left as it was.
     CancelExport,
+    /// The filings the Overview has just checked (those read beside their transactions): the
+    /// runtime remembers them for this profile and organization, and the next Overview asks
+    /// for their transactions with its first calls ([`FilingCall::CheckedBefore`]).
+    RememberChecked(Vec<String>),
     /// Read and check a file to import (nothing is sent): the shell is shown the report and
     /// asks whether to send.
     Import(Box<ViewImport>),

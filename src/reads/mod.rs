@@ -202,6 +202,30 @@ pub async fn read_covered_sales_of(
     Ok(out)
 }
 
+/// The same as [`read_covered_sales_of`] for filings that may no longer be there (the ones an
+/// Overview checked on an earlier run): each id whose transactions were read, with their
+/// sales; an id whose read fails (gone, refused, timed out) is left out, not the whole answer.
+pub async fn read_covered_sales_each(
+    client: &Client,
+    ids: &[String],
+) -> Vec<(String, crate::model::CoveredSales)> {
+    use futures::StreamExt;
+    ids.iter()
+        .map(|id| async move {
+            match client.list_filing_transactions(id).await {
+                Ok(listed) => Some((id.clone(), filings::covered_sales(&listed))),
+                Err(e) => {
+                    tracing::debug!("the transactions of {id} read ahead: {e}");
+                    None
+                }
+            }
+        })
+        .collect::<futures::stream::FuturesUnordered<_>>()
+        .filter_map(std::future::ready)
+        .collect()
+        .await
+}
+
 /// Reads, beside each of `filings` that [`filings::needs_transactions`] on `today`, the sales of
 /// the transactions the service lists for it, into
 /// [`Filing::covered_sales`](crate::model::Filing::covered_sales): what [`filings::check`]

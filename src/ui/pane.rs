@@ -221,6 +221,12 @@ impl<'a> Ctx<'a> {
         id
     }
 
+    /// Remembers `ids` as the filings the Overview has just checked, so that the next one reads
+    /// them ahead ([`Effect::RememberChecked`]).
+    pub fn remember_checked(&mut self, ids: Vec<String>) {
+        self.effects.push(Effect::RememberChecked(ids));
+    }
+
     pub fn cancel(&mut self, id: RequestId) {
         self.effects.push(Effect::Cancel(id));
     }

@@ -12,6 +12,7 @@ use taxdash::model::filters::FilingFilter;
 use taxdash::reads::{Quiet, read_exemption_findings, read_filing_findings};
 
 use crate::harness::{Dashboard, Options, TODAY};
+use crate::relay::Relay;
 
 /// What `taxdash check filings` finds (both comparisons), by the same reader.
 pub async fn filing_findings(d: &Dashboard) -> Vec<Finding> {
@@ -232,4 +233,96 @@ async fn check_exemptions_lists_the_exempt_sales_without_a_certificate() {
         assert!(back.contains(&first.external_id), "{back}");
     }
     d.quit().await;
+}
+
+/// The filings the Overview checks beside their transactions, listed through a client: every
+/// filing whose period has ended and that sends its sales.
+async fn filings_to_check(d: &Dashboard) -> BTreeSet<String> {
+    let all: Vec<taxdash::model::Filing> =
+        taxdash::reads::read_all(&d.client, &FilingFilter::default(), "filings", &mut Quiet)
+            .await
+            .unwrap();
+    all.iter()
+        .filter(|f| taxdash::checks::filings::needs_transactions(f, TODAY))
+        .map(|f| f.id.clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_next_overview_reads_ahead_the_filings_the_last_one_checked() {
+    use taxdash::app::Stores;
+    use taxdash::app::read_ahead::ReadAhead;
+    let options = || Options {
+        size: (200, 50),
+        first_tab: "Overview",
+        ..Options::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("state").join("read-ahead.json");
+    let stores = || Stores::default().with_read_ahead(ReadAhead::open(file.clone()));
+    let organization = taxdash::sandbox::DEMO_CREDENTIALS[0].0;
+    let filled = |s: &str| s.contains("Overview — updated");
+
+    // The first morning: nothing to read ahead; the filings checked are remembered.
+    let first =
+        Dashboard::start_with_stores_behind(options(), stores(), |base| async move { base }).await;
+    let screen = first
+        .wait_until("the Overview filled", Duration::from_secs(30), filled)
+        .await;
+    let first_requests = first.client.stats().requests;
+    let n = ids(&filing_findings(&first).await).len();
+    assert!(
+        screen.contains(&format!("{n} not adding up")),
+        "the tile counts {n}: {screen}"
+    );
+    let checked = filings_to_check(&first).await;
+    assert!(checked.len() > 20, "the demo's past filings: {checked:?}");
+    first.quit().await;
+    let mut remembered = BTreeSet::new();
+    for _ in 0..100 {
+        remembered = ReadAhead::open(file.clone())
+            .filings("demo", organization)
+            .into_iter()
+            .collect();
+        if !remembered.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(remembered, checked, "the filings the Overview checked");
+
+    // The next morning the filings list answers three seconds late: the transactions of the
+    // filings remembered are read meanwhile, and the tile counts the same.
+    let second = Dashboard::start_with_stores_behind(options(), stores(), |base| async move {
+        Relay::slowing("/v1/filings", Duration::from_secs(3))
+            .serve(base)
+            .await
+    })
+    .await;
+    let started = std::time::Instant::now();
+    while second.client.stats().requests < checked.len() as u64
+        && started.elapsed() < Duration::from_secs(2)
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let early = second.client.stats().requests;
+    let screen = second.screen();
+    assert!(
+        early >= checked.len() as u64 && !filled(&screen),
+        "{early} requests before the filings list answered, {} filings read ahead: {screen}",
+        checked.len()
+    );
+    let screen = second
+        .wait_until("the Overview filled", Duration::from_secs(30), filled)
+        .await;
+    assert!(
+        screen.contains(&format!("{n} not adding up")),
+        "the tile counts {n} again: {screen}"
+    );
+    assert_eq!(
+        second.client.stats().requests,
+        first_requests,
+        "no filing read twice, none left out"
+    );
+    second.quit().await;
 }

@@ -199,6 +199,24 @@ impl Dashboard {
         Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
     }
 
+    /// The dashboard on a sandbox started here with the runtime's `stores` (the history
+    /// database, the filings read ahead), talking to the server `front` starts in front of it
+    /// (given the sandbox's base URL).
+    pub async fn start_with_stores_behind<F, Fut>(
+        options: Options,
+        stores: Stores,
+        front: F,
+    ) -> Self
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = String>,
+    {
+        let sandbox = sandbox_for(&options).await;
+        let client = client_at(&front(sandbox.base_url()).await);
+        let shell = demo_shell(&options);
+        Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
+    }
+
     /// Runs the real loop on `shell` with `client`, drawn on a `TestBackend` of `size`, keys sent
     /// through [`Dashboard::key`] and friends.
     fn run_loop(

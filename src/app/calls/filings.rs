@@ -26,6 +26,9 @@ pub(super) async fn execute(client: &Client, call: FilingCall) -> ApiResult<Fili
                 .await
                 .map(|sales| FilingReply::CoveredSales(ids.into_iter().zip(sales).collect()))
         }
+        FilingCall::CheckedBefore { ids } => Ok(FilingReply::CoveredSales(
+            crate::reads::read_covered_sales_each(client, &ids).await,
+        )),
         FilingCall::Get { id } => client
             .get_filing(&id)
             .await

@@ -39,6 +39,9 @@ const PAGE_SIZE: u32 = 100;
 /// Rows asked for where only the count and the first few rows are wanted.
 const FEW: u32 = 3;
 
+/// The "page" of [`Ask::BalanceSales`] that reads ahead the filings checked last time.
+const AHEAD: u32 = 0;
+
 /// One list the Overview reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Ask {
@@ -61,7 +64,8 @@ pub enum Ask {
     /// Every filing, latest period first, for the ones whose figures do not add up.
     Balances,
     /// The transactions of the filings of one page of [`Ask::Balances`] (the page's number is
-    /// the call's), beside which each is checked.
+    /// the call's), beside which each is checked; page 0 reads those of the filings checked
+    /// last time, before the list answers ([`FilingCall::CheckedBefore`]).
     BalanceSales,
 }
 
@@ -169,6 +173,11 @@ pub struct Data {
     paging: Paging,
     /// Pages of [`Ask::Balances`] waiting for the transactions of their filings, by number.
     balance_pages: HashMap<u32, Page<Filing>>,
+    /// The sales of the filings checked last time, read with the first calls: `None` until
+    /// they answer (the pages of [`Ask::Balances`] that come back first wait for them).
+    ahead: Option<HashMap<String, crate::model::CoveredSales>>,
+    /// Whether the filings checked were handed on to be remembered ([`Data::checked`]).
+    remembered: bool,
 }
 
 /// A call the Overview makes: for which list, which page.
@@ -408,6 +417,9 @@ impl Data {
                 None => self.imports = Slot::Unavailable(NEEDS_TENANTED),
             }
         }
+        // Last: its reads (one per filing) are paced behind every list's first page.
+        let ahead = FilingCall::CheckedBefore { ids: Vec::new() }.into();
+        asked.insert(ctx.call(ahead), (Ask::BalanceSales, AHEAD));
         asked
     }
 
@@ -423,6 +435,7 @@ impl Data {
     ) -> Vec<Asked> {
         match ask {
             Ask::Balances => self.balances_page(page, result, tenanted),
+            Ask::BalanceSales if page == AHEAD => self.ahead_answered(result, tenanted),
             Ask::BalanceSales => self.balance_sales(page, result, tenanted),
             _ => self.file(ask, page, result, tenanted),
         }
@@ -462,8 +475,8 @@ impl Data {
     }
 
     /// A page of the filings checked for figures that do not add up: the rest of the list is
-    /// asked for (on the first page), and the transactions of the filings that need them; the
-    /// page is filed once they are read beside it.
+    /// asked for (on the first page), and the transactions of the filings that need them and
+    /// were not read ahead; the page is filed once they are read beside it.
     fn balances_page(
         &mut self,
         page: u32,
@@ -478,24 +491,79 @@ impl Data {
         if !is_last(&p) && p.page < MAX_PAGES {
             calls = self.pages(Ask::Balances, p.pages.min(MAX_PAGES), tenanted);
         }
-        let ids: Vec<String> = p
-            .items
-            .iter()
-            .filter(|f| crate::checks::filings::needs_transactions(f, self.today))
-            .map(|f| f.id.clone())
-            .collect();
+        if self.ahead.is_some() {
+            calls.extend(self.check_page(page, p, tenanted));
+        } else {
+            // The sales read ahead tell which filings are still to ask for.
+            self.balance_pages.insert(page, p);
+        }
+        calls
+    }
+
+    /// Page `page` of [`Ask::Balances`] once the sales read ahead are in: the filings read
+    /// ahead get theirs, the transactions of the others that need them are asked for, and the
+    /// page is filed when none is left.
+    fn check_page(&mut self, page: u32, mut p: Page<Filing>, tenanted: bool) -> Vec<Asked> {
+        let ahead = self.ahead.as_ref();
+        let mut ids = Vec::new();
+        for f in &mut p.items {
+            if !crate::checks::filings::needs_transactions(f, self.today) {
+                continue;
+            }
+            match ahead.and_then(|a| a.get(&f.id)) {
+                Some(covered) => f.covered_sales = *covered,
+                None => ids.push(f.id.clone()),
+            }
+        }
         if ids.is_empty() {
             let page_of = Ok(Reply::Filings(FilingReply::Page(p)));
-            calls.extend(self.file(Ask::Balances, page, page_of, tenanted));
+            self.file(Ask::Balances, page, page_of, tenanted)
         } else {
             self.balance_pages.insert(page, p);
-            calls.push((
+            vec![(
                 Ask::BalanceSales,
                 page,
                 FilingCall::CoveredSales { ids }.into(),
-            ));
+            )]
         }
-        calls
+    }
+
+    /// The sales of the filings checked last time: the pages that came back before them are
+    /// checked now. Failing to read them costs nothing but the time: the pages ask as if none
+    /// had been read ahead.
+    fn ahead_answered(&mut self, result: Result<Reply, Failure>, tenanted: bool) -> Vec<Asked> {
+        let sales = match result {
+            Ok(Reply::Filings(FilingReply::CoveredSales(sales))) => sales.into_iter().collect(),
+            _ => HashMap::new(),
+        };
+        self.ahead = Some(sales);
+        if self.paging.ended(Ask::Balances) {
+            self.balance_pages.clear();
+            return Vec::new();
+        }
+        let mut waiting: Vec<(u32, Page<Filing>)> = self.balance_pages.drain().collect();
+        waiting.sort_by_key(|(page, _)| *page);
+        waiting
+            .into_iter()
+            .flat_map(|(page, p)| self.check_page(page, p, tenanted))
+            .collect()
+    }
+
+    /// The filings this load read beside their transactions, once every one of them is and
+    /// only once: what the next load reads ahead.
+    pub fn checked(&mut self) -> Option<Vec<String>> {
+        if self.remembered || !self.balances.complete() || !self.balance_pages.is_empty() {
+            return None;
+        }
+        self.remembered = true;
+        Some(
+            self.balances
+                .rows()
+                .iter()
+                .filter(|f| crate::checks::filings::needs_transactions(f, self.today))
+                .map(|f| f.id.clone())
+                .collect(),
+        )
     }
 
     /// The transactions of the filings of page `page` of [`Ask::Balances`]: each filing gets
@@ -747,6 +815,94 @@ mod tests {
         let mut few: Slot<u32> = Slot::Waiting;
         assert!(!few.add(Page::new(vec![1, 2, 3], 40, 1, 3), false));
         assert!(few.complete());
+    }
+
+    /// A return of October 2026 with `sales` (`None`: the filing sends none).
+    fn filing(id: &str, end: &str, sales: Option<&str>) -> Filing {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "registration_id": "r1", "start_date": "2026-10-01",
+            "end_date": end, "country_code": "US", "state_code": "CA",
+            "due_date": "2026-11-20", "status": "FILED", "amount_sales": sales,
+            "currency": "USD"
+        }))
+        .unwrap()
+    }
+
+    /// The first (and only) page of [`Ask::Balances`]: two past returns with sales, one whose
+    /// period has not ended.
+    fn balances() -> Result<Reply, Failure> {
+        let rows = vec![
+            filing("file_1", "2026-10-31", Some("100")),
+            filing("file_2", "2026-10-31", Some("50")),
+            filing("file_3", "2026-12-31", Some("10")),
+        ];
+        Ok(FilingReply::Page(Page::new(rows, 3, 1, PAGE_SIZE)).into())
+    }
+
+    fn sales(of: &[(&str, CoveredSales)]) -> Result<Reply, Failure> {
+        let sales = of.iter().map(|(id, s)| ((*id).to_owned(), *s)).collect();
+        Ok(FilingReply::CoveredSales(sales).into())
+    }
+
+    /// The ids whose transactions the calls `asked` ask for, by the page they are for.
+    fn asked_for(asked: &[Asked]) -> Vec<(u32, Vec<String>)> {
+        asked
+            .iter()
+            .map(|(ask, page, call)| match call {
+                Call::Filings(FilingCall::CoveredSales { ids }) if *ask == Ask::BalanceSales => {
+                    (*page, ids.clone())
+                }
+                other => panic!("another call: {other:?}"),
+            })
+            .collect()
+    }
+
+    use crate::model::CoveredSales;
+
+    #[test]
+    fn filings_read_ahead_are_not_asked_for_again_whichever_answers_first() {
+        let today = day(2026, 11, 24);
+        let ten = CoveredSales::Sales(rust_decimal::Decimal::TEN);
+        // The list first: its page waits for the sales read ahead, then asks for the rest.
+        let mut data = Data::new(today);
+        assert!(data.receive(Ask::Balances, 1, balances(), false).is_empty());
+        assert!(data.balances.is_waiting());
+        let rest = data.receive(Ask::BalanceSales, AHEAD, sales(&[("file_1", ten)]), false);
+        assert_eq!(asked_for(&rest), [(1, vec!["file_2".to_owned()])]);
+        assert!(data.checked().is_none(), "file_2 is still being read");
+        let none = sales(&[("file_2", CoveredSales::NoneListed)]);
+        assert!(data.receive(Ask::BalanceSales, 1, none, false).is_empty());
+        let rows = data.balances.rows();
+        assert_eq!(rows[0].covered_sales, ten);
+        assert_eq!(rows[1].covered_sales, CoveredSales::NoneListed);
+        assert_eq!(rows[2].covered_sales, CoveredSales::NotRead, "not ended");
+        assert_eq!(data.checked(), Some(vec!["file_1".into(), "file_2".into()]));
+        assert_eq!(data.checked(), None, "handed on once a load");
+
+        // The sales read ahead first, covering every filing: nothing more is asked for.
+        let mut data = Data::new(today);
+        let both = sales(&[("file_1", ten), ("file_2", ten), ("file_9", ten)]);
+        assert!(
+            data.receive(Ask::BalanceSales, AHEAD, both, false)
+                .is_empty()
+        );
+        assert!(data.receive(Ask::Balances, 1, balances(), false).is_empty());
+        assert!(data.balances.complete());
+        assert_eq!(data.balances.rows()[1].covered_sales, ten);
+
+        // Reading ahead failed: the page asks for all of its filings.
+        let mut data = Data::new(today);
+        let failed = Err(Failure {
+            kind: FailureKind::Network,
+            message: "connection refused".into(),
+            fields: Vec::new(),
+        });
+        assert!(data.receive(Ask::Balances, 1, balances(), false).is_empty());
+        let all = data.receive(Ask::BalanceSales, AHEAD, failed, false);
+        assert_eq!(
+            asked_for(&all),
+            [(1, vec!["file_1".to_owned(), "file_2".to_owned()])]
+        );
     }
 
     #[test]
