@@ -830,18 +830,18 @@ mod tests {
 
     /// The first (and only) page of [`Ask::Balances`]: two past returns with sales, one whose
     /// period has not ended.
-    fn balances() -> Result<Reply, Failure> {
+    fn balances() -> Reply {
         let rows = vec![
             filing("file_1", "2026-10-31", Some("100")),
             filing("file_2", "2026-10-31", Some("50")),
             filing("file_3", "2026-12-31", Some("10")),
         ];
-        Ok(FilingReply::Page(Page::new(rows, 3, 1, PAGE_SIZE)).into())
+        FilingReply::Page(Page::new(rows, 3, 1, PAGE_SIZE)).into()
     }
 
-    fn sales(of: &[(&str, CoveredSales)]) -> Result<Reply, Failure> {
+    fn sales(of: &[(&str, CoveredSales)]) -> Reply {
         let sales = of.iter().map(|(id, s)| ((*id).to_owned(), *s)).collect();
-        Ok(FilingReply::CoveredSales(sales).into())
+        FilingReply::CoveredSales(sales).into()
     }
 
     /// The ids whose transactions the calls `asked` ask for, by the page they are for.
@@ -865,12 +865,20 @@ mod tests {
         let ten = CoveredSales::Sales(rust_decimal::Decimal::TEN);
         // The list first: its page waits for the sales read ahead, then asks for the rest.
         let mut data = Data::new(today);
-        assert!(data.receive(Ask::Balances, 1, balances(), false).is_empty());
+        assert!(
+            data.receive(Ask::Balances, 1, Ok(balances()), false)
+                .is_empty()
+        );
         assert!(data.balances.is_waiting());
-        let rest = data.receive(Ask::BalanceSales, AHEAD, sales(&[("file_1", ten)]), false);
+        let rest = data.receive(
+            Ask::BalanceSales,
+            AHEAD,
+            Ok(sales(&[("file_1", ten)])),
+            false,
+        );
         assert_eq!(asked_for(&rest), [(1, vec!["file_2".to_owned()])]);
         assert!(data.checked().is_none(), "file_2 is still being read");
-        let none = sales(&[("file_2", CoveredSales::NoneListed)]);
+        let none = Ok(sales(&[("file_2", CoveredSales::NoneListed)]));
         assert!(data.receive(Ask::BalanceSales, 1, none, false).is_empty());
         let rows = data.balances.rows();
         assert_eq!(rows[0].covered_sales, ten);
@@ -881,12 +889,15 @@ mod tests {
 
         // The sales read ahead first, covering every filing: nothing more is asked for.
         let mut data = Data::new(today);
-        let both = sales(&[("file_1", ten), ("file_2", ten), ("file_9", ten)]);
+        let both = Ok(sales(&[("file_1", ten), ("file_2", ten), ("file_9", ten)]));
         assert!(
             data.receive(Ask::BalanceSales, AHEAD, both, false)
                 .is_empty()
         );
-        assert!(data.receive(Ask::Balances, 1, balances(), false).is_empty());
+        assert!(
+            data.receive(Ask::Balances, 1, Ok(balances()), false)
+                .is_empty()
+        );
         assert!(data.balances.complete());
         assert_eq!(data.balances.rows()[1].covered_sales, ten);
 
@@ -897,7 +908,10 @@ mod tests {
             message: "connection refused".into(),
             fields: Vec::new(),
         });
-        assert!(data.receive(Ask::Balances, 1, balances(), false).is_empty());
+        assert!(
+            data.receive(Ask::Balances, 1, Ok(balances()), false)
+                .is_empty()
+        );
         let all = data.receive(Ask::BalanceSales, AHEAD, failed, false);
         assert_eq!(
             asked_for(&all),
