@@ -5,6 +5,10 @@
 //! placeholders (`…`) left the screen, so the tiles that fill in the first round trip can be
 //! told from those that wait on a later answer.
 //!
+//! Twice: on a first run (nothing read ahead), and on the runs after it, when the Overview reads
+//! ahead the transactions of the filings the run before checked (the state folder's
+//! `read-ahead.json`; kept in memory here).
+//!
 //! Run: `cargo bench --bench overview` (env `BENCH_LATENCY_MS`, `BENCH_RUNS`).
 
 use std::net::{Ipv4Addr, SocketAddr};
@@ -15,7 +19,9 @@ use crossterm::event::{Event, KeyCode, KeyEvent};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use taxdash::api::{Client, ClientConfig};
+use taxdash::app::Stores;
 use taxdash::app::platform::Recorder;
+use taxdash::app::read_ahead::ReadAhead;
 use taxdash::app::testing::SharedBackend;
 use taxdash::credentials::ApiKey;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig};
@@ -42,7 +48,7 @@ fn screen(backend: &SharedBackend) -> String {
 }
 
 /// One Overview from start to filled: (time, requests, placeholders on screen as they changed).
-async fn once(sandbox: &Sandbox) -> (Duration, u64, Vec<(Duration, usize)>) {
+async fn once(sandbox: &Sandbox, stores: Stores) -> (Duration, u64, Vec<(Duration, usize)>) {
     let (org, key) = DEMO_CREDENTIALS[0];
     let config = ClientConfig::new(
         sandbox.base_url().parse().unwrap(),
@@ -75,7 +81,7 @@ async fn once(sandbox: &Sandbox) -> (Duration, u64, Vec<(Duration, usize)>) {
             events,
             &mut shell,
             loop_client,
-            taxdash::app::Stores::default(),
+            stores,
             &mut platform,
         )
         .await
@@ -117,11 +123,29 @@ async fn main() {
     )
     .await
     .unwrap();
+    let first = |_| Stores::default().with_read_ahead(ReadAhead::in_memory());
+    measure(&sandbox, "a first run (nothing read ahead)", runs, latency, first).await;
+    // One run to remember the filings checked, then the runs that read them ahead.
+    let kept = Stores::default().with_read_ahead(ReadAhead::in_memory());
+    once(&sandbox, kept.clone()).await;
+    let next = |_| kept.clone();
+    measure(&sandbox, "the runs after (filings read ahead)", runs, latency, next).await;
+    sandbox.stop().await;
+}
+
+/// Runs the Overview `runs` times on the stores `stores` gives each run, and prints the median.
+async fn measure(
+    sandbox: &Sandbox,
+    what: &str,
+    runs: u64,
+    latency: Duration,
+    stores: impl Fn(u64) -> Stores,
+) {
     let mut times = Vec::new();
     let mut requests = 0;
     let mut timeline = Vec::new();
-    for _ in 0..runs {
-        let (took, asked, placeholders) = once(&sandbox).await;
+    for run in 0..runs {
+        let (took, asked, placeholders) = once(sandbox, stores(run)).await;
         times.push(took);
         requests = asked;
         timeline = placeholders;
@@ -130,8 +154,8 @@ async fn main() {
     let median = times[times.len() / 2];
     let round_trips = median.as_secs_f64() / latency.as_secs_f64().max(f64::EPSILON);
     println!(
-        "overview: every tile filled in {:.0} ms (median of {runs}; fastest {:.0} ms, slowest {:.0} ms) \
-         with {requests} requests, at {} ms a request: {round_trips:.2} round trips",
+        "overview, {what}: every tile filled in {:.0} ms (median of {runs}; fastest {:.0} ms, \
+         slowest {:.0} ms) with {requests} requests, at {} ms a request: {round_trips:.2} round trips",
         median.as_secs_f64() * 1000.0,
         times[0].as_secs_f64() * 1000.0,
         times[times.len() - 1].as_secs_f64() * 1000.0,
@@ -145,5 +169,4 @@ async fn main() {
         "  placeholders (…) on screen, last run: {}",
         steps.join(", ")
     );
-    sandbox.stop().await;
 }
