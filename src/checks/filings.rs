@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::model::format;
 use crate::model::{
-    CoveredSales, Direction, Filing, Tolerance, Transaction, TransactionStatus, TransactionType,
+    CoveredSales, Direction, Filing, SaleFigures, Tolerance, TransactionStatus, TransactionType,
 };
 
 /// Which comparison a finding is about.
@@ -95,7 +95,7 @@ impl Finding {
 }
 
 /// What a filing's transactions add up to, as its sales.
-pub fn sales_of(transactions: &[Transaction]) -> Decimal {
+pub fn sales_of(transactions: &[SaleFigures]) -> Decimal {
     transactions
         .iter()
         .filter(|t| t.direction.as_ref().is_none_or(|d| *d == Direction::Sale))
@@ -148,7 +148,7 @@ pub fn needs_transactions(filing: &Filing, today: chrono::NaiveDate) -> bool {
 /// The figure [`check`] compares with `amount_sales`: the sales of `transactions` (see
 /// [`sales_of`]); an empty list is a filing the service has no transactions for (imported, or
 /// older than what it holds): nothing to compare.
-pub fn covered_sales(transactions: &[Transaction]) -> CoveredSales {
+pub fn covered_sales(transactions: &[SaleFigures]) -> CoveredSales {
     if transactions.is_empty() {
         CoveredSales::NoneListed
     } else {
@@ -199,7 +199,8 @@ mod tests {
         .unwrap()
     }
 
-    fn tx(kind: &str, subtotal: &str) -> Transaction {
+    /// A transaction as the service lists it, read for its figures.
+    fn tx(kind: &str, subtotal: &str) -> SaleFigures {
         serde_json::from_value(json!({
             "id": "t", "external_id": "t", "date": "2026-09-10T00:00:00Z", "type": kind,
             "subtotal": subtotal, "total_amount": "999.00"
@@ -251,7 +252,7 @@ mod tests {
             tx("PARTIAL_CREDIT_NOTE", "100.00"),
         ];
         assert_eq!(sales_of(&txs), Decimal::new(100_000, 2));
-        let with = |listed: &[Transaction]| Filing {
+        let with = |listed: &[SaleFigures]| Filing {
             covered_sales: covered_sales(listed),
             ..f.clone()
         };

@@ -292,6 +292,38 @@ pub struct Transaction {
     pub final_total_amount: Option<Decimal>,
 }
 
+/// The figures of a transaction the filing check adds up ([`crate::checks::filings::sales_of`]),
+/// read alone: a return's transactions, read for that check only, can be thousands of records
+/// of several kilobytes each, of which nothing else is kept.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SaleFigures {
+    #[serde(rename = "type")]
+    pub kind: TransactionType,
+    pub status: Option<TransactionStatus>,
+    pub direction: Option<Direction>,
+    pub subtotal: Option<Decimal>,
+    pub total_amount: Option<Decimal>,
+}
+
+impl SaleFigures {
+    /// The figures of each of `transactions`, in order.
+    pub fn of(transactions: &[Transaction]) -> Vec<SaleFigures> {
+        transactions.iter().map(SaleFigures::from).collect()
+    }
+}
+
+impl From<&Transaction> for SaleFigures {
+    fn from(t: &Transaction) -> Self {
+        SaleFigures {
+            kind: t.kind.clone(),
+            status: t.status.clone(),
+            direction: t.direction.clone(),
+            subtotal: t.subtotal,
+            total_amount: t.total_amount,
+        }
+    }
+}
+
 impl Transaction {
     /// Whether the tax totals are final; while false they must be shown as pending, not as zero.
     pub fn tax_is_calculated(&self) -> bool {

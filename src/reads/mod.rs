@@ -188,7 +188,7 @@ pub async fn read_covered_sales_of(
         .enumerate()
         .map(|(i, id)| async move {
             client
-                .list_filing_transactions(id)
+                .list_filing_sales(id)
                 .await
                 .map(|listed| (i, filings::covered_sales(&listed)))
         })
@@ -212,7 +212,7 @@ pub async fn read_covered_sales_each(
     use futures::StreamExt;
     ids.iter()
         .map(|id| async move {
-            match client.list_filing_transactions(id).await {
+            match client.list_filing_sales(id).await {
                 Ok(listed) => Some((id.clone(), filings::covered_sales(&listed))),
                 Err(e) => {
                     tracing::debug!("the transactions of {id} read ahead: {e}");

@@ -107,6 +107,9 @@ async fn a_registration_lists_its_filings_and_a_filing_its_transactions() {
         assert!(day >= filing.start_date && day <= filing.end_date, "{day}");
         assert_eq!(t.state.as_deref(), Some("CA"));
     }
+    // Read for the filing check, the same list gives the same figures, nothing else kept.
+    let figures = client.list_filing_sales(&filing.id).await.unwrap();
+    assert_eq!(figures, taxdash::model::SaleFigures::of(&covered));
     sandbox.stop().await;
 }
 

@@ -7,7 +7,7 @@ use crate::api::transport::Call;
 use crate::api::{ApiResult, Client};
 use crate::model::{
     AddressFields, AddressSearchResult, AddressSuggestion, CreditNoteRequest, Customer, Filing,
-    Page, PageParams, SuggestionQuery, Transaction, TransactionCreate,
+    Page, PageParams, SaleFigures, SuggestionQuery, Transaction, TransactionCreate,
 };
 
 impl Client {
@@ -47,6 +47,13 @@ impl Client {
 
     /// `GET /v1/transactions/filings/{filing_id}`: the transactions the return covers.
     pub async fn list_filing_transactions(&self, filing_id: &str) -> ApiResult<Vec<Transaction>> {
+        let call = Call::get(&["transactions", "filings", filing_id]);
+        self.transport.send(call).await
+    }
+
+    /// The same list read for the filing check: each transaction's figures alone
+    /// ([`SaleFigures`]), the rest of each record passed over as it is read.
+    pub async fn list_filing_sales(&self, filing_id: &str) -> ApiResult<Vec<SaleFigures>> {
         let call = Call::get(&["transactions", "filings", filing_id]);
         self.transport.send(call).await
     }

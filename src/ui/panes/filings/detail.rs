@@ -53,8 +53,9 @@ pub fn sales_row(
     transactions: &[crate::model::Transaction],
     tolerance: Tolerance,
 ) -> (String, String) {
+    let figures = crate::model::SaleFigures::of(transactions);
     let read = Filing {
-        covered_sales: crate::checks::filings::covered_sales(transactions),
+        covered_sales: crate::checks::filings::covered_sales(&figures),
         ..f.clone()
     };
     let found = crate::checks::filings::check(&read, tolerance);
@@ -70,7 +71,7 @@ pub fn sales_row(
             "✓ sales {} match its transactions ({})",
             text::money(amount, f.currency.as_deref()),
             text::money(
-                crate::checks::filings::sales_of(transactions),
+                crate::checks::filings::sales_of(&figures),
                 f.currency.as_deref()
             )
         ),

@@ -541,7 +541,8 @@ impl PaneSpec for Filings {
             (Op::Transactions, Ok(Reply::Filings(FilingReply::Transactions(list)))) => {
                 if let Some(d) = parts.screen.detail_mut() {
                     // What was read here is what the list's verdict compares: both say it.
-                    let covered = crate::checks::filings::covered_sales(&list);
+                    let figures = crate::model::SaleFigures::of(&list);
+                    let covered = crate::checks::filings::covered_sales(&figures);
                     d.record.covered_sales = covered;
                     parts
                         .list
