@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use chrono::{Days, NaiveDate};
 
 use crate::model::filters::TransactionFilter;
-use crate::model::{PeriodActivity, Transaction, TransactionExemptStatus, TransactionType};
+use crate::model::{PeriodActivity, SaleFigures, TransactionExemptStatus, TransactionType};
 
 /// The exit code of a check or a forecast with findings (as `watch --exit-on-change`).
 pub const EXIT_FINDINGS: i32 = 3;
@@ -25,7 +25,7 @@ pub type Place = (String, String);
 
 /// The trailing days' sales per jurisdiction, as a [`PeriodActivity`] each (sales, exempt and
 /// marketplace ones apart).
-pub fn activity_by_place(sales: &[Transaction]) -> HashMap<Place, PeriodActivity> {
+pub fn activity_by_place(sales: &[SaleFigures]) -> HashMap<Place, PeriodActivity> {
     let mut out: HashMap<Place, PeriodActivity> = HashMap::new();
     for t in sales.iter().filter(|t| {
         t.kind == TransactionType::Sale
@@ -34,12 +34,12 @@ pub fn activity_by_place(sales: &[Transaction]) -> HashMap<Place, PeriodActivity
         let country = t
             .country
             .clone()
-            .or_else(|| t.addresses.iter().find_map(|a| a.address.country.clone()))
+            .or_else(|| t.addresses.iter().find_map(|a| a.country.clone()))
             .unwrap_or_default();
         let state = t
             .state
             .clone()
-            .or_else(|| t.addresses.iter().find_map(|a| a.address.state.clone()))
+            .or_else(|| t.addresses.iter().find_map(|a| a.state.clone()))
             .unwrap_or_default();
         let amount = t.subtotal.or(t.total_amount).unwrap_or_default();
         let a = out.entry((country, state)).or_default();

@@ -292,9 +292,10 @@ pub struct Transaction {
     pub final_total_amount: Option<Decimal>,
 }
 
-/// The figures of a transaction the filing check adds up ([`crate::checks::filings::sales_of`]),
-/// read alone: a return's transactions, read for that check only, can be thousands of records
-/// of several kilobytes each, of which nothing else is kept.
+/// The figures of a transaction the checks add up: a return's sales
+/// ([`crate::checks::filings::sales_of`]) and a jurisdiction's pace
+/// ([`crate::checks::activity_by_place`]), read alone: the transactions read for those checks
+/// only can be thousands of records of several kilobytes each, of which nothing else is kept.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SaleFigures {
     #[serde(rename = "type")]
@@ -303,6 +304,22 @@ pub struct SaleFigures {
     pub direction: Option<Direction>,
     pub subtotal: Option<Decimal>,
     pub total_amount: Option<Decimal>,
+    #[serde(alias = "country_code")]
+    pub country: Option<String>,
+    pub state: Option<String>,
+    pub marketplace: Option<bool>,
+    pub exempt: Option<TransactionExemptStatus>,
+    /// The places of its addresses, for a record that names none itself.
+    #[serde(default)]
+    pub addresses: Vec<PlaceFigures>,
+}
+
+/// The place of one of a transaction's addresses, read alone (see [`SaleFigures`]).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct PlaceFigures {
+    #[serde(alias = "country_code")]
+    pub country: Option<String>,
+    pub state: Option<String>,
 }
 
 impl SaleFigures {
@@ -320,6 +337,18 @@ impl From<&Transaction> for SaleFigures {
             direction: t.direction.clone(),
             subtotal: t.subtotal,
             total_amount: t.total_amount,
+            country: t.country.clone(),
+            state: t.state.clone(),
+            marketplace: t.marketplace,
+            exempt: t.exempt.clone(),
+            addresses: t
+                .addresses
+                .iter()
+                .map(|a| PlaceFigures {
+                    country: a.address.country.clone(),
+                    state: a.address.state.clone(),
+                })
+                .collect(),
         }
     }
 }

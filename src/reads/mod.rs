@@ -120,7 +120,7 @@ pub async fn read_pace(
     today: NaiveDate,
     progress: &mut dyn Progress,
 ) -> ApiResult<HashMap<Place, PeriodActivity>> {
-    let sales: Vec<Transaction> = read_all(
+    let sales: Vec<crate::model::SaleFigures> = read_all(
         client,
         &pace_filter(today),
         "transactions of the last 90 days",

@@ -45,7 +45,7 @@ fn cases() -> &'static [Case] {
                         .iter()
                         .filter(|t| t.direction != Some(Direction::Purchase))
                         .flat_map(|t| {
-                            activity_by_place(std::slice::from_ref(t))
+                            activity_by_place(&[crate::model::SaleFigures::from(t)])
                                 .into_iter()
                                 .map(|(place, a)| (t.date.date(), place, a))
                         })

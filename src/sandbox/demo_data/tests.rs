@@ -549,7 +549,7 @@ fn assert_attention_around(anchor: NaiveDate) {
         .filter(|t| t.kind == crate::model::TransactionType::Sale)
         .filter(|t| (from..=anchor).contains(&t.date.date()))
         .collect();
-    let pace = activity_by_place(&recent);
+    let pace = activity_by_place(&crate::model::SaleFigures::of(&recent));
     let crossed = org
         .nexus
         .iter()
