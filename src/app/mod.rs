@@ -46,7 +46,9 @@ use platform::Platform;
 
 use crate::api::{Client, RetryNotice};
 use crate::effect::ImportResource;
-use crate::effect::{Answer, Call, Effect, FilingCall, RequestId, ViewExport, ViewImport};
+use crate::effect::{
+    Answer, Call, Effect, FilingCall, NexusCall, ReadAheadNote, RequestId, ViewExport, ViewImport,
+};
 use crate::export::{ExportJob, export_to_file};
 use crate::import::results::{self, Results};
 use crate::import::{FileError, Report, check_file, send};
@@ -132,29 +134,38 @@ impl RunningImport {
 }
 
 impl Tasks {
-    /// Fills in what a call leaves to the runtime: the filings this organization's Overview
-    /// checked last, for [`FilingCall::CheckedBefore`].
+    /// Fills in what a call leaves to the runtime from what this organization's last Overview
+    /// learnt: the filings it checked ([`FilingCall::CheckedBefore`]), the pages of its pace
+    /// ([`NexusCall::Pace`]).
     fn fill_in(&self, call: &mut Call, shell: &Shell) {
-        if let Call::Filings(FilingCall::CheckedBefore { ids }) = call
-            && let Some(ahead) = self.stores.read_ahead()
-        {
-            let header = shell.header();
-            *ids = ahead.filings(&header.profile, &header.organization);
+        let Some(ahead) = self.stores.read_ahead() else {
+            return;
+        };
+        let header = shell.header();
+        let (profile, organization) = (&header.profile, &header.organization);
+        match call {
+            Call::Filings(FilingCall::CheckedBefore { ids }) => {
+                *ids = ahead.filings(profile, organization);
+            }
+            Call::Nexus(NexusCall::Pace { pages, .. }) => {
+                *pages = ahead.pace_pages(profile, organization);
+            }
+            _ => {}
         }
     }
 
-    /// Remembers `ids` as the filings this organization's Overview checked, written on a
-    /// blocking thread; a file that cannot be written is said in the log only (the next
-    /// Overview then reads as on a first run).
-    fn remember_checked(&self, ids: Vec<String>, shell: &Shell) {
+    /// Remembers what this organization's Overview learnt, written on a blocking thread; a file
+    /// that cannot be written is said in the log only (the next Overview then reads as on a
+    /// first run).
+    fn remember(&self, note: ReadAheadNote, shell: &Shell) {
         let Some(ahead) = self.stores.read_ahead().cloned() else {
             return;
         };
         let header = shell.header();
         let (profile, organization) = (header.profile.clone(), header.organization.clone());
         tokio::task::spawn_blocking(move || {
-            if let Err(e) = ahead.keep(&profile, &organization, ids) {
-                tracing::warn!("the filings checked are not remembered: {e}");
+            if let Err(e) = ahead.keep(&profile, &organization, note) {
+                tracing::warn!("what the Overview read is not remembered: {e}");
             }
         });
     }
@@ -231,7 +242,7 @@ impl Tasks {
                 // The shell moves between its tabs itself; nothing is left for the runtime.
                 Effect::Goto(_) => {}
                 Effect::Export(export) => self.export(*export, shell),
-                Effect::RememberChecked(ids) => self.remember_checked(ids, shell),
+                Effect::Remember(note) => self.remember(note, shell),
                 Effect::CancelExport => {
                     if let Some(running) = &self.export {
                         running.token.cancel();

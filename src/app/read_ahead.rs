@@ -1,10 +1,12 @@
-//! The filings each organization's Overview checked last, kept between runs so that the next
-//! Overview asks for their transactions with its first calls instead of after the filings list
-//! answers: the figures are read afresh every time; only which filings to read is remembered.
+//! What each organization's last Overview learnt of its reads, kept between runs so that the
+//! next one asks with its first calls for what would otherwise wait on an earlier answer: the
+//! transactions of the filings it checked (instead of after the filings list answers), every
+//! page of the last 90 days' sales (instead of after the first page). The figures are read
+//! afresh every time; only what to ask for is remembered.
 //!
 //! One JSON file in the state folder (`read-ahead.json`), an entry per profile and
-//! organization; filing ids only, nothing secret. A missing, unreadable or foreign file is an
-//! empty one: the Overview then reads as on a first run.
+//! organization; filing ids and a page count, nothing secret. A missing, unreadable or foreign
+//! file is an empty one: the Overview then reads as on a first run.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -13,11 +15,16 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
+use crate::effect::ReadAheadNote;
+
 /// The file's name in the state folder.
 pub const FILE_NAME: &str = "read-ahead.json";
 
 /// Filings kept per organization at most: the Overview reads five pages of a hundred.
 const MOST: usize = 500;
+
+/// Pages of the pace asked for ahead at most (10,000 sales).
+const MOST_PAGES: u32 = 100;
 
 /// What the file holds.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -26,10 +33,21 @@ struct Kept {
     organizations: BTreeMap<String, Checked>,
 }
 
-#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 struct Checked {
     #[serde(default)]
     filings_checked: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pace_pages: Option<u32>,
+}
+
+impl Checked {
+    /// Within the bounds a hand-edited or hostile file cannot pass.
+    fn bounded(mut self) -> Self {
+        self.filings_checked.truncate(MOST);
+        self.pace_pages = self.pace_pages.map(|p| p.clamp(1, MOST_PAGES));
+        self
+    }
 }
 
 /// The kept filings, read once and written when an Overview has checked its filings.
@@ -37,7 +55,7 @@ struct Checked {
 pub struct ReadAhead {
     /// Where they are kept; `None` keeps them for this run only.
     path: Option<PathBuf>,
-    kept: Mutex<BTreeMap<String, Vec<String>>>,
+    kept: Mutex<BTreeMap<String, Checked>>,
 }
 
 /// The entry of `profile`'s `organization`.
@@ -75,10 +93,7 @@ impl ReadAhead {
         let kept = kept
             .organizations
             .into_iter()
-            .map(|(k, mut c)| {
-                c.filings_checked.truncate(MOST);
-                (k, c.filings_checked)
-            })
+            .map(|(k, c)| (k, c.bounded()))
             .collect();
         ReadAhead {
             path: Some(path),
@@ -90,38 +105,48 @@ impl ReadAhead {
     pub fn filings(&self, profile: &str, organization: &str) -> Vec<String> {
         self.lock()
             .get(&key(profile, organization))
-            .cloned()
+            .map(|c| c.filings_checked.clone())
             .unwrap_or_default()
     }
 
-    /// Keeps `ids` as the filings `profile`'s `organization` checked, and writes the file
-    /// (other organizations' entries, as another run may have written them, kept). Blocks on
-    /// the file: call it on a blocking thread.
-    pub fn keep(&self, profile: &str, organization: &str, mut ids: Vec<String>) -> io::Result<()> {
-        ids.truncate(MOST);
+    /// The pages the last 90 days' sales of `profile`'s `organization` took last (1 when not
+    /// known).
+    pub fn pace_pages(&self, profile: &str, organization: &str) -> u32 {
+        self.lock()
+            .get(&key(profile, organization))
+            .and_then(|c| c.pace_pages)
+            .unwrap_or(1)
+    }
+
+    /// Keeps what `profile`'s `organization` learnt (a pace not read keeps the pages known),
+    /// and writes the file (other organizations' entries, as another run may have written
+    /// them, kept). Blocks on the file: call it on a blocking thread.
+    pub fn keep(&self, profile: &str, organization: &str, note: ReadAheadNote) -> io::Result<()> {
         let key = key(profile, organization);
-        {
+        let checked = {
             let mut kept = self.lock();
-            if kept.get(&key) == Some(&ids) {
+            let before = kept.get(&key);
+            let checked = Checked {
+                filings_checked: note.filings_checked,
+                pace_pages: note.pace_pages.or(before.and_then(|c| c.pace_pages)),
+            }
+            .bounded();
+            if before == Some(&checked) {
                 return Ok(());
             }
-            kept.insert(key.clone(), ids.clone());
-        }
+            kept.insert(key.clone(), checked.clone());
+            checked
+        };
         let Some(path) = &self.path else {
             return Ok(());
         };
         let mut file = read(path).unwrap_or_default();
-        file.organizations.insert(
-            key,
-            Checked {
-                filings_checked: ids,
-            },
-        );
+        file.organizations.insert(key, checked);
         let text = serde_json::to_vec_pretty(&file).map_err(io::Error::other)?;
         write_whole(path, &text)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Vec<String>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Checked>> {
         self.kept
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -165,14 +190,27 @@ mod tests {
         let path = dir.path().join("state").join(FILE_NAME);
         let first = ReadAhead::open(path.clone());
         assert!(first.filings("work", "orgn_a").is_empty());
+        assert_eq!(first.pace_pages("work", "orgn_a"), 1);
         first
-            .keep("work", "orgn_a", vec!["file_1".into(), "file_2".into()])
+            .keep("work", "orgn_a", note(&["file_1", "file_2"], Some(13)))
             .unwrap();
-        first.keep("work", "orgn_b", vec!["file_9".into()]).unwrap();
+        first
+            .keep("work", "orgn_b", note(&["file_9"], None))
+            .unwrap();
         let second = ReadAhead::open(path.clone());
         assert_eq!(second.filings("work", "orgn_a"), ["file_1", "file_2"]);
+        assert_eq!(second.pace_pages("work", "orgn_a"), 13);
         assert_eq!(second.filings("work", "orgn_b"), ["file_9"]);
+        assert_eq!(second.pace_pages("work", "orgn_b"), 1);
         assert!(second.filings("other", "orgn_a").is_empty());
+        // A pace that failed to read keeps the pages known.
+        second
+            .keep("work", "orgn_a", note(&["file_1"], None))
+            .unwrap();
+        assert_eq!(
+            ReadAhead::open(path.clone()).pace_pages("work", "orgn_a"),
+            13
+        );
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -188,17 +226,30 @@ mod tests {
         std::fs::write(&path, b"{ not json").unwrap();
         let ahead = ReadAhead::open(path.clone());
         assert!(ahead.filings("demo", "orgn_a").is_empty());
-        ahead.keep("demo", "orgn_a", vec!["file_1".into()]).unwrap();
+        ahead
+            .keep("demo", "orgn_a", note(&["file_1"], None))
+            .unwrap();
         assert_eq!(ReadAhead::open(path).filings("demo", "orgn_a"), ["file_1"]);
     }
 
     #[test]
-    fn a_file_listing_too_many_filings_is_cut() {
+    fn a_file_asking_too_much_is_cut() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(FILE_NAME);
         let many: Vec<String> = (0..10_000).map(|i| format!("file_{i}")).collect();
-        let text = serde_json::json!({"organizations": {"p/o": {"filings_checked": many}}});
+        let text = serde_json::json!({"organizations": {"p/o": {
+            "filings_checked": many, "pace_pages": 4_000_000_000u32
+        }}});
         std::fs::write(&path, text.to_string()).unwrap();
-        assert_eq!(ReadAhead::open(path).filings("p", "o").len(), MOST);
+        let ahead = ReadAhead::open(path);
+        assert_eq!(ahead.filings("p", "o").len(), MOST);
+        assert_eq!(ahead.pace_pages("p", "o"), MOST_PAGES);
+    }
+
+    fn note(ids: &[&str], pace_pages: Option<u32>) -> ReadAheadNote {
+        ReadAheadNote {
+            filings_checked: ids.iter().map(|&s| s.to_owned()).collect(),
+            pace_pages,
+        }
     }
 }

@@ -17,7 +17,7 @@ pub enum FilingCall {
     },
     /// The same for the filings the Overview checked last time for this organization, asked
     /// for before the filings list answers: the runtime fills `ids` from what it remembered
-    /// (see [`Effect::RememberChecked`](crate::effect::Effect::RememberChecked)). A filing
+    /// (see [`Effect::Remember`](crate::effect::Effect::Remember)). A filing
     /// whose transactions cannot be read is left out of the answer, to be asked for again.
     CheckedBefore {
         ids: Vec<String>,

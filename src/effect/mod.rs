@@ -70,10 +70,10 @@ pub enum Effect {
     Export(Box<ViewExport>),
     /// Stop the export under way: the file is left as it was.
     CancelExport,
-    /// The filings the Overview has just checked (those read beside their transactions): the
-    /// runtime remembers them for this profile and organization, and the next Overview asks
-    /// for their transactions with its first calls ([`FilingCall::CheckedBefore`]).
-    RememberChecked(Vec<String>),
+    /// What the Overview has just learnt of the reads it makes: the runtime remembers it for
+    /// this profile and organization, and the next Overview asks with its first calls for what
+    /// would otherwise wait on an earlier answer.
+    Remember(ReadAheadNote),
     /// Read and check a file to import (nothing is sent): the shell is shown the report and
     /// asks whether to send.
     Import(Box<ViewImport>),
@@ -82,6 +82,15 @@ pub enum Effect {
     /// Start no more rows of the import under way; those on their way finish and are written.
     StopImport,
     Quit,
+}
+
+/// What one Overview learnt that lets the next ask for more with its first calls.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadAheadNote {
+    /// The filings it read beside their transactions ([`FilingCall::CheckedBefore`]).
+    pub filings_checked: Vec<String>,
+    /// The pages of the last 90 days' sales ([`NexusCall::Pace`]); `None`: not read.
+    pub pace_pages: Option<u32>,
 }
 
 /// A list on screen to write to a file (see [`Effect::Export`]).

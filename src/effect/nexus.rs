@@ -43,9 +43,11 @@ pub enum NexusCall {
         id: String,
     },
     /// The trailing 90 days' sales per jurisdiction up to `today`, every page of them: the pace
-    /// of the forecast.
+    /// of the forecast. The first `pages` are asked for at once: the runtime fills in how many
+    /// the last reading for this organization had (see [`crate::effect::ReadAheadNote`]).
     Pace {
         today: chrono::NaiveDate,
+        pages: u32,
     },
 }
 
@@ -60,8 +62,11 @@ pub enum NexusReply {
     Physical(PhysicalNexus),
     /// A physical nexus deleted.
     PhysicalDeleted,
-    /// The trailing 90 days' sales per jurisdiction.
-    Pace(std::collections::HashMap<crate::checks::Place, crate::model::PeriodActivity>),
+    /// The trailing 90 days' sales per jurisdiction, and the pages the transactions took.
+    Pace {
+        by_place: std::collections::HashMap<crate::checks::Place, crate::model::PeriodActivity>,
+        pages: u32,
+    },
 }
 
 impl NexusCall {

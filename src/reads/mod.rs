@@ -48,37 +48,58 @@ pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
     what: &str,
     progress: &mut dyn Progress,
 ) -> ApiResult<Vec<T>> {
+    read_all_ahead(client, filter, what, 1, progress)
+        .await
+        .map(|(rows, _)| rows)
+}
+
+/// [`read_all`] asking for the first `expected` pages at once (the number the same list had
+/// on an earlier reading), so that a list as long as it was is read in one round trip; the
+/// pages its first page announces beyond them are asked for when it answers. Answers the rows
+/// and the number of pages the list announced.
+pub async fn read_all_ahead<F: ListFilter, T: DeserializeOwned>(
+    client: &Client,
+    filter: &F,
+    what: &str,
+    expected: u32,
+    progress: &mut dyn Progress,
+) -> ApiResult<(Vec<T>, u32)> {
     use futures::StreamExt;
     let size = PageParams::MAX_SIZE;
-    let first = client.list_raw(filter, PageParams::new(1, size)).await?;
-    let total = first.total;
-    let mut out = Vec::with_capacity(usize::try_from(total).unwrap_or(0).min(100_000));
-    let mut short = first.items.len() < size as usize;
-    for item in &first.items {
-        out.push(client.read_item::<T>(item)?);
-    }
-    progress.reading(what, out.len() as u64, total.max(out.len() as u64));
-    let pages = u32::try_from(total.div_ceil(u64::from(size)))
-        .unwrap_or(MAX_PAGES)
-        .min(MAX_PAGES);
-    if short || pages < 2 || (out.len() as u64) >= total {
-        return Ok(out);
-    }
-    let mut rest: futures::stream::FuturesOrdered<_> = (2..=pages)
+    let mut asked = expected.clamp(1, MAX_PAGES);
+    let mut pages: futures::stream::FuturesOrdered<_> = (1..=asked)
         .map(|page| client.list_raw(filter, PageParams::new(page, size)))
         .collect();
-    while !short && (out.len() as u64) < total {
-        let Some(answer) = rest.next().await else {
-            break;
-        };
+    let mut out = Vec::new();
+    let (mut total, mut announced) = (0u64, 1u32);
+    let mut read = 0u32;
+    while let Some(answer) = pages.next().await {
         let answer = answer?;
-        short = answer.items.len() < size as usize;
+        read += 1;
+        if read == 1 {
+            total = answer.total;
+            announced = u32::try_from(total.div_ceil(u64::from(size)))
+                .unwrap_or(MAX_PAGES)
+                .clamp(1, MAX_PAGES);
+            out.reserve(usize::try_from(total).unwrap_or(0).min(100_000));
+            if announced > asked {
+                pages.extend(
+                    (asked + 1..=announced)
+                        .map(|page| client.list_raw(filter, PageParams::new(page, size))),
+                );
+                asked = announced;
+            }
+        }
+        let short = answer.items.len() < size as usize;
         for item in &answer.items {
             out.push(client.read_item::<T>(item)?);
         }
         progress.reading(what, out.len() as u64, total.max(out.len() as u64));
+        if short || (out.len() as u64) >= total {
+            break;
+        }
     }
-    Ok(out)
+    Ok((out, announced))
 }
 
 /// The forecast of every jurisdiction approaching or below its threshold with sales, soonest
@@ -120,14 +141,28 @@ pub async fn read_pace(
     today: NaiveDate,
     progress: &mut dyn Progress,
 ) -> ApiResult<HashMap<Place, PeriodActivity>> {
-    let sales: Vec<crate::model::SaleFigures> = read_all(
+    read_pace_ahead(client, today, 1, progress)
+        .await
+        .map(|(pace, _)| pace)
+}
+
+/// [`read_pace`] asking for the first `expected` pages at once (see [`read_all_ahead`]);
+/// answers the pace and the number of pages the transactions announced.
+pub async fn read_pace_ahead(
+    client: &Client,
+    today: NaiveDate,
+    expected: u32,
+    progress: &mut dyn Progress,
+) -> ApiResult<(HashMap<Place, PeriodActivity>, u32)> {
+    let (sales, pages): (Vec<crate::model::SaleFigures>, u32) = read_all_ahead(
         client,
         &pace_filter(today),
         "transactions of the last 90 days",
+        expected,
         progress,
     )
     .await?;
-    Ok(activity_by_place(&sales))
+    Ok((activity_by_place(&sales), pages))
 }
 
 /// Exempt sales dated `from` to `to` without a certificate valid on their day: the exempt sales

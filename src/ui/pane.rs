@@ -221,10 +221,10 @@ impl<'a> Ctx<'a> {
         id
     }
 
-    /// Remembers `ids` as the filings the Overview has just checked, so that the next one reads
-    /// them ahead ([`Effect::RememberChecked`]).
-    pub fn remember_checked(&mut self, ids: Vec<String>) {
-        self.effects.push(Effect::RememberChecked(ids));
+    /// Remembers what the Overview has just learnt of its reads, so that the next one asks for
+    /// more with its first calls ([`Effect::Remember`]).
+    pub fn remember(&mut self, note: crate::effect::ReadAheadNote) {
+        self.effects.push(Effect::Remember(note));
     }
 
     pub fn cancel(&mut self, id: RequestId) {

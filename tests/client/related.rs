@@ -297,3 +297,44 @@ async fn addresses_verify_get_their_zip_suggested_or_get_nothing() {
     assert_eq!(checked[0].verification_status, "INVALID");
     sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn a_list_read_ahead_gives_every_row_once_whatever_number_of_pages_was_expected() {
+    use taxdash::model::Transaction;
+    use taxdash::reads::{Quiet, read_all_ahead};
+    let (sandbox, client) = start().await;
+    let filter = taxdash::checks::pace_filter(taxdash::clock::today());
+    let pages = client
+        .list_transactions(&filter, PageParams::new(1, 100))
+        .await
+        .unwrap()
+        .pages;
+    assert!(pages > 2, "the demo's last 90 days of sales: {pages} pages");
+    let mut seen = None;
+    // As long as last time, shorter (it grew since), longer (it shrank since).
+    for expected in [pages, 1, pages + 3] {
+        let before = client.stats().requests;
+        let (rows, announced): (Vec<Transaction>, u32) =
+            read_all_ahead(&client, &filter, "sales", expected, &mut Quiet)
+                .await
+                .unwrap();
+        let asked = client.stats().requests - before;
+        assert_eq!(announced, pages);
+        let ids: Vec<String> = rows.into_iter().map(|t| t.id).collect();
+        let unique: std::collections::BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(
+            unique.len(),
+            ids.len(),
+            "no row twice (expected {expected})"
+        );
+        assert!(
+            asked >= u64::from(pages) && asked <= u64::from(pages.max(expected)),
+            "{asked} requests for {pages} pages, {expected} expected"
+        );
+        match &seen {
+            None => seen = Some(ids),
+            Some(first) => assert_eq!(&ids, first, "the same rows (expected {expected})"),
+        }
+    }
+    sandbox.stop().await;
+}

@@ -248,6 +248,11 @@ async fn filings_to_check(d: &Dashboard) -> BTreeSet<String> {
         .collect()
 }
 
+/// The pages of the last 90 days' sales `file` remembers for the demo organization.
+fn pace_pages_kept(file: &std::path::Path, organization: &str) -> u32 {
+    taxdash::app::read_ahead::ReadAhead::open(file.to_owned()).pace_pages("demo", organization)
+}
+
 #[tokio::test]
 async fn the_next_overview_reads_ahead_the_filings_the_last_one_checked() {
     use taxdash::app::Stores;
@@ -277,6 +282,15 @@ async fn the_next_overview_reads_ahead_the_filings_the_last_one_checked() {
     );
     let checked = filings_to_check(&first).await;
     assert!(checked.len() > 20, "the demo's past filings: {checked:?}");
+    let sales_pages = first
+        .client
+        .list_transactions(
+            &taxdash::checks::pace_filter(TODAY),
+            taxdash::model::PageParams::new(1, 100),
+        )
+        .await
+        .unwrap()
+        .pages;
     first.quit().await;
     let mut remembered = BTreeSet::new();
     for _ in 0..100 {
@@ -290,6 +304,12 @@ async fn the_next_overview_reads_ahead_the_filings_the_last_one_checked() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert_eq!(remembered, checked, "the filings the Overview checked");
+    let pace = pace_pages_kept(&file, organization);
+    assert_eq!(pace, sales_pages, "the pages of the last 90 days' sales");
+    assert!(
+        pace > 1,
+        "the demo's last 90 days of sales take {pace} pages"
+    );
 
     // The next morning the filings list answers three seconds late: the transactions of the
     // filings remembered are read meanwhile, and the tile counts the same.
@@ -300,16 +320,16 @@ async fn the_next_overview_reads_ahead_the_filings_the_last_one_checked() {
     })
     .await;
     let started = std::time::Instant::now();
-    while second.client.stats().requests < checked.len() as u64
-        && started.elapsed() < Duration::from_secs(2)
-    {
+    let ahead = checked.len() as u64 + u64::from(pace);
+    while second.client.stats().requests < ahead && started.elapsed() < Duration::from_secs(2) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let early = second.client.stats().requests;
     let screen = second.screen();
     assert!(
-        early >= checked.len() as u64 && !filled(&screen),
-        "{early} requests before the filings list answered, {} filings read ahead: {screen}",
+        early >= ahead && !filled(&screen),
+        "{early} requests before the filings list answered, {} filings and {pace} pages of \
+         sales read ahead: {screen}",
         checked.len()
     );
     let screen = second

@@ -53,10 +53,10 @@ pub(super) async fn execute(client: &Client, call: NexusCall) -> ApiResult<Nexus
             .delete_physical_nexus(&id)
             .await
             .map(|()| NexusReply::PhysicalDeleted),
-        NexusCall::Pace { today } => {
-            crate::reads::read_pace(client, today, &mut crate::reads::Quiet)
+        NexusCall::Pace { today, pages } => {
+            crate::reads::read_pace_ahead(client, today, pages, &mut crate::reads::Quiet)
                 .await
-                .map(NexusReply::Pace)
+                .map(|(by_place, pages)| NexusReply::Pace { by_place, pages })
         }
     }
 }

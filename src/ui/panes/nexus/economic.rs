@@ -439,9 +439,11 @@ impl Economic {
     fn read_pace(&mut self, parts: &mut Parts<Self>, ctx: &mut Ctx) {
         self.pace_asked = true;
         let today = crate::clock::today();
-        parts
-            .requests
-            .again(ctx, Call::Nexus(NexusCall::Pace { today }), Op::Pace);
+        parts.requests.again(
+            ctx,
+            Call::Nexus(NexusCall::Pace { today, pages: 1 }),
+            Op::Pace,
+        );
     }
 
     /// Lays the pace read (or why it could not be) on every row, and on the open detail.
@@ -565,7 +567,7 @@ impl PaneSpec for Economic {
                     d.record = fresh;
                 }
             }
-            (Op::Pace, Ok(Reply::Nexus(NexusReply::Pace(by_place)))) => {
+            (Op::Pace, Ok(Reply::Nexus(NexusReply::Pace { by_place, .. }))) => {
                 Self::lay_pace(parts, Ok(by_place));
             }
             (Op::Pace, Err(failure)) => Self::lay_pace(parts, Err(failure.message)),
@@ -788,7 +790,7 @@ mod tests {
             "{calls:?}"
         );
         assert!(
-            matches!(calls[1].1, Call::Nexus(NexusCall::Pace { today }) if today == crate::clock::today()),
+            matches!(calls[1].1, Call::Nexus(NexusCall::Pace { today, .. }) if today == crate::clock::today()),
             "{calls:?}"
         );
         (h, calls[0].0, calls[1].0)
@@ -852,7 +854,7 @@ mod tests {
         };
         by_place.insert(("US".to_owned(), "AR".to_owned()), activity);
         // The pace may arrive before the page: rows that arrive after it are completed too.
-        h.answer(pace, Ok(NexusReply::Pace(by_place).into()));
+        h.answer(pace, Ok(NexusReply::Pace { by_place, pages: 1 }.into()));
         let mut predicted = full_row();
         predicted.predicted_month_from_today = Some(2);
         predicted.confidence_level = Some(dec("0.8"));

@@ -12,8 +12,8 @@ use super::paging::Paging;
 use crate::checks::{Place, forecast};
 use crate::effect::{
     Call, ExemptionCall, ExemptionReply, Failure, FailureKind, FilingCall, FilingReply, NexusCall,
-    NexusReply, RegistrationCall, RegistrationReply, Reply, RequestId, TransactionCall,
-    TransactionReply,
+    NexusReply, ReadAheadNote, RegistrationCall, RegistrationReply, Reply, RequestId,
+    TransactionCall, TransactionReply,
 };
 use crate::model::PeriodActivity;
 use crate::model::filters::{
@@ -176,7 +176,9 @@ pub struct Data {
     /// The sales of the filings checked last time, read with the first calls: `None` until
     /// they answer (the pages of [`Ask::Balances`] that come back first wait for them).
     ahead: Option<HashMap<String, crate::model::CoveredSales>>,
-    /// Whether the filings checked were handed on to be remembered ([`Data::checked`]).
+    /// The pages the pace's transactions took, once read.
+    pace_pages: Option<u32>,
+    /// Whether what this load learnt was handed on to be remembered ([`Data::learnt`]).
     remembered: bool,
 }
 
@@ -356,7 +358,7 @@ impl Data {
             // Imports need the Tenanted API; the transactions of a page of `Balances` are
             // asked with its filings' ids (see `balances_page`).
             Ask::Imports | Ask::BalanceSales => return None,
-            Ask::Pace => NexusCall::Pace { today }.into(),
+            Ask::Pace => NexusCall::Pace { today, pages: 1 }.into(),
             // The list of `filters::not_adding_up`, as the service is asked for it: the check
             // itself is made here once each filing's transactions are read beside it.
             Ask::Balances => FilingCall::List {
@@ -549,21 +551,25 @@ impl Data {
             .collect()
     }
 
-    /// The filings this load read beside their transactions, once every one of them is and
-    /// only once: what the next load reads ahead.
-    pub fn checked(&mut self) -> Option<Vec<String>> {
-        if self.remembered || !self.balances.complete() || !self.balance_pages.is_empty() {
+    /// What this load learnt of its reads, once the filings are checked and the pace read,
+    /// and only once: the filings read beside their transactions, the pages of the pace. What
+    /// the next load asks for with its first calls.
+    pub fn learnt(&mut self) -> Option<ReadAheadNote> {
+        let checked = self.balances.complete() && self.balance_pages.is_empty();
+        if self.remembered || !checked || self.pace.is_none() {
             return None;
         }
         self.remembered = true;
-        Some(
-            self.balances
+        Some(ReadAheadNote {
+            filings_checked: self
+                .balances
                 .rows()
                 .iter()
                 .filter(|f| crate::checks::filings::needs_transactions(f, self.today))
                 .map(|f| f.id.clone())
                 .collect(),
-        )
+            pace_pages: self.pace_pages,
+        })
     }
 
     /// The transactions of the filings of page `page` of [`Ask::Balances`]: each filing gets
@@ -652,8 +658,9 @@ impl Data {
             (Ask::Imports, Reply::Exemptions(ExemptionReply::ImportsPage(p))) => {
                 (p.pages, self.imports.add(p, false))
             }
-            (Ask::Pace, Reply::Nexus(NexusReply::Pace(pace))) => {
-                self.pace = Some(Ok(pace));
+            (Ask::Pace, Reply::Nexus(NexusReply::Pace { by_place, pages })) => {
+                self.pace = Some(Ok(by_place));
+                self.pace_pages = Some(pages);
                 (1, false)
             }
             (Ask::Balances, Reply::Filings(FilingReply::Page(p))) => {
@@ -877,15 +884,21 @@ mod tests {
             false,
         );
         assert_eq!(asked_for(&rest), [(1, vec!["file_2".to_owned()])]);
-        assert!(data.checked().is_none(), "file_2 is still being read");
+        data.pace = Some(Ok(HashMap::new()));
+        data.pace_pages = Some(3);
+        assert!(data.learnt().is_none(), "file_2 is still being read");
         let none = Ok(sales(&[("file_2", CoveredSales::NoneListed)]));
         assert!(data.receive(Ask::BalanceSales, 1, none, false).is_empty());
         let rows = data.balances.rows();
         assert_eq!(rows[0].covered_sales, ten);
         assert_eq!(rows[1].covered_sales, CoveredSales::NoneListed);
         assert_eq!(rows[2].covered_sales, CoveredSales::NotRead, "not ended");
-        assert_eq!(data.checked(), Some(vec!["file_1".into(), "file_2".into()]));
-        assert_eq!(data.checked(), None, "handed on once a load");
+        let note = ReadAheadNote {
+            filings_checked: vec!["file_1".into(), "file_2".into()],
+            pace_pages: Some(3),
+        };
+        assert_eq!(data.learnt(), Some(note));
+        assert_eq!(data.learnt(), None, "handed on once a load");
 
         // The sales read ahead first, covering every filing: nothing more is asked for.
         let mut data = Data::new(today);

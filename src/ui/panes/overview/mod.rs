@@ -269,8 +269,8 @@ impl Pane for OverviewPane {
             let id = ctx.call(call);
             self.asked.insert(id, (ask, page));
         }
-        if let Some(checked) = self.data.checked() {
-            ctx.remember_checked(checked);
+        if let Some(note) = self.data.learnt() {
+            ctx.remember(note);
         }
         if self.is_complete() {
             self.refreshed_at = Some(Local::now());
