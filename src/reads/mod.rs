@@ -68,7 +68,7 @@ pub async fn read_all_ahead<F: ListFilter, T: DeserializeOwned>(
     let size = PageParams::MAX_SIZE;
     let mut asked = expected.clamp(1, MAX_PAGES);
     let mut pages: futures::stream::FuturesOrdered<_> = (1..=asked)
-        .map(|page| client.list_raw(filter, PageParams::new(page, size)))
+        .map(|page| client.list_as::<F, T>(filter, PageParams::new(page, size)))
         .collect();
     let mut out = Vec::new();
     let (mut total, mut announced) = (0u64, 1u32);
@@ -85,15 +85,13 @@ pub async fn read_all_ahead<F: ListFilter, T: DeserializeOwned>(
             if announced > asked {
                 pages.extend(
                     (asked + 1..=announced)
-                        .map(|page| client.list_raw(filter, PageParams::new(page, size))),
+                        .map(|page| client.list_as::<F, T>(filter, PageParams::new(page, size))),
                 );
                 asked = announced;
             }
         }
         let short = answer.items.len() < size as usize;
-        for item in &answer.items {
-            out.push(client.read_item::<T>(item)?);
-        }
+        out.extend(answer.items);
         progress.reading(what, out.len() as u64, total.max(out.len() as u64));
         if short || (out.len() as u64) >= total {
             break;

@@ -37,6 +37,16 @@ impl Client {
         self.transport.send_page_raw(Call::list(filter, page)).await
     }
 
+    /// A page of the list `filter` filters, its items read as `T` in one pass: a record in
+    /// full, or the few fields a check adds up (see [`SaleFigures`](crate::model::SaleFigures)).
+    pub async fn list_as<F: ListFilter, T: DeserializeOwned>(
+        &self,
+        filter: &F,
+        page: PageParams,
+    ) -> ApiResult<Page<T>> {
+        self.transport.send(Call::list(filter, page)).await
+    }
+
     /// Reads one item of a [`list_raw`](Self::list_raw) page as the typed record.
     pub fn read_item<T: DeserializeOwned>(&self, item: &RawValue) -> ApiResult<T> {
         self.transport.read_item(item)
