@@ -150,14 +150,14 @@ pub async fn filing_transactions(
         ..Filter::default()
     };
     let mut rows = transactions_of(&data, &covered);
-    let recorded = Filter {
-        filing_id: Some(filing_id.clone()),
-        from: all_time(),
-        ..Filter::default()
-    };
-    for t in transactions_of(&data, &recorded) {
+    for t in data
+        .transactions
+        .recorded_against(&filing_id)
+        .into_iter()
+        .take(MOST)
+    {
         if !rows.iter().any(|r| r.id == t.id) {
-            rows.push(t);
+            rows.push(with_applied_exemptions(t, &data.demo.exemptions));
         }
     }
     Ok(Json(rows))

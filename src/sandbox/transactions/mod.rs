@@ -359,6 +359,21 @@ impl Transactions {
         !due.is_empty()
     }
 
+    /// The transactions recorded against the return `filing_id`, newest first: only a stored
+    /// or changed one can be (the demo's own carry no filing), so the rows are not scanned.
+    pub fn recorded_against(&self, filing_id: &str) -> Vec<Transaction> {
+        let mut found: Vec<Transaction> = self
+            .stored
+            .iter()
+            .map(|s| &s.transaction)
+            .chain(self.changed.values())
+            .filter(|t| t.filing_id.as_deref() == Some(filing_id))
+            .cloned()
+            .collect();
+        found.sort_by(|a, b| b.date.0.cmp(&a.date.0).then_with(|| a.id.cmp(&b.id)));
+        found
+    }
+
     /// The stored credit notes issued against `id`.
     pub fn credit_notes_of(&self, id: &str) -> Vec<&Transaction> {
         self.stored
@@ -422,5 +437,43 @@ impl Transactions {
             self.push_stored(stored, customers);
         }
         self.touch();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorded(id: &str, day: &str, filing: Option<&str>) -> Transaction {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "external_id": id, "date": format!("{day}T10:00:00Z"), "type": "SALE",
+            "subtotal": "10.00", "total_amount": "10.00", "filing_id": filing,
+            "country": "US", "state": "CA"
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_transactions_recorded_against_a_return_are_found_newest_first() {
+        let anchor = chrono::NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        let mut t = Transactions::generate(0, 0, "orgn_x", anchor, 0, 0);
+        t.load(
+            vec![
+                recorded("tran_1", "2026-09-03", Some("file_a")),
+                recorded("tran_2", "2026-09-20", Some("file_a")),
+                recorded("tran_3", "2026-09-10", Some("file_b")),
+                recorded("tran_4", "2026-09-11", None),
+            ],
+            &[],
+        );
+        let ids = |filing: &str| -> Vec<String> {
+            t.recorded_against(filing)
+                .into_iter()
+                .map(|x| x.id)
+                .collect()
+        };
+        assert_eq!(ids("file_a"), ["tran_2", "tran_1"]);
+        assert_eq!(ids("file_b"), ["tran_3"]);
+        assert!(ids("file_c").is_empty());
     }
 }
