@@ -37,19 +37,20 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// What the bench watches on screen, read without building the screen's text while anything
-/// waits (it looks every 2 ms, beside the loop it measures): the placeholders (`…`) left, the
-/// title's `loading…` / `refreshing…` among them, and whether the title says the Overview was
-/// updated.
+/// What the bench watches on screen, read without building the screen's text (it looks every
+/// 2 ms, beside the loop it measures): the placeholders (`…`) on screen, and whether the pane's
+/// title, in the top rows, says the Overview was updated.
 fn watch(backend: &SharedBackend) -> (usize, bool) {
     let backend = backend.0.lock().unwrap();
-    let cells = backend.buffer().content();
+    let buffer = backend.buffer();
+    let cells = buffer.content();
     let waiting = cells.iter().filter(|c| c.symbol() == "…").count();
-    let updated = waiting == 0 && {
-        let shown: String = cells.iter().map(ratatui::buffer::Cell::symbol).collect();
-        shown.contains("Overview — updated")
-    };
-    (waiting, updated)
+    let top = (usize::from(buffer.area.width) * 5).min(cells.len());
+    let title: String = cells[..top]
+        .iter()
+        .map(ratatui::buffer::Cell::symbol)
+        .collect();
+    (waiting, title.contains("Overview — updated"))
 }
 
 /// One Overview from start to filled: (time, the client's requests, placeholders on screen as
