@@ -8,10 +8,12 @@ use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 
 /// Spaces requests under a per-minute limit.
 ///
-/// The bucket holds one second's worth of the limit (at least two requests: 166 at 10,000 a
-/// minute) and refills at the limit less that burst, so no window of a minute, sliding or
-/// fixed, ever holds more than the limit: a screen's worth of requests asked at once leaves
-/// together instead of one slot apart, and bulk work runs at 98 % of the limit. (At least two: a waiter wakes a little after its slot, and
+/// The bucket holds three quarters of a second's worth of the limit (at least two requests:
+/// 125 at 10,000 a minute) and refills at the limit less that burst, so no window of a minute,
+/// sliding or fixed, ever holds more than the limit: a screen's worth of requests asked at once
+/// leaves together instead of one slot apart, and bulk work runs at 98.75 % of the limit. The
+/// burst stays under a second's worth (what the sandbox's limiter allows at once), so that
+/// requests of a burst that reach the service a little apart never find its bucket empty. (At least two: a waiter wakes a little after its slot, and
 /// with no tolerance each such delay would push every later slot back.)
 ///
 /// Requests take their turn first come, first served: only the one at the head of the queue
@@ -28,7 +30,7 @@ pub(crate) struct Pacer {
 /// refills at: together never more than `per_minute` in a minute.
 fn burst_and_rate(per_minute: NonZeroU32) -> (NonZeroU32, NonZeroU32) {
     let limit = per_minute.get();
-    let burst = (limit / 60).max(2).min(limit.saturating_sub(1).max(1));
+    let burst = (limit / 80).max(2).min(limit.saturating_sub(1).max(1));
     let rate = limit.saturating_sub(burst).max(1);
     (
         NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN),
@@ -63,12 +65,12 @@ mod tests {
 
     #[tokio::test]
     async fn requests_pass_in_the_order_they_asked_at_the_rate() {
-        // 600 a minute: a burst of ten, then one every 101.7 ms (590 a minute).
+        // 600 a minute: a burst of seven, then one every 101.2 ms (593 a minute).
         let pacer = Arc::new(Pacer::per_minute(NonZeroU32::new(600).unwrap()));
         let (sent, mut order) = tokio::sync::mpsc::unbounded_channel();
         let started = std::time::Instant::now();
         let mut waiting = Vec::new();
-        for i in 0..13 {
+        for i in 0..10 {
             let pacer = Arc::clone(&pacer);
             let sent = sent.clone();
             waiting.push(tokio::spawn(async move {
@@ -86,8 +88,8 @@ mod tests {
         while let Some(i) = order.recv().await {
             seen.push(i);
         }
-        assert_eq!(seen, (0..13).collect::<Vec<_>>());
-        // The ten of the burst at once, then three slots of 101.7 ms.
+        assert_eq!(seen, (0..10).collect::<Vec<_>>());
+        // The seven of the burst at once, then three slots of 101.2 ms.
         let took = started.elapsed();
         assert!(took >= Duration::from_millis(300), "{took:?}");
         assert!(
@@ -108,6 +110,6 @@ mod tests {
             );
         }
         let (burst, rate) = burst_and_rate(NonZeroU32::new(10_000).unwrap());
-        assert_eq!((burst.get(), rate.get()), (166, 9_834));
+        assert_eq!((burst.get(), rate.get()), (125, 9_875));
     }
 }

@@ -42,12 +42,16 @@ impl Progress for Quiet {
 /// order. Stops at the first page shorter than asked or once the total is read, and the pages
 /// still waiting for their turn are never sent: a service that announces more than it delivers
 /// costs the pages under way at most, never a loop.
-pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
+pub async fn read_all<F, T>(
     client: &Client,
     filter: &F,
     what: &str,
     progress: &mut dyn Progress,
-) -> ApiResult<Vec<T>> {
+) -> ApiResult<Vec<T>>
+where
+    F: ListFilter + Clone + Send + Sync + 'static,
+    T: DeserializeOwned + Send + 'static,
+{
     read_all_ahead(client, filter, what, 1, progress)
         .await
         .map(|(rows, _)| rows)
@@ -56,20 +60,33 @@ pub async fn read_all<F: ListFilter, T: DeserializeOwned>(
 /// [`read_all`] asking for the first `expected` pages at once (the number the same list had
 /// on an earlier reading), so that a list as long as it was is read in one round trip; the
 /// pages its first page announces beyond them are asked for when it answers. Answers the rows
-/// and the number of pages the list announced.
-pub async fn read_all_ahead<F: ListFilter, T: DeserializeOwned>(
+/// and the number of pages the list announced. Each page is read on a task of its own, so that
+/// pages that arrive together are read on every thread free, not one after the other.
+pub async fn read_all_ahead<F, T>(
     client: &Client,
     filter: &F,
     what: &str,
     expected: u32,
     progress: &mut dyn Progress,
-) -> ApiResult<(Vec<T>, u32)> {
+) -> ApiResult<(Vec<T>, u32)>
+where
+    F: ListFilter + Clone + Send + Sync + 'static,
+    T: DeserializeOwned + Send + 'static,
+{
     use futures::StreamExt;
     let size = PageParams::MAX_SIZE;
+    let filter = std::sync::Arc::new(filter.clone());
+    let ask = |page: u32| {
+        let (client, filter) = (client.clone(), std::sync::Arc::clone(&filter));
+        // Dropped unread (the list ended before it), the page's task stops too.
+        AbortOnDrop::spawn(async move {
+            client
+                .list_as::<F, T>(&filter, PageParams::new(page, size))
+                .await
+        })
+    };
     let mut asked = expected.clamp(1, MAX_PAGES);
-    let mut pages: futures::stream::FuturesOrdered<_> = (1..=asked)
-        .map(|page| client.list_as::<F, T>(filter, PageParams::new(page, size)))
-        .collect();
+    let mut pages: futures::stream::FuturesOrdered<_> = (1..=asked).map(ask).collect();
     let mut out = Vec::new();
     let (mut total, mut announced) = (0u64, 1u32);
     let mut read = 0u32;
@@ -83,10 +100,7 @@ pub async fn read_all_ahead<F: ListFilter, T: DeserializeOwned>(
                 .clamp(1, MAX_PAGES);
             out.reserve(usize::try_from(total).unwrap_or(0).min(100_000));
             if announced > asked {
-                pages.extend(
-                    (asked + 1..=announced)
-                        .map(|page| client.list_as::<F, T>(filter, PageParams::new(page, size))),
-                );
+                pages.extend((asked + 1..=announced).map(ask));
                 asked = announced;
             }
         }
@@ -98,6 +112,45 @@ pub async fn read_all_ahead<F: ListFilter, T: DeserializeOwned>(
         }
     }
     Ok((out, announced))
+}
+
+/// A page's task, aborted when the page is no longer wanted; its answer once it ends (a task
+/// that panicked answers as a failed read).
+struct AbortOnDrop<T>(
+    tokio::task::AbortHandle,
+    tokio::task::JoinHandle<ApiResult<T>>,
+);
+
+impl<T: Send + 'static> AbortOnDrop<T> {
+    /// `read` on a task of its own.
+    fn spawn(read: impl std::future::Future<Output = ApiResult<T>> + Send + 'static) -> Self {
+        let task = tokio::spawn(read);
+        AbortOnDrop(task.abort_handle(), task)
+    }
+}
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl<T> std::future::Future for AbortOnDrop<T> {
+    type Output = ApiResult<T>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.1).poll(cx).map(|joined| {
+            joined.unwrap_or_else(|e| {
+                Err(crate::api::ApiError::Undecodable {
+                    what: "a page".to_owned(),
+                    detail: format!("its reading stopped: {e}"),
+                })
+            })
+        })
+    }
 }
 
 /// The forecast of every jurisdiction approaching or below its threshold with sales, soonest
@@ -216,14 +269,18 @@ pub async fn read_covered_sales_of(
 ) -> ApiResult<Vec<crate::model::CoveredSales>> {
     use futures::TryStreamExt;
     let mut out = vec![crate::model::CoveredSales::NotRead; ids.len()];
+    // Each read on a task of its own (see `read_all_ahead`); the first failure stops the rest.
     let mut answers: futures::stream::FuturesUnordered<_> = ids
         .iter()
         .enumerate()
-        .map(|(i, id)| async move {
-            client
-                .list_filing_sales(id)
-                .await
-                .map(|listed| (i, filings::covered_sales(&listed)))
+        .map(|(i, id)| {
+            let (client, id) = (client.clone(), id.clone());
+            AbortOnDrop::spawn(async move {
+                client
+                    .list_filing_sales(&id)
+                    .await
+                    .map(|listed| (i, filings::covered_sales(&listed)))
+            })
         })
         .collect();
     let mut done = 0u64;
@@ -243,18 +300,27 @@ pub async fn read_covered_sales_each(
     ids: &[String],
 ) -> Vec<(String, crate::model::CoveredSales)> {
     use futures::StreamExt;
+    // Each read on a task of its own: the answers, thousands of records together, are read on
+    // whichever thread is free as they arrive, not one after the other on the caller's.
     ids.iter()
-        .map(|id| async move {
-            match client.list_filing_sales(id).await {
-                Ok(listed) => Some((id.clone(), filings::covered_sales(&listed))),
-                Err(e) => {
+        .map(|id| {
+            let (client, id) = (client.clone(), id.clone());
+            AbortOnDrop::spawn(async move {
+                let listed = client.list_filing_sales(&id).await;
+                Ok((id, listed))
+            })
+        })
+        .collect::<futures::stream::FuturesUnordered<_>>()
+        .filter_map(|answer| {
+            std::future::ready(match answer {
+                Ok((id, Ok(listed))) => Some((id, filings::covered_sales(&listed))),
+                Ok((id, Err(e))) => {
                     tracing::debug!("the transactions of {id} read ahead: {e}");
                     None
                 }
-            }
+                Err(_) => None,
+            })
         })
-        .collect::<futures::stream::FuturesUnordered<_>>()
-        .filter_map(std::future::ready)
         .collect()
         .await
 }
