@@ -2,7 +2,9 @@
 //! (about ten calls, one round trip); a list longer than one page asks for the rest of its
 //! pages (up to [`MAX_PAGES`]) together the moment its first page answers, and a count the
 //! service gives (`total` of a one-row page) is read as given. The filings checked for figures
-//! that do not add up ask for the transactions of each the moment their page answers.
+//! that do not add up ask for the transactions of each the moment their page answers, but for
+//! those the last load checked: their transactions are asked for with the first calls
+//! ([`FilingCall::CheckedBefore`]), and a page that answers first waits for them.
 
 use std::collections::HashMap;
 

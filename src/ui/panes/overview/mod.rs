@@ -4,7 +4,9 @@
 //!
 //! Every list is asked for at once when the tab first shows, on `r`, and every
 //! `overview_refresh_minutes`; what needs an earlier answer (a list's other pages, the
-//! transactions of the filings checked) is asked for the moment that answer arrives. The tab
+//! transactions of the filings checked) is asked for the moment that answer arrives, unless the
+//! last Overview learnt it (the runtime remembers the filings it checked and the pages of its
+//! pace: see [`Data::learnt`](data::Data::learnt)), and then with the first calls. The tab
 //! draws at once with placeholders and each tile fills in as its own answers arrive. A list
 //! that fails shows its error on its own tile; the others fill in regardless.
 
