@@ -454,6 +454,37 @@ mod tests {
     }
 
     #[test]
+    fn newest_first_sorts_as_the_general_sort_does_ties_included() {
+        use crate::sandbox::query::SortKey;
+        let anchor = chrono::NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
+        let mut t = Transactions::generate(7, 0, "orgn_x", anchor, 2_000, 0);
+        // Three at the same second, among the demo's own.
+        t.load(
+            ["tran_a", "tran_b", "tran_c", "tran_d"]
+                .iter()
+                .zip(["2026-09-03", "2026-09-03", "2026-09-03", "2026-10-01"])
+                .map(|(id, day)| recorded(id, day, None))
+                .collect(),
+            &[],
+        );
+        let key = || SortKey {
+            field: "date".into(),
+            descending: true,
+        };
+        let filter = query::Filter::default();
+        let fast = t.query(&filter, &[key()], anchor, &[]);
+        // The same key twice takes the general sort.
+        let general = t.query(&filter, &[key(), key()], anchor, &[]);
+        assert!(fast.len() > 1_000, "{}", fast.len());
+        assert_eq!(fast, general);
+        let ties = fast
+            .windows(2)
+            .filter(|w| t.rows[w[0] as usize].at == t.rows[w[1] as usize].at)
+            .count();
+        assert!(ties >= 2, "three transactions at the same second");
+    }
+
+    #[test]
     fn the_transactions_recorded_against_a_return_are_found_newest_first() {
         let anchor = chrono::NaiveDate::from_ymd_opt(2026, 11, 24).unwrap();
         let mut t = Transactions::generate(0, 0, "orgn_x", anchor, 0, 0);

@@ -125,7 +125,15 @@ impl Transactions {
             .first()
             .is_some_and(|k| k.field == "date" && !k.descending)
             && order.len() == 1;
-        if !order.is_empty() && !is_date_asc {
+        let is_date_desc = order
+            .first()
+            .is_some_and(|k| k.field == "date" && k.descending)
+            && order.len() == 1;
+        if is_date_desc {
+            // Newest first, the rows' own order kept on a tie, as the general sort below
+            // would: no ranks of names to build for it.
+            positions.sort_by(|&a, &b| self.rows[b as usize].at.cmp(&self.rows[a as usize].at));
+        } else if !order.is_empty() && !is_date_asc {
             let ranks = Ranks::new(self, customers);
             positions.sort_by(|&a, &b| {
                 let (ra, rb) = (&self.rows[a as usize], &self.rows[b as usize]);
