@@ -192,11 +192,8 @@ impl Dashboard {
         F: FnOnce(String) -> Fut,
         Fut: std::future::Future<Output = String>,
     {
-        let sandbox = sandbox_for(&options).await;
-        let client = client_at(&front(sandbox.base_url()).await);
-        let shell = demo_shell(&options);
         let stores = Stores::default().with_history(history);
-        Self::run_loop_with(sandbox, client, shell, stores, options.size, options.today)
+        Self::start_with_stores_behind(options, stores, front).await
     }
 
     /// The dashboard on a sandbox started here with the runtime's `stores` (the history
