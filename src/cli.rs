@@ -403,7 +403,8 @@ pub struct ServeArgs {
     /// Save every accepted write to FILE (atomically) and resume from it on start.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// Delay every request by this many milliseconds.
+    /// Send every answer this many milliseconds after its request arrived (the sandbox's own work
+    /// included, as on a service that far away).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub latency_ms: u64,
     /// Answer this share of requests (0 to 1) with 500 or 503.

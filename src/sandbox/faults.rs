@@ -47,13 +47,14 @@ impl Faults {
     }
 }
 
-/// Delays every request by the configured latency, then fails the configured share of them
-/// before they reach a handler (so a failed request never has an effect).
+/// Answers every request the configured latency after it arrived, as a service that far away
+/// does: the request is handled (or failed, for the configured share, before it reaches a
+/// handler, so a failed request never has an effect) at once, and its answer is held until the
+/// latency has passed, or sent when ready if the work took longer. The sandbox's own work is part
+/// of its latency, as a live service's is, and not added to it.
 pub async fn inject(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    if !app.faults.latency.is_zero() {
-        tokio::time::sleep(app.faults.latency).await;
-    }
-    match app.faults.draw() {
+    let due = tokio::time::Instant::now() + app.faults.latency;
+    let answer = match app.faults.draw() {
         Some(StatusCode::INTERNAL_SERVER_ERROR) => ErrorAnswer::Status(
             StatusCode::INTERNAL_SERVER_ERROR,
             "Internal server error (sandbox fault injection).".into(),
@@ -65,5 +66,7 @@ pub async fn inject(State(app): State<Arc<App>>, request: Request, next: Next) -
         )
         .into_response(),
         None => next.run(request).await,
-    }
+    };
+    tokio::time::sleep_until(due).await;
+    answer
 }

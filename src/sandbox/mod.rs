@@ -41,7 +41,7 @@ pub struct SandboxConfig {
     /// The database where accepted writes are saved, and resumed from on start (a JSON state
     /// file of earlier versions is moved into a new database under the same name).
     pub state_file: Option<PathBuf>,
-    /// Added to every request.
+    /// How long after its request every answer leaves (the sandbox's own work included).
     pub latency: Duration,
     /// Share of requests (0 to 1) answered 500 or 503.
     pub error_rate: f64,

@@ -209,3 +209,38 @@ async fn injected_faults_fail_a_share_of_requests() {
     );
     h.sandbox.stop().await;
 }
+
+#[tokio::test]
+async fn latency_holds_the_answer_but_the_work_is_done_on_arrival() {
+    let latency = std::time::Duration::from_millis(800);
+    let h = Harness::with(SandboxConfig {
+        latency,
+        rate_limit_per_min: 0,
+        ..SandboxConfig::default()
+    })
+    .await;
+    let before = h.get("/v1/customers?size=1").await;
+    let total = |v: &Value| v["total"].as_u64().expect("a total");
+    let before = total(&before.json::<Value>().await.unwrap());
+
+    // An answer comes no sooner than the latency.
+    let started = std::time::Instant::now();
+    let r = h.get("/v1/registrations?size=1").await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(started.elapsed() >= latency, "{:?}", started.elapsed());
+
+    // A write given up before its answer has still been made, as on a service that far away.
+    let write = h
+        .as_org(ORG1, Method::POST, "/v1/customers")
+        .json(&serde_json::json!({"name": "Given Up Early"}))
+        .send();
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(200), write)
+            .await
+            .is_err(),
+        "the answer was held"
+    );
+    let after = h.get("/v1/customers?size=1").await;
+    assert_eq!(total(&after.json::<Value>().await.unwrap()), before + 1);
+    h.sandbox.stop().await;
+}
