@@ -79,7 +79,7 @@ where
     let ask = |page: u32| {
         let (client, filter) = (client.clone(), std::sync::Arc::clone(&filter));
         // Dropped unread (the list ended before it), the page's task stops too.
-        AbortOnDrop::spawn(async move {
+        on_a_task(async move {
             client
                 .list_as::<F, T>(&filter, PageParams::new(page, size))
                 .await
@@ -114,43 +114,21 @@ where
     Ok((out, announced))
 }
 
-/// A page's task, aborted when the page is no longer wanted; its answer once it ends (a task
-/// that panicked answers as a failed read).
-struct AbortOnDrop<T>(
-    tokio::task::AbortHandle,
-    tokio::task::JoinHandle<ApiResult<T>>,
-);
-
-impl<T: Send + 'static> AbortOnDrop<T> {
-    /// `read` on a task of its own.
-    fn spawn(read: impl std::future::Future<Output = ApiResult<T>> + Send + 'static) -> Self {
-        let task = tokio::spawn(read);
-        AbortOnDrop(task.abort_handle(), task)
-    }
-}
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
-impl<T> std::future::Future for AbortOnDrop<T> {
-    type Output = ApiResult<T>;
-
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        std::pin::Pin::new(&mut self.1).poll(cx).map(|joined| {
-            joined.unwrap_or_else(|e| {
-                Err(crate::api::ApiError::Undecodable {
-                    what: "a page".to_owned(),
-                    detail: format!("its reading stopped: {e}"),
-                })
+/// `read` on a task of its own, so that answers arriving together are read on every thread free,
+/// not one after the other on the caller's. Dropped before it ends (its answer no longer
+/// wanted), the task is aborted; a task that panicked answers as a failed read.
+fn on_a_task<T: Send + 'static>(
+    read: impl std::future::Future<Output = ApiResult<T>> + Send + 'static,
+) -> impl std::future::Future<Output = ApiResult<T>> + Send {
+    use futures::FutureExt;
+    tokio_util::task::AbortOnDropHandle::new(tokio::spawn(read)).map(|joined| {
+        joined.unwrap_or_else(|e| {
+            Err(crate::api::ApiError::Undecodable {
+                what: "a reading".to_owned(),
+                detail: format!("it stopped: {e}"),
             })
         })
-    }
+    })
 }
 
 /// The forecast of every jurisdiction approaching or below its threshold with sales, soonest
@@ -260,32 +238,39 @@ pub async fn read_exemption_findings(
 }
 
 /// The sales of the transactions the service lists for each filing of `ids` (see
-/// [`filings::covered_sales`]), in the order given. Every list is asked for at once; the
-/// client's pacing spaces them, first asked first sent.
+/// [`filings::covered_sales`]), as each answers: its place in `ids`, and its answer. Every list
+/// is asked for at once, each on a task of its own (see [`on_a_task`]); the client's pacing
+/// spaces them, first asked first sent. Dropping the stream stops the reads still under way.
+fn covered_sales_as_read(
+    client: &Client,
+    ids: &[String],
+) -> impl futures::Stream<Item = ApiResult<(usize, ApiResult<crate::model::CoveredSales>)>> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, id)| {
+            let (client, id) = (client.clone(), id.clone());
+            on_a_task(async move {
+                let listed = client.list_filing_sales(&id).await;
+                Ok((i, listed.map(|listed| filings::covered_sales(&listed))))
+            })
+        })
+        .collect::<futures::stream::FuturesUnordered<_>>()
+}
+
+/// The sales of the transactions the service lists for each filing of `ids`, in the order
+/// given; the first read that fails fails them all.
 pub async fn read_covered_sales_of(
     client: &Client,
     ids: &[String],
     progress: &mut dyn Progress,
 ) -> ApiResult<Vec<crate::model::CoveredSales>> {
-    use futures::TryStreamExt;
+    use futures::StreamExt;
     let mut out = vec![crate::model::CoveredSales::NotRead; ids.len()];
-    // Each read on a task of its own (see `read_all_ahead`); the first failure stops the rest.
-    let mut answers: futures::stream::FuturesUnordered<_> = ids
-        .iter()
-        .enumerate()
-        .map(|(i, id)| {
-            let (client, id) = (client.clone(), id.clone());
-            AbortOnDrop::spawn(async move {
-                client
-                    .list_filing_sales(&id)
-                    .await
-                    .map(|listed| (i, filings::covered_sales(&listed)))
-            })
-        })
-        .collect();
+    let mut answers = std::pin::pin!(covered_sales_as_read(client, ids));
     let mut done = 0u64;
-    while let Some((i, sales)) = answers.try_next().await? {
-        out[i] = sales;
+    while let Some(answer) = answers.next().await {
+        let (i, sales) = answer?;
+        out[i] = sales?;
         done += 1;
         progress.reading("transactions of each filing", done, ids.len() as u64);
     }
@@ -300,25 +285,18 @@ pub async fn read_covered_sales_each(
     ids: &[String],
 ) -> Vec<(String, crate::model::CoveredSales)> {
     use futures::StreamExt;
-    // Each read on a task of its own: the answers, thousands of records together, are read on
-    // whichever thread is free as they arrive, not one after the other on the caller's.
-    ids.iter()
-        .map(|id| {
-            let (client, id) = (client.clone(), id.clone());
-            AbortOnDrop::spawn(async move {
-                let listed = client.list_filing_sales(&id).await;
-                Ok((id, listed))
-            })
-        })
-        .collect::<futures::stream::FuturesUnordered<_>>()
+    covered_sales_as_read(client, ids)
         .filter_map(|answer| {
             std::future::ready(match answer {
-                Ok((id, Ok(listed))) => Some((id, filings::covered_sales(&listed))),
-                Ok((id, Err(e))) => {
-                    tracing::debug!("the transactions of {id} read ahead: {e}");
+                Ok((i, Ok(sales))) => Some((ids[i].clone(), sales)),
+                Ok((i, Err(e))) => {
+                    tracing::debug!("the transactions of {} read ahead: {e}", ids[i]);
                     None
                 }
-                Err(_) => None,
+                Err(e) => {
+                    tracing::debug!("a filing's transactions read ahead: {e}");
+                    None
+                }
             })
         })
         .collect()
