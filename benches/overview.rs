@@ -180,11 +180,18 @@ async fn measure(
     }
     times.sort();
     let median = times[times.len() / 2];
-    let round_trips = median.as_secs_f64() / latency.as_secs_f64().max(f64::EPSILON);
+    let round_trips = if latency.is_zero() {
+        "no latency, so no round trips to count".to_string()
+    } else {
+        format!(
+            "{:.2} round trips",
+            median.as_secs_f64() / latency.as_secs_f64()
+        )
+    };
     println!(
         "overview, {what}: every tile filled in {:.0} ms (median of {runs}; fastest {:.0} ms, \
          slowest {:.0} ms) with {requests} requests ({limited} answered 429 in all runs), at {} ms a request: \
-         {round_trips:.2} round trips",
+         {round_trips}",
         median.as_secs_f64() * 1000.0,
         times[0].as_secs_f64() * 1000.0,
         times[times.len() - 1].as_secs_f64() * 1000.0,
