@@ -604,23 +604,18 @@ where
         if quit {
             break;
         }
-        match stop {
-            Some(Signal::Suspend) => {
-                platform.suspend()?;
-                redraw(terminal, shell)?;
-            }
-            Some(Signal::Continue) => {
-                platform.reenter()?;
-                redraw(terminal, shell)?;
-            }
-            _ if dirty => {
-                if let Err(e) = draw(terminal, shell) {
-                    tracing::warn!("cannot draw on the terminal: {e}");
-                    ended = Ended::TerminalGone;
-                    break;
-                }
-            }
-            _ => {}
+        // A terminal that cannot be taken back or drawn on has gone away. A hang-up sends
+        // SIGCONT beside SIGHUP, and either may be heard first.
+        let shown = match stop {
+            Some(Signal::Suspend) => platform.suspend().and_then(|()| redraw(terminal, shell)),
+            Some(Signal::Continue) => platform.reenter().and_then(|()| redraw(terminal, shell)),
+            _ if dirty => draw(terminal, shell),
+            _ => Ok(()),
+        };
+        if let Err(e) = shown {
+            tracing::warn!("cannot draw on the terminal: {e}");
+            ended = Ended::TerminalGone;
+            break;
         }
         // Let the runtime's timers and signals advance even when the events never stop.
         tokio::task::yield_now().await;

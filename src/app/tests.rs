@@ -159,6 +159,39 @@ async fn ctrl_z_and_sigtstp_suspend_then_everything_is_drawn_at_the_new_size() {
     assert!(text.contains("Registrations"), "drawn again: {text}");
 }
 
+/// A terminal that hung up: taking it back fails, as writing to it does.
+struct HungUp(Recorder);
+
+impl Platform for HungUp {
+    fn open_url(&mut self, url: &str) -> Result<(), PlatformError> {
+        self.0.open_url(url)
+    }
+    fn copy(&mut self, text: &str) -> Result<(), PlatformError> {
+        self.0.copy(text)
+    }
+    fn load_theme(&mut self, name: &str) -> Result<Theme, PlatformError> {
+        self.0.load_theme(name)
+    }
+    fn reenter(&mut self) -> std::io::Result<()> {
+        Err(std::io::Error::other("Input/output error (os error 5)"))
+    }
+}
+
+#[tokio::test]
+async fn sigcont_heard_before_sighup_on_a_hung_up_terminal_ends_as_the_terminal_gone() {
+    // A hang-up sends SIGCONT beside SIGHUP; heard first, it must not end the program as an
+    // error (exit 1) because the terminal cannot be taken back.
+    let mut platform = HungUp(Recorder::default());
+    let ended = run(
+        Vec::new(),
+        vec![Signal::Continue, Signal::HangUp],
+        &mut platform,
+        backend(80, 24),
+    )
+    .await;
+    assert_eq!(ended, Ended::TerminalGone);
+}
+
 #[tokio::test]
 async fn the_events_running_out_is_not_a_signal() {
     let mut platform = Recorder::default();
