@@ -11,8 +11,8 @@ use super::{Connection, Shell};
 use crate::ui::widgets::flash::pointed_line;
 use crate::ui::widgets::help::{Hint, footer_line};
 
-/// The spinner's frames, one a tick.
-pub(super) const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/// The spinner's frames, one a tick: the spinner widget's.
+pub(super) const SPINNER: &[&str] = crate::ui::widgets::spinner::BRAILLE_FRAMES;
 
 impl Shell {
     pub fn draw(&mut self, frame: &mut Frame) {
