@@ -13,7 +13,7 @@ mod signals;
 mod startup;
 mod svg;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pty::Pty;
 
@@ -189,6 +189,19 @@ fn demo_edit_a_physical_nexus_then_create_an_exemption_with_its_certificate() {
     assert!(t.wait_exit(Duration::from_secs(10)).success());
 }
 
+/// Waits, up to ten seconds, until no spinner is on screen: a screenshot shows what has loaded,
+/// not how far the loading got when it was taken.
+fn settled(t: &Pty) {
+    let started = Instant::now();
+    while taxdash::ui::widgets::spinner::BRAILLE_FRAMES
+        .iter()
+        .any(|frame| t.screen().contains(frame))
+        && started.elapsed() < Duration::from_secs(10)
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Regenerates `screenshots/` from the real program on demo data:
 /// `cargo test --test e2e -- --ignored screenshots`.
 #[test]
@@ -198,6 +211,7 @@ fn screenshots() {
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::create_dir_all(&out).unwrap();
     let save = |t: &Pty, name: &str| {
+        settled(t);
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
     // The Overview, the first tab, wide and on a small terminal with the map in use.
@@ -299,6 +313,7 @@ fn screenshots_tenanted() {
         state.path(),
     );
     let save = |t: &Pty, name: &str| {
+        settled(t);
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
     t.open_registrations();
@@ -470,7 +485,7 @@ fn screenshots_record_history() {
 
     t.send("H");
     t.wait_for("→", Duration::from_secs(10));
-    std::thread::sleep(Duration::from_millis(300));
+    settled(&t);
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     std::fs::write(out.join("record-history.svg"), svg::render(&t.vt_screen())).unwrap();
     t.send("\x1b");
@@ -487,6 +502,7 @@ fn screenshots_classify() {
     let state = tempfile::tempdir().unwrap();
     let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
     let save = |t: &Pty, name: &str| {
+        settled(t);
         std::fs::write(out.join(format!("{name}.svg")), svg::render(&t.vt_screen())).unwrap();
     };
     let mut t = Pty::spawn(&["--demo", "--today", TODAY], 140, 40, state.path());
