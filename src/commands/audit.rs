@@ -33,6 +33,7 @@ pub fn run(
         since: args.since,
         resource: args.resource.clone(),
         outcome,
+        who: None,
     };
     let path = db::default_path(history).map_err(CommandFailure::new)?;
     let entries = if path.exists() {

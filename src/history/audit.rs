@@ -254,6 +254,7 @@ impl AuditLog {
                         .get::<_, Option<String>>(2)?
                         .as_deref()
                         .and_then(parse_time),
+                    who: String::new(),
                     profile: r.get(3)?,
                     organization: r.get(4)?,
                     generation: r.get(5)?,

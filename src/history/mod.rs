@@ -11,6 +11,7 @@ pub mod db;
 pub mod diff;
 pub mod offline;
 pub mod reads;
+pub mod server;
 pub mod snapshot;
 
 pub use audit::AuditLog;

@@ -60,6 +60,9 @@ pub struct Entry {
     pub id: i64,
     pub started_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    /// Who sent it: the person's configured name, else `user@host` (empty in entries recorded
+    /// before taxdash kept it).
+    pub who: String,
     pub profile: String,
     pub organization: String,
     /// `v1` or `tenanted`.
@@ -86,6 +89,8 @@ pub struct Filter {
     /// Only this resource (`registrations`, `filings`…), any case.
     pub resource: Option<String>,
     pub outcome: Option<Outcome>,
+    /// Only entries whose person contains this, any case.
+    pub who: Option<String>,
 }
 
 impl Filter {
@@ -95,5 +100,10 @@ impl Filter {
             .as_deref()
             .is_none_or(|r| e.resource.eq_ignore_ascii_case(r.trim()))
             && self.outcome.is_none_or(|o| e.outcome == o)
+            && self.who.as_deref().is_none_or(|w| {
+                e.who
+                    .to_lowercase()
+                    .contains(&w.trim().to_lowercase())
+            })
     }
 }

@@ -77,6 +77,7 @@ impl AuditView {
             since: None,
             resource: self.resource.clone(),
             outcome: self.outcome,
+            who: None,
         }
     }
 

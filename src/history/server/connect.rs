@@ -1,0 +1,1 @@
+//! Connecting to the team's PostgreSQL server.

@@ -1,0 +1,1 @@
+//! The PostgreSQL server tests run against.
