@@ -120,7 +120,8 @@ fn diff_and_size(n: usize) {
         .expect("stored");
     let first_write = started.elapsed();
     history
-        .connection()
+        .sqlite()
+        .expect("a file")
         .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
         .expect("checkpoint");
     let one = size(&path);
@@ -130,7 +131,8 @@ fn diff_and_size(n: usize) {
         .expect("stored");
     let second_write = started.elapsed();
     history
-        .connection()
+        .sqlite()
+        .expect("a file")
         .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
         .expect("checkpoint");
     let two = size(&path);

@@ -26,6 +26,8 @@ fn main() -> ExitCode {
     };
     let mut ctx = Context::from_cli(cli.profile.clone(), cli.config.as_deref());
     ctx.history.clone_from(&cli.history);
+    // The person the audit log and the snapshots name: the config file's `who`.
+    taxdash::history::who::name_as(ctx.load_config().ok().and_then(|c| c.who).as_deref());
     let mut stdout = std::io::stdout();
     // The commands log to the dashboard's file; the dashboard opens it itself, and `sandbox
     // serve` logs to its terminal.
@@ -87,7 +89,7 @@ fn main() -> ExitCode {
             &mut stdout,
         )),
         Some(Command::Audit(ref args)) => {
-            commands::audit::run(cli.history.as_deref(), args, &mut stdout)
+            runtime.block_on(commands::audit::run(&ctx, args, &mut stdout))
         }
         Some(Command::Import(ref args)) => runtime.block_on(commands::import::run(
             &ctx,
@@ -100,7 +102,6 @@ fn main() -> ExitCode {
                 &ctx,
                 args,
                 service(&cli),
-                cli.history.as_deref(),
                 &mut stdout,
             ))
             .map(drop),
@@ -109,7 +110,6 @@ fn main() -> ExitCode {
                 &ctx,
                 args,
                 service(&cli),
-                cli.history.as_deref(),
                 &mut stdout,
             ))
             .map(drop),
@@ -117,7 +117,6 @@ fn main() -> ExitCode {
             &ctx,
             args,
             service(&cli),
-            cli.history.as_deref(),
             &mut stdout,
         )),
         Some(Command::Completions { shell }) => commands::manual::completions(shell, &mut stdout),

@@ -3,14 +3,13 @@
 //! interface never waits for the file; and `:snapshot`, taken in the background through the
 //! dashboard's client into the same file, on a connection of its own.
 
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio_util::sync::CancellationToken;
 
 use crate::effect::{Answer, Failure, FailureKind, HistoryCall, HistoryReply, Reply, RequestId};
 use crate::history::capture::{Lists, Plan, scope_of, take_and_compare};
-use crate::history::{AuditLog, History, HistoryError};
+use crate::history::{AuditLog, History, HistoryError, Location};
 use crate::model::history::{SnapshotProgress, SnapshotTaken};
 
 use super::read_ahead::ReadAhead;
@@ -22,8 +21,9 @@ pub struct Stores {
     /// The history database on a connection of its own: the rows changed since the previous
     /// snapshot, records' histories.
     history: Option<Arc<Mutex<History>>>,
-    /// The history database's file (`:memory:` for the demo's), where snapshots are stored.
-    path: Option<PathBuf>,
+    /// Where the history is (the file, the demo's memory, the team's server): snapshots are
+    /// stored there on a connection of their own.
+    location: Option<Location>,
     /// The audit log the client records its writes in, for `:audit`.
     audit: Option<AuditLog>,
     /// The filings each organization's Overview checked last (see [`ReadAhead`]).
@@ -34,7 +34,7 @@ impl std::fmt::Debug for Stores {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Stores")
             .field("history", &self.history.is_some())
-            .field("path", &self.path)
+            .field("location", &self.location)
             .field("audit", &self.audit.is_some())
             .field("read_ahead", &self.read_ahead)
             .finish()
@@ -45,7 +45,7 @@ impl Stores {
     /// Reads snapshots (changed rows, records' histories) from `history`.
     #[must_use]
     pub fn with_history(mut self, history: History) -> Self {
-        self.path = Some(history.path().to_owned());
+        self.location = Some(history.location().clone());
         self.history = Some(Arc::new(Mutex::new(history)));
         self
     }
@@ -100,7 +100,29 @@ impl Stores {
                 resource,
                 id,
             } => self.snapshots(|history| {
-                let record = history.record_changes((&profile, &organization), resource, &id)?;
+                let mut record =
+                    history.record_changes((&profile, &organization), resource, &id)?;
+                // The changes sent to it, from the audit log, which names physical nexus as
+                // the v1 path does; one that cannot be read leaves the snapshots' history.
+                if let Some(log) = &self.audit {
+                    let resource = match resource {
+                        crate::model::Resource::PhysicalNexus => "physical_nexus",
+                        other => other.name(),
+                    };
+                    let filter = crate::model::audit::Filter {
+                        resource: Some(resource.to_owned()),
+                        ..crate::model::audit::Filter::default()
+                    };
+                    match log.entries(&filter) {
+                        Ok(entries) => {
+                            record.writes = entries
+                                .into_iter()
+                                .filter(|e| e.record_id.as_deref() == Some(id.as_str()))
+                                .collect();
+                        }
+                        Err(e) => tracing::warn!("the record's audit entries: {e}"),
+                    }
+                }
                 Ok(HistoryReply::Record(record))
             }),
             // Taken, not read: see `Tasks::take_snapshot`.
@@ -110,20 +132,20 @@ impl Stores {
         }
     }
 
-    /// The file snapshots are stored in; when there is none, how to have one, in words.
-    fn snapshot_file(&self) -> Result<PathBuf, Failure> {
-        match &self.path {
+    /// Where snapshots are stored; when nowhere, how to have one, in words.
+    fn snapshot_location(&self) -> Result<Location, Failure> {
+        match &self.location {
             None => Err(failed(
                 "No snapshot can be taken: no history database is open (:messages says why). \
                  Snapshots are stored there: name one with --history FILE or TAXDASH_HISTORY."
                     .to_owned(),
             )),
-            Some(path) if path == Path::new(":memory:") => Err(failed(
+            Some(Location::Memory) => Err(failed(
                 "No snapshot can be taken: the demo keeps its history in memory. Start \
                  `taxdash --demo --history FILE` to take snapshots with :snapshot and keep them."
                     .to_owned(),
             )),
-            Some(path) => Ok(path.clone()),
+            Some(location) => Ok(location.clone()),
         }
     }
 
@@ -178,14 +200,14 @@ impl super::Tasks {
     /// on meanwhile. Answers what was stored and what changed since the previous snapshot; or
     /// why nothing was (the file, or the list that could not be read whole). One at a time.
     fn take_snapshot(&mut self, id: RequestId, profile: String) {
-        let path = match (&self.snapshot, self.stores.snapshot_file()) {
+        let location = match (&self.snapshot, self.stores.snapshot_location()) {
             (Some(_), _) => Err(failed(
                 "A snapshot is being taken already: wait for it to end.".to_owned(),
             )),
-            (None, path) => path,
+            (None, location) => location,
         };
-        let path = match path {
-            Ok(path) => path,
+        let location = match location {
+            Ok(location) => location,
             Err(failure) => {
                 let _ = self.answers.send(Answer {
                     id,
@@ -194,7 +216,7 @@ impl super::Tasks {
                 return;
             }
         };
-        tracing::info!(id = id.0, path = %path.display(), "taking a snapshot");
+        tracing::info!(id = id.0, history = %location.place(), "taking a snapshot");
         let lists = Lists::default();
         self.snapshot = Some(RunningSnapshot {
             id,
@@ -205,7 +227,7 @@ impl super::Tasks {
         let (client, answers) = (self.client.clone(), self.answers.clone());
         tokio::spawn(async move {
             let taken = async {
-                let mut history = tokio::task::spawn_blocking(move || History::open(&path))
+                let mut history = tokio::task::spawn_blocking(move || History::open_at(&location))
                     .await
                     .map_err(|e| format!("The history database could not be opened: {e}"))?
                     .map_err(|e| e.to_string())?;
@@ -272,11 +294,11 @@ mod tests {
 
     #[test]
     fn without_a_history_file_a_snapshot_says_how_to_have_one() {
-        let none = Stores::default().snapshot_file().unwrap_err().message;
+        let none = Stores::default().snapshot_location().unwrap_err().message;
         assert!(none.contains("--history FILE or TAXDASH_HISTORY"), "{none}");
         let memory = Stores::default()
             .with_history(History::in_memory())
-            .snapshot_file()
+            .snapshot_location()
             .unwrap_err()
             .message;
         assert!(
@@ -286,6 +308,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("history.db");
         let file = Stores::default().with_history(History::open(&path).unwrap());
-        assert_eq!(file.snapshot_file().unwrap(), path);
+        assert_eq!(file.snapshot_location().unwrap(), Location::File(path));
     }
 }

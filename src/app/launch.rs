@@ -124,6 +124,7 @@ pub async fn start_offline(
 async fn offline_snapshot(
     options: &DashboardOptions,
     scope: Option<(String, String)>,
+    profile_history: Option<&str>,
 ) -> Result<(Snapshot, Frozen), BoxError> {
     let pick = match (options.offline, scope) {
         (Some(SnapshotChoice::Id(id)), _) => Pick::Id(id),
@@ -133,7 +134,7 @@ async fn offline_snapshot(
         },
         (_, None) => Pick::AnyLatest,
     };
-    let path = match (&options.history, options.demo) {
+    let location = match (&options.history, options.demo) {
         (None, true) => {
             return Err(
                 "--demo --offline needs --history FILE: the demo's history is kept in \
@@ -142,10 +143,10 @@ async fn offline_snapshot(
                     .into(),
             );
         }
-        (named, _) => crate::history::db::default_path(named.as_deref())?,
+        (named, _) => crate::history::location_for_session(named.as_deref(), false, profile_history)?,
     };
     let (snapshot, frozen) = tokio::task::spawn_blocking(move || {
-        let (history, snapshot) = offline::open(&path, &pick)?;
+        let (history, snapshot) = offline::open(&location, &pick)?;
         let frozen = offline::frozen(&history, &snapshot)?;
         Ok::<_, BoxError>((snapshot, frozen))
     })
@@ -170,10 +171,12 @@ pub async fn prepare(
     let mut config_path = None;
     let mut views = std::collections::BTreeMap::new();
     let mut columns = std::collections::BTreeMap::new();
+    // The profile's `history` key, under `--history` and `TAXDASH_HISTORY`.
+    let mut profile_history: Option<String> = None;
     let (client, mut header, sandbox, keymap, theme_name, accent, settings) = if options.demo
         && options.offline.is_some()
     {
-        let (snapshot, frozen) = offline_snapshot(options, None).await?;
+        let (snapshot, frozen) = offline_snapshot(options, None, None).await?;
         let (sandbox, config, header) = start_offline(frozen, &snapshot, true).await?;
         (
             Client::new(config)?,
@@ -229,11 +232,13 @@ pub async fn prepare(
         views.clone_from(&config.views);
         columns.clone_from(&config.columns);
         let requested = options.profile.clone();
+        profile_history = crate::credentials::profile_history(requested.as_deref(), &config);
         let (client, header, sandbox, profile_name) = if options.offline.is_some() {
             // The profile only picks the snapshots: neither its key nor its service is used.
             let scope = profile_scope(requested.as_deref(), &config, &env)?;
             let name = scope.0.clone();
-            let (snapshot, frozen) = offline_snapshot(options, Some(scope)).await?;
+            let (snapshot, frozen) =
+                offline_snapshot(options, Some(scope), profile_history.as_deref()).await?;
             let (sandbox, client_config, header) = start_offline(frozen, &snapshot, false).await?;
             (Client::new(client_config)?, header, Some(sandbox), name)
         } else {
@@ -276,24 +281,41 @@ pub async fn prepare(
         };
         (client, header, sandbox, keymap, theme, accent, settings)
     };
-    // Every write is recorded before it is sent: without the history database, none is sent.
-    let audited = {
-        let (path, demo) = (options.history.clone(), options.demo);
-        let (profile, organization) = (header.profile.clone(), header.organization.clone());
-        let client = client.clone();
-        tokio::task::spawn_blocking(move || {
-            crate::history::audited(&client, path.as_deref(), demo, &profile, &organization)
-        })
-        .await?
+    // Every write is recorded before it is sent: without the history, none is sent. A team's
+    // server that does not answer now is told, and each write waits for it to answer.
+    let location = crate::history::location_for_session(
+        options.history.as_deref(),
+        options.demo,
+        profile_history.as_deref(),
+    );
+    let (location, unusable) = match location {
+        Ok(location) => (Some(location), None),
+        Err(e) => (None, Some(e)),
     };
-    let (client, audit, history_problem) = match audited {
-        Ok((client, log)) => (client, Some(log), None),
+    let audited = match (&location, unusable) {
+        (Some(location), _) => {
+            let location = location.clone();
+            let (profile, organization) = (header.profile.clone(), header.organization.clone());
+            let client = client.clone();
+            tokio::task::spawn_blocking(move || {
+                let (history, away) = crate::history::History::open_at_lenient(&location)?;
+                let (client, log) =
+                    crate::history::audited(&client, history, &profile, &organization);
+                Ok::<_, crate::history::HistoryError>((client, log, away))
+            })
+            .await?
+        }
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(crate::history::HistoryError::NoDataDir),
+    };
+    let (client, audit, history_problem, history_away) = match audited {
+        Ok((client, log, away)) => (client, Some(log), None, away),
         Err(e) => {
             header.read_only = true;
             let problem = format!(
                 "{e}. Changes are turned off (read-only): taxdash records every change it sends there."
             );
-            (client, None, Some(problem))
+            (client, None, Some(problem), None)
         }
     };
     let theme = Theme::select(
@@ -331,11 +353,19 @@ pub async fn prepare(
     if let Some(problem) = history_problem {
         tracing::error!("{problem}");
         shell.notify_error(problem);
-    } else {
-        // The history database again, for records' histories and the rows changed since the
-        // previous snapshot (its own connection: reads only).
-        match crate::history::open_for_session(options.history.as_deref(), options.demo) {
-            Ok(history) => stores = stores.with_history(history),
+    } else if let Some(location) = location {
+        if let Some(away) = history_away {
+            let away = format!("{away}. It is tried again at each change and each read.");
+            tracing::warn!("{away}");
+            shell.notify_error(away);
+        }
+        // The history again, for records' histories and the rows changed since the previous
+        // snapshot (its own connection: reads only).
+        let opened =
+            tokio::task::spawn_blocking(move || crate::history::History::open_at_lenient(&location))
+                .await?;
+        match opened {
+            Ok((history, _)) => stores = stores.with_history(history),
             Err(e) => shell.notify_error(e.to_string()),
         }
     }

@@ -2,18 +2,17 @@
 //! first, as a table, CSV, JSON or JSON Lines.
 
 use std::io::Write;
-use std::path::Path;
 
 use super::CommandFailure;
 use crate::cli::{AuditArgs, AuditFormat};
 use crate::history::audit::{Entry, Filter, Outcome};
-use crate::history::{AuditLog, History, db};
+use crate::history::{AuditLog, Location};
 
-/// Prints the entries `args` selects from the history database (`history`: `--history` or
-/// `TAXDASH_HISTORY`, else the platform one) to `out`. A database that does not exist yet has
-/// no entries (and is not made); one that cannot be read is an error naming it.
-pub fn run(
-    history: Option<&Path>,
+/// Prints the entries `args` selects from the history (`--history`, `TAXDASH_HISTORY`, the
+/// profile's `history` key, else the platform file) to `out`. A file that does not exist yet
+/// has no entries (and is not made); a history that cannot be read is an error naming it.
+pub async fn run(
+    ctx: &super::Context,
     args: &AuditArgs,
     out: &mut dyn Write,
 ) -> Result<(), CommandFailure> {
@@ -33,15 +32,17 @@ pub fn run(
         since: args.since,
         resource: args.resource.clone(),
         outcome,
-        who: None,
+        who: args.who.clone(),
     };
-    let path = db::default_path(history).map_err(CommandFailure::new)?;
-    let entries = if path.exists() {
-        AuditLog::new(History::open(&path).map_err(CommandFailure::new)?)
-            .entries(&filter)
-            .map_err(CommandFailure::new)?
-    } else {
-        Vec::new()
+    let entries = match ctx.history_location(false)? {
+        Location::File(path) if !path.exists() => Vec::new(),
+        _ => {
+            let log = AuditLog::new(ctx.open_history(false).await?);
+            tokio::task::spawn_blocking(move || log.entries(&filter))
+                .await
+                .map_err(|e| CommandFailure::new(format!("the audit log could not be read: {e}")))?
+                .map_err(CommandFailure::new)?
+        }
     };
     write(&entries, args.format, out)
         .map_err(|e| CommandFailure::new(format!("could not write the entries: {e}")))
@@ -73,10 +74,11 @@ pub fn write(entries: &[Entry], format: AuditFormat, out: &mut dyn Write) -> std
     }
 }
 
-const COLUMNS: [&str; 16] = [
+const COLUMNS: [&str; 17] = [
     "id",
     "started_at",
     "finished_at",
+    "who",
     "profile",
     "organization",
     "generation",
@@ -92,13 +94,14 @@ const COLUMNS: [&str; 16] = [
     "body",
 ];
 
-fn row(e: &Entry) -> [String; 16] {
+fn row(e: &Entry) -> [String; 17] {
     let time =
         |t: &chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     [
         e.id.to_string(),
         time(&e.started_at),
         e.finished_at.as_ref().map(time).unwrap_or_default(),
+        e.who.clone(),
         e.profile.clone(),
         e.organization.clone(),
         e.generation.clone(),
@@ -123,16 +126,28 @@ fn table(entries: &[Entry], out: &mut dyn Write) -> std::io::Result<()> {
     if entries.is_empty() {
         return writeln!(out, "No change recorded.");
     }
+    // Who sent each: `-` for entries recorded before taxdash kept it; as wide as the longest.
+    let who = |e: &Entry| match e.who.trim() {
+        "" => "-".to_owned(),
+        who => who.to_owned(),
+    };
+    let who_width = entries
+        .iter()
+        .map(|e| who(e).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(3);
     writeln!(
         out,
-        "{:<23}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  PATH",
-        "STARTED", "OUTCOME", "STATUS", "METHOD", "RESOURCE", "RECORD"
+        "{:<23}  {:<who_width$}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  PATH",
+        "STARTED", "WHO", "OUTCOME", "STATUS", "METHOD", "RESOURCE", "RECORD"
     )?;
     for e in entries {
         writeln!(
             out,
-            "{:<23}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  {}",
+            "{:<23}  {:<who_width$}  {:<7}  {:<8}  {:<6}  {:<20}  {:<24}  {}",
             crate::model::format::utc_time_seconds(e.started_at),
+            who(e),
             e.outcome.name(),
             e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
             e.method,

@@ -90,13 +90,17 @@ pub async fn run(
 
     let connected = super::connect(ctx, service).await?;
     // Every write is recorded in the audit log before it is sent: without it, nothing is sent.
-    let audited = crate::history::audited(
-        &connected.client,
-        ctx.history.as_deref(),
-        matches!(service, Service::Demo(_)),
-        &connected.profile,
-        &connected.organization,
-    );
+    let audited = ctx
+        .open_history(matches!(service, Service::Demo(_)))
+        .await
+        .map(|history| {
+            crate::history::audited(
+                &connected.client,
+                history,
+                &connected.profile,
+                &connected.organization,
+            )
+        });
     let client = match audited {
         Ok((client, _log)) => client,
         Err(e) => {

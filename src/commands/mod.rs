@@ -93,6 +93,33 @@ impl Context {
         }
     }
 
+    /// Where the history is for a command: `--history` (or `TAXDASH_HISTORY`), else in memory
+    /// with `--demo`, else the profile's `history` key, else the platform file.
+    pub fn history_location(
+        &self,
+        demo: bool,
+    ) -> Result<crate::history::Location, CommandFailure> {
+        let from_profile = if demo || self.history.is_some() {
+            None
+        } else {
+            self.load_config()
+                .ok()
+                .and_then(|c| crate::credentials::profile_history(self.profile.as_deref(), &c))
+        };
+        crate::history::location_for_session(self.history.as_deref(), demo, from_profile.as_deref())
+            .map_err(CommandFailure::new)
+    }
+
+    /// The history for a command (see [`Context::history_location`]), opened on a blocking
+    /// thread: a server's client must not run on the runtime's.
+    pub async fn open_history(&self, demo: bool) -> Result<crate::history::History, CommandFailure> {
+        let location = self.history_location(demo)?;
+        tokio::task::spawn_blocking(move || crate::history::History::open_at(&location))
+            .await
+            .map_err(|e| CommandFailure::new(format!("the history could not be opened: {e}")))?
+            .map_err(CommandFailure::new)
+    }
+
     /// The config file's contents, empty when it does not exist: for the commands that create
     /// it (`login`).
     pub fn load_config_to_update(&self) -> Result<Config, ConfigError> {

@@ -2,7 +2,6 @@
 //! history database, the progress lines and the output around [`crate::history`].
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -108,11 +107,10 @@ pub async fn snapshot(
     ctx: &Context,
     args: &SnapshotArgs,
     service: Service,
-    history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Taken, CommandFailure> {
     transactions_range(args.transactions)?;
-    let mut db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
+    let mut db = ctx.open_history(matches!(service, Service::Demo(_))).await?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let plan = Plan::new(args.transactions);
     let scope = scope_of(&client, &profile, &plan);
@@ -173,10 +171,9 @@ pub async fn diff(
     ctx: &Context,
     args: &DiffArgs,
     service: Service,
-    history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<Diff, CommandFailure> {
-    let db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
+    let db = ctx.open_history(matches!(service, Service::Demo(_))).await?;
     let (from, to) = if let (Some(from), Some(to)) = (args.from, args.to) {
         (from, to)
     } else {
@@ -221,10 +218,11 @@ pub async fn diff(
 
 /// The database's file, or what an in-memory one is.
 fn place(db: &History) -> String {
-    if db.path() == Path::new(":memory:") {
-        "the demo's history, kept in memory (--history FILE keeps snapshots)".to_owned()
-    } else {
-        db.path().display().to_string()
+    match db.place() {
+        crate::history::Place::Memory => {
+            "the demo's history, kept in memory (--history FILE keeps snapshots)".to_owned()
+        }
+        place => place.to_string(),
     }
 }
 
@@ -296,11 +294,10 @@ pub async fn watch(
     ctx: &Context,
     args: &WatchArgs,
     service: Service,
-    history: Option<&Path>,
     out: &mut dyn Write,
 ) -> Result<(), CommandFailure> {
     transactions_range(args.transactions)?;
-    let mut db = crate::history::open_for_session(history, matches!(service, Service::Demo(_)))?;
+    let mut db = ctx.open_history(matches!(service, Service::Demo(_))).await?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let signals = listen(Signal::ENDING)
         .map_err(|e| CommandFailure::new(format!("could not listen to signals: {e}")))?;
@@ -408,6 +405,8 @@ mod tests {
                 transactions: None,
             },
             records: 0,
+            taken_by: String::new(),
+            uid: String::new(),
         }
     }
 

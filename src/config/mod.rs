@@ -274,6 +274,11 @@ pub struct Profile {
     /// Accent colour name for this profile (for example to make production stand out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accent: Option<String>,
+    /// The history this profile keeps its audit log and snapshots in: a file, or a team's
+    /// PostgreSQL server (`postgres://USER@HOST:PORT/DB`, never with its password). Under
+    /// `--history` and `TAXDASH_HISTORY`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<String>,
 }
 
 impl Profile {
@@ -291,6 +296,7 @@ impl Profile {
             read_only: false,
             theme: None,
             accent: None,
+            history: None,
         }
     }
 
@@ -345,6 +351,10 @@ impl Profile {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    /// The person at the keyboard, as the audit log and the snapshots record them (default: the
+    /// OS user and host, `dana@laptop`); `TAXDASH_WHO` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub who: Option<String>,
     /// Profile used when none is named on the command line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_profile: Option<String>,

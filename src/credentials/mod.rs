@@ -295,6 +295,15 @@ fn select_profile<'c>(
     }
 }
 
+/// The `history` key of the profile a session would use (`requested`, else the default), when
+/// it has one; nothing when no profile can be chosen (the session says why elsewhere).
+pub fn profile_history(requested: Option<&str>, config: &Config) -> Option<String> {
+    select_profile(requested, config)
+        .ok()
+        .flatten()
+        .and_then(|p| p.history.clone())
+}
+
 /// The profile and organization a session would act as, without its key (the keyring is not
 /// touched): what `--offline` picks the snapshots by. The organization is empty when neither
 /// the profile nor `TAXDASH_ORGANIZATION_ID` names one (a Tenanted profile).

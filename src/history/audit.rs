@@ -19,9 +19,10 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use rusqlite::params;
 use serde_json::Value;
 
+use super::db::Place;
+use super::store::{Dialect, Param, Row};
 use super::{History, HistoryError};
 use crate::api::{AuditSink, AuditTicket, WriteAnswer, WriteOutcome, WriteSent};
 
@@ -111,6 +112,90 @@ fn parse_time(s: &str) -> Option<DateTime<Utc>> {
         .map(|t| t.with_timezone(&Utc))
 }
 
+/// How the entries are selected, in the order [`read_entry`] reads them.
+const SELECT_ENTRY: &str = "SELECT id, started_at, finished_at, profile, organization, \
+     generation, api_release, method, path, resource, record_id, body, outcome, status, \
+     request_id, error, writer_pid, writer_start, who, uid FROM audit_entries";
+
+/// One entry as stored; `alive` tells whether the writer of an unanswered one still waits.
+fn read_entry(r: &Row, alive: &dyn Fn(i64, &str) -> bool) -> Entry {
+    let outcome = match r.text(12).as_str() {
+        "ok" => Outcome::Ok,
+        "refused" => Outcome::Refused,
+        "failed" => Outcome::Failed,
+        "sent" if alive(r.int(16), &r.text(17)) => Outcome::Pending,
+        _ => Outcome::Unknown,
+    };
+    Entry {
+        id: r.int(0),
+        started_at: parse_time(&r.text(1)).unwrap_or_default(),
+        finished_at: r.opt_text(2).as_deref().and_then(parse_time),
+        who: r.text(18),
+        profile: r.text(3),
+        organization: r.text(4),
+        generation: r.text(5),
+        api_release: r.opt_text(6),
+        method: r.text(7),
+        path: r.text(8),
+        resource: r.text(9),
+        record_id: r.opt_text(10),
+        body: r
+            .opt_text(11)
+            .and_then(|b| serde_json::from_str(&b).ok())
+            .unwrap_or(Value::Null),
+        outcome,
+        status: r.opt_int(13).and_then(|s| u16::try_from(s).ok()),
+        request_id: r.opt_text(14),
+        error: r.opt_text(15),
+    }
+}
+
+impl History {
+    /// This process as the writer of an entry in this history: its id, and a mark that tells
+    /// whether it still lives (its start time on this machine; on a server, the lock this
+    /// process holds there, which other machines can see).
+    fn writer(&self) -> (u32, String) {
+        match self.dialect() {
+            Dialect::Sqlite => {
+                let (pid, start) = this_writer();
+                (pid, start.to_owned())
+            }
+            Dialect::Postgres => (std::process::id(), crate::history::server::store::writer_mark()),
+        }
+    }
+
+    /// Whether writers still live, as [`History::writer`] marked them.
+    fn writers_alive(&self) -> Result<Box<dyn Fn(i64, &str) -> bool>, HistoryError> {
+        match self.dialect() {
+            Dialect::Sqlite => Ok(Box::new(writer_alive)),
+            Dialect::Postgres => {
+                let live: std::collections::HashSet<String> = self
+                    .rows(crate::history::server::store::LIVE_WRITERS, &[])?
+                    .iter()
+                    .map(|r| r.text(0))
+                    .collect();
+                Ok(Box::new(move |_, mark: &str| live.contains(mark)))
+            }
+        }
+    }
+
+    /// The audit entries, newest first: all of them, or those started on or after `since`.
+    pub fn audit_entries(&self, since: Option<&str>) -> Result<Vec<Entry>, HistoryError> {
+        let alive = self.writers_alive()?;
+        Ok(self
+            .rows(
+                &format!(
+                    "{SELECT_ENTRY} WHERE CAST(?1 AS TEXT) IS NULL OR started_at >= ?1 \
+                     ORDER BY started_at DESC, id DESC"
+                ),
+                &[since.into()],
+            )?
+            .iter()
+            .map(|r| read_entry(r, &*alive))
+            .collect())
+    }
+}
+
 impl AuditLog {
     pub fn new(history: History) -> AuditLog {
         AuditLog {
@@ -118,27 +203,26 @@ impl AuditLog {
         }
     }
 
-    /// The database file (`:memory:` for one in memory).
-    pub fn path(&self) -> std::path::PathBuf {
-        self.lock().path().to_owned()
+    /// Where the log is: the file, `:memory:`, or the server.
+    pub fn place(&self) -> Place {
+        self.lock().place().clone()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, History> {
-        // A panic while holding the lock leaves the connection usable: SQLite's state is its
-        // own, not the guard's.
+        // A panic while holding the lock leaves the connection usable: the database's state is
+        // its own, not the guard's.
         self.db
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Records a write about to be sent; answers its entry id.
+    /// Records a write about to be sent by `who`; answers its entry id.
     pub fn record_sent(
         &self,
         profile: &str,
         fallback_organization: &str,
         write: &WriteSent<'_>,
     ) -> Result<i64, HistoryError> {
-        let (pid, start) = this_writer();
         let organization = if write.organization.is_empty() {
             fallback_organization
         } else {
@@ -150,30 +234,38 @@ impl AuditLog {
         };
         let body = write.body.to_json();
         let body = (!body.is_null()).then(|| body.to_string());
+        let (now, who, uid) = (now_text(), super::who::me(), super::snapshot::new_uid());
         let db = self.lock();
-        db.connection()
-            .execute(
-                "INSERT INTO audit_entries (started_at, profile, organization, generation,
-                     api_release, method, path, resource, record_id, body, outcome,
-                     writer_pid, writer_start)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'sent', ?11, ?12)",
-                params![
-                    now_text(),
-                    profile,
-                    organization,
-                    generation,
-                    release,
-                    write.method,
-                    write.path,
-                    write.resource,
-                    write.record_id,
-                    body,
-                    pid,
-                    start,
-                ],
-            )
-            .map_err(|e| db.error(&e))?;
-        Ok(db.connection().last_insert_rowid())
+        let (pid, start) = db.writer();
+        let rows = db.rows(
+            "INSERT INTO audit_entries (started_at, profile, organization, generation,
+                 api_release, method, path, resource, record_id, body, outcome,
+                 writer_pid, writer_start, who, uid)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'sent', ?11, ?12, ?13, ?14)
+             RETURNING id",
+            &[
+                Param::Text(&now),
+                Param::Text(profile),
+                Param::Text(organization),
+                Param::Text(generation),
+                release.as_deref().into(),
+                Param::Text(write.method),
+                Param::Text(write.path),
+                Param::Text(write.resource),
+                write.record_id.into(),
+                body.as_deref().into(),
+                Param::Int(i64::from(pid)),
+                Param::Text(&start),
+                Param::Text(&who),
+                Param::Text(&uid),
+            ],
+        );
+        // A statement the store failed to answer is a write that must not go: told as one.
+        let rows = rows.map_err(|e| match e {
+            HistoryError::Unreadable { path, reason } => HistoryError::Write { path, reason },
+            other => other,
+        })?;
+        Ok(rows.first().map_or(0, |r| r.int(0)))
     }
 
     /// Completes entry `id` with its answer.
@@ -183,38 +275,36 @@ impl AuditLog {
             WriteOutcome::Refused => "refused",
             WriteOutcome::Failed => "failed",
         };
-        let db = self.lock();
-        db.connection()
-            .execute(
+        let now = now_text();
+        self.lock()
+            .exec(
                 "UPDATE audit_entries SET finished_at = ?2, outcome = ?3, status = ?4,
                      record_id = coalesce(?5, record_id), request_id = ?6, error = ?7
-                 WHERE id = ?1",
-                params![
-                    id,
-                    now_text(),
-                    outcome,
-                    answer.status,
-                    answer.record_id,
-                    answer.request_id,
-                    answer.error,
+                 WHERE id = ?1 AND outcome = 'sent'",
+                &[
+                    Param::Int(id),
+                    Param::Text(&now),
+                    Param::Text(outcome),
+                    answer.status.map(i64::from).into(),
+                    answer.record_id.as_deref().into(),
+                    answer.request_id.as_deref().into(),
+                    answer.error.as_deref().into(),
                 ],
             )
             .map(drop)
-            .map_err(|e| db.error(&e))
     }
 
     /// Marks entry `id` unknown: its caller stopped waiting before the answer.
     pub fn record_abandoned(&self, id: i64) -> Result<(), HistoryError> {
-        let db = self.lock();
-        db.connection()
-            .execute(
+        let now = now_text();
+        self.lock()
+            .exec(
                 "UPDATE audit_entries SET finished_at = ?2, outcome = 'unknown',
                      error = 'taxdash stopped waiting before the answer came'
                  WHERE id = ?1 AND outcome = 'sent'",
-                params![id, now_text()],
+                &[Param::Int(id), Param::Text(&now)],
             )
             .map(drop)
-            .map_err(|e| db.error(&e))
     }
 
     /// The entries `filter` keeps, newest first.
@@ -222,65 +312,9 @@ impl AuditLog {
         let since = filter
             .since
             .map(|d| format!("{}T00:00:00.000Z", d.format("%Y-%m-%d")));
-        let db = self.lock();
-        let fail = |e: rusqlite::Error| db.error(&e);
-        let mut statement = db
-            .connection()
-            .prepare(
-                "SELECT id, started_at, finished_at, profile, organization, generation,
-                     api_release, method, path, resource, record_id, body, outcome, status,
-                     request_id, error, writer_pid, writer_start
-                 FROM audit_entries WHERE ?1 IS NULL OR started_at >= ?1
-                 ORDER BY started_at DESC, id DESC",
-            )
-            .map_err(fail)?;
-        let rows = statement
-            .query_map(params![since], |r| {
-                let stored: String = r.get(12)?;
-                let outcome = match stored.as_str() {
-                    "ok" => Outcome::Ok,
-                    "refused" => Outcome::Refused,
-                    "failed" => Outcome::Failed,
-                    "sent" if writer_alive(r.get(16)?, &r.get::<_, String>(17)?) => {
-                        Outcome::Pending
-                    }
-                    _ => Outcome::Unknown,
-                };
-                let body: Option<String> = r.get(11)?;
-                Ok(Entry {
-                    id: r.get(0)?,
-                    started_at: parse_time(&r.get::<_, String>(1)?).unwrap_or_default(),
-                    finished_at: r
-                        .get::<_, Option<String>>(2)?
-                        .as_deref()
-                        .and_then(parse_time),
-                    who: String::new(),
-                    profile: r.get(3)?,
-                    organization: r.get(4)?,
-                    generation: r.get(5)?,
-                    api_release: r.get(6)?,
-                    method: r.get(7)?,
-                    path: r.get(8)?,
-                    resource: r.get(9)?,
-                    record_id: r.get(10)?,
-                    body: body
-                        .and_then(|b| serde_json::from_str(&b).ok())
-                        .unwrap_or(Value::Null),
-                    outcome,
-                    status: r.get(13)?,
-                    request_id: r.get(14)?,
-                    error: r.get(15)?,
-                })
-            })
-            .map_err(fail)?;
-        let mut out = Vec::new();
-        for row in rows {
-            let entry = row.map_err(fail)?;
-            if filter.keeps(&entry) {
-                out.push(entry);
-            }
-        }
-        Ok(out)
+        let mut entries = self.lock().audit_entries(since.as_deref())?;
+        entries.retain(|e| filter.keeps(e));
+        Ok(entries)
     }
 
     /// One entry by id.
@@ -293,16 +327,15 @@ impl AuditLog {
 
     /// The resources that have entries, sorted.
     pub fn resources(&self) -> Result<Vec<String>, HistoryError> {
-        let db = self.lock();
-        let fail = |e: rusqlite::Error| db.error(&e);
-        let mut statement = db
-            .connection()
-            .prepare("SELECT DISTINCT resource FROM audit_entries ORDER BY resource")
-            .map_err(fail)?;
-        let rows = statement
-            .query_map([], |r| r.get::<_, String>(0))
-            .map_err(fail)?;
-        rows.collect::<Result<_, _>>().map_err(fail)
+        Ok(self
+            .lock()
+            .rows(
+                "SELECT DISTINCT resource FROM audit_entries ORDER BY resource",
+                &[],
+            )?
+            .iter()
+            .map(|r| r.text(0))
+            .collect())
     }
 
     /// A recorder for a client of `profile` (organization `organization` when a call names
@@ -396,10 +429,9 @@ mod tests {
             .record_sent("work", "orgn_1", &write(SentBody::None))
             .unwrap();
         log.lock()
-            .connection()
-            .execute(
+            .exec(
                 "UPDATE audit_entries SET writer_pid = 999999999 WHERE id = ?1",
-                [id],
+                &[Param::Int(id)],
             )
             .unwrap();
         let e = log.entry(id).unwrap().unwrap();

@@ -515,11 +515,13 @@ mod tests {
         };
         // Room for what is there and little more: the snapshot cannot fit.
         let pages: i64 = history
-            .connection()
+            .sqlite()
+            .unwrap()
             .pragma_query_value(None, "page_count", |r| r.get(0))
             .unwrap();
         history
-            .connection()
+            .sqlite()
+            .unwrap()
             .pragma_update(None, "max_page_count", pages + 2)
             .unwrap();
         let records: Vec<Record> = (0..2000)

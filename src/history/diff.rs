@@ -14,11 +14,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use rusqlite::params;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::snapshot::{Snapshot, resource_named};
+use super::store::Param;
 use super::{History, HistoryError};
 use crate::model::Resource;
 use crate::model::history::Tally;
@@ -257,12 +257,9 @@ impl History {
         let (Some(older), Some(newer)) = (self.snapshot(from)?, self.snapshot(to)?) else {
             return Ok(None);
         };
-        let fail = |e: rusqlite::Error| self.error(&e);
-        let conn = self.connection();
-        // Records of `from` missing from `to` or stored with another body; then the records of
-        // `to` missing from `from`. Equal hashes are skipped without reading a body.
-        let mut changed = conn
-            .prepare(
+        let pair = [Param::Int(from), Param::Int(to)];
+        let mut rows: Vec<(String, String, Option<String>, Option<String>)> = self
+            .rows(
                 "SELECT d.resource, d.record_id, \
                      (SELECT body FROM snapshot_bodies WHERE hash = d.old), \
                      (SELECT body FROM snapshot_bodies WHERE hash = d.new) \
@@ -271,33 +268,23 @@ impl History {
                      LEFT JOIN snapshot_records b ON b.snapshot = ?2 \
                          AND b.resource = a.resource AND b.record_id = a.record_id \
                      WHERE a.snapshot = ?1 AND (b.hash IS NULL OR b.hash <> a.hash)) d",
-            )
-            .map_err(fail)?;
-        let mut rows: Vec<(String, String, Option<String>, Option<String>)> = changed
-            .query_map(params![from, to], |r| {
-                Ok((r.get(0)?, r.get(1)?, Some(r.get(2)?), r.get(3)?))
-            })
-            .map_err(fail)?
-            .collect::<rusqlite::Result<_>>()
-            .map_err(fail)?;
-        let mut added = conn
-            .prepare(
+                &pair,
+            )?
+            .into_iter()
+            .map(|mut r| (r.text(0), r.text(1), r.take_text(2), r.take_text(3)))
+            .collect();
+        rows.extend(
+            self.rows(
                 "SELECT d.resource, d.record_id, \
                      (SELECT body FROM snapshot_bodies WHERE hash = d.new) \
                  FROM (SELECT b.resource, b.record_id, b.hash AS new FROM snapshot_records b \
                      WHERE b.snapshot = ?2 AND NOT EXISTS (SELECT 1 FROM snapshot_records a \
                          WHERE a.snapshot = ?1 AND a.resource = b.resource \
                          AND a.record_id = b.record_id)) d",
-            )
-            .map_err(fail)?;
-        rows.extend(
-            added
-                .query_map(params![from, to], |r| {
-                    Ok((r.get(0)?, r.get(1)?, None, Some(r.get(2)?)))
-                })
-                .map_err(fail)?
-                .collect::<rusqlite::Result<Vec<_>>>()
-                .map_err(fail)?,
+                &pair,
+            )?
+            .into_iter()
+            .map(|mut r| (r.text(0), r.text(1), None, r.take_text(2))),
         );
         let mut changes: Vec<Change> = rows
             .into_iter()
@@ -346,23 +333,22 @@ impl History {
         let [latest, previous, ..] = runs.as_slice() else {
             return Ok(Vec::new());
         };
-        let fail = |e: rusqlite::Error| self.error(&e);
-        let mut stmt = self
-            .connection()
-            .prepare(
+        Ok(self
+            .rows(
                 "SELECT b.record_id FROM snapshot_records b \
                  LEFT JOIN snapshot_records a ON a.snapshot = ?1 AND a.resource = b.resource \
                       AND a.record_id = b.record_id \
                  WHERE b.snapshot = ?2 AND b.resource = ?3 \
                  AND (a.hash IS NULL OR a.hash <> b.hash) ORDER BY b.record_id",
-            )
-            .map_err(fail)?;
-        stmt.query_map(params![previous.id, latest.id, resource.name()], |r| {
-            r.get(0)
-        })
-        .map_err(fail)?
-        .collect::<rusqlite::Result<Vec<String>>>()
-        .map_err(fail)
+                &[
+                    Param::Int(previous.id),
+                    Param::Int(latest.id),
+                    Param::Text(resource.name()),
+                ],
+            )?
+            .iter()
+            .map(|r| r.text(0))
+            .collect())
     }
 }
 

@@ -1,9 +1,10 @@
-//! What taxdash remembers on the user's side, in one embedded `SQLite` file (the history
-//! database): the audit log of every write it sends, and snapshots of the company's compliance
-//! state to compare and to browse offline.
+//! What taxdash remembers: the audit log of every write it sends, and snapshots of the
+//! company's compliance state to compare and to browse offline. One person keeps them in an
+//! embedded `SQLite` file; a team on the `PostgreSQL` server it runs (`--history postgres://…`).
 //!
-//! [`db`] opens the file, checks that it is ours and brings its schema up to date; each part
-//! adds its tables as migration steps there.
+//! Everything here is written once, over the [`store::Store`] interface that both keep: [`db`]
+//! opens the file, checks that it is ours and brings its schema up to date; [`server`] does the
+//! same on a server. Each part adds its tables as migration steps there.
 
 pub mod audit;
 pub mod capture;
@@ -13,34 +14,43 @@ pub mod offline;
 pub mod reads;
 pub mod server;
 pub mod snapshot;
+pub mod store;
+pub mod who;
 
 pub use audit::AuditLog;
-pub use db::{History, HistoryError};
+pub use db::{History, HistoryError, Location, Place};
 
-/// `client`, recording each write it sends in the history database of the session (see
-/// [`open_for_session`]) as `profile` (and `organization` when a call names none), with the
-/// log to read the entries back. A database that cannot be used is an error naming the file:
-/// no write may go unrecorded.
+/// `client`, recording each write it sends in `history` as `profile` (and `organization`
+/// when a call names none), with the log to read the entries back.
 pub fn audited(
     client: &crate::api::Client,
-    path: Option<&std::path::Path>,
-    demo: bool,
+    history: History,
     profile: &str,
     organization: &str,
-) -> Result<(crate::api::Client, AuditLog), HistoryError> {
-    let log = AuditLog::new(open_for_session(path, demo)?);
+) -> (crate::api::Client, AuditLog) {
+    let log = AuditLog::new(history);
     let client = client.with_audit(log.recorder(profile, organization));
-    Ok((client, log))
+    (client, log)
 }
 
-/// The history database of a session: the file `path` (`--history`) names; with `--demo` and no
-/// file named, one in memory; else `TAXDASH_HISTORY` or the platform one.
+/// Where the history of a session is: what `--history` (or `TAXDASH_HISTORY`) names; with
+/// `--demo` and nothing named, in memory; else the profile's `history` key, else the platform
+/// file.
+pub fn location_for_session(
+    named: Option<&std::path::Path>,
+    demo: bool,
+    profile: Option<&str>,
+) -> Result<Location, HistoryError> {
+    if demo && named.is_none() {
+        return Ok(Location::Memory);
+    }
+    db::default_location(named, profile)
+}
+
+/// The history of a session (see [`location_for_session`]), opened.
 pub fn open_for_session(
-    path: Option<&std::path::Path>,
+    named: Option<&std::path::Path>,
     demo: bool,
 ) -> Result<History, HistoryError> {
-    if demo && path.is_none() {
-        return Ok(History::in_memory());
-    }
-    History::open(&db::default_path(path)?)
+    History::open_at(&location_for_session(named, demo, None)?)
 }

@@ -1,10 +1,8 @@
 //! Browsing a snapshot offline: which snapshot `taxdash --offline` opens, and its records as
 //! the frozen sandbox serves them ([`crate::sandbox::Frozen`]).
 
-use std::path::{Path, PathBuf};
-
 use super::snapshot::Snapshot;
-use super::{History, HistoryError};
+use super::{History, HistoryError, Location, Place};
 use crate::model::Resource;
 use crate::sandbox::{ALWAYS_HELD, Frozen};
 
@@ -29,26 +27,24 @@ pub enum OfflineError {
     #[error(transparent)]
     History(#[from] HistoryError),
     #[error(
-        "no snapshot of profile {profile}, organization {organization} in {}: run `taxdash snapshot` first",
-        path.display()
+        "no snapshot of profile {profile}, organization {organization} in {path}: run `taxdash snapshot` first"
     )]
     NoSnapshot {
         profile: String,
         organization: String,
-        path: PathBuf,
+        path: Place,
     },
     #[error(
-        "no snapshot in {}: run `taxdash snapshot --demo --history {}` first, or name a history file that holds one with --history",
-        path.display(), path.display()
+        "no snapshot in {path}: run `taxdash snapshot --demo --history {path}` first, or name a history that holds one with --history"
     )]
-    NoneAtAll { path: PathBuf },
-    #[error("there is no snapshot {id} in {}", path.display())]
-    UnknownId { id: i64, path: PathBuf },
+    NoneAtAll { path: Place },
+    #[error("there is no snapshot {id} in {path}")]
+    UnknownId { id: i64, path: Place },
 }
 
-/// What to say when `pick` finds no snapshot in the file at `path`.
-fn missing(pick: &Pick, path: &Path) -> OfflineError {
-    let path = path.to_owned();
+/// What to say when `pick` finds no snapshot in the history at `path`.
+fn missing(pick: &Pick, path: &Place) -> OfflineError {
+    let path = path.clone();
     match pick {
         Pick::Id(id) => OfflineError::UnknownId { id: *id, path },
         Pick::Latest {
@@ -87,16 +83,18 @@ pub fn choose(history: &History, pick: &Pick) -> Result<Snapshot, OfflineError> 
             .next(),
         Pick::AnyLatest => history.snapshots(None)?.into_iter().next(),
     };
-    found.ok_or_else(|| missing(pick, history.path()))
+    found.ok_or_else(|| missing(pick, history.place()))
 }
 
-/// Opens the history file at `path` to browse it, and the snapshot `pick` names. A file that
+/// Opens the history at `location` to browse it, and the snapshot `pick` names. A file that
 /// does not exist holds no snapshot, and is not made.
-pub fn open(path: &Path, pick: &Pick) -> Result<(History, Snapshot), OfflineError> {
-    if !path.exists() {
-        return Err(missing(pick, path));
+pub fn open(location: &Location, pick: &Pick) -> Result<(History, Snapshot), OfflineError> {
+    if let Location::File(path) = location
+        && !path.exists()
+    {
+        return Err(missing(pick, &location.place()));
     }
-    let history = History::open(path)?;
+    let history = History::open_at(location)?;
     let snapshot = choose(&history, pick)?;
     Ok((history, snapshot))
 }
@@ -211,7 +209,7 @@ mod tests {
     fn a_file_that_does_not_exist_is_not_made() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("history.db");
-        let said = open(&path, &latest("work", "org_1"))
+        let said = open(&Location::File(path.clone()), &latest("work", "org_1"))
             .unwrap_err()
             .to_string();
         assert!(said.contains(&path.display().to_string()), "{said}");

@@ -54,6 +54,7 @@ impl History {
             snapshots: seen.len(),
             held: seen.iter().filter(|(_, b)| b.is_some()).count(),
             entries: entries(&seen),
+            writes: Vec::new(),
         })
     }
 }
@@ -125,6 +126,8 @@ mod tests {
                 transactions: None,
             },
             records: 1,
+            taken_by: String::new(),
+            uid: String::new(),
         }
     }
 

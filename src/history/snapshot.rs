@@ -12,9 +12,9 @@
 //! - Records are keyed by resource (the names `taxdash export` uses) and the record's id.
 
 use chrono::{DateTime, NaiveDate, Utc};
-use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
+use super::store::{DbError, DbErrorKind, Dialect, Param, Row, StagedRecord, Store};
 use super::{History, HistoryError};
 use crate::model::Resource;
 
@@ -80,6 +80,10 @@ pub struct Snapshot {
     pub scope: Scope,
     /// How many records it holds.
     pub records: u64,
+    /// Who took it (see [`super::who`]); empty for snapshots taken before it was kept.
+    pub taken_by: String,
+    /// Its key in every copy of the history (`history copy`).
+    pub uid: String,
 }
 
 /// One record of a snapshot: its resource, id, and JSON text as the service sent it.
@@ -100,98 +104,131 @@ pub fn resource_named(name: &str) -> Option<Resource> {
     Resource::ALL.iter().copied().find(|r| r.name() == name)
 }
 
-const SELECT_RUN: &str = "SELECT id, taken, profile, organization, api, transactions_from, \
-                          transactions_to, records FROM snapshot_runs";
+/// A new key for an entry or a snapshot: 128 random bits in hex.
+pub(crate) fn new_uid() -> String {
+    format!("{:032x}", rand::random::<u128>())
+}
 
-fn read_run(row: &rusqlite::Row<'_>) -> rusqlite::Result<Snapshot> {
-    let taken: String = row.get(1)?;
-    let day = |i: usize| -> rusqlite::Result<Option<NaiveDate>> {
-        Ok(row
-            .get::<_, Option<String>>(i)?
-            .and_then(|s| NaiveDate::parse_from_str(&s, "%Y-%m-%d").ok()))
+const SELECT_RUN: &str = "SELECT id, taken, profile, organization, api, transactions_from, \
+                          transactions_to, records, taken_by, uid FROM snapshot_runs";
+
+fn read_run(row: &Row) -> Snapshot {
+    let day = |i: usize| {
+        row.opt_text(i)
+            .and_then(|s| NaiveDate::parse_from_str(&s, "%Y-%m-%d").ok())
     };
-    let transactions = match (day(5)?, day(6)?) {
+    let transactions = match (day(5), day(6)) {
         (Some(from), Some(to)) => Some((from, to)),
         _ => None,
     };
-    Ok(Snapshot {
-        id: row.get(0)?,
-        taken: DateTime::parse_from_rfc3339(&taken)
+    Snapshot {
+        id: row.int(0),
+        taken: DateTime::parse_from_rfc3339(&row.text(1))
             .map_or(DateTime::<Utc>::UNIX_EPOCH, |t| t.with_timezone(&Utc)),
         scope: Scope {
-            profile: row.get(2)?,
-            organization: row.get(3)?,
-            api: row.get(4)?,
+            profile: row.text(2),
+            organization: row.text(3),
+            api: row.text(4),
             transactions,
         },
-        records: u64::try_from(row.get::<_, i64>(7)?).unwrap_or(0),
-    })
+        records: u64::try_from(row.int(7)).unwrap_or(0),
+        taken_by: row.text(8),
+        uid: row.text(9),
+    }
 }
 
-/// Adds the run of a snapshot of `records` records to `tx`: its id.
-fn insert_run(
-    tx: &rusqlite::Transaction<'_>,
-    scope: &Scope,
-    taken: DateTime<Utc>,
-    records: usize,
-) -> rusqlite::Result<i64> {
-    let (from, to) = scope.transactions.map_or((None, None), |(f, t)| {
+/// The time as stored: RFC 3339 in UTC to the millisecond, which sorts as it reads.
+pub(crate) fn stored_time(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// A run to add: who and what it is of, when, by whom, and its key.
+pub(crate) struct NewRun<'a> {
+    pub scope: &'a Scope,
+    pub taken: DateTime<Utc>,
+    pub records: u64,
+    pub taken_by: &'a str,
+    pub uid: &'a str,
+}
+
+/// Adds a run in `store`'s open transaction: its id.
+pub(crate) fn insert_run(store: &dyn Store, run: &NewRun<'_>) -> Result<i64, DbError> {
+    let (from, to) = run.scope.transactions.map_or((None, None), |(f, t)| {
         (Some(f.to_string()), Some(t.to_string()))
     });
-    tx.execute(
+    let taken = stored_time(run.taken);
+    let rows = store.query(
         "INSERT INTO snapshot_runs (taken, profile, organization, api, transactions_from, \
-         transactions_to, records) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            taken.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-            scope.profile,
-            scope.organization,
-            scope.api,
-            from,
-            to,
-            i64::try_from(records).unwrap_or(i64::MAX),
+         transactions_to, records, taken_by, uid) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+        &[
+            Param::Text(&taken),
+            Param::Text(&run.scope.profile),
+            Param::Text(&run.scope.organization),
+            Param::Text(&run.scope.api),
+            from.as_deref().into(),
+            to.as_deref().into(),
+            Param::Int(i64::try_from(run.records).unwrap_or(i64::MAX)),
+            Param::Text(run.taken_by),
+            Param::Text(run.uid),
         ],
     )?;
-    Ok(tx.last_insert_rowid())
+    Ok(rows.first().map_or(0, |r| r.int(0)))
 }
 
-const INSERT_BODY: &str = "INSERT OR IGNORE INTO snapshot_bodies (hash, body) VALUES (?1, ?2)";
+pub(crate) const INSERT_BODY: &str =
+    "INSERT INTO snapshot_bodies (hash, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
 
 /// The tables of this connection's own where a snapshot read a page at a time waits: its
 /// records in the order read, and the bodies stored for it that were not stored before.
-const STAGING: &str = "
-    CREATE TEMP TABLE IF NOT EXISTS staged_records (
-        seq INTEGER PRIMARY KEY,
-        resource TEXT NOT NULL,
-        record_id TEXT NOT NULL,
-        hash BLOB NOT NULL
-    );
-    CREATE TEMP TABLE IF NOT EXISTS staged_bodies (hash BLOB PRIMARY KEY NOT NULL);
-";
+fn staging(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Sqlite => {
+            "CREATE TEMP TABLE IF NOT EXISTS staged_records (
+                seq INTEGER PRIMARY KEY,
+                resource TEXT NOT NULL,
+                record_id TEXT NOT NULL,
+                hash BLOB NOT NULL
+            );
+            CREATE TEMP TABLE IF NOT EXISTS staged_bodies (hash BLOB PRIMARY KEY NOT NULL);"
+        }
+        Dialect::Postgres => {
+            "SET client_min_messages = warning;
+            CREATE TEMP TABLE IF NOT EXISTS staged_records (
+                seq BIGSERIAL PRIMARY KEY,
+                resource TEXT NOT NULL,
+                record_id TEXT NOT NULL,
+                hash BYTEA NOT NULL
+            );
+            CREATE TEMP TABLE IF NOT EXISTS staged_bodies (hash BYTEA PRIMARY KEY NOT NULL);"
+        }
+    }
+}
 
 /// Empties the staging tables.
-const UNSTAGED: &str = "DELETE FROM temp.staged_records; DELETE FROM temp.staged_bodies;";
-const INSERT_RECORD: &str = "INSERT OR REPLACE INTO snapshot_records \
-                             (snapshot, resource, record_id, hash) VALUES (?1, ?2, ?3, ?4)";
+const UNSTAGED: &str = "DELETE FROM staged_records; DELETE FROM staged_bodies;";
+pub(crate) const INSERT_RECORD: &str = "INSERT INTO snapshot_records \
+     (snapshot, resource, record_id, hash) VALUES (?1, ?2, ?3, ?4) \
+     ON CONFLICT (snapshot, resource, record_id) DO UPDATE SET hash = excluded.hash";
+
+/// The records staged, as the snapshot `?1` points at them: of a record read twice, the later.
+fn point_at_staged(dialect: Dialect) -> &'static str {
+    match dialect {
+        // In key order, which the table's tree takes fastest.
+        Dialect::Sqlite => {
+            "INSERT OR REPLACE INTO snapshot_records (snapshot, resource, record_id, hash) \
+             SELECT ?1, resource, record_id, hash FROM staged_records \
+             ORDER BY resource, record_id, seq"
+        }
+        Dialect::Postgres => {
+            "INSERT INTO snapshot_records (snapshot, resource, record_id, hash) \
+             SELECT DISTINCT ON (resource, record_id) ?1, resource, record_id, hash \
+             FROM staged_records ORDER BY resource, record_id, seq DESC"
+        }
+    }
+}
 
 impl History {
-    /// Runs `work` in one transaction that takes the write lock at once, committed when `work`
-    /// succeeds and rolled back when it fails: a failure is told naming the file.
-    fn write_in_one<T>(
-        &mut self,
-        work: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
-    ) -> Result<T, HistoryError> {
-        let path = self.path().to_owned();
-        let done = (|| {
-            let tx = self
-                .connection_mut()
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let out = work(&tx)?;
-            tx.commit()?;
-            Ok(out)
-        })();
-        done.map_err(|e| super::db::classify(&path, &e, false))
-    }
-
     /// Stores `records` as one snapshot of `scope` taken at `taken`, in one transaction:
     /// either all of it is stored, or (on any failure, a full disk included) none of it.
     /// Answers the new snapshot's id.
@@ -201,14 +238,30 @@ impl History {
         taken: DateTime<Utc>,
         records: &[Record],
     ) -> Result<i64, HistoryError> {
-        self.write_in_one(|tx| {
-            let id = insert_run(tx, scope, taken, records.len())?;
-            let mut body = tx.prepare(INSERT_BODY)?;
-            let mut record = tx.prepare(INSERT_RECORD)?;
+        let (who, uid) = (super::who::me(), new_uid());
+        self.write_in_one(|store| {
+            let id = insert_run(
+                store,
+                &NewRun {
+                    scope,
+                    taken,
+                    records: records.len() as u64,
+                    taken_by: &who,
+                    uid: &uid,
+                },
+            )?;
             for r in records {
                 let hash = hash_of(&r.body);
-                body.execute(params![&hash[..], r.body])?;
-                record.execute(params![id, r.resource.name(), r.id, &hash[..]])?;
+                store.execute(INSERT_BODY, &[Param::Blob(&hash), Param::Text(&r.body)])?;
+                store.execute(
+                    INSERT_RECORD,
+                    &[
+                        Param::Int(id),
+                        Param::Text(r.resource.name()),
+                        Param::Text(&r.id),
+                        Param::Blob(&hash),
+                    ],
+                )?;
             }
             Ok(id)
         })
@@ -216,47 +269,60 @@ impl History {
 
     /// Starts storing a snapshot as it is read: what an earlier one left staged is dropped.
     /// The records staged wait in tables of this connection's own (nothing another reader or
-    /// writer of the file sees, or waits for) until
+    /// writer sees, or waits for) until
     /// [`write_staged_snapshot`](Self::write_staged_snapshot) makes them a snapshot.
     pub fn begin_staged_snapshot(&mut self) -> Result<(), HistoryError> {
-        self.connection()
-            .execute_batch(&format!("{STAGING}{UNSTAGED}"))
-            .map_err(|e| self.error(&e))
+        let store = self.store();
+        store
+            .batch(staging(store.dialect()))
+            .and_then(|()| store.batch(UNSTAGED))
+            .map_err(|e| self.error(&e))?;
+        self.staged_epoch = Some(store.epoch());
+        Ok(())
     }
 
     /// Stages records of the snapshot begun (each with its body's hash): their bodies are
     /// stored ahead of it (each once), in a transaction of their own, so a snapshot of many
     /// records is stored as it is read and its own transaction only points at them.
     ///
-    /// Nothing points at these bodies until the snapshot is written, so they are committed
-    /// without waiting for the disk; the snapshot's own commit makes them durable with it.
+    /// Nothing points at these bodies until the snapshot is written, so in a file they are
+    /// committed without waiting for the disk; the snapshot's own commit makes them durable
+    /// with it.
     pub fn stage_records(&mut self, records: &[(Record, [u8; 32])]) -> Result<(), HistoryError> {
-        let synchronous: i64 = self
-            .connection()
-            .pragma_query_value(None, "synchronous", |r| r.get(0))
-            .map_err(|e| self.error(&e))?;
-        self.connection()
-            .pragma_update(None, "synchronous", "NORMAL")
-            .map_err(|e| self.error(&e))?;
-        let staged = self.write_in_one(|tx| {
-            let mut body = tx.prepare_cached(INSERT_BODY)?;
-            let mut new =
-                tx.prepare_cached("INSERT OR IGNORE INTO temp.staged_bodies (hash) VALUES (?1)")?;
-            let mut record = tx.prepare_cached(
-                "INSERT INTO temp.staged_records (resource, record_id, hash) VALUES (?1, ?2, ?3)",
-            )?;
-            for (r, hash) in records {
-                if body.execute(params![&hash[..], r.body])? > 0 {
-                    new.execute(params![&hash[..]])?;
-                }
-                record.execute(params![r.resource.name(), r.id, &hash[..]])?;
-            }
-            Ok(())
+        self.same_connection_as_staged()?;
+        let batch: Vec<StagedRecord<'_>> = records
+            .iter()
+            .map(|(r, hash)| StagedRecord {
+                resource: r.resource.name(),
+                id: &r.id,
+                body: &r.body,
+                hash,
+            })
+            .collect();
+        let relaxed = self.sqlite().map(|conn| {
+            let before: Option<i64> = conn
+                .pragma_query_value(None, "synchronous", |r| r.get(0))
+                .ok();
+            let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+            before
         });
-        self.connection()
-            .pragma_update(None, "synchronous", synchronous)
-            .map_err(|e| self.error(&e))?;
+        let staged = self.write_in_one(|store| store.stage(&batch));
+        if let (Some(conn), Some(Some(before))) = (self.sqlite(), relaxed) {
+            let _ = conn.pragma_update(None, "synchronous", before);
+        }
         staged
+    }
+
+    /// Fails when the connection records were staged on is gone (a server that went away and
+    /// came back): they went with it, and a snapshot written now would miss them.
+    fn same_connection_as_staged(&self) -> Result<(), HistoryError> {
+        match self.staged_epoch {
+            Some(epoch) if epoch != self.store().epoch() => Err(self.error(&DbError::new(
+                DbErrorKind::Unreachable,
+                "the connection was lost while the snapshot was stored; nothing was kept",
+            ))),
+            _ => Ok(()),
+        }
     }
 
     /// Writes the records staged (see [`stage_records`](Self::stage_records)) as one snapshot
@@ -267,66 +333,73 @@ impl History {
         scope: &Scope,
         taken: DateTime<Utc>,
     ) -> Result<i64, HistoryError> {
-        self.write_in_one(|tx| {
-            let records: i64 =
-                tx.query_row("SELECT count(*) FROM temp.staged_records", [], |r| r.get(0))?;
-            let id = insert_run(tx, scope, taken, usize::try_from(records).unwrap_or(0))?;
-            // In key order, which the table's tree takes fastest; of a record read twice, the
-            // later wins, as in `write_snapshot`.
-            tx.execute(
-                "INSERT OR REPLACE INTO snapshot_records (snapshot, resource, record_id, hash) \
-                 SELECT ?1, resource, record_id, hash FROM temp.staged_records \
-                 ORDER BY resource, record_id, seq",
-                [id],
+        self.same_connection_as_staged()?;
+        let (who, uid) = (super::who::me(), new_uid());
+        let dialect = self.dialect();
+        let id = self.write_in_one(|store| {
+            let records = store
+                .query(
+                    "SELECT count(*) FROM (SELECT DISTINCT resource, record_id \
+                     FROM staged_records) s",
+                    &[],
+                )?
+                .first()
+                .map_or(0, |r| r.int(0));
+            let id = insert_run(
+                store,
+                &NewRun {
+                    scope,
+                    taken,
+                    records: u64::try_from(records).unwrap_or(0),
+                    taken_by: &who,
+                    uid: &uid,
+                },
             )?;
-            tx.execute_batch(UNSTAGED)?;
+            store.execute(point_at_staged(dialect), &[Param::Int(id)])?;
+            store.batch(UNSTAGED)?;
             Ok(id)
-        })
+        })?;
+        self.staged_epoch = None;
+        Ok(id)
     }
 
     /// Drops what is staged: the records, and the bodies stored ahead for them that no
     /// snapshot points at (a snapshot that failed half way leaves nothing behind).
     pub fn unstage(&mut self) -> Result<(), HistoryError> {
-        self.write_in_one(|tx| {
-            tx.execute_batch(STAGING)?;
-            tx.execute_batch(
-                "DELETE FROM snapshot_bodies WHERE hash IN (SELECT hash FROM temp.staged_bodies) \
+        self.staged_epoch = None;
+        let dialect = self.dialect();
+        self.write_in_one(|store| {
+            store.batch(staging(dialect))?;
+            store.batch(
+                "DELETE FROM snapshot_bodies WHERE hash IN (SELECT hash FROM staged_bodies) \
                  AND hash NOT IN (SELECT hash FROM snapshot_records);",
             )?;
-            tx.execute_batch(UNSTAGED)
+            store.batch(UNSTAGED)
         })
     }
 
     /// The snapshots, newest first; of one profile and organization when given.
     pub fn snapshots(&self, scope: Option<(&str, &str)>) -> Result<Vec<Snapshot>, HistoryError> {
-        let fail = |e: rusqlite::Error| self.error(&e);
-        let conn = self.connection();
         let rows = if let Some((profile, organization)) = scope {
-            let mut stmt = conn
-                .prepare(&format!(
-                    "{SELECT_RUN} WHERE profile = ?1 AND organization = ?2 ORDER BY taken DESC, id DESC"
-                ))
-                .map_err(fail)?;
-            stmt.query_map(params![profile, organization], read_run)
-                .map_err(fail)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+            self.rows(
+                &format!(
+                    "{SELECT_RUN} WHERE profile = ?1 AND organization = ?2 \
+                     ORDER BY taken DESC, id DESC"
+                ),
+                &[Param::Text(profile), Param::Text(organization)],
+            )?
         } else {
-            let mut stmt = conn
-                .prepare(&format!("{SELECT_RUN} ORDER BY taken DESC, id DESC"))
-                .map_err(fail)?;
-            stmt.query_map([], read_run)
-                .map_err(fail)?
-                .collect::<rusqlite::Result<Vec<_>>>()
+            self.rows(&format!("{SELECT_RUN} ORDER BY taken DESC, id DESC"), &[])?
         };
-        rows.map_err(fail)
+        Ok(rows.iter().map(read_run).collect())
     }
 
     /// The snapshot with id `id`, if stored.
     pub fn snapshot(&self, id: i64) -> Result<Option<Snapshot>, HistoryError> {
-        self.connection()
-            .query_row(&format!("{SELECT_RUN} WHERE id = ?1"), [id], read_run)
-            .optional()
-            .map_err(|e| self.error(&e))
+        Ok(self
+            .rows(&format!("{SELECT_RUN} WHERE id = ?1"), &[Param::Int(id)])?
+            .first()
+            .map(read_run))
     }
 
     /// A snapshot's records of `resource`, ordered by id.
@@ -335,25 +408,20 @@ impl History {
         snapshot: i64,
         resource: Resource,
     ) -> Result<Vec<Record>, HistoryError> {
-        let fail = |e: rusqlite::Error| self.error(&e);
-        let mut stmt = self
-            .connection()
-            .prepare(
+        Ok(self
+            .rows(
                 "SELECT r.record_id, b.body FROM snapshot_records r \
                  JOIN snapshot_bodies b ON b.hash = r.hash \
                  WHERE r.snapshot = ?1 AND r.resource = ?2 ORDER BY r.record_id",
-            )
-            .map_err(fail)?;
-        stmt.query_map(params![snapshot, resource.name()], |row| {
-            Ok(Record {
+                &[Param::Int(snapshot), Param::Text(resource.name())],
+            )?
+            .into_iter()
+            .map(|mut row| Record {
                 resource,
-                id: row.get(0)?,
-                body: row.get(1)?,
+                id: row.text(0),
+                body: row.take_text(1).unwrap_or_default(),
             })
-        })
-        .map_err(fail)?
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .map_err(fail)
+            .collect())
     }
 
     /// One record across the snapshots of `scope`, oldest first: each snapshot with the
@@ -364,25 +432,32 @@ impl History {
         resource: Resource,
         record_id: &str,
     ) -> Result<Vec<(Snapshot, Option<String>)>, HistoryError> {
-        let fail = |e: rusqlite::Error| self.error(&e);
         let mut runs = self.snapshots(Some(scope))?;
         runs.reverse();
-        let mut stmt = self
-            .connection()
-            .prepare(
-                "SELECT b.body FROM snapshot_records r JOIN snapshot_bodies b ON b.hash = r.hash \
-                 WHERE r.snapshot = ?1 AND r.resource = ?2 AND r.record_id = ?3",
-            )
-            .map_err(fail)?;
-        let mut out = Vec::with_capacity(runs.len());
-        for run in runs {
-            let body: Option<String> = stmt
-                .query_row(params![run.id, resource.name(), record_id], |r| r.get(0))
-                .optional()
-                .map_err(fail)?;
-            out.push((run, body));
-        }
-        Ok(out)
+        let mut bodies: std::collections::HashMap<i64, String> = self
+            .rows(
+                "SELECT r.snapshot, b.body FROM snapshot_records r \
+                 JOIN snapshot_runs s ON s.id = r.snapshot \
+                 JOIN snapshot_bodies b ON b.hash = r.hash \
+                 WHERE s.profile = ?1 AND s.organization = ?2 \
+                 AND r.resource = ?3 AND r.record_id = ?4",
+                &[
+                    Param::Text(scope.0),
+                    Param::Text(scope.1),
+                    Param::Text(resource.name()),
+                    Param::Text(record_id),
+                ],
+            )?
+            .into_iter()
+            .map(|mut row| (row.int(0), row.take_text(1).unwrap_or_default()))
+            .collect();
+        Ok(runs
+            .into_iter()
+            .map(|run| {
+                let body = bodies.remove(&run.id);
+                (run, body)
+            })
+            .collect())
     }
 
     /// Keeps the newest `keep` snapshots of `scope` and removes the others with the bodies no
@@ -401,31 +476,27 @@ impl History {
         if old.is_empty() {
             return Ok(0);
         }
-        let path = self.path().to_owned();
-        let fail = |e: rusqlite::Error| super::db::classify(&path, &e, false);
-        let tx = self
-            .connection_mut()
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(fail)?;
-        for id in &old {
-            tx.execute("DELETE FROM snapshot_records WHERE snapshot = ?1", [id])
-                .map_err(fail)?;
-            tx.execute("DELETE FROM snapshot_runs WHERE id = ?1", [id])
-                .map_err(fail)?;
-        }
-        tx.execute(
-            "DELETE FROM snapshot_bodies WHERE hash NOT IN \
-             (SELECT DISTINCT hash FROM snapshot_records)",
-            [],
-        )
-        .map_err(fail)?;
-        tx.commit().map_err(fail)?;
+        self.write_in_one(|store| {
+            for &id in &old {
+                store.execute(
+                    "DELETE FROM snapshot_records WHERE snapshot = ?1",
+                    &[Param::Int(id)],
+                )?;
+                store.execute("DELETE FROM snapshot_runs WHERE id = ?1", &[Param::Int(id)])?;
+            }
+            store.batch(
+                "DELETE FROM snapshot_bodies WHERE hash NOT IN \
+                 (SELECT DISTINCT hash FROM snapshot_records)",
+            )
+        })?;
         Ok(old.len())
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use rusqlite::params;
+
     use super::*;
 
     fn scope(org: &str) -> Scope {
@@ -473,7 +544,8 @@ mod tests {
         );
         assert_eq!(nexus[1].body, r#"{"status":"APPROACHING"}"#);
         let bodies: i64 = h
-            .connection()
+            .sqlite()
+            .unwrap()
             .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
             .unwrap();
         assert_eq!(bodies, 3, "two identical bodies share one row");
@@ -531,7 +603,8 @@ mod tests {
         );
         assert_eq!(h.snapshots(Some(("work", "org_2"))).unwrap().len(), 1);
         let bodies: i64 = h
-            .connection()
+            .sqlite()
+            .unwrap()
             .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
             .unwrap();
         assert_eq!(bodies, 2);
@@ -544,7 +617,7 @@ mod tests {
         h.write_snapshot(&scope("org_1"), at(1), std::slice::from_ref(&kept))
             .unwrap();
         let bodies = |h: &History| -> i64 {
-            h.connection()
+            h.sqlite().unwrap()
                 .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
                 .unwrap()
         };
@@ -575,7 +648,8 @@ mod tests {
             [changed]
         );
         assert_eq!(h.snapshot_records(id, Resource::Nexus).unwrap().len(), 1);
-        assert_eq!(h.snapshot(id).unwrap().unwrap().records, 3);
+        // A record read twice is held, and counted, once.
+        assert_eq!(h.snapshot(id).unwrap().unwrap().records, 2);
         // Nothing is left staged: taking it back now takes nothing.
         h.unstage().unwrap();
         assert_eq!(bodies(&h), 3);
@@ -617,13 +691,14 @@ mod tests {
             [rec(Resource::Customers, "a", r#"{"v":1}"#)]
         );
         let by_row: i64 = h
-            .connection()
+            .sqlite()
+            .unwrap()
             .query_row("SELECT id FROM snapshot_bodies", [], |r| r.get(0))
             .unwrap();
         assert_eq!(by_row, 1);
         // The records still point at the bodies' table, and the reference is checked.
         assert!(
-            h.connection()
+            h.sqlite().unwrap()
                 .execute(
                     "INSERT INTO snapshot_records VALUES (1, 'customers', 'b', ?1)",
                     params![&hash_of("{}")[..]],
@@ -637,7 +712,7 @@ mod tests {
         let mut h = History::in_memory();
         // A trigger that refuses the third record stands in for a failure half way (a full
         // disk): the whole snapshot must be rolled back.
-        h.connection()
+        h.sqlite().unwrap()
             .execute_batch(
                 "CREATE TEMP TRIGGER refuse BEFORE INSERT ON snapshot_records \
                  WHEN NEW.record_id = 'c' BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
@@ -651,7 +726,8 @@ mod tests {
         assert!(h.write_snapshot(&scope("org_1"), at(1), &records).is_err());
         assert!(h.snapshots(None).unwrap().is_empty());
         let rows: i64 = h
-            .connection()
+            .sqlite()
+            .unwrap()
             .query_row("SELECT count(*) FROM snapshot_records", [], |r| r.get(0))
             .unwrap();
         assert_eq!(rows, 0);

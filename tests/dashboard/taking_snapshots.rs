@@ -234,7 +234,8 @@ async fn a_list_that_cannot_be_read_stores_nothing_and_is_named() {
     let history = stored(&path);
     assert!(history.snapshots(None).unwrap().is_empty());
     let bodies: i64 = history
-        .connection()
+        .sqlite()
+        .unwrap()
         .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
         .unwrap();
     assert_eq!(bodies, 0, "the lists read whole were taken back too");
