@@ -160,7 +160,10 @@ impl History {
                 let (pid, start) = this_writer();
                 (pid, start.to_owned())
             }
-            Dialect::Postgres => (std::process::id(), crate::history::server::store::writer_mark()),
+            Dialect::Postgres => (
+                std::process::id(),
+                crate::history::server::store::writer_mark(),
+            ),
         }
     }
 
@@ -379,6 +382,8 @@ impl AuditSink for Recorder {
 
 #[cfg(test)]
 mod tests {
+    use crate::history::on_both_stores;
+
     use super::*;
     use crate::api::{Generation, SentBody};
 
@@ -394,9 +399,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_write_is_pending_until_answered_then_kept_with_its_answer() {
-        let log = AuditLog::new(History::in_memory());
+    on_both_stores! {
+    fn a_write_is_pending_until_answered_then_kept_with_its_answer(h: History) {
+        let log = AuditLog::new(h);
         let id = log
             .record_sent("work", "orgn_1", &write(SentBody::None))
             .unwrap();
@@ -421,16 +426,18 @@ mod tests {
         assert_eq!(e.request_id.as_deref(), Some("req_1"));
         assert!(e.finished_at.is_some());
     }
+    }
 
-    #[test]
-    fn an_entry_of_a_gone_process_is_unknown_and_filters_select() {
-        let log = AuditLog::new(History::in_memory());
+    on_both_stores! {
+    fn an_entry_of_a_gone_process_is_unknown_and_filters_select(h: History) {
+        let log = AuditLog::new(h);
         let id = log
             .record_sent("work", "orgn_1", &write(SentBody::None))
             .unwrap();
         log.lock()
             .exec(
-                "UPDATE audit_entries SET writer_pid = 999999999 WHERE id = ?1",
+                "UPDATE audit_entries SET writer_pid = 999999999, writer_start = 'gone' \
+                 WHERE id = ?1",
                 &[Param::Int(id)],
             )
             .unwrap();
@@ -451,5 +458,6 @@ mod tests {
             ..Filter::default()
         };
         assert!(log.entries(&later).unwrap().is_empty());
+    }
     }
 }

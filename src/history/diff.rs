@@ -354,6 +354,8 @@ impl History {
 
 #[cfg(test)]
 mod tests {
+    use crate::history::on_both_stores;
+
     use chrono::{DateTime, NaiveDate, Utc};
     use serde_json::json;
 
@@ -405,9 +407,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_diff_lists_added_removed_and_changed_records_with_labels() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn a_diff_lists_added_removed_and_changed_records_with_labels(h: History) {
         let ga = |status: &str| json!({"id": "nex_1", "country_code": "US", "state_code": "GA", "status": status});
         let first = vec![
             rec(Resource::Nexus, "nex_1", &ga("APPROACHING")),
@@ -469,5 +470,6 @@ mod tests {
             .changed_since_previous(("work", "org_1"), Resource::Customers)
             .unwrap();
         assert_eq!(marked, ["cus_3"]);
+    }
     }
 }

@@ -54,3 +54,42 @@ pub fn open_for_session(
 ) -> Result<History, HistoryError> {
     History::open_at(&location_for_session(named, demo, None)?)
 }
+
+/// A test run on both stores: `fn name(h: History) { … }` becomes the module `name` with the
+/// tests `file` (a history in memory) and `server` (a fresh database on the test server; see
+/// [`server::testing`], which says why when there is none).
+#[cfg(test)]
+macro_rules! on_both_stores {
+    ($(#[$meta:meta])* fn $name:ident($h:ident: History) $body:block) => {
+        $(#[$meta])*
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[allow(unused_mut)]
+            fn run(mut $h: $crate::history::History) $body
+
+            #[test]
+            fn file() {
+                run($crate::history::History::in_memory());
+            }
+
+            #[test]
+            fn server() {
+                if let Some(h) = $crate::history::test_server(stringify!($name)) {
+                    run(h);
+                }
+            }
+        }
+    };
+}
+#[cfg(test)]
+pub(crate) use on_both_stores;
+
+/// A history on a fresh database of the test server, when there is one.
+#[cfg(test)]
+pub(crate) fn test_server(label: &str) -> Option<History> {
+    let url = server::testing::fresh_database(label)?;
+    let location = Location::parse(std::ffi::OsStr::new(&url)).expect("a server's URL");
+    Some(History::open_at(&location).expect("the test server's history opens"))
+}

@@ -132,6 +132,8 @@ pub fn frozen(history: &History, snapshot: &Snapshot) -> Result<Frozen, HistoryE
 
 #[cfg(test)]
 mod tests {
+    use crate::history::on_both_stores;
+
     use chrono::{DateTime, NaiveDate, Utc};
 
     use super::*;
@@ -162,9 +164,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_latest_snapshot_of_the_profile_and_organization_is_chosen() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn the_latest_snapshot_of_the_profile_and_organization_is_chosen(h: History) {
         let old = h.write_snapshot(&scope("work", "org_1", false), at(1), &[]);
         let new = h.write_snapshot(&scope("work", "org_1", false), at(5), &[]);
         let other = h.write_snapshot(&scope("work", "org_2", false), at(9), &[]);
@@ -181,10 +182,10 @@ mod tests {
         assert_eq!(choose(&h, &Pick::AnyLatest).unwrap().id, elsewhere);
         assert_eq!(choose(&h, &Pick::Id(old)).unwrap().taken, at(1));
     }
+    }
 
-    #[test]
-    fn a_missing_snapshot_is_said_with_the_profile_organization_and_file() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn a_missing_snapshot_is_said_with_the_profile_organization_and_file(h: History) {
         let none = choose(&h, &latest("work", "org_1"))
             .unwrap_err()
             .to_string();
@@ -204,6 +205,7 @@ mod tests {
             "{unknown}"
         );
     }
+    }
 
     #[test]
     fn a_file_that_does_not_exist_is_not_made() {
@@ -216,9 +218,8 @@ mod tests {
         assert!(!path.exists());
     }
 
-    #[test]
-    fn transactions_are_held_only_when_taken_and_every_record_is_read() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn transactions_are_held_only_when_taken_and_every_record_is_read(h: History) {
         let records = [
             Record {
                 resource: Resource::Nexus,
@@ -245,5 +246,6 @@ mod tests {
         let with = frozen(&h, &h.snapshot(with).unwrap().unwrap()).unwrap();
         assert!(with.held.contains(&Resource::Transactions));
         assert!(!with.held.contains(&Resource::Products));
+    }
     }
 }

@@ -495,6 +495,15 @@ impl History {
 
 #[cfg(test)]
 mod tests {
+    use crate::history::on_both_stores;
+
+    /// How many rows `table` holds.
+    fn count(h: &History, table: &str) -> i64 {
+        h.rows(&format!("SELECT count(*) FROM {table}"), &[])
+            .unwrap()[0]
+            .int(0)
+    }
+
     use rusqlite::params;
 
     use super::*;
@@ -524,9 +533,8 @@ mod tests {
             .and_utc()
     }
 
-    #[test]
-    fn a_snapshot_is_read_back_whole_and_unchanged_bodies_are_stored_once() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn a_snapshot_is_read_back_whole_and_unchanged_bodies_are_stored_once(h: History) {
         let first = vec![
             rec(Resource::Nexus, "US-GA", r#"{"status":"APPROACHING"}"#),
             rec(Resource::Nexus, "US-CA", r#"{"status":"EXPOSED"}"#),
@@ -543,21 +551,17 @@ mod tests {
             ["US-CA", "US-GA"]
         );
         assert_eq!(nexus[1].body, r#"{"status":"APPROACHING"}"#);
-        let bodies: i64 = h
-            .sqlite()
-            .unwrap()
-            .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
-            .unwrap();
+        let bodies: i64 = count(&h, "snapshot_bodies");
         assert_eq!(bodies, 3, "two identical bodies share one row");
         let runs = h.snapshots(Some(("work", "org_1"))).unwrap();
         assert_eq!(runs.iter().map(|s| s.id).collect::<Vec<_>>(), [b, a]);
         assert_eq!(runs[0].records, 3);
         assert_eq!(h.snapshot(a).unwrap().unwrap().taken, at(1));
     }
+    }
 
-    #[test]
-    fn a_records_history_names_each_snapshot_and_its_absence() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn a_records_history_names_each_snapshot_and_its_absence(h: History) {
         h.write_snapshot(&scope("org_1"), at(1), &[]).unwrap();
         h.write_snapshot(
             &scope("org_1"),
@@ -581,10 +585,10 @@ mod tests {
         let bodies: Vec<_> = seen.iter().map(|(_, b)| b.as_deref()).collect();
         assert_eq!(bodies, [None, Some(r#"{"status":"ACTIVE"}"#)]);
     }
+    }
 
-    #[test]
-    fn pruning_keeps_the_newest_and_drops_orphan_bodies() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn pruning_keeps_the_newest_and_drops_orphan_bodies(h: History) {
         for day in 1..=4 {
             let body = format!(r#"{{"day":{day}}}"#);
             h.write_snapshot(
@@ -602,25 +606,17 @@ mod tests {
             [at(4), at(3)]
         );
         assert_eq!(h.snapshots(Some(("work", "org_2"))).unwrap().len(), 1);
-        let bodies: i64 = h
-            .sqlite()
-            .unwrap()
-            .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
-            .unwrap();
+        let bodies: i64 = count(&h, "snapshot_bodies");
         assert_eq!(bodies, 2);
     }
+    }
 
-    #[test]
-    fn records_staged_are_written_or_taken_back() {
-        let mut h = History::in_memory();
+    on_both_stores! {
+    fn records_staged_are_written_or_taken_back(h: History) {
         let kept = rec(Resource::Customers, "a", r#"{"v":1}"#);
         h.write_snapshot(&scope("org_1"), at(1), std::slice::from_ref(&kept))
             .unwrap();
-        let bodies = |h: &History| -> i64 {
-            h.sqlite().unwrap()
-                .query_row("SELECT count(*) FROM snapshot_bodies", [], |r| r.get(0))
-                .unwrap()
-        };
+        let bodies = |h: &History| count(h, "snapshot_bodies");
         let staged = |records: &[Record]| -> Vec<(Record, [u8; 32])> {
             records
                 .iter()
@@ -653,6 +649,7 @@ mod tests {
         // Nothing is left staged: taking it back now takes nothing.
         h.unstage().unwrap();
         assert_eq!(bodies(&h), 3);
+    }
     }
 
     #[test]
@@ -698,7 +695,8 @@ mod tests {
         assert_eq!(by_row, 1);
         // The records still point at the bodies' table, and the reference is checked.
         assert!(
-            h.sqlite().unwrap()
+            h.sqlite()
+                .unwrap()
                 .execute(
                     "INSERT INTO snapshot_records VALUES (1, 'customers', 'b', ?1)",
                     params![&hash_of("{}")[..]],
@@ -712,7 +710,8 @@ mod tests {
         let mut h = History::in_memory();
         // A trigger that refuses the third record stands in for a failure half way (a full
         // disk): the whole snapshot must be rolled back.
-        h.sqlite().unwrap()
+        h.sqlite()
+            .unwrap()
             .execute_batch(
                 "CREATE TEMP TRIGGER refuse BEFORE INSERT ON snapshot_records \
                  WHEN NEW.record_id = 'c' BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
@@ -725,11 +724,7 @@ mod tests {
         ];
         assert!(h.write_snapshot(&scope("org_1"), at(1), &records).is_err());
         assert!(h.snapshots(None).unwrap().is_empty());
-        let rows: i64 = h
-            .sqlite()
-            .unwrap()
-            .query_row("SELECT count(*) FROM snapshot_records", [], |r| r.get(0))
-            .unwrap();
+        let rows: i64 = count(&h, "snapshot_records");
         assert_eq!(rows, 0);
     }
 }
