@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use keyring_core::api::CredentialStoreApi;
 use keyring_core::{CredentialStore, Entry};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 use super::{ApiKey, CredentialError, ENV_API_KEY, Env, KeySource, SERVICE};
 use crate::config::validate_profile_name;
@@ -120,15 +120,65 @@ impl KeyStore {
     }
 
     fn entry(&self, profile: &str) -> Result<(Entry, &Opened), CredentialError> {
-        let opened = self.opened()?;
         let label = format!("taxdash API key (profile {profile})");
-        let modifiers = HashMap::from([("label", label.as_str())]);
+        self.entry_in(SERVICE, profile, &label)
+    }
+
+    /// The entry of `user` in `service`; `label` is what a Secret Service keyring shows for it.
+    fn entry_in(
+        &self,
+        service: &str,
+        user: &str,
+        label: &str,
+    ) -> Result<(Entry, &Opened), CredentialError> {
+        let opened = self.opened()?;
+        let modifiers = HashMap::from([("label", label)]);
         let modifiers = (opened.kind == StoreKind::SecretService).then_some(&modifiers);
         let entry = opened
             .store
-            .build(SERVICE, profile, modifiers)
-            .map_err(|err| store_failure(profile, &opened.kind, err))?;
+            .build(service, user, modifiers)
+            .map_err(|err| store_failure_in(service, user, &opened.kind, err))?;
         Ok((entry, opened))
+    }
+
+    /// The secret kept in the entry of `user` in `service` (another service than the API keys',
+    /// such as a database password), or `None` when there is none.
+    pub fn get_secret(
+        &self,
+        service: &str,
+        user: &str,
+    ) -> Result<Option<Zeroizing<String>>, CredentialError> {
+        let (entry, opened) = self.entry_in(service, user, service)?;
+        match entry.get_password() {
+            Ok(secret) => Ok(Some(Zeroizing::new(secret))),
+            Err(keyring_core::Error::NoEntry) => Ok(None),
+            Err(err) => Err(store_failure_in(service, user, &opened.kind, err)),
+        }
+    }
+
+    /// Keeps `secret` in the entry of `user` in `service`, replacing any secret already there.
+    /// `label` is what a Secret Service keyring shows for the entry.
+    pub fn store_secret(
+        &self,
+        service: &str,
+        user: &str,
+        secret: &str,
+        label: &str,
+    ) -> Result<(), CredentialError> {
+        let (entry, opened) = self.entry_in(service, user, label)?;
+        entry
+            .set_password(secret)
+            .map_err(|err| store_failure_in(service, user, &opened.kind, err))
+    }
+
+    /// Deletes the entry of `user` in `service`. Returns whether there was one.
+    pub fn delete_secret(&self, service: &str, user: &str) -> Result<bool, CredentialError> {
+        let (entry, opened) = self.entry_in(service, user, service)?;
+        match entry.delete_credential() {
+            Ok(()) => Ok(true),
+            Err(keyring_core::Error::NoEntry) => Ok(false),
+            Err(err) => Err(store_failure_in(service, user, &opened.kind, err)),
+        }
     }
 
     /// The key stored for `profile`, or `None` when there is none.
@@ -254,24 +304,39 @@ fn open_platform() -> Result<Opened, String> {
 /// Turns a keyring-core error into a message without secret data (some variants carry the
 /// stored bytes, which are zeroed here).
 fn store_failure(profile: &str, kind: &StoreKind, err: keyring_core::Error) -> CredentialError {
+    store_failure_in(SERVICE, profile, kind, err)
+}
+
+/// [`store_failure`] for the entry of `user` in any `service`.
+fn store_failure_in(
+    service: &str,
+    profile: &str,
+    kind: &StoreKind,
+    err: keyring_core::Error,
+) -> CredentialError {
     use keyring_core::Error as E;
+    let again = if service == SERVICE {
+        "store it again with `taxdash login`"
+    } else {
+        "store it again"
+    };
     let reason = match err {
         E::NoStorageAccess(err) => format!("access was refused or the keyring is locked ({err})"),
         E::PlatformFailure(err) => err.to_string(),
         E::NoEntry => "the entry does not exist".to_owned(),
         E::BadEncoding(mut bytes) => {
             bytes.zeroize();
-            "the stored key is not valid UTF-8; store it again with `taxdash login`".to_owned()
+            format!("the stored secret is not valid UTF-8; {again}")
         }
         E::BadDataFormat(mut bytes, _) => {
             bytes.zeroize();
-            "the stored key is malformed; store it again with `taxdash login`".to_owned()
+            format!("the stored secret is malformed; {again}")
         }
         E::BadStoreFormat(why) => format!("the store is malformed: {why}"),
         E::TooLong(what, limit) => format!("{what} is longer than the store's limit of {limit}"),
         E::Invalid(what, why) => format!("{what} is invalid: {why}"),
         E::Ambiguous(entries) => format!(
-            "{} entries match service `{SERVICE}` and user `{profile}`; \
+            "{} entries match service `{service}` and user `{profile}`; \
              remove the extra ones with your keyring manager",
             entries.len()
         ),
@@ -325,6 +390,35 @@ mod tests {
             store.get_key("stage").unwrap().unwrap().expose(),
             "stage-key"
         );
+    }
+
+    #[test]
+    fn secrets_of_another_service_are_kept_apart_from_api_keys() {
+        let store = KeyStore::mock();
+        let (service, user) = ("taxdash-history", "alice@db.example:5432/tax");
+        assert!(store.get_secret(service, user).unwrap().is_none());
+        store
+            .store_secret(service, user, KEY, "a database password")
+            .unwrap();
+        assert_eq!(
+            store.get_secret(service, user).unwrap().unwrap().as_str(),
+            KEY
+        );
+        assert!(store.get_key(user).unwrap().is_none(), "not an API key");
+        store
+            .store_secret(service, user, "rotated", "label")
+            .unwrap();
+        assert_eq!(
+            store.get_secret(service, user).unwrap().unwrap().as_str(),
+            "rotated"
+        );
+        assert!(store.delete_secret(service, user).unwrap());
+        assert!(!store.delete_secret(service, user).unwrap());
+        assert!(store.get_secret(service, user).unwrap().is_none());
+        assert!(matches!(
+            KeyStore::unavailable("none here").get_secret(service, user),
+            Err(CredentialError::NoStore { .. })
+        ));
     }
 
     #[test]

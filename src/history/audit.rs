@@ -206,6 +206,17 @@ impl AuditLog {
         }
     }
 
+    /// The history the log is kept in, once no other handle to the log is left (tests).
+    #[cfg(test)]
+    pub(crate) fn into_history(self) -> History {
+        Arc::try_unwrap(self.db)
+            .map(|m| {
+                m.into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+            })
+            .expect("the only handle to the log")
+    }
+
     /// Where the log is: the file, `:memory:`, or the server.
     pub fn place(&self) -> Place {
         self.lock().place().clone()

@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod capture;
+pub mod copy;
 pub mod db;
 pub mod diff;
 pub mod offline;

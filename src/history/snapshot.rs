@@ -333,8 +333,20 @@ impl History {
         scope: &Scope,
         taken: DateTime<Utc>,
     ) -> Result<i64, HistoryError> {
-        self.same_connection_as_staged()?;
         let (who, uid) = (super::who::me(), new_uid());
+        self.write_staged_run(scope, taken, &who, &uid)
+    }
+
+    /// [`write_staged_snapshot`](Self::write_staged_snapshot) of a snapshot taken by
+    /// `taken_by`, keyed `uid` (a snapshot copied from another history keeps both).
+    pub(crate) fn write_staged_run(
+        &mut self,
+        scope: &Scope,
+        taken: DateTime<Utc>,
+        taken_by: &str,
+        uid: &str,
+    ) -> Result<i64, HistoryError> {
+        self.same_connection_as_staged()?;
         let dialect = self.dialect();
         let id = self.write_in_one(|store| {
             let records = store
@@ -351,8 +363,8 @@ impl History {
                     scope,
                     taken,
                     records: u64::try_from(records).unwrap_or(0),
-                    taken_by: &who,
-                    uid: &uid,
+                    taken_by,
+                    uid,
                 },
             )?;
             store.execute(point_at_staged(dialect), &[Param::Int(id)])?;
