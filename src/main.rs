@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use taxdash::app::{DashboardOptions, Ended, SnapshotChoice};
-use taxdash::cli::{Cli, Command, SandboxCommand, ServeArgs};
+use taxdash::cli::{Cli, Command, HistoryCommand, SandboxCommand, ServeArgs};
 use taxdash::commands::{self, CommandFailure, Context};
 use taxdash::sandbox::{
     DEMO_CREDENTIALS, DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER, Sandbox,
@@ -119,6 +119,16 @@ fn main() -> ExitCode {
             service(&cli),
             &mut stdout,
         )),
+        Some(Command::History(HistoryCommand::Copy { ref from, ref to })) => {
+            commands::history::copy_between(from, to, &mut stdout, &mut std::io::stderr())
+                .map(drop)
+        }
+        Some(Command::History(HistoryCommand::Login { ref url })) => {
+            runtime.block_on(commands::history::login(&ctx, url, &mut stdout))
+        }
+        Some(Command::History(HistoryCommand::Logout { ref url })) => {
+            runtime.block_on(commands::history::logout(&ctx, url, &mut stdout))
+        }
         Some(Command::Completions { shell }) => commands::manual::completions(shell, &mut stdout),
         Some(Command::Man { ref dir }) => commands::manual::man(dir.as_deref(), &mut stdout),
         None => match runtime.block_on(dashboard(cli)) {

@@ -345,7 +345,22 @@ pub async fn prepare(
     if options.offline.is_none()
         && let Some(path) = super::read_ahead::ReadAhead::default_path()
     {
-        stores = stores.with_read_ahead(super::read_ahead::ReadAhead::open(path));
+        let read_ahead = super::read_ahead::ReadAhead::open(path);
+        // On a team's server, what the team's Overviews learnt is read ahead from too.
+        let read_ahead = match &location {
+            Some(team @ crate::history::Location::Server(_)) => {
+                let team = team.clone();
+                tokio::task::spawn_blocking(move || {
+                    match crate::history::History::open_at_lenient(&team) {
+                        Ok((history, _)) => read_ahead.with_team(history),
+                        Err(_) => read_ahead,
+                    }
+                })
+                .await?
+            }
+            _ => read_ahead,
+        };
+        stores = stores.with_read_ahead(read_ahead);
     }
     if let Some(log) = audit {
         stores = stores.with_audit(log);

@@ -7,6 +7,10 @@
 //! One JSON file in the state folder (`read-ahead.json`), an entry per profile and
 //! organization; filing ids and a page count, nothing secret. A missing, unreadable or foreign
 //! file is an empty one: the Overview then reads as on a first run.
+//!
+//! On a team's history server the same is kept per organization for every machine
+//! ([`ReadAhead::with_team`]): a new colleague's first Overview reads ahead from what the team
+//! last knew, and each Overview's learning is kept there too.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -56,6 +60,22 @@ pub struct ReadAhead {
     /// Where they are kept; `None` keeps them for this run only.
     path: Option<PathBuf>,
     kept: Mutex<BTreeMap<String, Checked>>,
+    /// A team's history server, and what it knew at the start, by organization.
+    team: Option<Team>,
+}
+
+/// The read-ahead of a team's history server.
+struct Team {
+    history: Mutex<crate::history::History>,
+    known: BTreeMap<String, Checked>,
+}
+
+impl std::fmt::Debug for Team {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Team")
+            .field("organizations", &self.known.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// The entry of `profile`'s `organization`.
@@ -76,7 +96,48 @@ impl ReadAhead {
         ReadAhead {
             path: None,
             kept: Mutex::default(),
+            team: None,
         }
+    }
+
+    /// Also reads what a team's history server knew (of an organization this machine has not
+    /// read yet) and keeps what each Overview learns there. Blocks on the server: call it on a
+    /// blocking thread. A server that cannot be read is said in the log and left out.
+    #[must_use]
+    pub fn with_team(mut self, history: crate::history::History) -> Self {
+        let known = match history.team_read_ahead() {
+            Ok(rows) => rows
+                .into_iter()
+                .map(|r| {
+                    let checked = Checked {
+                        filings_checked: r.filings_checked,
+                        pace_pages: r.pace_pages,
+                    };
+                    (r.organization, checked.bounded())
+                })
+                .collect(),
+            Err(e) => {
+                tracing::warn!("the team's read-ahead is not read: {e}");
+                BTreeMap::new()
+            }
+        };
+        self.team = Some(Team {
+            history: Mutex::new(history),
+            known,
+        });
+        self
+    }
+
+    /// What this machine knows of `profile`'s `organization`, else what the team knew.
+    fn known(&self, profile: &str, organization: &str) -> Option<Checked> {
+        self.lock()
+            .get(&key(profile, organization))
+            .cloned()
+            .or_else(|| {
+                self.team
+                    .as_ref()
+                    .and_then(|t| t.known.get(organization).cloned())
+            })
     }
 
     /// Reads the file at `path`; whatever cannot be read is said in the log and left out.
@@ -98,22 +159,21 @@ impl ReadAhead {
         ReadAhead {
             path: Some(path),
             kept: Mutex::new(kept),
+            team: None,
         }
     }
 
     /// The filings `profile`'s `organization` checked last.
     pub fn filings(&self, profile: &str, organization: &str) -> Vec<String> {
-        self.lock()
-            .get(&key(profile, organization))
-            .map(|c| c.filings_checked.clone())
+        self.known(profile, organization)
+            .map(|c| c.filings_checked)
             .unwrap_or_default()
     }
 
     /// The pages the last 90 days' sales of `profile`'s `organization` took last (1 when not
     /// known).
     pub fn pace_pages(&self, profile: &str, organization: &str) -> u32 {
-        self.lock()
-            .get(&key(profile, organization))
+        self.known(profile, organization)
             .and_then(|c| c.pace_pages)
             .unwrap_or(1)
     }
@@ -123,12 +183,19 @@ impl ReadAhead {
     /// them, kept). Blocks on the file: call it on a blocking thread.
     pub fn keep(&self, profile: &str, organization: &str, note: ReadAheadNote) -> io::Result<()> {
         let key = key(profile, organization);
+        let team_knew = self
+            .team
+            .as_ref()
+            .and_then(|t| t.known.get(organization).and_then(|c| c.pace_pages));
         let checked = {
             let mut kept = self.lock();
             let before = kept.get(&key);
             let checked = Checked {
                 filings_checked: note.filings_checked,
-                pace_pages: note.pace_pages.or(before.and_then(|c| c.pace_pages)),
+                pace_pages: note
+                    .pace_pages
+                    .or(before.and_then(|c| c.pace_pages))
+                    .or(team_knew),
             }
             .bounded();
             if before == Some(&checked) {
@@ -137,6 +204,20 @@ impl ReadAhead {
             kept.insert(key.clone(), checked.clone());
             checked
         };
+        if let Some(team) = &self.team {
+            let kept = crate::history::reads::TeamReadAhead {
+                organization: organization.to_owned(),
+                filings_checked: checked.filings_checked.clone(),
+                pace_pages: checked.pace_pages,
+            };
+            let history = team
+                .history
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Err(e) = history.keep_team_read_ahead(&kept) {
+                tracing::warn!("the team's read-ahead is not kept: {e}");
+            }
+        }
         let Some(path) = &self.path else {
             return Ok(());
         };
@@ -244,6 +325,32 @@ mod tests {
         let ahead = ReadAhead::open(path);
         assert_eq!(ahead.filings("p", "o").len(), MOST);
         assert_eq!(ahead.pace_pages("p", "o"), MOST_PAGES);
+    }
+
+    #[test]
+    fn a_new_machine_reads_ahead_from_what_the_team_knew() {
+        let Some(history) = crate::history::test_server("read_ahead") else {
+            return;
+        };
+        let location = history.location().clone();
+        let dir = tempfile::tempdir().unwrap();
+        // The first colleague's Overview checked these filings, on their machine.
+        let first = ReadAhead::open(dir.path().join("a.json")).with_team(history);
+        first
+            .keep("work", "orgn_a", note(&["file_1", "file_2"], Some(13)))
+            .unwrap();
+        // A new colleague: another profile name, no file of their own yet.
+        let team = crate::history::History::open_at(&location).unwrap();
+        let second = ReadAhead::open(dir.path().join("b.json")).with_team(team);
+        assert_eq!(second.filings("dana", "orgn_a"), ["file_1", "file_2"]);
+        assert_eq!(second.pace_pages("dana", "orgn_a"), 13);
+        assert!(second.filings("dana", "orgn_b").is_empty());
+        // What this machine learnt itself comes first.
+        second
+            .keep("dana", "orgn_a", note(&["file_3"], None))
+            .unwrap();
+        assert_eq!(second.filings("dana", "orgn_a"), ["file_3"]);
+        assert_eq!(second.pace_pages("dana", "orgn_a"), 13);
     }
 
     fn note(ids: &[&str], pace_pages: Option<u32>) -> ReadAheadNote {

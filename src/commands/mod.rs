@@ -9,6 +9,7 @@
 pub mod audit;
 pub mod check;
 pub mod export;
+pub mod history;
 pub mod import;
 pub mod login;
 pub mod manual;

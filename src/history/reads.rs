@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::diff::{field_changes, label, noun, shown};
 use super::snapshot::Snapshot;
+use super::store::{Dialect, Param};
 use super::{History, HistoryError};
 use crate::model::Resource;
 use crate::model::history::{RecordEntry, RecordEvent, RecordHistory};
@@ -56,6 +57,61 @@ impl History {
             entries: entries(&seen),
             writes: Vec::new(),
         })
+    }
+}
+
+/// What an organization's last Overview learnt, as a team's history keeps it for every machine
+/// (see [`crate::app::read_ahead`]): the filings it checked and the pages of its pace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamReadAhead {
+    pub organization: String,
+    pub filings_checked: Vec<String>,
+    pub pace_pages: Option<u32>,
+}
+
+impl History {
+    /// What every organization's last Overview learnt, from any machine of the team. Only a
+    /// server keeps it (a file's read-ahead is the machine's own): empty on a file.
+    pub fn team_read_ahead(&self) -> Result<Vec<TeamReadAhead>, HistoryError> {
+        if self.dialect() != Dialect::Postgres {
+            return Ok(Vec::new());
+        }
+        Ok(self
+            .rows(
+                "SELECT organization, filings_checked, pace_pages FROM read_ahead",
+                &[],
+            )?
+            .iter()
+            .map(|r| TeamReadAhead {
+                organization: r.text(0),
+                filings_checked: serde_json::from_str(&r.text(1)).unwrap_or_default(),
+                pace_pages: r.opt_int(2).and_then(|p| u32::try_from(p).ok()),
+            })
+            .collect())
+    }
+
+    /// Keeps what an organization's Overview learnt for the team (on a server; nothing on a
+    /// file).
+    pub fn keep_team_read_ahead(&self, kept: &TeamReadAhead) -> Result<(), HistoryError> {
+        if self.dialect() != Dialect::Postgres {
+            return Ok(());
+        }
+        let filings = serde_json::to_string(&kept.filings_checked).unwrap_or_default();
+        let now = super::snapshot::stored_time(chrono::Utc::now());
+        self.exec(
+            "INSERT INTO read_ahead (organization, filings_checked, pace_pages, updated_at) \
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT (organization) DO UPDATE SET \
+             filings_checked = excluded.filings_checked, \
+             pace_pages = coalesce(excluded.pace_pages, read_ahead.pace_pages), \
+             updated_at = excluded.updated_at",
+            &[
+                Param::Text(&kept.organization),
+                Param::Text(&filings),
+                kept.pace_pages.map(i64::from).into(),
+                Param::Text(&now),
+            ],
+        )
+        .map(drop)
     }
 }
 

@@ -68,6 +68,15 @@ impl Shell {
             Action::NextPane => self.focus_pane((focus + 1) % count),
             Action::PrevPane => self.focus_pane((focus + count - 1) % count),
             Action::Pane(n) if (n as usize) <= count => self.focus_pane(n as usize - 1),
+            Action::Refresh => {
+                // A refresh reads the history again too: the snapshots another dashboard or a
+                // scheduled `watch` took since are marked (a team's history is shared).
+                let mut effects = self.with_pane(focus, |p, ctx| {
+                    p.on_action(Action::Refresh, ctx);
+                });
+                effects.push(self.read_changed());
+                effects
+            }
             action => self.with_pane(focus, |p, ctx| {
                 p.on_action(action, ctx);
             }),

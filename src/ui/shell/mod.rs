@@ -86,6 +86,10 @@ enum Connection {
 /// Ticks a notice stays (at 100 ms a tick); errors stay twice as long.
 const NOTICE_TICKS: u32 = 50;
 
+/// How often (in ticks of the runtime's 100 ms) the history is read again for the rows changed
+/// since the previous snapshot: a minute.
+pub const FOLLOW_HISTORY_TICKS: u64 = 600;
+
 /// What a feature of the Tenanted API says on a v1 profile.
 pub const NEEDS_TENANTED: &str = "needs the Tenanted API: set api = \"tenanted\" in the profile";
 
@@ -132,6 +136,8 @@ struct SessionFacts {
     log_path: Option<String>,
     /// How many snapshots of the profile and organization the history database held when read.
     snapshots: usize,
+    /// Ticks since the start (see [`FOLLOW_HISTORY_TICKS`]).
+    ticks: u64,
     /// What the panes judge records by (the config file's `[checks]`).
     judging: crate::ui::judging::Judging,
     /// The folder a saved file is offered in.
@@ -177,6 +183,7 @@ impl Shell {
                 organizations: Vec::new(),
                 log_path: None,
                 snapshots: 0,
+                ticks: 0,
                 judging: crate::ui::judging::Judging::default(),
                 save_folder: String::new(),
             },
@@ -252,7 +259,7 @@ impl Shell {
 
     /// Asks the history database for the rows changed since the previous snapshot of the
     /// profile and organization, which every pane then flags.
-    fn read_changed(&mut self) -> Effect {
+    pub(super) fn read_changed(&mut self) -> Effect {
         let header = &self.session.header;
         let call = HistoryCall::Changed {
             profile: header.profile.clone(),
@@ -332,6 +339,12 @@ impl Shell {
     /// for are added to `effects`. Returns whether anything visible changed.
     pub fn tick(&mut self, effects: &mut Vec<Effect>) -> bool {
         let mut changed = self.notices.flash.tick();
+        // The history is read again every minute, so the marks follow the snapshots that others
+        // (a team's scheduled `watch`, another dashboard) store meanwhile.
+        self.session.ticks += 1;
+        if self.session.ticks % FOLLOW_HISTORY_TICKS == 0 {
+            effects.push(self.read_changed());
+        }
         if self.work.exporting()
             || self.work.snapshot.is_some()
             || self.calls.waits_on(self.tabs.focus)
