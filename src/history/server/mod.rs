@@ -4,3 +4,6 @@
 pub mod connect;
 pub mod store;
 pub mod testing;
+
+#[cfg(test)]
+mod grants;
