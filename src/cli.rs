@@ -37,9 +37,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "TAXDASH_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// The history database: the audit log and the snapshots (default: history.db in the
-    /// platform data directory; with --demo, kept in memory unless named).
-    #[arg(long, global = true, env = "TAXDASH_HISTORY", value_name = "FILE")]
+    /// The history: the audit log and the snapshots, in a file or on a team's PostgreSQL server
+    /// (postgres://USER@HOST:PORT/DB; its password from PGPASSWORD, the keyring or ~/.pgpass).
+    /// Default: the profile's `history` key, else history.db in the platform data directory;
+    /// with --demo, kept in memory unless named.
+    #[arg(long, global = true, env = "TAXDASH_HISTORY", value_name = "FILE|URL")]
     pub history: Option<PathBuf>,
 
     /// Hide and refuse every change: browse only.
@@ -164,6 +166,15 @@ pub enum Command {
     /// Default: the two latest snapshots of the profile's organization (with --demo, of the
     /// demo's). Reads the history database only.
     Diff(DiffArgs),
+    /// A team's history: copy one history into another, keep a history server's password.
+    ///
+    /// `copy --from FILE --to postgres://USER@HOST:PORT/DB` moves a personal history into the
+    /// team's (and back, the other way round): every audit entry and snapshot the target does
+    /// not hold yet, each once however often it runs. `login URL` keeps the server's password
+    /// in the OS keyring (checked by connecting first; read without echo, or one line from
+    /// stdin), `logout URL` removes it.
+    #[command(subcommand)]
+    History(HistoryCommand),
     /// Take a snapshot every period and print what changed since the previous one.
     ///
     /// With --exit-on-change, exits with 3 at the first change (for cron and CI); errors exit
@@ -188,6 +199,30 @@ pub enum Command {
         /// Write taxdash.1 and one page per subcommand into DIR instead of printing.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+    },
+}
+
+/// The subcommands of `taxdash history`.
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Copy every audit entry and snapshot of one history that another does not hold yet.
+    Copy {
+        /// The history to copy from: a file, or a server's `postgres://` URL.
+        #[arg(long, value_name = "FILE|URL")]
+        from: PathBuf,
+        /// The history to copy into (made when it is a file that does not exist yet).
+        #[arg(long, value_name = "FILE|URL")]
+        to: PathBuf,
+    },
+    /// Keep a history server's password in the OS keyring, once the server accepts it.
+    Login {
+        /// The server: postgres://USER@HOST:PORT/DB, without a password.
+        url: String,
+    },
+    /// Remove a history server's password from the OS keyring.
+    Logout {
+        /// The server: postgres://USER@HOST:PORT/DB.
+        url: String,
     },
 }
 
@@ -319,6 +354,9 @@ pub struct AuditArgs {
     /// Only changes with OUTCOME: ok, refused, failed, unknown or pending.
     #[arg(long, value_name = "OUTCOME")]
     pub outcome: Option<String>,
+    /// Only the changes sent by this person (part of the name, any case).
+    #[arg(long, value_name = "NAME")]
+    pub who: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = AuditFormat::Table)]
     pub format: AuditFormat,
@@ -483,6 +521,7 @@ impl Command {
             Command::Snapshot(_) => "snapshot",
             Command::Diff(_) => "diff",
             Command::Watch(_) => "watch",
+            Command::History(_) => "history",
             Command::Completions { .. } => "completions",
             Command::Man { .. } => "man",
         }

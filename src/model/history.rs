@@ -1,6 +1,7 @@
 //! What the history database tells of one record across the stored snapshots, as the dashboard
-//! shows it (`H` on a record): one entry per snapshot where the record changed, newest first;
-//! and of a snapshot being taken (how far its reads have come) and taken (`:snapshot`).
+//! shows it (`H` on a record): one entry per snapshot where the record changed, newest first,
+//! and the changes sent to it through taxdash; and of a snapshot being taken (how far its
+//! reads have come) and taken (`:snapshot`).
 
 use std::fmt;
 
@@ -30,8 +31,9 @@ pub struct RecordEntry {
     pub event: RecordEvent,
 }
 
-/// A record's history across the snapshots of one profile and organization.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A record's history across the snapshots of one profile and organization, and the changes
+/// sent to it through taxdash.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RecordHistory {
     /// What the record is: `customer`, `registration`.
     pub noun: String,
@@ -43,6 +45,9 @@ pub struct RecordHistory {
     pub held: usize,
     /// The snapshots where it changed, newest first.
     pub entries: Vec<RecordEntry>,
+    /// The changes sent to it through taxdash, as the audit log has them (who sent each, when,
+    /// and how it ended), newest first.
+    pub writes: Vec<super::audit::Entry>,
 }
 
 /// How far the reads of a snapshot under way have come, summed over its lists.

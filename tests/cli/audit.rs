@@ -1,5 +1,6 @@
 //! `taxdash audit` through the real binary: the entries the client recorded against the
-//! sandbox, in JSON Lines and CSV, filtered; a corrupt history file named and left untouched.
+//! sandbox, in JSON Lines and CSV, filtered (by person too); a corrupt history file named and
+//! left untouched.
 
 use std::path::Path;
 use std::process::Output;
@@ -8,7 +9,7 @@ use taxdash::api::{ApproveImport, Client, Generation, Selector};
 use taxdash::history::{AuditLog, History};
 use taxdash::model::{CustomerWrite, PageParams};
 
-use crate::binary::{empty_config, stderr};
+use crate::binary::{empty_config, stderr, taxdash};
 use crate::common::{ORG1, client, sandbox};
 
 async fn audit(history: &Path, args: &[&str]) -> Output {
@@ -101,11 +102,12 @@ async fn audit_prints_the_recorded_changes_newest_first_in_jsonl_and_csv() {
         .map(str::to_owned)
         .collect();
     assert_eq!(
-        &header[..12],
+        &header[..13],
         [
             "id",
             "started_at",
             "finished_at",
+            "who",
             "profile",
             "organization",
             "generation",
@@ -119,9 +121,9 @@ async fn audit_prints_the_recorded_changes_newest_first_in_jsonl_and_csv() {
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 1, "{csv}");
-    assert_eq!(&rows[0][8], "/v1/customers");
-    assert_eq!(&rows[0][11], "ok");
-    assert_eq!(&rows[0][15], r#"{"name":"Maple Goods"}"#);
+    assert_eq!(&rows[0][9], "/v1/customers");
+    assert_eq!(&rows[0][12], "ok");
+    assert_eq!(&rows[0][16], r#"{"name":"Maple Goods"}"#);
 
     let table = stdout(&audit(&path, &["--resource", "customers"]).await);
     assert_eq!(table.lines().count(), 2, "{table}");
@@ -149,4 +151,92 @@ async fn a_corrupt_history_file_is_named_and_left_untouched() {
     assert!(said.contains(&path.display().to_string()), "{said}");
     assert!(said.contains("not an SQLite database"), "{said}");
     assert_eq!(std::fs::read(&path).unwrap(), b"this is not a database");
+}
+
+/// `taxdash import customers` of one new customer, `name` (`crm-EXTERNAL`), sent as `who` (the
+/// person `TAXDASH_WHO` names), its writes recorded in `history`.
+async fn import_as(
+    sandbox: &taxdash::sandbox::Sandbox,
+    history: &Path,
+    who: &str,
+    external: &str,
+    name: &str,
+) {
+    let dir = history.parent().unwrap();
+    let file = dir.join(format!("{external}.csv"));
+    std::fs::write(
+        &file,
+        format!(
+            "external_id,name,email,company_name,street_1,city,postal_code,country\n\
+             crm-{external},{name},{external}@example.com,{name} Ltd,1 Main St,Reno,89501,US\n"
+        ),
+    )
+    .unwrap();
+    let output = taxdash(sandbox, dir, &["import", "customers"])
+        .arg(&file)
+        .env("TAXDASH_HISTORY", history)
+        .env("TAXDASH_WHO", who)
+        .output()
+        .await
+        .expect("taxdash runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+#[tokio::test]
+async fn audit_who_keeps_the_changes_one_person_sent() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("history.db");
+    import_as(&sandbox, &path, "Priya Preparer", "who-1", "Birch Supply").await;
+    import_as(&sandbox, &path, "Rui Reviewer", "who-2", "Cedar Works").await;
+
+    let people = |jsonl: &str| -> Vec<String> {
+        jsonl
+            .lines()
+            .map(|l| {
+                let entry: serde_json::Value = serde_json::from_str(l).expect("a JSON line");
+                entry["who"].as_str().expect("who is recorded").to_owned()
+            })
+            .collect()
+    };
+    let all = people(&stdout(&audit(&path, &["--format", "jsonl"]).await));
+    assert!(all.iter().any(|w| w == "Priya Preparer"), "{all:?}");
+    assert!(all.iter().any(|w| w == "Rui Reviewer"), "{all:?}");
+
+    // Part of the name, any case.
+    let priya = people(&stdout(
+        &audit(&path, &["--who", "PRIYA", "--format", "jsonl"]).await,
+    ));
+    assert!(!priya.is_empty());
+    assert!(priya.iter().all(|w| w == "Priya Preparer"), "{priya:?}");
+    let rui = people(&stdout(
+        &audit(&path, &["--who", "review", "--format", "jsonl"]).await,
+    ));
+    assert!(!rui.is_empty());
+    assert!(rui.iter().all(|w| w == "Rui Reviewer"), "{rui:?}");
+    assert_eq!(priya.len() + rui.len(), all.len());
+
+    // The table names the person after the time; CSV after `finished_at`.
+    let table = stdout(&audit(&path, &["--who", "rui"]).await);
+    let mut lines = table.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.starts_with(&format!("{:<23}  WHO ", "STARTED")),
+        "{table}"
+    );
+    let column = header.find("WHO").unwrap();
+    for line in lines {
+        assert_eq!(line.find("Rui Reviewer"), Some(column), "{table}");
+        assert!(!line.contains("Priya"), "{table}");
+    }
+    let csv = stdout(&audit(&path, &["--who", "priya", "--format", "csv"]).await);
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    assert_eq!(&reader.headers().unwrap()[3], "who", "{csv}");
+    for row in reader.records() {
+        assert_eq!(&row.unwrap()[3], "Priya Preparer", "{csv}");
+    }
+
+    let none = stdout(&audit(&path, &["--who", "nobody"]).await);
+    assert_eq!(none.trim(), "No change recorded.");
+    sandbox.stop().await;
 }

@@ -152,3 +152,78 @@ async fn h_shows_a_records_changes_across_snapshots_and_changed_rows_are_flagged
         .await;
     assert!(screen.contains("Tax registrations"), "{screen}");
 }
+
+#[tokio::test]
+async fn h_names_who_sent_each_change_of_the_record_through_taxdash() {
+    let log = taxdash::history::AuditLog::new(History::in_memory());
+    let stores = taxdash::app::Stores::default()
+        .with_history(History::in_memory())
+        .with_audit(log.clone());
+    let changed = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let (seen, recorder) = (changed.clone(), log.clone());
+    // Before the dashboard starts, a change to the first customer sent through taxdash's
+    // client, recorded in the log the dashboard reads.
+    let d = Dashboard::start_with_stores_behind(
+        Options {
+            first_tab: "Customers",
+            ..Options::default()
+        },
+        stores,
+        |base| async move {
+            let (org, key) = DEMO_CREDENTIALS[0];
+            let client = taxdash::api::Client::new(taxdash::api::ClientConfig::new(
+                base.parse().unwrap(),
+                org,
+                taxdash::credentials::ApiKey::new(key).unwrap(),
+            ))
+            .unwrap()
+            .with_audit(recorder.recorder("demo", org));
+            let first = client
+                .list_customers(&CustomerFilter::default(), PageParams::new(1, 1))
+                .await
+                .unwrap()
+                .items
+                .remove(0);
+            let sent = client
+                .update_customer(
+                    &first.id,
+                    &taxdash::model::CustomerWrite {
+                        email: Some("books@example.com".into()),
+                        ..Default::default()
+                    },
+                )
+                .await;
+            *seen.lock().unwrap() = Some((first, sent.is_ok()));
+            base
+        },
+    )
+    .await;
+    let (first, ok) = changed.lock().unwrap().clone().unwrap();
+    d.wait_until("the customer list", Duration::from_secs(10), |s| {
+        s.contains(&name(&first))
+    })
+    .await;
+    d.key(KeyCode::Enter);
+    d.wait_for("Tax registrations").await;
+    d.char('H');
+    let screen = d.wait_for("Changes sent through taxdash").await;
+    assert!(
+        screen.contains(&format!("History of customer {}", first.id)),
+        "{screen}"
+    );
+    // As much of the person as the column shows.
+    let who: String = taxdash::history::who::me().chars().take(20).collect();
+    let line = screen
+        .lines()
+        .find(|l| l.contains(" UTC  ") && l.contains("PUT"))
+        .unwrap_or_else(|| panic!("the change is listed: {screen}"));
+    assert!(line.contains(&format!("  {who}")), "{who:?} in {screen}");
+    assert!(
+        line.contains(if ok { "ok      200" } else { "refused" }),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("No snapshot of this organization is stored yet"),
+        "{screen}"
+    );
+}

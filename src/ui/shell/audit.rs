@@ -1,7 +1,7 @@
-//! `:audit`: the audit log over the panes. Entries newest first, one a line; `r` and `o` step
-//! through the resources and outcomes to show only those; `Enter` shows one entry whole (the
-//! body as sent with secrets removed, pretty-printed, its status, request id and error); `Esc`
-//! goes back, then closes.
+//! `:audit`: the audit log over the panes. Entries newest first, one a line, each with who sent
+//! it; `r`, `o` and `w` step through the resources, outcomes and people to show only those;
+//! `Enter` shows one entry whole (the body as sent with secrets removed, pretty-printed, its
+//! status, request id and error); `Esc` goes back, then closes.
 //!
 //! The entries are read by the runtime: the overlay says `reading…` until they come, and keeps
 //! what it shows (its title naming the filters shown) until the entries of new filters come.
@@ -36,11 +36,15 @@ enum AuditOutcome {
 struct AuditView {
     entries: Vec<Entry>,
     resources: Vec<String>,
+    /// The people who sent the entries read since the overlay opened, sorted (`w` steps
+    /// through them).
+    people: Vec<String>,
     /// The filters asked for last.
     resource: Option<String>,
     outcome: Option<Outcome>,
+    who: Option<String>,
     /// The filters of the entries shown, once read.
-    shown: Option<(Option<String>, Option<Outcome>)>,
+    shown: Option<Filter>,
     /// The read under way.
     reading: Option<RequestId>,
     cursor: usize,
@@ -58,8 +62,10 @@ impl AuditView {
         AuditView {
             entries: Vec::new(),
             resources: Vec::new(),
+            people: Vec::new(),
             resource: None,
             outcome: None,
+            who: None,
             shown: None,
             reading: None,
             cursor: 0,
@@ -77,15 +83,24 @@ impl AuditView {
             since: None,
             resource: self.resource.clone(),
             outcome: self.outcome,
-            who: None,
+            who: self.who.clone(),
         }
     }
 
     /// The entries read for the filters asked for last, or why they could not be.
     fn read(&mut self, read: Result<(Vec<Entry>, Vec<String>), String>) {
-        self.shown = Some((self.resource.clone(), self.outcome));
+        self.shown = Some(self.filter());
         match read {
             Ok((entries, resources)) => {
+                // Kept across reads: once filtered by one person, the others stay a key away.
+                for e in &entries {
+                    let who = e.who.trim();
+                    if !who.is_empty()
+                        && let Err(at) = self.people.binary_search_by(|p| p.as_str().cmp(who))
+                    {
+                        self.people.insert(at, who.to_owned());
+                    }
+                }
                 self.entries = entries;
                 self.resources = resources;
                 self.problem = None;
@@ -138,6 +153,11 @@ impl AuditView {
                 self.cursor = 0;
                 return AuditOutcome::Read(self.filter());
             }
+            (_, Some('w')) => {
+                self.who = next(&self.people, self.who.as_ref());
+                self.cursor = 0;
+                return AuditOutcome::Read(self.filter());
+            }
             (_, Some('R')) => return AuditOutcome::Read(self.filter()),
             _ => {}
         }
@@ -181,30 +201,30 @@ impl AuditView {
         } else {
             ""
         };
-        let filter = match &self.shown {
-            Some((resource, outcome)) => format!(
-                " Audit log, newest first · resource {} · outcome {}{reading} ",
-                resource.as_deref().unwrap_or("all"),
-                outcome.map_or("all", Outcome::name),
-            ),
-            None => format!(" Audit log{reading} "),
-        };
         let keys = Line::from(vec![
             Span::styled(" Enter", theme.key),
             Span::styled(" show  ", theme.muted),
             Span::styled("r", theme.key),
             Span::styled(" resource  ", theme.muted),
             Span::styled("o", theme.key),
-            Span::styled(" outcome ", theme.muted),
+            Span::styled(" outcome  ", theme.muted),
+            Span::styled("w", theme.key),
+            Span::styled(" who ", theme.muted),
         ]);
-        let block = page_block(filter, "", theme).title_bottom(keys.left_aligned());
+        let title = title(self.shown.as_ref(), reading, usize::from(area.width));
+        let block = page_block(title, "", theme).title_bottom(keys.left_aligned());
         let inner = block.inner(area);
         block.render(area, buf);
         self.visible = usize::from(inner.height.saturating_sub(1)).max(1);
+        let widths = Widths::of(&self.entries, usize::from(inner.width));
         let mut lines = vec![Line::styled(
             format!(
-                "{:<16}  {:<8}  {:<6}  {:<6}  {:<19}  {}",
-                "started (UTC)", "outcome", "status", "method", "resource", "record"
+                "{:<16}  {}  {:<11}  {:<6}  {}  record",
+                "started (UTC)",
+                text::pad_to("who", widths.who, Alignment::Left),
+                "outcome",
+                "method",
+                text::pad_to("resource", widths.resource, Alignment::Left),
             ),
             theme.table_header,
         )];
@@ -214,7 +234,7 @@ impl AuditView {
             lines.push(Line::styled("reading…", theme.muted));
         } else if self.entries.is_empty() {
             lines.push(Line::styled(
-                if self.shown == Some((None, None)) {
+                if self.shown == Some(Filter::default()) {
                     "No change recorded yet: each change taxdash sends is listed here."
                 } else {
                     "No change recorded matches these filters."
@@ -242,24 +262,29 @@ impl AuditView {
                     style
                 }
             };
-            let record = e.record_id.as_deref().unwrap_or("-");
-            let room = usize::from(inner.width).saturating_sub(20 + 8 + 6 + 6 + 19 + 10);
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!("{:<20}  ", text::utc_time(e.started_at)),
+                    format!(
+                        "{}  {}  ",
+                        e.started_at.format("%Y-%m-%d %H:%M"),
+                        text::pad_to(who_of(e), widths.who, Alignment::Left),
+                    ),
                     pick(theme.base),
                 ),
                 Span::styled(
-                    format!("{:<8}", e.outcome.name()),
+                    format!(
+                        "{:<7} {:>3}",
+                        e.outcome.name(),
+                        e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
+                    ),
                     pick(outcome_style(e.outcome, theme)),
                 ),
                 Span::styled(
                     format!(
-                        "  {:<6}  {:<6}  {}  {}",
-                        e.status.map_or_else(|| "-".to_owned(), |s| s.to_string()),
+                        "  {:<6}  {}  {}",
                         e.method,
-                        text::pad_to(&e.resource, 19, Alignment::Left),
-                        text::truncate(record, room.max(8)),
+                        text::pad_to(&e.resource, widths.resource, Alignment::Left),
+                        text::truncate(e.record_id.as_deref().unwrap_or("-"), widths.record),
                     ),
                     pick(theme.base),
                 ),
@@ -333,7 +358,67 @@ fn next<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
     }
 }
 
-fn outcome_style(outcome: Outcome, theme: &Theme) -> Style {
+/// Who sent `e`, `-` when the entry predates taxdash keeping it.
+fn who_of(e: &Entry) -> &str {
+    match e.who.trim() {
+        "" => "-",
+        who => who,
+    }
+}
+
+/// The title: the filters of the entries shown (`all` for none), the person cut short, and
+/// `newest first` when there is room for it in `width` columns.
+fn title(shown: Option<&Filter>, reading: &str, width: usize) -> String {
+    let Some(shown) = shown else {
+        return format!(" Audit log{reading} ");
+    };
+    let filters = format!(
+        "resource {} · outcome {} · who {}",
+        shown.resource.as_deref().unwrap_or("all"),
+        shown.outcome.map_or("all", Outcome::name),
+        text::truncate(shown.who.as_deref().unwrap_or("all"), 20),
+    );
+    // The corners take a column each.
+    let room = width.saturating_sub(2);
+    let long = format!(" Audit log, newest first · {filters}{reading} ");
+    if text::width(&long) <= room {
+        return long;
+    }
+    text::truncate(&format!(" Audit log · {filters}{reading} "), room).into_owned()
+}
+
+/// The widths of the columns that give and take room: who, the resource and the record.
+struct Widths {
+    who: usize,
+    resource: usize,
+    record: usize,
+}
+
+impl Widths {
+    /// The started time (16), the outcome and status (11), the method (6) and the gaps take
+    /// 43 columns of `width`; who, the resource and the record share the rest, each no wider
+    /// than its longest among `entries`: at 80 columns, about 11, 13 and 9.
+    fn of(entries: &[Entry], width: usize) -> Self {
+        let longest = |least: usize, f: &dyn Fn(&Entry) -> &str| {
+            entries
+                .iter()
+                .map(|e| text::width(f(e)))
+                .max()
+                .unwrap_or(0)
+                .max(least)
+        };
+        let room = width.saturating_sub(16 + 2 + 11 + 2 + 6 + 2 + 2 + 2);
+        let who = longest(3, &who_of).min((room / 3).max(10));
+        let resource = longest(8, &|e| e.resource.as_str()).min((room / 3).max(13));
+        Widths {
+            who,
+            resource,
+            record: room.saturating_sub(who + resource).max(8),
+        }
+    }
+}
+
+pub(super) fn outcome_style(outcome: Outcome, theme: &Theme) -> Style {
     match outcome {
         Outcome::Ok => theme.success,
         Outcome::Refused => theme.warning,
@@ -369,6 +454,7 @@ fn entry_lines(e: &Entry, width: u16, theme: &Theme) -> Vec<Line<'static>> {
             e.finished_at.as_ref().map_or_else(|| "-".to_owned(), time),
             theme.base,
         ),
+        ("Sent by", who_of(e).to_owned(), theme.base),
         ("Profile", e.profile.clone(), theme.base),
         ("Organization", e.organization.clone(), theme.base),
         ("API", format!("{}{release}", e.generation), theme.base),
@@ -418,8 +504,13 @@ mod tests {
     use super::*;
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key};
 
-    /// A write to `resource` that ended with `outcome` and `status`.
+    /// A write to `resource` that ended with `outcome` and `status`, sent by no one known.
     fn entry(id: i64, resource: &str, outcome: Outcome, status: u16) -> Entry {
+        sent_by(id, "", resource, outcome, status)
+    }
+
+    /// A write to `resource` sent by `who` that ended with `outcome` and `status`.
+    fn sent_by(id: i64, who: &str, resource: &str, outcome: Outcome, status: u16) -> Entry {
         let at = chrono::NaiveDate::from_ymd_opt(2026, 11, 24)
             .unwrap()
             .and_hms_opt(9, 30, 0)
@@ -429,6 +520,7 @@ mod tests {
             id,
             started_at: at,
             finished_at: Some(at),
+            who: who.into(),
             profile: "work".into(),
             organization: "orgn_1".into(),
             generation: "v1".into(),
@@ -469,11 +561,11 @@ mod tests {
         let rows: Vec<&str> = text.lines().filter(|l| l.contains("POST")).collect();
         assert_eq!(rows.len(), 2, "{text}");
         assert!(
-            rows[0].contains("refused   409") && rows[0].contains("filings"),
+            rows[0].contains("refused 409") && rows[0].contains("filings"),
             "{text}"
         );
         assert!(
-            rows[1].contains("ok        200") && rows[1].contains("customers"),
+            rows[1].contains("ok      200") && rows[1].contains("customers"),
             "{text}"
         );
         assert_styled(&buf, "refused", theme.warning.patch(theme.selection));
@@ -496,5 +588,79 @@ mod tests {
         assert!(text.contains("\"name\": \"customers\""), "{text}");
         assert_eq!(view.handle_key(key(KeyCode::Esc)), AuditOutcome::None);
         assert_eq!(view.handle_key(key(KeyCode::Esc)), AuditOutcome::Close);
+    }
+
+    /// The entries `filter` keeps of a log of a preparer's, a reviewer's and an old entry that
+    /// names no one, newest first, and the resources.
+    fn read_people(filter: &Filter) -> (Vec<Entry>, Vec<String>) {
+        let entries = [
+            sent_by(3, "Rui Reviewer", "filings", Outcome::Ok, 200),
+            sent_by(2, "Priya Preparer", "registrations", Outcome::Refused, 422),
+            entry(1, "customers", Outcome::Ok, 201),
+        ];
+        let kept = entries.into_iter().filter(|e| filter.keeps(e)).collect();
+        (
+            kept,
+            vec!["customers".into(), "filings".into(), "registrations".into()],
+        )
+    }
+
+    #[test]
+    fn at_80_columns_who_sent_each_entry_shows_and_w_filters_by_person() {
+        let theme = Theme::default();
+        let mut view = AuditView::new();
+        view.read(Ok(read_people(&view.filter())));
+        let mut buf = blank(80, 24);
+        view.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        assert!(text.contains("who all"), "{text}");
+        assert!(text.contains("w who"), "the key is offered: {text}");
+        let header = text.lines().find(|l| l.contains("started (UTC)")).unwrap();
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("POST")).collect();
+        assert_eq!(rows.len(), 3, "{text}");
+        // The person after the time, under its header, elided to fit; `-` for no one known.
+        let column = header.find("who").unwrap();
+        assert_eq!(rows[0].find("Rui Revie"), Some(column), "{text}");
+        assert_eq!(rows[1].find("Priya Prep"), Some(column), "{text}");
+        assert!(rows[1].contains("refused 422"), "{text}");
+        assert_eq!(rows[2].find("- "), Some(column), "{text}");
+        for line in text.lines() {
+            assert!(text::width(line) <= 80, "{line}");
+        }
+
+        // `w`: the first person read, then the next, then all of them again.
+        let AuditOutcome::Read(filter) = view.handle_key(key(KeyCode::Char('w'))) else {
+            panic!("w reads the entries of the next person");
+        };
+        assert_eq!(filter.who.as_deref(), Some("Priya Preparer"));
+        view.read(Ok(read_people(&filter)));
+        let mut buf = blank(80, 24);
+        view.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        assert!(text.contains("who Priya Preparer"), "{text}");
+        assert!(text.contains("registrations"), "{text}");
+        assert!(!text.contains("Rui"), "{text}");
+        assert!(!text.contains("filings"), "{text}");
+
+        // The other people stay a key away though the entries read are one person's.
+        let AuditOutcome::Read(filter) = view.handle_key(key(KeyCode::Char('w'))) else {
+            panic!("w reads the entries of the next person");
+        };
+        assert_eq!(filter.who.as_deref(), Some("Rui Reviewer"));
+        view.read(Ok(read_people(&filter)));
+        let AuditOutcome::Read(filter) = view.handle_key(key(KeyCode::Char('w'))) else {
+            panic!("w goes back to everyone");
+        };
+        assert_eq!(filter.who, None);
+        view.read(Ok(read_people(&filter)));
+        assert_eq!(view.entries.len(), 3);
+
+        // The entry whole names who sent it.
+        view.cursor = 1;
+        view.handle_key(key(KeyCode::Enter));
+        let mut buf = blank(80, 24);
+        view.render(buf.area, &mut buf, &theme);
+        let text = all_text(&buf);
+        assert!(text.contains("Sent by       Priya Preparer"), "{text}");
     }
 }
