@@ -347,11 +347,20 @@ async fn watch_loop(
                     }
                 }
                 let _ = out.flush();
-                if let Some(keep) = args.keep {
-                    db.prune_snapshots(key(&scope), keep as usize)?;
+                if let Some(keep) = args.keep
+                    && let Err(e) = db.prune_snapshots(key(&scope), keep as usize)
+                {
+                    if !e.is_unreachable() {
+                        return Err(e.into());
+                    }
+                    let _ = writeln!(std::io::stderr(), "taxdash: {e}; pruning at the next period");
                 }
             }
-            Err(crate::history::capture::CaptureError::History(e)) => return Err(e.into()),
+            // A team's server away for a while is waited for, as a service away is; a history
+            // that refuses the snapshot for good (a file that cannot be written) ends the watch.
+            Err(crate::history::capture::CaptureError::History(e)) if !e.is_unreachable() => {
+                return Err(e.into());
+            }
             Err(e) => {
                 let _ = writeln!(
                     std::io::stderr(),

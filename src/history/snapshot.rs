@@ -205,6 +205,18 @@ fn staging(dialect: Dialect) -> &'static str {
     }
 }
 
+/// Fails when `store`'s connection is not the one records were staged on (at `epoch`): checked
+/// inside the transaction, after its `BEGIN` has connected again if it had to.
+fn same_connection(epoch: Option<u64>, store: &dyn Store) -> Result<(), DbError> {
+    match epoch {
+        Some(epoch) if epoch != store.epoch() => Err(DbError::new(
+            DbErrorKind::Unreachable,
+            "the connection was lost while the snapshot was stored; nothing was kept",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Empties the staging tables.
 const UNSTAGED: &str = "DELETE FROM staged_records; DELETE FROM staged_bodies;";
 pub(crate) const INSERT_RECORD: &str = "INSERT INTO snapshot_records \
@@ -306,7 +318,11 @@ impl History {
             let _ = conn.pragma_update(None, "synchronous", "NORMAL");
             before
         });
-        let staged = self.write_in_one(|store| store.stage(&batch));
+        let epoch = self.staged_epoch;
+        let staged = self.write_in_one(|store| {
+            same_connection(epoch, store)?;
+            store.stage(&batch)
+        });
         if let (Some(conn), Some(Some(before))) = (self.sqlite(), relaxed) {
             let _ = conn.pragma_update(None, "synchronous", before);
         }
@@ -316,13 +332,7 @@ impl History {
     /// Fails when the connection records were staged on is gone (a server that went away and
     /// came back): they went with it, and a snapshot written now would miss them.
     fn same_connection_as_staged(&self) -> Result<(), HistoryError> {
-        match self.staged_epoch {
-            Some(epoch) if epoch != self.store().epoch() => Err(self.error(&DbError::new(
-                DbErrorKind::Unreachable,
-                "the connection was lost while the snapshot was stored; nothing was kept",
-            ))),
-            _ => Ok(()),
-        }
+        same_connection(self.staged_epoch, self.store()).map_err(|e| self.error(&e))
     }
 
     /// Writes the records staged (see [`stage_records`](Self::stage_records)) as one snapshot
@@ -348,7 +358,9 @@ impl History {
     ) -> Result<i64, HistoryError> {
         self.same_connection_as_staged()?;
         let dialect = self.dialect();
+        let epoch = self.staged_epoch;
         let id = self.write_in_one(|store| {
+            same_connection(epoch, store)?;
             let records = store
                 .query(
                     "SELECT count(*) FROM (SELECT DISTINCT resource, record_id \

@@ -15,4 +15,10 @@ mod manual;
 mod offline;
 mod snapshot;
 mod startup;
+mod team_history;
 mod tenanted_login;
+
+/// Three changes made through the client between two snapshots (see `snapshot.rs`).
+pub(crate) async fn snapshot_changes(sandbox: &taxdash::sandbox::Sandbox) {
+    snapshot::change(&common::client(&sandbox.base_url())).await;
+}

@@ -21,7 +21,7 @@ fn day(y: i32, m: u32, d: u32) -> chrono::NaiveDate {
 
 /// Three changes through the client: a customer renamed, a physical nexus's city changed, an
 /// exemption created. Answers their ids.
-async fn change(client: &Client) -> (String, String, String) {
+pub(crate) async fn change(client: &Client) -> (String, String, String) {
     let customers = client
         .list_customers(&CustomerFilter::default(), PageParams::new(1, 1))
         .await

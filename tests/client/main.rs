@@ -6,6 +6,7 @@ mod common;
 mod downloads;
 mod endpoints;
 mod errors;
+mod history_server_restart;
 mod hostile;
 mod live_shapes;
 mod related;

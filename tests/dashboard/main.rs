@@ -29,4 +29,5 @@ mod registrations;
 mod relay;
 mod snapshots;
 mod taking_snapshots;
+mod team_history;
 mod transactions;

@@ -560,3 +560,68 @@ impl Store for ServerStore {
         self.epoch.load(Ordering::SeqCst)
     }
 }
+
+/// The size of the history's tables on the server, their indexes included (what the team's
+/// database grows by).
+pub fn tables_size(history: &History) -> Result<u64, HistoryError> {
+    let rows = history.rows(
+        "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c \
+         JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = current_schema() AND c.relkind = 'r'",
+        &[],
+    )?;
+    Ok(rows
+        .first()
+        .and_then(|r| u64::try_from(r.int(0)).ok())
+        .unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_newer_schema_on_the_server_is_refused_and_not_written() {
+        let Some(history) = crate::history::test_server("newer") else {
+            return;
+        };
+        let location = history.location().clone();
+        history
+            .exec(
+                "UPDATE taxdash_schema SET version = ?1",
+                &[Param::Int(MIGRATIONS.len() as i64 + 3)],
+            )
+            .unwrap();
+        drop(history);
+        let err = History::open_at(&location).unwrap_err();
+        assert!(matches!(err, HistoryError::Newer { .. }), "{err}");
+        let said = err.to_string();
+        assert!(said.contains("newer than this taxdash knows"), "{said}");
+        assert!(said.starts_with("the history database postgres://"), "{said}");
+    }
+
+    #[test]
+    fn two_processes_opening_a_new_database_at_once_make_its_schema_once() {
+        let Some(url) = super::super::testing::fresh_database("migrate_once") else {
+            return;
+        };
+        let location = Location::parse(std::ffi::OsStr::new(&url)).unwrap();
+        let opened: Vec<_> = (0..4)
+            .map(|_| {
+                let location = location.clone();
+                std::thread::spawn(move || History::open_at(&location).map(drop))
+            })
+            .collect();
+        for handle in opened {
+            handle.join().unwrap().unwrap();
+        }
+        let history = History::open_at(&location).unwrap();
+        let versions = history
+            .rows("SELECT count(*), max(version) FROM taxdash_schema", &[])
+            .unwrap();
+        assert_eq!(
+            (versions[0].int(0), versions[0].int(1)),
+            (1, MIGRATIONS.len() as i64)
+        );
+    }
+}
