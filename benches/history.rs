@@ -7,8 +7,14 @@
 //! (b) the comparison of two snapshots of 100,000 records each (synthetic records written with
 //!     `write_snapshot`, about 1 % of them changed), in a database file: the target is under a
 //!     second;
-//! (c) the database file's size per 100,000 records, for one snapshot and for a second one that
-//!     shares 99 % of its bodies.
+//! (c) the database's size per 100,000 records, for one snapshot and for a second one that
+//!     shares 99 % of its bodies;
+//! (d) the cost of an audited write: recording it before it is sent and completing it with its
+//!     answer, the median of 200.
+//!
+//! Each runs on both stores side by side: the `SQLite` file, and a fresh database of the
+//! PostgreSQL server `TAXDASH_TEST_POSTGRES` names (on loopback: `bash .ci/pg start DIR`
+//! prints one); without a server the server's lines say so.
 //!
 //! Run: `cargo bench --bench history` (env `BENCH_RECORDS` to vary the size of (b)).
 
@@ -20,7 +26,8 @@ use chrono::{NaiveDate, Utc};
 use indicatif::ProgressBar;
 use taxdash::api::{Client, ClientConfig};
 use taxdash::credentials::ApiKey;
-use taxdash::history::History;
+use taxdash::api::{Generation, SentBody, WriteAnswer, WriteOutcome, WriteSent};
+use taxdash::history::{AuditLog, History, Location};
 use taxdash::history::capture::{Plan, scope_of, take_snapshot};
 use taxdash::history::snapshot::{Record, Scope};
 use taxdash::model::Resource;
@@ -37,7 +44,30 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-async fn snapshot_at_the_limit(sandbox: &Sandbox, plan: &Plan, label: &str) {
+/// A history on each store: a file in `dir`, and a fresh database of the test server when there
+/// is one. Opened on a blocking thread (a server's client must not start inside the runtime).
+fn stores(dir: &std::path::Path, label: &str) -> Vec<(&'static str, History)> {
+    let mut out = vec![(
+        "file",
+        History::open(&dir.join(format!("{label}.db"))).expect("the file opens"),
+    )];
+    if let Some(url) = taxdash::history::server::testing::fresh_database(label) {
+        let location = Location::parse(std::ffi::OsStr::new(&url)).expect("a URL");
+        out.push((
+            "server",
+            History::open_at(&location).expect("the server's history opens"),
+        ));
+    }
+    out
+}
+
+async fn snapshot_at_the_limit(
+    sandbox: &Sandbox,
+    plan: &Plan,
+    label: &str,
+    store: &str,
+    mut history: History,
+) {
     let (org, key) = DEMO_CREDENTIALS[0];
     let mut config = ClientConfig::new(
         Url::parse(&sandbox.base_url()).expect("a URL"),
@@ -46,7 +76,6 @@ async fn snapshot_at_the_limit(sandbox: &Sandbox, plan: &Plan, label: &str) {
     );
     config.rate_limit_per_min = NonZeroU32::new(LIMIT);
     let client = Client::new(config).expect("client builds");
-    let mut history = History::in_memory();
     let scope = scope_of(&client, "bench", plan);
     let started = Instant::now();
     let taken = take_snapshot(&client, &mut history, &scope, plan, |_| {
@@ -58,7 +87,7 @@ async fn snapshot_at_the_limit(sandbox: &Sandbox, plan: &Plan, label: &str) {
     let stats = client.stats();
     let floor = Duration::from_secs_f64(stats.requests as f64 * 60.0 / f64::from(LIMIT));
     let ratio = elapsed.as_secs_f64() / floor.as_secs_f64().max(f64::EPSILON);
-    println!("(a) snapshot of the demo organization, {label}");
+    println!("(a) snapshot of the demo organization, {label}, into the {store}");
     println!(
         "  {} records, {} requests, {} × 429, {} retries: {:.3} s; floor {:.3} s at {LIMIT}/min: \
          {:.1} % of the floor; target <= 105 % and no 429: {}",
@@ -98,16 +127,36 @@ fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
 
-/// The database file and its write-ahead log.
-fn size(path: &std::path::Path) -> u64 {
-    let wal = path.with_extension("db-wal");
-    std::fs::metadata(path).map_or(0, |m| m.len()) + std::fs::metadata(wal).map_or(0, |m| m.len())
+/// Stores `records` as one snapshot the way a snapshot read from the service is stored: a page
+/// of 100 at a time, then the snapshot pointing at them.
+fn store_snapshot(history: &mut History, scope: &Scope, records: &[Record]) -> i64 {
+    history.begin_staged_snapshot().expect("staging begins");
+    for page in records.chunks(100) {
+        let staged: Vec<(Record, [u8; 32])> = page
+            .iter()
+            .map(|r| (r.clone(), taxdash::history::snapshot::hash_of(&r.body)))
+            .collect();
+        history.stage_records(&staged).expect("a page is staged");
+    }
+    history
+        .write_staged_snapshot(scope, Utc::now())
+        .expect("stored")
 }
 
-fn diff_and_size(n: usize) {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join("history.db");
-    let mut history = History::open(&path).expect("the database opens");
+/// The history's size on disk: the file and its write-ahead log, or the server's tables.
+fn stored_size(history: &History) -> u64 {
+    if let Some(conn) = history.sqlite() {
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .expect("checkpoint");
+        let path = history.place().file().expect("a file").to_owned();
+        let wal = path.with_extension("db-wal");
+        return std::fs::metadata(&path).map_or(0, |m| m.len())
+            + std::fs::metadata(wal).map_or(0, |m| m.len());
+    }
+    taxdash::history::server::store::tables_size(history).expect("the size is read")
+}
+
+fn diff_and_size(store: &str, mut history: History, n: usize) {
     let scope = Scope {
         profile: "bench".into(),
         organization: "orgn_bench".into(),
@@ -115,29 +164,15 @@ fn diff_and_size(n: usize) {
         transactions: None,
     };
     let started = Instant::now();
-    let a = history
-        .write_snapshot(&scope, Utc::now(), &records(n, None))
-        .expect("stored");
+    let a = store_snapshot(&mut history, &scope, &records(n, None));
     let first_write = started.elapsed();
-    history
-        .sqlite()
-        .expect("a file")
-        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
-        .expect("checkpoint");
-    let one = size(&path);
+    let one = stored_size(&history);
     let started = Instant::now();
-    let b = history
-        .write_snapshot(&scope, Utc::now(), &records(n, Some(100)))
-        .expect("stored");
+    let b = store_snapshot(&mut history, &scope, &records(n, Some(100)));
     let second_write = started.elapsed();
-    history
-        .sqlite()
-        .expect("a file")
-        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
-        .expect("checkpoint");
-    let two = size(&path);
+    let two = stored_size(&history);
 
-    // The first comparison reads the pages from disk into SQLite's cache; the best of five is
+    // The first comparison reads the pages from disk into the cache; the best of five is
     // reported with the first.
     let mut times = Vec::new();
     let mut changes = 0;
@@ -148,7 +183,7 @@ fn diff_and_size(n: usize) {
         changes = diff.changes.len();
     }
     let best = times.iter().min().copied().unwrap_or_default();
-    println!("(b) diff of two snapshots of {n} records each, {changes} changed");
+    println!("(b) diff of two snapshots of {n} records each, {changes} changed, in the {store}");
     println!(
         "  first {:.3} s, best of 5 {:.3} s; target < 1 s: {}",
         times[0].as_secs_f64(),
@@ -160,12 +195,12 @@ fn diff_and_size(n: usize) {
         }
     );
     println!(
-        "  (writing them took {:.2} s and {:.2} s)",
+        "  (storing them a page at a time took {:.2} s and {:.2} s)",
         first_write.as_secs_f64(),
         second_write.as_secs_f64()
     );
     let per = |bytes: u64| mib(bytes) * 100_000.0 / n as f64;
-    println!("(c) database size");
+    println!("(c) size of the {store}");
     println!(
         "  one snapshot: {:.1} MiB ({:.1} MiB per 100,000 records); with the second: {:.1} MiB \
          (+{:.1} MiB per 100,000 records when 1 % changed)",
@@ -173,6 +208,42 @@ fn diff_and_size(n: usize) {
         per(one),
         mib(two),
         per(two.saturating_sub(one))
+    );
+}
+
+/// (d): recording a write before it is sent and completing it with its answer.
+fn audited_write(store: &str, history: History) {
+    let log = AuditLog::new(history);
+    let write = WriteSent {
+        method: "PATCH",
+        path: "/v1/nexus/US-TX",
+        resource: "nexus",
+        record_id: Some("US-TX"),
+        organization: "",
+        generation: Generation::V1,
+        body: SentBody::None,
+    };
+    let answer = WriteAnswer {
+        outcome: WriteOutcome::Ok,
+        status: Some(200),
+        record_id: None,
+        request_id: Some("req_bench".into()),
+        error: None,
+    };
+    let mut times: Vec<Duration> = (0..200)
+        .map(|_| {
+            let started = Instant::now();
+            let id = log.record_sent("bench", "orgn_bench", &write).expect("recorded");
+            log.record_answer(id, &answer).expect("completed");
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!("(d) an audited write in the {store}: recorded, then completed");
+    println!(
+        "  median {:.2} ms, 95th {:.2} ms of 200 (what it adds to a change sent)",
+        times[100].as_secs_f64() * 1000.0,
+        times[190].as_secs_f64() * 1000.0
     );
 }
 
@@ -187,18 +258,55 @@ async fn main() {
     let sandbox = Sandbox::start(config, SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
         .await
         .expect("sandbox starts");
-    snapshot_at_the_limit(&sandbox, &Plan::new(None), "(the lists, no transactions)").await;
+    let dir = tempfile::tempdir().expect("a temporary directory");
     let year = (
         NaiveDate::from_ymd_opt(2025, 11, 16).expect("a day"),
         DEMO_ANCHOR,
     );
-    snapshot_at_the_limit(
-        &sandbox,
-        &Plan::new(Some(year)),
-        "with a year of transactions",
-    )
-    .await;
+    let opened = {
+        let dir = dir.path().to_owned();
+        tokio::task::spawn_blocking(move || stores(&dir, "bench_a"))
+            .await
+            .expect("opened")
+    };
+    for (store, history) in opened {
+        snapshot_at_the_limit(
+            &sandbox,
+            &Plan::new(None),
+            "(the lists, no transactions)",
+            store,
+            history,
+        )
+        .await;
+    }
+    let opened = {
+        let dir = dir.path().to_owned();
+        tokio::task::spawn_blocking(move || stores(&dir, "bench_y"))
+            .await
+            .expect("opened")
+    };
+    for (store, history) in opened {
+        snapshot_at_the_limit(
+            &sandbox,
+            &Plan::new(Some(year)),
+            "with a year of transactions",
+            store,
+            history,
+        )
+        .await;
+    }
     sandbox.stop().await;
 
-    diff_and_size(env_or("BENCH_RECORDS", 100_000));
+    let dir = dir.path().to_owned();
+    tokio::task::spawn_blocking(move || {
+        for (store, history) in stores(&dir, "bench_d") {
+            audited_write(store, history);
+        }
+        let n = env_or("BENCH_RECORDS", 100_000);
+        for (store, history) in stores(&dir, "bench_b") {
+            diff_and_size(store, history, n);
+        }
+    })
+    .await
+    .expect("the benches ran");
 }
