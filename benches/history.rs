@@ -13,7 +13,7 @@
 //!     answer, the median of 200.
 //!
 //! Each runs on both stores side by side: the `SQLite` file, and a fresh database of the
-//! PostgreSQL server `TAXDASH_TEST_POSTGRES` names (on loopback: `bash .ci/pg start DIR`
+//! `PostgreSQL` server `TAXDASH_TEST_POSTGRES` names (on loopback: `bash .ci/pg start DIR`
 //! prints one); without a server the server's lines say so.
 //!
 //! Run: `cargo bench --bench history` (env `BENCH_RECORDS` to vary the size of (b)).
@@ -25,11 +25,11 @@ use std::time::{Duration, Instant};
 use chrono::{NaiveDate, Utc};
 use indicatif::ProgressBar;
 use taxdash::api::{Client, ClientConfig};
-use taxdash::credentials::ApiKey;
 use taxdash::api::{Generation, SentBody, WriteAnswer, WriteOutcome, WriteSent};
-use taxdash::history::{AuditLog, History, Location};
+use taxdash::credentials::ApiKey;
 use taxdash::history::capture::{Plan, scope_of, take_snapshot};
 use taxdash::history::snapshot::{Record, Scope};
+use taxdash::history::{AuditLog, History, Location};
 use taxdash::model::Resource;
 use taxdash::sandbox::{DEMO_CREDENTIALS, Sandbox, SandboxConfig, demo_data::DEMO_ANCHOR};
 use url::Url;
@@ -233,7 +233,9 @@ fn audited_write(store: &str, history: History) {
     let mut times: Vec<Duration> = (0..200)
         .map(|_| {
             let started = Instant::now();
-            let id = log.record_sent("bench", "orgn_bench", &write).expect("recorded");
+            let id = log
+                .record_sent("bench", "orgn_bench", &write)
+                .expect("recorded");
             log.record_answer(id, &answer).expect("completed");
             started.elapsed()
         })

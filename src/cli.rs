@@ -37,6 +37,8 @@ pub struct Cli {
     #[arg(long, global = true, env = "TAXDASH_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 
+    // The help text names PostgreSQL as people write it, not as code.
+    #[expect(clippy::doc_markdown)]
     /// The history: the audit log and the snapshots, in a file or on a team's PostgreSQL server
     /// (postgres://USER@HOST:PORT/DB; its password from PGPASSWORD, the keyring or ~/.pgpass).
     /// Default: the profile's `history` key, else history.db in the platform data directory;

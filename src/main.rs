@@ -120,8 +120,7 @@ fn main() -> ExitCode {
             &mut stdout,
         )),
         Some(Command::History(HistoryCommand::Copy { ref from, ref to })) => {
-            commands::history::copy_between(from, to, &mut stdout, &mut std::io::stderr())
-                .map(drop)
+            commands::history::copy_between(from, to, &mut stdout, &mut std::io::stderr()).map(drop)
         }
         Some(Command::History(HistoryCommand::Login { ref url })) => {
             runtime.block_on(commands::history::login(&ctx, url, &mut stdout))

@@ -143,7 +143,9 @@ async fn offline_snapshot(
                     .into(),
             );
         }
-        (named, _) => crate::history::location_for_session(named.as_deref(), false, profile_history)?,
+        (named, _) => {
+            crate::history::location_for_session(named.as_deref(), false, profile_history)?
+        }
     };
     let (snapshot, frozen) = tokio::task::spawn_blocking(move || {
         let (history, snapshot) = offline::open(&location, &pick)?;
@@ -350,11 +352,11 @@ pub async fn prepare(
         let read_ahead = match &location {
             Some(team @ crate::history::Location::Server(_)) => {
                 let team = team.clone();
-                tokio::task::spawn_blocking(move || {
-                    match crate::history::History::open_at_lenient(&team) {
-                        Ok((history, _)) => read_ahead.with_team(history),
-                        Err(_) => read_ahead,
-                    }
+                tokio::task::spawn_blocking(move || match crate::history::History::open_at_lenient(
+                    &team,
+                ) {
+                    Ok((history, _)) => read_ahead.with_team(history),
+                    Err(_) => read_ahead,
                 })
                 .await?
             }
@@ -376,9 +378,10 @@ pub async fn prepare(
         }
         // The history again, for records' histories and the rows changed since the previous
         // snapshot (its own connection: reads only).
-        let opened =
-            tokio::task::spawn_blocking(move || crate::history::History::open_at_lenient(&location))
-                .await?;
+        let opened = tokio::task::spawn_blocking(move || {
+            crate::history::History::open_at_lenient(&location)
+        })
+        .await?;
         match opened {
             Ok((history, _)) => stores = stores.with_history(history),
             Err(e) => shell.notify_error(e.to_string()),

@@ -91,7 +91,9 @@ pub async fn login(ctx: &Context, url: &str, out: &mut dyn Write) -> Result<(), 
     }
     let password = Zeroizing::new(read_password(&url)?);
     if password.is_empty() {
-        return Err(CommandFailure::new("no password was given: nothing was kept"));
+        return Err(CommandFailure::new(
+            "no password was given: nothing was kept",
+        ));
     }
     let (store, checked) = (ctx.store.clone(), url.clone());
     let given = password.clone();
@@ -99,9 +101,13 @@ pub async fn login(ctx: &Context, url: &str, out: &mut dyn Write) -> Result<(), 
         let env = move |name: &str| {
             (name == crate::history::server::connect::ENV_PASSWORD).then(|| given.to_string())
         };
-        connect(&checked, &crate::credentials::KeyStore::unavailable("checked"), &env)
-            .map(drop)
-            .map_err(|e| CommandFailure::new(format!("{e}: the password was not kept")))?;
+        connect(
+            &checked,
+            &crate::credentials::KeyStore::unavailable("checked"),
+            &env,
+        )
+        .map(drop)
+        .map_err(|e| CommandFailure::new(format!("{e}: the password was not kept")))?;
         store_password(&store, &checked, &password).map_err(CommandFailure::new)
     })
     .await
@@ -123,9 +129,17 @@ pub async fn logout(ctx: &Context, url: &str, out: &mut dyn Write) -> Result<(),
         .map_err(|e| CommandFailure::new(format!("the keyring could not be reached: {e}")))?
         .map_err(CommandFailure::new)?;
     let _ = if removed {
-        writeln!(out, "the password of {} was removed from the OS keyring", url.redacted())
+        writeln!(
+            out,
+            "the password of {} was removed from the OS keyring",
+            url.redacted()
+        )
     } else {
-        writeln!(out, "no password of {} was kept in the OS keyring", url.redacted())
+        writeln!(
+            out,
+            "no password of {} was kept in the OS keyring",
+            url.redacted()
+        )
     };
     Ok(())
 }

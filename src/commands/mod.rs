@@ -96,10 +96,7 @@ impl Context {
 
     /// Where the history is for a command: `--history` (or `TAXDASH_HISTORY`), else in memory
     /// with `--demo`, else the profile's `history` key, else the platform file.
-    pub fn history_location(
-        &self,
-        demo: bool,
-    ) -> Result<crate::history::Location, CommandFailure> {
+    pub fn history_location(&self, demo: bool) -> Result<crate::history::Location, CommandFailure> {
         let from_profile = if demo || self.history.is_some() {
             None
         } else {
@@ -113,7 +110,10 @@ impl Context {
 
     /// The history for a command (see [`Context::history_location`]), opened on a blocking
     /// thread: a server's client must not run on the runtime's.
-    pub async fn open_history(&self, demo: bool) -> Result<crate::history::History, CommandFailure> {
+    pub async fn open_history(
+        &self,
+        demo: bool,
+    ) -> Result<crate::history::History, CommandFailure> {
         let location = self.history_location(demo)?;
         tokio::task::spawn_blocking(move || crate::history::History::open_at(&location))
             .await

@@ -110,7 +110,9 @@ pub async fn snapshot(
     out: &mut dyn Write,
 ) -> Result<Taken, CommandFailure> {
     transactions_range(args.transactions)?;
-    let mut db = ctx.open_history(matches!(service, Service::Demo(_))).await?;
+    let mut db = ctx
+        .open_history(matches!(service, Service::Demo(_)))
+        .await?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let plan = Plan::new(args.transactions);
     let scope = scope_of(&client, &profile, &plan);
@@ -173,7 +175,9 @@ pub async fn diff(
     service: Service,
     out: &mut dyn Write,
 ) -> Result<Diff, CommandFailure> {
-    let db = ctx.open_history(matches!(service, Service::Demo(_))).await?;
+    let db = ctx
+        .open_history(matches!(service, Service::Demo(_)))
+        .await?;
     let (from, to) = if let (Some(from), Some(to)) = (args.from, args.to) {
         (from, to)
     } else {
@@ -297,7 +301,9 @@ pub async fn watch(
     out: &mut dyn Write,
 ) -> Result<(), CommandFailure> {
     transactions_range(args.transactions)?;
-    let mut db = ctx.open_history(matches!(service, Service::Demo(_))).await?;
+    let mut db = ctx
+        .open_history(matches!(service, Service::Demo(_)))
+        .await?;
     let (client, sandbox, profile) = connect(ctx, service).await?;
     let signals = listen(Signal::ENDING)
         .map_err(|e| CommandFailure::new(format!("could not listen to signals: {e}")))?;
@@ -353,7 +359,10 @@ async fn watch_loop(
                     if !e.is_unreachable() {
                         return Err(e.into());
                     }
-                    let _ = writeln!(std::io::stderr(), "taxdash: {e}; pruning at the next period");
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "taxdash: {e}; pruning at the next period"
+                    );
                 }
             }
             // A team's server away for a while is waited for, as a service away is; a history

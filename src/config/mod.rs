@@ -275,7 +275,7 @@ pub struct Profile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accent: Option<String>,
     /// The history this profile keeps its audit log and snapshots in: a file, or a team's
-    /// PostgreSQL server (`postgres://USER@HOST:PORT/DB`, never with its password). Under
+    /// `PostgreSQL` server (`postgres://USER@HOST:PORT/DB`, never with its password). Under
     /// `--history` and `TAXDASH_HISTORY`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<String>,

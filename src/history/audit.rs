@@ -117,6 +117,9 @@ const SELECT_ENTRY: &str = "SELECT id, started_at, finished_at, profile, organiz
      generation, api_release, method, path, resource, record_id, body, outcome, status, \
      request_id, error, writer_pid, writer_start, who, uid FROM audit_entries";
 
+/// Whether the writer of an unanswered entry (its process id and mark) still waits.
+type WriterAlive = dyn Fn(i64, &str) -> bool;
+
 /// One entry as stored; `alive` tells whether the writer of an unanswered one still waits.
 fn read_entry(r: &Row, alive: &dyn Fn(i64, &str) -> bool) -> Entry {
     let outcome = match r.text(12).as_str() {
@@ -168,7 +171,7 @@ impl History {
     }
 
     /// Whether writers still live, as [`History::writer`] marked them.
-    fn writers_alive(&self) -> Result<Box<dyn Fn(i64, &str) -> bool>, HistoryError> {
+    fn writers_alive(&self) -> Result<Box<WriterAlive>, HistoryError> {
         match self.dialect() {
             Dialect::Sqlite => Ok(Box::new(writer_alive)),
             Dialect::Postgres => {

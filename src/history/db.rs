@@ -731,14 +731,17 @@ mod tests {
         let path = dir.path().join("history.db");
         let a = History::open(&path).unwrap();
         let b = History::open(&path).unwrap();
-        a.sqlite().unwrap()
+        a.sqlite()
+            .unwrap()
             .execute_batch("CREATE TABLE IF NOT EXISTS probe (x INTEGER)")
             .unwrap();
-        b.sqlite().unwrap()
+        b.sqlite()
+            .unwrap()
             .execute("INSERT INTO probe VALUES (1)", [])
             .unwrap();
         let n: i64 = a
-            .sqlite().unwrap()
+            .sqlite()
+            .unwrap()
             .query_row("SELECT count(*) FROM probe", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1);

@@ -100,10 +100,9 @@ impl Filter {
             .as_deref()
             .is_none_or(|r| e.resource.eq_ignore_ascii_case(r.trim()))
             && self.outcome.is_none_or(|o| e.outcome == o)
-            && self.who.as_deref().is_none_or(|w| {
-                e.who
-                    .to_lowercase()
-                    .contains(&w.trim().to_lowercase())
-            })
+            && self
+                .who
+                .as_deref()
+                .is_none_or(|w| e.who.to_lowercase().contains(&w.trim().to_lowercase()))
     }
 }

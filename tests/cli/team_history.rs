@@ -1,4 +1,4 @@
-//! A team's history through the real binary: `snapshot`, `diff` and `audit` on a PostgreSQL
+//! A team's history through the real binary: `snapshot`, `diff` and `audit` on a `PostgreSQL`
 //! server with the same output as on a file, `history copy` both ways and twice, and values of
 //! `--history` that are not a history refused in words.
 
@@ -38,7 +38,11 @@ async fn a_server_history_reads_as_the_file_and_copies_both_ways_once() {
     for history in [file, server.as_str()] {
         let first = run(&sandbox, dir.path(), &args(history, &["snapshot"])).await;
         assert!(first.status.success(), "{history}: {}", stderr(&first));
-        assert!(text(&first).starts_with("snapshot 1 stored: "), "{}", text(&first));
+        assert!(
+            text(&first).starts_with("snapshot 1 stored: "),
+            "{}",
+            text(&first)
+        );
     }
     crate::snapshot_changes(&sandbox).await;
     for history in [file, server.as_str()] {
@@ -61,7 +65,11 @@ async fn a_server_history_reads_as_the_file_and_copies_both_ways_once() {
         "{}",
         text(&first)
     );
-    assert!(stderr(&first).contains("snapshots: 2 of 2"), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("snapshots: 2 of 2"),
+        "{}",
+        stderr(&first)
+    );
     let again = run(&sandbox, dir.path(), &copy).await;
     assert!(
         text(&again).contains("0 snapshots copied with 0 records (2 already there)"),
@@ -109,7 +117,10 @@ async fn a_url_that_is_not_a_history_is_refused_and_no_file_is_made() {
     assert_eq!(out.status.code(), Some(1));
     let said = stderr(&out);
     assert!(!said.contains("s3cr3t-pw"), "{said}");
-    assert!(said.contains("postgres://dana:***@127.0.0.1:1/team"), "{said}");
+    assert!(
+        said.contains("postgres://dana:***@127.0.0.1:1/team"),
+        "{said}"
+    );
     assert!(!Path::new(&dir.path().join("postgres:")).exists());
     sandbox.stop().await;
 }

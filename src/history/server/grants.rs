@@ -12,7 +12,9 @@ use crate::history::{AuditLog, History, HistoryError, Location};
 /// The grants, as the README shows them.
 fn readme_grants() -> String {
     let readme = include_str!("../../../README.md");
-    let start = readme.find("<!-- team-grants -->").expect("the README's grants");
+    let start = readme
+        .find("<!-- team-grants -->")
+        .expect("the README's grants");
     let end = readme.find("<!-- /team-grants -->").expect("their end");
     readme[start..end]
         .lines()
@@ -134,7 +136,9 @@ fn a_teams_roles_do_what_the_readme_grants_and_no_more() {
         "UPDATE audit_entries SET who = 'someone else' WHERE id = ?1",
         &[Param::Int(id)]
     )));
-    assert!(refused(lee.exec("ALTER TABLE audit_entries DROP COLUMN who", &[])));
+    assert!(refused(
+        lee.exec("ALTER TABLE audit_entries DROP COLUMN who", &[])
+    ));
     assert!(refused(lee.exec("TRUNCATE audit_entries", &[])));
     let still = dana.entry(id).unwrap().unwrap();
     assert_eq!((still.outcome, still.status), (entry.outcome, entry.status));
@@ -160,7 +164,13 @@ fn a_teams_roles_do_what_the_readme_grants_and_no_more() {
 
     // The auditor reads everything and writes nothing.
     let alex_log = AuditLog::new(alex);
-    assert_eq!(alex_log.entries(&Default::default()).unwrap().len(), 2);
+    assert_eq!(
+        alex_log
+            .entries(&crate::history::audit::Filter::default())
+            .unwrap()
+            .len(),
+        2
+    );
     match alex_log.record_sent("acme", "orgn_1", &write()) {
         Err(HistoryError::Denied { .. }) => {}
         other => panic!("the auditor recorded an entry: {other:?}"),

@@ -1,4 +1,4 @@
-//! A team's history on a PostgreSQL server: the connection (URL, password, TLS), the store the
+//! A team's history on a `PostgreSQL` server: the connection (URL, password, TLS), the store the
 //! history's SQL runs on there, and, for tests, the throwaway server CI starts.
 
 pub mod connect;

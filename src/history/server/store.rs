@@ -191,7 +191,10 @@ fn migrate(client: &mut postgres::Client) -> Result<(), postgres::Error> {
         tx.batch_execute(step)?;
     }
     tx.execute("DELETE FROM taxdash_schema", &[])?;
-    tx.execute("INSERT INTO taxdash_schema (version) VALUES ($1)", &[&known])?;
+    tx.execute(
+        "INSERT INTO taxdash_schema (version) VALUES ($1)",
+        &[&known],
+    )?;
     tx.commit()
 }
 
@@ -255,10 +258,7 @@ impl ServerStore {
         answered.recv_timeout(ANSWER_WITHIN).unwrap_or_else(|_| {
             Err(DbError::new(
                 DbErrorKind::Unreachable,
-                format!(
-                    "no answer within {} s",
-                    ANSWER_WITHIN.as_secs()
-                ),
+                format!("no answer within {} s", ANSWER_WITHIN.as_secs()),
             ))
         })
     }
@@ -332,7 +332,11 @@ struct Session {
 impl Session {
     /// The connection, made (again) when there is none.
     fn client(&mut self) -> Result<&mut postgres::Client, DbError> {
-        if self.client.as_ref().is_some_and(postgres::Client::is_closed) {
+        if self
+            .client
+            .as_ref()
+            .is_some_and(postgres::Client::is_closed)
+        {
             self.lost();
         }
         if self.client.is_none() {
@@ -499,8 +503,12 @@ fn row_of(row: &postgres::Row) -> Row {
             Type::BOOL => row
                 .try_get::<_, Option<bool>>(i)
                 .map(|v| v.map(|b| Value::Int(i64::from(b)))),
-            Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(i).map(|v| v.map(Value::Blob)),
-            _ => row.try_get::<_, Option<String>>(i).map(|v| v.map(Value::Text)),
+            Type::BYTEA => row
+                .try_get::<_, Option<Vec<u8>>>(i)
+                .map(|v| v.map(Value::Blob)),
+            _ => row
+                .try_get::<_, Option<String>>(i)
+                .map(|v| v.map(Value::Text)),
         };
         got.ok().flatten().unwrap_or(Value::Null)
     };
@@ -597,7 +605,10 @@ mod tests {
         assert!(matches!(err, HistoryError::Newer { .. }), "{err}");
         let said = err.to_string();
         assert!(said.contains("newer than this taxdash knows"), "{said}");
-        assert!(said.starts_with("the history database postgres://"), "{said}");
+        assert!(
+            said.starts_with("the history database postgres://"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -342,7 +342,7 @@ impl Shell {
         // The history is read again every minute, so the marks follow the snapshots that others
         // (a team's scheduled `watch`, another dashboard) store meanwhile.
         self.session.ticks += 1;
-        if self.session.ticks % FOLLOW_HISTORY_TICKS == 0 {
+        if self.session.ticks.is_multiple_of(FOLLOW_HISTORY_TICKS) {
             effects.push(self.read_changed());
         }
         if self.work.exporting()
