@@ -38,8 +38,9 @@ pub(crate) const LAYERS: &[(&str, &[&str])] = &[
     ("export",      &["reads", "api", "effect", "checks", "rules", "model", "clock", "os"]),
     ("import",      &["reads", "api", "effect", "checks", "rules", "model", "clock", "os"]),
     ("sandbox",     &["rules", "model", "clock", "os"]),
+    // A team's server: its password from the keyring and the environment, as an API key's.
     ("history",     &["api", "export", "sandbox", "effect", "reads", "checks", "rules", "model",
-                      "clock", "os"]),
+                      "clock", "os", "config", "credentials"]),
     // The runtime: every layer above, nothing of the command line.
     ("app",         &["clock", "model", "os", "rules", "checks", "config", "credentials", "api",
                       "effect", "ui", "reads", "export", "import", "sandbox", "history"]),
