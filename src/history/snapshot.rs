@@ -319,10 +319,18 @@ impl History {
             before
         });
         let epoch = self.staged_epoch;
-        let staged = self.write_in_one(|store| {
-            same_connection(epoch, store)?;
-            store.stage(&batch)
-        });
+        let staged = match self.dialect() {
+            Dialect::Sqlite => self.write_in_one(|store| {
+                same_connection(epoch, store)?;
+                store.stage(&batch)
+            }),
+            // One statement a page on the server, atomic by itself: no transaction around it.
+            // A connection made anew under it has none of the staged tables, and is told so.
+            Dialect::Postgres => self.store().stage(&batch).map_err(|e| {
+                let lost = same_connection(epoch, self.store()).err();
+                self.error(lost.as_ref().unwrap_or(&e))
+            }),
+        };
         if let (Some(conn), Some(Some(before))) = (self.sqlite(), relaxed) {
             let _ = conn.pragma_update(None, "synchronous", before);
         }

@@ -541,7 +541,7 @@ impl Store for ServerStore {
     }
 
     fn stage(&self, records: &[StagedRecord<'_>]) -> Result<(), DbError> {
-        // Each page in two statements, whatever its size: its bodies, then its records.
+        // Each page in one statement, whatever its size: its bodies, then its records.
         let hashes = Owned::Blobs(records.iter().map(|r| r.hash.to_vec()).collect());
         let bodies = Owned::Texts(records.iter().map(|r| r.body.to_owned()).collect());
         let resources = Owned::Texts(records.iter().map(|r| r.resource.to_owned()).collect());
@@ -550,15 +550,13 @@ impl Store for ServerStore {
             s.execute(
                 "WITH new AS (INSERT INTO snapshot_bodies (hash, body) \
                      SELECT h, b FROM unnest(CAST(?1 AS BYTEA[]), CAST(?2 AS TEXT[])) AS u(h, b) \
-                     ON CONFLICT DO NOTHING RETURNING hash) \
-                 INSERT INTO staged_bodies (hash) SELECT hash FROM new ON CONFLICT DO NOTHING",
-                &[hashes.clone(), bodies],
-            )?;
-            s.execute(
-                "INSERT INTO staged_records (resource, record_id, hash) \
-                 SELECT r, i, h FROM unnest(CAST(?1 AS TEXT[]), CAST(?2 AS TEXT[]), \
-                     CAST(?3 AS BYTEA[])) WITH ORDINALITY AS u(r, i, h, n) ORDER BY n",
-                &[resources, ids, hashes],
+                     ON CONFLICT DO NOTHING RETURNING hash), \
+                 kept AS (INSERT INTO staged_bodies (hash) SELECT hash FROM new \
+                     ON CONFLICT DO NOTHING) \
+                 INSERT INTO staged_records (resource, record_id, hash) \
+                 SELECT r, i, h FROM unnest(CAST(?3 AS TEXT[]), CAST(?4 AS TEXT[]), \
+                     CAST(?1 AS BYTEA[])) WITH ORDINALITY AS u(r, i, h, n) ORDER BY n",
+                &[hashes, bodies, resources, ids],
             )
             .map(drop)
         })
