@@ -85,7 +85,8 @@
 //!
 //! A write needs nothing more to reach the audit log: the transport records every call that is
 //! not `GET` (mark a `POST` that changes nothing with `Call::reading`). A command that writes
-//! gets its client from [`history::audited`], which refuses to go on without the log.
+//! gets its client from [`history::audited`], over a history it has opened: without one, nothing
+//! is sent.
 
 pub mod api;
 pub mod app;

@@ -127,10 +127,7 @@ fn table(entries: &[Entry], out: &mut dyn Write) -> std::io::Result<()> {
         return writeln!(out, "No change recorded.");
     }
     // Who sent each: `-` for entries recorded before taxdash kept it; as wide as the longest.
-    let who = |e: &Entry| match e.who.trim() {
-        "" => "-".to_owned(),
-        who => who.to_owned(),
-    };
+    let who = |e: &Entry| e.who_shown().to_owned();
     let who_width = entries
         .iter()
         .map(|e| who(e).chars().count())

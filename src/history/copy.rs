@@ -9,7 +9,7 @@
 //!   at a time as a snapshot read from the service is, so a copy stopped half way leaves no
 //!   half snapshot behind; its bodies are stored once in the target too.
 
-use super::snapshot::{Record, Scope, Snapshot, hash_of, resource_named};
+use super::snapshot::{Record, Snapshot, hash_of, resource_named};
 use super::store::Param;
 use super::{History, HistoryError};
 
@@ -142,8 +142,7 @@ fn copy_snapshot(from: &History, to: &mut History, run: &Snapshot) -> Result<u64
         for chunk in records.chunks(CHUNK) {
             to.stage_records(chunk)?;
         }
-        let scope: &Scope = &run.scope;
-        to.write_staged_run(scope, run.taken, &run.taken_by, &run.uid)
+        to.write_staged_run(&run.scope, run.taken, &run.taken_by, &run.uid)
     })();
     if let Err(e) = written {
         if let Err(undo) = to.unstage() {
@@ -156,11 +155,12 @@ fn copy_snapshot(from: &History, to: &mut History, run: &Snapshot) -> Result<u64
 
 #[cfg(test)]
 mod tests {
-    use chrono::{NaiveDate, Utc};
+    use chrono::NaiveDate;
 
     use super::*;
     use crate::api::{Generation, SentBody, WriteAnswer, WriteOutcome, WriteSent};
     use crate::history::AuditLog;
+    use crate::history::snapshot::Scope;
     use crate::model::Resource;
 
     fn filled() -> History {
@@ -269,7 +269,6 @@ mod tests {
         let runs = back.snapshots(None).unwrap();
         let diff = back.diff(runs[1].id, runs[0].id).unwrap().unwrap();
         assert_eq!(diff.lines(), ["customer a v 1 -> 2"]);
-        let _ = Utc::now();
     }
 
     #[test]

@@ -48,14 +48,6 @@ pub fn location_for_session(
     db::default_location(named, profile)
 }
 
-/// The history of a session (see [`location_for_session`]), opened.
-pub fn open_for_session(
-    named: Option<&std::path::Path>,
-    demo: bool,
-) -> Result<History, HistoryError> {
-    History::open_at(&location_for_session(named, demo, None)?)
-}
-
 /// A test run on both stores: `fn name(h: History) { … }` becomes the module `name` with the
 /// tests `file` (a history in memory) and `server` (a fresh database on the test server; see
 /// [`server::testing`], which says why when there is none).

@@ -81,6 +81,17 @@ pub struct Entry {
     pub error: Option<String>,
 }
 
+impl Entry {
+    /// Who sent it as every list shows it: the name, `-` in entries recorded before taxdash
+    /// kept it.
+    pub fn who_shown(&self) -> &str {
+        match self.who.trim() {
+            "" => "-",
+            who => who,
+        }
+    }
+}
+
 /// Which entries to read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Filter {

@@ -267,7 +267,7 @@ impl AuditView {
                     format!(
                         "{}  {}  ",
                         e.started_at.format("%Y-%m-%d %H:%M"),
-                        text::pad_to(who_of(e), widths.who, Alignment::Left),
+                        text::pad_to(e.who_shown(), widths.who, Alignment::Left),
                     ),
                     pick(theme.base),
                 ),
@@ -358,14 +358,6 @@ fn next<T: Clone + PartialEq>(all: &[T], current: Option<&T>) -> Option<T> {
     }
 }
 
-/// Who sent `e`, `-` when the entry predates taxdash keeping it.
-fn who_of(e: &Entry) -> &str {
-    match e.who.trim() {
-        "" => "-",
-        who => who,
-    }
-}
-
 /// The title: the filters of the entries shown (`all` for none), the person cut short, and
 /// `newest first` when there is room for it in `width` columns.
 fn title(shown: Option<&Filter>, reading: &str, width: usize) -> String {
@@ -408,7 +400,7 @@ impl Widths {
                 .max(least)
         };
         let room = width.saturating_sub(16 + 2 + 11 + 2 + 6 + 2 + 2 + 2);
-        let who = longest(3, &who_of).min((room / 3).max(10));
+        let who = longest(3, &Entry::who_shown).min((room / 3).max(10));
         let resource = longest(8, &|e| e.resource.as_str()).min((room / 3).max(13));
         Widths {
             who,
@@ -454,7 +446,7 @@ fn entry_lines(e: &Entry, width: u16, theme: &Theme) -> Vec<Line<'static>> {
             e.finished_at.as_ref().map_or_else(|| "-".to_owned(), time),
             theme.base,
         ),
-        ("Sent by", who_of(e).to_owned(), theme.base),
+        ("Sent by", e.who_shown().to_owned(), theme.base),
         ("Profile", e.profile.clone(), theme.base),
         ("Organization", e.organization.clone(), theme.base),
         ("API", format!("{}{release}", e.generation), theme.base),

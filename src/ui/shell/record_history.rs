@@ -112,10 +112,7 @@ impl RecordHistoryView {
 /// sent it (`-` in entries older than taxdash keeping it), the outcome and HTTP status, the
 /// method and what the path names after the record.
 fn write_lines(writes: &[Entry], width: u16, theme: &Theme) -> Vec<Line<'static>> {
-    let who = |e: &Entry| match e.who.trim() {
-        "" => "-".to_owned(),
-        who => who.to_owned(),
-    };
+    let who = |e: &Entry| e.who_shown().to_owned();
     let who_width = writes
         .iter()
         .map(|e| text::width(&who(e)))
