@@ -290,12 +290,8 @@ pub async fn prepare(
         options.demo,
         profile_history.as_deref(),
     );
-    let (location, unusable) = match location {
-        Ok(location) => (Some(location), None),
-        Err(e) => (None, Some(e)),
-    };
-    let audited = match (&location, unusable) {
-        (Some(location), _) => {
+    let audited = match &location {
+        Ok(location) => {
             let location = location.clone();
             let (profile, organization) = (header.profile.clone(), header.organization.clone());
             let client = client.clone();
@@ -306,10 +302,11 @@ pub async fn prepare(
                 Ok::<_, crate::history::HistoryError>((client, log, away))
             })
             .await?
+            .map_err(|e| e.to_string())
         }
-        (None, Some(e)) => Err(e),
-        (None, None) => Err(crate::history::HistoryError::NoDataDir),
+        Err(e) => Err(e.to_string()),
     };
+    let location = location.ok();
     let (client, audit, history_problem, history_away) = match audited {
         Ok((client, log, away)) => (client, Some(log), None, away),
         Err(e) => {
