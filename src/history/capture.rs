@@ -21,6 +21,7 @@ use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use indicatif::ProgressBar;
@@ -75,6 +76,10 @@ impl Plan {
 pub struct Taken {
     pub id: i64,
     pub counts: Vec<(Resource, u64)>,
+    /// The time spent staging pages as they came (while other pages were read).
+    pub staging: Duration,
+    /// The time spent writing the snapshot once every list was read.
+    pub writing: Duration,
 }
 
 impl Taken {
@@ -400,18 +405,31 @@ pub async fn take_snapshot(
     drop(sent);
     let mut staged = Staged::begin(history)?;
     futures::pin_mut!(reads);
+    let mut staging = Duration::ZERO;
+    let mut store = |staged: &mut Staged<'_>, batch: &Batch| {
+        let started = Instant::now();
+        let stored = staged.store(batch);
+        staging += started.elapsed();
+        stored
+    };
     let counts = loop {
         tokio::select! {
             biased;
-            Some(batch) = received.recv() => staged.store(&batch)?,
+            Some(batch) = received.recv() => store(&mut staged, &batch)?,
             read = &mut reads => break read?,
         }
     };
     while let Ok(batch) = received.try_recv() {
-        staged.store(&batch)?;
+        store(&mut staged, &batch)?;
     }
+    let started = Instant::now();
     let id = staged.write(scope, Utc::now())?;
-    Ok(Taken { id, counts })
+    Ok(Taken {
+        id,
+        counts,
+        staging,
+        writing: started.elapsed(),
+    })
 }
 
 /// [`take_snapshot`], then what changed since the latest snapshot of the scope stored before it

@@ -125,7 +125,7 @@ fn copy_snapshot(from: &History, to: &mut History, run: &Snapshot) -> Result<u64
         .into_iter()
         .filter_map(|mut row| {
             let resource = resource_named(&row.text(0))?;
-            let body = row.take_text(2).unwrap_or_default();
+            let body = row.take_body(2).unwrap_or_default();
             let hash = hash_of(&body);
             Some((
                 Record {

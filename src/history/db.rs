@@ -51,7 +51,13 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::audit::MIGRATION,
     super::snapshot::BODIES_BY_ROW,
     TEAM_COLUMNS,
+    PACKED_BODIES,
 ];
+
+/// The migration step from which a snapshot's bodies may be stored packed ([`super::body`]):
+/// the tables do not change (a text column of `SQLite` keeps bytes too), but a version that
+/// would read a packed body as text must refuse the file, and does, by its version.
+const PACKED_BODIES: &str = "-- snapshot_bodies.body: text, or a body packed by history::body";
 
 /// The migration step that gives entries and snapshots what a team's history needs: a key that
 /// is the same in every copy (`uid`, so that `history copy` never stores one twice), who sent a
@@ -577,22 +583,19 @@ impl Store for FileStore {
 
     fn stage(&self, records: &[StagedRecord<'_>]) -> Result<(), DbError> {
         let run = || -> rusqlite::Result<()> {
-            let mut body = self.conn.prepare_cached(
-                "INSERT INTO snapshot_bodies (hash, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-            )?;
-            let mut new = self.conn.prepare_cached(
-                "INSERT INTO staged_bodies (hash) VALUES (?1) ON CONFLICT DO NOTHING",
-            )?;
-            let mut record = self.conn.prepare_cached(
-                "INSERT INTO staged_records (resource, record_id, hash) VALUES (?1, ?2, ?3)",
-            )?;
-            for r in records {
-                if body.execute(rusqlite::params![r.hash, r.body])? > 0 {
-                    new.execute([r.hash])?;
+            // Deferred: a transaction that writes only this connection's own table takes no
+            // lock on the file.
+            let tx = self.conn.unchecked_transaction()?;
+            {
+                let mut record = tx.prepare_cached(
+                    "INSERT INTO staged_records (resource, record_id, hash, body) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for r in records {
+                    record.execute(rusqlite::params![r.resource, r.id, r.hash, r.body])?;
                 }
-                record.execute(rusqlite::params![r.resource, r.id, r.hash])?;
             }
-            Ok(())
+            tx.commit()
         };
         run().map_err(|e| db_error(&e))
     }

@@ -271,7 +271,7 @@ impl History {
                 &pair,
             )?
             .into_iter()
-            .map(|mut r| (r.text(0), r.text(1), r.take_text(2), r.take_text(3)))
+            .map(|mut r| (r.text(0), r.text(1), r.take_body(2), r.take_body(3)))
             .collect();
         rows.extend(
             self.rows(
@@ -284,7 +284,7 @@ impl History {
                 &pair,
             )?
             .into_iter()
-            .map(|mut r| (r.text(0), r.text(1), None, r.take_text(2))),
+            .map(|mut r| (r.text(0), r.text(1), None, r.take_body(2))),
         );
         let mut changes: Vec<Change> = rows
             .into_iter()

@@ -7,6 +7,7 @@
 //! same on a server. Each part adds its tables as migration steps there.
 
 pub mod audit;
+pub mod body;
 pub mod capture;
 pub mod copy;
 pub mod db;

@@ -179,8 +179,9 @@ pub(crate) fn insert_run(store: &dyn Store, run: &NewRun<'_>) -> Result<i64, DbE
 pub(crate) const INSERT_BODY: &str =
     "INSERT INTO snapshot_bodies (hash, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
 
-/// The tables of this connection's own where a snapshot read a page at a time waits: its
-/// records in the order read, and the bodies stored for it that were not stored before.
+/// The table of this connection's own where a snapshot read a page at a time waits: its
+/// records in the order read, each with its body as stored. Nothing of the database itself is
+/// written until the snapshot is: staging waits for no other writer, and makes none wait.
 fn staging(dialect: Dialect) -> &'static str {
     match dialect {
         Dialect::Sqlite => {
@@ -188,9 +189,9 @@ fn staging(dialect: Dialect) -> &'static str {
                 seq INTEGER PRIMARY KEY,
                 resource TEXT NOT NULL,
                 record_id TEXT NOT NULL,
-                hash BLOB NOT NULL
-            );
-            CREATE TEMP TABLE IF NOT EXISTS staged_bodies (hash BLOB PRIMARY KEY NOT NULL);"
+                hash BLOB NOT NULL,
+                body BLOB NOT NULL
+            );"
         }
         Dialect::Postgres => {
             "SET client_min_messages = warning;
@@ -198,12 +199,17 @@ fn staging(dialect: Dialect) -> &'static str {
                 seq BIGSERIAL PRIMARY KEY,
                 resource TEXT NOT NULL,
                 record_id TEXT NOT NULL,
-                hash BYTEA NOT NULL
-            );
-            CREATE TEMP TABLE IF NOT EXISTS staged_bodies (hash BYTEA PRIMARY KEY NOT NULL);"
+                hash BYTEA NOT NULL,
+                body BYTEA NOT NULL
+            );"
         }
     }
 }
+
+/// The bodies of the records staged that are not stored yet, stored: in the order of their
+/// hashes, so that each page of the hashes' index is written once, not once a page read.
+const STORE_STAGED_BODIES: &str = "INSERT INTO snapshot_bodies (hash, body) \
+     SELECT hash, body FROM staged_records WHERE true ORDER BY hash ON CONFLICT DO NOTHING";
 
 /// Fails when `store`'s connection is not the one records were staged on (at `epoch`): checked
 /// inside the transaction, after its `BEGIN` has connected again if it had to.
@@ -217,8 +223,8 @@ fn same_connection(epoch: Option<u64>, store: &dyn Store) -> Result<(), DbError>
     }
 }
 
-/// Empties the staging tables.
-const UNSTAGED: &str = "DELETE FROM staged_records; DELETE FROM staged_bodies;";
+/// Empties the staging table.
+const UNSTAGED: &str = "DELETE FROM staged_records;";
 pub(crate) const INSERT_RECORD: &str = "INSERT INTO snapshot_records \
      (snapshot, resource, record_id, hash) VALUES (?1, ?2, ?3, ?4) \
      ON CONFLICT (snapshot, resource, record_id) DO UPDATE SET hash = excluded.hash";
@@ -264,7 +270,8 @@ impl History {
             )?;
             for r in records {
                 let hash = hash_of(&r.body);
-                store.execute(INSERT_BODY, &[Param::Blob(&hash), Param::Text(&r.body)])?;
+                let body = super::body::pack(&r.body);
+                store.execute(INSERT_BODY, &[Param::Blob(&hash), Param::Blob(&body)])?;
                 store.execute(
                     INSERT_RECORD,
                     &[
@@ -293,48 +300,31 @@ impl History {
         Ok(())
     }
 
-    /// Stages records of the snapshot begun (each with its body's hash): their bodies are
-    /// stored ahead of it (each once), in a transaction of their own, so a snapshot of many
-    /// records is stored as it is read and its own transaction only points at them.
-    ///
-    /// Nothing points at these bodies until the snapshot is written, so in a file they are
-    /// committed without waiting for the disk; the snapshot's own commit makes them durable
-    /// with it.
+    /// Stages records of the snapshot begun (each with its body's hash, the body packed as it
+    /// is stored), so that a snapshot of many records is stored as it is read, a page at a
+    /// time, and holds no more than a page in memory.
     pub fn stage_records(&mut self, records: &[(Record, [u8; 32])]) -> Result<(), HistoryError> {
         self.same_connection_as_staged()?;
+        let packed: Vec<Vec<u8>> = records
+            .iter()
+            .map(|(r, _)| super::body::pack(&r.body))
+            .collect();
         let batch: Vec<StagedRecord<'_>> = records
             .iter()
-            .map(|(r, hash)| StagedRecord {
+            .zip(&packed)
+            .map(|((r, hash), body)| StagedRecord {
                 resource: r.resource.name(),
                 id: &r.id,
-                body: &r.body,
+                body,
                 hash,
             })
             .collect();
-        let relaxed = self.sqlite().map(|conn| {
-            let before: Option<i64> = conn
-                .pragma_query_value(None, "synchronous", |r| r.get(0))
-                .ok();
-            let _ = conn.pragma_update(None, "synchronous", "NORMAL");
-            before
-        });
+        // A connection made anew under it has none of the staged records, and is told so.
         let epoch = self.staged_epoch;
-        let staged = match self.dialect() {
-            Dialect::Sqlite => self.write_in_one(|store| {
-                same_connection(epoch, store)?;
-                store.stage(&batch)
-            }),
-            // One statement a page on the server, atomic by itself: no transaction around it.
-            // A connection made anew under it has none of the staged tables, and is told so.
-            Dialect::Postgres => self.store().stage(&batch).map_err(|e| {
-                let lost = same_connection(epoch, self.store()).err();
-                self.error(lost.as_ref().unwrap_or(&e))
-            }),
-        };
-        if let (Some(conn), Some(Some(before))) = (self.sqlite(), relaxed) {
-            let _ = conn.pragma_update(None, "synchronous", before);
-        }
-        staged
+        self.store().stage(&batch).map_err(|e| {
+            let lost = same_connection(epoch, self.store()).err();
+            self.error(lost.as_ref().unwrap_or(&e))
+        })
     }
 
     /// Fails when the connection records were staged on is gone (a server that went away and
@@ -387,6 +377,7 @@ impl History {
                     uid,
                 },
             )?;
+            store.execute(STORE_STAGED_BODIES, &[])?;
             store.execute(point_at_staged(dialect), &[Param::Int(id)])?;
             store.batch(UNSTAGED)?;
             Ok(id)
@@ -395,19 +386,14 @@ impl History {
         Ok(id)
     }
 
-    /// Drops what is staged: the records, and the bodies stored ahead for them that no
-    /// snapshot points at (a snapshot that failed half way leaves nothing behind).
+    /// Drops what is staged (a snapshot that failed half way leaves nothing behind).
     pub fn unstage(&mut self) -> Result<(), HistoryError> {
         self.staged_epoch = None;
-        let dialect = self.dialect();
-        self.write_in_one(|store| {
-            store.batch(staging(dialect))?;
-            store.batch(
-                "DELETE FROM snapshot_bodies WHERE hash IN (SELECT hash FROM staged_bodies) \
-                 AND hash NOT IN (SELECT hash FROM snapshot_records);",
-            )?;
-            store.batch(UNSTAGED)
-        })
+        let store = self.store();
+        store
+            .batch(staging(store.dialect()))
+            .and_then(|()| store.batch(UNSTAGED))
+            .map_err(|e| self.error(&e))
     }
 
     /// The snapshots, newest first; of one profile and organization when given.
@@ -451,7 +437,7 @@ impl History {
             .map(|mut row| Record {
                 resource,
                 id: row.text(0),
-                body: row.take_text(1).unwrap_or_default(),
+                body: row.take_body(1).unwrap_or_default(),
             })
             .collect())
     }
@@ -481,7 +467,7 @@ impl History {
                 ],
             )?
             .into_iter()
-            .map(|mut row| (row.int(0), row.take_text(1).unwrap_or_default()))
+            .map(|mut row| (row.int(0), row.take_body(1).unwrap_or_default()))
             .collect();
         Ok(runs
             .into_iter()
@@ -593,6 +579,41 @@ mod tests {
     }
 
     on_both_stores! {
+    fn bodies_are_stored_packed_and_read_back_as_they_were(h: History) {
+        let lines: Vec<String> = (0..40)
+            .map(|i| format!(r#"{{"line":{i},"amount":"12.50","tax_code":"P0000000"}}"#))
+            .collect();
+        let body = format!(r#"{{"id":"txn_1","lines":[{}]}}"#, lines.join(","));
+        h.begin_staged_snapshot().unwrap();
+        let record = rec(Resource::Transactions, "txn_1", &body);
+        let hash = hash_of(&record.body);
+        h.stage_records(&[(record, hash)]).unwrap();
+        let one = h.write_staged_snapshot(&scope("org_1"), at(1)).unwrap();
+        let stored = h.rows("SELECT body FROM snapshot_bodies", &[]).unwrap();
+        let Some(crate::history::store::Value::Blob(bytes)) = stored[0].0.first() else {
+            panic!("a body is stored as bytes: {stored:?}");
+        };
+        assert!(
+            bytes.len() * 4 < body.len(),
+            "{} bytes stored for a body of {}",
+            bytes.len(),
+            body.len()
+        );
+        assert_eq!(
+            h.snapshot_records(one, Resource::Transactions).unwrap()[0].body,
+            body
+        );
+        assert_eq!(
+            h.record_history(("work", "org_1"), Resource::Transactions, "txn_1")
+                .unwrap()[0]
+                .1
+                .as_deref(),
+            Some(body.as_str())
+        );
+    }
+    }
+
+    on_both_stores! {
     fn a_records_history_names_each_snapshot_and_its_absence(h: History) {
         h.write_snapshot(&scope("org_1"), at(1), &[]).unwrap();
         h.write_snapshot(
@@ -659,10 +680,11 @@ mod tests {
         h.begin_staged_snapshot().unwrap();
         h.stage_records(&staged(&[kept.clone(), changed.clone()]))
             .unwrap();
-        assert_eq!(bodies(&h), 2, "stored ahead, once each");
-        // The snapshot failed: its new body goes, the one an earlier snapshot holds stays.
+        assert_eq!(bodies(&h), 1, "nothing is stored before the snapshot is written");
+        // The snapshot failed: nothing of it is kept, nor is anything of the earlier one lost.
         h.unstage().unwrap();
         assert_eq!(bodies(&h), 1);
+        assert_eq!(h.rows("SELECT count(*) FROM staged_records", &[]).unwrap()[0].int(0), 0);
         assert_eq!(h.snapshots(None).unwrap().len(), 1);
         // Staged, then written: read back as any snapshot, the later of a record read twice.
         h.begin_staged_snapshot().unwrap();
@@ -725,6 +747,28 @@ mod tests {
             .query_row("SELECT id FROM snapshot_bodies", [], |r| r.get(0))
             .unwrap();
         assert_eq!(by_row, 1);
+        // The body stored as text is the one a new snapshot of the same record points at:
+        // packed bodies and text bodies are keyed alike.
+        let mut h = h;
+        let b = h
+            .write_snapshot(
+                &scope("org_1"),
+                at(2),
+                &[
+                    rec(Resource::Customers, "a", r#"{"v":1}"#),
+                    rec(Resource::Customers, "c", r#"{"v":2}"#),
+                ],
+            )
+            .unwrap();
+        assert_eq!(count(&h, "snapshot_bodies"), 2);
+        assert_eq!(
+            h.snapshot_records(b, Resource::Customers).unwrap(),
+            [
+                rec(Resource::Customers, "a", r#"{"v":1}"#),
+                rec(Resource::Customers, "c", r#"{"v":2}"#)
+            ]
+        );
+        assert!(h.diff(1, b).unwrap().unwrap().changes.len() == 1);
         // The records still point at the bodies' table, and the reference is checked.
         assert!(
             h.sqlite()

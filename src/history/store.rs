@@ -112,6 +112,16 @@ impl Row {
         }
     }
 
+    /// Column `i` as a snapshot's record body ([`super::body`]), taken out: unpacked when
+    /// stored packed; `None` when it is none or damaged.
+    pub fn take_body(&mut self, i: usize) -> Option<String> {
+        match self.0.get_mut(i).map(|v| std::mem::replace(v, Value::Null)) {
+            Some(Value::Text(s)) => Some(s),
+            Some(Value::Blob(b)) => super::body::unpack(b),
+            _ => None,
+        }
+    }
+
     pub fn blob(&self, i: usize) -> Vec<u8> {
         match self.at(i) {
             Value::Blob(b) => b.clone(),
@@ -174,9 +184,8 @@ pub trait Store: Send {
     /// Runs one statement: the rows it answers.
     fn query(&self, sql: &str, params: &[Param<'_>]) -> Result<Vec<Row>, DbError>;
 
-    /// Stores a page of a snapshot's records ahead of it, in the open transaction: each body
-    /// once (`snapshot_bodies`), the hashes of those not stored before in `staged_bodies`, and
-    /// every record in `staged_records`, in order.
+    /// Stages a page of a snapshot's records, in order, in the connection's own
+    /// `staged_records`: all of the page or none of it.
     fn stage(&self, records: &[StagedRecord<'_>]) -> Result<(), DbError>;
 
     /// A count that changes whenever the store's connection is made anew (a server that went
@@ -196,7 +205,8 @@ pub trait Store: Send {
 pub struct StagedRecord<'a> {
     pub resource: &'a str,
     pub id: &'a str,
-    pub body: &'a str,
+    /// The body as stored ([`super::body::pack`]).
+    pub body: &'a [u8],
     pub hash: &'a [u8],
 }
 

@@ -41,7 +41,12 @@ pub const ANSWER_WITHIN: Duration = Duration::from_secs(10);
 
 /// The server's schema, one step per version (the number applied is kept in
 /// `taxdash_schema`). Steps are only ever appended; a step, once released, never changes.
-pub const MIGRATIONS: &[&str] = &[SCHEMA_1];
+pub const MIGRATIONS: &[&str] = &[SCHEMA_1, PACKED_BODIES];
+
+/// The second step: a snapshot's bodies are bytes, stored packed ([`crate::history::body`]);
+/// those stored as text before are kept as their UTF-8 bytes, which read as they were.
+const PACKED_BODIES: &str =
+    "ALTER TABLE snapshot_bodies ALTER COLUMN body TYPE BYTEA USING convert_to(body, 'UTF8');";
 
 /// The first schema: the file's tables as they are at its fourth step, with the server's types,
 /// the read-ahead of each organization, and the rules that make the audit log evidence: a role
@@ -541,22 +546,19 @@ impl Store for ServerStore {
     }
 
     fn stage(&self, records: &[StagedRecord<'_>]) -> Result<(), DbError> {
-        // Each page in one statement, whatever its size: its bodies, then its records.
-        let hashes = Owned::Blobs(records.iter().map(|r| r.hash.to_vec()).collect());
-        let bodies = Owned::Texts(records.iter().map(|r| r.body.to_owned()).collect());
+        // Each page in one statement, whatever its size. A temporary table is not written to
+        // the server's log: the page costs the server no disk until the snapshot is written.
         let resources = Owned::Texts(records.iter().map(|r| r.resource.to_owned()).collect());
         let ids = Owned::Texts(records.iter().map(|r| r.id.to_owned()).collect());
+        let hashes = Owned::Blobs(records.iter().map(|r| r.hash.to_vec()).collect());
+        let bodies = Owned::Blobs(records.iter().map(|r| r.body.to_vec()).collect());
         self.run(move |s| {
             s.execute(
-                "WITH new AS (INSERT INTO snapshot_bodies (hash, body) \
-                     SELECT h, b FROM unnest(CAST(?1 AS BYTEA[]), CAST(?2 AS TEXT[])) AS u(h, b) \
-                     ON CONFLICT DO NOTHING RETURNING hash), \
-                 kept AS (INSERT INTO staged_bodies (hash) SELECT hash FROM new \
-                     ON CONFLICT DO NOTHING) \
-                 INSERT INTO staged_records (resource, record_id, hash) \
-                 SELECT r, i, h FROM unnest(CAST(?3 AS TEXT[]), CAST(?4 AS TEXT[]), \
-                     CAST(?1 AS BYTEA[])) WITH ORDINALITY AS u(r, i, h, n) ORDER BY n",
-                &[hashes, bodies, resources, ids],
+                "INSERT INTO staged_records (resource, record_id, hash, body) \
+                 SELECT r, i, h, b FROM unnest(CAST(?1 AS TEXT[]), CAST(?2 AS TEXT[]), \
+                     CAST(?3 AS BYTEA[]), CAST(?4 AS BYTEA[])) WITH ORDINALITY AS u(r, i, h, b, n) \
+                 ORDER BY n",
+                &[resources, ids, hashes, bodies],
             )
             .map(drop)
         })
@@ -607,6 +609,49 @@ mod tests {
             said.starts_with("the history database postgres://"),
             "{said}"
         );
+    }
+
+    #[test]
+    fn bodies_stored_as_text_by_the_first_schema_are_read_after_the_second() {
+        let Some(url) = super::super::testing::fresh_database("packed_bodies") else {
+            return;
+        };
+        {
+            // A database of the first schema, holding one snapshot of one text body.
+            let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+            client.batch_execute(SCHEMA_1).unwrap();
+            client
+                .batch_execute(
+                    "CREATE TABLE taxdash_schema (version BIGINT NOT NULL);
+                     INSERT INTO taxdash_schema VALUES (1);
+                     INSERT INTO snapshot_runs (id, uid, taken, profile, organization, api,                          records) VALUES (1, 'u1', '2026-11-01T09:00:00.000Z', 'work',                          'org_1', 'v1', 1);",
+                )
+                .unwrap();
+            let hash = crate::history::snapshot::hash_of(r#"{"v":1}"#).to_vec();
+            client
+                .execute(
+                    "INSERT INTO snapshot_bodies (hash, body) VALUES ($1, $2)",
+                    &[&hash, &r#"{"v":1}"#],
+                )
+                .unwrap();
+            client
+                .execute(
+                    "INSERT INTO snapshot_records VALUES (1, 'customers', 'a', $1)",
+                    &[&hash],
+                )
+                .unwrap();
+        }
+        let location = Location::parse(std::ffi::OsStr::new(&url)).unwrap();
+        let history = History::open_at(&location).unwrap();
+        let records = history
+            .snapshot_records(1, crate::model::Resource::Customers)
+            .unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].body, r#"{"v":1}"#);
+        let version = history
+            .rows("SELECT max(version) FROM taxdash_schema", &[])
+            .unwrap();
+        assert_eq!(version[0].int(0), MIGRATIONS.len() as i64);
     }
 
     #[test]
