@@ -183,7 +183,7 @@ pub struct RegistrationFilter {
     /// says are to be marked as collecting.
     pub to_mark_as_collecting: bool,
     /// Kept on this side (the service has no filter for it): only registrations missing
-    /// portal credentials.
+    /// portal credentials that can hold them ([`super::Registration::misses_credentials`]).
     pub missing_credentials: bool,
     pub order_by: Vec<Sort>,
 }
@@ -198,7 +198,7 @@ impl RegistrationFilter {
     /// Whether `row` passes the part of the filter the service cannot apply.
     pub fn keeps(&self, row: &super::Registration) -> bool {
         (!self.to_mark_as_collecting || row.needs_mark_as_collecting == Some(true))
-            && (!self.missing_credentials || row.has_all_credentials == Some(false))
+            && (!self.missing_credentials || row.misses_credentials())
     }
 
     /// Whether `row` passes the statuses and the part kept on this side (see

@@ -195,6 +195,68 @@ pub struct Registration {
     pub pin_encrypted: Option<String>,
 }
 
+/// The US states whose registration form keeps the business name among its
+/// jurisdiction-specific fields; elsewhere the business name on file is the organization's.
+const FORM_KEEPS_BUSINESS_NAME: [&str; 3] = ["CA", "ID", "TX"];
+
+impl Registration {
+    /// Which of the details the service must have on file before it keeps a registration's
+    /// portal credentials are missing, as words: `"business name"`, `"registration type"`,
+    /// `"sales tax id"` (the interface's rule 5 of the credentials update, which the sandbox
+    /// applies, the credentials form checks before sending, and the count of registrations
+    /// missing credentials reads). Each is read from the jurisdiction-specific fields
+    /// (`snake_case` or camelCase), else from the record itself (its `sales_tax_id` and
+    /// `registration_type`); the business name is asked only where the state's form keeps one
+    /// (California, Idaho, Texas). A blank value counts as missing. Empty when all are there.
+    pub fn missing_for_credentials(&self) -> Vec<&'static str> {
+        let fields = self
+            .jurisdiction_specific_fields
+            .as_ref()
+            .and_then(Value::as_object);
+        let in_fields = |snake: &str, camel: &str| {
+            fields.is_some_and(|m| {
+                [snake, camel].iter().any(|k| match m.get(*k) {
+                    Some(Value::String(s)) => !s.trim().is_empty(),
+                    Some(Value::Null) | None => false,
+                    Some(_) => true,
+                })
+            })
+        };
+        let business_name = in_fields("business_name", "businessName")
+            || !(self.country_code == "US"
+                && FORM_KEEPS_BUSINESS_NAME.contains(&self.state_code.as_str()));
+        let registration_type =
+            in_fields("registration_type", "registrationType") || self.registration_type.is_some();
+        let sales_tax_id = in_fields("sales_tax_id", "salesTaxId")
+            || self
+                .sales_tax_id
+                .as_deref()
+                .is_some_and(|id| !id.trim().is_empty());
+        [
+            (business_name, "business name"),
+            (registration_type, "registration type"),
+            (sales_tax_id, "sales tax id"),
+        ]
+        .into_iter()
+        .filter(|(on_file, _)| !on_file)
+        .map(|(_, words)| words)
+        .collect()
+    }
+
+    /// Whether the service keeps portal credentials for this registration
+    /// ([`missing_for_credentials`](Self::missing_for_credentials) is empty).
+    pub fn can_hold_credentials(&self) -> bool {
+        self.missing_for_credentials().is_empty()
+    }
+
+    /// Missing portal credentials that can be given: the service says some are missing, and
+    /// the registration can hold them. The credentials form refuses the others, and the count
+    /// of registrations missing credentials leaves them out.
+    pub fn misses_credentials(&self) -> bool {
+        self.has_all_credentials == Some(false) && self.can_hold_credentials()
+    }
+}
+
 /// Body of PUT /v1/registrations/{id}: the live document's `RegistrationUpdateAPI`, every field
 /// optional (only those sent change), plus the registration's `sales_tax_id` and
 /// `jurisdiction_specific_fields` (merged over those on file), which the dashboard's edit form
@@ -357,6 +419,37 @@ mod tests {
         let without_status = json!({"id": "regs_1", "country_code": "US",
                                     "filing_frequency": "MONTHLY"});
         assert!(serde_json::from_value::<Registration>(without_status).is_err());
+    }
+
+    #[test]
+    fn credentials_are_missing_only_where_the_service_would_keep_them() {
+        let mut r: Registration = serde_json::from_value(serde_json::json!({
+            "id": "reg_1", "status": "PROCESSING", "country_code": "US", "state_code": "ID",
+            "filing_frequency": "MONTHLY", "has_all_credentials": false,
+            "jurisdiction_specific_fields": {"business_name": "Acme", "registration_type": "LLC",
+                                             "sales_tax_id": ""}
+        }))
+        .unwrap();
+        assert_eq!(r.missing_for_credentials(), ["sales tax id"]);
+        assert!(!r.misses_credentials());
+        // On file in the record itself.
+        r.sales_tax_id = Some("ID-1".into());
+        assert!(r.misses_credentials());
+        r.has_all_credentials = Some(true);
+        assert!(!r.misses_credentials());
+        // Idaho's form keeps the business name; New York's does not ask for it.
+        r.jurisdiction_specific_fields = Some(serde_json::json!({"businessName": " "}));
+        assert_eq!(
+            r.missing_for_credentials(),
+            ["business name", "registration type"]
+        );
+        r.state_code = "NY".into();
+        r.registration_type = serde_json::from_value(serde_json::json!("REMOTE_SELLER")).ok();
+        assert!(r.registration_type.is_some());
+        assert!(r.can_hold_credentials());
+        r.jurisdiction_specific_fields = None;
+        r.sales_tax_id = None;
+        assert_eq!(r.missing_for_credentials(), ["sales tax id"]);
     }
 
     #[test]

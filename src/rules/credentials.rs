@@ -12,7 +12,8 @@
 //!    ([`CredentialsRefusal::WrongState`]): California's `cdtfaThirdPartyAccessSecurityCode` only
 //!    on a registration in CA, Idaho's `accessCode` only on one in ID.
 //! 5. A registration that lacks business name, registration type or sales tax id on file answers
-//!    400: see [`missing_registration_details`].
+//!    400: see [`crate::model::Registration::missing_for_credentials`], which the count of
+//!    registrations missing credentials reads too.
 
 use serde_json::{Map, Value};
 
@@ -247,35 +248,6 @@ pub fn credentials_update(
     })
 }
 
-/// Rule 5: which of the details a registration must have on file before its credentials are
-/// saved are missing from its jurisdiction-specific fields (`business_name`,
-/// `registration_type`, `sales_tax_id`, `snake_case` or camelCase), as words: `"business name"`,
-/// `"registration type"`, `"sales tax id"`. A blank value counts as missing. Empty when all are
-/// there.
-pub fn missing_registration_details(
-    jurisdiction_specific_fields: Option<&Value>,
-) -> Vec<&'static str> {
-    let fields = jurisdiction_specific_fields.and_then(Value::as_object);
-    let present = |snake: &str, camel: &str| {
-        fields.is_some_and(|m| {
-            [snake, camel].iter().any(|k| match m.get(*k) {
-                Some(Value::String(s)) => !s.trim().is_empty(),
-                Some(Value::Null) | None => false,
-                Some(_) => true,
-            })
-        })
-    };
-    [
-        ("business_name", "businessName", "business name"),
-        ("registration_type", "registrationType", "registration type"),
-        ("sales_tax_id", "salesTaxId", "sales tax id"),
-    ]
-    .into_iter()
-    .filter(|(snake, camel, _)| !present(snake, camel))
-    .map(|(_, _, words)| words)
-    .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -457,28 +429,5 @@ mod tests {
         let body = json!({"pin": "", JSF: {CA_CODE: "ABCD1234"}});
         let errs = invalid(credentials_update(Some(&body), "ID", CODES));
         expect(&errs, json!(["body", "pin"]), "value_error", json!(""));
-    }
-
-    #[test]
-    fn rule_5_missing_details_are_named() {
-        let full = json!({"business_name": "Acme", "registration_type": "REMOTE_SELLER",
-                          "sales_tax_id": "123-456789", "mfa_completed": true});
-        assert!(missing_registration_details(Some(&full)).is_empty());
-        let camel = json!({"businessName": "Acme", "registrationType": "X", "salesTaxId": "1"});
-        assert!(missing_registration_details(Some(&camel)).is_empty());
-        let partial = json!({"business_name": "Acme", "registration_type": "REMOTE_SELLER",
-                             "sales_tax_id": ""});
-        assert_eq!(
-            missing_registration_details(Some(&partial)),
-            vec!["sales tax id"]
-        );
-        assert_eq!(
-            missing_registration_details(None),
-            vec!["business name", "registration type", "sales tax id"]
-        );
-        assert_eq!(
-            missing_registration_details(Some(&json!({"business_name": null}))).len(),
-            3
-        );
     }
 }

@@ -46,9 +46,7 @@ mod values;
 pub use check::{Check, Checked};
 pub use codes::{EU_ONE_STOP_SHOP, filing_currency, is_country_code, is_currency};
 pub use coverage::{CoverageGap, coverage_gap, first_covered, period_start};
-pub use credentials::{
-    CA_CODE, CredentialsRefusal, ID_CODE, credentials_update, missing_registration_details,
-};
+pub use credentials::{CA_CODE, CredentialsRefusal, ID_CODE, credentials_update};
 pub use credit::{credit_note_lines, credit_note_locked};
 pub use customer::{customer_tax_registration, customer_write};
 pub use economic::{

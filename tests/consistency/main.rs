@@ -1,7 +1,8 @@
 //! One truth, checked across the surfaces on several demos: on three seeds and three days, every
 //! count of the Overview is the number of rows of the list it opens (chosen with `Enter`, read
 //! off that list as a user lands on it), and the filing check names the same filings in the
-//! CLI's reading, the Overview's tile and the Filings list it opens.
+//! CLI's reading, the Overview's tile and the Filings list it opens; tile 4's missing credentials
+//! are the registrations the credentials form's rule would take them for.
 //!
 //! Its own test binary: the day the dashboard takes as today is one per process, and here it
 //! changes from one demo to the next.
@@ -17,8 +18,9 @@ use std::time::Duration;
 
 use chrono::NaiveDate;
 use crossterm::event::KeyCode;
+use taxdash::model::PageParams;
 use taxdash::model::Tolerance;
-use taxdash::model::filters::FilingFilter;
+use taxdash::model::filters::{FilingFilter, RegistrationFilter};
 use taxdash::reads::{Quiet, read_filing_findings};
 use taxdash::sandbox::SandboxConfig;
 
@@ -154,6 +156,33 @@ async fn every_count_is_the_list_it_opens_and_every_surface_names_the_same_filin
             assert!(
                 counted.iter().any(|(_, n)| *n > 0),
                 "{at}: the demo has something to count: {counted:?}"
+            );
+
+            // Missing credentials: the registrations the credentials form would take them for
+            // (by its rule), read through the client, not every one the service flags.
+            let mut registrations = Vec::new();
+            for n in 1.. {
+                let page = d
+                    .client
+                    .list_registrations(&RegistrationFilter::default(), PageParams::new(n, 100))
+                    .await
+                    .unwrap();
+                let last = page.page >= page.pages || page.items.is_empty();
+                registrations.extend(page.items);
+                if last {
+                    break;
+                }
+            }
+            let can_take = registrations
+                .iter()
+                .filter(|r| {
+                    r.has_all_credentials == Some(false) && r.missing_for_credentials().is_empty()
+                })
+                .count() as u64;
+            assert_eq!(
+                count(&screen, "missing credentials"),
+                Some(can_take),
+                "{at}: tile 4 counts the registrations that can hold credentials"
             );
 
             // The filing check: the CLI's reading names as many filings as the tile and its list.

@@ -3,7 +3,6 @@
 use super::super::{DEMO_ANCHOR, DemoOrg, generate};
 use super::*;
 use crate::model::NexusStatus;
-use crate::rules::missing_registration_details;
 
 fn org(index: usize) -> DemoOrg {
     generate(42, index, &format!("orgn_demo_{}", index + 1), DEMO_ANCHOR)
@@ -28,7 +27,7 @@ fn california_and_idaho_have_what_credentials_need_and_one_lacks_it() {
             .find(|r| r.state_code == state)
             .unwrap();
         assert!(
-            missing_registration_details(r.jurisdiction_specific_fields.as_ref()).is_empty(),
+            r.missing_for_credentials().is_empty(),
             "{state}: {:?}",
             r.jurisdiction_specific_fields
         );
@@ -41,10 +40,7 @@ fn california_and_idaho_have_what_credentials_need_and_one_lacks_it() {
         .unwrap();
     assert_eq!(pending.id, "regs_demo2_00009");
     assert_eq!(pending.status, RegistrationStatus::Processing);
-    assert_eq!(
-        missing_registration_details(pending.jurisdiction_specific_fields.as_ref()),
-        vec!["sales tax id"]
-    );
+    assert_eq!(pending.missing_for_credentials(), vec!["sales tax id"]);
     // The records generated before it are unchanged by its addition.
     assert_eq!(small.registrations[..8].len(), 8);
     assert!(

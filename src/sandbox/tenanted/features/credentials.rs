@@ -108,10 +108,7 @@ pub async fn update(
     let (state, details) = {
         let data = org.read();
         let r = data.registration(&id).ok_or_else(|| not_found(&id))?;
-        (
-            r.state_code.clone(),
-            crate::rules::missing_registration_details(r.jurisdiction_specific_fields.as_ref()),
-        )
+        (r.state_code.clone(), r.missing_for_credentials())
     };
     let update = match crate::rules::credentials_update(body.as_ref(), &state, tenant.version) {
         Ok(update) => update,

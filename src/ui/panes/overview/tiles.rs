@@ -470,7 +470,7 @@ fn registrations(data: &Data) -> Tile {
                 "mark as collecting"
             } else if r.status == RegistrationStatus::Deregistering {
                 "deregistering"
-            } else if r.has_all_credentials == Some(false) {
+            } else if r.misses_credentials() {
                 "credentials missing"
             } else {
                 return None;

@@ -348,8 +348,7 @@ fn refusals(
             }
         }
     }
-    let missing =
-        rules::missing_registration_details(registration.jurisdiction_specific_fields.as_ref());
+    let missing = registration.missing_for_credentials();
     if !missing.is_empty() {
         errors.push(body_error(format!(
             "{} has no {} on file: the service keeps portal credentials only for a registration \
