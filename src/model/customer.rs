@@ -43,6 +43,74 @@ open_enum! {
     }
 }
 
+/// The platforms a customer's or a product's record may come from (the interface's
+/// `SourceEnum`: the live document's list, and `CHECKOUT`, which the interface document names
+/// among its neutral members). Read as text, so that an answer naming one this version does not
+/// know is shown; a write must name one of these.
+pub const SOURCES: &[&str] = &[
+    "BIGCOMMERCE",
+    "BESTBUY",
+    "BUNNY",
+    "CHARGEBEE",
+    "SHOPIFY",
+    "STRIPE",
+    "AMAZON",
+    "TIKTOK",
+    "CUSTOM",
+    "UNKNOWN",
+    "IMPORT",
+    "ZUORA",
+    "APIDECK",
+    "QUICKBOOKS",
+    "API",
+    "APPLE_APP_STORE",
+    "GOOGLE_APP_STORE",
+    "WALMART",
+    "PAYPAL",
+    "NETSUITE",
+    "XERO",
+    "MAXIO",
+    "RECURLY",
+    "SALESFORCE",
+    "ETSY",
+    "EBAY",
+    "WIX",
+    "SQUARESPACE",
+    "WOOCOMMERCE",
+    "MAGENTO",
+    "BILLING_PLATFORM",
+    "DEEL",
+    "RIPPLING",
+    "GUSTO",
+    "FACEBOOK",
+    "OTHER",
+    "ORDWAY",
+    "INSTAGRAM",
+    "PINTEREST",
+    "WAYFAIR",
+    "WISH",
+    "POS",
+    "TARGET",
+    "NEWEGG",
+    "GROUPON",
+    "GOOGLE_EXPRESS",
+    "NOCNOC",
+    "MERCADO_LIBRE",
+    "MODALYST",
+    "NORDSTROM",
+    "FAIRE",
+    "SHOPWARE",
+    "ZOHO",
+    "SAGE-INTACCT",
+    "AIRWALLEX",
+    "ORB",
+    "ZENSKAR",
+    "MICROSOFT_DYNAMICS_365",
+    "KICKSTARTER",
+    "INTERNAL_ERP",
+    "CHECKOUT",
+];
+
 /// A customer as the service answers it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Customer {
@@ -89,6 +157,9 @@ pub struct CustomerWrite {
     pub address: AddressFields,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// How far the address is verified; a new customer's is `UNVERIFIED` unless given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address_status: Option<AddressStatus>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registration_number: Option<String>,
 }

@@ -4,7 +4,9 @@ use serde_json::Value;
 
 use super::check::{Check, Checked};
 use super::values::is_email;
-use crate::model::{CustomerStatus, CustomerTaxRegistrationWrite, CustomerWrite};
+use crate::model::{
+    AddressStatus, CustomerStatus, CustomerTaxRegistrationWrite, CustomerWrite, SOURCES,
+};
 
 /// The customer fields that are free text.
 const TEXT: &[&str] = &[
@@ -20,7 +22,6 @@ const TEXT: &[&str] = &[
     "state",
     "postal_code",
     "full_address",
-    "source",
     "registration_number",
 ];
 
@@ -29,6 +30,7 @@ const TEXT: &[&str] = &[
 /// customer embedded in a transaction.
 pub(crate) fn customer_fields(c: &mut Check) {
     c.optional_strs(TEXT);
+    c.optional_word_of("source", SOURCES);
     c.optional_enum_of("status", CustomerStatus::KNOWN);
     if let Some(email) = c.optional_str("email")
         && !is_email(email)
@@ -44,10 +46,12 @@ pub(crate) fn customer_fields(c: &mut Check) {
 
 /// Body of POST /v1/customers and PUT /v1/customers/{id}: every field optional; `email`, when
 /// given, well formed; `country` a country code the service accepts; `status` `ACTIVE` or
-/// `ARCHIVED`; the rest strings. An empty object is a valid body.
+/// `ARCHIVED`; `source` one of the interface's `SourceEnum`; `address_status` one of its
+/// `AddressStatus`; the rest strings. An empty object is a valid body.
 pub fn customer_write(body: &Value) -> Checked<CustomerWrite> {
     let mut c = Check::body(body)?;
     customer_fields(&mut c);
+    c.optional_enum_of("address_status", AddressStatus::KNOWN);
     c.finish(body)
 }
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::check::{Check, Checked};
 use crate::model::{
-    ProductCategory, ProductStatus, ProductSubcategory, ProductUpdate, ProductWrite,
+    ProductCategory, ProductStatus, ProductSubcategory, ProductUpdate, ProductWrite, SOURCES,
 };
 
 /// The category named `name` (case aside) in `catalog`.
@@ -73,7 +73,8 @@ pub fn product_create(body: &Value, catalog: &[ProductCategory]) -> Checked<Prod
     let mut c = Check::body(body)?;
     c.non_blank_str("external_id");
     c.non_blank_str("name");
-    c.optional_strs(&["description", "source"]);
+    c.optional_strs(&["description"]);
+    c.optional_word_of("source", SOURCES);
     c.optional_enum_of("status", ProductStatus::KNOWN);
     c.bool("tax_exempt");
     let category = c.non_blank_str("product_category");
@@ -92,7 +93,8 @@ pub fn product_update(body: &Value, catalog: &[ProductCategory]) -> Checked<Prod
         c.non_blank_str("external_id");
     }
     c.non_blank_str("name");
-    c.optional_strs(&["description", "source"]);
+    c.optional_strs(&["description"]);
+    c.optional_word_of("source", SOURCES);
     c.optional_enum_of("status", ProductStatus::KNOWN);
     c.bool("tax_exempt");
     c.optional_bool("classification_failed");

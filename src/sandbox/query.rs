@@ -133,6 +133,9 @@ impl Query {
             );
             return default;
         }
+        // No bound given is the largest page this side can count to: a larger one is refused,
+        // never wrapped round to a small one.
+        let max = max.or((n > i64::from(u32::MAX)).then_some(u32::MAX));
         if let Some(max) = max.filter(|&m| n > i64::from(m)) {
             self.errors.push(
                 FieldError::new(
@@ -256,6 +259,20 @@ mod tests {
         );
         assert_eq!(errs[1].kind, "less_than_equal");
         assert_eq!(errs[1].input, Value::String("101".into()));
+    }
+
+    #[test]
+    fn a_page_beyond_what_is_counted_is_refused_not_wrapped() {
+        for page in ["4294967296", "4294967297", "99999999999999999"] {
+            let mut q = Query::parse(Some(&format!("page={page}")));
+            q.page();
+            let errs = q.finish().unwrap_err();
+            assert_eq!(errs[0].kind, "less_than_equal", "{page}");
+            assert_eq!(errs[0].input, Value::String(page.into()));
+        }
+        let mut q = Query::parse(Some("page=4294967295"));
+        assert_eq!(q.page().page, u32::MAX);
+        assert!(q.finish().is_ok());
     }
 
     #[test]

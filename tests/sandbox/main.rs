@@ -6,6 +6,7 @@ mod attachment_files;
 mod auth;
 mod common;
 mod endpoints;
+mod fidelity;
 mod field_limits;
 mod frozen;
 mod kill;

@@ -143,16 +143,19 @@ impl<'a> Check<'a> {
         match value {
             Some(e) if allowed.contains(&e) => Some(e),
             _ => {
-                let expected = quoted_choices(allowed);
-                let loc = self.loc_of(field);
-                let msg = format!("Input should be {expected}");
-                self.errors.push(
-                    FieldError::new("enum", loc, msg, v.clone())
-                        .with_ctx(json!({ "expected": expected })),
-                );
+                self.not_one_of(field, &quoted_choices(allowed), v);
                 None
             }
         }
+    }
+
+    /// The `enum` error of a value of `field` that is none of `expected`.
+    fn not_one_of(&mut self, field: &str, expected: &str, v: &Value) {
+        let loc = self.loc_of(field);
+        let msg = format!("Input should be {expected}");
+        self.errors.push(
+            FieldError::new("enum", loc, msg, v.clone()).with_ctx(json!({ "expected": expected })),
+        );
     }
 
     /// A required member of `allowed` (usually an open enumeration's `KNOWN`, or a narrower
@@ -170,6 +173,19 @@ impl<'a> Check<'a> {
         E: FromStr + PartialEq + Display,
     {
         self.enum_at(field, allowed, Need::Optional)
+    }
+
+    /// An optional string that must be one of `allowed` (a closed list of words the document
+    /// gives, such as its `SourceEnum`): otherwise an `enum` error naming them.
+    pub fn optional_word_of(&mut self, field: &str, allowed: &[&str]) -> Option<&'a str> {
+        let v = self.take(field, Need::Optional)?;
+        match v.as_str() {
+            Some(s) if allowed.contains(&s) => Some(s),
+            _ => {
+                self.not_one_of(field, &quoted_choices(allowed), v);
+                None
+            }
+        }
     }
 
     /// A string that must pass `is_valid`; otherwise an `enum` error with `msg` and the hint

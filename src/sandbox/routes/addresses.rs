@@ -7,7 +7,7 @@ use axum::body::Bytes;
 use super::json_body;
 use crate::model::{AddressFields, AddressSearchResult, AddressSuggestion, SuggestionQuery};
 use crate::sandbox::demo_data::places::{US_PLACES, UsPlace};
-use crate::sandbox::error::{Answered, ErrorAnswer};
+use crate::sandbox::error::Answered;
 use crate::sandbox::tenanted::mirror::Json;
 
 fn same(a: Option<&str>, b: &str) -> bool {
@@ -54,16 +54,32 @@ pub fn status_of(sent: &AddressFields) -> &'static str {
     }
 }
 
-fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes) -> Answered<T> {
-    match json_body(body)? {
-        None => Ok(T::default()),
-        Some(v) => serde_json::from_value(v).map_err(|e| ErrorAnswer::BadRequest(e.to_string())),
-    }
+/// A body of text `fields`, every one optional: a value of another type answers 422 naming
+/// its field, as every other write does; no body is an empty one.
+fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes, fields: &[&str]) -> Answered<T> {
+    let Some(v) = json_body(body)? else {
+        return Ok(T::default());
+    };
+    let mut check = crate::rules::Check::body(&v)?;
+    check.optional_strs(fields);
+    Ok(check.finish(&v)?)
 }
+
+/// The fields of an address sent to the search.
+const ADDRESS_FIELDS: &[&str] = &[
+    "street_1",
+    "street_2",
+    "city",
+    "county",
+    "state",
+    "postal_code",
+    "country",
+    "full_address",
+];
 
 /// `POST /v1/address_validation/search`.
 pub async fn search(body: Bytes) -> Answered<Json<Vec<AddressSearchResult>>> {
-    let sent: AddressFields = read(&body)?;
+    let sent: AddressFields = read(&body, ADDRESS_FIELDS)?;
     let found = places(
         sent.city.as_deref(),
         sent.state.as_deref(),
@@ -114,7 +130,7 @@ pub async fn search(body: Bytes) -> Answered<Json<Vec<AddressSearchResult>>> {
 
 /// `POST /v1/address_validation/suggestions`.
 pub async fn suggestions(body: Bytes) -> Answered<Json<Vec<AddressSuggestion>>> {
-    let q: SuggestionQuery = read(&body)?;
+    let q: SuggestionQuery = read(&body, &["line1", "city", "state", "country", "postalCode"])?;
     let found = places(
         q.city.as_deref(),
         q.state.as_deref(),

@@ -125,6 +125,7 @@ fn apply(c: &mut Customer, w: CustomerWrite) {
         address.country,
         address.full_address,
         source,
+        address_status,
         registration_number
     );
 }
@@ -150,7 +151,8 @@ pub async fn create(
             address: Address::default(),
             source: Some("API".into()),
             connection_id: None,
-            address_status: None,
+            // The interface's default, unless the body gives one.
+            address_status: Some(AddressStatus::Unverified),
             registration_number: None,
             customer_tax_registrations: Some(Vec::new()),
             store_name: None,

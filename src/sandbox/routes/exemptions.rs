@@ -145,7 +145,7 @@ pub async fn create(
             jurisdiction: request.jurisdiction,
             country_code: request.country_code,
             transaction_id: request.transaction_id,
-            reseller: request.reseller,
+            reseller: Some(request.reseller.unwrap_or(false)),
             organization_id: Some(org.id.clone()),
             customer_name: customer.name.clone(),
             attachment_id: None,
