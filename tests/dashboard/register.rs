@@ -166,22 +166,38 @@ async fn registering_in_texas_checks_the_schema_before_sending_and_lists_the_new
 }
 
 #[tokio::test]
-async fn a_jurisdiction_held_by_a_registration_being_deregistered_is_refused_keeping_the_form() {
+async fn a_jurisdiction_held_is_marked_and_a_duplicate_refused_before_sending_keeping_the_form() {
     let d = Dashboard::start(Options::default()).await;
     d.wait_for("row 1 of").await;
     let before = registrations(&d).await.len();
+    // The picker marks what is held, with the registration's status.
+    d.char('n');
+    d.wait_for("choose the jurisdiction").await;
+    d.type_text("washington");
+    let screen = d
+        .wait_for("US-WA   Washington  · registered (REGISTERED)")
+        .await;
+    assert!(!screen.contains("Oregon  · registered"), "{screen}");
+    d.key(KeyCode::Esc);
+    d.wait_until("the picker closed", Duration::from_secs(10), |s| {
+        !s.contains("choose the jurisdiction")
+    })
+    .await;
+
     fill_texas(&d).await;
-    // Registered in Texas already: the service refuses a duplicate, and the form keeps every
-    // value; a deregistration under way still holds the jurisdiction.
+    // Registered in Texas already, for the tax type chosen: refused here, before anything is
+    // sent, with every value kept.
     d.key(KeyCode::Enter);
-    let screen = d.wait_for("already exists").await;
-    assert!(screen.contains("details"), "{screen}");
+    let screen = d.wait_for("Texas is already registered").await;
+    assert!(screen.contains("Nothing was sent"), "{screen}");
+    assert!(screen.contains("AB123456"), "every value kept: {screen}");
+    assert_eq!(registrations(&d).await.len(), before, "nothing was made");
+    // A deregistration under way still holds the jurisdiction: refused again.
     assert!(deregister_all(&d, "US", "TX").await > 0);
     submit(&d);
     d.wait_for("review what will be sent").await;
     d.key(KeyCode::Enter);
-    let screen = d.wait_for("DEREGISTERING").await;
-    assert!(screen.contains("already exists"), "{screen}");
+    let screen = d.wait_for("Texas is already registered").await;
     assert!(screen.contains("AB123456"), "every value kept: {screen}");
     assert_eq!(registrations(&d).await.len(), before, "nothing was made");
 }

@@ -455,12 +455,16 @@ impl PaneSpec for Registrations {
         if !may_write(ctx) {
             return true;
         }
+        let on_file: Vec<Registration> = parts.list.table().rows().cloned().collect();
         match RegisterFlow::on(country, state.as_deref()) {
             Some((flow, event)) => {
+                let flow = flow.with_on_file(on_file);
                 parts.push(RegistrationDialog::Register(Box::new(flow)));
                 Self::register_event(event, &mut parts.requests, ctx);
             }
-            None => parts.push(RegistrationDialog::Register(Box::default())),
+            None => parts.push(RegistrationDialog::Register(Box::new(
+                RegisterFlow::new().with_on_file(on_file),
+            ))),
         }
         true
     }
@@ -472,7 +476,9 @@ impl PaneSpec for Registrations {
 
     const VERBS: &'static [Verb<Self>] = &[
         Verb::key(Action::New, "register", On::List, |v| {
-            v.parts.push(RegistrationDialog::Register(Box::default()));
+            let on_file = v.parts.list.table().rows().cloned().collect();
+            let flow = RegisterFlow::new().with_on_file(on_file);
+            v.parts.push(RegistrationDialog::Register(Box::new(flow)));
         })
         .writes()
         .starts_new(),

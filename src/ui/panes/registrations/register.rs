@@ -301,6 +301,10 @@ pub struct RegisterFlow {
     nexus_met: Option<chrono::NaiveDate>,
     /// What the review warns of: returns that will not cover the time since nexus was met.
     warning: Option<String>,
+    /// The registrations on file (as the list holds them): a jurisdiction one of them holds is
+    /// marked in the list, and a second registration of the same tax type there is refused
+    /// before it is sent ([`rules::duplicate_registration`], the service's 409).
+    on_file: Vec<Registration>,
 }
 
 impl RegisterFlow {
@@ -317,7 +321,44 @@ impl RegisterFlow {
             failure: None,
             nexus_met: None,
             warning: None,
+            on_file: Vec::new(),
         }
+    }
+
+    /// The flow knowing the registrations on file.
+    pub fn with_on_file(mut self, registrations: Vec<Registration>) -> Self {
+        self.on_file = registrations;
+        self
+    }
+
+    /// The registration on file that holds `tile`'s jurisdiction (of any tax type).
+    fn held(&self, tile: &Tile) -> Option<&Registration> {
+        rules::duplicate_registration(&self.on_file, tile.country, tile.state.unwrap_or(""), None)
+    }
+
+    /// Why the body to be sent would duplicate a registration on file, if it would.
+    fn duplicate(&self, body: &Value) -> Option<String> {
+        let maker = self
+            .maker
+            .as_ref()
+            .filter(|m| m.editing.is_none() && !m.is_oss())?;
+        let tax_type = body
+            .get("tax_type")
+            .and_then(Value::as_str)
+            .and_then(|t| t.parse::<crate::model::TaxType>().ok());
+        let held = rules::duplicate_registration(
+            &self.on_file,
+            maker.tile.country,
+            maker.tile.state.unwrap_or(""),
+            tax_type.as_ref(),
+        )?;
+        Some(format!(
+            "{} is already registered ({}, {}): the service refuses a second registration of \
+             the same tax type while one holds the jurisdiction. Nothing was sent.",
+            maker.tile.name,
+            held.id,
+            held.status.as_str()
+        ))
     }
 
     /// When nexus was met in the jurisdiction being registered, as read beside its form; a
@@ -611,6 +652,14 @@ impl RegisterFlow {
             self.step = Step::Form;
             return RegisterEvent::None;
         }
+        if let Some(why) = self.duplicate(&maker.body(&values)) {
+            self.step = Step::Form;
+            self.failure = Some(why.clone());
+            return RegisterEvent::Refused(why);
+        }
+        let (Some(maker), Some(form)) = (&self.maker, &mut self.form) else {
+            return RegisterEvent::None;
+        };
         self.sending = true;
         form.set_busy(true);
         match &maker.editing {
@@ -722,9 +771,15 @@ impl RegisterFlow {
                 Some(s) => format!("{}-{s}", t.country),
                 None => t.country.to_owned(),
             };
-            let text = format!("{code:<8}{}", t.name);
+            let held = self.held(t);
+            let mark = held.map_or(String::new(), |r| {
+                format!("  · registered ({})", r.status.as_str())
+            });
+            let text = format!("{code:<8}{}{mark}", t.name);
             lines.push(if i == self.cursor {
                 Line::styled(format!("› {text}"), theme.selection)
+            } else if held.is_some() {
+                Line::styled(format!("  {text}"), theme.muted)
             } else {
                 Line::raw(format!("  {text}"))
             });
