@@ -202,7 +202,9 @@ async fn registered_in(d: &Dashboard, state: &str) -> taxdash::model::Registrati
 
 /// Opens the wizard on the first registration of the (filtered) list and walks it to the review
 /// with the first reason, `closure_date` and the acknowledgement ticked; returns the review.
-async fn wizard_to_review(d: &Dashboard, closure_date: &str) -> String {
+/// Opens the wizard on the selected registration and goes to the closure date's step, the
+/// reason chosen.
+async fn wizard_to_closure(d: &Dashboard) {
     d.char('D');
     d.wait_for("step 1 of 6").await;
     d.key(KeyCode::Enter);
@@ -210,6 +212,10 @@ async fn wizard_to_review(d: &Dashboard, closure_date: &str) -> String {
     d.key(KeyCode::Right);
     d.key(KeyCode::Enter);
     d.wait_for("step 3 of 6: Closure date").await;
+}
+
+async fn wizard_to_review(d: &Dashboard, closure_date: &str) -> String {
+    wizard_to_closure(d).await;
     d.type_text(closure_date);
     d.key(KeyCode::Enter);
     d.wait_for("step 4 of 6: Final return").await;
@@ -226,13 +232,7 @@ async fn the_wizard_refuses_bad_input_then_deregisters() {
     // Show only Washington, so the row is the first.
     d.filter_to_state("WA", true).await;
 
-    d.char('D');
-    d.wait_for("step 1 of 6").await;
-    d.key(KeyCode::Enter);
-    d.wait_for("step 2 of 6: Reason").await;
-    d.key(KeyCode::Right);
-    d.key(KeyCode::Enter);
-    d.wait_for("step 3 of 6: Closure date").await;
+    wizard_to_closure(&d).await;
     d.type_text("2026-02-31");
     d.key(KeyCode::Enter);
     let screen = d.wait_for("February").await;
@@ -471,7 +471,7 @@ async fn a_refused_submission_keeps_every_value() {
 }
 
 #[tokio::test]
-async fn the_review_warns_of_a_closure_date_before_the_registration_and_still_sends_it() {
+async fn a_closure_date_that_reads_like_a_slip_is_asked_for_twice_then_sent_as_typed() {
     let d = Dashboard::start(Options::default()).await;
     let target = registered_in(&d, "WA").await;
     let began = target
@@ -479,7 +479,42 @@ async fn the_review_warns_of_a_closure_date_before_the_registration_and_still_se
         .expect("the demo registration has a date");
     d.wait_for("row 1 of").await;
     d.filter_to_state("WA", true).await;
-    let screen = wizard_to_review(&d, "1900-01-01").await;
+    wizard_to_closure(&d).await;
+    // A date before the registration began: the step says so under the field and asks for it
+    // once more; Enter pressed through the warning goes nowhere.
+    d.type_text("1900-01-01");
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("type 1900-01-01 once more").await;
+    assert!(screen.contains(&began.to_string()), "{screen}");
+    for _ in 0..3 {
+        d.key(KeyCode::Enter);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let screen = d.screen();
+    assert!(screen.contains("step 3 of 6"), "still asking: {screen}");
+    // A year ahead and more is asked for too; another date typed is judged anew.
+    d.type_text("9999-12-31");
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("type 9999-12-31 once more").await;
+    assert!(screen.contains("more than a year from today"), "{screen}");
+    // Typed again: it goes on, and is sent as typed.
+    d.type_text("9999-12-31");
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6: Final return").await;
+    d.key(KeyCode::Esc);
+    d.wait_for("step 3 of 6: Closure date").await;
+    for _ in 0..10 {
+        d.key(KeyCode::Backspace);
+    }
+    d.type_text("1900-01-01");
+    d.key(KeyCode::Enter);
+    d.wait_for("type 1900-01-01 once more").await;
+    d.type_text("1900-01-01");
+    d.key(KeyCode::Enter);
+    d.wait_for("step 4 of 6: Final return").await;
+    d.key(KeyCode::Char(' '));
+    d.key(KeyCode::Enter);
+    let screen = d.wait_for("step 5 of 6").await;
     assert!(
         screen.contains("before this registration began") && screen.contains(&began.to_string()),
         "the review warns: {screen}"

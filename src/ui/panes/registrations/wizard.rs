@@ -167,6 +167,12 @@ pub struct DeregisterWizard {
     failure: Option<String>,
     /// What the review asks the user to look at twice (a closure date that reads like a slip).
     warning: Option<String>,
+    /// A closure date that reads like a slip, as first typed, and what the closure step says
+    /// of it: the step asked for it once more, and goes on only when the same date is typed
+    /// again.
+    doubted: Option<(NaiveDate, String)>,
+    /// The closure date typed twice: it goes on without asking again.
+    typed_twice: Option<NaiveDate>,
     /// The jurisdiction's returns not filed yet, shown on the review.
     unfiled: UnfiledReturns,
 }
@@ -205,8 +211,45 @@ impl DeregisterWizard {
             sending: false,
             failure: None,
             warning: None,
+            doubted: None,
+            typed_twice: None,
             unfiled: UnfiledReturns::NotAsked,
         }
+    }
+
+    /// On leaving the closure step: whether to go on. A date before the registration began,
+    /// or more than a year ahead, is asked for once more (the field emptied, the reason said
+    /// under it); the step goes on when the same date is typed again, so that Enter pressed
+    /// through the warning never takes it to the review.
+    fn closure_typed_twice(&mut self) -> bool {
+        let typed = self.closure_date.to_json();
+        let Some(date) = typed["closure_date"]
+            .as_str()
+            .and_then(|d| d.parse::<NaiveDate>().ok())
+        else {
+            return true;
+        };
+        let today = crate::clock::today();
+        let Some(warning) = closure_warning(date, self.registration.registration_date, today)
+        else {
+            self.doubted = None;
+            return true;
+        };
+        if self.typed_twice == Some(date) || self.doubted.as_ref().is_some_and(|d| d.0 == date) {
+            self.typed_twice = Some(date);
+            self.doubted = None;
+            return true;
+        }
+        let said = warning.replace(
+            "It will be sent as typed: check it is the date you mean.",
+            "Check it is the date you mean:",
+        );
+        self.doubted = Some((
+            date,
+            format!("{said} type {date} once more to keep it, or another date."),
+        ));
+        self.closure_date.fill("closure_date", "");
+        false
     }
 
     /// The filings the review asks for: those of the registration's jurisdiction that are not
@@ -339,6 +382,13 @@ impl DeregisterWizard {
                     .form_mut(step)
                     .map_or(FormOutcome::None, |f| f.handle_key(key));
                 match outcome {
+                    FormOutcome::Submit
+                        if step == Step::ClosureDate && !self.closure_typed_twice() =>
+                    {
+                        return WizardEvent::Refused(
+                            "Closure date: check it, then type it once more to go on".into(),
+                        );
+                    }
                     FormOutcome::Submit => {
                         self.step = step.next();
                         if self.step == Step::Review {
@@ -488,9 +538,12 @@ impl DeregisterWizard {
             }
             Step::Confirm => self.confirm.render(body, buf, theme),
         }
-        if let (Some(warning), None, Step::Review | Step::Confirm) =
-            (&self.warning, &self.failure, self.step)
-        {
+        let warning = match self.step {
+            Step::Review | Step::Confirm => self.warning.as_deref(),
+            Step::ClosureDate => self.doubted.as_ref().map(|d| d.1.as_str()),
+            _ => None,
+        };
+        if let (Some(warning), None) = (warning, &self.failure) {
             Paragraph::new(Line::from(Span::styled(
                 format!("⚠ {warning}"),
                 theme.warning,
