@@ -40,8 +40,9 @@ pub enum ApiError {
     },
     /// 404: no such record in this organization, or no such path.
     #[error(
-        "Not found: {detail}. The record may have been deleted, or it belongs to another \
-         organization."
+        "Not found: {}. The record may have been deleted, or it belongs to another \
+         organization.",
+        without_stop(.detail)
     )]
     NotFound { detail: String },
     /// 422: the service refused values; one entry per field, in the service's shape.
@@ -180,6 +181,11 @@ fn rate_limited_message(retry_after: Option<Duration>) -> String {
     format!("Too many requests: the rate limit of the API key was reached. {when}")
 }
 
+/// `text` without the full stop (and space) it ends with, to be followed by one of ours.
+fn without_stop(text: &str) -> &str {
+    text.trim_end().trim_end_matches('.')
+}
+
 pub(crate) fn validation_message(errors: &[FieldError]) -> String {
     if errors.is_empty() {
         return "The service refused the values sent, without naming a field.".to_owned();
@@ -270,6 +276,22 @@ pub(crate) struct ErrorContext<'a> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_404_that_ends_its_sentence_is_not_given_a_second_full_stop() {
+        for detail in ["Customer cus_1 not found.", "Customer cus_1 not found"] {
+            let said = ApiError::NotFound {
+                detail: detail.into(),
+            }
+            .to_string();
+            assert!(
+                said.starts_with("Not found: Customer cus_1 not found. The record"),
+                "{said}"
+            );
+            assert!(!said.contains(".."), "{said}");
+        }
+    }
+
     use super::*;
     use serde_json::json;
 

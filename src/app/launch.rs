@@ -438,7 +438,13 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
         Err(e) => {
-            let _ = ratatui::try_restore();
+            // Nothing of the screen was taken: what is written to give it back would only
+            // reach a file or a pipe as stray escape codes.
+            if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                let _ = ratatui::try_restore();
+            } else {
+                let _ = crossterm::terminal::disable_raw_mode();
+            }
             if let Some(sandbox) = sandbox {
                 sandbox.stop().await;
             }

@@ -107,6 +107,29 @@ async fn a_named_config_file_that_does_not_exist_stops_every_command_but_login()
 }
 
 #[tokio::test]
+async fn without_a_terminal_the_dashboard_says_so_and_writes_nothing_to_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let history = dir.path().join("history.db").display().to_string();
+    for args in [
+        vec!["--demo"],
+        vec!["--demo", "--offline", "--history", history.as_str()],
+    ] {
+        let output = taxdash(dir.path(), &args, &[]).await;
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            output.stdout.is_empty(),
+            "{args:?}: nothing on standard output, not even an escape code: {:?}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_log_file_that_cannot_be_written_is_said_once_and_never_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
