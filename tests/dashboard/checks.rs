@@ -113,12 +113,16 @@ async fn filings_that_do_not_add_up_are_marked_and_filtered() {
             "{finding:?}: {detail}"
         );
     }
-    d.wait_until("the sales checked", Duration::from_secs(15), |s| {
-        s.contains("match its transactions")
-            || s.contains("sales vs its transactions")
-            || s.contains("no transactions listed")
-    })
-    .await;
+    let screen = d
+        .wait_until("the sales checked", Duration::from_secs(15), |s| {
+            s.contains("match its transactions")
+                || s.contains("sales vs its transactions")
+                || s.contains("no transactions listed")
+        })
+        .await;
+    // The sales' own line has its own label: the detail says "Adds up" once, for the verdict.
+    assert!(screen.contains("Sales vs transactions"), "{screen}");
+    assert_eq!(screen.matches("Adds up").count(), 1, "{screen}");
     d.quit().await;
 }
 

@@ -196,10 +196,23 @@ async fn credentials_are_refused_read_only_on_v1_and_outside_california_and_idah
     assert!(screen.contains("Idaho"), "{screen}");
     d.quit().await;
 
-    // v1: says the feature needs the Tenanted API.
+    // v1: the help does not offer it, as the footer does not; the key says the feature needs
+    // the Tenanted API.
     let d = Dashboard::start(Options::default()).await;
     d.wait_for("row 1 of").await;
     d.filter_to_state("CA", true).await;
+    d.key(KeyCode::Enter);
+    d.wait_for("regs_demo1_00001").await;
+    d.char('?');
+    let help = d.wait_for("this help").await;
+    assert!(help.contains("deregister"), "{help}");
+    assert!(
+        !help
+            .lines()
+            .any(|l| l.contains("credentials") && !l.contains("All credentials on file")),
+        "{help}"
+    );
+    d.key(KeyCode::Esc);
     d.char('C');
     let screen = d.wait_for("needs the Tenanted API").await;
     assert!(!screen.contains("Portal credentials —"), "{screen}");

@@ -65,6 +65,8 @@ async fn the_list_marks_unclassified_products_and_filters_them_on_one_key() {
     for column in ["Name", "Status", "Category", "Subcategory"] {
         assert!(screen.contains(column), "the {column} column: {screen}");
     }
+    // The footer says that `e` classifies as well as edits.
+    assert!(screen.contains("edit or classify"), "{screen}");
     let waiting = ProductFilter {
         status_in: vec![ProductStatus::Pending, ProductStatus::PartiallyApproved],
         ..ProductFilter::default()

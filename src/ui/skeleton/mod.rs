@@ -1039,7 +1039,12 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn verbs(&self) -> Vec<crate::ui::pane::VerbHelp> {
-        S::VERBS.iter().map(Verb::help).collect()
+        // What the footer leaves out (a verb of the other API), the help leaves out too.
+        S::VERBS
+            .iter()
+            .filter(|v| (v.offered)(&self.parts))
+            .map(Verb::help)
+            .collect()
     }
 
     fn command(&mut self, name: &str, args: &[&str], ctx: &mut Ctx) -> bool {

@@ -77,7 +77,8 @@ pub fn sales_row(
         ),
         (None, None) => "the filing sends no sales figure to check".to_owned(),
     };
-    ("Adds up".to_owned(), words)
+    // Its own words: the Amounts section's "Adds up" is the whole verdict, this its sales part.
+    ("Sales vs transactions".to_owned(), words)
 }
 
 /// Builds the detail view of `f`.
@@ -185,7 +186,7 @@ mod tests {
     fn the_sales_are_checked_against_the_transactions_in_words() {
         let listed = [sale("600.00"), sale("400.00")];
         let (label, words) = sales_row(&filing("1000.00"), &listed, Tolerance::default());
-        assert_eq!(label, "Adds up");
+        assert_eq!(label, "Sales vs transactions");
         assert_eq!(
             words,
             "✓ sales 1,000.00 USD match its transactions (1,000.00 USD)"

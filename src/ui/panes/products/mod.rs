@@ -226,7 +226,7 @@ impl PaneSpec for Products {
         .also("new")
         .writes()
         .starts_new(),
-        Verb::key(Action::Edit, "edit", On::Both, |v| {
+        Verb::key(Action::Edit, "edit or classify", On::Both, |v| {
             Self::open_edit(v.spec, v.parts, v.ctx);
         })
         .also("edit")
