@@ -220,17 +220,17 @@ impl PaneSpec for Products {
             },
         )
         .also("unclassified"),
+        Verb::key(Action::Edit, "edit or classify", On::Both, |v| {
+            Self::open_edit(v.spec, v.parts, v.ctx);
+        })
+        .also("edit")
+        .writes(),
         Verb::key(Action::New, "new product", On::Both, |v| {
             Self::open(v.spec, Wanted::Create, v.parts, v.ctx);
         })
         .also("new")
         .writes()
         .starts_new(),
-        Verb::key(Action::Edit, "edit or classify", On::Both, |v| {
-            Self::open_edit(v.spec, v.parts, v.ctx);
-        })
-        .also("edit")
-        .writes(),
     ];
 
     const DETAIL_READS: Reads<Product, Op> =
