@@ -571,3 +571,32 @@ async fn find_by_a_customers_external_id_lists_that_customer() {
     d.key(KeyCode::Esc);
     d.quit().await;
 }
+
+#[tokio::test]
+async fn find_names_a_jurisdiction_by_code_or_name_and_leads_to_its_lists() {
+    let d = Dashboard::start(Options {
+        size: (160, 50),
+        ..Options::default()
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    find(&d, "Texas");
+    let screen = d.wait_for("Texas (US-TX) · registrations").await;
+    assert!(
+        screen.contains("Texas (US-TX) · economic nexus"),
+        "{screen}"
+    );
+    assert!(screen.contains("Texas (US-TX) · filings"), "{screen}");
+    // The first result is chosen: Enter opens the registrations in Texas.
+    d.key(KeyCode::Enter);
+    title_with(&d, &["Registrations", "state TX"]).await;
+
+    // By its code, the third result: its filings.
+    find(&d, "tx");
+    d.wait_for("Texas (US-TX) · filings").await;
+    d.char('j');
+    d.char('j');
+    d.key(KeyCode::Enter);
+    title_with(&d, &["Filings", "TX"]).await;
+    d.quit().await;
+}

@@ -1,6 +1,7 @@
 //! Find anywhere (`ctrl-k`, or `:find TEXT`). An id with a known prefix opens that record; any
 //! other text is looked up as a transaction's and a customer's external id and searched among
-//! customers, exemptions and transactions at once. The answers are listed grouped by kind as they arrive;
+//! customers, exemptions and transactions at once, and matched against the jurisdictions' codes
+//! and names (`TX`, `US-TX`, `texas`), each leading to its registrations, nexus and filings. The answers are listed grouped by kind as they arrive;
 //! a newer query drops the older one's answers. Enter on a result goes to its tab with the
 //! record open.
 
@@ -41,6 +42,8 @@ enum FindKind {
     Customers,
     Exemptions,
     Transactions,
+    /// The jurisdictions whose code or name the text matches (found here, without a call).
+    Jurisdictions,
 }
 
 impl FindKind {
@@ -52,6 +55,7 @@ impl FindKind {
             FindKind::Customers => "Customers",
             FindKind::Exemptions => "Exemptions",
             FindKind::Transactions => "Transactions",
+            FindKind::Jurisdictions => "Jurisdictions",
         }
     }
 }
@@ -393,6 +397,17 @@ impl Shell {
                 ));
             }
         }
+        let places = jurisdictions(&query);
+        let groups = if places.is_empty() {
+            Vec::new()
+        } else {
+            let count = places.len() as u64;
+            vec![Group::new(
+                FindKind::Jurisdictions,
+                Ok((places, count)),
+                &query,
+            )]
+        };
         self.open_layer(|cx| {
             let awaited = calls
                 .into_iter()
@@ -401,12 +416,65 @@ impl Shell {
             Box::new(FindView {
                 query,
                 awaited,
-                groups: Vec::new(),
+                groups,
                 cursor: 0,
                 scroll: 0,
             })
         })
     }
+}
+
+/// The jurisdictions `query` names by code (`TX`, `US-TX`, `ON`) or by name (`texas`, three
+/// letters or more of it), each as three results: its registrations, its economic nexus and its
+/// filings, each list filtered to the jurisdiction.
+fn jurisdictions(query: &str) -> Vec<Found> {
+    use crate::model::filters::{FilingFilter, NexusFilter, RegistrationFilter};
+    let q = query.trim().to_lowercase();
+    let named = |t: &&crate::ui::widgets::state_map::Tile| {
+        let Some(state) = t.state else {
+            return false;
+        };
+        let code = format!("{}-{state}", t.country).to_lowercase();
+        q == state.to_lowercase()
+            || q == code
+            || (q.chars().count() >= 3 && t.name.to_lowercase().contains(&q))
+    };
+    crate::ui::widgets::state_map::TILES
+        .iter()
+        .filter(named)
+        .take(PER_KIND as usize / 3)
+        .flat_map(|t| {
+            let state = t.state.unwrap_or_default().to_owned();
+            let country = t.country.to_owned();
+            let place = format!("{} ({country}-{state})", t.name);
+            [
+                Found {
+                    label: format!("{place} · registrations"),
+                    goto: Goto::registrations(RegistrationFilter {
+                        state_code: Some(state.clone()),
+                        country_code_in: vec![country.clone()],
+                        ..RegistrationFilter::default()
+                    }),
+                },
+                Found {
+                    label: format!("{place} · economic nexus"),
+                    goto: Goto::nexus(NexusFilter {
+                        state_code: Some(state.clone()),
+                        country_code_in: vec![country.clone()],
+                        ..NexusFilter::default()
+                    }),
+                },
+                Found {
+                    label: format!("{place} · filings"),
+                    goto: Goto::filings(FilingFilter {
+                        state_code: Some(state),
+                        country_code: vec![country],
+                        ..FilingFilter::default()
+                    }),
+                },
+            ]
+        })
+        .collect()
 }
 
 /// A single record's answer as where to go (`Ok`), or a page's answer as results (`Err`).
