@@ -78,6 +78,12 @@ async fn physical_nexus_rules() {
         (json!({"country_code": null}), "body.country_code"),
         (json!({"country_code": "USA"}), "body.country_code"),
         (json!({"state_code": "Colorado!"}), "body.state_code"),
+        // Well formed, but no state of the United States, nor a province of Canada.
+        (json!({"state_code": "QQ"}), "body.state_code"),
+        (
+            json!({"country_code": "CA", "state_code": "TX"}),
+            "body.state_code",
+        ),
         (json!({"start_date": null}), "body.start_date"),
         (json!({"category": "CASTLE"}), "body.category"),
         (json!({"end_date": "2024-12-31"}), "body.end_date"),

@@ -164,6 +164,20 @@ pub async fn create_physical(
     body: Bytes,
 ) -> Answered<Json<PhysicalNexus>> {
     let request = crate::rules::physical_nexus_create(&required_body(&body)?)?;
+    // A presence in the United States or Canada is in one of its states or provinces.
+    let (country, state) = (&request.country_code, &request.state_code);
+    if matches!(country.as_str(), "US" | "CA")
+        && crate::sandbox::reference::lookup(country, state).is_none()
+    {
+        let msg = super::registration_writes::not_a_state(country, state);
+        return Err(vec![crate::model::FieldError::new(
+            "value_error",
+            vec!["body".into(), "state_code".into()],
+            format!("Value error, {msg}"),
+            Value::String(state.clone()),
+        )]
+        .into());
+    }
     let record = {
         let mut data = org.write();
         let record = PhysicalNexus {

@@ -80,6 +80,18 @@ fn jurisdiction_of(body: &Value) -> (String, String) {
     }
 }
 
+/// Why `state` is not a state of the United States or a province or territory of Canada
+/// (`country` `US` or `CA`).
+pub(super) fn not_a_state(country: &str, state: &str) -> String {
+    if country == "US" {
+        format!("{state} is not a state of the United States: a state code such as TX or DC")
+    } else {
+        format!(
+            "{state} is not a province or territory of Canada: ON, QC, ..., or none for the GST/HST"
+        )
+    }
+}
+
 /// Refuses a `REGULAR` import of what is not a jurisdiction the sandbox knows: a US state or DC,
 /// Canada or a province or territory, an EU member state (without a state). The one-stop shop
 /// `ZZ_EU` is registered through an `OSS` import.
@@ -89,16 +101,7 @@ fn check_jurisdiction(body: &Value, country: &str, state: &str) -> Answered<()> 
         return Ok(());
     }
     let (field, msg) = match country {
-        "US" => (
-            "state_code",
-            format!("{state} is not a state of the United States: a state code such as TX or DC"),
-        ),
-        "CA" => (
-            "state_code",
-            format!(
-                "{state} is not a province or territory of Canada: ON, QC, ..., or none for the GST/HST"
-            ),
-        ),
+        "US" | "CA" => ("state_code", not_a_state(country, state)),
         "ZZ_EU" => (
             "country_code",
             "ZZ_EU is registered through an OSS import (registration_import_type OSS)".to_owned(),
