@@ -315,3 +315,23 @@ fn mouse_and_columns_are_read_from_the_file() {
     );
     assert_eq!(Config::from_toml("").unwrap().mouse, None);
 }
+
+#[test]
+fn a_failed_save_names_the_users_file_not_the_temporary_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let gone = dir.path().join("gone");
+    let failed = tempfile::Builder::new()
+        .prefix(".config.toml.")
+        .suffix(".tmp")
+        .tempfile_in(&gone)
+        .unwrap_err();
+    assert!(failed.to_string().contains(".config.toml."), "{failed}");
+    let said = ConfigError::Write {
+        path: dir.path().join("config.toml"),
+        source: super::without_temporary_path(failed),
+    }
+    .to_string();
+    assert!(said.contains("config.toml: "), "{said}");
+    assert!(!said.contains(".config.toml."), "{said}");
+    assert!(said.contains("No such file or directory"), "{said}");
+}
