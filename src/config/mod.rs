@@ -550,23 +550,11 @@ fn table_at<'d>(
     Ok(table)
 }
 
-/// `e` without the path of the temporary file it may name: a failed save names the user's
-/// file, never `.config.toml.rZgRvG.tmp`.
-fn without_temporary_path(e: io::Error) -> io::Error {
-    if e.raw_os_error().is_some() {
-        return e;
-    }
-    // The temporary file's crate adds ` at path "…"` to the operating system's words.
-    let text = e.to_string();
-    let words = text.split(" at path ").next().unwrap_or_default();
-    io::Error::new(e.kind(), words.to_owned())
-}
-
 /// Writes `text` to `path` atomically (see [`Config::save`]).
 fn write_atomically(path: &Path, text: &str) -> Result<(), ConfigError> {
     let write_err = |source| ConfigError::Write {
         path: path.to_path_buf(),
-        source: without_temporary_path(source),
+        source: crate::os::files::without_temporary_path(source),
     };
     let is_link = path
         .symlink_metadata()

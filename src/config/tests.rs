@@ -328,7 +328,7 @@ fn a_failed_save_names_the_users_file_not_the_temporary_one() {
     assert!(failed.to_string().contains(".config.toml."), "{failed}");
     let said = ConfigError::Write {
         path: dir.path().join("config.toml"),
-        source: super::without_temporary_path(failed),
+        source: crate::os::files::without_temporary_path(failed),
     }
     .to_string();
     assert!(said.contains("config.toml: "), "{said}");

@@ -310,6 +310,19 @@ pub async fn export_to_file(
             "the path does not name a file",
         ))
     })?;
+    if crate::os::files::is_special(path) {
+        // A device or a pipe (`--out /dev/null`): written straight, never replaced by a file.
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .await
+            .map_err(failed)?;
+        let summary = export(client, job, &mut file, progress).await?;
+        tokio::io::AsyncWriteExt::flush(&mut file)
+            .await
+            .map_err(failed)?;
+        return Ok(summary);
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -318,7 +331,7 @@ pub async fn export_to_file(
         .prefix(&format!(".{}.", name.to_string_lossy()))
         .suffix(".part")
         .tempfile_in(dir)
-        .map_err(|e| failed(without_temporary_path(e)))?;
+        .map_err(|e| failed(crate::os::files::without_temporary_path(e)))?;
     // Declared after `temp`, so dropped first: the handle closes before the file is removed.
     let mut file = tokio::fs::File::from_std(temp.as_file().try_clone().map_err(failed)?);
     let summary = export(client, job, &mut file, progress).await?;
@@ -326,16 +339,6 @@ pub async fn export_to_file(
     drop(file);
     temp.persist(path).map_err(|e| failed(e.error))?;
     Ok(summary)
-}
-
-/// `e` without the temporary file's name that `tempfile` adds (`… at path "/sys/.x.csv.DBkeiP.part"`):
-/// the user named another file, which the message names instead.
-fn without_temporary_path(e: io::Error) -> io::Error {
-    let text = e.to_string();
-    match text.find(" at path ") {
-        Some(at) => io::Error::new(e.kind(), &text[..at]),
-        None => e,
-    }
 }
 
 /// Fetches one page and writes it in `format`: JSON and JSON Lines write each item exactly as

@@ -8,6 +8,24 @@ use serde_json::Value;
 
 use crate::model::{FieldError, LocPart};
 
+/// Whether `path` names something that is neither a file nor a directory (a device such as
+/// `/dev/null`, a pipe), following links: what is written there goes straight to it, never
+/// through a temporary file renamed over it, which would put a plain file in its place.
+pub fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// `e` without the temporary file's path that `tempfile` adds to the system's words
+/// (`… at path "/dir/.x.csv.DBkeiP.part"`): the user named another file, which the message
+/// names instead.
+pub fn without_temporary_path(e: std::io::Error) -> std::io::Error {
+    let text = e.to_string();
+    match text.find(" at path ") {
+        Some(at) => std::io::Error::new(e.kind(), &text[..at]),
+        None => e,
+    }
+}
+
 /// The largest certificate the service takes.
 pub const MAX_CERTIFICATE_BYTES: u64 = 10 * 1024 * 1024;
 
@@ -139,7 +157,18 @@ pub fn write_whole(path: &Path, bytes: &[u8], overwrite: bool) -> Result<(), Ref
             path,
         ));
     }
-    let mut temp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| cannot(&e))?;
+    if is_special(path) {
+        if !overwrite {
+            return Err(exists(path));
+        }
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(bytes))
+            .map_err(|e| cannot(&e));
+    }
+    let mut temp =
+        tempfile::NamedTempFile::new_in(&dir).map_err(|e| cannot(&without_temporary_path(e)))?;
     temp.write_all(bytes).map_err(|e| cannot(&e))?;
     temp.as_file().sync_all().map_err(|e| cannot(&e))?;
     if overwrite {
@@ -264,6 +293,26 @@ pub fn complete_path(partial: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_is_written_into_never_replaced_by_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        // A link to /dev/null stands for it: were the device replaced, the link would be.
+        let link = dir.path().join("null");
+        std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+        assert!(is_special(&link));
+        assert!(write_whole(&link, b"certificate", true).is_ok());
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let refused = write_whole(&link, b"certificate", false).unwrap_err();
+        assert_eq!(refused.kind, RefusalKind::Conflict);
+        assert!(!is_special(dir.path()));
+        assert!(!is_special(&dir.path().join("absent")));
+    }
 
     #[test]
     fn a_file_is_offered_in_the_downloads_folder_else_home() {

@@ -269,6 +269,37 @@ async fn out_file_appears_only_when_the_export_succeeds() {
 }
 
 #[tokio::test]
+async fn an_export_to_a_device_writes_into_it_and_never_puts_a_file_in_its_place() {
+    let sandbox = sandbox().await;
+    let dir = tempfile::tempdir().unwrap();
+    // A link to /dev/null stands for it: were the device replaced, the link would be.
+    let out = dir.path().join("null");
+    std::os::unix::fs::symlink("/dev/null", &out).unwrap();
+    let query = ListQuery::from_flags(Resource::Transactions, &in_state("WA")).unwrap();
+    let job = ExportJob::new(query, Format::Csv);
+    let summary = export_to_file(
+        &client(&sandbox.base_url()),
+        &job,
+        &out,
+        &ProgressBar::hidden(),
+    )
+    .await
+    .unwrap();
+    assert!(summary.rows > 0, "{summary:?}");
+    let link = std::fs::symlink_metadata(&out).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is left as it was");
+    assert_eq!(
+        std::fs::read_link(&out).unwrap(),
+        std::path::Path::new("/dev/null")
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["null"], "no temporary file is left");
+}
+
+#[tokio::test]
 async fn an_export_dropped_midway_leaves_no_file() {
     let sandbox = sandbox().await;
     let dir = tempfile::tempdir().unwrap();
