@@ -102,16 +102,6 @@ impl Row {
         }
     }
 
-    /// Column `i` taken out as text, leaving none behind (for large bodies).
-    pub fn take_text(&mut self, i: usize) -> Option<String> {
-        match self.0.get_mut(i).map(|v| std::mem::replace(v, Value::Null)) {
-            Some(Value::Text(s)) => Some(s),
-            Some(Value::Int(n)) => Some(n.to_string()),
-            Some(Value::Blob(b)) => String::from_utf8(b).ok(),
-            _ => None,
-        }
-    }
-
     /// Column `i` as a snapshot's record body ([`super::body`]), taken out: unpacked when
     /// stored packed; `None` when it is none or damaged.
     pub fn take_body(&mut self, i: usize) -> Option<String> {
@@ -253,7 +243,7 @@ mod tests {
         assert_eq!(row.opt_text(2), None);
         assert_eq!(row.int(2), 0);
         assert_eq!(row.blob(3), [1, 2]);
-        assert_eq!(row.take_text(1).as_deref(), Some("a"));
+        assert_eq!(row.take_body(1).as_deref(), Some("a"));
         assert_eq!(row.opt_text(1), None);
         assert_eq!(row.opt_int(9), None);
     }

@@ -74,7 +74,7 @@ pub use registration_create::{
 };
 pub use registration_holds::{duplicate_registration, holds_jurisdiction};
 pub use registration_update::registration_update;
-pub use transaction::{credit_note, locked_reason, transaction_create};
+pub use transaction::{ADDRESS_TEXT, credit_note, locked_reason, transaction_create};
 pub(crate) use values::parse_decimal;
 pub use values::{
     check_day_range, check_input_vat_recovery_rate, check_period_end_month, check_state_code,

@@ -10,8 +10,8 @@ use crate::model::{
     TransactionType,
 };
 
-/// The free-text fields of an address.
-pub(crate) const ADDRESS_TEXT: &[&str] = &[
+/// The free-text fields of an address (on a transaction, and sent to the address validation).
+pub const ADDRESS_TEXT: &[&str] = &[
     "phone",
     "street_1",
     "street_2",

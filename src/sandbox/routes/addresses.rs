@@ -62,24 +62,13 @@ fn read<T: serde::de::DeserializeOwned + Default>(body: &Bytes, fields: &[&str])
     };
     let mut check = crate::rules::Check::body(&v)?;
     check.optional_strs(fields);
+    check.optional_str("country");
     Ok(check.finish(&v)?)
 }
 
-/// The fields of an address sent to the search.
-const ADDRESS_FIELDS: &[&str] = &[
-    "street_1",
-    "street_2",
-    "city",
-    "county",
-    "state",
-    "postal_code",
-    "country",
-    "full_address",
-];
-
 /// `POST /v1/address_validation/search`.
 pub async fn search(body: Bytes) -> Answered<Json<Vec<AddressSearchResult>>> {
-    let sent: AddressFields = read(&body, ADDRESS_FIELDS)?;
+    let sent: AddressFields = read(&body, crate::rules::ADDRESS_TEXT)?;
     let found = places(
         sent.city.as_deref(),
         sent.state.as_deref(),
@@ -130,7 +119,7 @@ pub async fn search(body: Bytes) -> Answered<Json<Vec<AddressSearchResult>>> {
 
 /// `POST /v1/address_validation/suggestions`.
 pub async fn suggestions(body: Bytes) -> Answered<Json<Vec<AddressSuggestion>>> {
-    let q: SuggestionQuery = read(&body, &["line1", "city", "state", "country", "postalCode"])?;
+    let q: SuggestionQuery = read(&body, &["line1", "city", "state", "postalCode"])?;
     let found = places(
         q.city.as_deref(),
         q.state.as_deref(),
