@@ -7,11 +7,12 @@
 //! of each asked for at once: the client's pacing alone spaces them. Each line is a record as
 //! the service sent it (on one line), and its `id` keys it.
 //!
-//! Each page's records are stored as the page comes in, while the rest is read: their bodies
-//! ahead of the snapshot ([`History::stage_records`]), which points at them in its one
-//! transaction once every list is read ([`History::write_staged_snapshot`]). A failed read
-//! (the network, a storm of 5xx answers, a page short of what was announced), or one stopped
-//! half way, stores no snapshot, and the bodies it stored ahead are taken back.
+//! Each page's records are stored as the page comes in, while the rest is read (the reads are a
+//! task of their own, so they go on while the database is written): their bodies ahead of the
+//! snapshot ([`History::stage_records`]), which points at them in its one transaction once
+//! every list is read ([`History::write_staged_snapshot`]). A failed read (the network, a storm
+//! of 5xx answers, a page short of what was announced), or one stopped half way, stores no
+//! snapshot; the bodies it stored ahead, which nothing points at, go with the next prune.
 //!
 //! `taxdash snapshot`, `taxdash watch` and the dashboard's `:snapshot` all take theirs here,
 //! each with its own client: [`take_and_compare`] also answers what changed since the previous
@@ -139,6 +140,9 @@ pub enum CaptureError {
     /// The database refused the snapshot (nothing of it was kept).
     #[error(transparent)]
     History(#[from] HistoryError),
+    /// The reads ended without an answer (a fault of taxdash's own).
+    #[error("the reads stopped half way, so no snapshot was stored: {0}")]
+    Stopped(tokio::task::JoinError),
 }
 
 /// The scope of a snapshot read by `client` under `profile`.
@@ -393,18 +397,22 @@ pub async fn take_snapshot(
     progress: impl Fn(Resource) -> ProgressBar,
 ) -> Result<Taken, CaptureError> {
     let (sent, mut received) = tokio::sync::mpsc::unbounded_channel();
-    let reads = futures::future::try_join_all(plan.resources.iter().map(|&resource| {
-        read_list(
-            client,
-            resource,
-            plan.transactions,
-            progress(resource),
-            sent.clone(),
-        )
-    }));
-    drop(sent);
+    // The reads are a task of their own, so that they go on (on another of the runtime's
+    // threads) while this one waits on the database; stopped when the snapshot is.
+    let lists: Vec<(Resource, ProgressBar)> = plan
+        .resources
+        .iter()
+        .map(|&resource| (resource, progress(resource)))
+        .collect();
+    let (reader, transactions) = (client.clone(), plan.transactions);
+    let mut reads =
+        tokio_util::task::AbortOnDropHandle::new(tokio::spawn(async move {
+            futures::future::try_join_all(lists.into_iter().map(|(resource, bar)| {
+                read_list(&reader, resource, transactions, bar, sent.clone())
+            }))
+            .await
+        }));
     let mut staged = Staged::begin(history)?;
-    futures::pin_mut!(reads);
     let mut staging = Duration::ZERO;
     let mut store = |staged: &mut Staged<'_>, batch: &Batch| {
         let started = Instant::now();
@@ -416,12 +424,9 @@ pub async fn take_snapshot(
         tokio::select! {
             biased;
             Some(batch) = received.recv() => store(&mut staged, &batch)?,
-            read = &mut reads => break read?,
+            read = &mut reads => break read.map_err(CaptureError::Stopped)??,
         }
     };
-    while let Ok(batch) = received.try_recv() {
-        store(&mut staged, &batch)?;
-    }
     let started = Instant::now();
     let id = staged.write(scope, Utc::now())?;
     Ok(Taken {

@@ -197,9 +197,9 @@ pub struct History {
     location: Location,
     place: Place,
     store: Box<dyn Store>,
-    /// The store's connection when a snapshot began to be staged (see
+    /// The snapshot being stored as it is read, if one is (see
     /// [`History::begin_staged_snapshot`]).
-    pub(super) staged_epoch: Option<u64>,
+    pub(super) staging: Option<super::snapshot::Staging>,
 }
 
 impl std::fmt::Debug for History {
@@ -285,7 +285,7 @@ impl History {
             place: location.place(),
             location,
             store,
-            staged_epoch: None,
+            staging: None,
         }
     }
 
@@ -473,6 +473,31 @@ impl History {
         });
         done.map_err(|e| from_db(&self.place, &e, false))
     }
+
+    /// [`write_in_one`](Self::write_in_one), without waiting for the disk to have it: for
+    /// what nothing reads until a later transaction, which waits for the disk, points at it
+    /// (the log is written in order, so that wait covers this one's too).
+    pub(crate) fn write_ahead<T>(
+        &self,
+        work: impl FnOnce(&dyn Store) -> Result<T, DbError>,
+    ) -> Result<T, HistoryError> {
+        match self.store.dialect() {
+            Dialect::Sqlite => {
+                let relax = |level: &str| {
+                    self.store
+                        .batch(&format!("PRAGMA synchronous = {level}"))
+                        .map_err(|e| from_db(&self.place, &e, false))
+                };
+                relax("NORMAL")?;
+                let done = self.write_in_one(work);
+                relax("FULL").and(done)
+            }
+            Dialect::Postgres => self.write_in_one(|store| {
+                store.batch("SET LOCAL synchronous_commit = off")?;
+                work(store)
+            }),
+        }
+    }
 }
 
 fn has_tables(conn: &Connection) -> bool {
@@ -588,11 +613,10 @@ impl Store for FileStore {
             let tx = self.conn.unchecked_transaction()?;
             {
                 let mut record = tx.prepare_cached(
-                    "INSERT INTO staged_records (resource, record_id, hash, body) \
-                     VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO staged_records (resource, record_id, hash) VALUES (?1, ?2, ?3)",
                 )?;
                 for r in records {
-                    record.execute(rusqlite::params![r.resource, r.id, r.hash, r.body])?;
+                    record.execute(rusqlite::params![r.resource, r.id, r.hash])?;
                 }
             }
             tx.commit()

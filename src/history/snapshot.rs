@@ -4,12 +4,15 @@
 //! - One transaction per snapshot: [`History::write_snapshot`] takes every record at once, so an
 //!   interrupted run leaves no half snapshot behind. A snapshot stored as it is read stores its
 //!   bodies ahead ([`History::stage_records`]), then points at them in its one transaction
-//!   ([`History::write_staged_snapshot`]); should it fail, the bodies it stored are taken back
-//!   ([`History::unstage`]).
+//!   ([`History::write_staged_snapshot`]); should it fail, what it staged is dropped
+//!   ([`History::unstage`]) and the bodies it stored ahead, which no snapshot points at, go with
+//!   the next prune.
 //! - Bodies are stored once: a record unchanged since an earlier snapshot points at the body
 //!   already stored (by its SHA-256), so a daily snapshot of a quiet company costs little, and
 //!   comparing two snapshots compares hashes before it reads any body.
 //! - Records are keyed by resource (the names `taxdash export` uses) and the record's id.
+
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use sha2::{Digest, Sha256};
@@ -179,9 +182,10 @@ pub(crate) fn insert_run(store: &dyn Store, run: &NewRun<'_>) -> Result<i64, DbE
 pub(crate) const INSERT_BODY: &str =
     "INSERT INTO snapshot_bodies (hash, body) VALUES (?1, ?2) ON CONFLICT DO NOTHING";
 
-/// The table of this connection's own where a snapshot read a page at a time waits: its
-/// records in the order read, each with its body as stored. Nothing of the database itself is
-/// written until the snapshot is: staging waits for no other writer, and makes none wait.
+/// The table of this connection's own where the records of a snapshot read a page at a time
+/// wait, in the order read, each with its body's hash (the bodies wait in [`Staging`]). Nothing
+/// of the database itself is written by staging: it waits for no other writer, and makes none
+/// wait.
 fn staging(dialect: Dialect) -> &'static str {
     match dialect {
         Dialect::Sqlite => {
@@ -189,8 +193,7 @@ fn staging(dialect: Dialect) -> &'static str {
                 seq INTEGER PRIMARY KEY,
                 resource TEXT NOT NULL,
                 record_id TEXT NOT NULL,
-                hash BLOB NOT NULL,
-                body BLOB NOT NULL
+                hash BLOB NOT NULL
             );"
         }
         Dialect::Postgres => {
@@ -199,17 +202,43 @@ fn staging(dialect: Dialect) -> &'static str {
                 seq BIGSERIAL PRIMARY KEY,
                 resource TEXT NOT NULL,
                 record_id TEXT NOT NULL,
-                hash BYTEA NOT NULL,
-                body BYTEA NOT NULL
+                hash BYTEA NOT NULL
             );"
         }
     }
 }
 
-/// The bodies of the records staged that are not stored yet, stored: in the order of their
-/// hashes, so that each page of the hashes' index is written once, not once a page read.
-const STORE_STAGED_BODIES: &str = "INSERT INTO snapshot_bodies (hash, body) \
-     SELECT hash, body FROM staged_records WHERE true ORDER BY hash ON CONFLICT DO NOTHING";
+/// How many bytes of bodies (as stored) a snapshot holds before it stores them: a snapshot of
+/// many records stores its bodies while the rest is read, a few megabytes a transaction, and
+/// leaves only the last of them, and its records, to its own transaction.
+const BODIES_STORED_AHEAD_AT: usize = 2 << 20;
+
+/// A snapshot being stored as it is read: the connection its records are staged on, and the
+/// bodies read and not stored yet, in the order of their hashes (a body read twice held once).
+#[derive(Debug, Default)]
+pub(crate) struct Staging {
+    epoch: u64,
+    bodies: BTreeMap<[u8; 32], Vec<u8>>,
+    bytes: usize,
+}
+
+impl Staging {
+    /// Takes the bodies held, in the order of their hashes: so that each page of the hashes'
+    /// index is written once a transaction, not once a page read.
+    fn take_bodies(&mut self) -> BTreeMap<[u8; 32], Vec<u8>> {
+        self.bytes = 0;
+        std::mem::take(&mut self.bodies)
+    }
+}
+
+/// Stores `bodies` (each a hash and a packed body), those already stored skipped.
+fn store_bodies(store: &dyn Store, bodies: &BTreeMap<[u8; 32], Vec<u8>>) -> Result<(), DbError> {
+    let bodies: Vec<(&[u8], &[u8])> = bodies
+        .iter()
+        .map(|(hash, body)| (hash.as_slice(), body.as_slice()))
+        .collect();
+    store.store_bodies(&bodies)
+}
 
 /// Fails when `store`'s connection is not the one records were staged on (at `epoch`): checked
 /// inside the transaction, after its `BEGIN` has connected again if it had to.
@@ -225,6 +254,11 @@ fn same_connection(epoch: Option<u64>, store: &dyn Store) -> Result<(), DbError>
 
 /// Empties the staging table.
 const UNSTAGED: &str = "DELETE FROM staged_records;";
+
+/// How many records staged point at a body that is stored nowhere: one stored ahead of the
+/// snapshot that a prune of another snapshot took away meanwhile.
+const STAGED_WITHOUT_BODY: &str = "SELECT count(*) FROM staged_records s \
+     WHERE NOT EXISTS (SELECT 1 FROM snapshot_bodies b WHERE b.hash = s.hash)";
 pub(crate) const INSERT_RECORD: &str = "INSERT INTO snapshot_records \
      (snapshot, resource, record_id, hash) VALUES (?1, ?2, ?3, ?4) \
      ON CONFLICT (snapshot, resource, record_id) DO UPDATE SET hash = excluded.hash";
@@ -287,7 +321,7 @@ impl History {
     }
 
     /// Starts storing a snapshot as it is read: what an earlier one left staged is dropped.
-    /// The records staged wait in tables of this connection's own (nothing another reader or
+    /// The records staged wait in a table of this connection's own (nothing another reader or
     /// writer sees, or waits for) until
     /// [`write_staged_snapshot`](Self::write_staged_snapshot) makes them a snapshot.
     pub fn begin_staged_snapshot(&mut self) -> Result<(), HistoryError> {
@@ -296,41 +330,64 @@ impl History {
             .batch(staging(store.dialect()))
             .and_then(|()| store.batch(UNSTAGED))
             .map_err(|e| self.error(&e))?;
-        self.staged_epoch = Some(store.epoch());
+        self.staging = Some(Staging {
+            epoch: store.epoch(),
+            ..Staging::default()
+        });
         Ok(())
     }
 
-    /// Stages records of the snapshot begun (each with its body's hash, the body packed as it
-    /// is stored), so that a snapshot of many records is stored as it is read, a page at a
-    /// time, and holds no more than a page in memory.
+    /// Stages records of the snapshot begun, each with its body's hash, so that a snapshot of
+    /// many records is stored as it is read, a page at a time, and holds no more than a few
+    /// megabytes in memory. Every few megabytes of bodies, those held are stored, in a
+    /// transaction of their own that does not wait for the disk (a body no snapshot points at
+    /// is one no reader reaches; the snapshot's own transaction waits for them all), so that
+    /// the snapshot's transaction is left little to write.
     pub fn stage_records(&mut self, records: &[(Record, [u8; 32])]) -> Result<(), HistoryError> {
         self.same_connection_as_staged()?;
-        let packed: Vec<Vec<u8>> = records
-            .iter()
-            .map(|(r, _)| super::body::pack(&r.body))
-            .collect();
         let batch: Vec<StagedRecord<'_>> = records
             .iter()
-            .zip(&packed)
-            .map(|((r, hash), body)| StagedRecord {
+            .map(|(r, hash)| StagedRecord {
                 resource: r.resource.name(),
                 id: &r.id,
-                body,
                 hash,
             })
             .collect();
         // A connection made anew under it has none of the staged records, and is told so.
-        let epoch = self.staged_epoch;
+        let epoch = self.staged_epoch();
         self.store().stage(&batch).map_err(|e| {
             let lost = same_connection(epoch, self.store()).err();
             self.error(lost.as_ref().unwrap_or(&e))
+        })?;
+        let Some(staging) = self.staging.as_mut() else {
+            return Ok(());
+        };
+        for (r, hash) in records {
+            if let std::collections::btree_map::Entry::Vacant(held) = staging.bodies.entry(*hash) {
+                let packed = super::body::pack(&r.body);
+                staging.bytes += packed.len();
+                held.insert(packed);
+            }
+        }
+        if staging.bytes < BODIES_STORED_AHEAD_AT {
+            return Ok(());
+        }
+        let bodies = staging.take_bodies();
+        self.write_ahead(|store| {
+            same_connection(epoch, store)?;
+            store_bodies(store, &bodies)
         })
+    }
+
+    /// The connection records were staged on, when a snapshot is staged.
+    fn staged_epoch(&self) -> Option<u64> {
+        self.staging.as_ref().map(|s| s.epoch)
     }
 
     /// Fails when the connection records were staged on is gone (a server that went away and
     /// came back): they went with it, and a snapshot written now would miss them.
     fn same_connection_as_staged(&self) -> Result<(), HistoryError> {
-        same_connection(self.staged_epoch, self.store()).map_err(|e| self.error(&e))
+        same_connection(self.staged_epoch(), self.store()).map_err(|e| self.error(&e))
     }
 
     /// Writes the records staged (see [`stage_records`](Self::stage_records)) as one snapshot
@@ -356,7 +413,12 @@ impl History {
     ) -> Result<i64, HistoryError> {
         self.same_connection_as_staged()?;
         let dialect = self.dialect();
-        let epoch = self.staged_epoch;
+        let epoch = self.staged_epoch();
+        let bodies = self
+            .staging
+            .as_mut()
+            .map(Staging::take_bodies)
+            .unwrap_or_default();
         let id = self.write_in_one(|store| {
             same_connection(epoch, store)?;
             let records = store
@@ -377,18 +439,30 @@ impl History {
                     uid,
                 },
             )?;
-            store.execute(STORE_STAGED_BODIES, &[])?;
+            store_bodies(store, &bodies)?;
+            let without_body = store
+                .query(STAGED_WITHOUT_BODY, &[])?
+                .first()
+                .map_or(0, |r| r.int(0));
+            if without_body > 0 {
+                return Err(DbError::new(
+                    DbErrorKind::Other,
+                    "a prune of older snapshots removed bodies this one had stored while it \
+                     was read; nothing was kept, take it again",
+                ));
+            }
             store.execute(point_at_staged(dialect), &[Param::Int(id)])?;
             store.batch(UNSTAGED)?;
             Ok(id)
         })?;
-        self.staged_epoch = None;
+        self.staging = None;
         Ok(id)
     }
 
-    /// Drops what is staged (a snapshot that failed half way leaves nothing behind).
+    /// Drops what is staged (a snapshot that failed half way leaves nothing behind but the
+    /// bodies it stored ahead, which no snapshot points at: the next prune removes them).
     pub fn unstage(&mut self) -> Result<(), HistoryError> {
-        self.staged_epoch = None;
+        self.staging = None;
         let store = self.store();
         store
             .batch(staging(store.dialect()))
@@ -703,6 +777,68 @@ mod tests {
         // Nothing is left staged: taking it back now takes nothing.
         h.unstage().unwrap();
         assert_eq!(bodies(&h), 3);
+    }
+    }
+
+    /// Records whose bodies, packed, come to more than a few megabytes (they do not pack).
+    fn many_records(n: usize) -> Vec<(Record, [u8; 32])> {
+        (0..n)
+            .map(|i| {
+                let noise: String = (0..24)
+                    .map(|k| hex(&hash_of(&format!("{i}.{k}"))))
+                    .collect();
+                let r = rec(
+                    Resource::Transactions,
+                    &format!("t{i}"),
+                    &format!(r#"{{"n":"{noise}"}}"#),
+                );
+                let hash = hash_of(&r.body);
+                (r, hash)
+            })
+            .collect()
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes.iter().fold(String::new(), |mut text, b| {
+            let _ = std::fmt::Write::write_fmt(&mut text, format_args!("{b:02x}"));
+            text
+        })
+    }
+
+    on_both_stores! {
+    fn a_large_snapshot_stores_its_bodies_while_it_is_read_and_fails_whole_if_they_are_pruned(
+        h: History
+    ) {
+        let bodies = |h: &History| count(h, "snapshot_bodies");
+        let records = many_records(2_000);
+        h.begin_staged_snapshot().unwrap();
+        for page in records.chunks(100) {
+            h.stage_records(page).unwrap();
+        }
+        let ahead = bodies(&h);
+        assert!(
+            ahead > 0 && ahead < 2_000,
+            "some bodies are stored before the snapshot, not all: {ahead}"
+        );
+        assert!(h.snapshots(None).unwrap().is_empty(), "no snapshot yet");
+        let id = h.write_staged_snapshot(&scope("org_1"), at(1)).unwrap();
+        assert_eq!(bodies(&h), 2_000);
+        let read = h.snapshot_records(id, Resource::Transactions).unwrap();
+        assert_eq!(read.len(), 2_000);
+        assert!(read.contains(&records[1_234].0));
+
+        // A second snapshot whose early bodies a prune (of the first) takes away meanwhile.
+        let second = many_records(2_100);
+        h.begin_staged_snapshot().unwrap();
+        for page in second[2_000..].chunks(50).chain(second[..2_000].chunks(100)) {
+            h.stage_records(page).unwrap();
+        }
+        h.write_snapshot(&scope("org_1"), at(2), &[]).unwrap();
+        assert_eq!(h.prune_snapshots(("work", "org_1"), 1).unwrap(), 1);
+        let e = h.write_staged_snapshot(&scope("org_1"), at(3)).unwrap_err();
+        assert!(e.to_string().contains("take it again"), "{e}");
+        assert_eq!(h.snapshots(None).unwrap().len(), 1, "nothing of it was kept");
+        h.unstage().unwrap();
     }
     }
 

@@ -178,6 +178,18 @@ pub trait Store: Send {
     /// `staged_records`: all of the page or none of it.
     fn stage(&self, records: &[StagedRecord<'_>]) -> Result<(), DbError>;
 
+    /// Stores snapshot bodies, each its hash and its body as stored ([`super::body::pack`]),
+    /// those already stored skipped.
+    fn store_bodies(&self, bodies: &[(&[u8], &[u8])]) -> Result<(), DbError> {
+        for (hash, body) in bodies {
+            self.execute(
+                super::snapshot::INSERT_BODY,
+                &[Param::Blob(hash), Param::Blob(body)],
+            )?;
+        }
+        Ok(())
+    }
+
     /// A count that changes whenever the store's connection is made anew (a server that went
     /// away and came back): what a connection kept for itself (staged records) is gone then.
     fn epoch(&self) -> u64 {
@@ -190,13 +202,11 @@ pub trait Store: Send {
     }
 }
 
-/// One record staged: its resource's name, id, body and the body's hash.
+/// One record staged: its resource's name, id and its body's hash.
 #[derive(Debug, Clone, Copy)]
 pub struct StagedRecord<'a> {
     pub resource: &'a str,
     pub id: &'a str,
-    /// The body as stored ([`super::body::pack`]).
-    pub body: &'a [u8],
     pub hash: &'a [u8],
 }
 

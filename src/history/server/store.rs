@@ -551,14 +551,29 @@ impl Store for ServerStore {
         let resources = Owned::Texts(records.iter().map(|r| r.resource.to_owned()).collect());
         let ids = Owned::Texts(records.iter().map(|r| r.id.to_owned()).collect());
         let hashes = Owned::Blobs(records.iter().map(|r| r.hash.to_vec()).collect());
-        let bodies = Owned::Blobs(records.iter().map(|r| r.body.to_vec()).collect());
         self.run(move |s| {
             s.execute(
-                "INSERT INTO staged_records (resource, record_id, hash, body) \
-                 SELECT r, i, h, b FROM unnest(CAST(?1 AS TEXT[]), CAST(?2 AS TEXT[]), \
-                     CAST(?3 AS BYTEA[]), CAST(?4 AS BYTEA[])) WITH ORDINALITY AS u(r, i, h, b, n) \
+                "INSERT INTO staged_records (resource, record_id, hash) \
+                 SELECT r, i, h FROM unnest(CAST(?1 AS TEXT[]), CAST(?2 AS TEXT[]), \
+                     CAST(?3 AS BYTEA[])) WITH ORDINALITY AS u(r, i, h, n) \
                  ORDER BY n",
-                &[resources, ids, hashes, bodies],
+                &[resources, ids, hashes],
+            )
+            .map(drop)
+        })
+    }
+
+    fn store_bodies(&self, bodies: &[(&[u8], &[u8])]) -> Result<(), DbError> {
+        // All of them in one statement, in the order given.
+        let hashes = Owned::Blobs(bodies.iter().map(|(h, _)| h.to_vec()).collect());
+        let bodies = Owned::Blobs(bodies.iter().map(|(_, b)| b.to_vec()).collect());
+        self.run(move |s| {
+            s.execute(
+                "INSERT INTO snapshot_bodies (hash, body) \
+                 SELECT h, b FROM unnest(CAST(?1 AS BYTEA[]), CAST(?2 AS BYTEA[])) \
+                     WITH ORDINALITY AS u(h, b, n) \
+                 ORDER BY n ON CONFLICT DO NOTHING",
+                &[hashes, bodies],
             )
             .map(drop)
         })
