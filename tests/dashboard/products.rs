@@ -133,7 +133,7 @@ async fn a_new_product_is_offered_only_its_categorys_subcategories_and_sends_not
     d.key(KeyCode::Tab);
     d.type_text("Enamel mug");
     submit(&d);
-    d.wait_for("Field required").await;
+    d.wait_for(" is required").await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
 
     // DIGITAL (the refused submit put the focus on the category) offers its own subcategories,
@@ -514,10 +514,14 @@ async fn the_new_product_form_refuses_each_bad_value_and_keeps_every_character()
     // Empty: every required field says so, and the footer says why nothing was sent and
     // what to fix first; nothing is sent.
     submit(&d);
-    let screen = d.wait_for("Field required").await;
+    let screen = d.wait_for(" is required").await;
     assert!(
-        screen.contains("Not sent: 4 fields to fix; the first: External ID: Field required"),
+        screen.contains("Not sent: 4 fields to fix; the first: External ID is required"),
         "the footer says it: {screen}"
+    );
+    assert!(
+        !screen.contains("Field required"),
+        "each error under a field names it: {screen}"
     );
     assert!(
         screen.contains("new product"),

@@ -76,7 +76,7 @@ async fn fill_texas(d: &Dashboard) {
 
     // Nothing filled: the required fields, the schema's among them, refuse.
     submit(d);
-    let screen = d.wait_for("Field required").await;
+    let screen = d.wait_for(" is required").await;
     assert!(screen.contains("details"), "still on the form: {screen}");
     assert!(
         screen.contains("Not sent:") && screen.contains("fields to fix"),
@@ -363,7 +363,7 @@ async fn the_register_form_refuses_each_bad_value_and_keeps_every_character() {
 
     // Empty: the required fields refuse; the focus goes to the first, the frequency.
     submit(&d);
-    d.wait_for("Field required").await;
+    d.wait_for(" is required").await;
     assert!(writes.lock().unwrap().is_empty(), "nothing was sent");
 
     // Fields, in order: registration date, email, filing frequency, tax type, sales tax id,
@@ -518,7 +518,7 @@ async fn the_review_warns_when_the_returns_asked_for_leave_time_since_nexus_unco
     d.key(KeyCode::Enter);
     d.wait_for(&format!("Register in {name} — details")).await;
     submit(&d);
-    d.wait_for("Field required").await;
+    d.wait_for(" is required").await;
     d.char(' '); // the first frequency the state assigns
     tab(&d, 3);
     d.type_text(&from.to_string());

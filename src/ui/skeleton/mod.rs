@@ -348,13 +348,18 @@ pub fn refused(
     failure: &Failure,
     ctx: &mut Ctx,
 ) {
+    let mut message = failure.message.clone();
     if let Some(form) = form {
         form.set_busy(false);
         if failure.kind == crate::effect::FailureKind::Validation {
             form.set_errors(&failure.fields);
+            // The fields say why, in their own words: the footer counts them.
+            if let Some(in_error) = form.in_error().filter(|_| !failure.fields.is_empty()) {
+                message = format!("The service refused it: {in_error}");
+            }
         }
     }
-    ctx.notify(Level::Error, failure.message.clone());
+    ctx.notify(Level::Error, message);
 }
 
 /// An answer of another kind than the call asked for: said, never silently dropped.

@@ -360,6 +360,43 @@ fn a_create_that_fails_a_rule_sends_nothing_and_a_refusal_keeps_every_value() {
     assert_eq!(h.form().values().text("sales_tax_id"), Some("ST-1"));
     assert!(!h.form().is_busy());
     assert_eq!(h.last_notice(), Some(Level::Error));
+
+    // The service's "Field required" on two fields: each names its field, the footer counts.
+    h.submit();
+    let (id, _) = h.only_call();
+    let required = |field: &str| {
+        FieldError::new(
+            "missing",
+            vec![LocPart::from("body"), LocPart::from(field)],
+            "Field required",
+            json!(null),
+        )
+    };
+    h.answer(
+        id,
+        Err(Failure {
+            kind: FailureKind::Validation,
+            message: "The service refused 2 values: status: Field required; sales_tax_id: Field \
+                      required"
+                .into(),
+            fields: vec![required("status"), required("sales_tax_id")],
+        }),
+    );
+    assert_eq!(h.form().errors_for("status"), ["Status is required"]);
+    assert_eq!(
+        h.form().errors_for("sales_tax_id"),
+        ["Sales tax ID is required"]
+    );
+    let footer = &h.notices.last().expect("a notice").1;
+    assert_eq!(
+        footer,
+        "The service refused it: 2 fields to fix; the first: Status is required"
+    );
+    let screen = h.screen(100, 40);
+    assert!(
+        !screen.contains("Field required"),
+        "no error without its field's name:\n{screen}"
+    );
 }
 
 #[test]

@@ -435,6 +435,12 @@ impl Form {
     /// and the first of them (where the focus went), or the first error naming no field.
     /// `None` when nothing is in error.
     pub fn refusal(&self) -> Option<String> {
+        Some(format!("Not sent: {}", self.in_error()?))
+    }
+
+    /// What the footer says of the errors shown: how many fields are in error and the first of
+    /// them, named, or the first error naming no field. `None` when nothing is in error.
+    pub fn in_error(&self) -> Option<String> {
         let in_error: Vec<&Field> = self
             .fields
             .iter()
@@ -452,8 +458,8 @@ impl Form {
             })
             .or_else(|| self.form_errors().first().map(|e| (*e).to_owned()))?;
         Some(match in_error.len() {
-            0 | 1 => format!("Not sent: {first}"),
-            n => format!("Not sent: {n} fields to fix; the first: {first}"),
+            0 | 1 => first,
+            n => format!("{n} fields to fix; the first: {first}"),
         })
     }
 
@@ -775,6 +781,9 @@ fn push_new(messages: &mut Vec<String>, message: String) {
 /// The message of an error shown under the field labelled `label`, naming it: the service's
 /// `Input should be…` (and `String`, `List`, `Decimal input`) reads `Country should be…`.
 fn naming(label: &str, msg: String) -> String {
+    if msg == "Field required" {
+        return format!("{label} is required");
+    }
     ["Decimal input ", "Input ", "String ", "List "]
         .iter()
         .find_map(|subject| msg.strip_prefix(subject))

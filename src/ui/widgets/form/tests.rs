@@ -149,7 +149,7 @@ fn a_31_february_shows_under_its_field_and_keeps_the_text() {
     assert_eq!(date_errors.len(), 1, "{date_errors:?}");
     assert!(date_errors[0].contains("day 31 is out of range for February 2026"));
     assert_eq!(form.values().text("closure_date"), Some("2026-02-31"));
-    assert_eq!(form.errors_for("reason"), ["Field required"]);
+    assert_eq!(form.errors_for("reason"), ["Reason is required"]);
 
     let theme = Theme::default();
     let buf = draw(&mut form, 60, 30);
