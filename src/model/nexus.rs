@@ -338,6 +338,10 @@ pub struct Nexus {
     /// error when reading them failed.
     #[serde(skip)]
     pub pace: Option<Result<PeriodActivity, String>>,
+    /// Why the row's jurisdiction stands as it does, in words, when the row was read for a
+    /// standing (`rules::attention::Jurisdiction::reason`); never sent or received.
+    #[serde(skip)]
+    pub flagged: Option<String>,
 }
 
 /// Every sale in a jurisdiction in a measuring period, with the exempt and the marketplace ones

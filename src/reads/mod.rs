@@ -391,12 +391,16 @@ pub async fn read_standing(
         crate::rules::attention::standings(&nexus, &physical, &registrations, today)
             .into_iter()
             .filter(|j| j.standing == standing)
-            .filter_map(|j| match j.nexus {
-                Some(n) => allowed.iter().position(|id| *id == n.id).map(|at| (at, n)),
-                None if unnarrowed => {
-                    place_row(&j.country, j.state.as_deref(), &j.name).map(|n| (usize::MAX, n))
-                }
-                None => None,
+            .filter_map(|j| {
+                let flagged = Some(j.reason());
+                let row = match j.nexus {
+                    Some(n) => allowed.iter().position(|id| *id == n.id).map(|at| (at, n)),
+                    None if unnarrowed => {
+                        place_row(&j.country, j.state.as_deref(), &j.name).map(|n| (usize::MAX, n))
+                    }
+                    None => None,
+                };
+                row.map(|(at, n)| (at, Nexus { flagged, ..n }))
             })
             .collect();
     rows.sort_by_key(|(at, _)| *at);

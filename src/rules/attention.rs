@@ -66,6 +66,53 @@ impl Jurisdiction {
     pub fn nexus_status(&self) -> Option<NexusStatus> {
         self.nexus.as_ref().and_then(effective_nexus_status)
     }
+
+    /// Why the jurisdiction stands as it does, in words: for one exposed and not registered,
+    /// the rule that flagged it (economic nexus met, a physical presence current today) and the
+    /// state of a registration that does not cover it ("economic nexus met; physical presence
+    /// since 2023-04-02; registration deregistering"); for the others, their standing.
+    pub fn reason(&self) -> String {
+        use crate::model::format::code_words;
+        let mut parts: Vec<String> = Vec::new();
+        match self.standing {
+            Standing::ExposedUnregistered => {
+                if matches!(
+                    self.exposed_by,
+                    Some(ExposedBy::Economic(_) | ExposedBy::Both)
+                ) {
+                    parts.push("economic nexus met".to_owned());
+                }
+                if let Some(first) = self.physical.iter().map(|p| p.start_date).min() {
+                    let more = match self.physical.len() {
+                        1 => String::new(),
+                        n => format!(" ({n} of them)"),
+                    };
+                    parts.push(format!(
+                        "physical presence since {}{more}",
+                        crate::model::format::date(first),
+                    ));
+                }
+                parts.push(match &self.registration {
+                    Some(r) => format!(
+                        "registration {}",
+                        code_words(r.status.as_str()).to_lowercase()
+                    ),
+                    None => "not registered".to_owned(),
+                });
+            }
+            Standing::Approaching => parts.push("approaching the threshold".to_owned()),
+            Standing::PhysicalOnly => parts.push("physical presence, not current".to_owned()),
+            Standing::Registered => parts.push(match &self.registration {
+                Some(r) if r.status != RegistrationStatus::Registered => format!(
+                    "registered ({})",
+                    code_words(r.status.as_str()).to_lowercase()
+                ),
+                _ => "registered".to_owned(),
+            }),
+            Standing::Nothing => {}
+        }
+        parts.join("; ")
+    }
 }
 
 /// Whether a registration covers its jurisdiction: done, under way, or managed by the business
@@ -266,6 +313,45 @@ mod tests {
         let all = standings(nexus, physical, registrations, day(TODAY));
         assert_eq!(all.len(), 1, "{all:#?}");
         all.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn each_exposed_jurisdiction_says_why_in_words() {
+        let j = one(
+            &[nexus("US", "MN", "PENDING_REGISTRATION", &json!({}))],
+            &[physical("MN", "2024-03-01", None)],
+            &[],
+        );
+        assert_eq!(
+            j.reason(),
+            "economic nexus met; physical presence since 2024-03-01; not registered"
+        );
+        // The record says registered; the registration is being closed.
+        let j = one(
+            &[nexus("US", "TX", "REGISTERED", &json!({"nexus_met": true}))],
+            &[],
+            &[registration("US", "TX", "DEREGISTERING")],
+        );
+        assert_eq!(j.standing, Standing::ExposedUnregistered);
+        assert_eq!(j.reason(), "economic nexus met; registration deregistering");
+        let j = one(
+            &[],
+            &[
+                physical("CO", "2025-01-01", None),
+                physical("CO", "2023-06-01", None),
+            ],
+            &[],
+        );
+        assert_eq!(
+            j.reason(),
+            "physical presence since 2023-06-01 (2 of them); not registered"
+        );
+        let j = one(
+            &[nexus("US", "WA", "REGISTERED", &json!({}))],
+            &[],
+            &[registration("US", "WA", "REGISTERED")],
+        );
+        assert_eq!(j.reason(), "registered");
     }
 
     #[test]

@@ -361,7 +361,7 @@ async fn a_current_physical_presence_without_a_registration_reads_as_exposed() {
     d.char('V');
     let screen = d.wait_for("economic: all jurisdictions").await;
     assert!(
-        screen.contains("Met by"),
+        screen.contains("Why"),
         "the route column shows: {screen}"
     );
     for state in ["TN", "VA", "WI"] {

@@ -332,6 +332,32 @@ async fn choosing_a_count_opens_its_list_with_the_same_filter() {
         "{nexus}"
     );
 
+    // The exposed jurisdictions, each saying why it is listed, in words: the rule that flagged
+    // it and the state of its registration.
+    d.char('1');
+    complete(&d).await;
+    let exposed = count(&d.screen(), "jurisdictions");
+    d.command("tile 1");
+    let list = d
+        .wait_until("the exposed jurisdictions", Duration::from_secs(15), |s| {
+            s.contains("exposed, not registered (") && s.contains("row 1 of")
+        })
+        .await;
+    let said = list
+        .lines()
+        .filter(|l| l.contains("; not registered") || l.contains("; registration "))
+        .filter(|l| {
+            l.contains("economic nexus")
+                || l.contains("nexus met")
+                || l.contains("physical presence since")
+        })
+        .count();
+    assert_eq!(said as u64, exposed, "each row says why:\n{list}");
+    assert!(
+        list.contains("CA-ON Ontario"),
+        "a province named by its code is spelled out:\n{list}"
+    );
+
     // The exemptions expiring within 30 days, from their tile's first count.
     d.char('1');
     complete(&d).await;

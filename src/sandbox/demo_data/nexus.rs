@@ -268,6 +268,7 @@ fn row(
         updated_at: Some(timestamp_on(rng, days_before(ctx.anchor, 1))),
         organization_id: Some(ctx.organization_id.to_owned()),
         pace: None,
+        flagged: None,
     }
 }
 

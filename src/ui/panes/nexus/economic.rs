@@ -55,8 +55,16 @@ pub fn bar(percent: Decimal) -> String {
 
 fn jurisdiction_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
     let mut spans = vec![Span::raw(jurisdiction(n))];
-    if !n.state_name.is_empty() {
-        spans.push(Span::raw(format!(" {}", n.state_name)));
+    // A row that names its place by its code (`ON`) is named as the map names it (`Ontario`).
+    let name = match n.state_name.trim() {
+        "" => None,
+        code if code == n.state_code => {
+            crate::ui::widgets::state_map::known_name(&n.country_code, code)
+        }
+        name => Some(name),
+    };
+    if let Some(name) = name {
+        spans.push(Span::raw(format!(" {name}")));
     }
     Line::from(spans)
 }
@@ -76,8 +84,10 @@ pub fn route(n: &Nexus) -> &'static str {
     NexusRoute::of_nexus(n).map_or("—", NexusRoute::as_str)
 }
 
-fn route_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
-    Line::from(route(n))
+/// Why the row is in the list read for a standing (the Overview's tile 1), in words; else by
+/// which route its nexus is met.
+fn why_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
+    Line::from(n.flagged.as_deref().unwrap_or_else(|| route(n)))
 }
 
 fn sales_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
@@ -149,8 +159,8 @@ pub fn columns() -> Vec<Column<Nexus>> {
         Column::new("Status", status_cell)
             .width(ColumnWidth::between(12, 22, 1))
             .priority(priority::STATUS),
-        Column::new("Met by", route_cell)
-            .width(ColumnWidth::fixed(8))
+        Column::new("Why", why_cell)
+            .width(ColumnWidth::between(8, 72, 3))
             .priority(priority::STATUS),
         Column::new("Sales vs threshold", sales_cell)
             .width(ColumnWidth::fixed(18))
@@ -335,7 +345,12 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
                     .as_ref()
                     .map(ToString::to_string)),
             ),
-        Section::new("Nexus")
+        n.flagged
+            .as_ref()
+            .map_or_else(
+                || Section::new("Nexus"),
+                |why| Section::new("Nexus").row("Listed because", why.clone()),
+            )
             .maybe("Nexus met", flag(n.nexus_met))
             .row("Met by", route(n))
             .maybe("Nexus met on", date(n.nexus_met_date))
@@ -643,7 +658,7 @@ mod tests {
             NexusReply::Page,
         );
         let screen = h.screen(120, 12);
-        assert!(screen.contains("Met by"), "{screen}");
+        assert!(screen.contains("Why"), "{screen}");
         let tn = line(&screen, "TN");
         assert!(
             tn.contains(" EXPOSED") && !tn.contains("NOT_EXPOSED"),
@@ -667,6 +682,27 @@ mod tests {
         );
         let route = screen.lines().find(|l| l.contains("Met by")).unwrap();
         assert!(route.contains("physical"), "{screen}");
+    }
+
+    #[test]
+    fn a_row_read_for_a_standing_says_why_in_words_in_the_list_and_the_detail() {
+        let mut h = Fixture::new(EconomicPane::default());
+        let mut mi = row("MI", "REGISTERED", true, true);
+        mi.flagged = Some("economic nexus met; registration deregistering".into());
+        h.load(vec![mi], NexusReply::Page);
+        let screen = h.screen(160, 12);
+        let mi = line(&screen, "MI");
+        assert!(
+            mi.contains("economic nexus met; registration deregistering"),
+            "{screen}"
+        );
+        h.action(Action::Open);
+        let screen = h.screen(120, 40);
+        let why = screen
+            .lines()
+            .find(|l| l.contains("Listed because"))
+            .unwrap();
+        assert!(why.contains("registration deregistering"), "{screen}");
     }
 
     /// An Arkansas row as the live service answers it: every rule field set.

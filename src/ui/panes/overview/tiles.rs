@@ -302,7 +302,14 @@ pub fn place(country: &str, state: Option<&str>, name: &str) -> String {
         Some(state) => format!("{country}-{state}"),
         None => country.to_owned(),
     };
-    if name.is_empty() || name == code || Some(name) == state {
+    // A place named by its code (`ON`) is named as the map names it (`Ontario`).
+    let name = match (name, state) {
+        (name, Some(state)) if name.is_empty() || name == state => {
+            crate::ui::widgets::state_map::known_name(country, state).unwrap_or("")
+        }
+        (name, _) => name,
+    };
+    if name.is_empty() || name == code {
         code
     } else {
         format!("{code} {name}")
@@ -671,7 +678,9 @@ mod tests {
     #[test]
     fn places_and_periods_in_a_few_letters() {
         assert_eq!(place("US", Some("TX"), "Texas"), "TX Texas");
-        assert_eq!(place("CA", Some("ON"), "ON"), "ON");
+        // A place named by its code is named as the map names it.
+        assert_eq!(place("CA", Some("ON"), "ON"), "ON Ontario");
+        assert_eq!(place("US", Some("FL"), ""), "FL Florida");
         assert_eq!(place("DE", Some("BE"), "BE"), "DE-BE");
         assert_eq!(place("ZZ_EU", None, ""), "ZZ_EU");
         assert_eq!(period(day(2026, 10, 1), day(2026, 10, 31)), "2026-10");
@@ -764,9 +773,9 @@ mod tests {
         assert_eq!(
             items,
             [
-                "FL ~2026-07 · 60.0% of sales",
-                "GA ~2026-12 · 80.0% of sales",
-                "TX · 95.8% of sales"
+                "FL Florida ~2026-07 · 60.0% of sales",
+                "GA Georgia ~2026-12 · 80.0% of sales",
+                "TX Texas · 95.8% of sales"
             ]
         );
 
@@ -777,9 +786,9 @@ mod tests {
         assert_eq!(
             items,
             [
-                "TX · 95.8% of sales",
-                "GA · 80.0% of sales",
-                "FL · 60.0% of sales"
+                "TX Texas · 95.8% of sales",
+                "GA Georgia · 80.0% of sales",
+                "FL Florida · 60.0% of sales"
             ]
         );
     }
