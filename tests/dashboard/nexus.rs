@@ -360,10 +360,7 @@ async fn a_current_physical_presence_without_a_registration_reads_as_exposed() {
     open_nexus(&d).await;
     d.char('V');
     let screen = d.wait_for("economic: all jurisdictions").await;
-    assert!(
-        screen.contains("Why"),
-        "the route column shows: {screen}"
-    );
+    assert!(screen.contains("Why"), "the route column shows: {screen}");
     for state in ["TN", "VA", "WI"] {
         d.char('/');
         d.wait_for("subdivision code").await;

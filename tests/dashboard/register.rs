@@ -121,7 +121,7 @@ async fn fill_texas(d: &Dashboard) {
         "Webfile number:",
         "Texas taxpayer number:",
         "AB123456",
-        "REGULAR",
+        "Registration import type: Regular",
         "MONTHLY",
     ] {
         assert!(screen.contains(shown), "{shown}: {screen}");

@@ -261,8 +261,11 @@ async fn the_wizard_refuses_bad_input_then_deregisters() {
     d.key(KeyCode::Enter);
     let screen = d.wait_for("step 5 of 6").await;
     assert!(
-        screen.contains("2026-02-28") && screen.contains("final_return_acknowledged"),
-        "the review shows the body: {screen}"
+        screen.contains("2026-02-28")
+            && screen.contains("a final return is owed for this registration:")
+            && screen.contains("Reason:       Full business closure")
+            && !screen.contains("final_return_acknowledged"),
+        "the review shows the body in the form's words: {screen}"
     );
     d.key(KeyCode::Enter);
     d.wait_for("step 6 of 6").await;
@@ -591,7 +594,7 @@ async fn the_review_lists_the_returns_not_filed_yet_and_says_a_final_return_is_o
         "{line}"
     );
     assert!(
-        screen.contains("final_return_acknowledged"),
+        screen.contains("a final return is owed for this registration:"),
         "the body is still reviewed: {screen}"
     );
     // The request is still sent from here.

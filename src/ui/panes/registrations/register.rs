@@ -585,11 +585,8 @@ impl RegisterFlow {
                             }
                         }
                         self.warn();
-                        let labels = self
-                            .form
-                            .iter()
-                            .flat_map(|form| form.specs().map(|f| (f.name, f.label)));
-                        self.review = Some(Review::new(&shown).labelled(labels));
+                        let specs = self.form.iter().flat_map(Form::specs);
+                        self.review = Some(Review::new(&shown).in_words(specs));
                         self.step = Step::Review;
                         RegisterEvent::None
                     }

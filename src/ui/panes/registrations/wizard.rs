@@ -181,7 +181,13 @@ impl DeregisterWizard {
     pub fn new(registration: Registration) -> Self {
         let reasons = DeregistrationReason::KNOWN
             .iter()
-            .map(|r| Choice::new(r.as_str(), r.as_str(), r.explanation()))
+            .map(|r| {
+                Choice::new(
+                    r.as_str(),
+                    crate::model::format::code_words(r.as_str()),
+                    r.explanation(),
+                )
+            })
             .collect();
         let code = confirmation_code(&registration);
         DeregisterWizard {
@@ -465,7 +471,10 @@ impl DeregisterWizard {
                     self.registration.registration_date,
                     crate::clock::today(),
                 );
-                self.review = Some(Review::new(&self.body()));
+                let forms = [&self.reason, &self.closure_date, &self.acknowledgement];
+                self.review = Some(
+                    Review::new(&self.body()).in_words(forms.into_iter().flat_map(Form::specs)),
+                );
             }
             Err(errors) => {
                 self.place_errors(&errors);

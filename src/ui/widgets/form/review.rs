@@ -11,6 +11,7 @@ use ratatui_textarea::TextArea;
 use serde_json::Value;
 use unicode_width::UnicodeWidthStr;
 
+use super::spec::{FieldKind, FieldSpec};
 use crate::ui::theme::Theme;
 use crate::ui::widgets::keys::{is_press, typed_char};
 use crate::ui::widgets::line_edit;
@@ -32,15 +33,39 @@ impl Review {
         Review { rows, scroll: 0 }
     }
 
-    /// The review with each field named as its form labels it (`Webfile number`, not
-    /// `jurisdiction_specific_fields.webfile_number`): `labels` pairs a dotted wire name with
-    /// its label; a field it does not name keeps its wire name.
+    /// The review in the forms' words: each field named as its form labels it (`Webfile
+    /// number`, not `jurisdiction_specific_fields.webfile_number`), a choice as the form offers
+    /// it (`Closing nexus in state`), a checkbox `yes` or `no`; what was typed stays exactly as
+    /// typed. A field no form shows (one taxdash sets itself, such as `country_code`) is named
+    /// in words from its wire name (`Country code`), and a code or a flag it holds reads in words
+    /// (`Regular`, `yes`).
     #[must_use]
-    pub fn labelled<'a>(mut self, labels: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let labels: Vec<(&str, &str)> = labels.into_iter().collect();
-        for (name, _) in &mut self.rows {
-            if let Some((_, label)) = labels.iter().find(|(wire, _)| wire == name) {
-                *name = (*label).to_owned();
+    pub fn in_words<'a>(mut self, specs: impl IntoIterator<Item = &'a FieldSpec>) -> Self {
+        let specs: Vec<&FieldSpec> = specs.into_iter().collect();
+        for (name, value) in &mut self.rows {
+            // A multi-select's values are sent as an array: `states.0`, `states.1`.
+            let field = name
+                .rsplit_once('.')
+                .filter(|(_, last)| last.parse::<usize>().is_ok())
+                .map_or(name.as_str(), |(field, _)| field);
+            match specs.iter().find(|spec| spec.name == field) {
+                Some(spec) => {
+                    match &spec.kind {
+                        FieldKind::Select(choices) | FieldKind::MultiSelect(choices) => {
+                            if let Some(choice) = choices.iter().find(|c| c.value == *value) {
+                                value.clone_from(&choice.label);
+                            }
+                        }
+                        FieldKind::Checkbox => *value = yes_or_no(value),
+                        _ => {}
+                    }
+                    *name = spec.label.to_owned();
+                }
+                None => {
+                    *name =
+                        crate::model::format::code_words(name.rsplit('.').next().unwrap_or(name));
+                    *value = set_by_taxdash(value);
+                }
             }
         }
         self
@@ -66,14 +91,31 @@ impl Review {
         true
     }
 
-    /// The lines for `width` columns: names padded to one column, values wrapped beside them.
+    /// The lines for `width` columns: names padded to one column, values wrapped beside them;
+    /// a name too long for the column (a sentence, such as an acknowledgement) on a line of its
+    /// own, its value under it in the column.
     fn lines(&self, width: u16, theme: &Theme) -> Vec<Line<'static>> {
-        let name_width = self.rows.iter().map(|(n, _)| n.width()).max().unwrap_or(0) + 2;
+        /// The widest name that sets the column.
+        const NAME_MAX: usize = 28;
+        let name_width = self
+            .rows
+            .iter()
+            .map(|(n, _)| n.width())
+            .filter(|w| *w <= NAME_MAX)
+            .max()
+            .unwrap_or(0)
+            + 2;
         let value_width = (width as usize).saturating_sub(name_width).max(10) as u16;
         let mut lines = Vec::new();
         for (name, value) in &self.rows {
+            let alone = name.width() > NAME_MAX;
+            if alone {
+                for part in wrap(&format!("{name}:"), width.max(10)) {
+                    lines.push(Line::from(Span::styled(part, theme.muted)));
+                }
+            }
             for (k, part) in wrap(value, value_width).into_iter().enumerate() {
-                let head = if k == 0 {
+                let head = if k == 0 && !alone {
                     format!("{:<name_width$}", format!("{name}:"))
                 } else {
                     " ".repeat(name_width)
@@ -96,6 +138,28 @@ impl Review {
         Paragraph::new(lines)
             .scroll((self.scroll, 0))
             .render(area, buf);
+    }
+}
+
+/// `true` and `false` as `yes` and `no`.
+fn yes_or_no(value: &str) -> String {
+    match value {
+        "true" => "yes".to_owned(),
+        "false" => "no".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+/// A value taxdash set itself, in words: a flag as `yes` or `no`, a code (`REGULAR`,
+/// `SALES_TAX`; not a short one such as `US`) as words.
+fn set_by_taxdash(value: &str) -> String {
+    let code = value.len() > 3
+        && value.starts_with(|c: char| c.is_ascii_uppercase())
+        && value.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+    if code {
+        crate::model::format::code_words(value)
+    } else {
+        yes_or_no(value)
     }
 }
 
@@ -225,6 +289,7 @@ impl TypedConfirmation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::widgets::form::spec::Choice;
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key, typing};
     use serde_json::json;
 
@@ -253,17 +318,68 @@ mod tests {
     }
 
     #[test]
+    fn a_review_reads_in_the_forms_words_and_keeps_what_was_typed() {
+        let body = json!({
+            "reason": "CLOSING_NEXUS_IN_STATE", "final_return_acknowledged": true,
+            "comment": "KEEP_AS_TYPED", "country_code": "US",
+            "registration_import_type": "REGULAR", "states": ["TX", "WA"],
+            "jurisdiction_specific_fields": {"webfile_number": "RT123"}
+        });
+        let reasons = vec![Choice::new(
+            "CLOSING_NEXUS_IN_STATE",
+            "Closing nexus in state",
+            "",
+        )];
+        let specs = [
+            FieldSpec::new("reason", "Reason", FieldKind::Select(reasons)),
+            FieldSpec::new(
+                "final_return_acknowledged",
+                "Final return filed",
+                FieldKind::Checkbox,
+            ),
+            FieldSpec::new("comment", "Comment", FieldKind::Text),
+            FieldSpec::new(
+                "states",
+                "States",
+                FieldKind::MultiSelect(vec![Choice::new("TX", "Texas", "")]),
+            ),
+        ];
+        let review = Review::new(&body).in_words(&specs);
+        let rows: Vec<(&str, &str)> = review
+            .rows()
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("Comment", "KEEP_AS_TYPED"),
+                ("Country code", "US"),
+                ("Final return filed", "yes"),
+                ("Webfile number", "RT123"),
+                ("Reason", "Closing nexus in state"),
+                ("Registration import type", "Regular"),
+                ("States", "Texas"),
+                ("States", "WA"),
+            ]
+        );
+    }
+
+    #[test]
     fn review_draws_aligned_columns() {
         let theme = Theme::default();
         let mut review = Review::new(&json!({"closure_date": "2026-06-30", "reason": "X"}));
-        let labelled = review
-            .clone()
-            .labelled([("closure_date", "Closure date"), ("other", "Other")]);
+        let specs = [FieldSpec::new(
+            "closure_date",
+            "Closure date",
+            FieldKind::Date,
+        )];
+        let labelled = review.clone().in_words(&specs);
         assert_eq!(
             labelled.rows(),
             [
                 ("Closure date".to_owned(), "2026-06-30".to_owned()),
-                ("reason".to_owned(), "X".to_owned())
+                ("Reason".to_owned(), "X".to_owned())
             ]
         );
         let mut buf = blank(40, 3);
