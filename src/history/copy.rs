@@ -268,7 +268,7 @@ mod tests {
         // A diff reads the same in the copy.
         let runs = back.snapshots(None).unwrap();
         let diff = back.diff(runs[1].id, runs[0].id).unwrap().unwrap();
-        assert_eq!(diff.lines(), ["customer a v 1 -> 2"]);
+        assert_eq!(diff.lines(), ["customer a V: 1 → 2"]);
     }
 
     #[test]

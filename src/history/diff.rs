@@ -91,7 +91,7 @@ impl Diff {
         tally
     }
 
-    /// The lines people read: `nexus US-GA status APPROACHING -> EXPOSED`, one a changed
+    /// The lines people read: `nexus US-GA Status: APPROACHING → EXPOSED`, one a changed
     /// field, `customer cus_9 (Acme) added`.
     pub fn lines(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -129,23 +129,49 @@ impl Diff {
     }
 }
 
+/// One changed field as people read it, on every screen and in `taxdash diff`'s text: the field
+/// in words, then the values (`End date: none → 2026-12-31`, `Address › city: Austin → Dallas`).
+/// The JSON keeps the wire names.
 impl fmt::Display for FieldChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {} -> {}",
-            self.path,
+            "{}: {} → {}",
+            field_words(&self.path),
             shown(self.old.as_ref()),
             shown(self.new.as_ref())
         )
     }
 }
 
-/// A value as a person reads it: strings bare, absent as `(absent)`.
+/// A field's dotted wire path in words: `end_date` reads `End date`, `address.city` reads
+/// `Address › city`, an item of a list its number from 1 (`Transaction items 1 › amount`).
+pub fn field_words(path: &str) -> String {
+    let mut out = String::new();
+    for (k, part) in path.split('.').enumerate() {
+        if let Ok(index) = part.parse::<usize>() {
+            out.push(' ');
+            out.push_str(&(index + 1).to_string());
+            continue;
+        }
+        if k > 0 {
+            out.push_str(" › ");
+        }
+        let words = crate::model::format::code_words(part);
+        out.push_str(&if k == 0 { words } else { words.to_lowercase() });
+    }
+    out
+}
+
+/// A value as a person reads it: strings bare, `null` as `none`, `true` and `false` as `yes` and
+/// `no`, absent as `(absent)`.
 pub fn shown(value: Option<&Value>) -> String {
     match value {
         None => "(absent)".to_owned(),
         Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) => "none".to_owned(),
+        Some(Value::Bool(true)) => "yes".to_owned(),
+        Some(Value::Bool(false)) => "no".to_owned(),
         Some(other) => other.to_string(),
     }
 }
@@ -391,18 +417,19 @@ mod tests {
     fn nested_fields_are_dotted_paths_and_arrays_go_by_index() {
         let old = json!({"a": {"b": 1, "c": [1, 2]}, "gone": "x", "same": true, "e": {}});
         let new = json!({"a": {"b": 2, "c": [1, 3, 4]}, "new": null, "same": true, "e": {}});
-        let shown: Vec<String> = field_changes(&old, &new)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let changes = field_changes(&old, &new);
+        let paths: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
+        assert_eq!(paths, ["a.b", "a.c.1", "a.c.2", "gone", "new"]);
+        // People read each in words, an item of a list by its number from 1.
+        let shown: Vec<String> = changes.iter().map(ToString::to_string).collect();
         assert_eq!(
             shown,
             [
-                "a.b 1 -> 2",
-                "a.c.1 2 -> 3",
-                "a.c.2 (absent) -> 4",
-                "gone x -> (absent)",
-                "new (absent) -> null",
+                "A › b: 1 → 2",
+                "A › c 2: 2 → 3",
+                "A › c 3: (absent) → 4",
+                "Gone: x → (absent)",
+                "New: (absent) → none",
             ]
         );
     }
@@ -452,8 +479,8 @@ mod tests {
         assert_eq!(
             diff.lines(),
             [
-                "nexus US-GA status APPROACHING -> EXPOSED",
-                "exemption exmp_1 status ACTIVE -> EXPIRED",
+                "nexus US-GA Status: APPROACHING → EXPOSED",
+                "exemption exmp_1 Status: ACTIVE → EXPIRED",
                 "customer cus_1 (Acme) removed",
                 "customer cus_3 (New Co) added",
             ]

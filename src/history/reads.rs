@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::diff::{field_changes, label, noun, shown};
+use super::diff::{field_changes, label, noun};
 use super::snapshot::Snapshot;
 use super::store::{Dialect, Param};
 use super::{History, HistoryError};
@@ -133,14 +133,7 @@ pub fn entries(seen: &[(Snapshot, Option<String>)]) -> Vec<RecordEntry> {
             (Some(old), Some(new)) if old != new => Some(RecordEvent::Changed(
                 field_changes(old, new)
                     .iter()
-                    .map(|f| {
-                        format!(
-                            "{} {} → {}",
-                            f.path,
-                            shown(f.old.as_ref()),
-                            shown(f.new.as_ref())
-                        )
-                    })
+                    .map(ToString::to_string)
                     .collect(),
             )),
             _ => None,
@@ -209,7 +202,7 @@ mod tests {
                 (5, RecordEvent::Gone),
                 (
                     4,
-                    RecordEvent::Changed(vec!["status ACTIVE → EXPIRED".into()])
+                    RecordEvent::Changed(vec!["Status: ACTIVE → EXPIRED".into()])
                 ),
                 (2, RecordEvent::First),
             ]

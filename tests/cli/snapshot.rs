@@ -158,8 +158,8 @@ async fn a_diff_lists_exactly_the_changes_made_between_two_snapshots() {
     assert!(lines[0].ends_with("3 records changed"), "{text}");
     assert!(
         lines.iter().any(
-            |l| l.starts_with(&format!("customer {customer} (Renamed Goods) name "))
-                && l.ends_with(" -> Renamed Goods")
+            |l| l.starts_with(&format!("customer {customer} (Renamed Goods) Name: "))
+                && l.ends_with(" → Renamed Goods")
         ),
         "{text}"
     );
@@ -171,7 +171,7 @@ async fn a_diff_lists_exactly_the_changes_made_between_two_snapshots() {
         lines
             .iter()
             .any(|l| l.starts_with(&format!("physical-nexus {physical} ("))
-                && l.ends_with("-> Elsewhere")),
+                && l.ends_with("→ Elsewhere")),
         "{text}"
     );
 
@@ -302,7 +302,7 @@ async fn watch_exits_3_at_the_first_change() {
     assert_eq!(status.code(), Some(3), "{out}\n{err}");
     assert!(out.contains("no changes"), "{out}");
     let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(words.contains("(Renamed Goods) name "), "{out}");
+    assert!(words.contains("(Renamed Goods) Name: "), "{out}");
     assert!(err.contains("3 records changed between snapshots"), "{err}");
     sandbox.stop().await;
 }

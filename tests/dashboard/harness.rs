@@ -571,3 +571,17 @@ pub fn paragraph(screen: &str, start: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The wire names on `text`: words in `snake_case` (`final_return_acknowledged`), which a screen
+/// for people writes in words.
+pub fn wire_names(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.contains('_')
+                && !w.starts_with('_')
+                && !w.ends_with('_')
+                && w.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        })
+        .map(str::to_owned)
+        .collect()
+}

@@ -134,14 +134,19 @@ async fn h_shows_a_records_changes_across_snapshots_and_changed_rows_are_flagged
     let lines: Vec<&str> = screen.lines().filter(|l| l.contains("2026-11-0")).collect();
     assert_eq!(lines.len(), 3, "{screen}");
     assert!(
-        lines[0].contains("2026-11-03 09:00 UTC  #3  name Old Name → New Name"),
+        lines[0].contains("2026-11-03 09:00 UTC  #3  Name: Old Name → New Name"),
         "{screen}"
     );
     assert!(
-        lines[1].contains("2026-11-02 09:00 UTC  #2  email old@example.com → new@example.com"),
+        lines[1].contains("2026-11-02 09:00 UTC  #2  Email: old@example.com → new@example.com"),
         "{screen}"
     );
     assert!(lines[2].contains("#1  first stored"), "{screen}");
+    assert_eq!(
+        crate::harness::wire_names(&lines.join("\n")),
+        Vec::<String>::new(),
+        "each field in words: {screen}"
+    );
 
     // Esc goes back to the detail.
     d.key(KeyCode::Esc);

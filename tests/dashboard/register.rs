@@ -112,6 +112,11 @@ async fn fill_texas(d: &Dashboard) {
     d.type_text("AB123456");
     submit(d);
     let screen = d.wait_for("review what will be sent").await;
+    assert_eq!(
+        crate::harness::wire_names(&screen),
+        Vec::<String>::new(),
+        "no wire name on the review: {screen}"
+    );
     // Each field under its label, as the form named it.
     assert!(
         !screen.contains("jurisdiction_specific_fields."),

@@ -267,6 +267,11 @@ async fn the_wizard_refuses_bad_input_then_deregisters() {
             && !screen.contains("final_return_acknowledged"),
         "the review shows the body in the form's words: {screen}"
     );
+    assert_eq!(
+        crate::harness::wire_names(&screen),
+        Vec::<String>::new(),
+        "no wire name on the review: {screen}"
+    );
     d.key(KeyCode::Enter);
     d.wait_for("step 6 of 6").await;
     d.type_text("XX");
@@ -459,7 +464,7 @@ async fn a_refused_submission_keeps_every_value() {
         "back on the review, with the reason shown: {screen}"
     );
     assert!(
-        screen.contains("2027-01-15") && screen.contains("FULL_BUSINESS_CLOSURE"),
+        screen.contains("2027-01-15") && screen.contains("Full business closure"),
         "every value kept: {screen}"
     );
     // The values can be reviewed again step by step.

@@ -135,7 +135,7 @@ async fn a_snapshot_taken_from_the_dashboard_counts_the_changes_and_delta_and_h_
     let screen = d.wait_for("History of customer").await;
     assert!(screen.contains("in 2 of 2 snapshots"), "{screen}");
     assert!(
-        screen.contains("#2  email ") && screen.contains("→ changed@example.com"),
+        screen.contains("#2  Email: ") && screen.contains("→ changed@example.com"),
         "{screen}"
     );
     assert!(screen.contains("#1  first stored"), "{screen}");

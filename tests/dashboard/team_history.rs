@@ -469,7 +469,7 @@ async fn after_the_second_snapshot(a: &Seat, b: &Seat, first: &str, name: &str, 
     let text = in_a.join("\n");
     assert!(in_a[0].contains("in 2 of 2 snapshots"), "{text}");
     assert!(
-        text.contains("#2  email ") && text.contains("→ team@example.com"),
+        text.contains("#2  Email: ") && text.contains("→ team@example.com"),
         "{text}"
     );
     assert!(text.contains("#1  first stored"), "{text}");

@@ -48,24 +48,20 @@ impl Review {
                 .rsplit_once('.')
                 .filter(|(_, last)| last.parse::<usize>().is_ok())
                 .map_or(name.as_str(), |(field, _)| field);
-            match specs.iter().find(|spec| spec.name == field) {
-                Some(spec) => {
-                    match &spec.kind {
-                        FieldKind::Select(choices) | FieldKind::MultiSelect(choices) => {
-                            if let Some(choice) = choices.iter().find(|c| c.value == *value) {
-                                value.clone_from(&choice.label);
-                            }
+            if let Some(spec) = specs.iter().find(|spec| spec.name == field) {
+                match &spec.kind {
+                    FieldKind::Select(choices) | FieldKind::MultiSelect(choices) => {
+                        if let Some(choice) = choices.iter().find(|c| c.value == *value) {
+                            value.clone_from(&choice.label);
                         }
-                        FieldKind::Checkbox => *value = yes_or_no(value),
-                        _ => {}
                     }
-                    *name = spec.label.to_owned();
+                    FieldKind::Checkbox => *value = yes_or_no(value),
+                    _ => {}
                 }
-                None => {
-                    *name =
-                        crate::model::format::code_words(name.rsplit('.').next().unwrap_or(name));
-                    *value = set_by_taxdash(value);
-                }
+                *name = spec.label.to_owned();
+            } else {
+                *name = crate::model::format::code_words(name.rsplit('.').next().unwrap_or(name));
+                *value = set_by_taxdash(value);
             }
         }
         self
