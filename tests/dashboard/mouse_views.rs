@@ -277,8 +277,8 @@ async fn any_field_of_the_record_can_be_a_column() {
     let screen = d.wait_for("customer_id shown").await;
     let head = header(&screen);
     assert!(
-        head.contains("exempt") && head.contains("customer_id"),
-        "{screen}"
+        head.contains("Exempt") && head.contains("Customer id"),
+        "titled in words: {screen}"
     );
     // Its cells say what the service sent, whole.
     assert!(
@@ -286,6 +286,17 @@ async fn any_field_of_the_record_can_be_a_column() {
         "{screen}"
     );
     assert!(!screen.contains("_EXEM…"), "{screen}");
+    // An amount is money, with its currency.
+    d.command("columns customer_id");
+    d.wait_for("customer_id hidden").await;
+    d.command("columns total_tax_amount_calculated");
+    let screen = d.wait_for("total_tax_amount_calculated shown").await;
+    assert!(
+        header(&screen).contains("Total tax amount calculated"),
+        "{screen}"
+    );
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains(" USD")).collect();
+    assert!(!rows.is_empty(), "money with its currency: {screen}");
 
     // Named again, it goes.
     d.command("columns exempt");
@@ -440,7 +451,7 @@ async fn columns_save_keeps_the_columns_shown_for_the_next_start() {
         .find(|l| l.contains("Date") && l.contains("Customer"))
         .unwrap_or_default();
     assert!(
-        header.contains("exempt") && !header.contains("Type"),
+        header.contains("Exempt") && !header.contains("Type"),
         "{screen}"
     );
     d.quit().await;

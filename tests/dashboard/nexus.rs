@@ -168,7 +168,15 @@ async fn a_physical_nexus_is_refused_then_created() {
     (0..4).for_each(|_| d.key(KeyCode::Tab));
     d.type_text("Testville");
     save(&d);
-    d.wait_for("Saved physical nexus").await;
+    let saved = d.wait_for("Saved physical nexus").await;
+    let said = saved
+        .lines()
+        .find(|l| l.contains("Saved physical nexus"))
+        .unwrap_or_default();
+    assert!(
+        said.contains("(Physical business location in US-CO)"),
+        "the category as the list writes it: {said}"
+    );
     // The list shows the new record, and the cursor is on it.
     let screen = d.wait_for(&format!(" of {} ", before + 1)).await;
     let status = screen

@@ -199,6 +199,11 @@ pub fn column_name(title: &str) -> String {
         .join("_")
 }
 
+/// Whether field `name` holds money: an amount (`total_tax_amount_calculated`), a liability.
+fn is_money_field(name: &str) -> bool {
+    name.split('_').any(|w| w == "amount" || w == "liability")
+}
+
 /// Whether `name` can name a record's field: lower case letters, digits and `_`.
 fn is_field_name(name: &str) -> bool {
     !name.is_empty()
@@ -208,12 +213,25 @@ fn is_field_name(name: &str) -> bool {
 }
 
 /// The text of field `name` of `row`'s record as the service sent it: a text as it is, a number
-/// or yes/no as written, a list or object as compact JSON, nothing for a field left out.
+/// or yes/no as written, an amount as money with the record's currency (`10.64 USD`, as every
+/// screen writes money), a list or object as compact JSON, nothing for a field left out.
 fn field_text<L: ListSpec>(row: &L::Row, name: &str) -> String {
     let record: &L::Record = std::borrow::Borrow::borrow(row);
     let Ok(serde_json::Value::Object(mut fields)) = serde_json::to_value(record) else {
         return String::new();
     };
+    let amount = fields
+        .get(name)
+        .filter(|_| is_money_field(name))
+        .and_then(|v| match v {
+            serde_json::Value::String(text) => text.parse::<rust_decimal::Decimal>().ok(),
+            serde_json::Value::Number(n) => n.to_string().parse().ok(),
+            _ => None,
+        });
+    if let Some(amount) = amount {
+        let currency = fields.get("currency").and_then(serde_json::Value::as_str);
+        return crate::model::format::money(amount, currency);
+    }
     match fields.remove(name) {
         None | Some(serde_json::Value::Null) => String::new(),
         Some(serde_json::Value::String(text)) => text,

@@ -423,7 +423,7 @@ impl PaneSpec for Physical {
                     format!(
                         "Saved physical nexus {} ({} in {}).",
                         saved.id,
-                        saved.category,
+                        saved.category.label(),
                         jurisdiction(&saved)
                     ),
                 );

@@ -144,11 +144,12 @@ impl<R> Column<R> {
     }
 
     /// A column showing field `name` of the record (`:columns exempt`), titled with the field's
-    /// name, drawn whole when it fits and hidden first when it does not.
+    /// name in words (`Total tax amount calculated`, which `:columns` reads back as the name),
+    /// drawn whole when it fits and hidden first when it does not.
     pub fn field(name: &str, text: FieldFn<R>) -> Self {
-        let title = field_title(name);
+        let title = field_title(&crate::model::format::code_words(name));
         Column {
-            cell: CellDraw::Field(title, text),
+            cell: CellDraw::Field(field_title(name), text),
             priority: priority::ID,
             whole: true,
             ..Column::new(title, |_, _| Line::default())
