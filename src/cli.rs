@@ -42,7 +42,7 @@ pub struct Cli {
     /// The history: the audit log and the snapshots, in a file or on a team's PostgreSQL server
     /// (postgres://USER@HOST:PORT/DB; its password from PGPASSWORD, the keyring or ~/.pgpass).
     /// Default: the profile's `history` key, else history.db in the platform data directory;
-    /// with --demo, kept in memory unless named.
+    /// with --demo, kept for the session unless named.
     #[arg(long, global = true, env = "TAXDASH_HISTORY", value_name = "FILE|URL")]
     pub history: Option<PathBuf>,
 
@@ -536,6 +536,7 @@ impl Command {
         matches!(
             self,
             Command::Export(_)
+                | Command::Audit(_)
                 | Command::Import(_)
                 | Command::Check(_)
                 | Command::Nexus(_)

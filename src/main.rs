@@ -38,7 +38,7 @@ fn main() -> ExitCode {
     let result: Result<(), CommandFailure> = match cli.command {
         Some(ref command) if cli.demo && !command.takes_demo() => {
             Err(CommandFailure::new(format!(
-                "--demo does not apply to `{}`; it runs the dashboard, `export`, `import`, `check`, \
+                "--demo does not apply to `{}`; it runs the dashboard, `export`, `import`, `check`, `audit`, \
              `nexus`, `snapshot`, `diff` or `watch` on the demo sandbox",
                 command.name()
             )))
@@ -89,7 +89,7 @@ fn main() -> ExitCode {
             &mut stdout,
         )),
         Some(Command::Audit(ref args)) => {
-            runtime.block_on(commands::audit::run(&ctx, args, &mut stdout))
+            runtime.block_on(commands::audit::run(&ctx, args, cli.demo, &mut stdout))
         }
         Some(Command::Import(ref args)) => runtime.block_on(commands::import::run(
             &ctx,

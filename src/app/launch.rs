@@ -62,6 +62,9 @@ pub struct Session {
     /// Whether the dashboard takes the mouse (`mouse = false` in the config file, or
     /// `--no-mouse`, leaves it to the terminal).
     pub mouse: bool,
+    /// The demo's history when no `--history` names one: a file in a directory of its own,
+    /// removed with the session (so snapshots, diff, `H` and `Δ` work for the session).
+    pub history_dir: Option<tempfile::TempDir>,
 }
 
 type BoxError = Box<dyn Error + Send + Sync>;
@@ -285,8 +288,21 @@ pub async fn prepare(
     };
     // Every write is recorded before it is sent: without the history, none is sent. A team's
     // server that does not answer now is told, and each write waits for it to answer.
+    let history_dir = if options.demo && options.history.is_none() && options.offline.is_none() {
+        Some(
+            tempfile::Builder::new()
+                .prefix("taxdash-demo-history-")
+                .tempdir()?,
+        )
+    } else {
+        None
+    };
+    let named = history_dir
+        .as_ref()
+        .map(|dir| dir.path().join("history.db"))
+        .or_else(|| options.history.clone());
     let location = crate::history::location_for_session(
-        options.history.as_deref(),
+        named.as_deref(),
         options.demo,
         profile_history.as_deref(),
     );
@@ -332,7 +348,8 @@ pub async fn prepare(
         .with_save_folder(crate::os::files::save_folder())
         .with_pane_factory(move || panes::with(settings))
         .with_views(config_path.clone(), views)
-        .with_columns(columns);
+        .with_columns(columns)
+        .with_history_for_session(history_dir.is_some());
     if let Some(version) = client.generation().api_version() {
         shell = shell.with_tenanted(version);
     }
@@ -390,6 +407,7 @@ pub async fn prepare(
         shell,
         sandbox,
         mouse,
+        history_dir,
     })
 }
 
@@ -427,6 +445,7 @@ pub async fn run(options: DashboardOptions) -> Result<Ended, BoxError> {
         mut shell,
         sandbox,
         mouse,
+        history_dir: _history_dir,
     } = prepare(&options, log_path).await?;
     if let Some(problem) = log_problem {
         shell.notify_error(problem.to_string());

@@ -14,6 +14,7 @@ use crate::history::{AuditLog, Location};
 pub async fn run(
     ctx: &super::Context,
     args: &AuditArgs,
+    demo: bool,
     out: &mut dyn Write,
 ) -> Result<(), CommandFailure> {
     let outcome = args
@@ -34,8 +35,16 @@ pub async fn run(
         outcome,
         who: args.who.clone(),
     };
-    let entries = match ctx.history_location(false)? {
+    let entries = match ctx.history_location(demo)? {
         Location::File(path) if !path.exists() => Vec::new(),
+        // The demo's log lasts as long as the dashboard that recorded it.
+        Location::Memory => {
+            eprintln!(
+                "taxdash: the demo keeps its audit log for the session of its dashboard only; \
+                 start both with --history FILE to read it here"
+            );
+            Vec::new()
+        }
         _ => {
             let log = AuditLog::new(ctx.open_history(false).await?);
             tokio::task::spawn_blocking(move || log.entries(&filter))

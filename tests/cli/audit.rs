@@ -153,6 +153,37 @@ async fn a_corrupt_history_file_is_named_and_left_untouched() {
     assert_eq!(std::fs::read(&path).unwrap(), b"this is not a database");
 }
 
+#[tokio::test]
+async fn the_demo_audit_says_where_its_log_is_kept() {
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(["--demo", "audit"])
+        .env("TAXDASH_CONFIG", empty_config())
+        .env_remove("TAXDASH_HISTORY")
+        .output()
+        .await
+        .expect("taxdash runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert!(
+        said.contains("the session of its dashboard only") && said.contains("--history FILE"),
+        "{said}"
+    );
+
+    // With a file named, the demo's log is read from it as any other.
+    let dir = tempfile::tempdir().unwrap();
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_taxdash"))
+        .args(["--demo", "--history"])
+        .arg(dir.path().join("history.db"))
+        .args(["audit", "--format", "jsonl"])
+        .env("TAXDASH_CONFIG", empty_config())
+        .env_remove("TAXDASH_HISTORY")
+        .output()
+        .await
+        .expect("taxdash runs");
+    assert_eq!(stdout(&output), "", "nothing recorded yet");
+    assert!(!stderr(&output).contains("session"), "{}", stderr(&output));
+}
+
 /// `taxdash import customers` of one new customer, `name` (`crm-EXTERNAL`), sent as `who` (the
 /// person `TAXDASH_WHO` names), its writes recorded in `history`.
 async fn import_as(

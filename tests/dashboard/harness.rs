@@ -159,6 +159,29 @@ impl Dashboard {
         Self::run_loop(sandbox, client, shell, options.size, options.today)
     }
 
+    /// The dashboard as `taxdash --demo` prepares it (its sandbox, its client, its history),
+    /// run on the test backend; the directory of the history kept for the session is answered
+    /// for the test to hold (it goes with it).
+    pub async fn start_as_the_demo(options: &Options) -> (Self, Option<tempfile::TempDir>) {
+        let demo = taxdash::app::DashboardOptions {
+            demo: true,
+            ..taxdash::app::DashboardOptions::default()
+        };
+        let prepared = taxdash::app::prepare(&demo, None)
+            .await
+            .expect("the demo starts");
+        let sandbox = prepared.sandbox.expect("the demo's sandbox");
+        let dashboard = Self::run_loop_with(
+            sandbox,
+            prepared.client,
+            prepared.shell,
+            prepared.stores,
+            options.size,
+            options.today,
+        );
+        (dashboard, prepared.history_dir)
+    }
+
     /// The dashboard with its client recording every write in `log`, which `:audit` shows.
     pub async fn start_with_audit(options: Options, log: taxdash::history::AuditLog) -> Self {
         let sandbox = sandbox_for(&options).await;

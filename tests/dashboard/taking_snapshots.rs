@@ -246,20 +246,26 @@ async fn a_list_that_cannot_be_read_stores_nothing_and_is_named() {
 }
 
 #[tokio::test]
-async fn without_a_history_file_snapshot_says_how_to_keep_one() {
-    let d = Dashboard::start_with_history_behind(
-        Options::default(),
-        History::in_memory(),
-        |target| async move { target },
-    )
-    .await;
-    d.wait_for("row 1 of").await;
+async fn the_demo_without_a_history_file_takes_snapshots_for_its_session_and_says_how_to_keep_them()
+{
+    let (d, dir) = Dashboard::start_as_the_demo(&Options::default()).await;
+    let dir = dir.expect("the demo keeps its history for the session");
+    let file = dir.path().join("history.db");
+    assert!(file.exists(), "the session's history is a file of its own");
+    d.wait_for("Overview — updated").await;
     d.command("snapshot");
-    d.wait_for("No snapshot can be taken: the demo keeps its history in memory")
-        .await;
+    d.wait_for("Snapshot 1 taken").await;
     d.command("messages");
     let screen = d.wait_for("Messages").await;
-    assert!(screen.contains("taxdash --demo --history FILE"), "{screen}");
+    assert!(
+        screen.contains("Kept until the demo ends") && screen.contains("--history FILE"),
+        "{screen}"
+    );
     d.key(KeyCode::Esc);
+    // The second compares with the first, as with a history file.
+    d.command("snapshot");
+    d.wait_for("Snapshot 2 taken").await;
     d.quit().await;
+    drop(dir);
+    assert!(!file.exists(), "gone with the session");
 }

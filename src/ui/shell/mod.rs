@@ -142,6 +142,8 @@ struct SessionFacts {
     judging: crate::ui::judging::Judging,
     /// The folder a saved file is offered in.
     save_folder: String,
+    /// The history lasts as long as the session (`--demo` without `--history`).
+    history_for_session: bool,
 }
 
 /// The flash line, every message it showed (for `:messages`), and the spinner beside work
@@ -186,6 +188,7 @@ impl Shell {
                 ticks: 0,
                 judging: crate::ui::judging::Judging::default(),
                 save_folder: String::new(),
+                history_for_session: false,
             },
             calls: calls::Calls::default(),
             notices: Notices::default(),
@@ -223,6 +226,13 @@ impl Shell {
     /// Saved files are offered in `folder` (`~/Downloads/`).
     pub fn with_save_folder(mut self, folder: String) -> Self {
         self.session.save_folder = folder;
+        self
+    }
+
+    /// The history lasts as long as the session (the demo's, without `--history`): a snapshot
+    /// taken says how to keep them.
+    pub fn with_history_for_session(mut self, yes: bool) -> Self {
+        self.session.history_for_session = yes;
         self
     }
 

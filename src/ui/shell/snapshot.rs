@@ -65,7 +65,13 @@ impl Shell {
         self.work.snapshot = None;
         match result {
             Ok(Reply::History(HistoryReply::Snapshot(taken))) => {
-                let text = format!("{} ({}).", taken.summary(), taken.lists());
+                let mut text = format!("{} ({}).", taken.summary(), taken.lists());
+                if self.session.history_for_session {
+                    text.push_str(
+                        " Kept until the demo ends: start `taxdash --demo --history FILE` to keep \
+                         snapshots.",
+                    );
+                }
                 self.notify(Level::Success, text);
                 vec![self.read_changed()]
             }
