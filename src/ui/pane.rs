@@ -369,6 +369,11 @@ pub trait Pane: Send {
         false
     }
 
+    /// Whether this is the Overview, whose tiles open the other tabs' lists.
+    fn is_overview(&self) -> bool {
+        false
+    }
+
     /// Whether the pane shows its list with nothing open over it (a tab with two views may
     /// switch then).
     fn at_rest(&self) -> bool {

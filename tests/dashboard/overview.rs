@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use chrono::{Datelike, Days, NaiveDate};
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::Color;
 use taxdash::api::Client;
 use taxdash::model::filters::{
@@ -369,6 +369,35 @@ async fn choosing_a_count_opens_its_list_with_the_same_filter() {
         })
         .await;
     assert!(list.contains(&format!("{expiring} of ")), "{list}");
+    d.quit().await;
+}
+
+#[tokio::test]
+async fn esc_on_a_tiles_list_goes_back_to_the_tile_and_the_tab_shows_its_own_list_again() {
+    let d = Dashboard::start(options((200, 50))).await;
+    complete(&d).await;
+    // The Registrations tab holds its own list first.
+    d.char('2');
+    d.wait_for("Registrations — all registrations").await;
+    d.char('1');
+    complete(&d).await;
+
+    d.command("tile 4");
+    let title = "Registrations — status AWAITING_CLARIFICATION";
+    d.wait_for(title).await;
+
+    // Esc: the Overview again, the tile still chosen (Enter opens the same list).
+    d.key(KeyCode::Esc);
+    complete(&d).await;
+    d.key(KeyCode::Enter);
+    d.wait_for(title).await;
+    // ctrl-o goes back the same way.
+    d.key_with(KeyCode::Char('o'), KeyModifiers::CONTROL);
+    complete(&d).await;
+
+    // The tab shows its own list again.
+    d.char('2');
+    d.wait_for("Registrations — all registrations").await;
     d.quit().await;
 }
 

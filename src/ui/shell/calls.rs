@@ -181,14 +181,19 @@ impl Shell {
     /// input is left alone, and the user is told.
     pub(super) fn goto(&mut self, goto: &Goto) -> Vec<Effect> {
         let from = self.spot();
+        let from_overview = self.focused().is_overview();
         let mut effects = Vec::new();
         for index in 0..self.tabs.panes.len() {
             if self.tabs.panes[index].has_unsaved_input() {
                 continue;
             }
             let mut taken = false;
+            let before = self.tabs.panes[index].save_state();
             effects.extend(self.with_pane(index, |p, ctx| taken = p.goto(goto, ctx)));
             if taken {
+                if from_overview && index != self.tabs.focus {
+                    self.opened_from_tile(index, before);
+                }
                 self.jumped_from(from);
                 // What the pane that sent the user said (why the list holds more than was
                 // counted) goes along: the tab is not switched with `focus_pane`, which clears it.

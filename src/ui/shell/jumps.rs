@@ -20,12 +20,21 @@ pub(super) struct Spot {
     state: Option<SavedState>,
 }
 
-/// The places behind and ahead, and whether the jump prefix waits for its letter.
+/// A list the Overview opened (a tile's count): the tab, and what it showed before, which it
+/// shows again when the user goes back to the Overview.
+pub(super) struct FromTile {
+    pane: usize,
+    before: Option<SavedState>,
+}
+
+/// The places behind and ahead, whether the jump prefix waits for its letter, and the list a
+/// tile opened last.
 #[derive(Default)]
 pub(super) struct Jumps {
     back: Vec<Spot>,
     forward: Vec<Spot>,
     pending: bool,
+    from_tile: Option<FromTile>,
 }
 
 impl Jumps {
@@ -55,6 +64,35 @@ impl Shell {
             self.jumps.back.remove(0);
         }
         self.jumps.forward.clear();
+    }
+
+    /// A tile of the Overview opened tab `pane`'s list, which showed `before` until then.
+    pub(super) fn opened_from_tile(&mut self, pane: usize, before: Option<SavedState>) {
+        self.jumps.from_tile = Some(FromTile { pane, before });
+    }
+
+    /// `Esc` on a list a tile opened (with nothing open over it), or `ctrl-o` from it: back to
+    /// the Overview with that tile chosen, the tab showing again what it showed before. `None`
+    /// when the focused list is not one a tile opened (the key does what it does elsewhere).
+    pub(super) fn back_to_tile(&mut self, action: Action) -> Option<Vec<Effect>> {
+        let focus = self.tabs.focus;
+        let opened = self.jumps.from_tile.as_ref()?;
+        if opened.pane != focus {
+            // The user went on elsewhere: the list is the tab's own now.
+            self.jumps.from_tile = None;
+            return None;
+        }
+        if action == Action::Back && !self.focused().at_rest() {
+            return None;
+        }
+        let opened = self.jumps.from_tile.take()?;
+        let mut effects = self.jump_back();
+        if let Some(before) = opened.before {
+            effects.extend(self.with_pane(opened.pane, |p, ctx| {
+                p.restore_state(before, ctx);
+            }));
+        }
+        Some(effects)
     }
 
     /// The jump prefix was pressed: the next key picks the relation.

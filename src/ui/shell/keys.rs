@@ -45,6 +45,11 @@ impl Shell {
         let Some(action) = self.keymap.action(&key) else {
             return Vec::new();
         };
+        if matches!(action, Action::Back | Action::JumpBack)
+            && let Some(effects) = self.back_to_tile(action)
+        {
+            return effects;
+        }
         if action.is_write() && self.session.header.read_only {
             self.notify_error(self.session.header.refusal());
             return Vec::new();

@@ -204,6 +204,10 @@ impl Pane for OverviewPane {
         "Overview"
     }
 
+    fn is_overview(&self) -> bool {
+        true
+    }
+
     fn hints(&self) -> Vec<PaneHint> {
         let mut hints = vec![PaneHint::action(Action::Open, "open")];
         match self.section {
