@@ -2,11 +2,11 @@
 //! economic nexus, codes checked as typed.
 
 use crate::model::filters::{NexusFilter, PhysicalNexusFilter};
-use crate::model::{FieldError, NexusStatus};
+use crate::model::{FieldError, NexusStatus, Standing};
 use crate::ui::panes::filter_codes::{
     any_of_field, check_country_and_state, chosen, code, either, list_value,
 };
-use crate::ui::widgets::form::{FieldKind, FieldSpec, Form, FormValues};
+use crate::ui::widgets::form::{Choice, FieldKind, FieldSpec, FieldValue, Form, FormValues};
 
 /// The rules of both filters: a country, when given, is a country code; a state, when given, a
 /// subdivision code.
@@ -46,6 +46,10 @@ pub fn economic_form(current: &NexusFilter) -> Form {
         any_of_field("status", "Status", NexusStatus::KNOWN, NexusStatus::as_str)
             .rule("←/→ move · space toggle; none chosen for every status but the OSS ones"),
         state_field(),
+        // Kept here (judged from nexus, physical presence and registrations read together):
+        // shown, so that editing the filter keeps it, or sets it aside in sight.
+        FieldSpec::new("standing", "Standing", FieldKind::Select(standings()))
+            .rule("kept here: nexus, physical presence and registrations read together; ←/→"),
     ])
     .with_validator(check_codes)
     .with_value(
@@ -53,6 +57,21 @@ pub fn economic_form(current: &NexusFilter) -> Form {
         list_value(&current.status_in, NexusStatus::as_str),
     )
     .with_value("state", current.state_code.clone().unwrap_or_default())
+    .with_value(
+        "standing",
+        FieldValue::Choice(current.standing.map_or("", Standing::in_words).to_owned()),
+    )
+}
+
+/// The standings a jurisdiction can have, "any" first.
+fn standings() -> Vec<Choice> {
+    std::iter::once(Choice::new("", "any", "no filter on the standing"))
+        .chain(
+            Standing::ALL
+                .iter()
+                .map(|s| Choice::new(s.in_words(), s.in_words(), "")),
+        )
+        .collect()
 }
 
 /// The economic filter the form's values describe.
@@ -60,6 +79,9 @@ pub fn economic_of(values: &FormValues) -> NexusFilter {
     NexusFilter {
         status_in: chosen(values, "status", NexusStatus::parse),
         state_code: code(values, "state"),
+        standing: values
+            .text("standing")
+            .and_then(|words| Standing::ALL.into_iter().find(|s| s.in_words() == words)),
         ..NexusFilter::default()
     }
 }
@@ -145,6 +167,24 @@ mod tests {
         assert_eq!(
             describe_economic(&NexusFilter::default()),
             "all jurisdictions"
+        );
+    }
+
+    #[test]
+    fn the_standing_kept_here_survives_editing_the_filter_and_can_be_set_aside() {
+        let tile = NexusFilter {
+            standing: Some(Standing::ExposedUnregistered),
+            ..NexusFilter::default()
+        };
+        let edited = economic_form(&tile).with_value("state", "mi");
+        let filter = economic_of(&edited.values());
+        assert_eq!(filter.standing, Some(Standing::ExposedUnregistered), "kept");
+        assert_eq!(filter.state_code.as_deref(), Some("MI"));
+        let any = economic_form(&filter).with_value("standing", FieldValue::Choice(String::new()));
+        assert_eq!(economic_of(&any.values()).standing, None);
+        assert!(
+            !economic_form(&filter).is_dirty(),
+            "the form reads back as the filter"
         );
     }
 }

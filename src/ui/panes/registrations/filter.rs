@@ -39,6 +39,20 @@ pub fn filter_form(current: &RegistrationFilter) -> Form {
             FieldKind::Select(any_of(TaxType::KNOWN, TaxType::as_str)),
         )
         .rule("←/→ to choose"),
+        // Kept here (the service has no filter for them): shown, so that editing the filter
+        // keeps them, or unticks them in sight.
+        FieldSpec::new(
+            "to_mark_as_collecting",
+            "To mark as collecting",
+            FieldKind::Checkbox,
+        )
+        .rule("kept here: the service says to mark as collecting; space to tick"),
+        FieldSpec::new(
+            "missing_credentials",
+            "Missing credentials",
+            FieldKind::Checkbox,
+        )
+        .rule("kept here: portal credentials missing where they can be kept; space to tick"),
     ])
     .with_validator(check_codes);
     let mut form = form;
@@ -58,7 +72,14 @@ pub fn filter_form(current: &RegistrationFilter) -> Form {
     if let Some(t) = current.tax_type_in.first() {
         form = form.with_value("tax_type", FieldValue::Choice(t.as_str().to_owned()));
     }
-    form
+    form.with_value(
+        "to_mark_as_collecting",
+        FieldValue::Bool(current.to_mark_as_collecting),
+    )
+    .with_value(
+        "missing_credentials",
+        FieldValue::Bool(current.missing_credentials),
+    )
 }
 
 /// The filter form's rule: codes, when given, are well formed.
@@ -85,6 +106,8 @@ pub fn filter_of(values: &FormValues) -> RegistrationFilter {
         tax_type_in: text("tax_type")
             .map(|s| vec![TaxType::parse(&s)])
             .unwrap_or_default(),
+        to_mark_as_collecting: values.bool("to_mark_as_collecting") == Some(true),
+        missing_credentials: values.bool("missing_credentials") == Some(true),
         ..RegistrationFilter::default()
     }
 }
@@ -154,5 +177,21 @@ mod tests {
             describe(&RegistrationFilter::default()),
             "all registrations"
         );
+    }
+
+    #[test]
+    fn the_flags_kept_here_survive_editing_the_filter_and_can_be_unticked() {
+        // Tile 4's count opens the list with a flag the service has no filter for.
+        let tile = RegistrationFilter {
+            missing_credentials: true,
+            ..RegistrationFilter::default()
+        };
+        let edited = filter_form(&tile).with_value("state", "ny");
+        let filter = filter_of(&edited.values());
+        assert!(filter.missing_credentials, "kept through the edit");
+        assert_eq!(filter.state_code.as_deref(), Some("NY"));
+        let unticked =
+            filter_form(&filter).with_value("missing_credentials", FieldValue::Bool(false));
+        assert!(!filter_of(&unticked.values()).missing_credentials);
     }
 }

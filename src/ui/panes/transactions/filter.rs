@@ -37,7 +37,7 @@ fn select(name: &'static str, label: &'static str, choices: Vec<Choice>) -> Fiel
 
 /// The `/` filter form, holding the filter in force.
 pub fn filter_form(current: &TransactionFilter) -> Form {
-    let mut form = Form::new(vec![
+    let mut fields = vec![
         FieldSpec::new("search_query", "Search", FieldKind::Text)
             .rule("part of an external id, id or customer; empty for any"),
         FieldSpec::new("date_from", "From", FieldKind::Date)
@@ -82,8 +82,23 @@ pub fn filter_form(current: &TransactionFilter) -> Form {
             AddressStatus::KNOWN,
             AddressStatus::as_str,
         ),
-    ])
-    .with_validator(check);
+    ];
+    // Kept here (the Overview's count of transactions queued over a minute): shown, so that
+    // editing the filter keeps it, or sets it aside in sight.
+    if current.only_ids.is_some() {
+        fields.push(
+            FieldSpec::new(
+                "only_counted",
+                "Only those the Overview counted",
+                FieldKind::Checkbox,
+            )
+            .rule("kept here: the transactions seen queued over a minute; space to untick"),
+        );
+    }
+    let mut form = Form::new(fields).with_validator(check);
+    if current.only_ids.is_some() {
+        form = form.with_value("only_counted", FieldValue::Bool(true));
+    }
     let choice = |s: &str| FieldValue::Choice(s.to_owned());
     if let Some(q) = &current.search_query {
         form = form.with_value("search_query", q.as_str());
@@ -134,8 +149,9 @@ fn check(values: &FormValues) -> Vec<FieldError> {
     errors
 }
 
-/// The filter the form's values describe (the sort stays with the table).
-pub fn filter_of(values: &FormValues) -> TransactionFilter {
+/// The filter the form's values describe (the sort stays with the table); the transactions kept
+/// here stay `current`'s while their box is ticked.
+pub fn filter_of(values: &FormValues, current: &TransactionFilter) -> TransactionFilter {
     TransactionFilter {
         search_query: given(values, "search_query").map(str::to_owned),
         date_from: date(values, "date_from"),
@@ -152,6 +168,10 @@ pub fn filter_of(values: &FormValues) -> TransactionFilter {
         marketplace: given(values, "marketplace").map(|m| m == "true"),
         exempt_in: chosen(values, "exempt", TransactionExemptStatus::parse),
         address_status_in: chosen(values, "address", AddressStatus::parse),
+        only_ids: current
+            .only_ids
+            .clone()
+            .filter(|_| values.bool("only_counted") == Some(true)),
         ..TransactionFilter::default()
     }
 }
@@ -221,7 +241,7 @@ mod tests {
 
     #[test]
     fn no_dates_means_the_last_12_months() {
-        let filter = filter_of(&form_with(&[]));
+        let filter = filter_of(&form_with(&[]), &TransactionFilter::default());
         assert_eq!(filter, TransactionFilter::default());
         assert_eq!(describe(&filter), DEFAULT_WINDOW);
         assert!(DEFAULT_WINDOW.starts_with("last 12 months"));
@@ -245,7 +265,7 @@ mod tests {
             ("state", " tx ".into()),
             ("marketplace", FieldValue::Choice("false".into())),
         ]);
-        let filter = filter_of(&values);
+        let filter = filter_of(&values, &TransactionFilter::default());
         assert_eq!(filter.date_from, NaiveDate::from_ymd_opt(2026, 1, 1));
         assert_eq!(filter.state_code.as_deref(), Some("TX"));
         assert_eq!(filter.marketplace, Some(false));
@@ -260,7 +280,7 @@ mod tests {
             [AddressStatus::Unverified, AddressStatus::Invalid]
         );
         let again = filter_form(&filter);
-        assert_eq!(filter_of(&again.values()), filter);
+        assert_eq!(filter_of(&again.values(), &filter), filter);
         assert!(!again.is_dirty());
     }
 
@@ -278,5 +298,22 @@ mod tests {
             ("date_to", "2026-02-01".into()),
         ]));
         assert_eq!(reversed[0].field_path(), "date_to");
+    }
+
+    #[test]
+    fn the_transactions_kept_here_survive_editing_the_filter_and_can_be_set_aside() {
+        let tile = TransactionFilter {
+            only_ids: Some(vec!["txn_1".into(), "txn_2".into()]),
+            ..TransactionFilter::default()
+        };
+        let edited = filter_form(&tile).with_value("state", "tx");
+        let filter = filter_of(&edited.values(), &tile);
+        assert_eq!(filter.only_ids, tile.only_ids, "kept");
+        assert_eq!(filter.state_code.as_deref(), Some("TX"));
+        let unticked = filter_form(&filter).with_value("only_counted", FieldValue::Bool(false));
+        assert_eq!(filter_of(&unticked.values(), &filter).only_ids, None);
+        // A list without them offers no such box.
+        let plain = filter_form(&TransactionFilter::default());
+        assert!(plain.specs().all(|f| f.name != "only_counted"));
     }
 }

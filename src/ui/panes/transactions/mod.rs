@@ -55,7 +55,7 @@ list_spec! {
         page: TransactionReply::Page,
         describe: filter::describe,
         form: filter::filter_form,
-        filter_of: |values, _current| filter::filter_of(values),
+        filter_of: |values, current| filter::filter_of(values, current),
         kept_here: TransactionFilter::is_local, TransactionFilter::keeps,
         default_sort: Sort { key: "date", descending: true },
         goto: Transactions,
