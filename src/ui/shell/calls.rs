@@ -45,6 +45,8 @@ pub(super) struct Calls {
     pub(super) next_id: u64,
     /// The panes' calls: which pane waits, and the words for the spinner.
     waiting: HashMap<RequestId, (usize, String)>,
+    /// The tick each call of a pane under way was sent at (see [`Calls::waited`]).
+    sent: HashMap<RequestId, u64>,
     /// The latest retry of each call under way that had to try again.
     retrying: HashMap<RequestId, RetryNotice>,
     /// The shell's own calls.
@@ -90,9 +92,20 @@ impl Calls {
             .next()
     }
 
+    /// How many ticks the oldest call of a pane under way has waited at tick `now`, if any
+    /// waits: a service that took the connection and says nothing shows in the header.
+    pub(super) fn waited(&self, now: u64) -> Option<u64> {
+        self.sent
+            .iter()
+            .filter(|(id, _)| !self.retrying.contains_key(id))
+            .map(|(_, sent)| now.saturating_sub(*sent))
+            .max()
+    }
+
     /// The calls of a pane that no longer exists are of no use (the panes were built again).
     pub(super) fn forget_panes(&mut self) {
         self.waiting.clear();
+        self.sent.clear();
     }
 
     pub(super) fn connection(&self) -> &Connection {
@@ -157,10 +170,12 @@ impl Shell {
                 }
                 Effect::Call { id, ref call } => {
                     self.calls.waiting.insert(id, (pane, call.describe()));
+                    self.calls.sent.insert(id, self.session.ticks);
                     out.push(effect);
                 }
                 Effect::Cancel(id) => {
                     self.calls.waiting.remove(&id);
+                    self.calls.sent.remove(&id);
                     self.calls.retrying.remove(&id);
                     out.push(effect);
                 }
@@ -229,6 +244,7 @@ impl Shell {
             return self.receive_own(kind, answer);
         }
         self.calls.retrying.remove(&answer.id);
+        self.calls.sent.remove(&answer.id);
         let Some((pane, _)) = self.calls.waiting.remove(&answer.id) else {
             return Vec::new();
         };
@@ -252,6 +268,16 @@ impl Shell {
             Ok(_) | Err(_) => self.calls.connection = Connection::Connected,
         }
         let back = was_in_trouble && answer.result.is_ok();
+        if back
+            && self
+                .notices
+                .flash
+                .current()
+                .is_some_and(|f| f.level == FlashLevel::Error)
+        {
+            // An error still in the footer (the connection's, said before) is stale now.
+            self.notices.flash.clear();
+        }
         let Answer { id, result } = answer;
         let mut effects = self.with_pane(pane, |p, ctx| p.receive(id, result, ctx));
         if back {

@@ -11,6 +11,9 @@ use super::{Connection, Shell};
 use crate::ui::widgets::flash::pointed_line;
 use crate::ui::widgets::help::{Hint, footer_line};
 
+/// Ticks (of 100 ms) a call waits before the header says the service has not answered: 3 s.
+pub(super) const SILENT_TICKS: u64 = 30;
+
 /// The spinner's frames, one a tick: the spinner widget's.
 pub(super) const SPINNER: &[&str] = crate::ui::widgets::spinner::BRAILLE_FRAMES;
 
@@ -112,10 +115,17 @@ impl Shell {
             spans.push(Span::styled(" READ-ONLY ", self.theme.badge_read_only));
             spans.push(Span::raw(" "));
         }
-        spans.push(Span::raw(match self.calls.connection() {
-            Connection::Connecting => "│ ○ connecting".to_owned(),
-            Connection::Connected => "│ ● connected".to_owned(),
-            Connection::Trouble(_) => "│ ✕ connection trouble".to_owned(),
+        // A call unanswered for a while says more of the connection than the last answer did.
+        let silent = self
+            .calls
+            .waited(self.session.ticks)
+            .filter(|ticks| *ticks >= SILENT_TICKS)
+            .map(|ticks| ticks / 10);
+        spans.push(Span::raw(match (self.calls.connection(), silent) {
+            (Connection::Trouble(_), _) => "│ ✕ connection trouble".to_owned(),
+            (_, Some(seconds)) => format!("│ ◌ no answer for {seconds} s"),
+            (Connection::Connecting, None) => "│ ○ connecting".to_owned(),
+            (Connection::Connected, None) => "│ ● connected".to_owned(),
         }));
         Line::from(spans)
     }

@@ -355,6 +355,11 @@ impl Shell {
         if self.session.ticks.is_multiple_of(FOLLOW_HISTORY_TICKS) {
             effects.push(self.read_changed());
         }
+        // The header counts the seconds a silent service has let a call wait.
+        changed |= self
+            .calls
+            .waited(self.session.ticks)
+            .is_some_and(|waited| waited >= chrome::SILENT_TICKS && waited.is_multiple_of(10));
         if self.work.exporting()
             || self.work.snapshot.is_some()
             || self.calls.waits_on(self.tabs.focus)

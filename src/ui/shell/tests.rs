@@ -85,6 +85,74 @@ fn a_service_that_answers_nothing_readable_is_connection_trouble() {
     );
 }
 
+#[test]
+fn a_call_the_service_leaves_unanswered_shows_in_the_header_and_a_recovery_clears_the_error() {
+    use crate::effect::{
+        Answer, Call, Effect, Failure, FailureKind, RegistrationCall, RegistrationReply, Reply,
+    };
+    let mut shell = shell(None);
+    let calls: Vec<_> = shell
+        .start()
+        .into_iter()
+        .filter_map(|e| match e {
+            Effect::Call { id, call } => Some((id, call)),
+            _ => None,
+        })
+        .collect();
+    let mut effects = Vec::new();
+    for _ in 0..29 {
+        shell.tick(&mut effects);
+    }
+    assert!(
+        !header_text(&shell).contains("no answer"),
+        "{}",
+        header_text(&shell)
+    );
+    for _ in 0..21 {
+        shell.tick(&mut effects);
+    }
+    assert!(
+        header_text(&shell).ends_with("◌ no answer for 5 s"),
+        "{}",
+        header_text(&shell)
+    );
+    // The connection fails: trouble, and an error in the footer.
+    let (registrations, others): (Vec<_>, Vec<_>) = calls.into_iter().partition(|(_, call)| {
+        matches!(**call, Call::Registrations(RegistrationCall::List { .. }))
+    });
+    let (failed, _) = others.first().expect("another call");
+    shell.handle_answer(Answer {
+        id: *failed,
+        result: Err(Failure {
+            kind: FailureKind::Network,
+            message: "Could not connect to the service".into(),
+            fields: Vec::new(),
+        }),
+    });
+    shell.notify_error("Could not connect to the service");
+    assert!(header_text(&shell).ends_with("✕ connection trouble"));
+    // It answers again: connected, and the stale error leaves the footer.
+    let (answered, _) = registrations
+        .first()
+        .expect("the overview reads registrations");
+    shell.handle_answer(Answer {
+        id: *answered,
+        result: Ok(Reply::Registrations(RegistrationReply::Page(
+            crate::model::Page::new(Vec::new(), 0, 1, 100),
+        ))),
+    });
+    assert!(
+        !header_text(&shell).contains("trouble"),
+        "{}",
+        header_text(&shell)
+    );
+    assert_eq!(
+        shell.notices.flash.current(),
+        None,
+        "the stale error is gone"
+    );
+}
+
 fn titles() -> Vec<String> {
     [
         "Registrations",
