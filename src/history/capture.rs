@@ -427,6 +427,10 @@ pub async fn take_snapshot(
             read = &mut reads => break read.map_err(CaptureError::Stopped)??,
         }
     };
+    // The reads are over, their senders gone: what they sent after the last look is stored too.
+    while let Ok(batch) = received.try_recv() {
+        store(&mut staged, &batch)?;
+    }
     let started = Instant::now();
     let id = staged.write(scope, Utc::now())?;
     Ok(Taken {
