@@ -115,9 +115,11 @@ pub fn columns() -> Vec<Column<Transaction>> {
             .sort_key("date")
             .width(ColumnWidth::fixed(10))
             .priority(priority::DATE),
+        // The order number: what people know a transaction by, so it stays as long as the
+        // customer.
         Column::new("External ID", external_id_cell)
             .width(ColumnWidth::between(10, 24, 2))
-            .priority(priority::ID),
+            .priority(priority::NAME),
         Column::new("Customer", customer_cell)
             .sort_key("customer_name")
             .width(ColumnWidth::between(16, 28, 2))
@@ -133,7 +135,7 @@ pub fn columns() -> Vec<Column<Transaction>> {
             .keep(),
         Column::new("Processing", processing_cell)
             .width(ColumnWidth::between(6, 23, 1))
-            .priority(priority::DEFAULT)
+            .priority(priority::DETAIL)
             .whole(),
         Column::new("Region", region_cell)
             .sort_key("state")
