@@ -398,6 +398,17 @@ async fn esc_on_a_tiles_list_goes_back_to_the_tile_and_the_tab_shows_its_own_lis
     // The tab shows its own list again.
     d.char('2');
     d.wait_for("Registrations — all registrations").await;
+
+    // A tile's list left by another tab is that tab's list: Esc clears its filter and stays.
+    d.char('1');
+    complete(&d).await;
+    d.command("tile 4");
+    d.wait_for(title).await;
+    d.char('3');
+    d.char('2');
+    d.wait_for(title).await;
+    d.key(KeyCode::Esc);
+    d.wait_for("Registrations — all registrations").await;
     d.quit().await;
 }
 

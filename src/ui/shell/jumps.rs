@@ -46,6 +46,13 @@ impl Jumps {
     pub(super) fn pending(&self) -> bool {
         self.pending
     }
+
+    /// The user went to tab `pane`: a list a tile opened elsewhere is that tab's own list now.
+    pub(super) fn went_to(&mut self, pane: usize) {
+        if self.from_tile.as_ref().is_some_and(|t| t.pane != pane) {
+            self.from_tile = None;
+        }
+    }
 }
 
 impl Shell {

@@ -339,6 +339,8 @@ impl Shell {
         if index != self.tabs.focus {
             // A message about one pane does not follow the user to another.
             self.notices.flash.clear();
+            // Nor does a tile's list stay one once the user went on to another tab.
+            self.jumps.went_to(index);
         }
         self.tabs.focus = index;
         self.tabs.shown[index] = true;
