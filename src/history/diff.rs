@@ -170,8 +170,7 @@ pub fn shown(value: Option<&Value>) -> String {
         None => "(absent)".to_owned(),
         Some(Value::String(s)) => s.clone(),
         Some(Value::Null) => "none".to_owned(),
-        Some(Value::Bool(true)) => "yes".to_owned(),
-        Some(Value::Bool(false)) => "no".to_owned(),
+        Some(Value::Bool(flag)) => crate::model::format::yes_no(*flag).to_owned(),
         Some(other) => other.to_string(),
     }
 }

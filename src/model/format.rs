@@ -257,6 +257,11 @@ pub const ASCENDING: &str = "▲";
 /// The mark of a descending sort.
 pub const DESCENDING: &str = "▼";
 
+/// A flag as every screen writes it: `yes` or `no`.
+pub fn yes_no(flag: bool) -> &'static str {
+    if flag { "yes" } else { "no" }
+}
+
 /// A service code in words, as one label everywhere: `WAREHOUSE_AND_INVENTORY_PRESENCE` →
 /// `Warehouse and inventory presence`.
 pub fn code_words(code: &str) -> String {

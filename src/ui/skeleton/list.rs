@@ -235,7 +235,7 @@ fn field_text<L: ListSpec>(row: &L::Row, name: &str) -> String {
     match fields.remove(name) {
         None | Some(serde_json::Value::Null) => String::new(),
         Some(serde_json::Value::String(text)) => text,
-        Some(serde_json::Value::Bool(yes)) => if yes { "yes" } else { "no" }.to_owned(),
+        Some(serde_json::Value::Bool(flag)) => crate::model::format::yes_no(flag).to_owned(),
         Some(other) => other.to_string(),
     }
 }

@@ -139,11 +139,10 @@ impl Review {
 
 /// `true` and `false` as `yes` and `no`.
 fn yes_or_no(value: &str) -> String {
-    match value {
-        "true" => "yes".to_owned(),
-        "false" => "no".to_owned(),
-        other => other.to_owned(),
-    }
+    value.parse::<bool>().map_or_else(
+        |_| value.to_owned(),
+        |flag| crate::model::format::yes_no(flag).to_owned(),
+    )
 }
 
 /// A value taxdash set itself, in words: a flag as `yes` or `no`, a code (`REGULAR`,
@@ -289,6 +288,15 @@ mod tests {
     use crate::ui::widgets::testing::{all_text, assert_styled, blank, key, typing};
     use serde_json::json;
 
+    /// The review's rows as text pairs.
+    fn rows(review: &Review) -> Vec<(&str, &str)> {
+        review
+            .rows()
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect()
+    }
+
     #[test]
     fn review_lists_exactly_the_body() {
         let review = Review::new(&json!({
@@ -297,13 +305,8 @@ mod tests {
             "reason": "CLOSING_NEXUS_IN_STATE",
             "transaction_items": [{"amount": "12.50"}]
         }));
-        let rows: Vec<(&str, &str)> = review
-            .rows()
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_str()))
-            .collect();
         assert_eq!(
-            rows,
+            rows(&review),
             [
                 ("closure_date", "2026-06-30"),
                 ("final_return_acknowledged", "true"),
@@ -341,13 +344,8 @@ mod tests {
             ),
         ];
         let review = Review::new(&body).in_words(&specs);
-        let rows: Vec<(&str, &str)> = review
-            .rows()
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_str()))
-            .collect();
         assert_eq!(
-            rows,
+            rows(&review),
             [
                 ("Comment", "KEEP_AS_TYPED"),
                 ("Country code", "US"),
