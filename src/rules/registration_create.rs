@@ -193,6 +193,7 @@ pub fn registration_create(body: &Value, form: &JurisdictionForm) -> Checked<Val
         "tax_id",
         "password_metadata_plain_text",
     ]);
+    super::registration_update::sales_tax_id(&mut c, form);
     for field in super::registration_update::TIMESTAMPS {
         c.optional_timestamp(field);
     }

@@ -87,6 +87,34 @@ mod set_by_the_service {
 /// `jurisdiction_specific_fields`); any other key changes nothing.
 ///
 /// Each key has its type: texts, flags (`true`/`false`), dates `YYYY-MM-DD`, timestamps,
+/// `sales_tax_id`, when sent as text: not blank, and of the shape the jurisdiction's form gives
+/// its own `sales_tax_id` (California's `^[0-9]{3}-?[0-9]{6}$`), so that an id the state would
+/// not recognise (a client's `"null"`, say) is refused rather than stored.
+pub(super) fn sales_tax_id(c: &mut Check<'_>, form: &JurisdictionForm) {
+    let Some(id) = c.raw("sales_tax_id").and_then(Value::as_str) else {
+        return;
+    };
+    if id.trim().is_empty() {
+        c.rule(
+            "sales_tax_id",
+            "sales_tax_id must not be blank: leave it out to keep the one on file",
+        );
+        return;
+    }
+    let shape = has_own_schema(form)
+        .then(|| {
+            form.jurisdiction_fields_json_schema
+                .pointer("/properties/sales_tax_id")
+        })
+        .flatten();
+    if let Some(shape) = shape {
+        let loc = c.loc_of("sales_tax_id");
+        for e in schema_errors(shape, &Value::String(id.to_owned()), &loc) {
+            c.push(e);
+        }
+    }
+}
+
 /// `registrations_regime` `STANDARD` or `SIMPLIFIED`; `registration_email` an address;
 /// `filing_frequency` among the form's frequencies; `change_regime_status` only `REQUESTED`
 /// (approving and completing a regime change is the service's); `status` is not changed here (a
@@ -111,6 +139,7 @@ pub fn registration_update(
     c.optional_date("create_filings_from");
     registration_email(&mut c);
     c.optional_strs(TEXTS);
+    sales_tax_id(&mut c, form);
     for field in TIMESTAMPS {
         c.optional_timestamp(field);
     }
@@ -255,6 +284,21 @@ mod tests {
             ],
             "an in-state seller needs its outlet number"
         );
+    }
+
+    #[test]
+    fn a_sales_tax_id_is_never_blank_and_has_the_forms_shape() {
+        let california = jurisdiction_form("US", "CA");
+        for sent in ["null", " ", "12-34"] {
+            let errors = registration_update(&json!({ "sales_tax_id": sent }), &california, None)
+                .unwrap_err();
+            assert_eq!(paths(&errors), ["sales_tax_id"], "{sent:?}");
+        }
+        let taken = json!({ "sales_tax_id": "123-456789" });
+        assert!(registration_update(&taken, &california, None).is_ok());
+        let ohio = jurisdiction_form("US", "OH");
+        assert!(registration_update(&json!({ "sales_tax_id": "" }), &ohio, None).is_err());
+        assert!(registration_update(&json!({ "sales_tax_id": "null" }), &ohio, None).is_ok());
     }
 
     #[test]

@@ -244,3 +244,77 @@ async fn latency_holds_the_answer_but_the_work_is_done_on_arrival() {
     assert_eq!(total(&after.json::<Value>().await.unwrap()), before + 1);
     h.sandbox.stop().await;
 }
+
+/// Sends `request` on `stream` and reads one answer: its status and its body.
+async fn exchange(stream: &mut tokio::net::TcpStream, request: &[u8]) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    stream
+        .write_all(request)
+        .await
+        .expect("the request is sent whole");
+    let mut read = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut chunk).await.expect("the answer is read");
+        assert!(n > 0, "the connection was closed before an answer");
+        read.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&read).into_owned();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let head = &text[..end];
+            let length: usize = head
+                .lines()
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().ok())?
+                })
+                .expect("a length");
+            if read.len() >= end + 4 + length {
+                let status = head[9..12].parse().unwrap();
+                return (status, text[end + 4..end + 4 + length].to_owned());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_refused_write_keeps_its_connection_open_for_the_next_request() {
+    let h = Harness::with(SandboxConfig {
+        rate_limit_per_min: 60,
+        ..SandboxConfig::default()
+    })
+    .await;
+    let address = h
+        .sandbox
+        .base_url()
+        .trim_start_matches("http://")
+        .to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    // A large body (a customer with a long note) on one kept-alive connection, three times:
+    // the first is taken, the next two are over the limit; each gets its answer, on the same
+    // connection, whatever was left of the body when the answer was decided.
+    let body = serde_json::json!({"name": "N", "external_id": "x".repeat(200_000)}).to_string();
+    let request = |key: &str| {
+        format!(
+            "POST /v1/customers HTTP/1.1\r\nhost: {address}\r\nx-api-key: {key}\r\n\
+             x-organization-id: orgn_demo_1\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let (first, _) = exchange(&mut stream, request("demo-key-1").as_bytes()).await;
+    assert!(first == 200 || first == 422, "{first}");
+    for _ in 0..2 {
+        let (status, answer) = exchange(&mut stream, request("demo-key-1").as_bytes()).await;
+        assert_eq!(status, 429, "{answer}");
+    }
+    // A wrong key is refused the same way, and the connection still serves.
+    let (status, _) = exchange(&mut stream, request("wrong").as_bytes()).await;
+    assert_eq!(status, 401);
+    let get = format!(
+        "GET /v1/registrations?size=1 HTTP/1.1\r\nhost: {address}\r\nx-api-key: demo-key-2\r\n\
+         x-organization-id: orgn_demo_2\r\n\r\n"
+    );
+    assert_eq!(exchange(&mut stream, get.as_bytes()).await.0, 200);
+    h.sandbox.stop().await;
+}

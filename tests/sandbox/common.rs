@@ -115,3 +115,16 @@ pub fn product_edit(product: &Value, changes: &Value) -> Value {
     }
     Value::Object(body)
 }
+
+/// A small deterministic generator, so that every run sends the same bodies.
+pub struct Draw(pub u64);
+
+impl Draw {
+    pub fn next(&mut self, below: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % below as u64) as usize
+    }
+}

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use super::common::{Harness, error_locs};
+use super::common::{Draw, Harness, error_locs};
 use super::live_shapes::faults_of;
 
 /// The demo registration of `state` (a US state), read from the list.
@@ -227,19 +227,6 @@ async fn a_jurisdiction_held_by_a_registration_being_deregistered_is_not_registe
     h.sandbox.stop().await;
 }
 
-/// A small deterministic generator, so that every run sends the same bodies.
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self, below: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % below as u64) as usize
-    }
-}
-
 /// The keys of `RegistrationUpdateAPI`, the two the sandbox adds, fields the service sets, and
 /// keys no registration has.
 fn fuzz_keys() -> Vec<&'static str> {
@@ -376,5 +363,37 @@ async fn fuzzed_updates_never_fail_the_server_move_the_id_or_keep_an_unknown_key
     );
     let all = ids(&h).await;
     assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len());
+    h.sandbox.stop().await;
+}
+
+#[tokio::test]
+async fn a_sales_tax_id_is_never_blank_and_has_the_shape_its_states_form_gives() {
+    let h = Harness::start().await;
+    let california = registration_in(&h, "CA").await;
+    let id = california["id"].as_str().unwrap().to_owned();
+    let before: Value = get(&h, &id).await.json().await.unwrap();
+    // A client's empty value sent as text, a blank, and a number of another shape: refused,
+    // naming the field, and the id on file stays.
+    for sent in ["null", "", "  ", "12-34"] {
+        let r = put(&h, &id, &json!({ "sales_tax_id": sent })).await;
+        assert_eq!(error_locs(r).await, ["body.sales_tax_id"], "{sent:?}");
+        assert_eq!(get(&h, &id).await.json::<Value>().await.unwrap(), before);
+    }
+    // A CDTFA number of the form's shape is taken.
+    let r = put(&h, &id, &json!({ "sales_tax_id": "123-456789" })).await;
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(
+        get(&h, &id).await.json::<Value>().await.unwrap()["sales_tax_id"],
+        "123-456789"
+    );
+    // A state of the default form takes any text but a blank.
+    let ohio = registration_in(&h, "OH").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = put(&h, &ohio, &json!({ "sales_tax_id": "" })).await;
+    assert_eq!(error_locs(r).await, ["body.sales_tax_id"]);
+    let r = put(&h, &ohio, &json!({ "sales_tax_id": "OH-99-1" })).await;
+    assert_eq!(r.status(), StatusCode::OK);
     h.sandbox.stop().await;
 }

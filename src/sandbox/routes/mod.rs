@@ -15,10 +15,13 @@ mod transactions;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::DefaultBodyLimit;
+use axum::extract::Request;
 use axum::http::StatusCode;
 use axum::middleware;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use serde_json::{Value, json};
 
@@ -186,9 +189,29 @@ pub(crate) fn router(app: Arc<App>) -> Router {
             Arc::clone(&app),
             super::frozen::guard,
         ))
+        .layer(middleware::from_fn(whole_body))
         .layer(middleware::from_fn(tenanted::envelope::envelope_errors))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(app)
+}
+
+/// Reads the request's body whole before anything answers it. A request refused before its
+/// handler reads the body (a wrong key, the rate limit, an injected fault) would otherwise close
+/// its kept-alive connection, and a client still sending the body would see a broken pipe
+/// instead of the answer. A body over [`BODY_LIMIT`] is answered 413, and its connection closed.
+async fn whole_body(request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    match axum::body::to_bytes(body, BODY_LIMIT).await {
+        Ok(bytes) => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Err(_) => ErrorAnswer::Status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "The request body is over the 11 MB limit, or could not be read.".into(),
+        )
+        .into_response(),
+    }
 }
 
 /// Reads a JSON body: `None` when there is none, a 422 in the service's shape when it is not JSON.
