@@ -180,6 +180,13 @@ pub fn percent(value: Decimal) -> String {
     out
 }
 
+/// The English name of a state, province or region by its ISO 3166-2 code (`Texas` for `US`
+/// `TX`, `Ontario` for `CA` `ON`, `Berlin` for `DE` `BE`), for a record that names its place only
+/// by its code; `None` for a code the standard does not hold (`ZZ_EU`).
+pub fn subdivision_name(country: &str, state: &str) -> Option<&'static str> {
+    rust_iso3166::iso3166_2::from_code(&format!("{country}-{state}")).map(|s| s.name)
+}
+
 /// A calendar date: `2026-11-15`.
 pub fn date(d: NaiveDate) -> String {
     d.format("%Y-%m-%d").to_string()
@@ -307,6 +314,20 @@ mod tests {
 
     fn dec(s: &str) -> Decimal {
         Decimal::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn a_place_known_by_its_code_is_named_by_the_standard() {
+        for (country, state, name) in [
+            ("US", "TX", "Texas"),
+            ("CA", "ON", "Ontario"),
+            ("DE", "BE", "Berlin"),
+            ("IE", "D", "Dublin"),
+        ] {
+            assert_eq!(subdivision_name(country, state), Some(name));
+        }
+        assert_eq!(subdivision_name("ZZ_EU", ""), None);
+        assert_eq!(subdivision_name("US", "QQ"), None);
     }
 
     #[test]

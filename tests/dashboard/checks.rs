@@ -87,11 +87,14 @@ async fn filings_that_do_not_add_up_are_marked_and_filtered() {
         "{screen}"
     );
     // The share as every surface writes it: one decimal, cut, an ASCII minus, no space.
-    assert!(screen.contains("✗ collected -"), "{screen}");
+    assert!(
+        screen.contains("✗ -") && screen.contains("% collected"),
+        "{screen}"
+    );
     assert!(!screen.contains("−") && !screen.contains(" %"), "{screen}");
     assert!(!screen.contains(" ✓ "), "{screen}");
     assert_eq!(
-        crate::filings::style_of(&d, "✗ collected").and_then(|s| s.fg),
+        crate::filings::style_of(&d, "% collected").and_then(|s| s.fg),
         taxdash::ui::theme::Theme::default().status_bad.fg,
     );
 

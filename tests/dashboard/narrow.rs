@@ -152,8 +152,9 @@ async fn filings_at_80x24_keep_the_amount_and_count_the_columns_that_gave_way() 
     insta::assert_snapshot!("filings_80x24", screen);
     assert_amounts_whole(&screen, "Amount", &amounts);
     let header = screen.lines().find(|l| l.contains("Amount")).unwrap();
-    // The filing id and the approval time gave way; the status and the due date stayed.
-    for column in ["Period", "Status", "Due"] {
+    // The filing id and the approval time gave way; the status, the due date and whether the
+    // return adds up (the list's own question) stayed, its verdict on every row.
+    for column in ["Period", "Status", "Due", "Adds up"] {
         assert!(header.contains(column), "{header}");
     }
     assert!(
@@ -161,13 +162,20 @@ async fn filings_at_80x24_keep_the_amount_and_count_the_columns_that_gave_way() 
         "{header}"
     );
     assert!(
-        header.contains("+4"),
+        header.contains("+3"),
         "the hidden columns are counted: {header}"
     );
     assert!(
-        screen.contains("row 1 of 85 · not shown: Country, Adds up, Approved at, Filing"),
+        screen.contains("row 1 of 85 · not shown: Country, Approved at, Filing"),
         "the status line names them: {screen}"
     );
+    let rows = body_rows(&screen, "Amount");
+    assert!(!rows.is_empty());
+    for row in &rows {
+        assert!(row.contains('✓') || row.contains('✗'), "{row}");
+    }
+    // The share comes first, so that a narrow column keeps the figure.
+    assert!(rows.iter().any(|r| r.contains("✗ -10.")), "{screen}");
     d.quit().await;
 }
 

@@ -114,15 +114,6 @@ const fn ca(code: &'static str, name: &'static str, row: u8, col: u8) -> Tile {
     }
 }
 
-/// The name of a US state or a Canadian province the map draws (`Ontario` for `CA`/`ON`), for a
-/// record that names none.
-pub fn known_name(country: &str, state: &str) -> Option<&'static str> {
-    TILES
-        .iter()
-        .find(|t| t.country == country && t.state == Some(state))
-        .map(|t| t.name)
-}
-
 /// Every cell, row by row, west to east.
 pub const TILES: &[Tile] = &[
     us("AK", "Alaska", 0, 0),

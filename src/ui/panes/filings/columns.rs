@@ -130,7 +130,7 @@ pub fn adds_up(f: &Filing, tolerance: Tolerance) -> Option<Vec<Finding>> {
     (collected || sales).then(|| filings::check(f, tolerance))
 }
 
-/// `✓`, `✗ collected -9.0%`, or `✗ sales +12.0% +1` when both figures are off (the marks
+/// `✓`, `✗ -9.0% collected`, or `✗ +12.0% sales +1` when both figures are off (the marks
 /// read without colour).
 pub fn adds_up_text(findings: &[Finding]) -> String {
     match findings.first() {
@@ -144,7 +144,8 @@ pub fn adds_up_text(findings: &[Finding]) -> String {
                 1 => String::new(),
                 n => format!(" +{}", n - 1),
             };
-            format!("✗ {what} {}{more}", share(f))
+            // The share first: where the column is narrow, the cut keeps the figure.
+            format!("✗ {} {what}{more}", share(f))
         }
     }
 }
@@ -192,31 +193,37 @@ pub fn columns() -> Vec<Column<Row>> {
             .sort_key("start_date")
             .width(ColumnWidth::fixed(23))
             .priority(priority::NAME),
+        // As wide as the codes on screen: `country` only where a country-level return shows.
         Column::new("State", state_cell)
             .sort_key("state_code")
-            .width(ColumnWidth::fixed(7))
-            .priority(priority::NAME),
+            .width(ColumnWidth::between(5, 7, 1))
+            .priority(priority::NAME)
+            .whole(),
         Column::new("Country", country_cell)
             .width(ColumnWidth::fixed(7))
             .priority(priority::DETAIL),
         Column::new("Status", status_cell)
             .sort_key("status")
-            .width(ColumnWidth::fixed(8))
-            .priority(priority::STATUS),
+            .width(ColumnWidth::between(6, 8, 1))
+            .priority(priority::STATUS)
+            .whole(),
+        // Two cells more where an overdue return's `⚠` shows.
         Column::new("Due", due_cell)
             .sort_key("due_date")
-            .width(ColumnWidth::fixed(12))
+            .width(ColumnWidth::between(10, 12, 1))
+            .whole()
             // Whether a return is overdue shows here: it stays as long as the status.
             .priority(priority::STATUS),
         Column::new("Amount", amount_cell)
             .sort_key("amount")
             .right()
-            .width(ColumnWidth::between(14, 18, 1))
+            .width(ColumnWidth::between(12, 18, 1))
             .keep(),
+        // Whether the return adds up is the list's own question: it gives way only to what
+        // names the return, its status and its due date, and takes what room is left.
         Column::judged(ADDS_UP, adds_up_cell)
-            .width(ColumnWidth::fixed(20))
-            // Gives way before what names the return, after its ids and times.
-            .priority(priority::DEFAULT),
+            .width(ColumnWidth::between(9, 20, 1))
+            .priority(priority::DATE),
         Column::new("Approved at", approved_cell)
             .width(ColumnWidth::fixed(20))
             .priority(priority::TIME),
@@ -277,7 +284,7 @@ mod tests {
         f.amount_tax_collected = Some(rust_decimal::Decimal::new(100_000, 2));
         let row = Marked::read_on(f.clone(), day(24));
         let cell = adds_up_cell(&row, &theme, &Judging::default());
-        assert_eq!(cell.to_string(), "✗ collected -9.0%");
+        assert_eq!(cell.to_string(), "✗ -9.0% collected");
         assert_eq!(cell.spans[0].style, theme.status_bad);
         // Fifty cents off: rounding, not a finding.
         f.amount_tax_collected = Some(rust_decimal::Decimal::new(109_950, 2));
@@ -313,7 +320,7 @@ mod tests {
         for (judging, list, detail) in [
             (
                 Judging::default(),
-                "✗ collected -9.0%",
+                "✗ -9.0% collected",
                 "✗ tax collected vs liability",
             ),
             (loose, "✓", "✓ tax collected matches the liability"),

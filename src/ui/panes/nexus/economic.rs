@@ -55,11 +55,11 @@ pub fn bar(percent: Decimal) -> String {
 
 fn jurisdiction_cell<'r>(n: &'r Nexus, _: &Theme) -> Line<'r> {
     let mut spans = vec![Span::raw(jurisdiction(n))];
-    // A row that names its place by its code (`ON`) is named as the map names it (`Ontario`).
+    // A row that names its place by its code (`ON`) is named by the standard (`Ontario`).
     let name = match n.state_name.trim() {
         "" => None,
         code if code == n.state_code => {
-            crate::ui::widgets::state_map::known_name(&n.country_code, code)
+            crate::model::format::subdivision_name(&n.country_code, code)
         }
         name => Some(name),
     };

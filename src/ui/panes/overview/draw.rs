@@ -45,6 +45,13 @@ pub(super) fn draw(
     let buf = frame.buffer_mut();
     let full = inner.height >= FULL_HEIGHT && inner.width >= FULL_WIDTH;
     let summary = summary(pane, keys, theme);
+    let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
+    pane.hits.clear();
+    let small = if full {
+        Vec::new()
+    } else {
+        small_tile_lines(&pane.tiles, selected, inner, theme, &mut pane.hits)
+    };
     let tile_rows = if full {
         let rows = pane.tiles.len().div_ceil(GRID_COLUMNS);
         let height = pane
@@ -55,15 +62,13 @@ pub(super) fn draw(
             .unwrap_or(5);
         u16::try_from(rows * height + summary_row(pane.tiles.len(), &summary)).unwrap_or(u16::MAX)
     } else if pane.section == Section::Tiles {
-        u16::try_from(pane.tiles.len()).unwrap_or(u16::MAX) + 1
+        u16::try_from(small.len()).unwrap_or(u16::MAX)
     } else {
         // Small terminal, the map or the calendar in use: they take the whole tab.
         0
     };
     let [top, bottom] =
         Layout::vertical([Constraint::Length(tile_rows), Constraint::Min(0)]).areas(inner);
-    let selected = (pane.section == Section::Tiles && focused).then_some(pane.cursor);
-    pane.hits.clear();
     if full {
         tile_grid(
             &pane.tiles,
@@ -75,7 +80,7 @@ pub(super) fn draw(
             &mut pane.hits,
         );
     } else if top.height > 0 {
-        tile_lines(&pane.tiles, selected, top, buf, theme, &mut pane.hits);
+        Paragraph::new(small).render(top, buf);
     }
     if bottom.height > 0 {
         lower(pane, bottom, buf, theme, focused);
@@ -317,59 +322,68 @@ fn tile_box(
     Paragraph::new(lines).render(inner, buf);
 }
 
-/// A line a tile: `3 Filings  2 overdue · 5 due in 30 days · 1 paused`.
-fn tile_lines(
+/// The tiles a line each on a small terminal: the tile's number and title, then its counts; a
+/// count that does not fit goes on the next line, under the counts, so that every count keeps
+/// its words. Below them, the selected tile's trouble or first record. Each count's place is
+/// kept in `hits`, for clicks; the lines are returned for their height.
+fn small_tile_lines(
     tiles: &[Tile],
     selected: Option<(usize, usize)>,
     area: Rect,
-    buf: &mut Buffer,
     theme: &Theme,
     hits: &mut Vec<(Rect, (usize, usize))>,
-) {
+) -> Vec<Line<'static>> {
     let width = usize::from(area.width);
     let title_width = tiles
         .iter()
         .map(|t| crate::ui::text::width(t.title))
         .max()
-        .unwrap_or(0);
-    let mut lines: Vec<Line> = tiles
-        .iter()
-        .enumerate()
-        .map(|(t, tile)| {
-            let mut spans = vec![
-                Span::styled(format!("{} ", t + 1), theme.key),
-                Span::styled(
-                    crate::ui::text::pad_to(
-                        tile.title,
-                        title_width.min(width * 2 / 5),
-                        ratatui::layout::Alignment::Left,
-                    ),
-                    theme.title,
-                ),
-            ];
-            for (i, e) in tile.entries.iter().enumerate() {
-                spans.push(Span::styled(if i == 0 { "  " } else { " · " }, theme.muted));
-                let chosen = selected == Some((t, i));
-                let mut count = count_style(&e.count, e.urgent, theme);
-                let mut label = Style::default();
-                if chosen {
-                    count = count.patch(theme.selection);
-                    label = theme.selection;
-                }
-                let at = Line::from(spans.clone()).width();
-                spans.push(Span::styled(e.count.label(), count));
-                spans.push(Span::styled(format!(" {}", e.words()), label));
-                let end = Line::from(spans.clone()).width().min(width);
-                let y = area.y + u16::try_from(t).unwrap_or(u16::MAX);
-                if at < end && y < area.bottom() {
-                    let x = area.x + u16::try_from(at).unwrap_or(u16::MAX);
-                    let w = u16::try_from(end - at).unwrap_or(u16::MAX);
-                    hits.push((Rect::new(x, y, w, 1), (t, i)));
-                }
+        .unwrap_or(0)
+        .min(width * 2 / 5);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for (t, tile) in tiles.iter().enumerate() {
+        let mut spans = vec![
+            Span::styled(format!("{} ", t + 1), theme.key),
+            Span::styled(
+                crate::ui::text::pad_to(tile.title, title_width, ratatui::layout::Alignment::Left),
+                theme.title,
+            ),
+        ];
+        let indent = Line::from(spans.clone()).width();
+        for (i, e) in tile.entries.iter().enumerate() {
+            let chosen = selected == Some((t, i));
+            let mut count = count_style(&e.count, e.urgent, theme);
+            let mut label = Style::default();
+            if chosen {
+                count = count.patch(theme.selection);
+                label = theme.selection;
             }
-            truncate_line(Line::from(spans), width)
-        })
-        .collect();
+            let text = [e.count.label(), format!(" {}", e.words())];
+            let needs: usize = text.iter().map(|t| crate::ui::text::width(t)).sum();
+            let mut at = Line::from(spans.clone()).width();
+            if i > 0 && at + 3 + needs > width {
+                lines.push(Line::from(std::mem::take(&mut spans)));
+                spans.push(Span::raw(" ".repeat(indent)));
+                spans.push(Span::styled("  ", theme.muted));
+            } else {
+                spans.push(Span::styled(if i == 0 { "  " } else { " · " }, theme.muted));
+            }
+            at = Line::from(spans.clone()).width();
+            let [count_text, words] = text;
+            spans.push(Span::styled(count_text, count));
+            spans.push(Span::styled(words, label));
+            let end = Line::from(spans.clone()).width().min(width);
+            let y = area.y + u16::try_from(lines.len()).unwrap_or(u16::MAX);
+            if at < end && y < area.bottom() {
+                let x = area.x + u16::try_from(at).unwrap_or(u16::MAX);
+                let w = u16::try_from(end - at).unwrap_or(u16::MAX);
+                hits.push((Rect::new(x, y, w, 1), (t, i)));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    let mut lines: Vec<Line<'static>> =
+        lines.into_iter().map(|l| truncate_line(l, width)).collect();
     // The selected tile's trouble or first record, below the lines.
     if let Some(tile) = selected.and_then(|(t, _)| tiles.get(t)) {
         let line = match (tile.trouble(), tile.items.first()) {
@@ -379,5 +393,5 @@ fn tile_lines(
         };
         lines.push(truncate_line(line, width));
     }
-    Paragraph::new(lines).render(area, buf);
+    lines
 }

@@ -8,7 +8,7 @@ use super::data::{Data, Slot, filters};
 use crate::effect::Goto;
 use crate::model::tenanted::CertificateImportStatus;
 use crate::model::{Filing, FilingStatus, NexusStatus, ProcessingStatus, RegistrationStatus};
-use crate::rules::attention::{ExposedBy, Standing, standings, threshold_share};
+use crate::rules::attention::{Standing, standings, threshold_share};
 use crate::ui::text;
 
 /// How many records a tile names.
@@ -210,17 +210,14 @@ fn exposed(data: &Data) -> Tile {
         .into_iter()
         .filter(|j| j.standing == Standing::ExposedUnregistered)
         .take(URGENT)
-        .map(|j| {
-            let by = match j.exposed_by {
-                Some(ExposedBy::Economic(status)) => format!("economic, {}", status.as_str()),
-                Some(ExposedBy::Physical) => "physical presence".to_owned(),
-                Some(ExposedBy::Both) => "economic and physical".to_owned(),
-                None => String::new(),
-            };
-            Item {
-                text: format!("{} · {by}", place(&j.country, j.state.as_deref(), &j.name)),
-                urgent: true,
-            }
+        // Why, in the words of the list's *Why* column (one rule, `Jurisdiction::reason`).
+        .map(|j| Item {
+            text: format!(
+                "{} · {}",
+                place(&j.country, j.state.as_deref(), &j.name),
+                j.reason()
+            ),
+            urgent: true,
         })
         .collect()
     } else {
@@ -302,10 +299,10 @@ pub fn place(country: &str, state: Option<&str>, name: &str) -> String {
         Some(state) => format!("{country}-{state}"),
         None => country.to_owned(),
     };
-    // A place named by its code (`ON`) is named as the map names it (`Ontario`).
+    // A place named by its code (`ON`, `BE`) is named by the standard (`Ontario`, `Berlin`).
     let name = match (name, state) {
         (name, Some(state)) if name.is_empty() || name == state => {
-            crate::ui::widgets::state_map::known_name(country, state).unwrap_or("")
+            crate::model::format::subdivision_name(country, state).unwrap_or("")
         }
         (name, _) => name,
     };
@@ -678,10 +675,11 @@ mod tests {
     #[test]
     fn places_and_periods_in_a_few_letters() {
         assert_eq!(place("US", Some("TX"), "Texas"), "TX Texas");
-        // A place named by its code is named as the map names it.
+        // A place named by its code is named by the standard, in Europe too.
         assert_eq!(place("CA", Some("ON"), "ON"), "ON Ontario");
         assert_eq!(place("US", Some("FL"), ""), "FL Florida");
-        assert_eq!(place("DE", Some("BE"), "BE"), "DE-BE");
+        assert_eq!(place("DE", Some("BE"), "BE"), "DE-BE Berlin");
+        assert_eq!(place("IE", Some("D"), "D"), "IE-D Dublin");
         assert_eq!(place("ZZ_EU", None, ""), "ZZ_EU");
         assert_eq!(period(day(2026, 10, 1), day(2026, 10, 31)), "2026-10");
         assert_eq!(period(day(2026, 7, 1), day(2026, 9, 30)), "2026-07–09");
