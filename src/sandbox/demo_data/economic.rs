@@ -48,6 +48,42 @@ pub fn counts_toward(row_country: &str, row_state: &str, country: &str, state: &
     }
 }
 
+/// The demo sales by the place they were shipped to, read once, so that each economic nexus row
+/// (and its exposure history) takes the sales that count toward it.
+pub struct SalesByPlace<'t> {
+    transactions: &'t Transactions,
+    by_place: std::collections::BTreeMap<u16, Vec<DemoSale>>,
+}
+
+impl<'t> SalesByPlace<'t> {
+    pub fn new(transactions: &'t Transactions) -> Self {
+        let mut by_place = std::collections::BTreeMap::<u16, Vec<DemoSale>>::new();
+        for s in transactions.demo_sales() {
+            by_place.entry(s.jurisdiction).or_default().push(s);
+        }
+        SalesByPlace {
+            transactions,
+            by_place,
+        }
+    }
+
+    /// The sales that count toward the row of `country`/`state` (see [`counts_toward`]), in
+    /// date order.
+    pub fn toward(&self, country: &str, state: &str) -> Vec<DemoSale> {
+        let mut sales: Vec<DemoSale> = self
+            .by_place
+            .iter()
+            .filter(|(j, _)| {
+                let (c, s) = self.transactions.jurisdiction(**j);
+                counts_toward(country, state, c, s)
+            })
+            .flat_map(|(_, sales)| sales.iter().copied())
+            .collect();
+        sales.sort_by_key(|s| (s.day, s.row));
+        sales
+    }
+}
+
 /// Adds one sale to `a`: to the sales, and to the marketplace ones or else the exempt ones.
 pub fn add(a: &mut PeriodActivity, s: &DemoSale) {
     let amount = s.amount();

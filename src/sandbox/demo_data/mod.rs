@@ -143,7 +143,14 @@ pub fn generate_scaled(
     filings::reconcile(&mut filings, &transactions);
     // Added last, so that the records above are the same with or without it.
     registrations.extend(tenanted::pending_idaho(&ctx, &registrations));
-    let tenanted = tenanted::generate(&ctx, &registrations, &nexus, &customers, &exemptions);
+    let tenanted = tenanted::generate(
+        &ctx,
+        &registrations,
+        &nexus,
+        &customers,
+        &exemptions,
+        &economic::SalesByPlace::new(&transactions),
+    );
     let org = DemoOrg {
         organization_id: organization_id.to_owned(),
         registrations,

@@ -1,6 +1,6 @@
 //! Physical nexus records and economic nexus rows.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
 use rand::Rng;
@@ -113,11 +113,7 @@ pub fn economic(
     let mut seen = BTreeSet::new();
     rows.retain(|(country, state, _)| seen.insert((*country, *state)));
 
-    // The sales by jurisdiction, each in date order.
-    let mut by_place: BTreeMap<u16, Vec<DemoSale>> = BTreeMap::new();
-    for s in transactions.demo_sales() {
-        by_place.entry(s.jurisdiction).or_default().push(s);
-    }
+    let by_place = economic::SalesByPlace::new(transactions);
     rows.into_iter()
         .enumerate()
         .map(|(i, (country, state, nexus_type))| {
@@ -126,15 +122,7 @@ pub fn economic(
                 .find(|r| r.country_code == country && r.state_code == state);
             let physical_since =
                 crate::rules::physical_nexus_since(physical, country, state, ctx.anchor);
-            let mut sales: Vec<DemoSale> = by_place
-                .iter()
-                .filter(|(j, _)| {
-                    let (c, s) = transactions.jurisdiction(**j);
-                    economic::counts_toward(country, state, c, s)
-                })
-                .flat_map(|(_, sales)| sales.iter().copied())
-                .collect();
-            sales.sort_by_key(|s| (s.day, s.row));
+            let sales = by_place.toward(country, state);
             let id = ctx.id("nexu", i + 1);
             row(
                 &mut rng,

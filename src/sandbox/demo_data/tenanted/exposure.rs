@@ -1,14 +1,22 @@
-//! Exposure history: the events of each economic nexus, derived from its status, its dates and
-//! its registration.
+//! Exposure history: the events of each economic nexus, counted from the demo transactions by
+//! the jurisdiction's rule, as its v1 figures are (see [`super::super::economic`]): each judged
+//! measuring period begins, its sales pass [`APPROACHING_AT`] of the thresholds and then meet
+//! them on the days they did, a physical presence begins, a registration is requested and
+//! completed on its record's dates. Each event carries the status on its day and the period's
+//! counted figures so far; the last ends in the nexus's present status.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 use rand::Rng;
 use rust_decimal::Decimal;
 
 use super::super::Ctx;
-use super::super::util::{date_between, days_after, days_before, money, timestamp_on, ymd};
+use super::super::economic::{SalesByPlace, add, rule_of};
+use super::super::util::timestamp_on;
 use super::ExposureRecord;
-use crate::model::{Nexus, NexusStatus, Registration, RegistrationStatus};
+use crate::model::{
+    Nexus, NexusStatus, PeriodActivity, PeriodModel, Registration, RegistrationStatus, Timestamp,
+};
+use crate::rules::{APPROACHING_AT, EconomicRule, judges_previous, measuring_periods};
 use crate::sandbox::reference;
 
 /// What happened to each economic nexus, oldest first, ending in its present status.
@@ -17,10 +25,11 @@ pub(super) fn exposure_history(
     rng: &mut impl Rng,
     nexus: &[Nexus],
     registrations: &[Registration],
+    sales: &SalesByPlace<'_>,
 ) -> Vec<ExposureRecord> {
     let mut out = Vec::new();
     for n in nexus {
-        for mut event in nexus_events(ctx.anchor, rng, n, registrations) {
+        for mut event in nexus_events(ctx.anchor, rng, n, registrations, sales) {
             event.id = ctx.id("nxev", out.len() + 1);
             out.push(event);
         }
@@ -28,14 +37,62 @@ pub(super) fn exposure_history(
     out
 }
 
-/// One event before it gets its id and time of day.
+/// One event before it gets its id, its time of day and its status.
 struct Step {
     date: NaiveDate,
     kind: &'static str,
-    status: NexusStatus,
     sales: Decimal,
     count: i64,
     description: String,
+}
+
+/// The days that decide a nexus's status on any day.
+#[derive(Default)]
+struct Days {
+    approaching: Vec<NaiveDate>,
+    met: Vec<NaiveDate>,
+    physical: Option<NaiveDate>,
+    requested: Option<NaiveDate>,
+    registered: Option<NaiveDate>,
+}
+
+impl Days {
+    /// The status on `day`: registered once the registration was completed, pending once it
+    /// was requested, exposed once nexus was met (by the sales or a presence), approaching once
+    /// the sales passed [`APPROACHING_AT`] of the thresholds, else not exposed.
+    fn status_on(&self, day: NaiveDate) -> NexusStatus {
+        let by = |d: &Option<NaiveDate>| d.is_some_and(|d| d <= day);
+        let any = |ds: &[NaiveDate]| ds.iter().any(|d| *d <= day);
+        if by(&self.registered) {
+            NexusStatus::Registered
+        } else if by(&self.requested) {
+            NexusStatus::PendingRegistration
+        } else if any(&self.met) || by(&self.physical) {
+            NexusStatus::Exposed
+        } else if any(&self.approaching) {
+            NexusStatus::Approaching
+        } else {
+            NexusStatus::NotExposed
+        }
+    }
+}
+
+/// The rule, its period model and the periods it judges on `today` (the previous one first).
+fn judged_periods(
+    n: &Nexus,
+    today: NaiveDate,
+) -> (Option<EconomicRule>, Vec<(NaiveDate, NaiveDate)>) {
+    let thresholds = reference::nexus_thresholds(&n.country_code, &n.state_code);
+    let model = thresholds
+        .as_ref()
+        .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
+    let (current, previous) = measuring_periods(&model, today);
+    let periods = if judges_previous(&model) {
+        vec![previous, current]
+    } else {
+        vec![current]
+    };
+    (thresholds.as_ref().map(rule_of), periods)
 }
 
 fn nexus_events(
@@ -43,6 +100,7 @@ fn nexus_events(
     rng: &mut impl Rng,
     n: &Nexus,
     registrations: &[Registration],
+    sales: &SalesByPlace<'_>,
 ) -> Vec<ExposureRecord> {
     let status = n.status.clone().unwrap_or(NexusStatus::NotExposed);
     let place = match reference::jurisdiction_name(&n.country_code, &n.state_code) {
@@ -50,14 +108,62 @@ fn nexus_events(
         _ if !n.state_name.is_empty() => n.state_name.clone(),
         _ => n.country_code.clone(),
     };
-    let period_start = n.period_start_date.unwrap_or(ymd(today.year(), 1, 1));
-    let period_end = n
-        .period_end_date
-        .unwrap_or(ymd(period_start.year(), 12, 31));
-    let amount = n.transactions_amount.unwrap_or_default();
-    let count = n.transaction_count.unwrap_or(0);
-    let share = |pct: i64| (amount * Decimal::new(pct, 2)).round_dp(2);
-    let count_share = |pct: i64| count * pct / 100;
+    let physical = n.physical_nexus_met == Some(true);
+    let (rule, periods) = judged_periods(n, today);
+    let counted = |a: &PeriodActivity| {
+        rule.as_ref()
+            .map_or((a.sales, a.transactions), |r| r.counted(a, physical))
+    };
+    let mut steps = Vec::new();
+    let mut days = Days {
+        physical: n.physical_nexus_met_date.filter(|_| physical),
+        ..Days::default()
+    };
+    let place_sales = sales.toward(&n.country_code, &n.state_code);
+    for (from, to) in periods {
+        steps.push(Step {
+            date: from,
+            kind: "PERIOD_STARTED",
+            sales: Decimal::new(0, 2),
+            count: 0,
+            description: format!("A new measurement period began in {place} ({from} to {to})."),
+        });
+        let Some(rule) = &rule else { continue };
+        let mut a = PeriodActivity::default();
+        let mut approached = false;
+        for s in place_sales.iter().filter(|s| (from..=to).contains(&s.day)) {
+            add(&mut a, s);
+            let (amount, count) = counted(&a);
+            if rule.judge(&a, physical).met {
+                days.met.push(s.day);
+                steps.push(Step {
+                    date: s.day,
+                    kind: "THRESHOLD_MET",
+                    sales: amount,
+                    count,
+                    description: format!("The economic nexus threshold of {place} was met."),
+                });
+                break;
+            }
+            if !approached
+                && rule
+                    .progress(&a, physical)
+                    .is_some_and(|p| p >= APPROACHING_AT)
+            {
+                approached = true;
+                days.approaching.push(s.day);
+                steps.push(Step {
+                    date: s.day,
+                    kind: "THRESHOLD_APPROACHING",
+                    sales: amount,
+                    count,
+                    description: format!(
+                        "Sales into {place} passed 70% of the economic nexus threshold."
+                    ),
+                });
+            }
+        }
+    }
     let registering = matches!(
         status,
         NexusStatus::Registered | NexusStatus::OssRegistered | NexusStatus::PendingRegistration
@@ -66,151 +172,109 @@ fn nexus_events(
         .iter()
         .find(|r| r.country_code == n.country_code && r.state_code == n.state_code)
         .filter(|_| registering);
-    let registered_on = registration
-        .filter(|r| {
-            matches!(
-                r.status,
-                RegistrationStatus::Registered
-                    | RegistrationStatus::SelfManaged
-                    | RegistrationStatus::Deregistering
-            )
-        })
-        .and_then(|r| {
-            r.registration_completed
-                .map(|t| t.date())
-                .or(r.registration_date)
-        });
-    let met = n
-        .economic_nexus_met_date
-        .filter(|_| n.economic_nexus_met == Some(true))
-        .filter(|_| status == NexusStatus::Exposed || registering);
-    // A current physical presence creates nexus whatever the sales.
-    let physical = n
-        .physical_nexus_met_date
-        .filter(|_| n.physical_nexus_met == Some(true));
-
-    let mut steps = Vec::new();
-    // The current measurement period, as it stood when it began.
-    let at_period_start = if registered_on.is_some_and(|d| d <= period_start) {
-        NexusStatus::Registered
-    } else if met.is_some_and(|d| d < period_start) || physical.is_some_and(|d| d < period_start) {
-        NexusStatus::Exposed
-    } else {
-        NexusStatus::NotExposed
-    };
-    steps.push(Step {
-        date: period_start,
-        kind: "PERIOD_STARTED",
-        status: at_period_start,
-        sales: Decimal::new(0, 2),
-        count: 0,
-        description: format!(
-            "A new measurement period began in {place} ({period_start} to {period_end})."
-        ),
-    });
-    if let Some(met) = met {
-        let threshold = n
-            .threshold_sales
-            .filter(|t| !t.is_zero())
-            .unwrap_or_else(|| share(90));
-        steps.push(Step {
-            date: days_before(met, rng.random_range(20..80)),
-            kind: "THRESHOLD_APPROACHING",
-            status: NexusStatus::Approaching,
-            sales: (threshold * Decimal::new(82, 2)).round_dp(2),
-            count: count_share(60),
-            description: format!("Sales into {place} passed 80% of the economic nexus threshold."),
-        });
+    if let Some(r) = registration {
+        days.requested = r
+            .registration_requested
+            .map(|t| t.date())
+            .or(r.registration_date);
+        days.registered = r
+            .registration_completed
+            .map(|t| t.date())
+            .or(r.registration_date)
+            .filter(|_| {
+                matches!(
+                    r.status,
+                    RegistrationStatus::Registered
+                        | RegistrationStatus::SelfManaged
+                        | RegistrationStatus::Deregistering
+                )
+            })
+            .map(|done| days.requested.map_or(done, |asked| done.max(asked)));
+    }
+    // Nexus met while not registered (and not already exposed by a presence): tax is owed and
+    // none is collected yet.
+    let unregistered_on = |day: NaiveDate| days.registered.is_none_or(|done| day < done);
+    let first_met = days.met.iter().min().copied();
+    let exposed_by_sales =
+        first_met.filter(|d| unregistered_on(*d) && days.physical.is_none_or(|p| p > *d));
+    if let Some(met) = exposed_by_sales {
+        let (sales, count) = steps
+            .iter()
+            .find(|s| s.kind == "THRESHOLD_MET" && s.date == met)
+            .map_or((Decimal::ZERO, 0), |s| (s.sales, s.count));
         steps.push(Step {
             date: met,
-            kind: "THRESHOLD_MET",
-            status: NexusStatus::Exposed,
-            sales: threshold + money(rng, 0, 99_999),
-            count: count_share(85).max(1),
-            description: format!("The economic nexus threshold of {place} was met."),
-        });
-        steps.push(Step {
-            date: days_after(met, 1),
             kind: "EXPOSED",
-            status: NexusStatus::Exposed,
-            sales: threshold + money(rng, 100_000, 400_000),
-            count: count_share(88).max(1),
+            sales,
+            count,
             description: format!(
                 "Tax is owed in {place} from the threshold date and none is collected yet."
             ),
         });
     }
-    // A presence that began once registered owes nothing uncollected.
-    let exposed_by_presence = physical
-        .filter(|_| met.is_none())
-        .filter(|since| registered_on.is_none_or(|done| *since < done));
-    if let Some(since) = exposed_by_presence {
+    if let Some(since) = days
+        .physical
+        .filter(|since| first_met.is_none_or(|met| *since < met) && unregistered_on(*since))
+    {
         steps.push(Step {
             date: since,
             kind: "EXPOSED",
-            status: NexusStatus::Exposed,
-            sales: share(40),
-            count: count_share(40),
+            sales: Decimal::new(0, 2),
+            count: 0,
             description: format!(
                 "A physical presence in {place} creates nexus: tax is owed from {since} and none \
                  is collected yet."
             ),
         });
     }
-    if let Some(r) = registration {
-        let requested = r
-            .registration_requested
-            .map(|t| t.date())
-            .or(r.registration_date)
-            .unwrap_or(period_start);
-        let started = met.map_or(requested, |m| requested.max(days_after(m, 2)));
+    if let Some(requested) = days.requested {
         steps.push(Step {
-            date: started,
+            date: requested,
             kind: "REGISTRATION_STARTED",
-            status: NexusStatus::PendingRegistration,
-            sales: share(92),
-            count: count_share(92),
+            sales: Decimal::new(0, 2),
+            count: 0,
             description: format!("A registration in {place} was requested."),
         });
-        if let Some(done) = registered_on {
-            steps.push(Step {
-                date: done.max(days_after(started, 1)),
-                kind: "REGISTERED",
-                status: NexusStatus::Registered,
-                sales: share(95),
-                count: count_share(95),
-                description: format!("Registered in {place}: tax is collected from now on."),
-            });
-        }
     }
-    if status == NexusStatus::Approaching {
+    if let Some(done) = days.registered {
         steps.push(Step {
-            date: date_between(rng, days_before(today, 60), days_before(today, 2)),
-            kind: "THRESHOLD_APPROACHING",
-            status: NexusStatus::Approaching,
-            sales: share(97),
-            count: count_share(97),
-            description: format!("Sales into {place} passed 70% of the economic nexus threshold."),
+            date: done,
+            kind: "REGISTERED",
+            sales: Decimal::new(0, 2),
+            count: 0,
+            description: format!("Registered in {place}: tax is collected from now on."),
         });
     }
     steps.sort_by_key(|s| s.date);
-    // The history ends in the nexus's present status.
-    if let Some(last) = steps.last_mut() {
-        last.status = status.clone();
-    }
+    let last = steps.len().saturating_sub(1);
+    // Events of one day keep their order (the threshold met, then the exposure it brings).
+    let mut previous: Option<Timestamp> = None;
     steps
         .into_iter()
-        .map(|s| ExposureRecord {
-            id: String::new(),
-            nexus_id: n.id.clone(),
-            occurred_at: timestamp_on(rng, s.date),
-            event_type: s.kind.to_owned(),
-            country_code: n.country_code.clone(),
-            state_code: (!n.state_code.is_empty()).then(|| n.state_code.clone()),
-            status: s.status.as_str().to_owned(),
-            sales_amount: s.sales.round_dp(2),
-            transaction_count: s.count,
-            description: s.description,
+        .enumerate()
+        .map(|(i, s)| {
+            let mut occurred_at = timestamp_on(rng, s.date);
+            if let Some(before) = previous.filter(|before| before.0 >= occurred_at.0) {
+                occurred_at = Timestamp(before.0 + chrono::Duration::minutes(1));
+            }
+            previous = Some(occurred_at);
+            ExposureRecord {
+                id: String::new(),
+                nexus_id: n.id.clone(),
+                occurred_at,
+                event_type: s.kind.to_owned(),
+                country_code: n.country_code.clone(),
+                state_code: (!n.state_code.is_empty()).then(|| n.state_code.clone()),
+                // The history ends in the nexus's present status.
+                status: if i == last {
+                    status.as_str().to_owned()
+                } else {
+                    days.status_on(s.date).as_str().to_owned()
+                },
+                sales_amount: s.sales.round_dp(2),
+                transaction_count: s.count,
+                description: s.description,
+            }
         })
         .collect()
 }

@@ -9,6 +9,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::economic::SalesByPlace;
 use super::util::{date_between, days_before, money, pick, timestamp_on, ymd};
 use super::{Ctx, Section};
 use crate::model::tenanted::SecurityQuestion;
@@ -156,13 +157,14 @@ pub fn generate(
     nexus: &[Nexus],
     customers: &[Customer],
     exemptions: &[Exemption],
+    sales: &SalesByPlace<'_>,
 ) -> TenantedRecords {
     let mut rng = ctx.rng(Section::Tenanted);
     TenantedRecords {
         security_questions: security_questions(&mut rng, registrations),
         sealed_codes: Vec::new(),
         certificate_imports: certificate_imports(ctx, &mut rng, customers, exemptions),
-        exposure_events: exposure_history(ctx, &mut rng, nexus, registrations),
+        exposure_events: exposure_history(ctx, &mut rng, nexus, registrations, sales),
         back_filing_options: back_filing_options(ctx, &mut rng, registrations),
         closures: Vec::new(),
     }
