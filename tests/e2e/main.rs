@@ -2,6 +2,7 @@
 //! through a terminal emulator. (Unix pseudo-terminals: the suite runs on Unix.)
 #![cfg(unix)]
 
+mod burst;
 mod export;
 mod hangup;
 mod history;
