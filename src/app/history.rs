@@ -229,15 +229,22 @@ impl super::Tasks {
             let taken = async {
                 let mut history = tokio::task::spawn_blocking(move || History::open_at(&location))
                     .await
-                    .map_err(|e| format!("The history database could not be opened: {e}"))?
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| failed(format!("The history database could not be opened: {e}")))?
+                    .map_err(|e| failed(e.to_string()))?;
                 let plan = Plan::new(None);
                 let scope = scope_of(&client, &profile, &plan);
                 let (taken, diff) =
                     take_and_compare(&client, &mut history, &scope, &plan, |_| lists.list())
                         .await
-                        .map_err(|e| e.to_string())?;
-                Ok::<_, String>(SnapshotTaken {
+                        .map_err(|e| Failure {
+                            // A read the service failed says how the connection stands.
+                            kind: e
+                                .service_error()
+                                .map_or(FailureKind::Other, super::calls::failure_kind),
+                            message: e.to_string(),
+                            fields: Vec::new(),
+                        })?;
+                Ok::<_, Failure>(SnapshotTaken {
                     id: taken.id,
                     counts: taken.counts,
                     since: diff.map(|d| d.tally()),
@@ -250,11 +257,9 @@ impl super::Tasks {
                 taken = taken => {
                     match &taken {
                         Ok(t) => tracing::info!(id = id.0, "{}", t.summary()),
-                        Err(why) => tracing::info!(id = id.0, "snapshot failed: {why}"),
+                        Err(why) => tracing::info!(id = id.0, "snapshot failed: {}", why.message),
                     }
-                    let result = taken
-                        .map(|t| Reply::History(HistoryReply::Snapshot(t)))
-                        .map_err(failed);
+                    let result = taken.map(|t| Reply::History(HistoryReply::Snapshot(t)));
                     let _ = answers.send(Answer { id, result });
                 }
             }

@@ -145,6 +145,19 @@ pub enum CaptureError {
     Stopped(tokio::task::JoinError),
 }
 
+impl CaptureError {
+    /// The service's error that stopped the reads, when one did (not the database's).
+    pub fn service_error(&self) -> Option<&crate::api::ApiError> {
+        match self {
+            CaptureError::Read {
+                source: ExportError::Fetch { source, .. },
+                ..
+            } => Some(source),
+            _ => None,
+        }
+    }
+}
+
 /// The scope of a snapshot read by `client` under `profile`.
 pub fn scope_of(client: &Client, profile: &str, plan: &Plan) -> Scope {
     Scope {

@@ -1,6 +1,7 @@
 //! A relay in front of the sandbox, for tests of a service that misbehaves or of what was sent:
 //! every request goes through to the sandbox, except that the relay can answer one list with a
-//! malformed page, hold back requests whose query holds a word, and record every write.
+//! malformed page, hold back requests whose query holds a word, record every write, and fall
+//! silent as a service that died.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,9 @@ pub struct Relay {
     slow: Option<(String, Duration)>,
     /// Where every request other than a GET is recorded.
     writes: Option<Writes>,
+    /// While this switch is on, the service is gone: every request's connection is dropped
+    /// without an answer.
+    gone: Option<Arc<AtomicBool>>,
 }
 
 impl Relay {
@@ -49,6 +53,15 @@ impl Relay {
         Relay {
             writes: Some(writes),
             ..Relay::default()
+        }
+    }
+
+    /// Drops every request's connection without an answer while `switch` is on, as a service
+    /// that died does.
+    pub fn dying(self, switch: Arc<AtomicBool>) -> Self {
+        Relay {
+            gone: Some(switch),
+            ..self
         }
     }
 
@@ -100,6 +113,14 @@ async fn relay(State(running): State<Running>, request: Request) -> Response {
         && path.contains(text.as_str())
     {
         tokio::time::sleep(*delay).await;
+    }
+    if relay
+        .gone
+        .as_ref()
+        .is_some_and(|gone| gone.load(Ordering::SeqCst))
+    {
+        // The handler's task ends without an answer: the connection is dropped.
+        std::panic::resume_unwind(Box::new("the service is gone"));
     }
     let method = request.method().clone();
     let headers = request.headers().clone();

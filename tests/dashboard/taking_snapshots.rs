@@ -269,3 +269,43 @@ async fn the_demo_without_a_history_file_takes_snapshots_for_its_session_and_say
     drop(dir);
     assert!(!file.exists(), "gone with the session");
 }
+
+#[tokio::test]
+async fn a_service_that_dies_during_a_snapshot_is_said_in_the_header_and_its_return_clears_it() {
+    let (_dir, path, history) = history_file();
+    let gone = Arc::new(AtomicBool::new(false));
+    let switch = gone.clone();
+    let d = Dashboard::start_with_history_behind(Options::default(), history, |target| {
+        Relay::slowing("/v1/filings", Duration::from_millis(1500))
+            .dying(switch)
+            .serve(target)
+    })
+    .await;
+    d.wait_for("row 1 of").await;
+    assert!(d.screen().lines().next().unwrap().contains("● connected"));
+    d.command("snapshot");
+    d.wait_for("taking a snapshot: ").await;
+    // The service dies while the snapshot reads it.
+    gone.store(true, std::sync::atomic::Ordering::SeqCst);
+    let screen = d
+        .wait_until("the failure", Duration::from_secs(60), |s| {
+            s.contains("no snapshot was stored")
+        })
+        .await;
+    let header = screen.lines().next().unwrap().to_owned();
+    assert!(
+        !header.contains("● connected"),
+        "the header tells what the last answer showed: {header}"
+    );
+    assert!(stored(&path).snapshots(None).unwrap().is_empty());
+    // The service is back: the next answer says so, and the stale error goes.
+    gone.store(false, std::sync::atomic::Ordering::SeqCst);
+    d.char('r');
+    let screen = d
+        .wait_until("the connection back", Duration::from_secs(30), |s| {
+            s.lines().next().is_some_and(|h| h.contains("● connected"))
+        })
+        .await;
+    assert!(!screen.contains("no snapshot was stored"), "{screen}");
+    d.quit().await;
+}

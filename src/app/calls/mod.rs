@@ -91,9 +91,9 @@ pub fn refused(refusal: Refusal) -> Failure {
     }
 }
 
-/// The failure a pane shows for a client error. The client's messages never hold the key.
-pub fn failure(error: ApiError) -> Failure {
-    let kind = match &error {
+/// The kind of failure `error` is, as the panes and the header read it.
+pub fn failure_kind(error: &ApiError) -> FailureKind {
+    match error {
         ApiError::Unauthorized { .. } => FailureKind::Unauthorized,
         ApiError::Forbidden { .. } => FailureKind::Forbidden,
         ApiError::NotFound { .. } => FailureKind::NotFound,
@@ -114,7 +114,12 @@ pub fn failure(error: ApiError) -> Failure {
             _ => FailureKind::Other,
         },
         ApiError::Unsupported { .. } => FailureKind::Unsupported,
-    };
+    }
+}
+
+/// The failure a pane shows for a client error. The client's messages never hold the key.
+pub fn failure(error: ApiError) -> Failure {
+    let kind = failure_kind(&error);
     Failure {
         kind,
         message: error.to_string(),

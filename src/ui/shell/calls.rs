@@ -248,14 +248,28 @@ impl Shell {
         let Some((pane, _)) = self.calls.waiting.remove(&answer.id) else {
             return Vec::new();
         };
+        let back = self.heard(&answer.result);
+        let Answer { id, result } = answer;
+        let mut effects = self.with_pane(pane, |p, ctx| p.receive(id, result, ctx));
+        if back {
+            effects.extend(self.reconnected());
+        }
+        effects
+    }
+
+    /// What an answer from the service says of the connection: trouble (it could not be
+    /// reached, refused the key, or answered unreadably several times in a row), or connected
+    /// again. Answers whether the connection is back after trouble; a stale error of the
+    /// connection's in the footer is then cleared.
+    fn heard(&mut self, result: &Result<Reply, Failure>) -> bool {
         let was_in_trouble = matches!(self.calls.connection(), Connection::Trouble(_));
-        let unreadable = matches!(&answer.result, Err(f) if f.kind == FailureKind::Undecodable);
+        let unreadable = matches!(result, Err(f) if f.kind == FailureKind::Undecodable);
         self.calls.unreadable = if unreadable {
             self.calls.unreadable + 1
         } else {
             0
         };
-        match &answer.result {
+        match result {
             Err(f) if unreadable => {
                 if self.calls.unreadable >= UNREADABLE_IN_A_ROW {
                     self.trouble(f.message.clone());
@@ -267,7 +281,7 @@ impl Shell {
             }
             Ok(_) | Err(_) => self.calls.connection = Connection::Connected,
         }
-        let back = was_in_trouble && answer.result.is_ok();
+        let back = was_in_trouble && result.is_ok();
         if back
             && self
                 .notices
@@ -278,12 +292,7 @@ impl Shell {
             // An error still in the footer (the connection's, said before) is stale now.
             self.notices.flash.clear();
         }
-        let Answer { id, result } = answer;
-        let mut effects = self.with_pane(pane, |p, ctx| p.receive(id, result, ctx));
-        if back {
-            effects.extend(self.reconnected());
-        }
-        effects
+        back
     }
 
     /// The answers to the shell's own calls.
@@ -294,7 +303,15 @@ impl Shell {
             (ShellCall::SaveColumns(pane, columns), result) => {
                 self.columns_saved(pane, columns, result);
             }
-            (ShellCall::Snapshot, result) => return self.snapshot_ended(result),
+            // A snapshot reads the service: what it met says how the connection stands.
+            (ShellCall::Snapshot, result) => {
+                let back = self.heard(&result);
+                let mut effects = self.snapshot_ended(result);
+                if back {
+                    effects.extend(self.reconnected());
+                }
+                return effects;
+            }
             (ShellCall::Organizations, Ok(Reply::Organizations(OrganizationReply::Page(page)))) => {
                 self.organizations_listed(page.items);
             }
