@@ -288,7 +288,7 @@ async fn a_service_that_dies_during_a_snapshot_is_said_in_the_header_and_its_ret
     // The service dies while the snapshot reads it.
     gone.store(true, std::sync::atomic::Ordering::SeqCst);
     let screen = d
-        .wait_until("the failure", Duration::from_secs(60), |s| {
+        .wait_until("the failure", Duration::from_secs(30), |s| {
             s.contains("no snapshot was stored")
         })
         .await;
