@@ -31,3 +31,4 @@ mod snapshots;
 mod taking_snapshots;
 mod team_history;
 mod transactions;
+mod wire_names;
