@@ -151,7 +151,7 @@ pub fn plain(v: impl ToString) -> Cell {
 
 /// `yes` or `no`, when the record says.
 pub fn flag(v: Option<bool>) -> Cell {
-    v.map(|b| Line::from(if b { "yes" } else { "no" }))
+    v.map(|b| Line::from(crate::model::format::yes_no(b)))
 }
 
 /// A section from rows whose values may be absent (absent ones are left out).

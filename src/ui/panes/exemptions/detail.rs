@@ -49,7 +49,7 @@ pub fn build<'t>(e: &Exemption, files: Option<&[Attachment]>, theme: &'t Theme) 
         .customer_name
         .clone()
         .or_else(|| e.customer.as_ref().and_then(|c| c.name.clone()));
-    let reseller = e.reseller.map(|r| if r { "yes" } else { "no" });
+    let reseller = e.reseller.map(crate::model::format::yes_no);
     Detail::new(
         theme,
         vec![

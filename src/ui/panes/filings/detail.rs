@@ -24,10 +24,6 @@ fn text_cell(v: Option<&str>) -> Cell {
         .map(|s| Line::from(s.to_owned()))
 }
 
-fn yes_no(v: Option<bool>) -> Cell {
-    v.map(|b| Line::from(if b { "yes" } else { "no" }))
-}
-
 /// The filing check's verdict in words (the one the list's column shows): `✓ adds up`, or each
 /// finding: `✗ tax collected vs liability: 1,000.00 USD against 1,100.00 USD (-100.00 USD,
 /// -9.0%)`.
@@ -113,13 +109,16 @@ pub fn build<'t>(f: &Filing, theme: &'t Theme, judging: &Judging) -> Detail<'t> 
                             .as_ref()
                             .map(|t| Line::from(text::timestamp(t))),
                     ),
-                    ("Auto-approved", yes_no(f.auto_approved)),
+                    (
+                        "Auto-approved",
+                        crate::ui::widgets::detail::flag(f.auto_approved),
+                    ),
                     (
                         "Paused until",
                         f.paused_until_date.map(|d| Line::from(text::date(d))),
                     ),
                     ("Filed", f.date_filed.map(|d| Line::from(text::date(d)))),
-                    ("Manual", yes_no(f.is_manual)),
+                    ("Manual", crate::ui::widgets::detail::flag(f.is_manual)),
                     (
                         "Return confirmation",
                         text_cell(f.return_confirmation_id.as_deref()),

@@ -287,7 +287,7 @@ fn detail<'t>(n: &Nexus, theme: &'t Theme) -> Detail<'t> {
     };
     let opt = |v: Option<String>| v.map(Line::from);
     let date = |v: Option<chrono::NaiveDate>| v.map(|d| Line::from(text::date(d)));
-    let flag = |v: Option<bool>| v.map(|b| Line::from(if b { "yes" } else { "no" }));
+    let flag = crate::ui::widgets::detail::flag;
     let count = |v: Option<i64>| v.map(|c| Line::from(text::thousands(c)));
     let when = |v: Option<crate::model::Timestamp>| v.map(|t| Line::from(text::timestamp(&t)));
     let effective = effective_nexus_status(n);

@@ -66,7 +66,7 @@ pub fn build<'t>(p: &Product, theme: &'t Theme, keys: &Keymap) -> Detail<'t> {
                     ("Subcategory", text(&p.product_subcategory)),
                     (
                         "Tax exempt",
-                        Some(Line::from(if p.tax_exempt { "yes" } else { "no" })),
+                        Some(Line::from(crate::model::format::yes_no(p.tax_exempt))),
                     ),
                     ("Classification", classification),
                 ],

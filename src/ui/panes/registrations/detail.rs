@@ -334,7 +334,7 @@ fn jurisdiction_section(r: &Registration, extras: &Extras, theme: &Theme) -> Sec
                         }
                         (Some(Value::String(s)), false) => Some(Line::from(s.clone())),
                         (Some(Value::Bool(b)), false) => {
-                            Some(Line::from(if *b { "yes" } else { "no" }))
+                            Some(Line::from(crate::model::format::yes_no(*b)))
                         }
                         (Some(other), false) => Some(Line::from(other.to_string())),
                         (None, _) if required.contains(&name.as_str()) => Some(Line::from(

@@ -123,7 +123,7 @@ pub fn estimate_detail<'t>(e: &EstimateResponse, theme: &'t Theme) -> Detail<'t>
         a.map(|a| Line::from(Span::styled(text::money(a, currency), theme.money)))
     };
     let rate = |r: Option<rust_decimal::Decimal>| r.map(|r| Line::from(text::rate_percent(r)));
-    let yes_no = |b: Option<bool>| b.map(|b| Line::from(if b { "yes" } else { "no" }));
+    let yes_no = crate::ui::widgets::detail::flag;
     let mut sections = vec![
         Section::new("Estimate")
             .maybe("Total tax", money(e.total_tax_amount_calculated))

@@ -148,7 +148,7 @@ fn shown(field: &Field) -> String {
             .map(|c| c.label.clone())
             .unwrap_or_default(),
         (_, FieldValue::Text(s) | FieldValue::Choice(s)) => s,
-        (_, FieldValue::Bool(b)) => if b { "yes" } else { "no" }.to_owned(),
+        (_, FieldValue::Bool(b)) => crate::model::format::yes_no(b).to_owned(),
         (_, FieldValue::List(values)) => values.join(", "),
     }
 }
