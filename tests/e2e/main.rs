@@ -365,6 +365,8 @@ fn screenshots_tenanted() {
     t.send(":filings\r");
     t.wait_for("Filings", Duration::from_secs(10));
     t.wait_for("row 1 of", Duration::from_secs(10));
+    // The filing check's verdicts, once the transactions they compare with are read.
+    t.wait_for("✓", Duration::from_secs(20));
     std::thread::sleep(Duration::from_millis(300));
     save(&t, "filings");
     t.send("b");
