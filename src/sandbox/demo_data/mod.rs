@@ -133,13 +133,9 @@ pub fn generate_scaled(
         (&registrations, &products),
         (&exemptions, &customers),
     );
-    let nexus = nexus::economic(
-        &ctx,
-        &registrations,
-        &physical_nexus,
-        &customers,
-        &transactions,
-    );
+    // The sales by place, read once: the economic nexus and its exposure history count them.
+    let by_place = economic::SalesByPlace::new(&transactions);
+    let nexus = nexus::economic(&ctx, &registrations, &physical_nexus, &customers, &by_place);
     filings::reconcile(&mut filings, &transactions);
     // Added last, so that the records above are the same with or without it.
     registrations.extend(tenanted::pending_idaho(&ctx, &registrations));
@@ -149,7 +145,7 @@ pub fn generate_scaled(
         &nexus,
         &customers,
         &exemptions,
-        &economic::SalesByPlace::new(&transactions),
+        &by_place,
     );
     let org = DemoOrg {
         organization_id: organization_id.to_owned(),

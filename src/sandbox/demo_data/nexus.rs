@@ -15,7 +15,7 @@ use crate::model::{
     PhysicalNexusSource, Registration, RegistrationStatus as S, SalesOrTransactions,
 };
 use crate::sandbox::reference::{self, NexusThresholds, US_STATES};
-use crate::sandbox::transactions::{DemoSale, Transactions};
+use crate::sandbox::transactions::DemoSale;
 
 /// Physical presence: the profile's places in turn, a category valid for each jurisdiction.
 pub fn physical(ctx: &Ctx) -> Vec<PhysicalNexus> {
@@ -78,7 +78,7 @@ fn city_of(rng: &mut impl Rng, country: &str, state: &str) -> (Option<String>, O
 
 /// The economic nexus picture: one row per US state (or, for small organizations, per state
 /// with a registration or customers), plus Canada and the EU when the organization sells there.
-/// Each row's figures are counted from `transactions` by the jurisdiction's rule (see
+/// Each row's figures are counted from the demo sales (`by_place`) by the jurisdiction's rule (see
 /// [`economic`](super::economic)), and its status follows from them: a registration's when there
 /// is one, else exposed when nexus is met by either route, approaching from
 /// [`crate::rules::APPROACHING_AT`] of the thresholds, not exposed below.
@@ -87,7 +87,7 @@ pub fn economic(
     registrations: &[Registration],
     physical: &[PhysicalNexus],
     customers: &[Customer],
-    transactions: &Transactions,
+    by_place: &economic::SalesByPlace<'_>,
 ) -> Vec<Nexus> {
     let mut rng = ctx.rng(Section::Economic);
     let active_in = |country: &str, state: &str| {
@@ -113,7 +113,6 @@ pub fn economic(
     let mut seen = BTreeSet::new();
     rows.retain(|(country, state, _)| seen.insert((*country, *state)));
 
-    let by_place = economic::SalesByPlace::new(transactions);
     rows.into_iter()
         .enumerate()
         .map(|(i, (country, state, nexus_type))| {
