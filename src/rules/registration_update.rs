@@ -87,36 +87,8 @@ mod set_by_the_service {
 /// `jurisdiction_specific_fields`); any other key changes nothing.
 ///
 /// Each key has its type: texts, flags (`true`/`false`), dates `YYYY-MM-DD`, timestamps,
-/// `sales_tax_id`, when sent as text: not blank, and of the shape the jurisdiction's form gives
-/// its own `sales_tax_id` (California's `^[0-9]{3}-?[0-9]{6}$`), so that an id the state would
-/// not recognise (a client's `"null"`, say) is refused rather than stored.
-pub(super) fn sales_tax_id(c: &mut Check<'_>, form: &JurisdictionForm) {
-    let Some(id) = c.raw("sales_tax_id").and_then(Value::as_str) else {
-        return;
-    };
-    if id.trim().is_empty() {
-        c.rule(
-            "sales_tax_id",
-            "sales_tax_id must not be blank: leave it out to keep the one on file",
-        );
-        return;
-    }
-    let shape = has_own_schema(form)
-        .then(|| {
-            form.jurisdiction_fields_json_schema
-                .pointer("/properties/sales_tax_id")
-        })
-        .flatten();
-    if let Some(shape) = shape {
-        let loc = c.loc_of("sales_tax_id");
-        for e in schema_errors(shape, &Value::String(id.to_owned()), &loc) {
-            c.push(e);
-        }
-    }
-}
-
 /// `registrations_regime` `STANDARD` or `SIMPLIFIED`; `registration_email` an address;
-/// `filing_frequency` among the form's frequencies; `change_regime_status` only `REQUESTED`
+/// `sales_tax_id` not blank and of the form's shape; `filing_frequency` among the form's frequencies; `change_regime_status` only `REQUESTED`
 /// (approving and completing a regime change is the service's); `status` is not changed here (a
 /// deregistration is requested on its own). `jurisdiction_specific_fields` names the fields to
 /// change: merged over `saved` (the registration's fields on file), the result must pass the
@@ -174,6 +146,34 @@ pub(super) fn registration_email(c: &mut Check<'_>) {
             "registration_email",
             "registration_email must be an email address",
         );
+    }
+}
+
+/// `sales_tax_id`, when sent as text: not blank, and of the shape the jurisdiction's form gives
+/// its own `sales_tax_id` (California's `^[0-9]{3}-?[0-9]{6}$`), so that an id the state would
+/// not recognise (a client's `"null"`, say) is refused rather than stored.
+pub(super) fn sales_tax_id(c: &mut Check<'_>, form: &JurisdictionForm) {
+    let Some(id) = c.raw("sales_tax_id").and_then(Value::as_str) else {
+        return;
+    };
+    if id.trim().is_empty() {
+        c.rule(
+            "sales_tax_id",
+            "sales_tax_id must not be blank: leave it out to keep the one on file",
+        );
+        return;
+    }
+    let shape = has_own_schema(form)
+        .then(|| {
+            form.jurisdiction_fields_json_schema
+                .pointer("/properties/sales_tax_id")
+        })
+        .flatten();
+    if let Some(shape) = shape {
+        let loc = c.loc_of("sales_tax_id");
+        for e in schema_errors(shape, &Value::String(id.to_owned()), &loc) {
+            c.push(e);
+        }
     }
 }
 
