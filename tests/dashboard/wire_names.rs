@@ -33,7 +33,7 @@ async fn every_screen_of_the_demo_speaks_in_labels() {
     d.command("snapshot");
     d.wait_for("Snapshot 1 taken").await;
     // Changes between two snapshots, so that the histories and the audit log have something to
-    // say: a customer's email and a registration's comment and end of collection.
+    // say: a customer's email, and a registration's comment and whether it is filed.
     let customer = d
         .client
         .list_customers(&CustomerFilter::default(), PageParams::new(1, 1))

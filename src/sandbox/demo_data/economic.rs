@@ -133,15 +133,13 @@ pub fn figures(
     physical: bool,
 ) -> Figures {
     let (current, previous) = measuring_periods(model, today);
-    let judged = if judges_previous(model) {
-        vec![previous, current]
-    } else {
-        vec![current]
-    };
+    let judged = judged_periods(model, today);
     let met_on = rule.and_then(|r| {
-        judged
-            .iter()
-            .find_map(|period| crossing(sales, r, *period, physical))
+        judged.iter().find_map(|period| {
+            crossings(sales, r, *period, physical)
+                .met
+                .map(|(day, _)| day)
+        })
     });
     let progress = judged
         .iter()
@@ -155,18 +153,59 @@ pub fn figures(
     }
 }
 
-/// The day the sales of `period` first met `rule`, if they did.
-fn crossing(
+/// The measuring periods `model` judges on `today`: the previous one first, where it is judged.
+pub fn judged_periods(model: &PeriodModel, today: NaiveDate) -> Vec<(NaiveDate, NaiveDate)> {
+    let (current, previous) = measuring_periods(model, today);
+    if judges_previous(model) {
+        vec![previous, current]
+    } else {
+        vec![current]
+    }
+}
+
+/// The rule of the jurisdiction `country`/`state` and its period model (a calendar year where
+/// it has no thresholds).
+pub fn rule_and_model(country: &str, state: &str) -> (Option<EconomicRule>, PeriodModel) {
+    let thresholds = reference::nexus_thresholds(country, state);
+    let model = thresholds
+        .as_ref()
+        .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
+    (thresholds.as_ref().map(rule_of), model)
+}
+
+/// The days the sales of one period crossed the rule's marks, each with the activity then.
+#[derive(Debug, Default)]
+pub struct Crossings {
+    /// The first day the progress reached [`crate::rules::APPROACHING_AT`] without meeting it.
+    pub approaching: Option<(NaiveDate, PeriodActivity)>,
+    /// The first day the rule was met.
+    pub met: Option<(NaiveDate, PeriodActivity)>,
+}
+
+/// When the sales of `period` (in date order) first approached and first met `rule`.
+pub fn crossings(
     sales: &[DemoSale],
     rule: &EconomicRule,
     period: (NaiveDate, NaiveDate),
     physical: bool,
-) -> Option<NaiveDate> {
+) -> Crossings {
     let mut a = PeriodActivity::default();
-    sales.iter().filter(|s| within(s, period)).find_map(|s| {
+    let mut found = Crossings::default();
+    for s in sales.iter().filter(|s| within(s, period)) {
         add(&mut a, s);
-        rule.judge(&a, physical).met.then_some(s.day)
-    })
+        if rule.judge(&a, physical).met {
+            found.met = Some((s.day, a));
+            break;
+        }
+        if found.approaching.is_none()
+            && rule
+                .progress(&a, physical)
+                .is_some_and(|p| p >= crate::rules::APPROACHING_AT)
+        {
+            found.approaching = Some((s.day, a));
+        }
+    }
+    found
 }
 
 /// A band of progress, in hundredths of the thresholds.

@@ -1,6 +1,6 @@
 //! Exposure history: the events of each economic nexus, counted from the demo transactions by
 //! the jurisdiction's rule, as its v1 figures are (see [`super::super::economic`]): each judged
-//! measuring period begins, its sales pass [`APPROACHING_AT`] of the thresholds and then meet
+//! measuring period begins, its sales pass [`crate::rules::APPROACHING_AT`] of the thresholds and then meet
 //! them on the days they did, a physical presence begins, a registration is requested and
 //! completed on its record's dates. Each event carries the status on its day and the period's
 //! counted figures so far; the last ends in the nexus's present status.
@@ -10,13 +10,12 @@ use rand::Rng;
 use rust_decimal::Decimal;
 
 use super::super::Ctx;
-use super::super::economic::{SalesByPlace, add, rule_of};
+use super::super::economic::{SalesByPlace, crossings, judged_periods, rule_and_model};
 use super::super::util::timestamp_on;
 use super::ExposureRecord;
 use crate::model::{
-    Nexus, NexusStatus, PeriodActivity, PeriodModel, Registration, RegistrationStatus, Timestamp,
+    Nexus, NexusStatus, PeriodActivity, Registration, RegistrationStatus, Timestamp,
 };
-use crate::rules::{APPROACHING_AT, EconomicRule, judges_previous, measuring_periods};
 use crate::sandbox::reference;
 
 /// What happened to each economic nexus, oldest first, ending in its present status.
@@ -77,24 +76,6 @@ impl Days {
     }
 }
 
-/// The rule, its period model and the periods it judges on `today` (the previous one first).
-fn judged_periods(
-    n: &Nexus,
-    today: NaiveDate,
-) -> (Option<EconomicRule>, Vec<(NaiveDate, NaiveDate)>) {
-    let thresholds = reference::nexus_thresholds(&n.country_code, &n.state_code);
-    let model = thresholds
-        .as_ref()
-        .map_or(PeriodModel::CalendarYear, |t| t.period_model.clone());
-    let (current, previous) = measuring_periods(&model, today);
-    let periods = if judges_previous(&model) {
-        vec![previous, current]
-    } else {
-        vec![current]
-    };
-    (thresholds.as_ref().map(rule_of), periods)
-}
-
 fn nexus_events(
     today: NaiveDate,
     rng: &mut impl Rng,
@@ -109,7 +90,7 @@ fn nexus_events(
         _ => n.country_code.clone(),
     };
     let physical = n.physical_nexus_met == Some(true);
-    let (rule, periods) = judged_periods(n, today);
+    let (rule, model) = rule_and_model(&n.country_code, &n.state_code);
     let counted = |a: &PeriodActivity| {
         rule.as_ref()
             .map_or((a.sales, a.transactions), |r| r.counted(a, physical))
@@ -120,7 +101,7 @@ fn nexus_events(
         ..Days::default()
     };
     let place_sales = sales.toward(&n.country_code, &n.state_code);
-    for (from, to) in periods {
+    for (from, to) in judged_periods(&model, today) {
         steps.push(Step {
             date: from,
             kind: "PERIOD_STARTED",
@@ -129,39 +110,31 @@ fn nexus_events(
             description: format!("A new measurement period began in {place} ({from} to {to})."),
         });
         let Some(rule) = &rule else { continue };
-        let mut a = PeriodActivity::default();
-        let mut approached = false;
-        for s in place_sales.iter().filter(|s| (from..=to).contains(&s.day)) {
-            add(&mut a, s);
-            let (amount, count) = counted(&a);
-            if rule.judge(&a, physical).met {
-                days.met.push(s.day);
-                steps.push(Step {
-                    date: s.day,
-                    kind: "THRESHOLD_MET",
-                    sales: amount,
-                    count,
-                    description: format!("The economic nexus threshold of {place} was met."),
-                });
-                break;
-            }
-            if !approached
-                && rule
-                    .progress(&a, physical)
-                    .is_some_and(|p| p >= APPROACHING_AT)
-            {
-                approached = true;
-                days.approaching.push(s.day);
-                steps.push(Step {
-                    date: s.day,
-                    kind: "THRESHOLD_APPROACHING",
-                    sales: amount,
-                    count,
-                    description: format!(
-                        "Sales into {place} passed 70% of the economic nexus threshold."
-                    ),
-                });
-            }
+        // The same walk the v1 figures' met date comes from.
+        let found = crossings(&place_sales, rule, (from, to), physical);
+        if let Some((day, a)) = found.approaching {
+            let (sales, count) = counted(&a);
+            days.approaching.push(day);
+            steps.push(Step {
+                date: day,
+                kind: "THRESHOLD_APPROACHING",
+                sales,
+                count,
+                description: format!(
+                    "Sales into {place} passed 70% of the economic nexus threshold."
+                ),
+            });
+        }
+        if let Some((day, a)) = found.met {
+            let (sales, count) = counted(&a);
+            days.met.push(day);
+            steps.push(Step {
+                date: day,
+                kind: "THRESHOLD_MET",
+                sales,
+                count,
+                description: format!("The economic nexus threshold of {place} was met."),
+            });
         }
     }
     let registering = matches!(
