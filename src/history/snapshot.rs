@@ -252,6 +252,27 @@ fn same_connection(epoch: Option<u64>, store: &dyn Store) -> Result<(), DbError>
     }
 }
 
+/// Keeps the bodies from a prune until the transaction under way ends: every transaction that
+/// points records at bodies shares the hold, a prune holds it `alone`. On the server, where
+/// nothing else keeps a record from pointing at a body a prune removes meanwhile (see
+/// `server::store::HOLD_BODIES`); the file has one writer at a time.
+fn hold_bodies(store: &dyn Store, alone: bool) -> Result<(), DbError> {
+    use super::server::store::{HOLD_BODIES, HOLD_BODIES_ALONE};
+    match store.dialect() {
+        Dialect::Sqlite => Ok(()),
+        Dialect::Postgres => store
+            .query(
+                if alone {
+                    HOLD_BODIES_ALONE
+                } else {
+                    HOLD_BODIES
+                },
+                &[],
+            )
+            .map(drop),
+    }
+}
+
 /// Empties the staging table.
 const UNSTAGED: &str = "DELETE FROM staged_records;";
 
@@ -292,6 +313,7 @@ impl History {
     ) -> Result<i64, HistoryError> {
         let (who, uid) = (super::who::me(), new_uid());
         self.write_in_one(|store| {
+            hold_bodies(store, false)?;
             let id = insert_run(
                 store,
                 &NewRun {
@@ -421,6 +443,7 @@ impl History {
             .unwrap_or_default();
         let id = self.write_in_one(|store| {
             same_connection(epoch, store)?;
+            hold_bodies(store, false)?;
             let records = store
                 .query(
                     "SELECT count(*) FROM (SELECT DISTINCT resource, record_id \
@@ -569,6 +592,7 @@ impl History {
             return Ok(0);
         }
         self.write_in_one(|store| {
+            hold_bodies(store, true)?;
             for &id in &old {
                 store.execute(
                     "DELETE FROM snapshot_records WHERE snapshot = ?1",
@@ -623,6 +647,68 @@ mod tests {
             .and_hms_opt(9, 0, 0)
             .unwrap()
             .and_utc()
+    }
+
+    /// On the server, records do not check their body row by row: a prune that starts while a
+    /// snapshot is being written waits for it, and keeps the bodies it points at.
+    #[test]
+    fn a_prune_waits_for_a_snapshot_being_written_and_keeps_its_bodies() {
+        let Some(mut pruner) = crate::history::test_server("prune_waits") else {
+            return;
+        };
+        let location = pruner.location().clone();
+        let old = rec(Resource::Customers, "cus_1", r#"{"name":"Old"}"#);
+        pruner
+            .write_snapshot(&scope("org_1"), at(1), std::slice::from_ref(&old))
+            .unwrap();
+        let new = rec(Resource::Customers, "cus_1", r#"{"name":"New"}"#);
+        pruner
+            .write_snapshot(&scope("org_1"), at(2), &[new])
+            .unwrap();
+
+        // Another dashboard writes a snapshot that points at the old body, slowly.
+        let (held, hold) = std::sync::mpsc::channel();
+        let writer = std::thread::spawn(move || {
+            let h = History::open_at(&location).unwrap();
+            h.write_in_one(|store| {
+                hold_bodies(store, false)?;
+                held.send(()).unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(400));
+                let id = insert_run(
+                    store,
+                    &NewRun {
+                        scope: &scope("org_1"),
+                        taken: at(3),
+                        records: 1,
+                        taken_by: "lee",
+                        uid: "slow",
+                    },
+                )?;
+                store.execute(
+                    INSERT_RECORD,
+                    &[
+                        Param::Int(id),
+                        Param::Text(old.resource.name()),
+                        Param::Text(&old.id),
+                        Param::Blob(&hash_of(&old.body)),
+                    ],
+                )?;
+                Ok(id)
+            })
+            .unwrap()
+        });
+        hold.recv().unwrap();
+        // Keeps the newest snapshot committed (the second): the first goes, and its body only
+        // if nothing points at it once the writer is done.
+        assert_eq!(pruner.prune_snapshots(("work", "org_1"), 1).unwrap(), 1);
+        let slow = writer.join().unwrap();
+        let records = pruner.snapshot_records(slow, Resource::Customers).unwrap();
+        assert_eq!(
+            records.len(),
+            1,
+            "the slow snapshot's record reads with its body"
+        );
+        assert_eq!(records[0].body, r#"{"name":"Old"}"#);
     }
 
     on_both_stores! {
