@@ -61,6 +61,11 @@ pub struct Cli {
     #[arg(long, value_name = "ID", requires = "offline")]
     pub snapshot: Option<i64>,
 
+    /// Open on the Portfolio: every organization the Tenanted key reaches, a row each with its
+    /// Overview's counts, the one that needs you most first (with --demo, the partner key).
+    #[arg(long, conflicts_with = "offline")]
+    pub portfolio: bool,
+
     /// Leave the mouse to the terminal (its own selection and copy) instead of clicking tabs,
     /// rows and buttons; the config file's `mouse = false` does the same.
     #[arg(long)]

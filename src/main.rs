@@ -177,6 +177,7 @@ async fn dashboard(cli: Cli) -> Result<Ended, Box<dyn std::error::Error>> {
             cli.snapshot
                 .map_or(SnapshotChoice::Latest, SnapshotChoice::Id),
         ),
+        portfolio: cli.portfolio,
     };
     taxdash::app::run_dashboard(options)
         .await

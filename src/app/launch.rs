@@ -22,6 +22,10 @@ use crate::ui::theme::{Theme, ThemeFiles, parse_color};
 
 /// What the command line asked of the dashboard.
 #[derive(Debug, Clone, Default)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is a flag of the command line"
+)]
 pub struct DashboardOptions {
     pub demo: bool,
     pub profile: Option<String>,
@@ -40,6 +44,8 @@ pub struct DashboardOptions {
     /// `--offline [--snapshot ID]`: browse a snapshot of the history database instead of the
     /// service.
     pub offline: Option<SnapshotChoice>,
+    /// `--portfolio`: open on the Portfolio tab (with --demo, on the partner key).
+    pub portfolio: bool,
 }
 
 /// Which snapshot `--offline` browses.
@@ -206,7 +212,12 @@ pub async fn prepare(
                 Err(e) => tracing::warn!("the demo's saved views are not read: {e}"),
             }
         }
-        let (sandbox, config) = start_demo(options.api).await?;
+        // The portfolio lists what the partner key reaches: the demo speaks the Tenanted API.
+        let api = match options.api {
+            None if options.portfolio => Some(ApiKind::Tenanted),
+            api => api,
+        };
+        let (sandbox, config) = start_demo(api).await?;
         let header = HeaderInfo {
             profile: "demo".into(),
             organization: config.organization_id.clone(),
@@ -283,6 +294,7 @@ pub async fn prepare(
             judging: Judging {
                 filing_tolerance: config.checks.filing_tolerance(),
             },
+            portfolio: false,
         };
         (client, header, sandbox, keymap, theme, accent, settings)
     };
@@ -343,6 +355,12 @@ pub async fn prepare(
         Some(color) => theme.with_accent(color),
         None => theme,
     };
+    // The Portfolio tab: wherever the key may reach several organizations (not offline, where
+    // one snapshot of one is browsed).
+    let settings = panes::Settings {
+        portfolio: client.generation().api_version().is_some() && options.offline.is_none(),
+        ..settings
+    };
     let mut shell = Shell::new(panes::with(settings), keymap, theme, header)
         .with_judging(settings.judging)
         .with_save_folder(crate::os::files::save_folder())
@@ -352,6 +370,16 @@ pub async fn prepare(
         .with_history_for_session(history_dir.is_some());
     if let Some(version) = client.generation().api_version() {
         shell = shell.with_tenanted(version);
+    }
+    if options.portfolio {
+        if !settings.portfolio {
+            return Err(
+                "--portfolio lists the organizations of a Tenanted API key, and this \
+                        profile speaks v1: add --api tenanted (or set the profile's api)"
+                    .into(),
+            );
+        }
+        shell = shell.open_on("Portfolio");
     }
     if let Some(path) = log_path {
         shell = shell.with_log_path(path);

@@ -64,6 +64,9 @@ struct Tasks {
     /// The history database, for the shell's reads of it.
     stores: Stores,
     running: HashMap<RequestId, CancellationToken>,
+    /// The calls under way made for another organization than the one acted on (the
+    /// portfolio's): a switch of organization leaves them be.
+    elsewhere: std::collections::HashSet<RequestId>,
     answers: mpsc::UnboundedSender<Answer>,
     /// Each call's retries, as its client tells them, for the footer.
     retries: mpsc::UnboundedSender<(RequestId, RetryNotice)>,
@@ -142,7 +145,12 @@ impl Tasks {
             return;
         };
         let header = shell.header();
-        let (profile, organization) = (&header.profile, &header.organization);
+        // A call for another organization (the portfolio's) reads ahead what that one learnt.
+        let (call, organization) = match call {
+            Call::ForOrganization { organization, call } => (&mut **call, &*organization),
+            call => (call, &header.organization),
+        };
+        let profile = &header.profile;
         match call {
             Call::Filings(FilingCall::CheckedBefore { ids }) => {
                 *ids = ahead.filings(profile, organization);
@@ -162,7 +170,11 @@ impl Tasks {
             return;
         };
         let header = shell.header();
-        let (profile, organization) = (header.profile.clone(), header.organization.clone());
+        let organization = note
+            .organization
+            .clone()
+            .unwrap_or_else(|| header.organization.clone());
+        let profile = header.profile.clone();
         tokio::task::spawn_blocking(move || {
             if let Err(e) = ahead.keep(&profile, &organization, note) {
                 tracing::warn!("what the Overview read is not remembered: {e}");
@@ -190,6 +202,9 @@ impl Tasks {
                     tracing::debug!(id = id.0, "{}", call.describe());
                     let token = CancellationToken::new();
                     self.running.insert(id, token.clone());
+                    if matches!(*call, Call::ForOrganization { .. }) {
+                        self.elsewhere.insert(id);
+                    }
                     let retries = self.retries.clone();
                     let client = self.client.with_retry_observer(Arc::new(move |notice| {
                         let _ = retries.send((id, notice.clone()));
@@ -211,6 +226,7 @@ impl Tasks {
                     if let Some(token) = self.running.remove(&id) {
                         token.cancel();
                     }
+                    self.elsewhere.remove(&id);
                 }
                 Effect::OpenUrl(url) => {
                     if let Err(e) = platform.open_url(&url) {
@@ -234,13 +250,13 @@ impl Tasks {
                 },
                 Effect::SwitchOrganization(organization) => {
                     // Answers for the organization left behind are of no use any more.
-                    self.cancel_all();
+                    self.cancel_acted_on();
                     self.client = self.client.with_organization(&organization);
                     tracing::info!(organization = %organization, "organization switched");
                     queue.extend(shell.organization_switched(&organization));
                 }
                 // The shell moves between its tabs itself; nothing is left for the runtime.
-                Effect::Goto(_) => {}
+                Effect::Goto(_) | Effect::OpenOrganization { .. } => {}
                 Effect::Export(export) => self.export(*export, shell),
                 Effect::Remember(note) => self.remember(note, shell),
                 Effect::CancelExport => {
@@ -411,12 +427,28 @@ impl Tasks {
         for (_, token) in self.running.drain() {
             token.cancel();
         }
+        self.elsewhere.clear();
+        self.snapshot = None;
+    }
+
+    /// Cancels the calls made for the organization acted on (those for another, the
+    /// portfolio's, go on).
+    fn cancel_acted_on(&mut self) {
+        let elsewhere = &self.elsewhere;
+        self.running.retain(|id, token| {
+            let keep = elsewhere.contains(id);
+            if !keep {
+                token.cancel();
+            }
+            keep
+        });
         self.snapshot = None;
     }
 
     /// Call `id` was answered: it is no longer under way.
     fn answered(&mut self, id: RequestId) {
         self.running.remove(&id);
+        self.elsewhere.remove(&id);
         if self.snapshot.as_ref().is_some_and(|s| s.id == id) {
             self.snapshot = None;
         }
@@ -510,6 +542,7 @@ where
         client,
         stores,
         running: HashMap::new(),
+        elsewhere: std::collections::HashSet::new(),
         answers: sender,
         retries: retry_sender,
         export: None,

@@ -357,6 +357,7 @@ mod tests {
         ReadAheadNote {
             filings_checked: ids.iter().map(|&s| s.to_owned()).collect(),
             pace_pages,
+            organization: None,
         }
     }
 }

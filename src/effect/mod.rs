@@ -63,6 +63,12 @@ pub enum Effect {
     /// Act on another organization from now on (Tenanted API): the runtime swaps the client's
     /// organization selector, then the shell updates the header and reloads every pane.
     SwitchOrganization(String),
+    /// Act on `organization` and show its Overview, or the list `then` opens there: handled by
+    /// the shell, which switches organization first when it must (the portfolio's `Enter`).
+    OpenOrganization {
+        organization: String,
+        then: Option<Box<Goto>>,
+    },
     /// Show another tab with its list filtered (and a record open): handled by the shell.
     Goto(Box<Goto>),
     /// Write every record of a list, as filtered and sorted, to a file through the export
@@ -91,6 +97,8 @@ pub struct ReadAheadNote {
     pub filings_checked: Vec<String>,
     /// The pages of the last 90 days' sales ([`NexusCall::Pace`]); `None`: not read.
     pub pace_pages: Option<u32>,
+    /// The organization it is of, when not the one the dashboard acts on (the portfolio's).
+    pub organization: Option<String>,
 }
 
 /// A list on screen to write to a file (see [`Effect::Export`]).
@@ -121,6 +129,12 @@ pub enum Call {
     Transactions(TransactionCall),
     Products(ProductCall),
     Organizations(OrganizationCall),
+    /// `call`, made for `organization` (Tenanted API) rather than the one the dashboard acts
+    /// on, with the same key and its rate limit: how the portfolio reads every organization.
+    ForOrganization {
+        organization: String,
+        call: Box<Call>,
+    },
     /// Work on local files (no call to the service).
     Files(FileCall),
     /// A read of the history database (no call to the service).
@@ -138,6 +152,7 @@ impl Call {
             Call::Filings(c) => c.is_write(),
             Call::Transactions(c) => c.is_write(),
             Call::Products(c) => c.is_write(),
+            Call::ForOrganization { call, .. } => call.is_write(),
             Call::Organizations(_) | Call::Files(_) | Call::History(_) => false,
         }
     }
@@ -153,6 +168,9 @@ impl Call {
             Call::Transactions(c) => c.describe(),
             Call::Products(c) => c.describe(),
             Call::Organizations(c) => c.describe(),
+            Call::ForOrganization { organization, call } => {
+                format!("{} of {organization}", call.describe())
+            }
             Call::Files(c) => c.describe(),
             Call::History(c) => c.describe(),
         }

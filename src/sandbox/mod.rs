@@ -29,7 +29,10 @@ pub use auth::{MISSING_KEY, NO_ACCESS, UNAUTHENTICATED};
 pub use frozen::{ALWAYS_HELD, Frozen};
 pub use store::DEMO_CREDENTIALS;
 use store::Store;
-pub use tenanted::directory::{DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER};
+pub use tenanted::directory::{
+    DEMO_PARTNER_KEY, DEMO_SESSION_MEMBER, DEMO_SESSION_OWNER, ORGANIZATIONS as DEMO_ORGANIZATIONS,
+    OrgInfo,
+};
 
 /// How to run the sandbox.
 #[derive(Debug, Clone)]

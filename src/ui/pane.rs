@@ -141,6 +141,8 @@ pub struct Ctx<'a> {
     judging: Judging,
     /// The folder a saved file is offered in (`~/Downloads/`), found by the runtime.
     save_folder: &'a str,
+    /// The organization calls are made for, when not the one the dashboard acts on.
+    organization: Option<String>,
 }
 
 impl<'a> Ctx<'a> {
@@ -159,6 +161,24 @@ impl<'a> Ctx<'a> {
             keys: None,
             judging: Judging::default(),
             save_folder: "",
+            organization: None,
+        }
+    }
+
+    /// The same context making its calls, and keeping what it learns, for `organization`
+    /// rather than the one the dashboard acts on ([`Call::ForOrganization`]), on the Tenanted
+    /// release `tenanted`.
+    pub fn for_organization(&mut self, organization: &str) -> Ctx<'_> {
+        Ctx {
+            next_id: &mut *self.next_id,
+            effects: &mut *self.effects,
+            notices: &mut *self.notices,
+            read_only: self.read_only,
+            tenanted: self.tenanted,
+            keys: self.keys,
+            judging: self.judging,
+            save_folder: self.save_folder,
+            organization: Some(organization.to_owned()),
         }
     }
 
@@ -214,6 +234,13 @@ impl<'a> Ctx<'a> {
     pub fn call(&mut self, call: Call) -> RequestId {
         *self.next_id += 1;
         let id = RequestId(*self.next_id);
+        let call = match &self.organization {
+            Some(organization) => Call::ForOrganization {
+                organization: organization.clone(),
+                call: Box::new(call),
+            },
+            None => call,
+        };
         self.effects.push(Effect::Call {
             id,
             call: Box::new(call),
@@ -223,7 +250,8 @@ impl<'a> Ctx<'a> {
 
     /// Remembers what the Overview has just learnt of its reads, so that the next one asks for
     /// more with its first calls ([`Effect::Remember`]).
-    pub fn remember(&mut self, note: crate::effect::ReadAheadNote) {
+    pub fn remember(&mut self, mut note: crate::effect::ReadAheadNote) {
+        note.organization.clone_from(&self.organization);
         self.effects.push(Effect::Remember(note));
     }
 
@@ -240,6 +268,15 @@ impl<'a> Ctx<'a> {
         self.effects.push(Effect::OpenFile {
             path,
             otherwise: otherwise.into(),
+        });
+    }
+
+    /// Acts on `organization` from now on (Tenanted API) and shows its Overview, or the list
+    /// `then` opens there ([`Effect::OpenOrganization`]).
+    pub fn open_organization(&mut self, organization: String, then: Option<Goto>) {
+        self.effects.push(Effect::OpenOrganization {
+            organization,
+            then: then.map(Box::new),
         });
     }
 
@@ -366,6 +403,12 @@ pub trait Pane: Send {
     /// ask for timed calls, such as refreshing a record until the service has finished with it.
     /// Returns whether anything visible changed.
     fn tick(&mut self, _ctx: &mut Ctx) -> bool {
+        false
+    }
+
+    /// Whether the pane stays as it is when the dashboard switches organization (the
+    /// portfolio, which reads every organization): the others are built again.
+    fn outlives_organization(&self) -> bool {
         false
     }
 

@@ -25,7 +25,7 @@ use taxdash::model::filters::{FilingFilter, RegistrationFilter};
 use taxdash::reads::{Quiet, read_filing_findings};
 use taxdash::sandbox::SandboxConfig;
 
-use harness::{Dashboard, Options};
+use harness::{Dashboard, Options, count, rows_of};
 
 /// The demos: three seeds, each on three days (the demo dated around the day it starts on, as
 /// `taxdash --demo --today DAY` is), across a month's end and a quarter's.
@@ -51,43 +51,6 @@ const ENTRIES: [&str; 16] = [
     "awaiting approval",
     "not adding up",
 ];
-
-/// The number before `label` on the screen (`7 overdue` → 7), `None` for a count that is not
-/// a number (`– awaiting approval` on v1).
-fn count(screen: &str, label: &str) -> Option<u64> {
-    for line in screen.lines() {
-        let mut from = 0;
-        while let Some(at) = line[from..].find(label) {
-            let at = from + at;
-            let token = line[..at]
-                .trim_end()
-                .rsplit(|c: char| c.is_whitespace() || c == '│' || c == '·')
-                .next()
-                .unwrap_or("");
-            if let Ok(n) = token.replace(',', "").parse() {
-                return Some(n);
-            }
-            if token == "–" {
-                return None;
-            }
-            from = at + label.len();
-        }
-    }
-    panic!("no count before {label:?} on the screen:\n{screen}");
-}
-
-/// The rows of the list on screen once it has settled: `row 1 of N`, or none.
-fn rows_of(screen: &str) -> Option<u64> {
-    if let Some(at) = screen.find("row 1 of ") {
-        let digits: String = screen[at + 9..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == ',')
-            .collect();
-        return digits.replace(',', "").parse().ok();
-    }
-    let settled = !screen.contains("loading") && !screen.contains("Reading");
-    (settled && screen.lines().any(|l| l.contains("│no "))).then_some(0)
-}
 
 async fn overview(d: &Dashboard) -> String {
     d.wait_until("the Overview filled", Duration::from_mins(1), |s| {

@@ -412,13 +412,23 @@ impl Dashboard {
 /// key reaching both demo organizations, `orgn_demo_1` selected, fresh panes on a switch.
 impl Dashboard {
     pub async fn start_tenanted(options: Options) -> Self {
+        Self::start_tenanted_behind(options, |target| async move { target }).await
+    }
+
+    /// [`start_tenanted`](Self::start_tenanted), the client talking to the sandbox through
+    /// what `front` starts in front of it (it gets the sandbox's base URL, answers its own).
+    pub async fn start_tenanted_behind<F, Fut>(options: Options, front: F) -> Self
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = String>,
+    {
         use taxdash::api::{Generation, Selector};
         use taxdash::sandbox::DEMO_PARTNER_KEY;
 
         let sandbox = sandbox_for(&options).await;
         let organization = DEMO_CREDENTIALS[0].0;
         let mut config = ClientConfig::new(
-            sandbox.base_url().parse().unwrap(),
+            front(sandbox.base_url()).await.parse().unwrap(),
             organization,
             ApiKey::new(DEMO_PARTNER_KEY).unwrap(),
         );
@@ -434,9 +444,16 @@ impl Dashboard {
             read_only: options.read_only,
             offline: None,
         };
-        let shell = Shell::new(panes::all(), Keymap::default(), Theme::default(), header)
+        // As the dashboard builds them for a Tenanted key: the Portfolio tab last.
+        let tenanted = || {
+            panes::with(panes::Settings {
+                portfolio: true,
+                ..panes::Settings::default()
+            })
+        };
+        let shell = Shell::new(tenanted(), Keymap::default(), Theme::default(), header)
             .with_log_path("/tmp/taxdash-test.log")
-            .with_pane_factory(panes::all)
+            .with_pane_factory(tenanted)
             .with_tenanted(version)
             .open_on(options.first_tab);
         Self::run_loop(sandbox, client, shell, options.size, options.today)
@@ -607,4 +624,41 @@ pub fn wire_names(text: &str) -> Vec<String> {
         })
         .map(str::to_owned)
         .collect()
+}
+
+/// The number before `label` on the screen (`7 overdue` → 7), `None` for a count that is not
+/// a number (`– awaiting approval` on v1).
+pub fn count(screen: &str, label: &str) -> Option<u64> {
+    for line in screen.lines() {
+        let mut from = 0;
+        while let Some(at) = line[from..].find(label) {
+            let at = from + at;
+            let token = line[..at]
+                .trim_end()
+                .rsplit(|c: char| c.is_whitespace() || c == '│' || c == '·')
+                .next()
+                .unwrap_or("");
+            if let Ok(n) = token.replace(',', "").parse() {
+                return Some(n);
+            }
+            if token == "–" {
+                return None;
+            }
+            from = at + label.len();
+        }
+    }
+    panic!("no count before {label:?} on the screen:\n{screen}");
+}
+
+/// The rows of the list on screen once it has settled: `row 1 of N`, or none.
+pub fn rows_of(screen: &str) -> Option<u64> {
+    if let Some(at) = screen.find("row 1 of ") {
+        let digits: String = screen[at + 9..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == ',')
+            .collect();
+        return digits.replace(',', "").parse().ok();
+    }
+    let settled = !screen.contains("loading") && !screen.contains("Reading");
+    (settled && screen.lines().any(|l| l.contains("│no "))).then_some(0)
 }

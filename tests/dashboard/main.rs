@@ -22,6 +22,7 @@ mod offline;
 mod organizations;
 mod overview;
 mod paste;
+mod portfolio;
 mod products;
 mod record_history;
 mod register;

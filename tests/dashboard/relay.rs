@@ -29,6 +29,8 @@ pub struct Relay {
     /// While this switch is on, the service is gone: every request's connection is dropped
     /// without an answer.
     gone: Option<Arc<AtomicBool>>,
+    /// Requests for this organization (Tenanted API) are refused, as a revoked connection is.
+    refused: Option<&'static str>,
 }
 
 impl Relay {
@@ -62,6 +64,14 @@ impl Relay {
         Relay {
             gone: Some(switch),
             ..self
+        }
+    }
+
+    /// Refuses every request for `organization` with a 403, as for a revoked connection.
+    pub fn refusing_organization(organization: &'static str) -> Self {
+        Relay {
+            refused: Some(organization),
+            ..Relay::default()
         }
     }
 
@@ -106,6 +116,19 @@ async fn relay(State(running): State<Running>, request: Request) -> Response {
             StatusCode::OK,
             [(header::CONTENT_TYPE, "application/json")],
             r#"{"items": "none today", "total": 3}"#,
+        )
+            .into_response();
+    }
+    if let Some(refused) = relay.refused
+        && request
+            .headers()
+            .get("organization-id")
+            .is_some_and(|v| v.as_bytes() == refused.as_bytes())
+    {
+        return (
+            StatusCode::FORBIDDEN,
+            [(header::CONTENT_TYPE, "application/json")],
+            r#"{"error":{"code":"forbidden","message":"The connection to this organization was revoked."}}"#,
         )
             .into_response();
     }

@@ -28,6 +28,10 @@ pub async fn execute(client: &Client, call: Call) -> Result<Reply, Failure> {
             .list_organizations(page)
             .await
             .map(|p| Reply::Organizations(OrganizationReply::Page(p))),
+        Call::ForOrganization { organization, call } => {
+            let client = client.with_organization(&organization);
+            return Box::pin(execute(&client, *call)).await;
+        }
         Call::Files(call) => return local_files(call).await.map(Reply::Files),
         // The runtime answers these from the history database, never the client.
         Call::History(call) => {

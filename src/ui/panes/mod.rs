@@ -8,6 +8,7 @@ pub mod filter_codes;
 pub mod marks;
 pub mod nexus;
 pub mod overview;
+pub mod portfolio;
 pub mod products;
 pub mod registrations;
 pub mod relations;
@@ -23,6 +24,9 @@ pub struct Settings {
     /// What records are judged by (`[checks]`): not built into the panes, it reaches them in
     /// their context ([`crate::ui::pane::Ctx::judging`]), which the shell fills.
     pub judging: crate::ui::judging::Judging,
+    /// Whether the Portfolio tab is there (a Tenanted key, which may reach several
+    /// organizations): the last tab.
+    pub portfolio: bool,
 }
 
 impl Default for Settings {
@@ -30,6 +34,7 @@ impl Default for Settings {
         Settings {
             overview_refresh: overview::DEFAULT_REFRESH,
             judging: crate::ui::judging::Judging::default(),
+            portfolio: false,
         }
     }
 }
@@ -41,7 +46,7 @@ pub fn all() -> Vec<Box<dyn Pane>> {
 
 /// Every pane, in tab order.
 pub fn with(settings: Settings) -> Vec<Box<dyn Pane>> {
-    vec![
+    let mut panes: Vec<Box<dyn Pane>> = vec![
         Box::new(overview::OverviewPane::new(settings.overview_refresh)),
         Box::new(registrations::RegistrationsPane::default()),
         Box::new(nexus::pane()),
@@ -50,5 +55,9 @@ pub fn with(settings: Settings) -> Vec<Box<dyn Pane>> {
         Box::new(transactions::TransactionsPane::default()),
         Box::new(filings::FilingsPane::default()),
         Box::new(products::ProductsPane::default()),
-    ]
+    ];
+    if settings.portfolio {
+        panes.push(Box::new(portfolio::PortfolioPane::default()));
+    }
+    panes
 }

@@ -103,9 +103,11 @@ impl Calls {
     }
 
     /// The calls of a pane that no longer exists are of no use (the panes were built again).
-    pub(super) fn forget_panes(&mut self) {
-        self.waiting.clear();
-        self.sent.clear();
+    /// Forgets the calls of every pane but those `kept` (the panes were built again).
+    pub(super) fn forget_panes(&mut self, kept: impl Fn(usize) -> bool) {
+        self.waiting.retain(|_, (pane, _)| kept(*pane));
+        let waiting = &self.waiting;
+        self.sent.retain(|id, _| waiting.contains_key(id));
     }
 
     pub(super) fn connection(&self) -> &Connection {
@@ -147,6 +149,10 @@ impl Shell {
         for effect in effects {
             match effect {
                 Effect::Goto(goto) => gotos.push(goto),
+                Effect::OpenOrganization { organization, then } => {
+                    let opened = self.open_organization(&organization, then);
+                    out.extend(opened);
+                }
                 Effect::Import(import) => {
                     if let Some(import) = self.file_import(pane, import) {
                         out.push(Effect::Import(import));

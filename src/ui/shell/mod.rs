@@ -144,6 +144,9 @@ struct SessionFacts {
     save_folder: String,
     /// The history lasts as long as the session (`--demo` without `--history`).
     history_for_session: bool,
+    /// What to show once the organization asked for is the one acted on (the portfolio's
+    /// `Enter`): the Overview, or the list a count opens.
+    after_switch: Option<organizations::Opening>,
 }
 
 /// The flash line, every message it showed (for `:messages`), and the spinner beside work
@@ -189,6 +192,7 @@ impl Shell {
                 judging: crate::ui::judging::Judging::default(),
                 save_folder: String::new(),
                 history_for_session: false,
+                after_switch: None,
             },
             calls: calls::Calls::default(),
             notices: Notices::default(),

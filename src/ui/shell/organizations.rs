@@ -3,10 +3,18 @@
 
 use super::calls::ShellCall;
 use super::{NEEDS_TENANTED, PaneFactory, Shell};
+use crate::effect::Goto;
 use crate::effect::{Call, Effect, OrganizationCall};
 use crate::model::PageParams;
 use crate::model::tenanted::{ApiVersion, Organization};
 use crate::ui::pane::{Level, Pane};
+
+/// What the portfolio's `Enter` shows in the organization it opens.
+pub(super) enum Opening {
+    Overview,
+    /// The list a count opens.
+    List(Box<Goto>),
+}
 
 impl Shell {
     /// The client speaks the Tenanted API at `version`: the shell lists the organizations the
@@ -24,6 +32,44 @@ impl Shell {
     ) -> Self {
         self.tabs.factory = Some(Box::new(factory) as PaneFactory);
         self
+    }
+
+    /// `Enter` on the portfolio: acts on `organization` (switching to it first when the
+    /// dashboard acts on another) and shows its Overview, or the list `then` opens there;
+    /// `ctrl-o` comes back to where it was asked from.
+    pub(super) fn open_organization(
+        &mut self,
+        organization: &str,
+        then: Option<Box<Goto>>,
+    ) -> Vec<Effect> {
+        if organization == self.session.header.organization
+            || (self.session.header.organization.is_empty()
+                && self.session.organizations.len() == 1)
+        {
+            return self.show_in_organization(then.map_or(Opening::Overview, Opening::List));
+        }
+        if self.tabs.panes.iter().any(|p| p.has_unsaved_input()) {
+            self.notify_error(
+                "A form holds unsaved input: save or close it before switching organization.",
+            );
+            return Vec::new();
+        }
+        self.session.after_switch = Some(then.map_or(Opening::Overview, Opening::List));
+        vec![Effect::SwitchOrganization(organization.to_owned())]
+    }
+
+    /// Shows the Overview, or the list `then` opens; the place left (the portfolio, which
+    /// outlives the switch) is where `ctrl-o` comes back to.
+    fn show_in_organization(&mut self, opening: Opening) -> Vec<Effect> {
+        if let Opening::List(goto) = opening {
+            return self.goto(&goto);
+        }
+        let Some(overview) = self.tabs.panes.iter().position(|p| p.is_overview()) else {
+            return Vec::new();
+        };
+        let from = self.spot();
+        self.jumped_from(from);
+        self.focus_pane(overview)
     }
 
     /// Asks for the organizations the key reaches (the first hundred).
@@ -132,12 +178,24 @@ impl Shell {
     /// asks for as it loads again.
     pub fn organization_switched(&mut self, organization: &str) -> Vec<Effect> {
         organization.clone_into(&mut self.session.header.organization);
-        self.calls.forget_panes();
+        let kept: Vec<bool> = self
+            .tabs
+            .panes
+            .iter()
+            .map(|p| p.outlives_organization())
+            .collect();
+        self.calls
+            .forget_panes(|pane| kept.get(pane).copied().unwrap_or(false));
         let mut effects = Vec::new();
         if let Some(factory) = &self.tabs.factory {
             let panes = factory();
             if panes.len() == self.tabs.panes.len() {
-                self.tabs.panes = panes;
+                let old = std::mem::replace(&mut self.tabs.panes, panes);
+                for (index, pane) in old.into_iter().enumerate() {
+                    if kept[index] {
+                        self.tabs.panes[index] = pane;
+                    }
+                }
                 self.apply_columns();
                 // The new panes flag the rows changed in this organization's snapshots.
                 effects.push(self.read_changed());
@@ -152,6 +210,10 @@ impl Shell {
             None => format!("Now acting on {label}."),
         };
         self.notify(Level::Success, text);
+        if let Some(opening) = self.session.after_switch.take() {
+            effects.extend(self.show_in_organization(opening));
+            return effects;
+        }
         let focus = self.tabs.focus;
         effects.extend(self.with_pane(focus, |p, ctx| p.show(ctx)));
         effects

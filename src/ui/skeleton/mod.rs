@@ -39,8 +39,8 @@ pub mod verbs;
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Widget};
+use ratatui::text::Line;
+use ratatui::widgets::Widget;
 
 pub use self::list::{ListClick, ListSpec, ListView, Load};
 pub(crate) use self::list::{list_row, list_spec};
@@ -59,6 +59,7 @@ use crate::ui::theme::Theme;
 use crate::ui::widgets::confirm::{Confirm, ConfirmOutcome};
 use crate::ui::widgets::form::address::{AddressPanel, AddressStep};
 use crate::ui::widgets::form::{FieldValue, Form, FormOutcome};
+use crate::ui::widgets::pane_block;
 use std::borrow::Borrow;
 
 /// A row of a pane's list.
@@ -1115,17 +1116,7 @@ impl<S: PaneSpec> Pane for Skeleton<S> {
     }
 
     fn draw(&mut self, frame: &mut Frame, area: Rect, theme: &Theme, keys: &Keymap, focused: bool) {
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(if focused {
-                theme.border_focus
-            } else {
-                theme.border
-            })
-            .title(Line::from(vec![
-                Span::styled(format!(" {} ", S::TITLE), theme.title),
-                Span::styled(format!("— {} ", self.subtitle()), theme.muted),
-            ]));
+        let block = pane_block(S::TITLE, &self.subtitle(), theme, focused);
         let inner = block.inner(area);
         self.inner = inner;
         frame.render_widget(block, area);

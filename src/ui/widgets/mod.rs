@@ -21,3 +21,27 @@ pub(crate) mod wrap;
 
 #[cfg(test)]
 pub mod testing;
+
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
+
+/// The frame of a tab: `title`, then `— subtitle` in the muted style, the border lit when the
+/// tab has the keys.
+pub fn pane_block(
+    title: &str,
+    subtitle: &str,
+    theme: &crate::ui::theme::Theme,
+    focused: bool,
+) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused {
+            theme.border_focus
+        } else {
+            theme.border
+        })
+        .title(Line::from(vec![
+            Span::styled(format!(" {title} "), theme.title),
+            Span::styled(format!("— {subtitle} "), theme.muted),
+        ]))
+}

@@ -571,6 +571,7 @@ impl Data {
                 .map(|f| f.id.clone())
                 .collect(),
             pace_pages: self.pace_pages,
+            organization: None,
         })
     }
 
@@ -898,6 +899,7 @@ mod tests {
         let note = ReadAheadNote {
             filings_checked: vec!["file_1".into(), "file_2".into()],
             pace_pages: Some(3),
+            organization: None,
         };
         assert_eq!(data.learnt(), Some(note));
         assert_eq!(data.learnt(), None, "handed on once a load");

@@ -6,13 +6,14 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::widgets::{Block, Paragraph, Widget};
 
 use super::tiles::{Count, Tile};
 use super::{OverviewPane, Section};
 use crate::ui::keymap::Keymap;
 use crate::ui::text::truncate_line;
 use crate::ui::theme::Theme;
+use crate::ui::widgets::pane_block;
 
 /// Below this many rows or columns the tiles are drawn a line each.
 const FULL_HEIGHT: u16 = 34;
@@ -29,17 +30,7 @@ pub(super) fn draw(
     keys: &Keymap,
     focused: bool,
 ) {
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(if focused {
-            theme.border_focus
-        } else {
-            theme.border
-        })
-        .title(Line::from(vec![
-            Span::styled(" Overview ", theme.title),
-            Span::styled(format!("— {} ", pane.subtitle()), theme.muted),
-        ]));
+    let block = pane_block("Overview", &pane.subtitle(), theme, focused);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let buf = frame.buffer_mut();
@@ -141,7 +132,7 @@ fn urgent(tile: &Tile) -> bool {
 /// The cell after the tiles: the day, when the counts were made, and how to move.
 fn summary(pane: &OverviewPane, keys: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
     use crate::ui::keymap::Action;
-    let today = pane.data.today;
+    let today = pane.reading.data.today;
     let mut lines = vec![Line::styled(
         today.format("%A %Y-%m-%d").to_string(),
         theme.title,

@@ -13,16 +13,17 @@
 pub mod data;
 mod draw;
 mod paging;
+pub mod reading;
 pub mod tiles;
 
-use std::collections::HashMap;
 use std::time::Duration;
 
-use chrono::{DateTime, Local, Utc};
+use chrono::{DateTime, Local};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use self::data::{Ask, Data};
+use self::reading::Reading;
 use self::tiles::{Tile, tiles};
 use crate::effect::{Failure, Goto, Reply, RequestId};
 use crate::model::filters::{FilingFilter, NexusFilter, RegistrationFilter};
@@ -63,10 +64,7 @@ impl Section {
 
 /// The Overview tab.
 pub struct OverviewPane {
-    data: Data,
-    /// The calls under way: which list, which page.
-    asked: HashMap<RequestId, (Ask, u32)>,
-    tenanted: bool,
+    reading: Reading,
     loaded_once: bool,
     refreshed_at: Option<DateTime<Local>>,
     refresh_every: Duration,
@@ -92,12 +90,10 @@ impl OverviewPane {
     /// An Overview refreshing by itself every `every` (zero: never).
     pub fn new(every: Duration) -> Self {
         let today = crate::clock::today();
-        let data = Data::new(today);
-        let tiles = tiles(&data);
+        let reading = Reading::new(today);
+        let tiles = tiles(&reading.data);
         OverviewPane {
-            data,
-            asked: HashMap::new(),
-            tenanted: false,
+            reading,
             loaded_once: false,
             refreshed_at: None,
             refresh_every: every,
@@ -113,7 +109,7 @@ impl OverviewPane {
 
     /// What the Overview knows so far.
     pub fn data(&self) -> &Data {
-        &self.data
+        &self.reading.data
     }
 
     /// The tiles as they stand.
@@ -122,20 +118,16 @@ impl OverviewPane {
     }
 
     fn load(&mut self, ctx: &mut Ctx) {
-        for id in self.asked.keys() {
-            ctx.cancel(*id);
-        }
-        self.tenanted = ctx.tenanted().is_some();
-        self.data.today = crate::clock::today();
-        if self.calendar.today() != self.data.today {
+        let today = crate::clock::today();
+        if self.calendar.today() != today {
             // A new day (or the first load): the calendar starts on it.
-            self.calendar.set_today(self.data.today);
+            self.calendar.set_today(today);
             self.calendar.select_today();
         }
-        self.asked = self.data.load(ctx);
+        self.reading.load(today, ctx);
         self.loaded_once = true;
         self.ticks = 0;
-        self.tiles = tiles(&self.data);
+        self.tiles = tiles(&self.reading.data);
     }
 
     /// Moves the selection among the counts: `step` entries forward or back, across tiles.
@@ -186,7 +178,7 @@ impl OverviewPane {
 
     /// Whether every list has answered whole: nothing is under way.
     fn is_complete(&self) -> bool {
-        self.data.is_complete() && self.asked.is_empty()
+        self.reading.is_complete()
     }
 
     fn subtitle(&self) -> String {
@@ -268,35 +260,30 @@ impl Pane for OverviewPane {
     }
 
     fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
-        let Some((ask, page)) = self.asked.remove(&id) else {
+        let Some(ask) = self.reading.receive(id, result, ctx) else {
             return;
         };
-        for (ask, page, call) in self.data.receive(ask, page, result, self.tenanted) {
-            let id = ctx.call(call);
-            self.asked.insert(id, (ask, page));
-        }
-        if let Some(note) = self.data.learnt() {
-            ctx.remember(note);
-        }
         if self.is_complete() {
             self.refreshed_at = Some(Local::now());
         }
         if ask == Ask::Filings {
-            self.calendar.set_filings(self.data.filings.rows().to_vec());
+            self.calendar
+                .set_filings(self.reading.data.filings.rows().to_vec());
         }
         if matches!(ask, Ask::Nexus | Ask::Physical | Ask::Registrations) {
+            let data = &self.reading.data;
             self.map.set(&standings(
-                self.data.nexus.rows(),
-                self.data.physical.rows(),
-                self.data.registrations.rows(),
-                self.data.today,
+                data.nexus.rows(),
+                data.physical.rows(),
+                data.registrations.rows(),
+                data.today,
             ));
         }
-        self.tiles = tiles(&self.data);
+        self.tiles = tiles(&self.reading.data);
     }
 
     fn waits_for(&self, id: RequestId) -> bool {
-        self.asked.contains_key(&id)
+        self.reading.waits_for(id)
     }
 
     fn commands(&self) -> Vec<&'static str> {
@@ -343,32 +330,21 @@ impl Pane for OverviewPane {
         }
         self.ticks += 1;
         let every = self.refresh_every.as_secs() * TICKS_PER_SECOND;
-        if every > 0 && self.ticks >= every && self.asked.is_empty() {
+        if every > 0 && self.ticks >= every && self.reading.is_idle() {
             self.load(ctx);
             return true;
         }
-        let queued_asked = self.asked.values().any(|(a, _)| *a == Ask::Queued);
-        let due = !queued_asked
-            && self
-                .data
-                .next_queued_check()
-                .is_some_and(|due| due <= Utc::now());
-        if !due {
+        // A queued transaction has waited a minute since first seen: is it still queued?
+        if !self.reading.check_queued(ctx) {
             return false;
         }
-        // A queued transaction has waited a minute since first seen: is it still queued?
-        let Some(call) = self.data.reload_queued(self.tenanted) else {
-            return false;
-        };
-        let id = ctx.call(call);
-        self.asked.insert(id, (Ask::Queued, 1));
-        self.tiles = tiles(&self.data);
+        self.tiles = tiles(&self.reading.data);
         true
     }
 
     /// The service answers again: counts that failed for want of it are made again.
     fn reconnected(&mut self, ctx: &mut Ctx) {
-        if self.loaded_once && self.asked.is_empty() && self.data.any_failed() {
+        if self.loaded_once && self.reading.is_idle() && self.reading.data.any_failed() {
             self.load(ctx);
         }
     }

@@ -1,0 +1,239 @@
+//! The portfolio: every organization the Tenanted key reaches, one row each, with its
+//! Overview's counts as columns, the one that needs its person most first.
+//!
+//! Each organization is read as its Overview reads it ([`Reading`]), through a context that
+//! makes the calls for that organization ([`Ctx::for_organization`]): the same calls, the same
+//! key and its one rate limit, the same counts (see [`columns`]). Rows fill in as answers
+//! arrive. An organization that cannot be read is a row that says why. `Enter` on a count
+//! opens that organization's list behind it, on its name its Overview; the portfolio stays as
+//! it is when the dashboard switches organization, and `ctrl-o` comes back to it.
+
+pub mod columns;
+mod draw;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use self::columns::{COLUMNS, Counts};
+use super::overview::reading::Reading;
+use crate::effect::{Failure, OrganizationCall, OrganizationReply, Reply, RequestId};
+use crate::model::PageParams;
+use crate::model::tenanted::Organization;
+use crate::ui::keymap::{Action, Keymap};
+use crate::ui::pane::{Ctx, Level, Pane, PaneHint};
+use crate::ui::theme::Theme;
+
+/// The most organizations listed (one page).
+const LISTED: u32 = 100;
+
+/// One organization of the portfolio.
+struct Member {
+    organization: Organization,
+    reading: Reading,
+    counts: Counts,
+}
+
+/// How the list of organizations stands.
+enum Listing {
+    NotAsked,
+    Asked(RequestId),
+    Failed(String),
+    Listed,
+}
+
+/// The Portfolio tab.
+pub struct PortfolioPane {
+    listing: Listing,
+    members: Vec<Member>,
+    /// The selected row (an organization's id, so that it stays put as rows move) and column
+    /// (0: the organization; then [`COLUMNS`]).
+    selected: Option<String>,
+    column: usize,
+}
+
+impl Default for PortfolioPane {
+    fn default() -> Self {
+        PortfolioPane {
+            listing: Listing::NotAsked,
+            members: Vec::new(),
+            selected: None,
+            column: 0,
+        }
+    }
+}
+
+impl PortfolioPane {
+    /// The organizations in the order shown: most pressing first, then by name.
+    fn order(&mut self) {
+        self.members.sort_by(|a, b| {
+            b.counts
+                .urgency()
+                .cmp(&a.counts.urgency())
+                .then_with(|| a.organization.name.cmp(&b.organization.name))
+        });
+    }
+
+    /// The row of the selection.
+    fn row(&self) -> usize {
+        self.selected
+            .as_ref()
+            .and_then(|id| self.members.iter().position(|m| &m.organization.id == id))
+            .unwrap_or(0)
+    }
+
+    fn select_row(&mut self, row: usize) {
+        self.selected = self.members.get(row).map(|m| m.organization.id.clone());
+    }
+
+    /// Asks for the organizations afresh; each is read once listed.
+    fn load(&mut self, ctx: &mut Ctx) {
+        if ctx.tenanted().is_none() {
+            self.listing = Listing::Failed(
+                "The portfolio lists the organizations of a Tenanted API key: start taxdash \
+                 with --api tenanted (or --portfolio)."
+                    .to_owned(),
+            );
+            return;
+        }
+        let id = ctx.call(
+            OrganizationCall::List {
+                page: PageParams::new(1, LISTED),
+            }
+            .into(),
+        );
+        self.listing = Listing::Asked(id);
+    }
+
+    /// The organizations are listed: each is read as its Overview reads it.
+    fn listed(&mut self, organizations: Vec<Organization>, ctx: &mut Ctx) {
+        let today = crate::clock::today();
+        self.members = organizations
+            .into_iter()
+            .map(|organization| {
+                let mut reading = Reading::new(today);
+                reading.load(today, &mut ctx.for_organization(&organization.id));
+                let counts = Counts::of(&reading.data);
+                Member {
+                    organization,
+                    reading,
+                    counts,
+                }
+            })
+            .collect();
+        self.listing = Listing::Listed;
+        self.order();
+        if self.selected.is_none() {
+            self.select_row(0);
+        }
+    }
+
+    /// `Enter`: the selected organization's Overview, or the list behind the selected count.
+    fn open(&mut self, ctx: &mut Ctx) {
+        let Some(member) = self.members.get(self.row()) else {
+            return;
+        };
+        let then = match self.column.checked_sub(1) {
+            None => None,
+            Some(c) => match &member.counts.cells[c] {
+                (crate::ui::panes::overview::tiles::Count::Unavailable(why), _) => {
+                    ctx.notify(Level::Error, format!("{}: {why}", COLUMNS[c].heading));
+                    return;
+                }
+                (_, goto) => goto.clone(),
+            },
+        };
+        ctx.open_organization(member.organization.id.clone(), then);
+    }
+
+    /// The rows as drawn: the organization, then each count, and how its reading stands.
+    pub fn rows(&self) -> impl Iterator<Item = (&Organization, &Counts, bool)> {
+        self.members
+            .iter()
+            .map(|m| (&m.organization, &m.counts, m.reading.is_complete()))
+    }
+}
+
+impl Pane for PortfolioPane {
+    fn title(&self) -> &'static str {
+        "Portfolio"
+    }
+
+    fn hints(&self) -> Vec<PaneHint> {
+        vec![
+            PaneHint::action(Action::Open, "open"),
+            PaneHint::keys("↑↓←→", "choose"),
+            PaneHint::action(Action::JumpBack, "back here"),
+            PaneHint::action(Action::Refresh, "refresh"),
+        ]
+    }
+
+    fn show(&mut self, ctx: &mut Ctx) {
+        if matches!(self.listing, Listing::NotAsked) {
+            self.load(ctx);
+        }
+    }
+
+    fn outlives_organization(&self) -> bool {
+        true
+    }
+
+    fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
+        let row = self.row();
+        match action {
+            Action::Refresh => {
+                for member in &self.members {
+                    member.reading.cancel(ctx);
+                }
+                self.members.clear();
+                self.load(ctx);
+            }
+            Action::Down => self.select_row((row + 1).min(self.members.len().saturating_sub(1))),
+            Action::Up => self.select_row(row.saturating_sub(1)),
+            Action::Top => self.select_row(0),
+            Action::Bottom => self.select_row(self.members.len().saturating_sub(1)),
+            Action::Right => self.column = (self.column + 1).min(COLUMNS.len()),
+            Action::Left => self.column = self.column.saturating_sub(1),
+            Action::Open => self.open(ctx),
+            _ => return false,
+        }
+        true
+    }
+
+    fn receive(&mut self, id: RequestId, result: Result<Reply, Failure>, ctx: &mut Ctx) {
+        if matches!(self.listing, Listing::Asked(asked) if asked == id) {
+            match result {
+                Ok(Reply::Organizations(OrganizationReply::Page(page))) => {
+                    self.listed(page.items, ctx);
+                }
+                Ok(_) => self.listing = Listing::Failed("an unexpected answer".to_owned()),
+                Err(failure) => self.listing = Listing::Failed(failure.message),
+            }
+            return;
+        }
+        let Some(member) = self.members.iter_mut().find(|m| m.reading.waits_for(id)) else {
+            return;
+        };
+        let organization = member.organization.id.clone();
+        member
+            .reading
+            .receive(id, result, &mut ctx.for_organization(&organization));
+        member.counts = Counts::of(&member.reading.data);
+        self.order();
+    }
+
+    fn waits_for(&self, id: RequestId) -> bool {
+        matches!(self.listing, Listing::Asked(asked) if asked == id)
+            || self.members.iter().any(|m| m.reading.waits_for(id))
+    }
+
+    fn draw(
+        &mut self,
+        frame: &mut Frame,
+        area: Rect,
+        theme: &Theme,
+        _keys: &Keymap,
+        focused: bool,
+    ) {
+        draw::draw(self, frame, area, theme, focused);
+    }
+}
