@@ -143,6 +143,16 @@ pub enum Command {
     /// pace of the last 90 days. Exits 0 when none will cross this period, 3 when some will,
     /// other non-zero on errors.
     Nexus(NexusArgs),
+    /// Every organization the Tenanted key reaches, a row each with its Overview's counts, the
+    /// one that needs you most first: the Portfolio tab's table.
+    ///
+    /// Each count is the one the organization's Overview shows. Takes --demo (the partner key)
+    /// and the profile options like `export`. Exits 0, or 3 when an organization has a return
+    /// overdue (for a scheduled job), other non-zero on errors.
+    Portfolio {
+        #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
+        format: CheckFormat,
+    },
     /// List the changes taxdash has sent, newest first (the audit log).
     ///
     /// From the audit log in the history database, whatever sent them (the dashboard or a
@@ -523,6 +533,7 @@ impl Command {
             Command::Export(_) => "export",
             Command::Check(_) => "check",
             Command::Nexus(_) => "nexus",
+            Command::Portfolio { .. } => "portfolio",
             Command::Audit(_) => "audit",
             Command::Import(_) => "import",
             Command::Snapshot(_) => "snapshot",
@@ -545,6 +556,7 @@ impl Command {
                 | Command::Import(_)
                 | Command::Check(_)
                 | Command::Nexus(_)
+                | Command::Portfolio { .. }
                 | Command::Snapshot(_)
                 | Command::Diff(_)
                 | Command::Watch(_)

@@ -88,6 +88,18 @@ fn main() -> ExitCode {
             service(&cli),
             &mut stdout,
         )),
+        Some(Command::Portfolio { format }) => {
+            // The demo's portfolio is the partner key's: the Tenanted API unless asked otherwise.
+            let service = if cli.demo {
+                commands::export::Service::Demo(Some(cli.api.map_or(
+                    taxdash::config::ApiKind::Tenanted,
+                    taxdash::cli::ApiFlag::kind,
+                )))
+            } else {
+                service(&cli)
+            };
+            runtime.block_on(commands::portfolio::run(&ctx, format, service, &mut stdout))
+        }
         Some(Command::Audit(ref args)) => {
             runtime.block_on(commands::audit::run(&ctx, args, cli.demo, &mut stdout))
         }

@@ -17,6 +17,7 @@ pub mod input;
 mod launch;
 mod logging;
 pub mod platform;
+pub mod portfolio;
 pub mod read_ahead;
 pub mod testing;
 pub mod themes;

@@ -233,7 +233,7 @@ fn json_out<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> std::io::Res
 }
 
 /// `items` as JSON, or as rows under `header` (CSV or an aligned table), one per item.
-fn print<T: serde::Serialize>(
+pub(super) fn print<T: serde::Serialize>(
     items: &[T],
     format: CheckFormat,
     out: &mut dyn Write,

@@ -13,6 +13,7 @@ pub mod history;
 pub mod import;
 pub mod login;
 pub mod manual;
+pub mod portfolio;
 pub mod snapshot;
 
 use std::fmt;

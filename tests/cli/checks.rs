@@ -372,3 +372,38 @@ async fn the_exemption_check_without_from_reads_the_last_12_months_as_the_dashbo
     assert_eq!(text(&explicit.stdout), stdout);
     assert_eq!(explicit.status.code(), Some(3));
 }
+
+#[tokio::test]
+async fn the_portfolio_counts_as_the_lists_behind_it_and_exits_3_on_an_overdue_return() {
+    let out = demo(empty_config(), &["portfolio", "--format", "json"]).await;
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("1 organization with a return overdue"),
+        "{said}"
+    );
+    let rows = json(&out);
+    let ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r["organization_id"].as_str().unwrap())
+        .collect();
+    // Worst first: the one with returns overdue.
+    assert_eq!(ids, [ORG1.0, "orgn_demo_2"], "{rows:?}");
+    assert_eq!(rows[0]["status"], "read");
+    // Each count is the number of rows of the list it stands for, as `export` writes it.
+    for (key, filter) in [
+        ("overdue", &["--overdue"][..]),
+        ("due", &["--due-within", "30"][..]),
+    ] {
+        let mut args = vec!["export", "filings", "--format", "json"];
+        args.extend(filter);
+        let listed = json(&demo(empty_config(), &args).await).len() as u64;
+        assert!(listed > 0, "the demo plants {key} returns");
+        assert_eq!(rows[0]["counts"][key].as_u64(), Some(listed), "{key}");
+    }
+    // The table says the same, a line an organization.
+    let table = demo(empty_config(), &["portfolio"]).await;
+    let table = text(&table.stdout);
+    assert!(table.lines().nth(1).unwrap().starts_with(ORG1.0), "{table}");
+    assert_eq!(table.lines().count(), 3, "{table}");
+}
