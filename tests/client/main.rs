@@ -3,6 +3,7 @@
 
 mod audit;
 mod common;
+mod compression;
 mod downloads;
 mod endpoints;
 mod errors;

@@ -192,6 +192,9 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .layer(middleware::from_fn(whole_body))
         .layer(middleware::from_fn(tenanted::envelope::envelope_errors))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        // Answers compressed to a client that asks (`Accept-Encoding: gzip`), as the service's
+        // front does; a page of a hundred transactions is a tenth of its size.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(app)
 }
 
