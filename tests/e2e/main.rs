@@ -299,6 +299,25 @@ fn screenshots() {
     assert!(t.wait_exit(Duration::from_secs(10)).success());
 }
 
+/// The portfolio of the demo's partner key, as `taxdash --demo --portfolio` opens it: part of
+/// `cargo test --test e2e -- --ignored screenshots`.
+#[test]
+#[ignore = "writes screenshots/; run it when what the user sees changes"]
+fn screenshots_portfolio() {
+    let state = tempfile::tempdir().unwrap();
+    let out = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    std::fs::create_dir_all(&out).unwrap();
+    let mut t = Pty::spawn(
+        &["--demo", "--today", TODAY, "--portfolio"],
+        140,
+        20,
+        state.path(),
+    );
+    t.wait_for("Portfolio — 2 organizations ", Duration::from_secs(30));
+    settled(&t);
+    std::fs::write(out.join("portfolio.svg"), svg::render(&t.vt_screen())).unwrap();
+}
+
 /// The screens only the Tenanted API has, on the Tenanted demo (partner key): part of
 /// `cargo test --test e2e -- --ignored screenshots`.
 #[test]

@@ -75,7 +75,14 @@ pub(super) fn draw(
         cells.push(Cell::from(Span::styled(status, status_style)));
         Row::new(cells)
     });
-    let mut widths = vec![Constraint::Min(16)];
+    let longest = pane
+        .members
+        .iter()
+        .map(|m| m.organization.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    #[expect(clippy::cast_possible_truncation, reason = "clamped to 32")]
+    let mut widths = vec![Constraint::Length(longest.clamp(12, 32) as u16)];
     widths.extend(
         COLUMNS
             .iter()
