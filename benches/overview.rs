@@ -9,9 +9,14 @@
 //! ahead the transactions of the filings the run before checked (the state folder's
 //! `read-ahead.json`; kept in memory here).
 //!
+//! The client reaches the sandbox through a proxy on loopback that counts the bytes the answers
+//! take on the wire: once as the client asks (compressed), and once with its
+//! `Accept-Encoding` hidden from the sandbox (the answers as they are).
+//!
 //! Run: `cargo bench --bench overview` (env `BENCH_LATENCY_MS`, `BENCH_RUNS`).
 
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -53,15 +58,89 @@ fn watch(backend: &SharedBackend) -> (usize, bool) {
     (waiting, title.contains("Overview — updated"))
 }
 
+/// A proxy on loopback in front of `target`: counts the bytes of the answers, and while `plain`
+/// is on, renames the requests' `Accept-Encoding` header so the sandbox answers uncompressed.
+struct Wire {
+    base: String,
+    answered: Arc<AtomicU64>,
+    plain: Arc<AtomicBool>,
+}
+
+impl Wire {
+    async fn start(target: SocketAddr) -> Wire {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .await
+            .unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let answered = Arc::new(AtomicU64::new(0));
+        let plain = Arc::new(AtomicBool::new(false));
+        let (counted, hidden) = (Arc::clone(&answered), Arc::clone(&plain));
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = tokio::net::TcpStream::connect(target).await else {
+                    continue;
+                };
+                let (mut client_in, mut client_out) = client.into_split();
+                let (mut server_in, mut server_out) = server.into_split();
+                let hidden = Arc::clone(&hidden);
+                tokio::spawn(async move {
+                    let mut buf = vec![0; 64 * 1024];
+                    while let Ok(n) = client_in.read(&mut buf).await {
+                        if n == 0 {
+                            break;
+                        }
+                        if hidden.load(Ordering::Relaxed) {
+                            hide_encoding(&mut buf[..n]);
+                        }
+                        if server_out.write_all(&buf[..n]).await.is_err() {
+                            break;
+                        }
+                    }
+                });
+                let counted = Arc::clone(&counted);
+                tokio::spawn(async move {
+                    let mut buf = vec![0; 64 * 1024];
+                    while let Ok(n) = server_in.read(&mut buf).await {
+                        if n == 0 {
+                            break;
+                        }
+                        counted.fetch_add(n as u64, Ordering::Relaxed);
+                        if client_out.write_all(&buf[..n]).await.is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        Wire {
+            base,
+            answered,
+            plain,
+        }
+    }
+}
+
+/// Renames `accept-encoding:` (any case) to a header of the same length nobody reads.
+fn hide_encoding(bytes: &mut [u8]) {
+    const NAME: &[u8] = b"accept-encoding:";
+    let mut at = 0;
+    while at + NAME.len() <= bytes.len() {
+        if bytes[at..at + NAME.len()].eq_ignore_ascii_case(NAME) {
+            bytes[at..at + NAME.len()].copy_from_slice(b"x-not-encoding-:");
+            at += NAME.len();
+        } else {
+            at += 1;
+        }
+    }
+}
+
 /// One Overview from start to filled: (time, the client's requests, placeholders on screen as
 /// they changed).
-async fn once(
-    sandbox: &Sandbox,
-    stores: Stores,
-) -> (Duration, ClientStats, Vec<(Duration, usize)>) {
+async fn once(wire: &Wire, stores: Stores) -> (Duration, ClientStats, Vec<(Duration, usize)>) {
     let (org, key) = DEMO_CREDENTIALS[0];
     let config = ClientConfig::new(
-        sandbox.base_url().parse().unwrap(),
+        wire.base.parse().unwrap(),
         org,
         ApiKey::new(key).unwrap(),
     );
@@ -132,9 +211,11 @@ async fn main() {
     )
     .await
     .unwrap();
+    let target: SocketAddr = sandbox.base_url()["http://".len()..].parse().unwrap();
+    let wire = Wire::start(target).await;
     let first = |_| Stores::default().with_read_ahead(ReadAhead::in_memory());
     measure(
-        &sandbox,
+        &wire,
         "a first run (nothing read ahead)",
         runs,
         latency,
@@ -143,14 +224,24 @@ async fn main() {
     .await;
     // One run to remember the filings checked, then the runs that read them ahead.
     let kept = Stores::default().with_read_ahead(ReadAhead::in_memory());
-    once(&sandbox, kept.clone()).await;
+    once(&wire, kept.clone()).await;
     let next = |_| kept.clone();
     measure(
-        &sandbox,
+        &wire,
         "the runs after (filings read ahead)",
         runs,
         latency,
-        next,
+        &next,
+    )
+    .await;
+    // The same, the answers uncompressed: what compression saves.
+    wire.plain.store(true, Ordering::Relaxed);
+    measure(
+        &wire,
+        "the runs after, answers not compressed",
+        runs,
+        latency,
+        &next,
     )
     .await;
     sandbox.stop().await;
@@ -158,7 +249,7 @@ async fn main() {
 
 /// Runs the Overview `runs` times on the stores `stores` gives each run, and prints the median.
 async fn measure(
-    sandbox: &Sandbox,
+    wire: &Wire,
     what: &str,
     runs: u64,
     latency: Duration,
@@ -168,11 +259,14 @@ async fn measure(
     let mut requests = 0;
     let mut limited = 0;
     let mut timeline = Vec::new();
+    let mut bytes = Vec::new();
     for run in 0..runs {
         // A second between runs: one user's mornings do not share a minute of the service's
         // rate limit, and the sandbox's limiter refills more than a run asks for.
         tokio::time::sleep(Duration::from_secs(1)).await;
-        let (took, asked, placeholders) = once(sandbox, stores(run)).await;
+        let before = wire.answered.load(Ordering::Relaxed);
+        let (took, asked, placeholders) = once(wire, stores(run)).await;
+        bytes.push(wire.answered.load(Ordering::Relaxed) - before);
         times.push(took);
         requests = asked.requests;
         limited += asked.rate_limited;
@@ -204,5 +298,10 @@ async fn measure(
     println!(
         "  placeholders (…) on screen, last run: {}",
         steps.join(", ")
+    );
+    bytes.sort_unstable();
+    println!(
+        "  bytes on the wire (answers, headers included): {:.2} MB a run (median)",
+        bytes[bytes.len() / 2] as f64 / 1e6
     );
 }
