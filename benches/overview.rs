@@ -139,11 +139,7 @@ fn hide_encoding(bytes: &mut [u8]) {
 /// they changed).
 async fn once(wire: &Wire, stores: Stores) -> (Duration, ClientStats, Vec<(Duration, usize)>) {
     let (org, key) = DEMO_CREDENTIALS[0];
-    let config = ClientConfig::new(
-        wire.base.parse().unwrap(),
-        org,
-        ApiKey::new(key).unwrap(),
-    );
+    let config = ClientConfig::new(wire.base.parse().unwrap(), org, ApiKey::new(key).unwrap());
     let client = Client::new(config).unwrap();
     let header = HeaderInfo {
         profile: "bench".into(),

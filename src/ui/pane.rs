@@ -166,8 +166,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The same context making its calls, and keeping what it learns, for `organization`
-    /// rather than the one the dashboard acts on ([`Call::ForOrganization`]), on the Tenanted
-    /// release `tenanted`.
+    /// rather than the one the dashboard acts on ([`Call::ForOrganization`]).
     pub fn for_organization(&mut self, organization: &str) -> Ctx<'_> {
         Ctx {
             next_id: &mut *self.next_id,

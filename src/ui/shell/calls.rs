@@ -102,8 +102,8 @@ impl Calls {
             .max()
     }
 
-    /// The calls of a pane that no longer exists are of no use (the panes were built again).
-    /// Forgets the calls of every pane but those `kept` (the panes were built again).
+    /// The calls of a pane that no longer exists are of no use (the panes were built again):
+    /// forgets those of every pane but the ones `kept`.
     pub(super) fn forget_panes(&mut self, kept: impl Fn(usize) -> bool) {
         self.waiting.retain(|_, (pane, _)| kept(*pane));
         let waiting = &self.waiting;

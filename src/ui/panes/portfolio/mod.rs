@@ -144,13 +144,6 @@ impl PortfolioPane {
         };
         ctx.open_organization(member.organization.id.clone(), then);
     }
-
-    /// The rows as drawn: the organization, then each count, and how its reading stands.
-    pub fn rows(&self) -> impl Iterator<Item = (&Organization, &Counts, bool)> {
-        self.members
-            .iter()
-            .map(|m| (&m.organization, &m.counts, m.reading.is_complete()))
-    }
 }
 
 impl Pane for PortfolioPane {
