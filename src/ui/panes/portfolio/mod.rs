@@ -49,6 +49,9 @@ pub struct PortfolioPane {
     /// (0: the organization; then [`COLUMNS`]).
     selected: Option<String>,
     column: usize,
+    /// The order chosen with `s` / `S`: a count's column (most first, or fewest with `S`);
+    /// `None`, most pressing first.
+    sorted_by: Option<(usize, bool)>,
 }
 
 impl Default for PortfolioPane {
@@ -58,19 +61,36 @@ impl Default for PortfolioPane {
             members: Vec::new(),
             selected: None,
             column: 0,
+            sorted_by: None,
         }
     }
 }
 
 impl PortfolioPane {
-    /// The organizations in the order shown: most pressing first, then by name.
+    /// The organizations in the order shown: by the column `s` chose (ties most pressing
+    /// first), or most pressing first; then by name.
     fn order(&mut self) {
+        let sorted_by = self.sorted_by;
         self.members.sort_by(|a, b| {
-            b.counts
-                .urgency()
-                .cmp(&a.counts.urgency())
+            let by_column = sorted_by.map_or(std::cmp::Ordering::Equal, |(c, fewest)| {
+                let n = |m: &Member| m.counts.cells[c].0.value().unwrap_or(0);
+                if fewest {
+                    n(a).cmp(&n(b))
+                } else {
+                    n(b).cmp(&n(a))
+                }
+            });
+            by_column
+                .then_with(|| b.counts.urgency().cmp(&a.counts.urgency()))
                 .then_with(|| a.organization.name.cmp(&b.organization.name))
         });
+    }
+
+    /// `s` / `S`: sorts by the selected count, most (or, `fewest`, fewest) first; on the
+    /// organization's name, back to most pressing first.
+    fn sort(&mut self, fewest: bool) {
+        self.sorted_by = self.column.checked_sub(1).map(|c| (c, fewest));
+        self.order();
     }
 
     /// The row of the selection.
@@ -155,6 +175,7 @@ impl Pane for PortfolioPane {
         vec![
             PaneHint::action(Action::Open, "open"),
             PaneHint::keys("↑↓←→", "choose"),
+            PaneHint::action(Action::Sort, "sort by the count"),
             PaneHint::action(Action::JumpBack, "back here"),
             PaneHint::action(Action::Refresh, "refresh"),
         ]
@@ -187,6 +208,8 @@ impl Pane for PortfolioPane {
             Action::Right => self.column = (self.column + 1).min(COLUMNS.len()),
             Action::Left => self.column = self.column.saturating_sub(1),
             Action::Open => self.open(ctx),
+            Action::Sort => self.sort(false),
+            Action::SortReverse => self.sort(true),
             _ => return false,
         }
         true
@@ -228,5 +251,58 @@ impl Pane for PortfolioPane {
         focused: bool,
     ) {
         draw::draw(self, frame, area, theme, focused);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::panes::overview::tiles::Count;
+
+    fn member(name: &str, counts: [u64; 8]) -> Member {
+        Member {
+            organization: Organization {
+                id: format!("orgn_{name}"),
+                name: name.to_owned(),
+                state: None,
+                country_code: None,
+                created_at: None,
+            },
+            reading: Reading::default(),
+            counts: Counts {
+                cells: counts.iter().map(|n| (Count::Exact(*n), None)).collect(),
+            },
+        }
+    }
+
+    fn names(pane: &PortfolioPane) -> Vec<&str> {
+        pane.members
+            .iter()
+            .map(|m| m.organization.name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn s_sorts_by_the_chosen_count_and_on_the_name_goes_back_to_most_pressing_first() {
+        let mut pane = PortfolioPane {
+            members: vec![
+                member("Clean", [0, 0, 0, 0, 0, 0, 0, 0]),
+                member("Late", [3, 0, 0, 1, 0, 0, 0, 0]),
+                member("Expiring", [0, 1, 0, 0, 0, 9, 0, 0]),
+            ],
+            ..PortfolioPane::default()
+        };
+        pane.order();
+        assert_eq!(names(&pane), ["Late", "Expiring", "Clean"]);
+        // The Expiring column (the sixth count): most first, then fewest first.
+        pane.column = 6;
+        pane.sort(false);
+        assert_eq!(names(&pane), ["Expiring", "Late", "Clean"]);
+        pane.sort(true);
+        assert_eq!(names(&pane), ["Late", "Clean", "Expiring"]);
+        // On the organization's name: most pressing first again.
+        pane.column = 0;
+        pane.sort(false);
+        assert_eq!(names(&pane), ["Late", "Expiring", "Clean"]);
     }
 }
