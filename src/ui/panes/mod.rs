@@ -57,7 +57,9 @@ pub fn with(settings: Settings) -> Vec<Box<dyn Pane>> {
         Box::new(products::ProductsPane::default()),
     ];
     if settings.portfolio {
-        panes.push(Box::new(portfolio::PortfolioPane::default()));
+        panes.push(Box::new(portfolio::PortfolioPane::new(
+            settings.overview_refresh,
+        )));
     }
     panes
 }

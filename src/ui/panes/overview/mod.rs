@@ -38,7 +38,7 @@ use crate::ui::widgets::state_map::{Direction, StateMap};
 pub const DEFAULT_REFRESH: Duration = Duration::from_mins(10);
 
 /// Ticks a second (the runtime ticks about every 100 ms).
-const TICKS_PER_SECOND: u64 = 10;
+pub(crate) const TICKS_PER_SECOND: u64 = 10;
 
 /// The part of the Overview the arrows move in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

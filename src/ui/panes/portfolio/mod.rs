@@ -52,21 +52,32 @@ pub struct PortfolioPane {
     /// The order chosen with `s` / `S`: a count's column (most first, or fewest with `S`);
     /// `None`, most pressing first.
     sorted_by: Option<(usize, bool)>,
+    /// How often every organization is read again by itself, as the Overview is (zero: only on
+    /// `r`), and the ticks since the last reading.
+    refresh_every: std::time::Duration,
+    ticks: u64,
 }
 
 impl Default for PortfolioPane {
     fn default() -> Self {
+        Self::new(super::overview::DEFAULT_REFRESH)
+    }
+}
+
+impl PortfolioPane {
+    /// A portfolio read again by itself every `every` (zero: never), as the Overview is.
+    pub fn new(every: std::time::Duration) -> Self {
         PortfolioPane {
             listing: Listing::NotAsked,
             members: Vec::new(),
             selected: None,
             column: 0,
             sorted_by: None,
+            refresh_every: every,
+            ticks: 0,
         }
     }
-}
 
-impl PortfolioPane {
     /// The organizations in the order shown: by the column `s` chose (ties most pressing
     /// first), or most pressing first; then by name.
     fn order(&mut self) {
@@ -105,8 +116,13 @@ impl PortfolioPane {
         self.selected = self.members.get(row).map(|m| m.organization.id.clone());
     }
 
-    /// Asks for the organizations afresh; each is read once listed.
+    /// Asks for the organizations afresh; each is read once listed (the rows read before stay
+    /// on screen until then).
     fn load(&mut self, ctx: &mut Ctx) {
+        self.ticks = 0;
+        for member in &self.members {
+            member.reading.cancel(ctx);
+        }
         if ctx.tenanted().is_none() {
             self.listing = Listing::Failed(
                 "The portfolio lists the organizations of a Tenanted API key: start taxdash \
@@ -194,13 +210,7 @@ impl Pane for PortfolioPane {
     fn on_action(&mut self, action: Action, ctx: &mut Ctx) -> bool {
         let row = self.row();
         match action {
-            Action::Refresh => {
-                for member in &self.members {
-                    member.reading.cancel(ctx);
-                }
-                self.members.clear();
-                self.load(ctx);
-            }
+            Action::Refresh => self.load(ctx),
             Action::Down => self.select_row((row + 1).min(self.members.len().saturating_sub(1))),
             Action::Up => self.select_row(row.saturating_sub(1)),
             Action::Top => self.select_row(0),
@@ -235,6 +245,33 @@ impl Pane for PortfolioPane {
             .receive(id, result, &mut ctx.for_organization(&organization));
         member.counts = Counts::of(&member.reading.data);
         self.order();
+    }
+
+    /// Every `overview_refresh_minutes`, every organization is read again (once nothing is
+    /// under way); meanwhile a transaction queued a minute is asked about again, as the
+    /// Overview does, so that each row keeps its Overview's counts.
+    fn tick(&mut self, ctx: &mut Ctx) -> bool {
+        if !matches!(self.listing, Listing::Listed) {
+            return false;
+        }
+        self.ticks += 1;
+        let every = self.refresh_every.as_secs() * super::overview::TICKS_PER_SECOND;
+        if every > 0 && self.ticks >= every && self.members.iter().all(|m| m.reading.is_idle()) {
+            self.load(ctx);
+            return true;
+        }
+        let mut asked = false;
+        for member in &mut self.members {
+            let organization = member.organization.id.clone();
+            if member
+                .reading
+                .check_queued(&mut ctx.for_organization(&organization))
+            {
+                member.counts = Counts::of(&member.reading.data);
+                asked = true;
+            }
+        }
+        asked
     }
 
     fn waits_for(&self, id: RequestId) -> bool {
