@@ -90,7 +90,12 @@ async fn every_screen_of_the_demo_speaks_in_labels() {
         check(&format!("a {tab} detail"), &detail, &mut found);
         if detail.contains("H history") {
             d.char('H');
-            let screen = d.wait_for("History of").await;
+            // The history is read off the screen's thread: its words, once it has been read.
+            let screen = d
+                .wait_until("the record's history", Duration::from_secs(10), |s| {
+                    s.contains("History of") && !s.contains("reading…")
+                })
+                .await;
             check(&format!("a {tab} record's history"), &screen, &mut found);
             histories.push(screen);
             d.key(KeyCode::Esc);
