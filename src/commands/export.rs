@@ -87,8 +87,11 @@ async fn export_with(
     // so a script's log says why the export is slow.
     let retries = Retries::default();
     let terminal = std::io::stderr().is_terminal();
+    // Once the export has ended (an interrupt), the pages still under way say nothing more.
+    let ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let quiet = std::sync::Arc::clone(&ended);
     let client = &client.with_retry_observer(retries.observer(move |notice| {
-        if !terminal {
+        if !terminal && !quiet.load(std::sync::atomic::Ordering::SeqCst) {
             let _ = writeln!(std::io::stderr(), "taxdash: {}: {notice}", notice.what);
         }
     }));
@@ -112,6 +115,7 @@ async fn export_with(
         result = retries.scope(work) => result,
         signal = first(signals) => Err(ExportError::Interrupted(signal)),
     };
+    ended.store(true, std::sync::atomic::Ordering::SeqCst);
     progress.finish_and_clear();
 
     if let Ok(summary) = &result {
